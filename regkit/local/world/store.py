@@ -1,0 +1,151 @@
+"""Reading and writing a world directory (the format the local register serves).
+
+A world directory holds::
+
+    world.json                  metadata: seed, size, users and plans, Transparenzregister accounts and
+                                entity matches, groups, scenarios (see ``data/README.md``)
+    companies.jsonl.gz          one CompanyV1 per line, sorted by id, exactly as ``export=true`` returns it
+                                (no ``sources``: the server signs one URL per document at request time)
+    realtime.jsonl.gz           CompanyV1 records as a ``realtime=true`` lookup returns them (pending
+                                register changes applied); only companies with pending changes
+    insolvencies.jsonl.gz       one proceeding per line, sorted by id: every member of
+                                ``GET /v1/insolvency/{id}`` plus the search-only members ``city``,
+                                ``person_id`` and ``has_open_insolvency``
+    shareholdings.jsonl.gz      who holds what share of which company (for beneficial owners)
+
+Files are written deterministically (gzip without timestamp or file name, JSON with fixed separators),
+so rebuilding a world with the same seed and size reproduces it byte for byte.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+__all__ = [
+    "World",
+    "WORLD_FILES",
+    "default_data_dir",
+    "read_world",
+    "write_world",
+    "iter_jsonl",
+]
+
+FORMAT_VERSION = 1
+
+WORLD_FILES = (
+    "world.json",
+    "companies.jsonl.gz",
+    "realtime.jsonl.gz",
+    "insolvencies.jsonl.gz",
+    "shareholdings.jsonl.gz",
+)
+
+
+@dataclass
+class World:
+    """An in-memory world.
+
+    Attributes
+    ----------
+    meta : dict
+        The content of ``world.json``.
+    companies : dict[str, dict]
+        CompanyV1 records by id (without ``sources``), in id order.
+    realtime : dict[str, dict]
+        CompanyV1 records as a realtime lookup shows them, for companies with pending changes.
+    insolvencies : dict[str, dict]
+        Proceedings by id, detail members plus ``city``, ``person_id``, ``has_open_insolvency``.
+    shareholdings : list[dict]
+        ``{"company_id", "holder_id", "holder_type", "holder_name", "share"}`` with ``share`` in (0, 1].
+    """
+
+    meta: dict[str, Any]
+    companies: dict[str, dict[str, Any]] = field(default_factory=dict)
+    realtime: dict[str, dict[str, Any]] = field(default_factory=dict)
+    insolvencies: dict[str, dict[str, Any]] = field(default_factory=dict)
+    shareholdings: list[dict[str, Any]] = field(default_factory=list)
+
+
+def default_data_dir() -> Path:
+    """Return the directory of the bundled world.
+
+    ``REGKIT_DATA_DIR`` overrides it (read at call time); otherwise ``data/`` beside the ``regkit``
+    package, which is where an editable install or a source checkout has it.
+    """
+    env = os.environ.get("REGKIT_DATA_DIR")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[3] / "data"
+
+
+def _dumps(record: dict[str, Any]) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def _write_gz_lines(path: Path, lines: Iterable[str]) -> None:
+    buffer = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as gz:
+        for line in lines:
+            gz.write(line.encode("utf-8"))
+            gz.write(b"\n")
+    path.write_bytes(buffer.getvalue())
+
+
+def iter_jsonl(path: Path) -> Iterator[dict[str, Any]]:
+    """Yield the records of one ``.jsonl.gz`` file of a world."""
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        for line in handle:
+            if line.strip():
+                yield json.loads(line)
+
+
+def write_world(world: World, out: str | os.PathLike[str]) -> Path:
+    """Write ``world`` to the directory ``out`` (created if missing) and return its path."""
+    directory = Path(out)
+    directory.mkdir(parents=True, exist_ok=True)
+    meta = dict(world.meta)
+    meta["format"] = FORMAT_VERSION
+    (directory / "world.json").write_text(
+        json.dumps(meta, ensure_ascii=False, indent=1, sort_keys=False) + "\n", encoding="utf-8"
+    )
+    _write_gz_lines(directory / "companies.jsonl.gz", (_dumps(c) for _, c in sorted(world.companies.items())))
+    _write_gz_lines(directory / "realtime.jsonl.gz", (_dumps(c) for _, c in sorted(world.realtime.items())))
+    _write_gz_lines(
+        directory / "insolvencies.jsonl.gz", (_dumps(p) for _, p in sorted(world.insolvencies.items()))
+    )
+    _write_gz_lines(directory / "shareholdings.jsonl.gz", (_dumps(s) for s in world.shareholdings))
+    return directory
+
+
+def read_world(path: str | os.PathLike[str] | None = None) -> World:
+    """Read a world directory (default: the bundled one, see :func:`default_data_dir`).
+
+    Raises
+    ------
+    FileNotFoundError
+        When a file of the world is missing, with the command that builds one.
+    """
+    directory = Path(path) if path is not None else default_data_dir()
+    missing = [name for name in WORLD_FILES if not (directory / name).is_file()]
+    if missing:
+        raise FileNotFoundError(
+            f"{directory} is not a regkit world (missing {', '.join(missing)}). "
+            "Build one with `regkit world build --companies 5000 --seed 20261121 --out DIR` "
+            "or point REGKIT_DATA_DIR at the bundled data/ directory."
+        )
+    meta = json.loads((directory / "world.json").read_text(encoding="utf-8"))
+    if meta.get("format") != FORMAT_VERSION:
+        raise ValueError(f"{directory}/world.json has format {meta.get('format')!r}; this regkit reads {FORMAT_VERSION}.")
+    return World(
+        meta=meta,
+        companies={c["id"]: c for c in iter_jsonl(directory / "companies.jsonl.gz")},
+        realtime={c["id"]: c for c in iter_jsonl(directory / "realtime.jsonl.gz")},
+        insolvencies={p["id"]: p for p in iter_jsonl(directory / "insolvencies.jsonl.gz")},
+        shareholdings=list(iter_jsonl(directory / "shareholdings.jsonl.gz")),
+    )
