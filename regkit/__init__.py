@@ -1,0 +1,50 @@
+"""regkit: German company register research in Jupyter.
+
+Company histories, indicators and insolvency proceedings as pandas DataFrames, corporate groups as
+networkx graphs, over the metered register interface or the bundled local register (no key needed).
+
+Public names are imported lazily, so ``import regkit`` stays fast and does not load pandas,
+matplotlib or Flask until they are used.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from typing import Any
+
+__version__ = "0.1.0"
+
+logging.getLogger(__name__).addHandler(logging.NullHandler())
+
+#: Public name → module that defines it.
+_EXPORTS = {
+    "Client": "regkit.client",
+    "RegkitError": "regkit.client.errors",
+    "ValidationError": "regkit.client.errors",
+    "AuthenticationError": "regkit.client.errors",
+    "PaymentRequiredError": "regkit.client.errors",
+    "PermissionDeniedError": "regkit.client.errors",
+    "NotFoundError": "regkit.client.errors",
+    "ConflictError": "regkit.client.errors",
+    "RateLimitedError": "regkit.client.errors",
+    "ServerError": "regkit.client.errors",
+    "TransportError": "regkit.client.errors",
+    "BudgetExceededError": "regkit.client.errors",
+    "OfflineCacheMiss": "regkit.client.errors",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'regkit' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,41 @@
+"""``regkit world build``: build a world directory from a seed and a size."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+__all__ = ["add_commands"]
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``world build`` on the ``regkit`` command."""
+    from .build import DEFAULT_SEED, DEFAULT_SIZE
+
+    world = subparsers.add_parser("world", help="build the synthetic register world")
+    actions = world.add_subparsers(dest="world_command", metavar="ACTION", required=True)
+    build = actions.add_parser("build", help="build a world directory (deterministic for a seed and size)")
+    build.add_argument("--companies", type=int, default=DEFAULT_SIZE, help=f"number of companies (default {DEFAULT_SIZE})")
+    build.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
+    build.add_argument("--out", type=Path, required=True, help="directory to write (created if missing)")
+    build.add_argument("--reference", type=Path, default=None, help="reference lists (default: data/reference)")
+    build.set_defaults(handler=_build)
+
+
+def _build(args: argparse.Namespace) -> int:
+    from .build import build_world
+    from .store import write_world
+
+    if args.companies < 50:
+        print(f"regkit world build: --companies must be at least 50 (got {args.companies})", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    world = build_world(args.companies, args.seed, args.reference)
+    out = write_world(world, args.out)
+    print(
+        f"wrote {len(world.companies)} companies, {len(world.insolvencies)} insolvency proceedings and "
+        f"{len(world.meta['groups'])} groups to {out} in {time.perf_counter() - started:.1f} s"
+    )
+    return 0

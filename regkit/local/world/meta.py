@@ -1,0 +1,117 @@
+"""The world's non-register facts: API users and plans, Transparenzregister accounts and matches, scenarios."""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+
+__all__ = ["PLANS", "USERS", "TRANSPARENZREGISTER_ACCOUNTS", "SANDBOX_EKRN", "world_meta", "transparency_entities", "scenarios"]
+
+SANDBOX_EKRN = "DE727032388716"
+PLANS = {
+    "free": {"paid": False, "monitoring": False, "extract_quota_30d": 0},
+    "basic": {"paid": True, "monitoring": False, "extract_quota_30d": 5},
+    "pro": {"paid": True, "monitoring": True, "extract_quota_30d": 20},
+}
+USERS = [
+    {"api_key": "demo-paid", "plan": "pro", "included_credits": 100_000, "period": "billing_cycle",
+     "description": "paid plan with monitoring and 100,000 credits"},
+    {"api_key": "demo-free", "plan": "free", "included_credits": 500, "period": "rolling_30_days",
+     "description": "free plan with 500 credits: no Transparenzregister, no monitoring"},
+    {"api_key": "demo-empty", "plan": "pro", "included_credits": 0, "period": "billing_cycle",
+     "description": "paid plan with monitoring and no credits left: every paid call is a 402"},
+]
+#: Test accounts of the (simulated) Transparenzregister; published here on purpose, they guard nothing.
+TRANSPARENZREGISTER_ACCOUNTS = [
+    {"username": "tr-demo@regkit.example", "password": "Transparenz-2026!", "state": "valid"},
+    {"username": "tr-locked@regkit.example", "password": "Gesperrt-2026!", "state": "locked"},
+    {"username": "tr-unidentified@regkit.example", "password": "Ausweis-fehlt-2026!", "state": "identification_incomplete"},
+    {"username": "tr-new@regkit.example", "password": "Noch-nicht-frei-2026!", "state": "not_unlocked"},
+]
+
+
+def world_meta(seed: int, size: int, as_of: date, generator: str, groups: list[dict], entities: dict) -> dict:
+    """The content of ``world.json`` (before scenarios and former ids are added)."""
+    return {
+        "synthetic": True,
+        "notice": "A synthetic world: no real company or person. See data/README.md and data/NOTICE.md.",
+        "seed": seed,
+        "size": size,
+        "generator": generator,
+        "as_of": as_of.isoformat(),
+        "plans": PLANS,
+        "users": USERS,
+        "transparenzregister": {"sandbox_ekrn": SANDBOX_EKRN, "accounts": TRANSPARENZREGISTER_ACCOUNTS,
+                                "entities": entities},
+        "groups": groups,
+    }
+
+
+def transparency_entities(rng: random.Random, companies: dict[str, dict]) -> dict[str, list[str]]:
+    """Which companies resolve to one, none or several Transparenzregister entities (by EKRN)."""
+    entities: dict[str, list[str]] = {}
+    taken: set[str] = set()
+
+    def ekrn() -> str:
+        while True:
+            value = f"DE{rng.randint(10**11, 10**12 - 1)}"
+            if value not in taken and value != SANDBOX_EKRN:
+                taken.add(value)
+                return value
+
+    for company_id, company in companies.items():
+        roll = rng.random()
+        if company["status"] == "inactive" and roll < 0.8:
+            continue
+        if roll < 0.88 or company["status"] == "inactive":
+            entities[company_id] = [ekrn()]
+        elif roll < 0.95:
+            continue
+        else:
+            entities[company_id] = [ekrn(), ekrn()]
+    return entities
+
+
+def _first(items, predicate):
+    return next((item for item in items if predicate(item)), None)
+
+
+def scenarios(specs, companies, insolvencies, entities, realtime, groups) -> list[dict]:
+    """One company for each interesting case, for the scenario table of ``data/README.md``."""
+    active = [c for c in companies.values() if c["status"] == "active"]
+    biggest = max(groups, key=lambda g: len(g["members"]))
+    rows = [("large group's Organträger", specs[biggest["organtraeger"]].id,
+             f"group {biggest['id']} ({biggest['name']}), {len(biggest['members'])} companies")]
+    transaction = _first(companies.values(), lambda c: len(c["acquisitions"]) > 1 and len({a["agreement_date"] for a in c["acquisitions"]}) < len(c["acquisitions"]))
+    if transaction:
+        rows.append(("several mergers in one transaction (acquirer)", transaction["id"], "acquisitions sharing an agreement_date"))
+    merged = _first(companies.values(), lambda c: c["merged_into"] is not None)
+    rows.append(("merged company (absorbed)", merged["id"], f"merged into {merged['merged_into']['company_id']}"))
+    spun = _first(companies.values(), lambda c: c["asset_spin_offs"])
+    rows.append(("spin-off (transferor)", spun["id"], f"assets to {spun['asset_spin_offs'][0]['company_id']}"))
+    ug = _first(companies.values(), lambda c: [n["legal_form"] for n in c["names"]][:2] == ["ug", "gmbh"])
+    rows.append(("UG → GmbH conversion", ug["id"], "capital raised to 25,000 EUR"))
+    gbr = _first(companies.values(), lambda c: c["names"][0]["legal_form"] == "gbr")
+    if gbr:
+        rows.append(("registered GbR → OHG", gbr["id"], "status change of a registered GbR"))
+    moved = _first(specs, lambda s: s.court_moved and companies[s.id]["status"] == "active")
+    rows.append(("moved to another court's district", moved.id, "two entries in registers, two addresses"))
+    dem = _first(active, lambda c: len(c["capitals"]) > 1 and c["capitals"][0]["currency"] == "DEM")
+    rows.append(("DEM capital converted to EUR", dem["id"], "capital history across 2002"))
+    kg = _first(active, lambda c: c["legal_form"] == "kg" and any(r["role"] == "PERSONAL_LIABLE_DIRECTOR" and r["type"] == "legal_person" for r in c["representation"]))
+    rows.append(("GmbH & Co. KG", kg["id"], "a GmbH of the world as general partner"))
+    liquidation = _first(companies.values(), lambda c: c["status"] == "liquidation" and any(r["role"] == "LIQUIDATOR" for r in c["representation"]))
+    rows.append(("company in liquidation", liquidation["id"], "liquidator appointed, name with i.L."))
+    opened = _first(insolvencies.values(), lambda p: p["company_id"] and p["current_status"] == "opened" and len(companies[p["company_id"]]["indicators"]) >= 3)
+    rows.append(("open insolvency (with distress in the accounts)", opened["company_id"], f"{opened['case_number']}, {opened['court']}"))
+    consumer = _first(insolvencies.values(), lambda p: p["current_status"] == "discharge_granted")
+    rows.append(("consumer insolvency with discharge (insolvency id)", consumer["id"], consumer["debtor_name"]))
+    unmatched = _first(active, lambda c: c["id"] not in entities)
+    rows.append(("no Transparenzregister match", unmatched["id"], "production extract → 404"))
+    ambiguous = _first(active, lambda c: len(entities.get(c["id"], [])) > 1)
+    rows.append(("ambiguous Transparenzregister match", ambiguous["id"], "production extract → 409"))
+    unique = _first(active, lambda c: len(entities.get(c["id"], [])) == 1 and c["legal_form"] == "gmbh")
+    rows.append(("unique Transparenzregister match", unique["id"], "production extract completes"))
+    pending = next(iter(sorted(realtime)))
+    rows.append(("pending register change (realtime only)", pending, "realtime=true shows a newer entry"))
+    return [{"case": case, "company_id": company_id, "what": what} for case, company_id, what in rows]

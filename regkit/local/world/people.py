@@ -1,0 +1,82 @@
+"""Natural persons of the world: names at their real frequencies, birth dates, home towns, UUIDs."""
+
+from __future__ import annotations
+
+import random
+import uuid
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from .reference import Reference
+
+__all__ = ["Person", "PersonPool", "new_uuid", "random_date"]
+
+
+def new_uuid(rng: random.Random) -> str:
+    """A version-4 UUID drawn from ``rng`` (deterministic for a seed)."""
+    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+
+def random_date(rng: random.Random, start: date, end: date) -> date:
+    """A date in ``[start, end]`` (``start`` when the interval is empty)."""
+    span = (end - start).days
+    return start if span <= 0 else start + timedelta(days=rng.randint(0, span))
+
+
+@dataclass(frozen=True)
+class Person:
+    """One natural person (an officer, owner, shareholder or consumer debtor)."""
+
+    id: str
+    first_name: str
+    last_name: str
+    date_of_birth: date
+    city: str
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    def details(self) -> dict[str, str | None]:
+        """The ``natural_person`` member of a representative entry."""
+        return {
+            "city": self.city,
+            "first_name": self.first_name,
+            "last_name": self.last_name,
+            "date_of_birth": self.date_of_birth.isoformat(),
+        }
+
+
+class PersonPool:
+    """Creates persons and hands some out again, so that people serve on several boards."""
+
+    def __init__(self, rng: random.Random, reference: Reference, reuse_rate: float = 0.12):
+        self.rng = rng
+        self.reference = reference
+        self.reuse_rate = reuse_rate
+        self.people: list[Person] = []
+        self.by_id: dict[str, Person] = {}
+
+    def create(self, city: str | None = None, born_before: date = date(2004, 1, 1)) -> Person:
+        """A new person; ``city`` is the home town (default: drawn from officers' home towns)."""
+        rng = self.rng
+        born = random_date(rng, date(1938, 1, 1), min(born_before, date(2004, 1, 1)))
+        person = Person(
+            id=new_uuid(rng),
+            first_name=self.reference.first_names.draw(rng),
+            last_name=self.reference.last_names.draw(rng),
+            date_of_birth=born,
+            city=city if city and rng.random() < 0.7 else self.reference.officer_cities.draw(rng),
+        )
+        self.people.append(person)
+        self.by_id[person.id] = person
+        return person
+
+    def officer(self, city: str | None, adult_on: date) -> Person:
+        """An officer adult (18+) on ``adult_on``: now and then someone who already serves elsewhere."""
+        latest_birth = date(adult_on.year - 18, 1, 1)
+        if self.people and self.rng.random() < self.reuse_rate:
+            candidate = self.people[self.rng.randrange(len(self.people))]
+            if candidate.date_of_birth <= latest_birth:
+                return candidate
+        return self.create(city, born_before=latest_birth)
