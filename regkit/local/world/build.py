@@ -8,7 +8,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from .company import Context, name_history
-from .insolvency import schedule_company, schedule_person
+from .insolvency import schedule_person
 from .meta import scenarios, transparency_entities, world_meta
 from .people import PersonPool, random_date
 from .plan import plan_companies
@@ -36,8 +36,7 @@ def build_world(size: int = DEFAULT_SIZE, seed: int = DEFAULT_SEED, reference_di
         raise ValueError(f"a world needs at least 50 companies to hold every shape the interface can express; got {size}")
     rng = random.Random(seed)
     reference = load_reference(reference_dir or default_data_dir() / "reference")
-    specs, groups = plan_companies(rng, reference, size, AS_OF)
-    timelines = {spec.index: schedule_company(rng, spec, AS_OF) for spec in specs if spec.insolvency}
+    specs, groups, timelines = plan_companies(rng, reference, size, AS_OF)
     pool = PersonPool(rng, reference)
     ctx = Context(rng=rng, reference=reference, pool=pool, as_of=AS_OF, specs=specs)
     for spec in specs:

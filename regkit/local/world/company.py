@@ -119,22 +119,29 @@ def _capitals(ctx: Context, spec: Spec) -> list[dict]:
     elif spec.incorporated < date(2002, 1, 1):
         dem = {"gmbh": (50_000, 50_000, 100_000, 250_000, 1_000_000), "ggmbh": (50_000,),
                "ag": (100_000, 1_000_000, 5_000_000), "kgaa": (100_000, 2_000_000)}.get(first_form, (50_000,))
-        amount = float(rng.choice(dem))
-        entries.append((amount, "DEM", spec.incorporated))
-        if rng.random() < 0.65:
-            converted = random_date(rng, date(2002, 1, 1), min(end, date(2012, 12, 31)))
-            euros = round(amount / DEM_PER_EUR, 2)
-            if rng.random() < 0.5:
-                euros = float(max(minimum, round(euros / 1_000) * 1_000 + 1_000))
-            entries.append((euros, "EUR", converted))
+        entries.append((float(rng.choice(dem)), "DEM", spec.incorporated))
     else:
         choices = {"gmbh": (25_000, 25_000, 25_000, 50_000, 100_000, 500_000), "ggmbh": (25_000, 50_000),
                    "ag": (50_000, 100_000, 500_000, 1_000_000, 5_000_000), "se": (120_000, 1_000_000, 10_000_000),
-                   "kgaa": (50_000, 1_000_000), "ug": (1, 100, 500, 1_000, 2_500, 5_000)}[first_form]
+                   "kgaa": (50_000, 1_000_000)}[first_form]
         entries.append((float(rng.choice(choices)), "EUR", spec.incorporated))
     if spec.conversion_date:
-        target = 25_000.0 if origin == "ug" else max(50_000.0, entries[-1][0] if entries[-1][1] == "EUR" else 0)
-        entries.append((target, "EUR", spec.conversion_date))
+        amount, currency, _ = entries[-1]
+        if origin == "ug":
+            entries.append((25_000.0, "EUR", spec.conversion_date))
+        elif currency == "DEM" and spec.conversion_date < date(2002, 1, 1):
+            entries.append((max(100_000.0, amount), "DEM", spec.conversion_date))
+        else:
+            euros = amount / DEM_PER_EUR if currency == "DEM" else amount
+            entries.append((max(50_000.0, round(euros, 2)), "EUR", spec.conversion_date))
+    amount, currency, since = entries[-1]
+    earliest = max(date(2002, 1, 1), since + timedelta(days=1))
+    if currency == "DEM" and earliest < min(end, date(2012, 12, 31)) and rng.random() < 0.65:
+        converted = random_date(rng, earliest, min(end, date(2012, 12, 31)))
+        euros = round(amount / DEM_PER_EUR, 2)
+        if rng.random() < 0.5:
+            euros = float(max(minimum, round(euros / 1_000) * 1_000 + 1_000))
+        entries.append((euros, "EUR", converted))
     last_start = entries[-1][2]
     if form != "ug" and (end - last_start).days > 1000 and rng.random() < 0.15:
         increased = random_date(rng, last_start + timedelta(days=365), end - timedelta(days=60))

@@ -77,41 +77,58 @@ def _first(items, predicate):
 
 
 def scenarios(specs, companies, insolvencies, entities, realtime, groups) -> list[dict]:
-    """One company for each interesting case, for the scenario table of ``data/README.md``."""
-    active = [c for c in companies.values() if c["status"] == "active"]
-    biggest = max(groups, key=lambda g: len(g["members"]))
-    rows = [("large group's Organträger", specs[biggest["organtraeger"]].id,
-             f"group {biggest['id']} ({biggest['name']}), {len(biggest['members'])} companies")]
-    transaction = _first(companies.values(), lambda c: len(c["acquisitions"]) > 1 and len({a["agreement_date"] for a in c["acquisitions"]}) < len(c["acquisitions"]))
-    if transaction:
-        rows.append(("several mergers in one transaction (acquirer)", transaction["id"], "acquisitions sharing an agreement_date"))
-    merged = _first(companies.values(), lambda c: c["merged_into"] is not None)
-    rows.append(("merged company (absorbed)", merged["id"], f"merged into {merged['merged_into']['company_id']}"))
-    spun = _first(companies.values(), lambda c: c["asset_spin_offs"])
-    rows.append(("spin-off (transferor)", spun["id"], f"assets to {spun['asset_spin_offs'][0]['company_id']}"))
-    ug = _first(companies.values(), lambda c: [n["legal_form"] for n in c["names"]][:2] == ["ug", "gmbh"])
-    rows.append(("UG → GmbH conversion", ug["id"], "capital raised to 25,000 EUR"))
-    gbr = _first(companies.values(), lambda c: c["names"][0]["legal_form"] == "gbr")
-    if gbr:
-        rows.append(("registered GbR → OHG", gbr["id"], "status change of a registered GbR"))
+    """One company (or proceeding) for each interesting case, for the scenario table of ``data/README.md``.
+
+    A small world may lack a case; its row is then left out.
+    """
+    values = list(companies.values())
+    active = [c for c in values if c["status"] == "active"]
+    biggest = max(groups, key=lambda g: len(g["members"])) if groups else None
     moved = _first(specs, lambda s: s.court_moved and companies[s.id]["status"] == "active")
-    rows.append(("moved to another court's district", moved.id, "two entries in registers, two addresses"))
-    dem = _first(active, lambda c: len(c["capitals"]) > 1 and c["capitals"][0]["currency"] == "DEM")
-    rows.append(("DEM capital converted to EUR", dem["id"], "capital history across 2002"))
-    kg = _first(active, lambda c: c["legal_form"] == "kg" and any(r["role"] == "PERSONAL_LIABLE_DIRECTOR" and r["type"] == "legal_person" for r in c["representation"]))
-    rows.append(("GmbH & Co. KG", kg["id"], "a GmbH of the world as general partner"))
-    liquidation = _first(companies.values(), lambda c: c["status"] == "liquidation" and any(r["role"] == "LIQUIDATOR" for r in c["representation"]))
-    rows.append(("company in liquidation", liquidation["id"], "liquidator appointed, name with i.L."))
-    opened = _first(insolvencies.values(), lambda p: p["company_id"] and p["current_status"] == "opened" and len(companies[p["company_id"]]["indicators"]) >= 3)
-    rows.append(("open insolvency (with distress in the accounts)", opened["company_id"], f"{opened['case_number']}, {opened['court']}"))
+    opened = _first(insolvencies.values(), lambda p: p["company_id"] and p["current_status"] == "opened"
+                    and len(companies[p["company_id"]]["indicators"]) >= 3)
     consumer = _first(insolvencies.values(), lambda p: p["current_status"] == "discharge_granted")
-    rows.append(("consumer insolvency with discharge (insolvency id)", consumer["id"], consumer["debtor_name"]))
-    unmatched = _first(active, lambda c: c["id"] not in entities)
-    rows.append(("no Transparenzregister match", unmatched["id"], "production extract → 404"))
-    ambiguous = _first(active, lambda c: len(entities.get(c["id"], [])) > 1)
-    rows.append(("ambiguous Transparenzregister match", ambiguous["id"], "production extract → 409"))
-    unique = _first(active, lambda c: len(entities.get(c["id"], [])) == 1 and c["legal_form"] == "gmbh")
-    rows.append(("unique Transparenzregister match", unique["id"], "production extract completes"))
-    pending = next(iter(sorted(realtime)))
-    rows.append(("pending register change (realtime only)", pending, "realtime=true shows a newer entry"))
-    return [{"case": case, "company_id": company_id, "what": what} for case, company_id, what in rows]
+    merged = _first(values, lambda c: c["merged_into"] is not None)
+    spun = _first(values, lambda c: c["asset_spin_offs"])
+    cases = [
+        ("large group's Organträger", specs[biggest["organtraeger"]].id if biggest else None,
+         lambda _: f"group {biggest['id']} ({biggest['name']}), {len(biggest['members'])} companies"),
+        ("several mergers in one transaction (acquirer)",
+         _first(values, lambda c: len({a["agreement_date"] for a in c["acquisitions"]}) < len(c["acquisitions"])),
+         lambda c: "acquisitions sharing an agreement_date"),
+        ("merged company (absorbed)", merged, lambda c: f"merged into {c['merged_into']['company_id']}"),
+        ("spin-off (transferor)", spun, lambda c: f"assets to {c['asset_spin_offs'][0]['company_id']}"),
+        ("UG → GmbH conversion", _first(values, lambda c: [n["legal_form"] for n in c["names"]][:2] == ["ug", "gmbh"]),
+         lambda c: "capital raised to 25,000 EUR"),
+        ("registered GbR → OHG", _first(values, lambda c: c["names"][0]["legal_form"] == "gbr"),
+         lambda c: "status change of a registered GbR"),
+        ("moved to another court's district", moved.id if moved else None, lambda c: "two entries in registers, two addresses"),
+        ("DEM capital converted to EUR",
+         _first(active, lambda c: len(c["capitals"]) > 1 and c["capitals"][0]["currency"] == "DEM"),
+         lambda c: "capital history across 2002"),
+        ("GmbH & Co. KG", _first(active, lambda c: c["legal_form"] == "kg" and any(
+            r["role"] == "PERSONAL_LIABLE_DIRECTOR" and r["type"] == "legal_person" for r in c["representation"])),
+         lambda c: "a GmbH of the world as general partner"),
+        ("company in liquidation", _first(values, lambda c: c["status"] == "liquidation"
+                                          and any(r["role"] == "LIQUIDATOR" for r in c["representation"])),
+         lambda c: "liquidator appointed, name with i.L."),
+        ("open insolvency (with distress in the accounts)", opened["company_id"] if opened else None,
+         lambda _: f"{opened['case_number']}, {opened['court']}"),
+        ("consumer insolvency with discharge (insolvency id)", consumer["id"] if consumer else None,
+         lambda _: consumer["debtor_name"]),
+        ("no Transparenzregister match", _first(active, lambda c: c["id"] not in entities), lambda c: "production extract → 404"),
+        ("ambiguous Transparenzregister match", _first(active, lambda c: len(entities.get(c["id"], [])) > 1),
+         lambda c: "production extract → 409"),
+        ("unique Transparenzregister match",
+         _first(active, lambda c: len(entities.get(c["id"], [])) == 1 and c["legal_form"] == "gmbh"),
+         lambda c: "production extract completes"),
+        ("pending register change (realtime only)", min(realtime) if realtime else None,
+         lambda _: "realtime=true shows a newer entry"),
+    ]
+    rows = []
+    for case, subject, describe in cases:
+        if subject is None:
+            continue
+        subject_id = subject if isinstance(subject, str) else subject["id"]
+        rows.append({"case": case, "company_id": subject_id, "what": describe(subject)})
+    return rows

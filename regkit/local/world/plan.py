@@ -125,9 +125,14 @@ def _new_spec(rng: random.Random, reference: Reference, index: int, legal_form: 
     return spec
 
 
-def plan_companies(rng: random.Random, reference: Reference, size: int, as_of: date) -> tuple[list[Spec], list[dict]]:
-    """Plan ``size`` companies; return the specs and the group descriptions for ``world.json``."""
+def plan_companies(rng: random.Random, reference: Reference, size: int, as_of: date):
+    """Plan ``size`` companies.
+
+    Returns the specs, the group descriptions for ``world.json`` and, by company index, the timeline
+    of each company's insolvency proceeding (which fixes the company's status and end first).
+    """
     from . import planning_links  # the group, merger and fate rules live in their own module
+    from .insolvency import schedule_company
 
     forms = list(_FORM_WEIGHTS)
     weights = [_FORM_WEIGHTS[f] for f in forms]
@@ -139,9 +144,10 @@ def plan_companies(rng: random.Random, reference: Reference, size: int, as_of: d
     planning_links.plan_conversions(rng, specs, as_of)
     planning_links.plan_standalone_mergers(rng, specs, as_of)
     planning_links.plan_fates(rng, specs, as_of)
+    timelines = {spec.index: schedule_company(rng, spec, as_of) for spec in specs if spec.insolvency}
     _plan_register_changes(rng, reference, specs, as_of)
     _number_registrations(rng, specs)
-    return specs, groups
+    return specs, groups, {index: timeline for index, timeline in timelines.items() if timeline}
 
 
 def _plan_register_changes(rng: random.Random, reference: Reference, specs: list[Spec], as_of: date) -> None:
@@ -150,7 +156,8 @@ def _plan_register_changes(rng: random.Random, reference: Reference, specs: list
     for spec in specs:
         first = spec.registrations[0]
         former = reference.former_courts_by_state.get(first.court.state)
-        if former and spec.incorporated < concentration and rng.random() < 0.25:
+        alive_in_2009 = spec.end is None or spec.end > date(2009, 1, 1)
+        if former and spec.incorporated < concentration and alive_in_2009 and rng.random() < 0.25:
             old = former[rng.randrange(len(former))]
             transfer = random_date(rng, concentration, date(2008, 12, 31))
             spec.registrations = [

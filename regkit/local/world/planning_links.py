@@ -87,8 +87,9 @@ def _plan_group_links(rng: random.Random, specs: list[Spec], indices: list[int],
             if member.general_partner is None:
                 member.legal_form = "gmbh"
                 member.registrations[0].register_type = "HRB"
-        if member.legal_form != "kg" and member.parent_share == 1.0 and rng.random() < 0.75:
-            registered = random_date(rng, max(member.incorporated, parent.incorporated) + timedelta(days=60), as_of - timedelta(days=90))
+        earliest = max(member.incorporated, parent.incorporated) + timedelta(days=60)
+        if member.legal_form != "kg" and member.parent_share == 1.0 and earliest < as_of - timedelta(days=90) and rng.random() < 0.75:
+            registered = random_date(rng, earliest, as_of - timedelta(days=90))
             agreed = registered - timedelta(days=rng.randint(20, 120)) if rng.random() < 0.85 else None
             member.profit_transfer = Link(parent.index, registered, agreed)
     absorbable = [i for i in indices[1:] if specs[i].profit_transfer is None and specs[i].legal_form == "gmbh"
@@ -122,11 +123,11 @@ def plan_conversions(rng: random.Random, specs: list[Spec], as_of: date) -> None
         roll = rng.random()
         if spec.legal_form == "gmbh" and spec.incorporated >= date(2009, 1, 1) and roll < 0.12:
             conversion = random_date(rng, spec.incorporated + timedelta(days=365), as_of - timedelta(days=30))
-            if conversion > spec.incorporated:
+            if spec.incorporated < conversion < as_of:
                 spec.origin_form, spec.conversion_date = "ug", conversion
         elif spec.legal_form == "ag" and roll < 0.3:
             conversion = random_date(rng, spec.incorporated + timedelta(days=365), as_of - timedelta(days=30))
-            if conversion > spec.incorporated:
+            if spec.incorporated < conversion < as_of:
                 spec.origin_form, spec.conversion_date = "gmbh", conversion
         elif spec.legal_form == "ohg" and roll < 0.25:
             spec.incorporated = random_date(rng, date(2024, 1, 2), date(2024, 12, 31))
@@ -181,5 +182,6 @@ def plan_fates(rng: random.Random, specs: list[Spec], as_of: date) -> None:
         elif roll < 0.39 and age_days > 1200:
             spec.terminated = random_date(rng, spec.incorporated + timedelta(days=900), as_of - timedelta(days=30))
             spec.status = "inactive"
-        if spec.conversion_date and spec.end and spec.conversion_date >= spec.end:
+        stops = [d for d in (spec.end, spec.liquidation_start) if d]
+        if spec.conversion_date and stops and spec.conversion_date >= min(stops):
             spec.origin_form = spec.conversion_date = None

@@ -50,8 +50,8 @@ class Administrators:
         return f"Rechtsanwalt {title}{person.full_name}", self.offices[person.id]
 
 
-def _event(rng: random.Random, event_type: str, day: date, details: dict) -> dict:
-    published = day + timedelta(days=rng.randint(1, 4))
+def _event(rng: random.Random, event_type: str, day: date, details: dict, not_before: date) -> dict:
+    published = max(day + timedelta(days=rng.randint(1, 4)), not_before)
     return {
         "id": new_uuid(rng),
         "event_type": event_type,
@@ -115,7 +115,8 @@ def proceeding_record(
                 {"kind": "examination_meeting", "at": f"{(day + timedelta(days=rng.randint(81, 120))).isoformat()}T10:30:00Z",
                  "location": f"{court.name}, Saal {rng.randint(1, 30)}"},
             ]
-        events.append(_event(rng, event_type, day, details))
+        previous = date.fromisoformat(events[-1]["published_at"]) if events else day
+        events.append(_event(rng, event_type, day, details, previous))
         status = STATUS_AFTER_EVENT.get(event_type, status)
     assert status == timeline.status, (status, timeline)
     published = [e["published_at"] for e in events]

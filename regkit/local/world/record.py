@@ -35,9 +35,10 @@ def _holdings(ctx: Context, spec: Spec, directors: list[Person]) -> list[dict]:
         count = 1 if rng.random() < 0.5 else rng.randint(2, 4)
         people = [directors[i] if i < len(directors) and rng.random() < 0.7 else ctx.pool.officer(None, spec.incorporated)
                   for i in range(count)]
-        cuts = sorted(rng.random() for _ in range(count - 1))
-        shares = [b - a for a, b in zip([0.0, *cuts], [*cuts, 1.0])]
         people = list(dict.fromkeys(people))
+        weights = [rng.randint(1, 10) for _ in people]
+        shares = [round(w / sum(weights), 4) for w in weights]
+        shares[-1] = round(1 - sum(shares[:-1]), 4)
         holders.extend(("person", p, round(s, 4)) for p, s in zip(people, shares))
     entries = []
     for kind, holder, share in holders:
