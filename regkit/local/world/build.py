@@ -45,7 +45,7 @@ def build_world(size: int = DEFAULT_SIZE, seed: int = DEFAULT_SEED, reference_di
     for spec in specs:
         record = company_record(ctx, spec)
         companies[record["id"]] = record
-    insolvencies = _proceedings(rng, ctx, specs, timelines, size)
+    insolvencies = _proceedings(rng, ctx, specs, timelines, size, companies)
     for proceeding in insolvencies.values():
         if proceeding["company_id"]:
             companies[proceeding["company_id"]].setdefault("insolvencies", []).append(summary_of(proceeding))
@@ -63,9 +63,9 @@ def build_world(size: int = DEFAULT_SIZE, seed: int = DEFAULT_SEED, reference_di
                  shareholdings=ctx.shareholdings)
 
 
-def _proceedings(rng: random.Random, ctx: Context, specs, timelines, size: int) -> dict[str, dict]:
+def _proceedings(rng: random.Random, ctx: Context, specs, timelines, size: int, companies) -> dict[str, dict]:
     cases = CaseNumbers(rng)
-    administrators = Administrators(rng, ctx.pool, max(12, size // 80))
+    administrators = Administrators(rng, ctx.pool, max(12, size // 80), ctx.reference)
     records: dict[str, dict] = {}
     for spec in specs:
         timeline = timelines.get(spec.index)
@@ -77,9 +77,8 @@ def _proceedings(rng: random.Random, ctx: Context, specs, timelines, size: int) 
         record = proceeding_record(
             rng, timeline, court=court, case_number=cases.allocate(court, False, timeline.events[0][1]),
             debtor_name=filed_name["name"], debtor_kind="legal_person", debtor_legal_form=filed_name["legal_form"],
-            company_id=spec.id, person=None, city=None, administrators=administrators,
+            company_id=spec.id, person=None, city=companies[spec.id]["address"]["city"], administrators=administrators,
         )
-        record["city"] = None
         records[record["id"]] = record
     persons = max(1, round(size * 0.1))
     for _ in range(persons):

@@ -73,11 +73,11 @@ _PERSON_DURATIONS = {
     "discharge_pending": [("proceedings_opened", 0, 0), ("final_distribution_announced", 200, 500),
                           ("proceedings_lifted", 30, 120), ("discharge_pending", 0, 10)],
     "discharge_granted": [("proceedings_opened", 0, 0), ("final_distribution_announced", 200, 500),
-                          ("proceedings_lifted", 30, 120), ("discharge_pending", 0, 10), ("discharge_granted", 500, 700)],
+                          ("proceedings_lifted", 30, 120), ("discharge_pending", 0, 10), ("discharge_granted", 800, 1000)],
     "discharge_denied": [("proceedings_opened", 0, 0), ("final_distribution_announced", 200, 500),
                          ("proceedings_lifted", 30, 120), ("discharge_pending", 0, 10), ("discharge_denied", 300, 700)],
     "discharge_revoked": [("proceedings_opened", 0, 0), ("final_distribution_announced", 200, 500),
-                          ("proceedings_lifted", 30, 120), ("discharge_pending", 0, 10), ("discharge_granted", 500, 700),
+                          ("proceedings_lifted", 30, 120), ("discharge_pending", 0, 10), ("discharge_granted", 800, 1000),
                           ("discharge_revoked", 100, 400)],
 }
 _PERSON_STATUS_WEIGHTS = {

@@ -28,10 +28,15 @@ def _group_size(rng: random.Random) -> int:
 def _group_stem(rng: random.Random, used: set[str]) -> str:
     from .naming import _PREFIXES, _SUFFIXES
 
-    while True:
-        stem = _PREFIXES[rng.randrange(len(_PREFIXES))] + _SUFFIXES[rng.randrange(len(_SUFFIXES))]
+    parts = 2
+    for attempt in range(10_000):
+        stem = _PREFIXES[rng.randrange(len(_PREFIXES))] + "".join(
+            _SUFFIXES[rng.randrange(len(_SUFFIXES))] for _ in range(parts - 1))
         if stem not in used:
             return stem
+        if attempt % 40 == 39:  # two-part stems run out in large worlds: use longer ones
+            parts += 1
+    raise RuntimeError("no unused group name left")
 
 
 def plan_groups(rng: random.Random, reference: Reference, size: int, as_of: date, specs: list[Spec],

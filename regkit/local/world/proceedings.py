@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 from .insolvency import OPEN_STATUSES, REPORT_TYPE, STATUS_AFTER_EVENT, SUMMARY, Timeline
 from .people import Person, PersonPool, new_uuid
-from .reference import Court
+from .reference import Court, Reference
 
 __all__ = ["CaseNumbers", "Administrators", "proceeding_record", "summary_of"]
 
@@ -39,10 +39,17 @@ class CaseNumbers:
 class Administrators:
     """Insolvency administrators: a few dozen lawyers who handle many proceedings each."""
 
-    def __init__(self, rng: random.Random, pool: PersonPool, size: int):
+    def __init__(self, rng: random.Random, pool: PersonPool, size: int, reference: Reference):
         self.rng = rng
-        self.people = [pool.create() for _ in range(size)]
-        self.offices = {p.id: f"{rng.choice(_STREETS)} {rng.randint(1, 120)}, {p.city}" for p in self.people}
+        self.offices = {}
+        self.people = []
+        for _ in range(size):
+            court = reference.current_courts.draw(rng)
+            places = reference.court_places[court.code]
+            place = places[0]  # law firms sit in the court towns
+            person = pool.create(city=place.city)
+            self.people.append(person)
+            self.offices[person.id] = f"{rng.choice(_STREETS)} {rng.randint(1, 120)}, {place.postal_code} {place.city}"
 
     def draw(self) -> tuple[str, str]:
         person = self.people[int(self.rng.random() ** 2 * len(self.people))]
@@ -93,7 +100,8 @@ def proceeding_record(
     deadline = opened + timedelta(days=rng.randint(42, 70)) if opened else None
     closed = timeline.at("proceedings_lifted") or timeline.at("proceedings_discontinued") or timeline.at("rejected_insufficient_assets")
     distributes = timeline.at("final_distribution_announced") is not None or timeline.at("distribution_announced") is not None
-    claims = round(rng.uniform(20_000, 4_000_000), 2) if distributes else None
+    scale = 150_000 if debtor_kind == "natural_person" else 4_000_000
+    claims = round(rng.uniform(scale / 100, scale), 2) if distributes else None
     available = round(claims * rng.uniform(0.02, 0.3), 2) if claims else None
     events, status = [], "unknown"
     for event_type, day in timeline.events:
