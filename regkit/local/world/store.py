@@ -20,7 +20,6 @@ so rebuilding a world with the same seed and size reproduces it byte for byte.
 from __future__ import annotations
 
 import gzip
-import io
 import json
 import os
 from dataclasses import dataclass, field
@@ -89,12 +88,11 @@ def _dumps(record: dict[str, Any]) -> str:
 
 
 def _write_gz_lines(path: Path, lines: Iterable[str]) -> None:
-    buffer = io.BytesIO()
-    with gzip.GzipFile(filename="", mode="wb", fileobj=buffer, mtime=0, compresslevel=9) as gz:
+    # No file name and no timestamp in the gzip header: the bytes depend on the content only.
+    with path.open("wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6) as gz:
         for line in lines:
             gz.write(line.encode("utf-8"))
             gz.write(b"\n")
-    path.write_bytes(buffer.getvalue())
 
 
 def iter_jsonl(path: Path) -> Iterator[dict[str, Any]]:
