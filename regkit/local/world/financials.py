@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from datetime import date
 
-from .people import new_uuid
+from .people import iso, new_uuid
 
 __all__ = ["PUBLISHING_FORMS", "indicator_series"]
 
@@ -79,7 +79,7 @@ def indicator_series(
             "liabilities": total - equity,
             "capital_reserves": total * rng.uniform(0.0, 0.1) if rng.random() < 0.4 else None,
         }
-        entry: dict = {"date": period_end.isoformat(), "report_id": new_uuid(rng)}
+        entry: dict = {"date": iso(period_end), "report_id": new_uuid(rng)}
         for name in _MONETARY:
             value = values[name]
             published = size != "small" or name in _SMALL_ONLY

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from datetime import date, timedelta
 
-from .people import Person, PersonPool, random_date
+from .people import Person, PersonPool, iso, random_date
 from .reference import Reference
 
 __all__ = ["legal_entry", "natural_entry", "representation", "REPRESENTATION_RULES"]
@@ -31,8 +31,8 @@ def natural_entry(
         "name": person.full_name,
         "type": "natural_person",
         "role": role,
-        "start_date": start.isoformat(),
-        "end_date": end.isoformat() if end else None,
+        "start_date": iso(start),
+        "end_date": iso(end) if end else None,
         "authority": authority,
         "natural_person": person.details(),
     }
@@ -48,8 +48,8 @@ def legal_entry(
         "name": name,
         "type": "legal_person",
         "role": role,
-        "start_date": start.isoformat(),
-        "end_date": end.isoformat() if end else None,
+        "start_date": iso(start),
+        "end_date": iso(end) if end else None,
         "authority": None,
         "legal_person": {"name": name, "city": city, "country": country},
     }

@@ -5,16 +5,23 @@ from __future__ import annotations
 import random
 import uuid
 from dataclasses import dataclass
+from functools import lru_cache
 from datetime import date, timedelta
 
 from .reference import Reference
 
-__all__ = ["Person", "PersonPool", "new_uuid", "random_date"]
+__all__ = ["Person", "PersonPool", "iso", "new_uuid", "random_date"]
 
 
 def new_uuid(rng: random.Random) -> str:
     """A version-4 UUID drawn from ``rng`` (deterministic for a seed)."""
     return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+
+@lru_cache(maxsize=None)
+def iso(day: date) -> str:
+    """``day.isoformat()``, one shared string per date (a 100,000-company world holds millions of them)."""
+    return day.isoformat()
 
 
 def random_date(rng: random.Random, start: date, end: date) -> date:
@@ -38,12 +45,12 @@ class Person:
         return f"{self.first_name} {self.last_name}"
 
     def details(self) -> dict[str, str | None]:
-        """The ``natural_person`` member of a representative entry."""
+        """The ``natural_person`` member of a representative entry (a fresh dict each time)."""
         return {
             "city": self.city,
             "first_name": self.first_name,
             "last_name": self.last_name,
-            "date_of_birth": self.date_of_birth.isoformat(),
+            "date_of_birth": iso(self.date_of_birth),
         }
 
 
