@@ -24,8 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as error:
-            if error.name != name:
-                raise
+            if error.name is None or not name.startswith(error.name):
+                raise  # a missing dependency inside the module, not a missing layer
             continue
         module.add_commands(subparsers)
     return parser
