@@ -1,0 +1,7 @@
+"""``python -m regkit.local serve|local ...``: the local register's commands on their own."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

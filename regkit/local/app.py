@@ -1,0 +1,143 @@
+"""The application factory of the local register.
+
+Request flow: (fault injection) → routing (unknown route 404, wrong method 405, both JSON) →
+bearer authentication (401) → per-key rate limit (429) → handler → ``X-Credits-Charged`` and
+``X-Credits-Remaining`` on the way out. Handlers raise :class:`~regkit.local.errors.ApiError`; any other
+exception is logged and answered ``500 internal_error``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+
+from flask import Flask, g, request
+from werkzeug.exceptions import HTTPException
+
+from regkit.local.world.store import World
+
+from . import companies, credentials, documents, insolvencies, monitors, service, transparency
+from .auth import authenticate
+from .catalog import load_catalog
+from .config import Config, default_state_path
+from .context import EXTENSION, RegisterContext, current
+from .credits import balance
+from .errors import ApiError, error_response
+from .faults import FaultMiddleware, Faults
+from .ratelimit import RateLimiter
+from .signing import UrlSigner
+from .state import StateDB
+from .vault import Vault
+
+__all__ = ["create_app", "MAX_BODY_BYTES"]
+
+logger = logging.getLogger(__name__)
+
+MAX_BODY_BYTES = 1 << 20
+_BLUEPRINTS = (companies.bp, insolvencies.bp, transparency.bp, credentials.bp, monitors.bp, documents.bp, service.bp)
+#: Codes for werkzeug's own HTTP errors; any other client error is ``invalid_request``.
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+
+
+def _before_request() -> None:
+    g.credits_charged = 0
+    if request.routing_exception is not None or request.endpoint in service.PUBLIC_ENDPOINTS:
+        return
+    context = current()
+    with context.state.connection() as conn:
+        g.user = authenticate(conn, context.catalog, request.headers.get("Authorization"))
+    if context.limiter is not None:
+        wait = context.limiter.acquire(g.user.ref)
+        if wait:
+            seconds = max(1, math.ceil(wait))
+            raise ApiError("rate_limited", f"Too many requests for this API key; retry in {seconds} s.",
+                           headers={"Retry-After": str(seconds)})
+
+
+def _after_request(response):
+    response.headers["X-Credits-Charged"] = str(g.get("credits_charged", 0))
+    user = g.get("user")
+    if user is not None:
+        remaining = g.get("credits_remaining")
+        if remaining is None:
+            context = current()
+            with context.state.connection() as conn:
+                remaining = balance(conn, user, context.now()).remaining
+        response.headers["X-Credits-Remaining"] = str(remaining)
+    return response
+
+
+def _http_error(error: HTTPException):
+    status = error.code or 500
+    code = _HTTP_CODES.get(status) or ("internal_error" if status >= 500 else "invalid_request")
+    headers = {k: v for k, v in error.get_headers() if k.lower() == "allow"}
+    if status == 404:
+        message = f"There is no {request.path}; the interface's paths are listed at /v1/openapi.json."
+    elif status == 405:
+        message = f"{request.method} is not allowed on {request.path}; use {headers.get('Allow', 'another method')}."
+    else:
+        message = error.description or error.name
+    return error_response(status, code, message, headers)
+
+
+def _internal_error(error: Exception):
+    logger.exception("Internal error on %s %s", request.method, request.path)
+    return error_response(500, "internal_error", "The local register failed on this request; it has been logged. "
+                                                 "Retry, and report it if it persists.")
+
+
+def create_app(
+    world: World | None = None,
+    *,
+    data_dir: str | os.PathLike[str] | None = None,
+    state_path: str | os.PathLike[str] | None = None,
+    config: Config | None = None,
+    faults: Faults | None = None,
+) -> Flask:
+    """Create a local register application.
+
+    Parameters
+    ----------
+    world : World, optional
+        The world to serve; default: read from ``data_dir`` (cached per process).
+    data_dir : str or Path, optional
+        A world directory; default the bundled ``data/`` (``REGKIT_DATA_DIR`` overrides).
+    state_path : str or Path, optional
+        The SQLite state file; default ``REGKIT_LOCAL_STATE`` or ``<user data dir>/local-register.sqlite``.
+    config : Config, optional
+        Rate limit, extract delay, secret key, clock, ...
+    faults : Faults, optional
+        Faults to inject in front of the application (for testing clients).
+
+    Returns
+    -------
+    flask.Flask
+        A WSGI application; ``app.extensions["regkit.local"]`` is its :class:`RegisterContext`.
+    """
+    config = config or Config()
+    catalog = load_catalog(world, data_dir)
+    state = StateDB(state_path if state_path is not None else default_state_path())
+    context = RegisterContext(
+        catalog=catalog,
+        state=state,
+        config=config,
+        signer=UrlSigner(bytes.fromhex(state.meta("signing_secret") or ""), ttl=config.url_ttl, clock=config.clock),
+        vault=Vault(state.path, config.secret_key, config.key_path),
+        limiter=RateLimiter(config.rate_limit, config.rate_burst) if config.rate_limit else None,
+    )
+    app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.extensions[EXTENSION] = context
+    for blueprint in _BLUEPRINTS:
+        app.register_blueprint(blueprint)
+    app.before_request(_before_request)
+    app.after_request(_after_request)
+    app.register_error_handler(ApiError, lambda error: error.to_response())
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _internal_error)
+    if faults is not None and faults.active:
+        app.wsgi_app = FaultMiddleware(app.wsgi_app, faults)  # type: ignore[method-assign]
+    logger.info("Local register ready: %d companies, %d proceedings, state %s", len(catalog.world.companies),
+                len(catalog.world.insolvencies), state.path)
+    return app

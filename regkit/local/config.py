@@ -1,0 +1,111 @@
+"""Configuration of a local register instance."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import platformdirs
+
+__all__ = [
+    "Config",
+    "STATE_ENV",
+    "SECRET_KEY_ENV",
+    "default_state_path",
+    "default_key_path",
+    "parse_duration",
+]
+
+STATE_ENV = "REGKIT_LOCAL_STATE"
+SECRET_KEY_ENV = "REGKIT_LOCAL_SECRET_KEY"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Behaviour of one local register instance.
+
+    Parameters
+    ----------
+    rate_limit : float or None
+        Requests per second allowed per API key (token bucket); ``None`` or ``0`` disables limiting.
+    rate_burst : int or None
+        Size of the bucket, i.e. how many requests may arrive at once (default: ``max(1, rate_limit)``).
+    extract_delay : float
+        Seconds a Transparenzregister extract stays ``processing`` before it completes or fails.
+    realtime_latency : float
+        Extra seconds a ``realtime=true`` company lookup takes (it is documented as slower).
+    url_ttl : int
+        Seconds a presigned document URL stays valid (the interface says 30 minutes).
+    secret_key : str or bytes or None
+        Fernet key that encrypts stored register credentials; default ``REGKIT_LOCAL_SECRET_KEY``, then a
+        key file (see :func:`default_key_path`).
+    key_path : str or Path or None
+        Where the generated key file lives when no key is given; never the state file's directory.
+    clock : callable
+        Returns the current Unix time; tests pass a controllable clock.
+    """
+
+    rate_limit: float | None = 50.0
+    rate_burst: int | None = None
+    extract_delay: float = 2.0
+    realtime_latency: float = 0.05
+    url_ttl: int = 1800
+    secret_key: str | bytes | None = None
+    key_path: str | os.PathLike[str] | None = None
+    clock: Callable[[], float] = time.time
+
+    def __post_init__(self) -> None:
+        if self.rate_limit is not None and self.rate_limit < 0:
+            raise ValueError("rate_limit must be positive (or None to disable rate limiting)")
+        if self.extract_delay < 0 or self.realtime_latency < 0:
+            raise ValueError("extract_delay and realtime_latency must not be negative")
+        if self.url_ttl <= 0:
+            raise ValueError("url_ttl must be positive")
+
+
+def default_state_path() -> Path:
+    """Return the state file: ``REGKIT_LOCAL_STATE`` or ``<user data dir>/local-register.sqlite``."""
+    env = os.environ.get(STATE_ENV)
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("regkit")) / "local-register.sqlite"
+
+
+def default_key_path() -> Path:
+    """Return the generated key file: ``<user config dir>/keys/local-register.key``.
+
+    The ``keys`` subdirectory keeps the key out of the state file's directory even on platforms where
+    the user data and config directories coincide (macOS).
+    """
+    return Path(platformdirs.user_config_dir("regkit")) / "keys" / "local-register.key"
+
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d*)?|\.\d+)\s*(ms|s|m|min)?\s*$")
+_UNITS = {None: 1.0, "s": 1.0, "ms": 0.001, "m": 60.0, "min": 60.0}
+
+
+def parse_duration(text: str | float) -> float:
+    """Parse ``"50ms"``, ``"1.5s"``, ``"2m"`` or a bare number of seconds into seconds.
+
+    Raises
+    ------
+    ValueError
+        When ``text`` is not a duration.
+
+    Examples
+    --------
+    >>> parse_duration("50ms")
+    0.05
+    >>> parse_duration("2")
+    2.0
+    """
+    if isinstance(text, (int, float)):
+        return float(text)
+    match = _DURATION.match(text)
+    if not match:
+        raise ValueError(f"not a duration: {text!r} (use e.g. 50ms, 1.5s, 2m)")
+    return float(match.group(1)) * _UNITS[match.group(2)]

@@ -1,0 +1,106 @@
+"""Metering: what each user has used of the credits included in the period, and charging.
+
+Usage is kept per user and UTC day (``usage`` table), so the balance of a calendar-month billing cycle
+or of a rolling 30-day window is a sum over at most 31 rows. :func:`charge` must run inside the state
+change's ``BEGIN IMMEDIATE`` transaction: the balance check, the charge and the change commit together
+or not at all, and two threads cannot both spend the last credits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from .auth import User
+from .errors import ApiError
+
+__all__ = ["Balance", "balance", "charge", "credits_document"]
+
+ROLLING_DAYS = 30
+
+
+def _today(now: float) -> dt.date:
+    return dt.datetime.fromtimestamp(now, dt.timezone.utc).date()
+
+
+def period_start(period: str, now: float) -> dt.date:
+    """First day counted in the period: the 1st of the month (billing cycle) or 29 days back (rolling)."""
+    today = _today(now)
+    if period == "rolling_30_days":
+        return today - dt.timedelta(days=ROLLING_DAYS - 1)
+    return today.replace(day=1)
+
+
+@dataclass(frozen=True)
+class Balance:
+    """Credits of a user's current period."""
+
+    used: int
+    included: int
+
+    @property
+    def remaining(self) -> int:
+        """Credits still available (never negative: calls that cannot be paid are refused)."""
+        return max(self.included - self.used, 0)
+
+
+def balance(conn: sqlite3.Connection, user: User, now: float) -> Balance:
+    """The user's balance at ``now``."""
+    start = period_start(user.period, now).isoformat()
+    row = conn.execute("SELECT coalesce(sum(credits), 0) FROM usage WHERE user = ? AND day >= ?",
+                       (user.ref, start)).fetchone()
+    return Balance(used=int(row[0]), included=user.included_credits)
+
+
+def charge(conn: sqlite3.Connection, user: User, credits: int, now: float) -> Balance:
+    """Spend ``credits`` inside the caller's transaction and return the balance after it.
+
+    Raises
+    ------
+    ApiError
+        402 ``insufficient_credits`` when the balance cannot pay; nothing is charged then.
+    """
+    before = balance(conn, user, now)
+    if credits <= 0:
+        return before
+    if before.remaining < credits:
+        raise ApiError("insufficient_credits", f"This call costs {credits} credits and {before.remaining} remain in "
+                                               "the current period; wait for the period to reset or upgrade the plan.")
+    conn.execute(
+        "INSERT INTO usage (user, day, credits) VALUES (?, ?, ?) "
+        "ON CONFLICT (user, day) DO UPDATE SET credits = credits + excluded.credits",
+        (user.ref, _today(now).isoformat(), credits),
+    )
+    return Balance(used=before.used + credits, included=before.included)
+
+
+def _reset_at(conn: sqlite3.Connection, user: User, now: float) -> str | None:
+    today = _today(now)
+    if user.period == "rolling_30_days":
+        row = conn.execute("SELECT min(day) FROM usage WHERE user = ? AND day >= ? AND credits > 0",
+                           (user.ref, period_start(user.period, now).isoformat())).fetchone()
+        if row[0] is None:
+            return None
+        day = dt.date.fromisoformat(row[0]) + dt.timedelta(days=ROLLING_DAYS)
+    else:
+        day = (today.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
+    return f"{day.isoformat()}T00:00:00Z"
+
+
+def credits_document(conn: sqlite3.Connection, user: User, now: float) -> dict[str, Any]:
+    """The body of ``GET /v1/credits``.
+
+    ``reset_at`` is the first day of the next month for a billing cycle; for a rolling window it is when
+    the oldest credits still counted drop out (null when none are counted).
+    """
+    current = balance(conn, user, now)
+    return {
+        "used_credits": current.used,
+        "remaining_credits": current.remaining,
+        "included_credits": current.included,
+        "overage_credits": 0,
+        "paid": user.paid,
+        "period": {"type": user.period, "reset_at": _reset_at(conn, user, now)},
+    }

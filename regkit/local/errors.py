@@ -1,0 +1,97 @@
+"""The local register's error responses: every code it answers with, and the JSON error body.
+
+Every non-2xx answer has the body ``{"error": {"code": "<snake_case>", "message": "<sentence>"}}``.
+:data:`ERROR_CODES` maps each code to its HTTP status; it is the single list the handlers draw from.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Mapping
+
+from flask import Response
+
+__all__ = ["ApiError", "ERROR_CODES", "json_response", "error_response"]
+
+#: Error code → HTTP status, grouped by status.
+ERROR_CODES: dict[str, int] = {
+    # 400: the request is malformed
+    "invalid_json": 400,
+    "invalid_body": 400,
+    "invalid_parameter": 400,
+    "invalid_company_id": 400,
+    "invalid_insolvency_id": 400,
+    "invalid_extract_id": 400,
+    "invalid_entity_id": 400,
+    "invalid_filter": 400,
+    "invalid_pagination": 400,
+    "invalid_credential_name": 400,
+    "reserved_credential_name": 400,
+    # 401: who are you
+    "unauthorized": 401,
+    "register_credentials_rejected": 401,
+    # 402: pay first
+    "insufficient_credits": 402,
+    "plan_required": 402,
+    # 403: signed URLs and the Transparenzregister account
+    "register_authentication_rejected": 403,
+    "invalid_signature": 403,
+    "url_expired": 403,
+    # 404: nothing there
+    "not_found": 404,
+    "company_not_found": 404,
+    "insolvency_not_found": 404,
+    "extract_not_found": 404,
+    "credentials_not_found": 404,
+    "register_entity_not_found": 404,
+    "entity_not_found": 404,
+    "monitor_not_found": 404,
+    "document_not_found": 404,
+    # other client errors
+    "method_not_allowed": 405,
+    "ambiguous_register_entity": 409,
+    "credential_limit_reached": 409,
+    "monitor_exists": 409,
+    "payload_too_large": 413,
+    "rate_limited": 429,
+    "extract_quota_exceeded": 429,
+    # server side
+    "internal_error": 500,
+    "injected_fault": 500,
+}
+
+
+class ApiError(Exception):
+    """An error answer: raise it anywhere in a handler.
+
+    Parameters
+    ----------
+    code : str
+        A key of :data:`ERROR_CODES`; it fixes the HTTP status.
+    message : str
+        A sentence for a human, saying what to do next.
+    headers : mapping, optional
+        Extra response headers (``Retry-After``, ``WWW-Authenticate``).
+    """
+
+    def __init__(self, code: str, message: str, *, headers: Mapping[str, str] | None = None):
+        super().__init__(message)
+        self.code = code
+        self.status = ERROR_CODES[code]
+        self.message = message
+        self.headers = dict(headers or {})
+
+    def to_response(self) -> Response:
+        """The JSON error response."""
+        return error_response(self.status, self.code, self.message, self.headers)
+
+
+def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
+    """Serialise ``payload`` compactly as UTF-8 JSON, keeping the key order of the records."""
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return Response(body.encode("utf-8"), status=status, headers=headers, mimetype="application/json")
+
+
+def error_response(status: int, code: str, message: str, headers: Mapping[str, str] | None = None) -> Response:
+    """The JSON error body ``{"error": {"code", "message"}}`` with ``status``."""
+    return json_response({"error": {"code": code, "message": message}}, status, headers)

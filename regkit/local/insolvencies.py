@@ -1,0 +1,55 @@
+"""``POST /v1/search/insolvency`` and ``GET /v1/insolvency/{insolvency_id}`` (10 credits each)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from flask import Blueprint
+
+from regkit.schema.interface import PRICES
+
+from .bodies import read_json_object
+from .context import current, spend
+from .errors import ApiError, json_response
+from .search_request import parse_search_request
+
+__all__ = ["bp", "UUID_PATTERN", "SEARCH_ONLY_MEMBERS"]
+
+bp = Blueprint("insolvencies", __name__)
+
+UUID_PATTERN = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+#: Members of a world proceeding that only the search shows, not the detail endpoint.
+SEARCH_ONLY_MEMBERS = frozenset({"city", "person_id", "has_open_insolvency"})
+
+
+@bp.post("/v1/search/insolvency")
+def search_insolvency():
+    """One page of proceedings matching the query and filters, newest last event first."""
+    search = parse_search_request(read_json_object(required=False))
+    results, total = current().catalog.insolvency_index.search(search)
+    response = json_response({
+        "results": results,
+        "pagination": {
+            "page": search.page,
+            "per_page": search.per_page,
+            "total_pages": math.ceil(total / search.per_page),
+            "total_results": total,
+        },
+    })
+    spend(PRICES["insolvency_search"])
+    return response
+
+
+@bp.get("/v1/insolvency/<path:insolvency_id>")
+def get_insolvency(insolvency_id: str):
+    """One proceeding with all its events, oldest first."""
+    if not UUID_PATTERN.match(insolvency_id):
+        raise ApiError("invalid_insolvency_id", f"{insolvency_id!r} is not a proceeding id (a UUID, as in search "
+                                                "results and company insolvency summaries).")
+    proceeding = current().catalog.world.insolvencies.get(insolvency_id.lower())
+    if proceeding is None:
+        raise ApiError("insolvency_not_found", f"No proceeding has the id {insolvency_id} (nothing was charged).")
+    response = json_response({k: v for k, v in proceeding.items() if k not in SEARCH_ONLY_MEMBERS})
+    spend(PRICES["insolvency_detail"])
+    return response

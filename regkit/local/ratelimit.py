@@ -1,0 +1,51 @@
+"""Per-key rate limiting with a token bucket."""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from typing import Callable
+
+__all__ = ["RateLimiter"]
+
+
+class RateLimiter:
+    """A token bucket per key: ``rate`` tokens per second, at most ``burst`` stored.
+
+    Parameters
+    ----------
+    rate : float
+        Requests per second allowed in the long run.
+    burst : int, optional
+        Requests that may arrive at once (default ``max(1, rate)``).
+    clock : callable
+        Monotonic seconds.
+
+    Examples
+    --------
+    >>> limiter = RateLimiter(1, burst=2, clock=lambda: 0.0)
+    >>> [limiter.acquire("k") for _ in range(3)]
+    [0.0, 0.0, 1.0]
+    """
+
+    def __init__(self, rate: float, burst: int | None = None, clock: Callable[[], float] = time.monotonic):
+        if rate <= 0:
+            raise ValueError("rate must be positive")
+        self.rate = float(rate)
+        self.burst = float(burst if burst is not None else max(1, math.ceil(rate)))
+        self._clock = clock
+        self._buckets: dict[str, tuple[float, float]] = {}
+        self._lock = threading.Lock()
+
+    def acquire(self, key: str) -> float:
+        """Take a token for ``key``; return 0 on success, else the seconds until one is available."""
+        now = self._clock()
+        with self._lock:
+            tokens, stamp = self._buckets.get(key, (self.burst, now))
+            tokens = min(self.burst, tokens + (now - stamp) * self.rate)
+            if tokens >= 1:
+                self._buckets[key] = (tokens - 1, now)
+                return 0.0
+            self._buckets[key] = (tokens, now)
+            return (1 - tokens) / self.rate

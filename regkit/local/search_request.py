@@ -1,0 +1,154 @@
+"""Validation of an insolvency search body into a :class:`~regkit.local.search.SearchRequest`.
+
+Every malformed body is an :class:`~regkit.local.errors.ApiError` with status 400: unknown members,
+wrong types, unknown filter fields, a filter with none or several ways of matching, values outside an
+enum, bad dates, pagination out of bounds.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Any
+
+from regkit.schema.interface import (
+    FILTER_FIELDS,
+    FILTER_MEMBER_KINDS,
+    FILTER_MEMBERS,
+    FILTER_VALUES,
+    PAGE_DEFAULT,
+    PER_PAGE_DEFAULT,
+    PER_PAGE_MAX,
+    PER_PAGE_MIN,
+)
+
+from .errors import ApiError
+from .search import GROUND_BITS, Filter, SearchRequest, fold
+
+__all__ = ["parse_search_request"]
+
+_BODY_MEMBERS = frozenset({"query", "filters", "pagination"})
+_DATE_FIELDS = frozenset({"opened_at", "closed_at", "last_event_at", "claims_filing_deadline"})
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_FOLDED_FIELDS = {"court": "court_key", "city": "city_key"}
+#: The ways a filter can match; ``min`` and ``max`` together are one way (a range).
+_WAYS = (frozenset({"value"}), frozenset({"values"}), frozenset({"keywords"}), frozenset({"min", "max"}))
+
+
+def _bad(message: str) -> ApiError:
+    return ApiError("invalid_filter", message)
+
+
+def _string(field: str, member: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _bad(f"Filter on {field!r}: {member!r} must be a non-empty string.")
+    return value
+
+
+def _strings(field: str, member: str, value: Any) -> list[str]:
+    if not isinstance(value, list) or not value:
+        raise _bad(f"Filter on {field!r}: {member!r} must be a non-empty array of strings.")
+    return [_string(field, member, item) for item in value]
+
+
+def _operand(field: str, member: str, text: str) -> Any:
+    """Check one value against the field's vocabulary and normalise it for the SQL column."""
+    if field in _DATE_FIELDS:
+        try:
+            if not _DATE.match(text):
+                raise ValueError(text)
+            dt.date.fromisoformat(text)
+        except ValueError:
+            raise _bad(f"Filter on {field!r}: {member!r} must be a date YYYY-MM-DD, not {text!r}.") from None
+        return text
+    allowed = FILTER_VALUES.get(field)
+    if allowed is not None and text not in allowed:
+        raise _bad(f"Filter on {field!r}: {text!r} is not one of {', '.join(allowed)}.")
+    if field == "has_open_insolvency":
+        return int(text == "true")
+    if field == "insolvency_grounds":
+        return GROUND_BITS[text]
+    if field in _FOLDED_FIELDS:
+        return fold(text)
+    return text
+
+
+def _parse_filter(item: Any) -> list[Filter]:
+    if not isinstance(item, dict):
+        raise _bad("Each filter must be an object with 'field' and one of value, values, keywords, min/max.")
+    field = item.get("field")
+    if not isinstance(field, str) or field not in FILTER_FIELDS:
+        raise _bad(f"Unknown filter field {field!r}; filterable are: {', '.join(FILTER_FIELDS)}.")
+    members = set(item) - {"field"}
+    unknown = members - set(FILTER_MEMBERS)
+    if unknown:
+        raise _bad(f"Filter on {field!r} has unknown member(s) {', '.join(sorted(unknown))}.")
+    ways = [way for way in _WAYS if members & way]
+    if len(ways) != 1:
+        raise _bad(f"Filter on {field!r} needs exactly one of value, values, keywords or min/max; got "
+                   f"{', '.join(sorted(members)) or 'none'}.")
+    fitting = FILTER_MEMBER_KINDS[field]
+    if not members <= fitting:
+        raise _bad(f"Filter on {field!r} takes {', '.join(sorted(fitting))}, not {', '.join(sorted(members - fitting))}.")
+    column = _FOLDED_FIELDS.get(field, "grounds_mask" if field == "insolvency_grounds" else field)
+    if "value" in members:
+        operand = _operand(field, "value", _string(field, "value", item["value"]))
+        return [Filter(column, "mask" if field == "insolvency_grounds" else "eq", operand)]
+    if "values" in members:
+        operands = [_operand(field, "values", v) for v in _strings(field, "values", item["values"])]
+        if field == "insolvency_grounds":
+            return [Filter(column, "mask", sum(set(operands)))]
+        return [Filter(column, "in", tuple(operands))]
+    if "keywords" in members:
+        return [Filter(column, "contains_all", tuple(fold(k) for k in _strings(field, "keywords", item["keywords"])))]
+    return [Filter(column, bound, _operand(field, bound, _string(field, bound, item[bound])))
+            for bound in ("min", "max") if bound in members]
+
+
+def _parse_query(query: Any) -> str | None:
+    if isinstance(query, dict):
+        if set(query) != {"value"}:
+            raise ApiError("invalid_body", "'query' must be a string or an object {\"value\": <text>}.")
+        query = query["value"]
+    if query is None or isinstance(query, str):
+        return query
+    raise ApiError("invalid_body", "'query' must be a string or an object {\"value\": <text>}.")
+
+
+def _integer(pagination: dict[str, Any], name: str, default: int, low: int, high: int | None) -> int:
+    value = pagination.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+        bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise ApiError("invalid_pagination", f"pagination.{name} must be an integer {bounds}, not {value!r}.")
+    return value
+
+
+def parse_search_request(body: Any) -> SearchRequest:
+    """Validate a search body (``None`` means ``{}``).
+
+    Raises
+    ------
+    ApiError
+        400 with ``invalid_body``, ``invalid_filter`` or ``invalid_pagination``.
+    """
+    body = {} if body is None else body
+    if not isinstance(body, dict):
+        raise ApiError("invalid_body", "The search body must be a JSON object.")
+    unknown = set(body) - _BODY_MEMBERS
+    if unknown:
+        raise ApiError("invalid_body", f"Unknown member(s) {', '.join(sorted(unknown))}; "
+                                       "the body takes query, filters and pagination.")
+    filters = body.get("filters")
+    filters = [] if filters is None else filters
+    if not isinstance(filters, list):
+        raise ApiError("invalid_body", "'filters' must be an array of filter objects.")
+    pagination = body.get("pagination")
+    pagination = {} if pagination is None else pagination
+    if not isinstance(pagination, dict) or set(pagination) - {"page", "per_page"}:
+        raise ApiError("invalid_pagination", "'pagination' must be an object with integer page and per_page.")
+    return SearchRequest(
+        query=_parse_query(body.get("query")),
+        filters=tuple(f for item in filters for f in _parse_filter(item)),
+        page=_integer(pagination, "page", PAGE_DEFAULT, 1, None),
+        per_page=_integer(pagination, "per_page", PER_PAGE_DEFAULT, PER_PAGE_MIN, PER_PAGE_MAX),
+    )

@@ -1,0 +1,67 @@
+"""Presigned document URLs: ``/v1/documents/{id}?expires=<unix>&signature=<hex HMAC-SHA256>``.
+
+The secret is generated once per state file (``meta.signing_secret``), never derived from an API key,
+so URLs stay valid across restarts of the same register and are worthless for any other.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+from typing import Callable
+from urllib.parse import quote
+
+from .errors import ApiError
+
+__all__ = ["UrlSigner"]
+
+
+class UrlSigner:
+    """Signs and checks document URLs.
+
+    Parameters
+    ----------
+    secret : bytes
+        The HMAC key.
+    ttl : int
+        Seconds a URL stays valid.
+    clock : callable
+        Current Unix time.
+    """
+
+    def __init__(self, secret: bytes, ttl: int = 1800, clock: Callable[[], float] = time.time):
+        self._secret = secret
+        self.ttl = ttl
+        self._clock = clock
+
+    def signature(self, document_id: str, expires: int) -> str:
+        """The lower-case hex HMAC-SHA256 over ``document_id`` and ``expires``."""
+        message = f"{document_id}\n{expires}".encode("utf-8")
+        return hmac.new(self._secret, message, hashlib.sha256).hexdigest()
+
+    def url(self, base_url: str, document_id: str) -> str:
+        """An absolute URL for ``document_id`` valid for :attr:`ttl` seconds from now."""
+        expires = int(self._clock()) + self.ttl
+        return (f"{base_url.rstrip('/')}/v1/documents/{quote(document_id, safe='')}"
+                f"?expires={expires}&signature={self.signature(document_id, expires)}")
+
+    def verify(self, document_id: str, expires: str | None, signature: str | None) -> None:
+        """Check a request's ``expires`` and ``signature``.
+
+        Raises
+        ------
+        ApiError
+            403 ``invalid_signature`` when either is missing or the signature is wrong, 403
+            ``url_expired`` when the URL is past its expiry.
+        """
+        if not expires or not signature or not expires.isdigit():
+            raise ApiError("invalid_signature", "This document URL is not signed; request the record again for "
+                                                "a fresh presigned URL.")
+        expected = self.signature(document_id, int(expires)).encode()
+        if not hmac.compare_digest(expected, signature.lower().encode("utf-8")):
+            raise ApiError("invalid_signature", "The document URL's signature is wrong; request the record "
+                                                "again for a fresh presigned URL.")
+        if int(expires) < self._clock():
+            raise ApiError("url_expired", "This document URL has expired (they are valid for 30 minutes); "
+                                          "request the record again for a fresh one.")

@@ -1,0 +1,105 @@
+"""The same register over real loopback HTTP (LocalServer, ``regkit serve``), and the in-process adapter
+under requests-cache."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+import requests_cache
+from local_support import VALID_ACCOUNT, charged, conforming, error_of, session_for
+
+from regkit.local.adapter import LOCAL_ORIGIN
+
+
+def test_representative_calls_over_loopback(remote, ids, clock):
+    session = remote()
+    company = session.get(f"/v1/company/{ids.unique_match}")
+    assert company.status_code == 200 and charged(company) == 10
+    source = company.json()["sources"][0]["document_url"]
+    assert source.startswith(session.base_url)
+    assert remote(None).get(source).headers["Content-Type"] == "application/pdf"
+    search = session.post("/v1/search/insolvency", json={"query": {"value": "mueller"}})
+    assert search.status_code == 200 and search.json()["results"]
+    assert session.post("/v1/transparenzregister/credentials", json=VALID_ACCOUNT).status_code == 201
+    extract = session.post("/v1/transparenzregister/extracts", json={"company_id": ids.unique_match},
+                           headers={"X-Credential-Name": "default"}).json()
+    clock.advance(5)
+    assert session.get(f"/v1/transparenzregister/extracts/{extract['id']}").json()["status"] == "completed"
+    assert session.post("/v1/monitor", json={"entity_type": "company", "entity_id": ids.unique_match,
+                                             "preferences": ["basic"]}).status_code == 200
+    assert session.delete(f"/v1/monitor/{ids.unique_match}").status_code == 204
+    assert session.get("/v1/credits").json()["used_credits"] == 10 + 10 + 50 + 25
+    assert error_of(remote(None).get("/v1/credits")) == (401, "unauthorized")
+    assert error_of(remote(conform=False).get("/v1/missing")) == (404, "not_found")
+    assert remote(None).get("/v1/openapi.json").json()["servers"][0]["variables"]["base_url"]["default"] == session.base_url
+
+
+def test_truncated_and_malformed_input_over_loopback(remote):
+    session = remote()
+    assert error_of(session.post("/v1/search/insolvency", data=b"{")) == (400, "invalid_json")
+    assert error_of(session.post("/v1/search/insolvency", json={"pagination": {"per_page": 500}})) == (
+        400, "invalid_pagination")
+
+
+def test_server_start_stop_and_port(register):
+    from regkit.local.server import LocalServer
+
+    server = LocalServer(register.app)
+    with pytest.raises(RuntimeError):
+        server.url
+    server.start()
+    assert server.ready.is_set() and server.port > 0
+    assert session_for(register, None, base_url=server.url).get("/v1/openapi.json").status_code == 200
+    server.stop()
+    with pytest.raises(requests.exceptions.ConnectionError):
+        requests.get(f"http://127.0.0.1:{server.port}/v1/openapi.json", timeout=1)
+
+
+def test_adapter_works_under_requests_cache(register, ids, tmp_path):
+    session = requests_cache.CachedSession(str(tmp_path / "cache"), backend="sqlite")
+    register.mount(session)
+    session.hooks["response"].append(conforming)
+    session.headers["Authorization"] = "Bearer demo-paid"
+    url = f"{LOCAL_ORIGIN}/v1/company/{ids.unique_match}?export=true"
+    first = session.get(url)
+    second = session.get(url)
+    assert first.from_cache is False and second.from_cache is True
+    assert second.json() == first.json() and second.headers["X-Credits-Charged"] == "10"
+    credits = session_for(register, "demo-paid").get(f"{LOCAL_ORIGIN}/v1/credits").json()
+    assert credits["used_credits"] == 10
+    cached = (tmp_path / "cache.sqlite").read_bytes()
+    assert b"demo-paid" not in cached
+
+
+def test_adapter_streams(register, ids):
+    response = session_for(register, "demo-paid").get(f"{LOCAL_ORIGIN}/v1/company/{ids.unique_match}", stream=True)
+    assert b"".join(response.iter_content(256)).startswith(b"{")
+
+
+def test_regkit_serve_prints_where_it_listens_and_the_keys(register, tmp_path):
+    command = [sys.executable, "-m", "regkit.local", "serve", "--port", "0", "--state", str(tmp_path / "s.sqlite")]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parents[2])
+    try:
+        banner = [process.stdout.readline() for _ in range(3)]
+        match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", banner[0])
+        assert match, banner
+        keys = [process.stdout.readline() for _ in range(3)]
+        assert any("demo-paid" in line for line in keys)
+        deadline = time.time() + 10
+        while True:
+            try:
+                response = session_for(register, "demo-free", base_url=match.group(1)).get("/v1/credits")
+                break
+            except requests.exceptions.ConnectionError:
+                assert time.time() < deadline
+                time.sleep(0.1)
+        assert response.json()["remaining_credits"] == 500
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
