@@ -19,19 +19,15 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 #: Public name → module that defines it.
 _EXPORTS = {
-    "Client": "regkit.client",
-    "RegkitError": "regkit.client.errors",
-    "ValidationError": "regkit.client.errors",
-    "AuthenticationError": "regkit.client.errors",
-    "PaymentRequiredError": "regkit.client.errors",
-    "PermissionDeniedError": "regkit.client.errors",
-    "NotFoundError": "regkit.client.errors",
-    "ConflictError": "regkit.client.errors",
-    "RateLimitedError": "regkit.client.errors",
-    "ServerError": "regkit.client.errors",
-    "TransportError": "regkit.client.errors",
-    "BudgetExceededError": "regkit.client.errors",
-    "OfflineCacheMiss": "regkit.client.errors",
+    name: "regkit.client"
+    for name in (
+        "Client", "CachePolicy", "RetryPolicy", "CostEstimate",
+        "CompanyRecord", "CompanyBatch", "InsolvencySearchPage", "InsolvencyRecord", "ExtractRecord",
+        "CredentialRecord", "CreditsRecord", "MonitorRecord",
+        "RegkitError", "APIError", "ValidationError", "BadRequestError", "AuthenticationError",
+        "PaymentRequiredError", "PermissionDeniedError", "NotFoundError", "ConflictError", "RateLimitedError",
+        "ServerError", "TransportError", "BudgetExceededError", "OfflineCacheMiss", "WaitTimeout",
+    )
 }
 
 __all__ = ["__version__", *_EXPORTS]

@@ -1,0 +1,73 @@
+"""The interface client: one method per endpoint, caching, credits ledger and budget, retries,
+validation and the exception tree.  ``regkit`` re-exports the public names."""
+
+from .bulk import CostEstimate
+from .cache import ClientCache
+from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
+from .errors import (
+    APIError,
+    AuthenticationError,
+    BadRequestError,
+    BudgetExceededError,
+    ConflictError,
+    NotFoundError,
+    OfflineCacheMiss,
+    PaymentRequiredError,
+    PermissionDeniedError,
+    RateLimitedError,
+    RegkitError,
+    ServerError,
+    TransportError,
+    ValidationError,
+    WaitTimeout,
+)
+from .policy import CachePolicy
+from .records import (
+    CompanyBatch,
+    CompanyRecord,
+    CredentialRecord,
+    CreditsRecord,
+    ExtractRecord,
+    InsolvencyRecord,
+    InsolvencySearchPage,
+    MonitorRecord,
+    RecordMeta,
+    register_frames,
+)
+from .retry import RetryPolicy
+
+__all__ = [
+    "APIError",
+    "AuthenticationError",
+    "BadRequestError",
+    "BudgetExceededError",
+    "CachePolicy",
+    "Client",
+    "ClientCache",
+    "CompanyBatch",
+    "CompanyRecord",
+    "ConflictError",
+    "CostEstimate",
+    "CredentialRecord",
+    "CreditsRecord",
+    "DEFAULT_LIVE_BASE_URL",
+    "DEMO_API_KEY",
+    "ExtractRecord",
+    "InsolvencyRecord",
+    "InsolvencySearchPage",
+    "LOCAL_ORIGIN",
+    "MonitorRecord",
+    "NotFoundError",
+    "OfflineCacheMiss",
+    "PaymentRequiredError",
+    "PermissionDeniedError",
+    "RateLimitedError",
+    "RecordMeta",
+    "RegkitError",
+    "RetryPolicy",
+    "ServerError",
+    "TransportError",
+    "ValidationError",
+    "WaitTimeout",
+    "register_frames",
+]

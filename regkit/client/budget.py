@@ -1,0 +1,94 @@
+"""The spending limit: a call whose price could cross it is refused before it is sent.
+
+Prices are reserved before each attempt and settled with what the interface actually charged, so
+concurrent workers of a bulk call can never overshoot together.  Attempts that got no answer (a
+timeout) settle at their full price: the budget assumes the worst, the ledger records the doubt.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from .errors import BudgetExceededError
+
+__all__ = ["Budget", "Reservation"]
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """Credits held for one attempt until it is settled."""
+
+    credits: int
+
+
+class Budget:
+    """Credits the client may still spend.
+
+    Parameters
+    ----------
+    limit : int or None
+        Credits this client may spend in total; ``None`` means no limit (spending is still counted).
+    """
+
+    def __init__(self, limit: int | None = None) -> None:
+        if limit is not None and limit < 0:
+            raise ValueError(f"budget must be a non-negative number of credits, not {limit!r}")
+        self.limit = limit
+        self._spent = 0
+        self._held = 0
+        self._lock = threading.Lock()
+
+    @property
+    def spent(self) -> int:
+        """Credits settled so far (charged, or possibly charged)."""
+        with self._lock:
+            return self._spent
+
+    @property
+    def remaining(self) -> int | None:
+        """Credits left after settled and reserved spending (``None`` without a limit)."""
+        with self._lock:
+            return None if self.limit is None else self.limit - self._spent - self._held
+
+    def check(self, needed: int, *, what: str = "this call", **context: object) -> None:
+        """Raise :class:`BudgetExceededError` if ``needed`` credits would cross the limit."""
+        remaining = self.remaining
+        if remaining is not None and needed > remaining:
+            raise self.exceeded(needed, what=what, **context)
+
+    def exceeded(self, needed: int, *, what: str = "this call", **context: object) -> BudgetExceededError:
+        """The error for a call needing ``needed`` credits that the budget does not cover."""
+        remaining = self.remaining or 0
+        return BudgetExceededError(
+            f"{what} needs up to {needed} credits but only {remaining} of the budget of "
+            f"{self.limit} are left; nothing was sent",
+            needed=needed,
+            remaining=remaining,
+            **context,  # type: ignore[arg-type]
+        )
+
+    def reserve(self, credits: int, *, what: str = "this call", **context: object) -> Reservation:
+        """Hold ``credits`` for one attempt, or raise :class:`BudgetExceededError`."""
+        reservation = self.try_reserve(credits)
+        if reservation is None:
+            raise self.exceeded(credits, what=what, **context)
+        return reservation
+
+    def try_reserve(self, credits: int) -> Reservation | None:
+        """Hold ``credits`` for one attempt, or return ``None`` if they would cross the limit."""
+        with self._lock:
+            if self.limit is not None and credits > self.limit - self._spent - self._held:
+                return None
+            self._held += credits
+            return Reservation(credits)
+
+    def settle(self, reservation: Reservation, charged: int) -> None:
+        """Release ``reservation`` and count ``charged`` credits as spent."""
+        with self._lock:
+            self._held -= reservation.credits
+            self._spent += charged
+
+    def __repr__(self) -> str:
+        limit = "no limit" if self.limit is None else f"limit={self.limit}"
+        return f"<Budget {limit} spent={self.spent}>"

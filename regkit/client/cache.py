@@ -1,0 +1,145 @@
+"""Where the client's cache lives, and the ``client.cache`` handle (info, clear, offline mode).
+
+``cache=`` of :class:`regkit.Client` accepts:
+
+==================================  ===========================================================
+``"sqlite"`` (the default)          SQLite file ``http_cache.sqlite`` in ``REGKIT_CACHE_DIR``, or
+                                    else ``platformdirs.user_cache_dir("regkit")``
+a path (str or ``os.PathLike``)     SQLite at that file (a directory gets ``http_cache.sqlite``)
+``"memory"``                        in this process only, gone when it ends
+``"redis://..."``, ``"rediss://"``  a shared Redis (needs ``pip install redis``)
+``False`` or ``None``               no cache at all (every call is sent and paid)
+a requests-cache backend instance   used as given
+==================================  ===========================================================
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from requests_cache.backends import BaseCache, SQLiteCache
+
+__all__ = ["open_backend", "default_cache_dir", "ClientCache", "CACHE_FILE"]
+
+logger = logging.getLogger(__name__)
+
+CACHE_FILE = "http_cache.sqlite"
+_REDIS_NAMESPACE = "regkit"
+
+
+def default_cache_dir() -> Path:
+    """``REGKIT_CACHE_DIR`` if set (read now, not at import), else the user cache dir."""
+    env = os.environ.get("REGKIT_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("regkit"))
+
+
+def _redact_url(url: str) -> str:
+    return re.sub(r"//([^@/]*)@", "//***@", url)
+
+
+def open_backend(cache: Any = "sqlite") -> BaseCache | None:
+    """Return the requests-cache backend ``cache`` names, or ``None`` for no cache."""
+    if cache is None or cache is False:
+        return None
+    if isinstance(cache, BaseCache):
+        return cache
+    if cache is True or cache == "sqlite":
+        return _sqlite(default_cache_dir() / CACHE_FILE)
+    if cache == "memory":
+        return BaseCache(cache_name="regkit-memory")
+    if isinstance(cache, str) and cache.startswith(("redis://", "rediss://", "unix://")):
+        return _redis(cache)
+    if isinstance(cache, (str, os.PathLike)):
+        path = Path(cache).expanduser()
+        return _sqlite(path / CACHE_FILE if path.is_dir() else path)
+    raise ValueError(
+        f"cache must be 'sqlite', 'memory', a path, a redis:// URL, False or a requests-cache "
+        f"backend, not {cache!r}"
+    )
+
+
+def _sqlite(path: Path) -> SQLiteCache:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return SQLiteCache(path, busy_timeout=30_000, wal=True)
+
+
+def _redis(url: str) -> BaseCache:
+    try:
+        import redis
+        from requests_cache.backends.redis import RedisCache
+    except ImportError as exc:
+        raise ImportError(
+            f"a Redis cache ({_redact_url(url)}) needs the redis package: pip install redis"
+        ) from exc
+    backend = RedisCache(namespace=_REDIS_NAMESPACE, connection=redis.Redis.from_url(url))
+    backend.cache_name = _redact_url(url)  # shown by info(); never with a password
+    return backend
+
+
+class ClientCache:
+    """The cache of one client: ``info()``, ``clear()`` and the ``offline`` switch.
+
+    In offline mode every call is answered from the cache only; an answer that is not there (or
+    never cached, like credits and monitors) raises :class:`~regkit.client.errors.OfflineCacheMiss`
+    and nothing is sent.
+    """
+
+    def __init__(self, backend: BaseCache | None, policy: Any, offline: bool = False) -> None:
+        self.backend = backend
+        self.policy = policy
+        self.offline = offline
+
+    @property
+    def enabled(self) -> bool:
+        """Whether answers are cached at all."""
+        return self.backend is not None
+
+    def location(self) -> str:
+        """Where the cache lives (a file path, ``memory``, a Redis URL without password, or ``none``)."""
+        if self.backend is None:
+            return "none"
+        if isinstance(self.backend, SQLiteCache):
+            return str(self.backend.db_path)
+        if type(self.backend) is BaseCache:
+            return "memory"
+        return str(self.backend.cache_name)
+
+    def info(self) -> dict[str, Any]:
+        """Backend, location, number of stored answers, size on disk (SQLite), offline flag and
+        lifetimes per kind of answer."""
+        info: dict[str, Any] = {
+            "backend": "none" if self.backend is None else type(self.backend).__name__,
+            "location": self.location(),
+            "responses": 0 if self.backend is None else len(self.backend.responses),
+            "offline": self.offline,
+        }
+        if isinstance(self.backend, SQLiteCache):
+            path = Path(self.backend.db_path)
+            info["bytes"] = sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
+        info["lifetimes"] = {
+            "company": str(self.policy.company),
+            "search": str(self.policy.search),
+            "insolvency": str(self.policy.insolvency),
+            "extract (terminal only)": str(self.policy.extract),
+            "presigned URLs": str(self.policy.url_lifetime),
+            "realtime, credentials, monitors, credits, orders": "never",
+        }
+        return info
+
+    def clear(self) -> None:
+        """Delete every stored answer (the next calls are paid again)."""
+        if self.backend is not None:
+            self.backend.clear()
+            logger.info("cache cleared: %s", self.location())
+
+    def __repr__(self) -> str:
+        mode = ", offline" if self.offline else ""
+        return f"<ClientCache {self.location()}{mode}>"

@@ -1,0 +1,201 @@
+"""The client's command-line commands: ``company``, ``insolvencies``, ``credits``, ``cache``.
+
+``regkit.cli`` calls :func:`add_commands` on its subparsers; each command sets ``handler`` to a
+handler ``handler(args) -> int`` (the exit status).  Errors print one line to stderr and exit
+non-zero (2 for invalid arguments, 1 otherwise).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, Callable, Sequence
+
+from .errors import RegkitError, ValidationError
+
+__all__ = ["add_commands", "main", "parse_filters"]
+
+_SUMMARY_COLUMNS = ["id", "debtor_name", "court", "city", "current_status", "opened_at", "last_event_at"]
+
+
+def _client(args: argparse.Namespace) -> Any:
+    from .core import Client
+
+    client = Client(budget=getattr(args, "budget", None), offline=getattr(args, "offline", False))
+    return client
+
+
+def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        try:
+            return handler(args)
+        except RegkitError as exc:
+            print(f"regkit: error: {' '.join(str(exc).split())}", file=sys.stderr)
+            return 2 if isinstance(exc, ValidationError) else 1
+        except (OSError, ImportError) as exc:
+            print(f"regkit: error: {' '.join(str(exc).split())}", file=sys.stderr)
+            return 1
+
+    run.__name__ = handler.__name__
+    run.__doc__ = handler.__doc__
+    return run
+
+
+def parse_filters(items: Sequence[str]) -> dict[str, Any]:
+    """Turn ``FIELD=VALUE`` options into the filter mapping of ``search_insolvencies``.
+
+    ``a,b`` is a list of values, ``MIN..MAX`` a range (either end may be empty); a field given
+    twice collects its values.
+
+    Examples
+    --------
+    >>> parse_filters(["court=Charlottenburg", "current_status=opened,preliminary", "opened_at=2024-01-01.."])
+    {'court': 'Charlottenburg', 'current_status': ['opened', 'preliminary'], 'opened_at': ('2024-01-01', None)}
+    """
+    out: dict[str, Any] = {}
+    for item in items:
+        field, sep, value = item.partition("=")
+        field = field.strip()
+        if not sep or not field:
+            raise ValidationError(f"--filter {item!r} is not FIELD=VALUE",
+                                  suggestion="e.g. --filter court=Charlottenburg")  # fmt: skip
+        spec: Any
+        if ".." in value:
+            low, _, high = value.partition("..")
+            spec = (low.strip() or None, high.strip() or None)
+        elif "," in value:
+            spec = [v.strip() for v in value.split(",") if v.strip()]
+        else:
+            spec = value.strip()
+        if field in out and not isinstance(spec, tuple) and not isinstance(out[field], tuple):
+            before = out[field] if isinstance(out[field], list) else [out[field]]
+            spec = before + (spec if isinstance(spec, list) else [spec])
+        out[field] = spec
+    return out
+
+
+def _print_table(rows: list[dict[str, Any]], columns: list[str] | None = None) -> None:
+    import pandas as pd
+
+    frame = pd.DataFrame(rows)
+    if columns:
+        frame = frame.reindex(columns=[c for c in columns if c in frame.columns] or list(frame.columns))
+    print(frame.to_string(index=False) if len(frame) else "(no results)")
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, list):
+        return f"{len(value)} entries"
+    if isinstance(value, dict):
+        return json.dumps(value, ensure_ascii=False)[:100]
+    return "" if value is None else str(value)
+
+
+@_guarded
+def company(args: argparse.Namespace) -> int:
+    """Print one company."""
+    with _client(args) as client:
+        record = client.get_company(args.company_id, realtime=args.realtime)
+    if args.format == "json":
+        print(json.dumps(record.raw, ensure_ascii=False, indent=2))
+    else:
+        width = max(len(k) for k in record.keys())
+        for key in record.keys():
+            print(f"{key:<{width}}  {_cell(record[key])}")
+    return 0
+
+
+@_guarded
+def insolvencies(args: argparse.Namespace) -> int:
+    """Print insolvency proceedings."""
+    filters = parse_filters(args.filter or [])
+    with _client(args) as client:
+        per_page = max(1, min(args.limit, 100))
+        rows = list(client.iter_insolvencies(query=args.query, filters=filters, per_page=per_page, limit=args.limit))
+    if args.format == "json":
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+    elif args.format == "csv":
+        import pandas as pd
+
+        sys.stdout.write(pd.DataFrame(rows).to_csv(index=False))
+    else:
+        _print_table(rows, _SUMMARY_COLUMNS)
+    return 0
+
+
+@_guarded
+def credits(args: argparse.Namespace) -> int:
+    """Print the account's credits."""
+    with _client(args) as client:
+        record = client.get_credits()
+    for key, value in record.raw.items():
+        print(f"{key}: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
+    return 0
+
+
+@_guarded
+def cache(args: argparse.Namespace) -> int:
+    """Show or clear the cache."""
+    from .cache import ClientCache, open_backend
+    from .policy import CachePolicy
+
+    handle = ClientCache(open_backend("sqlite"), CachePolicy())
+    if args.action == "clear":
+        handle.clear()
+        print(f"cleared {handle.location()}")
+        return 0
+    for key, value in handle.info().items():
+        if isinstance(value, dict):
+            print(f"{key}:")
+            for sub, text in value.items():
+                print(f"  {sub}: {text}")
+        else:
+            print(f"{key}: {value}")
+    return 0
+
+
+def add_commands(subparsers: Any) -> None:
+    """Register ``company``, ``insolvencies``, ``credits`` and ``cache`` on ``subparsers``.
+
+    The client reads ``REGKIT_API_KEY``, ``REGKIT_BASE_URL`` and ``REGKIT_CACHE_DIR``.
+    """
+    p = subparsers.add_parser("company", help="look up one company (10 credits, cached)")
+    p.add_argument("company_id", help="e.g. DE-HRB-F1103-267668")
+    p.add_argument("--realtime", action="store_true", help="fetch from the official register (20 credits)")
+    p.add_argument("--format", choices=("json", "table"), default="table")
+    _common(p)
+    p.set_defaults(handler=company)
+
+    p = subparsers.add_parser("insolvencies", help="search insolvency proceedings (10 credits per page)")
+    p.add_argument("--query", "-q", help="free text: debtor, case number, administrator, court")
+    p.add_argument("--filter", "-f", action="append", metavar="FIELD=VALUE",
+                   help="a filter; a,b for several values, MIN..MAX for a range; repeatable")  # fmt: skip
+    p.add_argument("--limit", type=int, default=20, help="most results to print (default 20)")
+    p.add_argument("--format", choices=("csv", "json", "table"), default="table")
+    _common(p)
+    p.set_defaults(handler=insolvencies)
+
+    p = subparsers.add_parser("credits", help="show the account's credits (free)")
+    p.set_defaults(handler=credits)
+
+    p = subparsers.add_parser("cache", help="show or clear the client's cache")
+    p.add_argument("action", choices=("info", "clear"))
+    p.set_defaults(handler=cache)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--budget", type=int, default=None, help="spend at most this many credits")
+    parser.add_argument("--offline", action="store_true", help="answer from the cache only")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the client's commands alone (``python -m regkit.client.cli``); ``regkit`` has them all."""
+    parser = argparse.ArgumentParser(prog="regkit")
+    add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return int(args.handler(args))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

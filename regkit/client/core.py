@@ -1,0 +1,311 @@
+"""``regkit.Client``: the one way regkit talks to the interface (live service or local register)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from datetime import datetime, timezone
+from typing import Any, Sequence
+from urllib.parse import quote
+
+from regkit.schema.interface import PRICES
+
+from . import bulk, validation
+from .account import AccountMethods
+from .budget import Budget
+from .cache import ClientCache, open_backend
+from .errors import ValidationError
+from .extracts import ExtractMethods
+from .ledger import Ledger
+from .policy import CachePolicy, scope_token
+from .records import CompanyBatch, CompanyRecord, InsolvencyRecord, InsolvencySearchPage, RecordMeta
+from .retry import RetryPolicy
+from .transport.call import Answer, Caller, Operation
+from .transport.session import build_session
+
+__all__ = ["Client", "DEFAULT_LIVE_BASE_URL", "LOCAL_ORIGIN", "DEMO_API_KEY"]
+
+logger = logging.getLogger(__name__)
+
+#: Where the live service answers unless ``base_url`` / ``REGKIT_BASE_URL`` say otherwise.
+DEFAULT_LIVE_BASE_URL = "https://api.handelsregister.ai"
+#: The fixed pseudo-origin of the in-process local register (stable cache keys across runs).
+LOCAL_ORIGIN = "http://local.regkit"
+#: The local register's demo key (paid plan with monitoring, plenty of credits).
+DEMO_API_KEY = "demo-paid"
+
+_said_local = threading.Event()
+
+
+_COMPANY_HINTS = {
+    404: "no company has this id (no credits were spent); check it against a search result",
+    402: "not enough credits: see client.get_credits()",
+}
+
+
+class Client(ExtractMethods, AccountMethods):
+    """A client of the company register interface that is careful with credits.
+
+    Parameters
+    ----------
+    api_key : str, optional
+        The API key; default ``REGKIT_API_KEY`` (read now, not at import).  Never stored, logged,
+        cached or shown.
+    base_url : str, optional
+        Default ``REGKIT_BASE_URL``; else the live service with a key, or — with neither key nor
+        base URL — the bundled local register in-process with the demo key.
+    cache : str, path, backend or False
+        Where answers are cached (see :mod:`regkit.client.cache`); default SQLite in
+        ``REGKIT_CACHE_DIR`` or the user cache directory.
+    budget : int, optional
+        Credits this client may spend; a call that could cross it raises
+        :class:`~regkit.client.errors.BudgetExceededError` before it is sent.
+    max_workers : int
+        Threads of the shared pool of bulk calls.
+    timeout : float or (float, float)
+        Seconds to wait for connecting / for an answer.
+    retries : int or RetryPolicy
+        Retries of idempotent calls after transport errors, 429 and 5xx.
+    policy : CachePolicy, optional
+        Cache lifetimes per kind of answer.
+    offline : bool
+        Answer only from the cache (also ``client.cache.offline``).
+    adapter : requests transport adapter, optional
+        Serves ``base_url`` instead of the network (e.g. a shared ``LocalRegisterAdapter``).
+    """
+
+    def __init__(
+        self,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        cache: Any = "sqlite",
+        budget: int | None = None,
+        max_workers: int = 8,
+        timeout: float | tuple[float, float] = 30.0,
+        *,
+        retries: int | RetryPolicy = 4,
+        policy: CachePolicy | None = None,
+        offline: bool = False,
+        adapter: Any = None,
+    ) -> None:
+        self.base_url, api_key, self.mode, adapter = _resolve_target(api_key, base_url, adapter)
+        self.max_workers = max_workers
+        self.policy = policy or CachePolicy()
+        self.cache = ClientCache(open_backend(cache), self.policy, offline=offline)
+        self.budget = Budget(budget)
+        self._ledger = Ledger()
+        self._secret = api_key
+        session, meter = build_session(self.base_url, api_key, self.cache.backend, self.policy,
+                                       adapter=adapter, pool_size=max(10, max_workers))  # fmt: skip
+        self._adapter = adapter
+        self._caller = Caller(
+            session, meter, self.base_url, budget=self.budget, ledger=self._ledger,
+            retry=retries if isinstance(retries, RetryPolicy) else RetryPolicy(retries=retries),
+            timeout=timeout, offline=lambda: self.cache.offline, scrub=self._scrub,
+        )  # fmt: skip
+        self._scope = scope_token(self.base_url, api_key)
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
+
+    # -- bookkeeping ---------------------------------------------------------------------------
+    def _scrub(self, text: str) -> str:
+        return text.replace(self._secret, "***") if self._secret and len(self._secret) >= 4 else text
+
+    @property
+    def ledger(self) -> Any:
+        """One row per call as a DataFrame (see :meth:`regkit.client.ledger.Ledger.to_dataframe`)."""
+        return self._ledger.to_dataframe()
+
+    @property
+    def credits_spent(self) -> int:
+        """Credits the interface charged this client."""
+        return self._ledger.spent
+
+    @property
+    def credits_saved(self) -> int:
+        """Credits not spent thanks to the cache (and merged concurrent calls)."""
+        return self._ledger.saved
+
+    @property
+    def requests_sent(self) -> int:
+        """Requests that actually left this client (cache hits excluded)."""
+        return self._caller.meter.sent
+
+    def __repr__(self) -> str:
+        where = {"local": "local register (in-process, demo data)", "live": "live service"}.get(self.mode, "")
+        budget = "" if self.budget.limit is None else f" budget={self.budget.limit} left={self.budget.remaining}"
+        offline = " OFFLINE" if self.cache.offline else ""
+        return (f"<regkit.Client {where + ' ' if where else ''}{self.base_url} cache={self.cache.location()}"
+                f"{offline} spent={self.credits_spent} saved={self.credits_saved}{budget}>")  # fmt: skip
+
+    def close(self) -> None:
+        """Close connections, the cache and the bulk thread pool."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+        self._caller.session.close()
+
+    def __enter__(self) -> "Client":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _executor(self) -> ThreadPoolExecutor:
+        with self._pool_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.max_workers, thread_name_prefix="regkit")
+            return self._pool
+
+    def _call(self, op: Operation) -> Answer:
+        return self._caller.call(op)
+
+    @staticmethod
+    def _meta(answer: Answer, urls_expired: bool = False) -> RecordMeta:
+        return RecordMeta(answer.from_cache, answer.fetched_at, answer.credits, urls_expired)
+
+    def _urls_stale(self, answer: Answer) -> bool:
+        age = datetime.now(timezone.utc) - answer.fetched_at
+        return answer.from_cache and age > self.policy.url_lifetime
+
+    # -- companies -----------------------------------------------------------------------------
+    def _company_op(self, company_id: str, realtime: bool, export: bool) -> Operation:
+        params = tuple((k, "true") for k, on in (("realtime", realtime), ("export", export)) if on)
+        price = PRICES["company_realtime" if realtime else "company"]
+        return Operation("get_company", "GET", f"/v1/company/{quote(company_id)}", params=params,
+                         price=price, hints=_COMPANY_HINTS)  # fmt: skip
+
+    def get_company(self, company_id: str, realtime: bool = False, export: bool = False, *,
+                    refresh_sources: bool = False) -> CompanyRecord:  # fmt: skip
+        """Look up one company (10 credits, 20 with ``realtime``; a cache hit is free).
+
+        Parameters
+        ----------
+        company_id : str
+            ``DE-<register type>-<court code>-<number>``.
+        realtime : bool
+            Fetch from the official register now; never answered from the cache.
+        export : bool
+            Leave ``sources`` out.
+        refresh_sources : bool
+            If the cached answer's presigned source URLs have expired, fetch it again (paid) instead
+            of returning it without ``sources`` (offline, that raises ``OfflineCacheMiss``).
+
+        Notes
+        -----
+        Company lookups are cached for 30 days, but their ``sources[].document_url`` live 30
+        minutes.  A cached answer older than ``policy.url_lifetime`` (25 minutes) is returned
+        without ``sources`` and with ``meta.urls_expired`` set, unless ``refresh_sources`` asks for
+        a paid refetch: a dead URL is never handed out, and nobody pays for URLs they did not ask for.
+
+        Raises
+        ------
+        ValidationError, NotFoundError, PaymentRequiredError, BudgetExceededError, ...
+        """
+        op = self._company_op(validation.company_id(company_id), bool(realtime), bool(export))
+        answer = self._call(op)
+        stale = "sources" in answer.data and self._urls_stale(answer)
+        if stale and refresh_sources:
+            answer, stale = self._call(replace(op, refresh=True)), False
+        data = answer.data
+        if stale:
+            data = {k: v for k, v in data.items() if k != "sources"}
+            logger.info("%s: cached source URLs expired and were left out (refresh_sources=True fetches them)",
+                        op.path)  # fmt: skip
+        return CompanyRecord(data, self._meta(answer, urls_expired=stale))
+
+    def get_companies(self, ids: Sequence[str], realtime: bool = False, errors: str = "raise",
+                      progress: bool = True, *, dry_run: bool = False) -> CompanyBatch:  # fmt: skip
+        """Look up many companies concurrently; each distinct company is paid at most once.
+
+        See :func:`regkit.client.bulk.get_companies` for the details.
+        """
+        return bulk.get_companies(self, ids, realtime=realtime, errors=errors, progress=progress,
+                                  dry_run=dry_run)  # fmt: skip
+
+    def estimate_cost(self, company_ids: Sequence[str], realtime: bool = False) -> bulk.CostEstimate:
+        """What a bulk lookup would cost now: distinct uncached ids × price (nothing is sent)."""
+        return bulk.estimate_cost(self, company_ids, realtime=realtime)
+
+    # -- insolvencies --------------------------------------------------------------------------
+    def _search_op(self, query: Any, filters: Any, page: Any, per_page: Any) -> Operation:
+        body: dict[str, Any] = {}
+        if (text := validation.query(query)) is not None:
+            body["query"] = text
+        if normalised := validation.filters(filters):
+            body["filters"] = normalised
+        body["pagination"] = validation.pagination(page, per_page)
+        return Operation("search_insolvencies", "POST", "/v1/search/insolvency", body=body,
+                         price=PRICES["insolvency_search"])  # fmt: skip
+
+    def search_insolvencies(self, query: str | None = None, filters: Any = None, page: int = 1,
+                            per_page: int = 10) -> InsolvencySearchPage:  # fmt: skip
+        """One page of insolvency proceedings (10 credits per page; cached for a day).
+
+        ``filters`` takes the interface's list of filter objects or a mapping (see
+        :func:`regkit.client.validation.filters`).
+        """
+        answer = self._call(self._search_op(query, filters, page, per_page))
+        return InsolvencySearchPage(answer.data, self._meta(answer))
+
+    def iter_insolvencies(self, query: str | None = None, filters: Any = None, per_page: int = 100,
+                          limit: int | None = None) -> Any:  # fmt: skip
+        """Every matching proceeding across pages, fetched lazily (10 credits per page).
+
+        Arguments are checked now; pages are fetched as the iterator is consumed.
+        """
+        first = self._search_op(query, filters, 1, per_page)
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+            raise ValidationError(f"limit must be a non-negative integer, not {limit!r}")
+
+        def pages() -> Any:
+            op, count = first, 0
+            while limit is None or count < limit:
+                page = InsolvencySearchPage(self._call(op).data)
+                for result in page:
+                    if limit is not None and count >= limit:
+                        return
+                    count += 1
+                    yield result
+                if not page.has_next or len(page) == 0:
+                    return
+                body = {**op.body, "pagination": {**op.body["pagination"], "page": op.body["pagination"]["page"] + 1}}
+                op = replace(op, body=body)
+
+        return pages()
+
+    def get_insolvency(self, insolvency_id: str) -> InsolvencyRecord:
+        """One proceeding with all its events (10 credits; cached for a day)."""
+        path = f"/v1/insolvency/{quote(validation.insolvency_id(insolvency_id))}"
+        answer = self._call(Operation("get_insolvency", "GET", path, price=PRICES["insolvency_detail"]))
+        return InsolvencyRecord(answer.data, self._meta(answer))
+
+
+def _resolve_target(api_key: str | None, base_url: str | None, adapter: Any) -> tuple[str, str, str, Any]:
+    """``(base_url, api_key, mode, adapter)`` from the arguments and, now, the environment."""
+    api_key = api_key or os.environ.get("REGKIT_API_KEY") or None
+    base_url = (base_url or os.environ.get("REGKIT_BASE_URL") or "").rstrip("/") or None
+    if base_url is None and api_key is not None:
+        return DEFAULT_LIVE_BASE_URL, api_key, "live", adapter
+    if base_url is None or base_url == LOCAL_ORIGIN:
+        if adapter is None:
+            adapter = _local_adapter()
+        if not _said_local.is_set():
+            _said_local.set()
+            logger.warning("regkit: using the bundled local register in-process (synthetic data, demo key); "
+                           "set REGKIT_API_KEY for the live service")  # fmt: skip
+        return LOCAL_ORIGIN, api_key or DEMO_API_KEY, "local", adapter
+    if not api_key:
+        raise ValidationError(f"no API key for {base_url}", suggestion="pass api_key=... or set REGKIT_API_KEY")
+    return base_url, api_key, "custom", adapter
+
+
+def _local_adapter() -> Any:
+    """The in-process adapter of the bundled local register (its state file: REGKIT_LOCAL_STATE or
+    the user data dir; see ``regkit.local``)."""
+    from regkit.local import open_local_register
+
+    return open_local_register().adapter
+

@@ -1,0 +1,148 @@
+"""What is cached, for how long, and under which key (the requests-cache settings of the client).
+
+Rules, first match wins (requests-cache checks ``urls_expire_after`` in dict order)::
+
+    GET  /v1/company/{id}?...realtime=true...   never (DO_NOT_CACHE) — this rule comes first
+    POST /v1/transparenzregister/credentials    never (DO_NOT_CACHE: POST bodies are stored as sent)
+    POST /v1/transparenzregister/extracts       never (an order)
+    GET  /v1/company/{id}                       ``company``    (default 30 days)
+    POST /v1/search/insolvency                  ``search``     (default 1 day; the body is in the key)
+    GET  /v1/insolvency/{id}                    ``insolvency`` (default 1 day)
+    GET  /v1/transparenzregister/extracts/{id}  ``extract``    (default 30 days), terminal answers only
+    /v1/monitor..., /v1/credits, anything else  never (DO_NOT_CACHE is the session default)
+
+Only 200 answers are stored (errors never are), and only when their body is complete JSON (see
+:func:`keep_response`): a truncated body never reaches the cache.
+
+Keys: requests-cache's default ``ignored_parameters`` (``Authorization`` among them) are kept and
+only added to, so the API key is neither part of a key nor stored.  Public register answers are
+shared by every key of the same service; user-scoped answers (extracts) carry an
+``X-Regkit-Scope`` header — a hash of base URL and key, never the key — which is the one matched
+header, so another key never gets them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from requests_cache import DO_NOT_CACHE
+from requests_cache.policy import DEFAULT_IGNORED_PARAMS
+
+from regkit.schema.interface import SOURCE_URL_VALIDITY_SECONDS
+
+__all__ = [
+    "CachePolicy",
+    "SCOPE_HEADER",
+    "IGNORED_PARAMETERS",
+    "scope_token",
+    "keep_response",
+    "parsed_json",
+]
+
+#: The non-secret header that separates user-scoped cache entries.
+SCOPE_HEADER = "X-Regkit-Scope"
+
+#: requests-cache's defaults plus what regkit adds (never a replacement: see DESIGN.md).
+IGNORED_PARAMETERS = (*DEFAULT_IGNORED_PARAMS, "password")
+
+_TERMINAL_EXTRACT = frozenset({"completed", "failed"})
+_URL_MARGIN = timedelta(minutes=5)
+_JSON_ATTR = "_regkit_json"
+
+
+@dataclass(frozen=True)
+class CachePolicy:
+    """How long each kind of answer is kept.
+
+    Parameters
+    ----------
+    company, search, insolvency, extract : timedelta
+        Lifetime of company lookups, insolvency searches, insolvency details and terminal
+        extracts in the cache.
+    url_lifetime : timedelta
+        How long presigned URLs (company ``sources``, extract ``documents``) are treated as
+        usable after the answer was produced: 5 minutes short of the interface's validity
+        (``SOURCE_URL_VALIDITY_SECONDS``, 30 minutes), so a URL handed out still works for a while.
+    """
+
+    company: timedelta = timedelta(days=30)
+    search: timedelta = timedelta(days=1)
+    insolvency: timedelta = timedelta(days=1)
+    extract: timedelta = timedelta(days=30)
+    url_lifetime: timedelta = timedelta(seconds=SOURCE_URL_VALIDITY_SECONDS) - _URL_MARGIN
+
+    def urls_expire_after(self, base_url: str) -> dict[re.Pattern[str], Any]:
+        """The ``urls_expire_after`` mapping for a client talking to ``base_url`` (order matters)."""
+        root = "^" + re.escape(base_url.rstrip("/"))
+        segment = r"[^/?#]+"
+        end = r"/?(?:[?#]|$)"
+        return {
+            re.compile(root + rf"/v1/company/{segment}\?(?:[^#]*&)?realtime=true(?:[&#]|$)"): DO_NOT_CACHE,
+            re.compile(root + rf"/v1/transparenzregister/credentials{end}"): DO_NOT_CACHE,
+            re.compile(root + rf"/v1/transparenzregister/extracts{end}"): DO_NOT_CACHE,
+            re.compile(root + rf"/v1/company/{segment}{end}"): self.company,
+            re.compile(root + rf"/v1/search/insolvency{end}"): self.search,
+            re.compile(root + rf"/v1/insolvency/{segment}{end}"): self.insolvency,
+            re.compile(root + rf"/v1/transparenzregister/extracts/{segment}{end}"): self.extract,
+        }
+
+
+def scope_token(base_url: str, api_key: str) -> str:
+    """A stable, non-reversible token naming one API user of one service (never the key)."""
+    digest = hashlib.sha256(f"regkit-scope\0{base_url.rstrip('/')}\0{api_key}".encode())
+    return digest.hexdigest()[:32]
+
+
+def parsed_json(response: Any) -> Any:
+    """The response body as JSON, parsed once per response object.
+
+    Raises
+    ------
+    ValueError
+        When the body is empty, truncated or otherwise not JSON.
+    """
+    cached = getattr(response, _JSON_ATTR, None)
+    if cached is not None:
+        return cached
+    data = json.loads(response.content.decode("utf-8"))
+    try:
+        setattr(response, _JSON_ATTR, data)
+    except AttributeError:  # a response class without __dict__: parse again next time
+        pass
+    return data
+
+
+def keep_response(response: Any) -> bool:
+    """``filter_fn`` of the session: whether a 200 answer may be stored (and served) from the cache.
+
+    It must be a JSON object; a company lookup must be the company asked for; an extract must be
+    terminal.  Anything else (a body cut off by the network, an HTML error page, a processing
+    extract) is neither written nor, if somehow present, served.
+    """
+    if getattr(response, "status_code", None) != 200:
+        return True  # only 200s are cacheable (allowable_codes); errors are left to the caller
+    try:
+        data = parsed_json(response)
+    except (ValueError, UnicodeDecodeError):
+        return False
+    if not isinstance(data, dict):
+        return False
+    path = _path_of(response)
+    if "/v1/company/" in path:
+        return data.get("id") == path.rsplit("/", 1)[-1]
+    if "/v1/transparenzregister/extracts/" in path:
+        return data.get("status") in _TERMINAL_EXTRACT
+    return True
+
+
+def _path_of(response: Any) -> str:
+    from urllib.parse import unquote, urlsplit
+
+    request = getattr(response, "request", None)
+    url = getattr(request, "url", None) or getattr(response, "url", "") or ""
+    return unquote(urlsplit(url).path).rstrip("/")

@@ -1,0 +1,291 @@
+"""What the client returns: thin records around the interface's JSON.
+
+Each record keeps the answer as it came (``.raw``, a dict), offers its top-level members as
+attributes and items (``company.name``, ``company["name"]``) and knows how it was obtained
+(``.meta``: from the cache or not, when the interface produced it, what it cost).
+
+The frames hook
+---------------
+``to_dataframe()``, ``history(field)`` and friends belong to the analysis layer (``regkit.frames``),
+which sits *above* the client.  The client never imports it at module level; instead:
+
+1. ``regkit.frames`` calls :func:`register_frames` when it is imported, handing over a mapping from
+   hook names (``"company.history"``, ...) to builder functions;
+2. a record method looks its hook up in that registry; if it is missing and ``regkit.frames`` has not
+   been imported yet, it imports it once (``importlib.import_module``) and looks again
+   (see :mod:`regkit.client.hooks`).
+
+So ``import regkit.client`` stays light (no pandas), frames stays free to import the client, and a
+frames implementation that lacks a hook fails with a message naming the hook.  Builders receive the
+record itself (use ``record.raw``) and the method's arguments.  Hook names: see :data:`FRAME_HOOKS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from .errors import RegkitError
+from .hooks import FRAME_HOOKS, builder, register_frames
+
+__all__ = [
+    "FRAME_HOOKS",
+    "register_frames",
+    "RecordMeta",
+    "Record",
+    "CompanyRecord",
+    "CompanyBatch",
+    "InsolvencySearchPage",
+    "InsolvencyRecord",
+    "ExtractRecord",
+    "MonitorRecord",
+    "CredentialRecord",
+    "CreditsRecord",
+]
+
+@dataclass(frozen=True)
+class RecordMeta:
+    """How a record was obtained.
+
+    Attributes
+    ----------
+    from_cache : bool
+        The answer came from the cache (or from a concurrent identical call), costing nothing.
+    fetched_at : datetime or None
+        When the interface produced the answer (UTC); for a cache hit, when it was cached.
+    credits : int
+        Credits this call cost.
+    urls_expired : bool
+        Presigned URLs in the answer had expired and were removed (see ``CompanyRecord``).
+    """
+
+    from_cache: bool = False
+    fetched_at: datetime | None = None
+    credits: int = 0
+    urls_expired: bool = False
+
+
+class Record:
+    """A read-only view of one JSON object of the interface.
+
+    Top-level members are items and attributes (``record["name"]``, ``record.name``); ``.raw`` is
+    the dict itself; ``keys()``, ``get()`` and ``in`` work as on a dict.
+    """
+
+    kind = "record"
+
+    def __init__(self, raw: Mapping[str, Any], meta: RecordMeta | None = None) -> None:
+        self.raw: dict[str, Any] = dict(raw)
+        self.meta = meta or RecordMeta()
+
+    def __getitem__(self, key: str) -> Any:
+        return self.raw[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.raw
+
+    def keys(self) -> Any:
+        """The top-level member names."""
+        return self.raw.keys()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """A top-level member, or ``default``."""
+        return self.raw.get(key, default)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_") or name in ("raw", "meta"):
+            raise AttributeError(name)
+        try:
+            return self.raw[name]
+        except KeyError:
+            raise AttributeError(self._missing(name)) from None
+
+    def _missing(self, name: str) -> str:
+        return f"{type(self).__name__} has no member {name!r}; members: {', '.join(self.raw)}"
+
+    def __dir__(self) -> list[str]:
+        return sorted(set(super().__dir__()) | {k for k in self.raw if k.isidentifier()})
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Record):
+            return type(self) is type(other) and self.raw == other.raw
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _label(self) -> str:
+        return str(self.raw.get("id", ""))
+
+    def __repr__(self) -> str:
+        cached = ", from cache" if self.meta.from_cache else ""
+        return f"<{type(self).__name__} {self._label()}{cached}>"
+
+    def _frame(self, hook: str, *args: Any, **kwargs: Any) -> Any:
+        return builder(hook)(self, *args, **kwargs)
+
+
+class CompanyRecord(Record):
+    """A company (CompanyV1).
+
+    When a cached answer is older than a presigned source URL lives, ``sources`` is removed
+    (``meta.urls_expired`` is ``True``): a dead URL is never handed out.  Ask
+    ``client.get_company(id, refresh_sources=True)`` for fresh ones.
+    """
+
+    kind = "company"
+
+    def _missing(self, name: str) -> str:
+        if name == "sources" and self.meta.urls_expired:
+            return (
+                "the cached source URLs of this company expired (they live 30 minutes) and were "
+                "removed; call client.get_company(id, refresh_sources=True) for fresh ones (paid)"
+            )
+        return super()._missing(name)
+
+    def _label(self) -> str:
+        name = (self.raw.get("name") or {}).get("name", "")
+        return f"{self.raw.get('id', '')} {name}".strip()
+
+    def to_dataframe(self) -> Any:
+        """One-row frame of the company's current values (built by ``regkit.frames``)."""
+        return self._frame("company.to_dataframe")
+
+    def history(self, field: str) -> Any:
+        """The history of one member (``"names"``, ``"addresses"``, ``"capitals"``, ...) as a frame."""
+        return self._frame("company.history", field)
+
+
+class CompanyBatch(Sequence[CompanyRecord | None]):
+    """The result of a bulk lookup, in input order.
+
+    Attributes
+    ----------
+    ids : list of str
+        The ids asked for, in input order (duplicates kept).
+    records : list of CompanyRecord or None
+        One entry per id; ``None`` where that id failed (``errors="collect"``).
+    errors : dict of str to RegkitError
+        The failure of each failed id.
+    """
+
+    def __init__(self, ids: Sequence[str], records: Sequence[CompanyRecord | None],
+                 errors: Mapping[str, RegkitError]) -> None:  # fmt: skip
+        self.ids = list(ids)
+        self.records = list(records)
+        self.errors = dict(errors)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.records[index]
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    @property
+    def ok(self) -> list[CompanyRecord]:
+        """The records that were fetched, in input order."""
+        return [r for r in self.records if r is not None]
+
+    def to_dataframe(self) -> Any:
+        """One row per fetched company (built by ``regkit.frames``)."""
+        return builder("companies.to_dataframe")(self)
+
+    def __repr__(self) -> str:
+        return f"<CompanyBatch {len(self.ok)} of {len(self.records)} fetched, {len(self.errors)} failed>"
+
+
+class InsolvencySearchPage(Record):
+    """One page of an insolvency search: ``results`` (list of dicts) and ``pagination``."""
+
+    kind = "insolvency_page"
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        """Iterate over the results of this page."""
+        return iter(self.raw.get("results", []))
+
+    def __len__(self) -> int:
+        return len(self.raw.get("results", []))
+
+    @property
+    def total_results(self) -> int:
+        """Matches over all pages."""
+        return int(self.raw.get("pagination", {}).get("total_results", 0))
+
+    @property
+    def has_next(self) -> bool:
+        """Whether a later page exists."""
+        pagination = self.raw.get("pagination", {})
+        return int(pagination.get("page", 1)) < int(pagination.get("total_pages", 0))
+
+    def _label(self) -> str:
+        p = self.raw.get("pagination", {})
+        return f"page {p.get('page')}/{p.get('total_pages')} ({p.get('total_results')} results)"
+
+    def to_dataframe(self) -> Any:
+        """One row per result of this page (built by ``regkit.frames``)."""
+        return self._frame("insolvency_page.to_dataframe")
+
+
+class InsolvencyRecord(Record):
+    """One insolvency proceeding with its events (``GET /v1/insolvency/{id}``)."""
+
+    kind = "insolvency"
+
+    def to_dataframe(self) -> Any:
+        """One-row frame of the proceeding (built by ``regkit.frames``)."""
+        return self._frame("insolvency.to_dataframe")
+
+    def events(self) -> Any:
+        """The proceeding's events, oldest first, as a frame (built by ``regkit.frames``)."""
+        return self._frame("insolvency.events")
+
+
+class ExtractRecord(Record):
+    """A Transparenzregister extract: ``status`` is ``processing``, ``completed`` or ``failed``."""
+
+    kind = "extract"
+    TERMINAL = frozenset({"completed", "failed"})
+
+    def __init__(self, raw: Mapping[str, Any], meta: RecordMeta | None = None) -> None:
+        super().__init__(raw, meta)
+        self.files: list[Any] = []  # paths of documents saved by wait_for_extract(download_to=...)
+
+    @property
+    def is_terminal(self) -> bool:
+        """Whether the extract finished (``completed`` or ``failed``)."""
+        return self.raw.get("status") in self.TERMINAL
+
+    def _label(self) -> str:
+        return f"{self.raw.get('id', '')} {self.raw.get('status', '')}"
+
+    def to_dataframe(self) -> Any:
+        """The beneficial owners of a completed extract (built by ``regkit.frames``)."""
+        return self._frame("extract.to_dataframe")
+
+
+class MonitorRecord(Record):
+    """A monitor: ``entity_type``, ``entity_id``, ``preferences``, ``update_frequency``, ``disabled``."""
+
+    kind = "monitor"
+
+    def _label(self) -> str:
+        return f"{self.raw.get('entity_type', '')} {self.raw.get('entity_id', '')}"
+
+
+class CredentialRecord(Record):
+    """A stored credential set as the interface confirms it (never with the password)."""
+
+    kind = "credentials"
+
+    def _label(self) -> str:
+        return str(self.raw.get("name", ""))
+
+
+class CreditsRecord(Record):
+    """The account's credits (``GET /v1/credits``)."""
+
+    kind = "credits"
+
+    def _label(self) -> str:
+        return f"used={self.raw.get('used_credits')} remaining={self.raw.get('remaining_credits')}"

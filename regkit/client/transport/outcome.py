@@ -1,0 +1,97 @@
+"""Turning a failed attempt into the right error of :mod:`regkit.client.errors`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import requests
+
+from ..errors import APIError, RateLimitedError, TransportError, error_for_status
+from ..retry import parse_retry_after
+
+if TYPE_CHECKING:
+    from .call import Operation
+
+__all__ = ["api_error", "transport_error", "never_sent", "server_message"]
+
+_NOT_RETRYABLE = (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
+                  requests.exceptions.InvalidSchema, requests.exceptions.InvalidHeader)  # fmt: skip
+
+
+def never_sent(error: BaseException | None) -> bool:
+    """Whether ``error`` proves the request never reached the server (safe to send again)."""
+    if isinstance(error, requests.exceptions.ConnectTimeout) or isinstance(error, _NOT_RETRYABLE):
+        return True
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        name = type(error).__name__
+        if name in ("NewConnectionError", "NameResolutionError", "ConnectTimeoutError", "ConnectionRefusedError"):
+            return True
+        reason = getattr(error, "reason", None)
+        nested = error.args[0] if error.args and isinstance(error.args[0], BaseException) else None
+        error = reason if isinstance(reason, BaseException) else nested or error.__cause__ or error.__context__
+    return False
+
+
+def server_message(response: Any, scrub: Callable[[str], str]) -> tuple[str | None, str]:
+    """The interface's ``(code, message)`` from an error body, or a short excerpt of the body."""
+    try:
+        body = json.loads(response.content.decode("utf-8"))
+        error = body.get("error") if isinstance(body, dict) else None
+        if isinstance(error, dict):
+            return error.get("code"), scrub(str(error.get("message") or "")) or response.reason or ""
+    except (ValueError, UnicodeDecodeError, AttributeError):
+        pass
+    text = scrub((getattr(response, "text", "") or "").strip())[:200]
+    return None, text or str(getattr(response, "reason", "") or "no message")
+
+
+def api_error(op: "Operation", response: Any, scrub: Callable[[str], str]) -> APIError:
+    """The error for an answer with an error status."""
+    status = int(response.status_code)
+    code, message = server_message(response, scrub)
+    cls = error_for_status(status)
+    kwargs: dict[str, Any] = {"method": op.method, "path": op.target, "status": status, "code": code}
+    if status in op.hints:
+        kwargs["suggestion"] = op.hints[status]
+    if not op.idempotent and status >= 500:
+        kwargs["outcome_unknown"] = True
+        kwargs["suggestion"] = op.unknown_hint
+        message += f" — {op.call} was NOT retried: it may or may not have been carried out"
+    if cls is RateLimitedError:
+        kwargs["retry_after"] = parse_retry_after(response.headers.get("Retry-After"))
+    return cls(message, **kwargs)
+
+
+def transport_error(
+    op: "Operation", exc: BaseException, status: int | None, scrub: Callable[[str], str]
+) -> TransportError:
+    """The error for an attempt that got no complete answer (``status``: what the meter saw)."""
+    if isinstance(exc, (ValueError, UnicodeDecodeError)) and not isinstance(exc, requests.RequestException):
+        what = f"the answer (status {status}) is not complete JSON: the body was cut off or garbled"
+    elif isinstance(exc, (requests.exceptions.ChunkedEncodingError, requests.exceptions.ContentDecodingError)):
+        what = "the answer's body was cut off before it was complete"
+    elif isinstance(exc, requests.exceptions.Timeout):
+        what = f"no answer in time ({type(exc).__name__})"
+    else:
+        what = f"{type(exc).__name__}: {scrub(str(exc))[:300]}"
+    kwargs: dict[str, Any] = {"method": op.method, "path": op.target, "status": status}
+    if not op.idempotent:
+        if never_sent(exc) and status is None:
+            kwargs["suggestion"] = "the request never reached the interface; it is safe to try again"
+        elif status is not None and 200 <= status < 300:
+            kwargs["outcome_unknown"] = True  # carried out, but what was created is unknown
+            kwargs["suggestion"] = op.unknown_hint
+            what += (f" — the interface accepted {op.call} (status {status}), so it was most likely carried "
+                     "out, but its answer is lost; not retried")
+        else:
+            kwargs["outcome_unknown"] = True
+            kwargs["suggestion"] = op.unknown_hint
+            what += f" — {op.call} was NOT retried: it may or may not have been carried out"
+    error = TransportError(what, **kwargs)
+    error.retryable = not isinstance(exc, _NOT_RETRYABLE)  # type: ignore[attr-defined]
+    error.__cause__ = exc
+    return error

@@ -1,0 +1,290 @@
+"""Checking arguments before anything is sent, so a mistake never costs credits.
+
+Every function returns the argument in the exact form the interface expects, or raises
+:class:`~regkit.client.errors.ValidationError` saying what is wrong and what is allowed.  The
+vocabulary (patterns, filter fields, enums, page bounds) comes from :mod:`regkit.schema.interface`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from datetime import date, datetime
+from typing import Any
+
+from regkit.schema import interface as api
+
+from .errors import ValidationError
+
+__all__ = [
+    "company_id",
+    "insolvency_id",
+    "extract_id",
+    "credential_name",
+    "credentials",
+    "pagination",
+    "query",
+    "filters",
+    "monitor",
+    "entity_id",
+]
+
+_DATE_FIELDS = frozenset(f for f, kinds in api.FILTER_MEMBER_KINDS.items() if "min" in kinds)
+_DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_ID_SEGMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
+
+
+def _fail(message: str, allowed: str = "") -> ValidationError:
+    return ValidationError(message, suggestion=f"allowed: {allowed}; nothing was sent" if allowed else None)
+
+
+def _close(word: str, choices: Iterable[str]) -> str:
+    match = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean {match[0]!r}?)" if match else ""
+
+
+def _text(value: Any, what: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(f"{what} must be a non-empty string, not {value!r}")
+    return value.strip()
+
+
+def company_id(value: Any) -> str:
+    """A company identifier ``DE-<register type>-<court code>-<number>``.
+
+    Examples
+    --------
+    >>> company_id(" DE-HRB-F1103-267668 ")
+    'DE-HRB-F1103-267668'
+    """
+    text = _text(value, "company_id")
+    if api.COMPANY_ID_PATTERN.match(text):
+        return text
+    hint = ""
+    parts = text.split("-")
+    if len(parts) == 4:
+        fixed = {t.upper(): t for t in api.REGISTER_TYPES}.get(parts[1].upper())
+        guess = "-".join([parts[0].upper(), fixed or parts[1], parts[2].upper(), parts[3].upper()])
+        if guess != text and api.COMPANY_ID_PATTERN.match(guess):
+            hint = f" (did you mean {guess!r}? ids are case-sensitive)"
+    raise _fail(
+        f"company_id {text!r} is not a company identifier{hint}",
+        "DE-<register type>-<court code>-<register number>, register type one of "
+        f"{', '.join(api.REGISTER_TYPES)}, court code a capital letter and four digits, e.g. DE-HRB-F1103-267668",
+    )
+
+
+def insolvency_id(value: Any) -> str:
+    """An insolvency proceeding id (as returned by a search)."""
+    text = _text(value, "insolvency_id")
+    if not _ID_SEGMENT.match(text):
+        raise _fail(f"insolvency_id {text!r} is not an id", "the id member of an insolvency search result")
+    return text
+
+
+def extract_id(value: Any) -> str:
+    """A Transparenzregister extract id ``tre_<digits>``."""
+    text = _text(value, "extract_id")
+    if not api.EXTRACT_ID_PATTERN.match(text):
+        raise _fail(f"extract_id {text!r} is not an extract id", "tre_<digits>, as order_extract returned it")
+    return text
+
+
+def credential_name(value: Any, *, storing: bool = False) -> str:
+    """A credential set name; ``sandbox`` is reserved and cannot be stored."""
+    text = _text(value, "credential name")
+    if storing and text == api.SANDBOX_CREDENTIAL_NAME:
+        raise _fail(
+            f"the name {text!r} is reserved for the built-in test mode and cannot be stored",
+            f"any other name matching {api.CREDENTIAL_NAME_PATTERN.pattern}, e.g. {api.DEFAULT_CREDENTIAL_NAME!r}",
+        )
+    if not api.CREDENTIAL_NAME_PATTERN.match(text):
+        raise _fail(f"credential name {text!r} is malformed", api.CREDENTIAL_NAME_PATTERN.pattern)
+    return text
+
+
+def credentials(username: Any, password: Any) -> tuple[str, str]:
+    """Register login credentials (the password is never echoed in a message)."""
+    if not isinstance(username, str) or not username.strip():
+        raise _fail("username must be a non-empty string")
+    if not isinstance(password, str) or not password:
+        raise _fail("password must be a non-empty string")
+    return username.strip(), password
+
+
+def _integer(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(f"{what} must be an integer, not {value!r}")
+    return value
+
+
+def pagination(page: Any, per_page: Any) -> dict[str, int]:
+    """``{"page", "per_page"}`` within the interface's bounds."""
+    page = _integer(page, "page")
+    per_page = _integer(per_page, "per_page")
+    if page < 1:
+        raise _fail(f"page must be 1 or more, not {page}", "page >= 1 (the first page is 1)")
+    if not api.PER_PAGE_MIN <= per_page <= api.PER_PAGE_MAX:
+        raise _fail(f"per_page must lie in [{api.PER_PAGE_MIN}, {api.PER_PAGE_MAX}], not {per_page}",
+                    f"{api.PER_PAGE_MIN} to {api.PER_PAGE_MAX}")  # fmt: skip
+    return {"page": page, "per_page": per_page}
+
+
+def query(value: Any) -> str | None:
+    """The free-text query (``None`` or blank: no query)."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _fail(f"query must be a string, not {value!r}")
+    return value.strip() or None
+
+
+def _date(value: Any, where: str) -> str:
+    if isinstance(value, datetime):
+        return value.date().isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, str) and _DATE_TEXT.match(value.strip()):
+        try:
+            return date.fromisoformat(value.strip()).isoformat()
+        except ValueError:
+            pass
+    raise _fail(f"{where} must be a date, not {value!r}", "datetime.date, datetime.datetime or 'YYYY-MM-DD'")
+
+
+def _scalar(field: str, value: Any, where: str) -> str:
+    if field in _DATE_FIELDS:
+        return _date(value, where)
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    if isinstance(value, (date, datetime)):
+        raise _fail(f"{where} takes no date", f"dates only for {', '.join(sorted(_DATE_FIELDS))}")
+    text = _text(value, where)
+    allowed = api.FILTER_VALUES.get(field)
+    if allowed is not None and text not in allowed:
+        raise _fail(f"{where}: {text!r} is not a {field} value{_close(text, allowed)}", ", ".join(allowed))
+    if field == "company_id":
+        company_id(text)
+    return text
+
+
+def _one_filter(spec: Mapping[str, Any]) -> dict[str, Any]:
+    field = spec.get("field")
+    if field not in api.FILTER_FIELDS:
+        raise _fail(f"unknown filter field {field!r}{_close(str(field), api.FILTER_FIELDS)}",
+                    ", ".join(api.FILTER_FIELDS))  # fmt: skip
+    members = [m for m in spec if m != "field"]
+    unknown = [m for m in members if m not in api.FILTER_MEMBERS]
+    if unknown:
+        raise _fail(f"filter on {field!r} has unknown member(s) {unknown}", ", ".join(api.FILTER_MEMBERS))
+    kinds = {"range" if m in ("min", "max") else m for m in members if spec[m] is not None}
+    fits = sorted(api.FILTER_MEMBER_KINDS[field])
+    if len(kinds) != 1:
+        raise _fail(f"filter on {field!r} must use exactly one of value, values, keywords or a min/max range, "
+                    f"not {sorted(kinds) or 'none'}", f"for {field}: {', '.join(fits)}")  # fmt: skip
+    out: dict[str, Any] = {"field": field}
+    for member in ("value", "values", "keywords", "min", "max"):
+        value = spec.get(member)
+        if value is None:
+            continue
+        if member not in api.FILTER_MEMBER_KINDS[field]:
+            raise _fail(f"filter on {field!r} cannot use {member!r}", f"for {field}: {', '.join(fits)}")
+        where = f"filter {field}.{member}"
+        if member in ("values", "keywords"):
+            if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+                raise _fail(f"{where} must be a list of strings, not {value!r}")
+            items = sorted({_scalar(field, v, where) for v in value})
+            if not items:
+                raise _fail(f"{where} must not be empty")
+            out[member] = items
+        else:
+            out[member] = _scalar(field, value, where)
+    if "min" in out and "max" in out and out["min"] > out["max"]:
+        raise _fail(f"filter {field}: min {out['min']} is after max {out['max']}", "min <= max (both inclusive)")
+    return out
+
+
+def _from_mapping_entry(field: str, spec: Any) -> dict[str, Any]:
+    if isinstance(spec, Mapping):
+        return {"field": field, **spec}
+    if isinstance(spec, tuple):
+        if len(spec) != 2:
+            raise _fail(f"filter {field}: a tuple is a (min, max) range and needs two items, not {len(spec)}",
+                        "a str for one value, a list for several, (min, max) with None for an open end")  # fmt: skip
+        low, high = spec
+        if low is None and high is None:
+            raise _fail(f"filter {field}: a range needs at least one end")
+        return {"field": field, "min": low, "max": high}
+    if isinstance(spec, (list, set, frozenset)):
+        return {"field": field, "values": list(spec)}
+    return {"field": field, "value": spec}
+
+
+def filters(value: Any) -> list[dict[str, Any]]:
+    """Normalise insolvency search filters to the interface's list of filter objects.
+
+    Parameters
+    ----------
+    value : None, mapping or list of mappings
+        A mapping ``{field: spec}`` where ``spec`` is a str (``value``), a list (``values``), a
+        ``(min, max)`` tuple with ``None`` for an open end, a bool (``has_open_insolvency``), a
+        date, or a dict of explicit members (``{"keywords": [...]}``); or the interface's own list
+        of ``{"field": ..., "value" | "values" | "keywords" | "min"/"max": ...}`` objects.
+
+    Returns
+    -------
+    list of dict
+        Filter objects, dates as ``YYYY-MM-DD``, sorted by field (and lists sorted) so equal
+        searches share one cache entry.
+
+    Examples
+    --------
+    >>> filters({"court": "Charlottenburg", "opened_at": ("2024-01-01", None)})
+    [{'field': 'court', 'value': 'Charlottenburg'}, {'field': 'opened_at', 'min': '2024-01-01'}]
+    """
+    if value is None:
+        return []
+    if isinstance(value, Mapping):
+        specs = [_from_mapping_entry(str(field), spec) for field, spec in value.items()]
+    elif isinstance(value, Iterable) and not isinstance(value, (str, bytes)):
+        specs = list(value)
+        if not all(isinstance(s, Mapping) for s in specs):
+            raise _fail("filters given as a list must hold filter objects (dicts with 'field')")
+    else:
+        raise _fail(f"filters must be a mapping or a list of filter objects, not {type(value).__name__}")
+    normalised = [_one_filter(spec) for spec in specs]
+    return sorted(normalised, key=lambda f: (f["field"], repr(sorted(f.items()))))
+
+
+def entity_id(entity_type: Any, value: Any) -> str:
+    """A monitor's entity: a company id, or a person UUID."""
+    if entity_type == "company":
+        return company_id(value)
+    text = _text(value, "entity_id")
+    if not _UUID.match(text):
+        raise _fail(f"entity_id {text!r} is not a person id", "a person UUID, as representation[].id gives it")
+    return text.lower()
+
+
+def monitor(entity_type: Any, entity_id_: Any, preferences: Any, update_frequency: Any) -> dict[str, Any]:
+    """The body of ``POST /v1/monitor``."""
+    if entity_type not in api.MONITOR_ENTITY_TYPES:
+        raise _fail(f"entity_type {entity_type!r} is not monitorable", ", ".join(api.MONITOR_ENTITY_TYPES))
+    body: dict[str, Any] = {"entity_type": entity_type, "entity_id": entity_id(entity_type, entity_id_)}
+    prefs = [preferences] if isinstance(preferences, str) else list(preferences or [])
+    if not prefs:
+        raise _fail("preferences must name at least one data category", ", ".join(api.PREFERENCES))
+    for pref in prefs:
+        if pref not in api.PREFERENCES:
+            raise _fail(f"preference {pref!r} is unknown{_close(str(pref), api.PREFERENCES)}",
+                        ", ".join(api.PREFERENCES))  # fmt: skip
+    body["preferences"] = list(dict.fromkeys(prefs))
+    if update_frequency is not None:
+        if entity_type == "person":
+            raise _fail("person monitors are always weekly; leave update_frequency out", "update_frequency=None")
+        if update_frequency not in api.UPDATE_FREQUENCIES:
+            raise _fail(f"update_frequency {update_frequency!r} is unknown", ", ".join(api.UPDATE_FREQUENCIES))
+        body["update_frequency"] = update_frequency
+    return body

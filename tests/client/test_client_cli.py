@@ -1,0 +1,86 @@
+"""The client's CLI commands: output formats, and one clear line on stderr when something fails."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+import pytest
+
+import regkit.client.core as core
+from regkit.client import cli
+
+
+@pytest.fixture
+def run(register: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> Any:
+    """Run ``regkit <argv>`` against the in-process test register; returns (status, stdout, stderr)."""
+    monkeypatch.setattr(core, "_local_adapter", lambda: register.adapter)
+
+    def invoke(*argv: str) -> tuple[int, str, str]:
+        status = cli.main(list(argv))
+        out, err = capsys.readouterr()
+        return status, out, err
+
+    return invoke
+
+
+def test_company_json_and_table(run: Any, world: Any) -> None:
+    cid = next(iter(world.companies))
+    status, out, _ = run("company", cid, "--format", "json")
+    assert status == 0 and json.loads(out)["id"] == cid
+    status, out, _ = run("company", cid)
+    assert status == 0 and out.splitlines()[0].split() == ["id", cid]
+
+
+def test_insolvencies_formats(run: Any) -> None:
+    status, out, _ = run("insolvencies", "--filter", "current_status=opened,preliminary", "--limit", "3",
+                         "--format", "json")  # fmt: skip
+    rows = json.loads(out)
+    assert status == 0 and len(rows) == 3 and {r["current_status"] for r in rows} <= {"opened", "preliminary"}
+    status, out, _ = run("insolvencies", "-f", "opened_at=2020-01-01..", "--limit", "5", "--format", "csv")
+    assert status == 0 and out.splitlines()[0].startswith("id,") and len(out.splitlines()) == 6
+    status, out, _ = run("insolvencies", "--query", "zzzzqqqq-no-such-debtor")
+    assert status == 0 and "(no results)" in out
+
+
+def test_credits_and_cache(run: Any, world: Any) -> None:
+    run("company", next(iter(world.companies)))
+    status, out, _ = run("credits")
+    assert status == 0 and "used_credits: 10" in out
+    status, out, _ = run("cache", "info")
+    assert status == 0 and "responses: 1" in out
+    status, out, _ = run("cache", "clear")
+    assert status == 0 and "cleared" in out
+    assert "responses: 0" in run("cache", "info")[1]
+
+
+@pytest.mark.parametrize(
+    ("argv", "status", "fragment"),
+    [
+        (("company", "DE-HRB-nope"), 2, "not a company identifier"),
+        (("company", "DE-HRB-B1234-999999999"), 1, "404 company_not_found"),
+        (("insolvencies", "--filter", "court"), 2, "not FIELD=VALUE"),
+        (("insolvencies", "--filter", "colour=red"), 2, "unknown filter field"),
+        (("company", "DE-HRB-B1234-1", "--offline"), 1, "offline mode"),
+    ],
+)
+def test_errors_are_one_line_on_stderr(run: Any, argv: tuple, status: int, fragment: str) -> None:
+    code, out, err = run(*argv)
+    assert code == status and out == "" and fragment in err
+    assert err.count("\n") == 1 and err.startswith("regkit: error: ")
+
+
+def test_add_commands_registers_on_any_subparsers() -> None:
+    parser = argparse.ArgumentParser(prog="regkit")
+    cli.add_commands(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["company", "DE-HRB-B1234-1", "--realtime", "--format", "json"])
+    assert args.handler is cli.company and args.realtime and args.format == "json"
+    assert parser.parse_args(["cache", "info"]).handler is cli.cache
+
+
+def test_the_regkit_command_runs_the_client_commands(run: Any, capsys: pytest.CaptureFixture) -> None:
+    from regkit.cli import main
+
+    assert main(["credits"]) == 0
+    assert "remaining_credits:" in capsys.readouterr().out

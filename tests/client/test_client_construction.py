@@ -1,0 +1,73 @@
+"""Construction: settings read when the client is made, where it points, what the repr shows."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+
+import regkit.client.core as core
+from regkit.client import DEFAULT_LIVE_BASE_URL, Client, ValidationError
+
+
+def test_env_is_read_at_construction_not_import(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    monkeypatch.setenv("REGKIT_API_KEY", "sk-live-abcdef123456")
+    monkeypatch.setenv("REGKIT_CACHE_DIR", str(tmp_path / "c1"))
+    first = Client()
+    assert first.mode == "live" and first.base_url == DEFAULT_LIVE_BASE_URL
+    assert first.cache.location() == str(tmp_path / "c1" / "http_cache.sqlite")
+    monkeypatch.setenv("REGKIT_BASE_URL", "http://127.0.0.1:9/")
+    monkeypatch.setenv("REGKIT_CACHE_DIR", str(tmp_path / "c2"))
+    second = Client()
+    assert second.base_url == "http://127.0.0.1:9" and second.mode == "custom"
+    assert second.cache.location() == str(tmp_path / "c2" / "http_cache.sqlite")
+    for client in (first, second):
+        assert "sk-live" not in repr(client) and "abcdef" not in repr(client)
+
+
+def test_explicit_arguments_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("REGKIT_API_KEY", "from-env-key")
+    client = Client(api_key="explicit-key", base_url="https://example.test/api/", cache="memory")
+    assert client.base_url == "https://example.test/api" and client.cache.location() == "memory"
+    assert client._caller.session.headers["Authorization"] == "Bearer explicit-key"
+
+
+def test_base_url_without_key_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValidationError, match="no API key"):
+        Client(base_url="http://127.0.0.1:9", cache="memory")
+
+
+def test_embedded_default_says_so_once(register: Any, caplog: pytest.LogCaptureFixture,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    monkeypatch.setattr(core, "_said_local", core.threading.Event())
+    monkeypatch.setattr(core, "_local_adapter", lambda: register.adapter)
+    with caplog.at_level(logging.WARNING, logger="regkit.client"):
+        first, second = Client(cache="memory"), Client(cache="memory")
+    notes = [r for r in caplog.records if "local register" in r.getMessage()]
+    assert len(notes) == 1 and "demo-paid" not in notes[0].getMessage()
+    assert first.mode == second.mode == "local" and first.base_url == "http://local.regkit"
+    text = repr(first)
+    assert "local register (in-process, demo data)" in text and "demo-paid" not in text
+    assert first.get_credits().remaining_credits > 0  # the demo key is a valid key of the world
+
+
+def test_repr_shows_budget_and_spending(fake: Any, make_fake_client: Any) -> None:
+    client = make_fake_client(budget=100)
+    assert "budget=100 left=100" in repr(client) and "spent=0 saved=0" in repr(client)
+    assert fake.KEY not in repr(client)
+
+
+def test_disabled_cache(fake: Any, make_fake_client: Any) -> None:
+    fake.route("GET", "/v1/company/*", lambda r: (200, fake.company_body("DE-HRB-B1234-1"), fake.charged(10)))
+    client = make_fake_client(cache=False)
+    client.get_company("DE-HRB-B1234-1")
+    client.get_company("DE-HRB-B1234-1")
+    assert fake.count() == 2 and client.cache.info()["backend"] == "none"
+    with pytest.raises(ValueError):
+        Client(api_key="k", base_url="http://x.test", cache=3.5)
+
+
+def test_context_manager_closes(fake: Any, make_fake_client: Any) -> None:
+    with make_fake_client() as client:
+        assert client.requests_sent == 0

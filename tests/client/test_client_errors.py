@@ -1,0 +1,82 @@
+"""The exception tree: branches, built-in bases, context, pickling, no key."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from regkit.client import errors
+
+
+def test_public_names_are_all() -> None:
+    public = {n for n, v in vars(errors).items()
+              if not n.startswith("_") and getattr(v, "__module__", "") == errors.__name__}  # fmt: skip
+    assert set(errors.__all__) == public
+
+
+@pytest.mark.parametrize(
+    ("status", "cls"),
+    [(400, errors.BadRequestError), (401, errors.AuthenticationError), (402, errors.PaymentRequiredError),
+     (403, errors.PermissionDeniedError), (404, errors.NotFoundError), (409, errors.ConflictError),
+     (429, errors.RateLimitedError), (500, errors.ServerError), (503, errors.ServerError), (418, errors.APIError)],
+)  # fmt: skip
+def test_status_maps_to_branch(status: int, cls: type) -> None:
+    assert errors.error_for_status(status) is cls
+    assert issubclass(cls, errors.APIError) and issubclass(cls, errors.RegkitError)
+
+
+def test_builtin_bases_let_plain_except_work() -> None:
+    assert issubclass(errors.ValidationError, ValueError)
+    assert issubclass(errors.BadRequestError, ValueError)
+    assert issubclass(errors.NotFoundError, LookupError)
+    assert issubclass(errors.OfflineCacheMiss, LookupError)
+    assert issubclass(errors.WaitTimeout, TimeoutError)
+    for name in errors.__all__:
+        obj = getattr(errors, name)
+        if isinstance(obj, type):
+            assert issubclass(obj, errors.RegkitError)
+
+
+def test_message_carries_context_and_suggestion() -> None:
+    exc = errors.NotFoundError("Company does not exist.", method="GET", path="/v1/company/DE-HRB-B1234-1",
+                               status=404, code="company_not_found")  # fmt: skip
+    text = str(exc)
+    assert text.startswith("GET /v1/company/DE-HRB-B1234-1: 404 company_not_found: Company does not exist.")
+    assert exc.suggestion and exc.suggestion in text
+    assert (exc.method, exc.path) == ("GET", "/v1/company/DE-HRB-B1234-1")
+    assert (exc.status, exc.code) == (404, "company_not_found")
+
+
+def test_every_class_has_a_suggestion() -> None:
+    for name in errors.__all__:
+        obj = getattr(errors, name)
+        if isinstance(obj, type) and obj is not errors.RegkitError:
+            assert obj("x").suggestion, name
+
+
+def test_pickle_round_trip_keeps_fields() -> None:
+    exc = errors.RateLimitedError("slow down", method="GET", path="/v1/credits", status=429, code="rate_limited",
+                                  retry_after=2.5, outcome_unknown=False)  # fmt: skip
+    back = pickle.loads(pickle.dumps(exc))
+    assert type(back) is errors.RateLimitedError
+    assert (back.retry_after, back.status, back.code, str(back)) == (2.5, 429, "rate_limited", str(exc))
+    budget = pickle.loads(pickle.dumps(errors.BudgetExceededError("no", needed=10, remaining=3)))
+    assert (budget.needed, budget.remaining) == (10, 3)
+
+
+def test_tree_is_drawn_in_module_docstring() -> None:
+    for name in errors.__all__:
+        if name != "error_for_status":
+            assert name in errors.__doc__, name
+
+
+def test_package_all_is_the_public_surface() -> None:
+    import types
+
+    import regkit.client as package
+
+    public = {n for n, v in vars(package).items() if not n.startswith("_") and not isinstance(v, types.ModuleType)}
+    assert set(package.__all__) == public
+    for name in package.__all__:
+        assert getattr(package, name) is not None
