@@ -32,7 +32,7 @@ __all__ = [
 
 _DATE_FIELDS = frozenset(f for f, kinds in api.FILTER_MEMBER_KINDS.items() if "min" in kinds)
 _DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+_UUID = api.UUID_PATTERN
 _ID_SEGMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
 
 

@@ -82,6 +82,16 @@ def _headers(body: bytes, *, length: int | None = None) -> list[tuple[str, str]]
     ]
 
 
+def _drain_request_body(environ: dict[str, Any]) -> None:
+    """Read the request body a fault answers without looking at, so a kept-alive connection stays in step."""
+    try:
+        length = int(environ.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        length = 0
+    if length > 0:
+        environ["wsgi.input"].read(length)
+
+
 def _error_body(code: str, message: str) -> bytes:
     return json.dumps({"error": {"code": code, "message": message}}).encode()
 
@@ -123,6 +133,7 @@ class FaultMiddleware:
         if kind is None:
             return self.app(environ, start_response)
         logger.info("Injecting fault %r into %s %s", kind, environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
+        _drain_request_body(environ)
         if kind == "error":
             body = _error_body("injected_fault", "Injected internal error (fault injection is on); retry.")
             start_response("500 INTERNAL SERVER ERROR", _headers(body))

@@ -36,6 +36,7 @@ from regkit.schema.interface import (
     SANDBOX_CREDENTIAL_NAME,
     SOURCE_URL_VALIDITY_SECONDS,
     UPDATE_FREQUENCIES,
+    UUID_PATTERN,
     load_openapi,
 )
 
@@ -75,5 +76,6 @@ __all__ = [
     "SANDBOX_CREDENTIAL_NAME",
     "SOURCE_URL_VALIDITY_SECONDS",
     "UPDATE_FREQUENCIES",
+    "UUID_PATTERN",
     "load_openapi",
 ]

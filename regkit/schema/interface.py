@@ -22,6 +22,7 @@ __all__ = [
     "COMPANY_ID_PATTERN",
     "EXTRACT_ID_PATTERN",
     "CREDENTIAL_NAME_PATTERN",
+    "UUID_PATTERN",
     "DEFAULT_CREDENTIAL_NAME",
     "SANDBOX_CREDENTIAL_NAME",
     "MAX_CREDENTIAL_SETS",
@@ -74,6 +75,10 @@ The document's pattern with ``$`` replaced by ``\\Z``: Python's ``$`` would acce
 
 EXTRACT_ID_PATTERN = _anchored(r"^tre_[0-9]+$")
 """A Transparenzregister extract id (the polling handle)."""
+
+UUID_PATTERN = _anchored(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+"""A UUID as the interface uses it: insolvency proceedings (``insolvency_id``) and persons (``person_id``,
+a natural person's ``representation[].id``, the ``entity_id`` of a person monitor)."""
 
 CREDENTIAL_NAME_PATTERN = _anchored(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 """A credential set name (``X-Credential-Name`` header and the ``name`` of a stored set)."""
