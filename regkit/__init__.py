@@ -29,6 +29,14 @@ _EXPORTS = {
         "ServerError", "TransportError", "BudgetExceededError", "OfflineCacheMiss", "WaitTimeout",
     )
 }
+_EXPORTS.update({
+    name: "regkit.frames"
+    for name in (
+        "history", "representatives", "indicators", "ratios", "links", "documents", "insolvency_summaries",
+        "industry_codes", "contact", "as_of", "CompanyAsOf", "companies_frame", "insolvency_results", "events",
+        "insolvencies", "panel", "proceedings", "beneficial_owners",
+    )
+})
 
 __all__ = ["__version__", *_EXPORTS]
 

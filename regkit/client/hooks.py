@@ -26,6 +26,21 @@ FRAME_HOOKS = {
     "insolvency.to_dataframe": "InsolvencyRecord.to_dataframe()",
     "insolvency.events": "InsolvencyRecord.events()",
     "extract.to_dataframe": "ExtractRecord.to_dataframe()",
+    "company.repr_html": "CompanyRecord._repr_html_() (the card Jupyter shows)",
+    "company.representatives": "CompanyRecord.representatives()",
+    "company.indicators": "CompanyRecord.indicators(unit, wide)",
+    "company.links": "CompanyRecord.links()",
+    "company.documents": "CompanyRecord.documents()",
+    "company.insolvency_summaries": "CompanyRecord.insolvency_summaries()",
+    "company.industry_codes": "CompanyRecord.industry_codes()",
+    "company.contact": "CompanyRecord.contact()",
+    "company.as_of": "CompanyRecord.as_of(date)",
+    "company.panel": "CompanyRecord.panel(years, unit)",
+    "companies.history": "CompanyBatch.history(field)",
+    "companies.representatives": "CompanyBatch.representatives()",
+    "companies.indicators": "CompanyBatch.indicators(unit, wide)",
+    "companies.links": "CompanyBatch.links()",
+    "companies.panel": "CompanyBatch.panel(years, unit)",
 }
 
 _FRAMES_MODULE = "regkit.frames"

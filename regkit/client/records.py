@@ -28,6 +28,7 @@ from datetime import datetime
 from typing import Any
 
 from .errors import RegkitError
+from .frame_methods import BatchFrames, CompanyFrames
 from .hooks import FRAME_HOOKS, builder, register_frames
 
 __all__ = [
@@ -126,7 +127,7 @@ class Record:
         return builder(hook)(self, *args, **kwargs)
 
 
-class CompanyRecord(Record):
+class CompanyRecord(CompanyFrames, Record):
     """A company (CompanyV1).
 
     When a cached answer is older than a presigned source URL lives, ``sources`` is removed
@@ -157,7 +158,7 @@ class CompanyRecord(Record):
         return self._frame("company.history", field)
 
 
-class CompanyBatch(Sequence[CompanyRecord | None]):
+class CompanyBatch(BatchFrames, Sequence[CompanyRecord | None]):
     """The result of a bulk lookup, in input order.
 
     Attributes

@@ -1,0 +1,110 @@
+"""Financial ratios from an indicators frame.
+
+Every ratio is null (<NA>) where an input is null or the denominator is zero — never 0, never ±inf. Negative
+denominators are kept (negative equity gives a negative liabilities-to-equity ratio: that is the fact).
+
+Revenue growth compares a report with the company's report of the *previous year*: the latest revision of
+the nearest earlier date, if that date lies 300 to 430 days earlier (a year, allowing for shifted year
+ends). After a gap, or against a short fiscal year, growth is null rather than a misleading multi-year or
+part-year figure.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["RATIOS", "ratios"]
+
+RATIOS = ("equity_ratio", "net_margin", "return_on_assets", "revenue_growth", "liabilities_to_equity",
+          "salaries_per_employee")  # fmt: skip
+
+_GROWTH_DAYS = (300, 430)
+
+
+def _values(series: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    array = series.array
+    return array.to_numpy(dtype=np.float64, na_value=0.0), np.asarray(array.isna(), dtype=bool)
+
+
+def _divide(frame: pd.DataFrame, numerator: str, denominator: str) -> pd.arrays.FloatingArray:
+    top, top_na = _values(frame[numerator])
+    bottom, bottom_na = _values(frame[denominator])
+    mask = top_na | bottom_na | (bottom == 0)
+    out = np.divide(top, bottom, out=np.zeros_like(top), where=~mask)
+    return pd.arrays.FloatingArray(out, mask)
+
+
+def _previous_revenue(frame: pd.DataFrame) -> pd.arrays.FloatingArray:
+    """For each row, the revenue of the same company's previous-year report (latest revision)."""
+    keys = frame[["company_id", "date"]].copy()
+    keys["_row"] = np.arange(len(frame))
+    keys["_revenue"] = frame["revenue"].astype("Float64")
+    latest = keys if "is_latest_revision" not in frame else keys[frame["is_latest_revision"].to_numpy(bool)]
+    latest = latest.drop_duplicates(["company_id", "date"], keep="last").dropna(subset=["date"])
+    latest = latest.rename(columns={"date": "_prev_date", "_revenue": "_prev_revenue"}).drop(columns="_row")
+    rows = keys.dropna(subset=["date"]).sort_values("date", kind="stable")
+    merged = pd.merge_asof(rows, latest.sort_values("_prev_date", kind="stable"), left_on="date",
+                           right_on="_prev_date", by="company_id", allow_exact_matches=False)  # fmt: skip
+    gap = (merged["date"] - merged["_prev_date"]).dt.days
+    ok = gap.between(*_GROWTH_DAYS).fillna(False).to_numpy(bool)
+    values, missing = _values(merged["_prev_revenue"])
+    out, mask = np.zeros(len(frame)), np.ones(len(frame), dtype=bool)
+    positions = merged["_row"].to_numpy()[ok]
+    out[positions], mask[positions] = values[ok], missing[ok]
+    return pd.arrays.FloatingArray(out, mask)
+
+
+def ratios(indicators_frame: pd.DataFrame) -> pd.DataFrame:
+    """The indicators frame with six ratios added.
+
+    Parameters
+    ----------
+    indicators_frame : pandas.DataFrame
+        A wide frame of :func:`regkit.frames.indicators` (EUR or cents), or any frame with its columns
+        ``company_id``, ``date``, ``balance_sheet_total``, ``net_income``, ``revenue``, ``equity``,
+        ``liabilities``, ``salaries`` and ``employees``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A new frame: the input's columns, then (all ``Float64``, <NA> where an input is null or a denominator
+        is zero):
+
+        ======================  ==================================================================
+        equity_ratio            equity / balance_sheet_total
+        net_margin              net_income / revenue
+        return_on_assets        net_income / balance_sheet_total
+        revenue_growth          revenue / previous-year revenue − 1 (see the module docstring)
+        liabilities_to_equity   liabilities / equity
+        salaries_per_employee   salaries / employees, in the frame's unit (EUR or cents)
+        ======================  ==================================================================
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"company_id": ["A", "A"], "date": pd.to_datetime(["2022-12-31", "2023-12-31"]),
+    ...     "balance_sheet_total": pd.array([200.0, 0.0], dtype="Float64"),
+    ...     "net_income": pd.array([10.0, 12.0], dtype="Float64"),
+    ...     "revenue": pd.array([100.0, 120.0], dtype="Float64"),
+    ...     "equity": pd.array([50.0, None], dtype="Float64"),
+    ...     "liabilities": pd.array([150.0, 160.0], dtype="Float64"),
+    ...     "salaries": pd.array([40.0, 44.0], dtype="Float64"), "employees": pd.array([2, 0], dtype="Int64")})
+    >>> ratios(frame)[["equity_ratio", "net_margin", "revenue_growth", "salaries_per_employee"]]
+       equity_ratio  net_margin  revenue_growth  salaries_per_employee
+    0          0.25         0.1            <NA>                   20.0
+    1          <NA>         0.1             0.2                   <NA>
+    """
+    if "measure" in indicators_frame:
+        raise ValueError("ratios needs the wide indicators frame (indicators(..., wide=True))")
+    out = indicators_frame.copy()
+    out["equity_ratio"] = _divide(out, "equity", "balance_sheet_total")
+    out["net_margin"] = _divide(out, "net_income", "revenue")
+    out["return_on_assets"] = _divide(out, "net_income", "balance_sheet_total")
+    previous = indicators_frame[[]].copy()
+    previous["revenue"] = indicators_frame["revenue"].astype("Float64")
+    previous["previous"] = _previous_revenue(indicators_frame)
+    growth = _divide(previous, "revenue", "previous")
+    out["revenue_growth"] = growth - 1
+    out["liabilities_to_equity"] = _divide(out, "liabilities", "equity")
+    out["salaries_per_employee"] = _divide(out, "salaries", "employees")
+    return out

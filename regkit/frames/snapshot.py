@@ -1,0 +1,146 @@
+"""``as_of``: a company as it stood on a date, read from its histories.
+
+Each fact is the newest version of its history that had started on that day (``valid_from <= date``; a
+version with an unknown start counts as older than every dated one) — exactly the row of
+:func:`~regkit.frames.history` whose ``[valid_from, valid_to)`` contains the date. Of two versions on the same
+start date the later one wins, matching its empty-interval predecessor. ``existed`` and ``status`` follow
+:mod:`regkit.frames.status`; the representatives are the roles active that day
+(``start_date <= date < end_date``).
+
+After a company's termination the facts are those it had when it was deleted (``existed`` is False); before
+its incorporation they are usually null. Where a nullable current member is null today (``capital``:
+none registered any more) the histories do not say when the last version ended, so it is still shown.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+import pandas as pd
+
+from ._columns import iso_date
+from ._input import as_dict, is_company
+from .histories import _start, versions
+from .money import capital_eur
+from .roles import representatives
+from .status import status_on
+
+__all__ = ["CompanyAsOf", "as_of", "version_on"]
+
+
+def version_on(company: Mapping[str, Any], history_field: str, day: str) -> Mapping[str, Any] | None:
+    """The version of ``history_field`` in force on ``day`` (``YYYY-MM-DD``), or None."""
+    found = None
+    for entry in versions(company, history_field)[0]:
+        start = _start(history_field, entry)
+        if start is not None and start > day:
+            break
+        found = entry
+    return found
+
+
+@dataclass(frozen=True)
+class CompanyAsOf:
+    """A company on one date. Attributes are plain Python values (None where unknown or absent)."""
+
+    company_id: str
+    date: pd.Timestamp
+    existed: bool
+    status: str | None
+    name: str | None
+    legal_form: str | None
+    address: str | None
+    street: str | None
+    postal_code: str | None
+    city: str | None
+    country: str | None
+    purpose: str | None
+    capital_amount: float | None
+    capital_currency: str | None
+    capital_eur: float | None
+    register_type: str | None
+    register_number: str | None
+    register_court: str | None
+    register_company_id: str | None
+    representatives: pd.DataFrame = field(repr=False, compare=False)
+
+    def to_series(self) -> pd.Series:
+        """The facts (everything but ``representatives``) as a Series, plus ``active_representatives``."""
+        facts = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "representatives"}
+        facts["active_representatives"] = len(self.representatives)
+        return pd.Series(facts, dtype=object, name=self.company_id)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The facts as a dict (``representatives`` as a list of row dicts)."""
+        data = asdict(self)
+        data["representatives"] = self.representatives.to_dict("records")
+        return data
+
+    def _repr_html_(self) -> str:
+        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
+                       for k, v in self.to_series().items() if v is not None)  # fmt: skip
+        roles = self.representatives[["name", "role", "start_date", "authority"]].to_html(index=False)
+        return f"<div><table>{rows}</table><p>Representatives active then</p>{roles}</div>"
+
+
+def as_of(company: Any, date: Any) -> CompanyAsOf:
+    """The company as it stood on ``date``.
+
+    Parameters
+    ----------
+    company : record or dict
+        One company.
+    date : date-like
+        ``"2010-06-30"``, a ``datetime.date``, a ``Timestamp``, ...
+
+    Returns
+    -------
+    CompanyAsOf
+        ``company_id``, ``date`` (Timestamp), ``existed`` (bool), ``status`` (str or None: inferred, see
+        :mod:`regkit.frames.status`), ``name``, ``legal_form``, ``address`` (the formatted one-line address),
+        ``street``, ``postal_code``, ``city``, ``country``, ``purpose``, ``capital_amount`` (float, in
+        ``capital_currency``), ``capital_currency``, ``capital_eur`` (float or None: DEM at 1.95583, USD →
+        None), ``register_type``, ``register_number``, ``register_court``, ``register_company_id``, and
+        ``representatives``: the frame of :func:`~regkit.frames.representatives` restricted to the roles
+        active on ``date`` (same columns and dtypes). ``to_series()`` / ``to_dict()`` convert it.
+
+    Examples
+    --------
+    >>> company = {"id": "DE-HRB-X1-1", "incorporated_at": "1990-01-01", "terminated_at": None,
+    ...     "representation": [], "insolvencies": [],
+    ...     "names": [{"name": "A GmbH", "legal_form": "gmbh", "start_date": "1990-01-01"}],
+    ...     "name": {"name": "A GmbH", "legal_form": "gmbh", "start_date": "1990-01-01"},
+    ...     "capitals": [{"amount": 50000.0, "currency": "DEM", "start_date": "1990-01-01"},
+    ...                  {"amount": 25600.0, "currency": "EUR", "start_date": "2002-03-01"}],
+    ...     "capital": {"amount": 25600.0, "currency": "EUR", "start_date": "2002-03-01"},
+    ...     "addresses": [], "address": None, "purposes": [], "purpose": None, "registers": [], "register": None}
+    >>> then = as_of(company, "1999-12-31")
+    >>> then.existed, then.status, then.capital_amount, then.capital_currency, then.capital_eur
+    (True, 'active', 50000.0, 'DEM', 25564.59)
+    """
+    if not is_company(company):
+        raise TypeError("as_of takes one company (a record or a CompanyV1 dict)")
+    data = as_dict(company)
+    day = iso_date(date)
+    existed, status = status_on(data, day)
+    name = version_on(data, "names", day) or {}
+    address = version_on(data, "addresses", day) or {}
+    purpose = version_on(data, "purposes", day) or {}
+    capital = version_on(data, "capitals", day) or {}
+    register = version_on(data, "registers", day) or {}
+    roles = representatives(data, as_of=day)
+    roles = roles[roles["is_active"].to_numpy(bool)].reset_index(drop=True)
+    return CompanyAsOf(
+        company_id=data["id"], date=pd.Timestamp(day), existed=existed, status=status,
+        name=name.get("name"), legal_form=name.get("legal_form"), address=address.get("formatted_value"),
+        street=address.get("street"), postal_code=address.get("postal_code"), city=address.get("city"),
+        country=address.get("country"), purpose=purpose.get("purpose"), capital_amount=None if capital.get("amount") is None else float(capital["amount"]),
+        capital_currency=capital.get("currency"),
+        capital_eur=capital_eur(capital.get("amount"), capital.get("currency")),
+        register_type=register.get("register_type"), register_number=register.get("register_number"),
+        register_court=register.get("register_court"), register_company_id=register.get("company_id"),
+        representatives=roles,
+    )  # fmt: skip

@@ -1,0 +1,98 @@
+"""The package itself: public names, module size and layering, doctests, documented columns, no warnings."""
+
+from __future__ import annotations
+
+import ast
+import doctest
+import importlib
+import inspect
+import pkgutil
+import warnings
+from pathlib import Path
+
+import pytest
+
+import regkit.frames as frames
+from regkit.frames.financials import MEASURES
+
+PACKAGE = Path(frames.__file__).parent
+MODULES = sorted(m.name for m in pkgutil.iter_modules([str(PACKAGE)]))
+
+
+def test_public_names():
+    public = {name for name in vars(frames) if not name.startswith("_") and not inspect.ismodule(getattr(frames, name))}
+    public -= {"annotations"}
+    assert set(frames.__all__) == public
+    assert not public & set(MODULES)  # no function shadows a submodule (regkit.frames.<module> stays a module)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_module_size_all_and_layering(name):
+    path = PACKAGE / f"{name}.py"
+    source = path.read_text(encoding="utf-8")
+    assert len(source.splitlines()) < 300
+    module = importlib.import_module(f"regkit.frames.{name}")
+    assert isinstance(module.__all__, list) and all(hasattr(module, n) for n in module.__all__)
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            target = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
+            target = target or ""
+            assert not target.startswith(("regkit.plot", "regkit.widgets", "regkit.graph"))
+            if target.startswith("regkit.client"):  # type hints only, or the documented hook registration
+                assert name == "_hooks" or "TYPE_CHECKING" in source
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_doctests(name):
+    module = importlib.import_module(f"regkit.frames.{name}")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+
+
+def _calls(company):
+    proceeding = {"id": "p", "case_number": "1", "court": "AG", "current_status": "opened", "debtor_name": "D",
+                  "debtor_kind": None, "debtor_legal_form": None, "company_id": None, "proceeding_kind": None,
+                  "administration_kind": None, "administrator_name": None, "administrator_address": None,
+                  "insolvency_grounds": None, "claims_filing_deadline": None, "opened_at": None, "closed_at": None,
+                  "first_event_at": None, "last_event_at": None, "distribution_available": None,
+                  "distribution_claims_total": None, "events": []}  # fmt: skip
+    yield frames.history, [frames.history(company, f) for f in ("names", "addresses", "purposes", "capitals", "registers")]
+    yield frames.representatives, [frames.representatives(company)]
+    yield frames.indicators, [frames.indicators(company), frames.indicators(company, wide=False)]
+    yield frames.ratios, [frames.ratios(frames.indicators(company))]
+    for build in (frames.links, frames.documents, frames.insolvency_summaries, frames.industry_codes,
+                  frames.contact, frames.companies_frame, frames.panel):  # fmt: skip
+        yield build, [build(company)]
+    yield frames.insolvency_results, [frames.insolvency_results([])]
+    yield frames.events, [frames.events(proceeding)]
+    yield frames.proceedings, [frames.proceedings(proceeding)]
+    yield frames.beneficial_owners, [frames.beneficial_owners([])]
+
+
+def test_every_column_is_documented_and_no_warning_is_raised(company):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        calls = list(_calls(company))
+    for function, built in calls:
+        doc = inspect.getdoc(function) + (inspect.getdoc(inspect.getmodule(function)) or "")
+        assert "Returns" in doc and "Examples" in doc
+        for frame in built:
+            columns = frames.RATIOS if function is frames.ratios else frame.columns  # ratios: input's + six
+            for column in columns:
+                generic = (column in MEASURES and "measures" in doc.lower()) or (column.startswith("ground_") and "ground_" in doc)
+                assert column in doc or generic, f"{function.__name__}: column {column!r} is not documented"
+
+
+def test_as_of_returns_documented_attributes(company):
+    snapshot = frames.as_of(company, "2020-01-01")
+    doc = inspect.getdoc(frames.as_of)
+    for field in snapshot.__dataclass_fields__:
+        assert field in doc
+
+
+def test_company_card_escapes_values(company):
+    company["name"]["name"] = "<script>alert(1)</script> GmbH"
+    html = frames.company_card_html(company)
+    assert "<script>" not in html and "&lt;script&gt;" in html
