@@ -38,10 +38,17 @@ _EXPORTS.update({
     )
 })
 
-__all__ = ["__version__", *_EXPORTS]
+_EXPORTS["crawl"] = "regkit.graph"
+
+#: Subpackages reachable as ``regkit.graph``, ``regkit.plot``, … without importing them first.
+_SUBPACKAGES = ("client", "frames", "graph", "plot", "widgets", "local", "schema")
+
+__all__ = ["__version__", *_EXPORTS, *_SUBPACKAGES]
 
 
 def __getattr__(name: str) -> Any:
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"regkit.{name}")
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'regkit' has no attribute {name!r}")

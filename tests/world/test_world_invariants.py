@@ -129,7 +129,8 @@ def test_links_resolve_and_are_mirrored(world):
             assert companies[acquisition["company_id"]]["merged_into"]["company_id"] == company["id"]
         for rep in company["representation"]:
             if rep["type"] == "legal_person" and rep["id"] is not None:
-                assert rep["id"] in companies
+                holder = companies[rep["id"]]
+                assert holder["incorporated_at"] <= rep["start_date"], (company["id"], rep["id"])
 
 
 def test_statuses_consistent(world):

@@ -45,7 +45,8 @@ def _holdings(ctx: Context, spec: Spec, directors: list[Person]) -> list[dict]:
         if kind == "company":
             parent = ctx.specs[holder]  # type: ignore[index]
             name = ctx.names[parent.index][-1]["name"]
-            entries.append(legal_entry(parent.id, name, None, "SHAREHOLDER", spec.incorporated, end))
+            since = max(spec.incorporated, parent.incorporated)  # a holder cannot hold before it exists
+            entries.append(legal_entry(parent.id, name, None, "SHAREHOLDER", since, end))
             ctx.shareholdings.append({"company_id": spec.id, "holder_id": parent.id, "holder_type": "legal_person",
                                       "holder_name": name, "share": share})
         else:

@@ -1,0 +1,69 @@
+"""Corporate group structures as time-aware networkx graphs.
+
+Build a graph from company records (:func:`from_companies`) or by crawling the interface
+(:func:`crawl`); ask it the questions analysts ask of a group in one call each (:func:`as_of`,
+:func:`organkreis`, :func:`ultimate_parent`, :func:`merger_history`, :func:`interlocks`); move it
+to DataFrames (:func:`to_edgelist` / :func:`from_edgelist`) and files (GraphML, GEXF, node-link
+JSON). The graph's shape — node kinds, relations, directions, dates — is defined in
+:mod:`regkit.graph.schema`; who counts as the same person in :mod:`regkit.graph.persons`; what
+counts as control in :mod:`regkit.graph.control`; validity in time in :mod:`regkit.graph.timeline`;
+the file encoding in :mod:`regkit.graph.readwrite`. Drawing lives above, in ``regkit.plot.group``
+(:func:`layered_layout` here gives its positions without matplotlib).
+
+Examples
+--------
+>>> from regkit.local.world import read_world
+>>> from regkit.graph import from_companies, organkreis, ultimate_parent
+>>> G = from_companies(read_world().companies)
+>>> top, members = organkreis(G, "DE-HRB-R2201-85613")
+>>> top, len(members)
+('DE-HRB-D4501-92697', 16)
+>>> ultimate_parent(G, "DE-HRB-R2201-85613")
+'DE-HRB-D4501-92697'
+"""
+
+from .boards import SERVING_ROLES, interlocks
+from .build import from_companies
+from .control import (Organkreis, control_chain, controlled_companies, controlling_parents, organkreis,
+                      ultimate_parent)  # fmt: skip
+from .crawler import crawl, linked_companies
+from .edgelist import from_edgelist, to_edgelist, to_nodelist
+from .layout import control_layers, layered_layout
+from .mergers import merger_history
+from .report import CrawlReport, LevelEstimate
+from .readwrite import (node_link_data, node_link_graph, read_gexf, read_graphml, read_node_link, write_gexf,
+                        write_graphml, write_node_link)  # fmt: skip
+from .schema import RELATIONS
+from .timeline import as_of
+
+__all__ = [
+    "RELATIONS",
+    "SERVING_ROLES",
+    "CrawlReport",
+    "LevelEstimate",
+    "Organkreis",
+    "as_of",
+    "control_chain",
+    "control_layers",
+    "controlled_companies",
+    "controlling_parents",
+    "crawl",
+    "from_companies",
+    "from_edgelist",
+    "interlocks",
+    "layered_layout",
+    "linked_companies",
+    "merger_history",
+    "node_link_data",
+    "node_link_graph",
+    "organkreis",
+    "read_gexf",
+    "read_graphml",
+    "read_node_link",
+    "to_edgelist",
+    "to_nodelist",
+    "ultimate_parent",
+    "write_gexf",
+    "write_graphml",
+    "write_node_link",
+]

@@ -1,0 +1,273 @@
+"""Control: who is above a company — the Organkreis and the ultimate parent.
+
+What counts as control
+----------------------
+Two kinds of edge, both as they stand on the day asked (:mod:`regkit.graph.timeline`):
+
+* a **profit-transfer agreement**, from the Organgesellschaft to its parent (an Organschaft needs the
+  parent to hold the majority of the voting rights, so the parent controls);
+* a **legal-person shareholder**: a ``representation`` edge with role ``SHAREHOLDER`` whose source is a
+  company or another legal person (the parent), pointing to the company it holds.
+
+Natural-person shareholders, directors, Prokura and the general partner of a KG
+(``PERSONAL_LIABLE_DIRECTOR``, which manages but does not own) do not count.
+
+The walk upwards
+----------------
+From a company, the *controlling parent* is the target of its profit-transfer agreement if it has
+one (an agreement outranks shareholdings), else its legal-person shareholder. When there is no
+parent, or several different ones (the register gives no shares, so shared control cannot be
+resolved), the walk stops. It also stops before it would visit a company a second time: in a cycle
+of mutual control the last company reached before the cycle closes is the ultimate parent.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from collections import deque
+from typing import Any, NamedTuple
+
+import networkx as nx
+
+from .schema import CONTROL_ROLES, NATURAL_PERSON, PROFIT_TRANSFER, REPRESENTATION, to_date
+from .timeline import in_force
+
+__all__ = ["Organkreis", "organkreis", "ultimate_parent", "control_chain", "controlling_parents",
+           "controlled_companies", "is_control_edge"]
+
+
+def is_control_edge(G: nx.MultiDiGraph, u: str, v: str, attrs: dict[str, Any]) -> bool:
+    """Whether the edge ``u → v`` carries control (see the module docstring)."""
+    relation = attrs.get("relation")
+    if relation == PROFIT_TRANSFER:
+        return True
+    return (relation == REPRESENTATION and attrs.get("role") in CONTROL_ROLES
+            and G.nodes[u].get("kind") != NATURAL_PERSON)  # fmt: skip
+
+
+def _pta_parents(G: nx.MultiDiGraph, node: str, day: _dt.date | None) -> set[str]:
+    return {v for _, v, attrs in G.out_edges(node, data=True)
+            if attrs.get("relation") == PROFIT_TRANSFER and in_force(attrs, day)}  # fmt: skip
+
+
+def controlling_parents(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> set[str]:
+    """The controlling parents of a company on a date (one, none, or — shared control — several).
+
+    Parameters
+    ----------
+    G : networkx.MultiDiGraph
+    company_id : str
+    date : date-like, optional
+        Default: the current state (see :mod:`regkit.graph.timeline`).
+
+    Returns
+    -------
+    set of str
+        The target of the company's profit-transfer agreement if it has one, else its legal-person
+        shareholders.
+    """
+    _check(G, company_id)
+    day = to_date(date)
+    parents = _pta_parents(G, company_id, day)
+    if parents:
+        return parents
+    return {u for u, _, attrs in G.in_edges(company_id, data=True)
+            if attrs.get("relation") == REPRESENTATION and attrs.get("role") in CONTROL_ROLES
+            and G.nodes[u].get("kind") != NATURAL_PERSON and in_force(attrs, day)}  # fmt: skip
+
+
+def _check(G: nx.MultiDiGraph, node: str) -> None:
+    if node not in G:
+        raise nx.NodeNotFound(f"{node!r} is not in the graph")
+
+
+def control_chain(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> list[str]:
+    """The chain of controlling parents from a company up to its ultimate parent.
+
+    Parameters
+    ----------
+    G : networkx.MultiDiGraph
+    company_id : str
+    date : date-like, optional
+        Default: the current state.
+
+    Returns
+    -------
+    list of str
+        ``[company_id, parent, grandparent, ..., ultimate parent]``; ``[company_id]`` when nothing
+        controls it.
+
+    Raises
+    ------
+    networkx.NodeNotFound
+        When ``company_id`` is not in ``G``.
+
+    Examples
+    --------
+    >>> from regkit.graph import from_companies, control_chain
+    >>> def pta(child, parent):
+    ...     return {"id": child, "name": {"name": child}, "profit_transfer_agreement": {"company_id": parent,
+    ...             "name": parent, "registration_date": "2019-03-01", "agreement_date": None}}
+    >>> G = from_companies([pta("DE-HRB-B1204-3", "DE-HRB-B1204-2"), pta("DE-HRB-B1204-2", "DE-HRB-B1204-1")])
+    >>> control_chain(G, "DE-HRB-B1204-3")
+    ['DE-HRB-B1204-3', 'DE-HRB-B1204-2', 'DE-HRB-B1204-1']
+    """
+    chain = [company_id]
+    seen = {company_id}
+    node = company_id
+    while True:
+        parents = controlling_parents(G, node, date)
+        if len(parents) != 1:
+            return chain
+        (node,) = parents
+        if node in seen:
+            return chain
+        seen.add(node)
+        chain.append(node)
+
+
+def ultimate_parent(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> str:
+    """The company (or legal person) at the top of a company's chain of control.
+
+    Parameters
+    ----------
+    G : networkx.MultiDiGraph
+    company_id : str
+    date : date-like, optional
+        Default: the current state.
+
+    Returns
+    -------
+    str
+        The last node of :func:`control_chain`: ``company_id`` itself when nothing controls it.
+        See the module docstring for the edges that count and how cycles end.
+
+    Examples
+    --------
+    >>> from regkit.graph import from_companies, ultimate_parent
+    >>> held = {"id": "DE-HRB-B1204-2", "name": {"name": "Beta GmbH"}, "representation": [
+    ...     {"id": "DE-HRB-B1204-1", "name": "Alpha AG", "type": "legal_person", "role": "SHAREHOLDER",
+    ...      "start_date": "2001-01-01", "end_date": None, "authority": None, "legal_person": None}]}
+    >>> ultimate_parent(from_companies([held]), "DE-HRB-B1204-2")
+    'DE-HRB-B1204-1'
+    """
+    return control_chain(G, company_id, date)[-1]
+
+
+class Organkreis(NamedTuple):
+    """A profit-transfer group: the Organträger and its Organgesellschaften.
+
+    Attributes
+    ----------
+    organtraeger : str
+        The company at the top of the chain of profit-transfer agreements.
+    organgesellschaften : frozenset of str
+        Every company whose chain of agreements (through intermediate holdings) ends at the
+        Organträger; empty when none does.
+    """
+
+    organtraeger: str
+    organgesellschaften: frozenset[str]
+
+    @property
+    def companies(self) -> frozenset[str]:
+        """The Organträger and all Organgesellschaften."""
+        return self.organgesellschaften | {self.organtraeger}
+
+
+def organkreis(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> Organkreis:
+    """The profit-transfer group a company belongs to.
+
+    Parameters
+    ----------
+    G : networkx.MultiDiGraph
+    company_id : str
+        Any company of the group: the Organträger, an intermediate holding or an Organgesellschaft.
+    date : date-like, optional
+        Default: the current state (agreements not ended).
+
+    Returns
+    -------
+    Organkreis
+        ``(organtraeger, organgesellschaften)``. The Organträger is found by following
+        profit-transfer agreements upwards (stopping before a company is visited twice); the
+        Organgesellschaften are all companies with a chain of agreements to it.
+
+    Raises
+    ------
+    networkx.NodeNotFound
+        When ``company_id`` is not in ``G``.
+
+    Examples
+    --------
+    >>> from regkit.graph import from_companies, organkreis
+    >>> def pta(child, parent):
+    ...     return {"id": child, "name": {"name": child}, "profit_transfer_agreement": {"company_id": parent,
+    ...             "name": parent, "registration_date": "2019-03-01", "agreement_date": None}}
+    >>> G = from_companies([pta("DE-HRB-B1204-3", "DE-HRB-B1204-2"), pta("DE-HRB-B1204-2", "DE-HRB-B1204-1")])
+    >>> top, members = organkreis(G, "DE-HRB-B1204-2")
+    >>> top, sorted(members)
+    ('DE-HRB-B1204-1', ['DE-HRB-B1204-2', 'DE-HRB-B1204-3'])
+    """
+    _check(G, company_id)
+    day = to_date(date)
+    top, seen = company_id, {company_id}
+    while True:
+        parents = _pta_parents(G, top, day) - seen
+        if len(parents) != 1:
+            break
+        (top,) = parents
+        seen.add(top)
+    members: set[str] = set()
+    queue = deque([top])
+    while queue:
+        node = queue.popleft()
+        for child, _, attrs in G.in_edges(node, data=True):
+            if attrs.get("relation") == PROFIT_TRANSFER and in_force(attrs, day) and child not in members:
+                members.add(child)
+                queue.append(child)
+    members.discard(top)
+    return Organkreis(top, frozenset(members))
+
+
+def controlled_companies(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> set[str]:
+    """Everything a company (or legal person) controls, directly or through others.
+
+    Parameters
+    ----------
+    G : networkx.MultiDiGraph
+    company_id : str
+    date : date-like, optional
+        Default: the current state.
+
+    Returns
+    -------
+    set of str
+        The companies reached downwards along control edges (profit-transfer agreements to it,
+        legal-person shareholdings it holds), ``company_id`` excluded. With ``ultimate_parent``
+        this is a whole group: ``{top} | controlled_companies(G, top)``.
+
+    Examples
+    --------
+    >>> from regkit.graph import from_companies, controlled_companies
+    >>> def pta(child, parent):
+    ...     return {"id": child, "name": {"name": child}, "profit_transfer_agreement": {"company_id": parent,
+    ...             "name": parent, "registration_date": "2019-03-01", "agreement_date": None}}
+    >>> G = from_companies([pta("DE-HRB-B1204-3", "DE-HRB-B1204-2"), pta("DE-HRB-B1204-2", "DE-HRB-B1204-1")])
+    >>> sorted(controlled_companies(G, "DE-HRB-B1204-1"))
+    ['DE-HRB-B1204-2', 'DE-HRB-B1204-3']
+    """
+    _check(G, company_id)
+    day = to_date(date)
+    found: set[str] = set()
+    queue = deque([company_id])
+    while queue:
+        node = queue.popleft()
+        below = {u for u, _, a in G.in_edges(node, data=True)
+                 if a.get("relation") == PROFIT_TRANSFER and in_force(a, day)}  # fmt: skip
+        below |= {v for _, v, a in G.out_edges(node, data=True)
+                  if a.get("relation") == REPRESENTATION and is_control_edge(G, node, v, a) and in_force(a, day)}
+        for child in below - found - {company_id}:
+            found.add(child)
+            queue.append(child)
+    return found

@@ -1,0 +1,216 @@
+"""Graph ⇄ DataFrames: ``to_edgelist`` / ``from_edgelist`` (a round trip) and ``to_nodelist``.
+
+The edge list is a *relation frame* (``source``, ``target``, ``relation``, ``valid_from``,
+``valid_to``, ...), so relation frames built elsewhere (``regkit.frames``) feed
+:func:`from_edgelist` directly; without a key column the keys follow :func:`regkit.graph.schema.edge_key`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+
+from .build import empty_graph
+from .schema import DATE_ATTRIBUTES, EDGE_ATTRIBUTES, NODE_ATTRIBUTES, to_date
+from .schema import edge_key as make_edge_key
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["to_edgelist", "from_edgelist", "to_nodelist", "NODE_COLUMNS"]
+
+#: Node attribute columns of :func:`to_nodelist`, in order (after ``node``).
+NODE_COLUMNS = ("kind", "name", "legal_form", "status", "city", "country", "fetched", "incorporated_at",
+                "terminated_at", "first_name", "last_name", "date_of_birth", "person_id")  # fmt: skip
+
+
+def _column(name: str, values: list[Any]) -> Any:
+    import pandas as pd
+
+    from ._frames import date_column, str_column
+
+    if name in DATE_ATTRIBUTES:
+        return date_column(values)
+    if name == "fetched":
+        return pd.array(values, dtype="boolean")
+    if all(v is None or isinstance(v, str) for v in values):
+        return str_column(values)
+    return pd.Series(values, dtype=object)
+
+
+def to_edgelist(G: nx.MultiDiGraph, source: str = "source", target: str = "target",
+                edge_key: str = "key") -> "pd.DataFrame":  # fmt: skip
+    """The edges of a group graph as a DataFrame, one row per edge.
+
+    Parameters
+    ----------
+    G : networkx.MultiDiGraph
+    source, target, edge_key : str
+        Names of the endpoint and key columns.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ==================  ===============  ==========================================
+        source              str              source node
+        target              str              target node
+        key                 str              edge key
+        relation            str              ``merger``, ``spin_off``, ``profit_transfer``, ``representation``
+        role                str              representation role (NaN otherwise)
+        valid_from          datetime64[us]   NaT when unknown
+        valid_to            datetime64[us]   NaT when open
+        registration_date   datetime64[us]
+        agreement_date      datetime64[us]
+        authority           str
+        ==================  ===============  ==========================================
+
+        Further edge attributes follow as extra columns (``str`` if all values are strings,
+        dates as ``datetime64[us]`` if named in :data:`~regkit.graph.schema.DATE_ATTRIBUTES`, else
+        ``object``).
+
+    Examples
+    --------
+    >>> from regkit.graph import from_companies, to_edgelist, from_edgelist
+    >>> company = {"id": "DE-HRB-B1204-2", "name": {"name": "Beta GmbH"}, "merged_into": {
+    ...     "company_id": "DE-HRB-B1204-1", "name": "Alpha AG", "registration_date": "2022-10-12",
+    ...     "agreement_date": None}}
+    >>> G = from_companies([company])
+    >>> to_edgelist(G)[["source", "target", "relation", "valid_from"]]
+               source          target relation valid_from
+    0  DE-HRB-B1204-2  DE-HRB-B1204-1   merger 2022-10-12
+    >>> sorted(from_edgelist(to_edgelist(G)).edges(keys=True)) == sorted(G.edges(keys=True))
+    True
+    """
+    edges = list(G.edges(keys=True, data=True))
+    names = list(EDGE_ATTRIBUTES)
+    names += sorted({name for *_, attrs in edges for name in attrs} - set(names) - {source, target, edge_key})
+    columns: dict[str, Any] = {
+        source: _column(source, [u for u, *_ in edges]),
+        target: _column(target, [v for _, v, *_ in edges]),
+        edge_key: _column(edge_key, [k for _, _, k, _ in edges]),
+    }
+    for name in names:
+        columns[name] = _column(name, [attrs.get(name) for *_, attrs in edges])
+    from ._frames import frame
+
+    return frame(columns)
+
+
+def to_nodelist(G: nx.MultiDiGraph, node: str = "node") -> "pd.DataFrame":
+    """The nodes of a group graph as a DataFrame, one row per node.
+
+    Parameters
+    ----------
+    G : networkx.MultiDiGraph
+    node : str
+        Name of the node id column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``node`` (str) and the columns of :data:`NODE_COLUMNS`: ``kind``, ``name``, ``legal_form``,
+        ``status``, ``city``, ``country``, ``first_name``, ``last_name``, ``person_id`` (str, NaN where
+        the attribute is unknown or does not apply to the kind), ``fetched`` (boolean, <NA> for
+        persons), ``incorporated_at``, ``terminated_at``, ``date_of_birth`` (datetime64[us]); then
+        further node attributes as extra columns.
+    """
+    nodes = list(G.nodes(data=True))
+    names = list(NODE_COLUMNS) + sorted({n for _, attrs in nodes for n in attrs} - set(NODE_COLUMNS) - {node})
+    columns = {node: _column(node, [n for n, _ in nodes])}
+    for name in names:
+        columns[name] = _column(name, [attrs.get(name) for _, attrs in nodes])
+    from ._frames import frame
+
+    return frame(columns)
+
+
+def _node_attrs(row: dict[str, Any], extra: Iterable[str]) -> dict[str, Any]:
+    from ._frames import to_python
+
+    kind = to_python(row.get("kind"))
+    schema = NODE_ATTRIBUTES.get(kind, ("kind",))
+    attrs = {name: to_python(row.get(name), name in DATE_ATTRIBUTES) for name in schema}
+    for name in extra:
+        value = to_python(row.get(name), name in DATE_ATTRIBUTES)
+        if value is not None:
+            attrs[name] = value
+    return attrs
+
+
+def from_edgelist(edges: "pd.DataFrame", source: str = "source", target: str = "target", edge_key: str | None = "key",
+                  edge_attr: Iterable[str] | None = None, *, nodes: "pd.DataFrame | None" = None, node: str = "node",
+                  create_using: Any = None) -> nx.MultiDiGraph:  # fmt: skip
+    """Build a group graph from an edge list (and optionally a node list).
+
+    Parameters
+    ----------
+    edges : pandas.DataFrame
+        As :func:`to_edgelist` returns, or any relation frame with ``source``, ``target`` and
+        ``relation`` columns.
+    source, target : str
+        Endpoint columns.
+    edge_key : str or None
+        Key column; when ``None`` or absent, keys are made as :func:`from_companies` makes them
+        (:func:`regkit.graph.schema.edge_key`, ``/2``, ``/3`` for further different edges with the
+        same key; an identical repeated row is one edge).
+    edge_attr : iterable of str, optional
+        Columns to keep as edge attributes (default: all other columns). The seven attributes of
+        :data:`~regkit.graph.schema.EDGE_ATTRIBUTES` are always present (``None`` when no column).
+    nodes : pandas.DataFrame, optional
+        A :func:`to_nodelist` frame: its nodes (isolated ones too) and their attributes; each node
+        gets the attributes of its kind (:data:`~regkit.graph.schema.NODE_ATTRIBUTES`) plus extra
+        columns that are not null.
+    node : str
+        The node id column of ``nodes``.
+    create_using : networkx graph class or instance, optional
+        A directed multigraph to fill.
+
+    Returns
+    -------
+    networkx.MultiDiGraph
+        Missing values (NaN, NaT, <NA>) become ``None``, date columns :class:`datetime.date`:
+        ``from_edgelist(to_edgelist(G), nodes=to_nodelist(G))`` equals ``G``.
+
+    Raises
+    ------
+    KeyError
+        When a named column is missing.
+    """
+    from ._frames import to_python
+
+    graph = empty_graph(create_using)
+    if nodes is not None:
+        extra = [c for c in nodes.columns if c not in NODE_COLUMNS and c != node]
+        for record in nodes.to_dict("records"):
+            graph.add_node(to_python(record[node]), **_node_attrs(record, extra))
+    has_key = edge_key is not None and edge_key in edges.columns
+    for name in (source, target) + (("relation",) if not has_key else ()):
+        if name not in edges.columns:
+            raise KeyError(f"edge list has no column {name!r}; columns: {list(edges.columns)}")
+    skip = {source, target, edge_key}
+    names = [c for c in (edges.columns if edge_attr is None else edge_attr) if c not in skip]
+    for record in edges.to_dict("records"):
+        attrs = dict.fromkeys(EDGE_ATTRIBUTES)
+        attrs.update((name, to_python(record.get(name), name in DATE_ATTRIBUTES)) for name in names)
+        u, v = to_python(record[source]), to_python(record[target])
+        key = to_python(record[edge_key]) if has_key else _free_key(graph, u, v, attrs)
+        if key is not None:
+            graph.add_edge(u, v, key=key, **attrs)
+    return graph
+
+
+def _free_key(graph: nx.MultiDiGraph, u: str, v: str, attrs: dict[str, Any]) -> str | None:
+    """The schema's key for an edge without one: ``key``, or ``key/2``, ... when another edge holds it;
+    ``None`` when an identical edge is already there."""
+    day = attrs["valid_from"] if attrs["relation"] == "representation" else attrs["registration_date"]
+    base = make_edge_key(attrs["relation"], attrs["role"], to_date(day))
+    key, n = base, 1
+    while graph.has_edge(u, v, key):
+        if graph.edges[u, v, key] == attrs:
+            return None
+        n += 1
+        key = f"{base}/{n}"
+    return key
+

@@ -1,0 +1,197 @@
+"""What a regkit group graph holds: node kinds, relations, attributes, edge keys and directions.
+
+A group graph is a :class:`networkx.MultiDiGraph`. This module is its single definition; every other
+module of :mod:`regkit.graph` (building, queries, files) reads it from here.
+
+Nodes
+-----
+Node ids are strings. Every node has ``kind`` and ``name``; the other attributes depend on the kind
+(an attribute that does not apply to a kind is absent, one that applies but is unknown is ``None``):
+
+==================  =====================================  ===============================================
+kind                node id                                attributes
+==================  =====================================  ===============================================
+``company``         the company id (``DE-HRB-...``)        ``name``, ``legal_form``, ``status``, ``city``,
+                                                           ``incorporated_at``, ``terminated_at`` (dates),
+                                                           ``fetched`` (bool: ``False`` for a company known
+                                                           only as a link target or representative)
+``natural_person``  the person's id (a UUID); without an   ``name``, ``first_name``, ``last_name``,
+                    id, ``person:<name>|<birth>|<city>``   ``date_of_birth`` (date), ``city``,
+                    (see :mod:`regkit.graph.persons`)      ``person_id`` (the register's id or ``None``)
+``legal_person``    its id if the register gives one that  ``name``, ``city``, ``country``, ``person_id``
+                    is not a company id, else
+                    ``legal:<name>|<city>|<country>``
+==================  =====================================  ===============================================
+
+Edges
+-----
+Every edge has the same seven attributes (``None`` where they do not apply): ``relation``, ``role``,
+``valid_from``, ``valid_to``, ``registration_date``, ``agreement_date`` (dates) and ``authority``.
+Directions, one per relation:
+
+===================  =========================================  ==================================
+relation             direction (source → target)                from the interface
+===================  =========================================  ==================================
+``merger``           absorbed company → acquirer                ``merged_into``, ``acquisitions``
+``spin_off``         transferring company → recipient           ``asset_spin_offs``
+``profit_transfer``  Organgesellschaft → parent (Organträger    ``profit_transfer_agreement``
+                     or an intermediate holding)
+``representation``   representative → company (``role`` says    ``representation``
+                     which: ``DIRECTOR``, ``SHAREHOLDER``, ...)
+===================  =========================================  ==================================
+
+Validity is half-open: an edge is in force on day ``d`` when ``valid_from <= d < valid_to``
+(``None`` bounds are open). ``valid_from`` is the registration date for mergers, spin-offs and
+profit-transfer agreements (the register entry is what makes them effective; the contract date is
+kept in ``agreement_date``) and ``start_date`` for representation; ``valid_to`` is ``end_date`` for
+representation and ``None`` for the others (the interface lists only current agreements).
+
+Edge keys are strings that start with the relation: ``"merger"``, ``"profit_transfer"``,
+``"spin_off/<registration_date>"`` and ``"representation/<ROLE>/<start_date>"`` (see
+:func:`edge_key`). A link reported by both ends (a merger: ``merged_into`` and ``acquisitions``) is
+one edge; an entry repeated exactly is one edge; a *different* entry with the same key — the register
+lists the same person twice with the same role and start date, e.g. with two authorities — gets
+``<key>/2``, ``<key>/3``, ...: no entry the interface gives is lost.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from typing import Any
+
+__all__ = [
+    "RELATIONS",
+    "MERGER",
+    "SPIN_OFF",
+    "PROFIT_TRANSFER",
+    "REPRESENTATION",
+    "COMPANY",
+    "NATURAL_PERSON",
+    "LEGAL_PERSON",
+    "NODE_KINDS",
+    "NODE_ATTRIBUTES",
+    "EDGE_ATTRIBUTES",
+    "DATE_ATTRIBUTES",
+    "CONTROL_ROLES",
+    "edge_key",
+    "edge_attributes",
+    "check_relations",
+    "to_date",
+]
+
+MERGER = "merger"
+SPIN_OFF = "spin_off"
+PROFIT_TRANSFER = "profit_transfer"
+REPRESENTATION = "representation"
+#: The relations a graph can hold, in the order they are documented.
+RELATIONS = (MERGER, SPIN_OFF, PROFIT_TRANSFER, REPRESENTATION)
+
+COMPANY = "company"
+NATURAL_PERSON = "natural_person"
+LEGAL_PERSON = "legal_person"
+NODE_KINDS = (COMPANY, NATURAL_PERSON, LEGAL_PERSON)
+
+#: Node attributes per kind, in a fixed order (``kind`` first).
+NODE_ATTRIBUTES: dict[str, tuple[str, ...]] = {
+    COMPANY: ("kind", "name", "legal_form", "status", "city", "incorporated_at", "terminated_at", "fetched"),
+    NATURAL_PERSON: ("kind", "name", "first_name", "last_name", "date_of_birth", "city", "person_id"),
+    LEGAL_PERSON: ("kind", "name", "city", "country", "person_id"),
+}
+
+#: Edge attributes, the same on every edge.
+EDGE_ATTRIBUTES = ("relation", "role", "valid_from", "valid_to", "registration_date", "agreement_date", "authority")
+
+#: Attributes (of nodes or edges) that hold :class:`datetime.date` values or ``None``.
+DATE_ATTRIBUTES = frozenset(
+    {"incorporated_at", "terminated_at", "date_of_birth", "valid_from", "valid_to", "registration_date",
+     "agreement_date"}
+)  # fmt: skip
+
+#: Representation roles by which a legal person controls the company it represents (see
+#: :mod:`regkit.graph.control`).
+CONTROL_ROLES = frozenset({"SHAREHOLDER"})
+
+
+def edge_key(relation: str, role: str | None = None, date: _dt.date | None = None) -> str:
+    """The key of an edge: unique for one link between two nodes.
+
+    Parameters
+    ----------
+    relation : str
+        One of :data:`RELATIONS`.
+    role : str, optional
+        The representation role (representation only).
+    date : datetime.date, optional
+        ``start_date`` of a representation, ``registration_date`` of a spin-off.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> import datetime
+    >>> edge_key("representation", "DIRECTOR", datetime.date(2018, 8, 27))
+    'representation/DIRECTOR/2018-08-27'
+    >>> edge_key("merger")
+    'merger'
+    """
+    if relation == REPRESENTATION:
+        return f"{relation}/{role}/{date.isoformat() if date else ''}"
+    if relation == SPIN_OFF:
+        return f"{relation}/{date.isoformat() if date else ''}"
+    return relation
+
+
+def edge_attributes(relation: str, **values: Any) -> dict[str, Any]:
+    """A complete edge attribute dict: every name of :data:`EDGE_ATTRIBUTES`, ``None`` unless given."""
+    attrs = dict.fromkeys(EDGE_ATTRIBUTES)
+    attrs.update(values, relation=relation)
+    return attrs
+
+
+def check_relations(relations: Any) -> tuple[str, ...]:
+    """Validate a ``relations=`` argument; returns it as a tuple.
+
+    Raises
+    ------
+    ValueError
+        For a relation name that is not one of :data:`RELATIONS`.
+    """
+    if isinstance(relations, str):
+        relations = (relations,)
+    relations = tuple(relations)
+    unknown = [r for r in relations if r not in RELATIONS]
+    if unknown:
+        raise ValueError(f"unknown relations {unknown}; choose from {list(RELATIONS)}")
+    return relations
+
+
+def to_date(value: Any) -> _dt.date | None:
+    """A date argument as :class:`datetime.date` (``None`` stays ``None``).
+
+    Accepts ``"YYYY-MM-DD"`` strings, :class:`datetime.date`, :class:`datetime.datetime` (its date),
+    and pandas ``Timestamp`` / ``NaT`` (``NaT`` → ``None``).
+
+    Examples
+    --------
+    >>> to_date("2020-01-31")
+    datetime.date(2020, 1, 31)
+    """
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return _dt.date.fromisoformat(value[:10])
+    if isinstance(value, _dt.datetime):
+        return None if value != value else value.date()  # NaT is a datetime subclass and != itself
+    if isinstance(value, _dt.date):
+        return value
+    if hasattr(value, "to_pydatetime"):  # numpy / pandas scalars
+        return to_date(value.to_pydatetime())
+    if type(value).__name__ == "NaTType":
+        return None
+    if type(value).__name__ == "datetime64":
+        import numpy as np
+
+        return None if np.isnat(value) else _dt.date.fromisoformat(str(value.astype("datetime64[D]")))
+    raise TypeError(f"expected a date (str, datetime.date, Timestamp), not {type(value).__name__}")

@@ -1,0 +1,145 @@
+"""Round trips: edge lists, GraphML, GEXF and node-link JSON give back an equal graph."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import json
+from pathlib import Path
+from typing import Any, Callable
+
+import networkx as nx
+import pytest
+
+from regkit.graph import (CrawlReport, from_companies, from_edgelist, node_link_data, node_link_graph, read_gexf,
+                          read_graphml, read_node_link, to_edgelist, to_nodelist, write_gexf, write_graphml,
+                          write_node_link)  # fmt: skip
+
+
+@pytest.fixture
+def tricky(make_company: Any) -> nx.MultiDiGraph:
+    """A small graph with every relation, stubs, id-less persons, empty strings, umlauts and duplicate keys."""
+    person, legal, link = make_company.person, make_company.legal, make_company.link
+    companies = [
+        make_company(1, acquisitions=[link(2, "2022-10-12", "2022-07-01")], address={"city": "Köln"},
+                     representation=[person("p-1", "Jörg Müller", "1960-05-05", "Köln", authority=""),
+                                     person("p-1", "Jörg Müller", "1960-05-05", "Köln", authority="b"),
+                                     person(None, "Anna Schmidt", None, None),
+                                     legal(None, "Acme & Söhne <Ltd.>")]),
+        make_company(2, status="inactive", terminated_at="2022-10-12", merged_into=link(1, "2022-10-12", None)),
+        make_company(3, profit_transfer_agreement=link(1, "2019-03-01"), asset_spin_offs=[link(8, "2015-03-01")],
+                     representation=[legal(1, role="SHAREHOLDER", end_date="2020-01-01"),
+                                     legal(7, "Beta GmbH", "PERSONAL_LIABLE_DIRECTOR")]),
+    ]
+    return from_companies(companies)
+
+
+def round_trips(tmp_path: Path) -> dict[str, Callable[[nx.MultiDiGraph], nx.MultiDiGraph]]:
+    def graphml(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
+        write_graphml(G, tmp_path / "g.graphml")
+        return read_graphml(tmp_path / "g.graphml")
+
+    def gexf(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
+        write_gexf(G, tmp_path / "g.gexf")
+        return read_gexf(tmp_path / "g.gexf")
+
+    def node_link(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
+        write_node_link(G, tmp_path / "g.json")
+        return read_node_link(tmp_path / "g.json")
+
+    def edgelist(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
+        return from_edgelist(to_edgelist(G), nodes=to_nodelist(G))
+
+    return {"graphml": graphml, "gexf": gexf, "node_link": node_link, "edgelist": edgelist}
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "gexf", "node_link", "edgelist"])
+def test_round_trip_of_a_tricky_graph(fmt: str, tricky: nx.MultiDiGraph, tmp_path: Path,
+                                      assert_same_graph: Any) -> None:  # fmt: skip
+    assert_same_graph(tricky, round_trips(tmp_path)[fmt](tricky))
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "gexf", "node_link", "edgelist"])
+def test_round_trip_of_the_largest_groups(fmt: str, world: Any, readme_groups: list, tmp_path: Path,
+                                          assert_same_graph: Any) -> None:  # fmt: skip
+    groups = {g["organtraeger"]: g["members"] for g in world.meta["groups"]}
+    members = [world.companies[c] for row in readme_groups[:4] for c in groups[row["organtraeger"]]]
+    G = from_companies(members)
+    assert_same_graph(G, round_trips(tmp_path)[fmt](G))
+
+
+def test_the_encoding_is_readable_without_regkit(tricky: nx.MultiDiGraph, tmp_path: Path) -> None:
+    write_graphml(tricky, tmp_path / "g.graphml")
+    plain = nx.read_graphml(tmp_path / "g.graphml", edge_key_type=str, force_multigraph=True)
+    merger = plain.edges["DE-HRB-B1204-2", "DE-HRB-B1204-1", "merger"]
+    assert merger["valid_from"] == "2022-10-12" and "valid_to" not in merger  # dates ISO, None absent
+    assert plain.edges["p-1", "DE-HRB-B1204-1", "representation/DIRECTOR/2010-01-01"]["authority"] == ""
+    data = node_link_data(tricky)
+    json.dumps(data)
+    assert data["multigraph"] and data["directed"] and "edges" in data
+    write_gexf(tricky, tmp_path / "g.gexf")
+    assert 'label="Jörg Müller"' in (tmp_path / "g.gexf").read_text(encoding="utf-8")
+
+
+def test_files_and_buffers(tricky: nx.MultiDiGraph, assert_same_graph: Any) -> None:
+    for write, read in ((write_graphml, read_graphml), (write_gexf, read_gexf)):
+        buffer = io.BytesIO()
+        write(tricky, buffer)
+        buffer.seek(0)
+        assert_same_graph(tricky, read(buffer))
+    text = io.StringIO()
+    write_node_link(tricky, text)
+    text.seek(0)
+    assert_same_graph(tricky, read_node_link(text))
+    assert_same_graph(tricky, node_link_graph(node_link_data(tricky)))
+
+
+def test_graph_attributes_and_the_crawl_report(tricky: nx.MultiDiGraph, tmp_path: Path) -> None:
+    G = tricky.copy()
+    G.graph.update(name="Nordstern", source="regkit", as_of=dt.date(2026, 6, 30), crawl=CrawlReport())
+    for fmt in ("graphml", "node_link"):
+        H = round_trips(tmp_path)[fmt](G)
+        assert "crawl" not in H.graph and H.graph["name"] == "Nordstern" and H.graph["source"] == "regkit"
+        assert H.graph["as_of"] == "2026-06-30"  # not a schema attribute: stays the ISO string
+    assert round_trips(tmp_path)["gexf"](G).graph == {"name": "Nordstern"}
+
+
+def test_what_cannot_be_written(tricky: nx.MultiDiGraph, tmp_path: Path) -> None:
+    G = tricky.copy()
+    G.nodes["p-1"]["aliases"] = ["J. Müller"]
+    with pytest.raises(TypeError, match="aliases"):
+        write_graphml(G, tmp_path / "g.graphml")
+    G = tricky.copy()
+    G.nodes["p-1"]["label"] = "x"
+    with pytest.raises(ValueError, match="GEXF reserves"):
+        write_gexf(G, tmp_path / "g.gexf")
+
+
+def test_edgelist_columns_and_a_relation_frame_without_keys(tricky: nx.MultiDiGraph) -> None:
+    frame = to_edgelist(tricky)
+    assert list(frame.columns[:10]) == ["source", "target", "key", "relation", "role", "valid_from", "valid_to",
+                                        "registration_date", "agreement_date", "authority"]
+    assert str(frame["valid_from"].dtype) == "datetime64[us]" and str(frame["relation"].dtype) == "str"
+    nodes = to_nodelist(tricky)
+    assert str(nodes["fetched"].dtype) == "boolean" and str(nodes["date_of_birth"].dtype) == "datetime64[us]"
+    # a relation frame from elsewhere: keys are made by the schema's rule
+    H = from_edgelist(frame.drop(columns=["key"]))
+    assert {(u, v, k): d for u, v, k, d in H.edges(keys=True, data=True)} == \
+        {(u, v, k): d for u, v, k, d in tricky.edges(keys=True, data=True)}
+    assert from_edgelist(frame.drop(columns=["key"]).iloc[[0, 0]]).number_of_edges() == 1
+    with pytest.raises(KeyError, match="relation"):
+        from_edgelist(frame[["source", "target"]], edge_key=None)
+
+
+def test_the_frames_relation_frame_feeds_from_edgelist(world: Any, world_graph: Any) -> None:
+    """``regkit.frames.links`` (another module's relation frame) gives the same link edges."""
+    frames = pytest.importorskip("regkit.frames")
+    if not hasattr(frames, "links"):
+        pytest.skip("regkit.frames has no links() yet")
+    from regkit.graph.schema import EDGE_ATTRIBUTES
+
+    frame = frames.links(world.companies)
+    H = from_edgelist(frame, edge_key=None, edge_attr=EDGE_ATTRIBUTES)
+    expected = {(u, v, k): d for u, v, k, d in world_graph.edges(keys=True, data=True)
+                if d["relation"] != "representation"}
+    assert {(u, v, k): d for u, v, k, d in H.edges(keys=True, data=True)} == expected
