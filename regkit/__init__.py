@@ -39,6 +39,7 @@ _EXPORTS.update({
 })
 
 _EXPORTS["crawl"] = "regkit.graph"
+_EXPORTS.update({name: "regkit.widgets" for name in ("CompanyExplorer", "InsolvencyExplorer", "GroupExplorer")})
 
 #: Subpackages reachable as ``regkit.graph``, ``regkit.plot``, … without importing them first.
 _SUBPACKAGES = ("client", "frames", "graph", "plot", "widgets", "local", "schema")

@@ -12,6 +12,16 @@ from typing import Any
 #: Public name → module that defines it.
 _EXPORTS = {
     "group": "regkit.plot.group",
+    "indicators": "regkit.plot.financials",
+    "ratios": "regkit.plot.financials",
+    "insolvency_trend": "regkit.plot.insolvency",
+    "insolvency_timeline": "regkit.plot.insolvency",
+    "trend_counts": "regkit.plot.insolvency",
+    "timeline": "regkit.plot.history",
+    "timeline_bars": "regkit.plot.history",
+    "deterministic": "regkit.plot.style",
+    "figure_svg": "regkit.plot.style",
+    "EuroFormatter": "regkit.plot.style",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -1,0 +1,258 @@
+"""Insolvency figures: proceedings per period (optionally stacked), and the events of one proceeding.
+
+:func:`trend_counts` is the table :func:`insolvency_trend` draws — call it for the numbers. Dates are
+matplotlib date numbers on a date axis (``matplotlib.dates.date2num``), so bars and markers can be
+checked against the frames' dates.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib import dates as mdates
+
+from regkit.frames import events as events_frame
+from regkit.frames import insolvency_results
+
+from .style import date_axis, new_axes
+
+__all__ = ["BY", "insolvency_trend", "insolvency_timeline", "trend_counts"]
+
+BY: dict[str, str] = {"court": "court", "legal_form": "debtor_legal_form", "status": "current_status",
+                      "kind": "proceeding_kind", "debtor_kind": "debtor_kind", "city": "city",
+                      "administration": "administration_kind"}  # fmt: skip
+"""Short names ``by`` accepts, and the frame column each stands for (full column names work too)."""
+
+_PERIODS = {"W": "week", "M": "month", "Q": "quarter", "Y": "year"}
+_OTHER, _UNKNOWN = "other", "unknown"
+
+
+def _column(frame: pd.DataFrame, by: str) -> str:
+    column = BY.get(by, by)
+    if column not in frame:
+        raise ValueError(f"by must be one of {', '.join(BY)} or a column of the frame; not {by!r}")
+    return column
+
+
+def trend_counts(frame: pd.DataFrame, freq: str = "M", by: str | None = None, *, date: str = "opened_at",
+                 top: int | None = 8) -> pd.DataFrame:  # fmt: skip
+    """Proceedings per period, optionally split into groups.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        :func:`regkit.frames.insolvency_results`, :func:`~regkit.frames.insolvencies` or
+        :func:`~regkit.frames.proceedings`: one row per proceeding.
+    freq : {"W", "M", "Q", "Y"}
+        The period (any pandas period alias).
+    by : str, optional
+        Split by ``court``, ``legal_form``, ``status``, ``kind`` (proceeding kind), ``debtor_kind``,
+        ``city``, ``administration`` or any column; a null becomes ``"unknown"``.
+    date : str
+        The date column that places a proceeding in a period; rows where it is null are left out and
+        counted in ``attrs["without_date"]``.
+    top : int, optional
+        Keep the ``top`` largest groups and add the rest up as ``"other"`` (``None``: keep all).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: every period from the first to the last (``PeriodIndex``; empty periods are 0); one
+        ``int64`` column per group, largest total first, ``"other"`` last (one column
+        ``"proceedings"`` without ``by``). ``attrs``: ``without_date``, ``date``, ``freq``, ``by``.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"opened_at": pd.to_datetime(["2024-01-05", "2024-01-20", "2024-03-02", None]),
+    ...                       "court": ["AG Hof", "AG Kiel", "AG Hof", "AG Hof"]})
+    >>> counts = trend_counts(frame, "M", by="court")
+    >>> counts.to_dict("list"), [str(p) for p in counts.index]
+    ({'AG Hof': [1, 0, 1], 'AG Kiel': [1, 0, 0]}, ['2024-01', '2024-02', '2024-03'])
+    >>> counts.attrs["without_date"]
+    1
+    """
+    if date not in frame:
+        raise ValueError(f"the frame has no date column {date!r}")
+    column = None if by is None else _column(frame, by)
+    known = frame[frame[date].notna().to_numpy(bool)]
+    periods = pd.PeriodIndex(pd.DatetimeIndex(known[date]).to_period(freq), name=date)
+    if column is None:
+        groups = pd.Series("proceedings", index=known.index)
+    else:
+        groups = known[column].astype(object).where(known[column].notna(), _UNKNOWN).astype(str)
+    table = pd.crosstab(periods, groups.to_numpy())
+    if len(table):
+        table = table.reindex(pd.period_range(table.index.min(), table.index.max(), freq=freq, name=date),
+                              fill_value=0)  # fmt: skip
+    totals = table.sum().sort_values(ascending=False, kind="stable")
+    order = sorted(totals.index, key=lambda g: (-totals[g], g))
+    table = table[order]
+    if top is not None and table.shape[1] > top:
+        keep = order[: max(top - 1, 0)]
+        table = table[keep].assign(**{_OTHER: table.drop(columns=keep).sum(axis=1)})
+    table = table.astype("int64")
+    table.columns = pd.Index([str(c) for c in table.columns], dtype=object)
+    table.columns.name = None
+    table.attrs.update(without_date=int(len(frame) - len(known)), date=date, freq=freq, by=column)
+    return table
+
+
+def insolvency_trend(frame: Any, freq: str = "M", by: str | None = None, *, date: str = "opened_at",
+                     top: int | None = 8, ax: Any = None, title: str | None = None) -> Any:  # fmt: skip
+    """Draw proceedings per period as bars, stacked by group when ``by`` is given.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame or search results
+        One row per proceeding (see :func:`trend_counts`); search pages or results are turned into a
+        frame with :func:`regkit.frames.insolvency_results`.
+    freq, by, date, top
+        As for :func:`trend_counts`.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; default a new figure.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One ``BarContainer`` per group in ``ax.containers`` (its label is the group), bars starting at
+        each period's first day (date numbers). The x label says how many proceedings had no date.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> frame = pd.DataFrame({"opened_at": pd.to_datetime(["2024-01-05", "2024-01-20", "2024-03-02"]),
+    ...                       "current_status": ["opened", "lifted", "opened"]})
+    >>> ax = insolvency_trend(frame, "M", by="status")
+    >>> [(c.get_label(), [float(p.get_height()) for p in c]) for c in ax.containers]
+    [('opened', [1.0, 0.0, 1.0]), ('lifted', [1.0, 0.0, 0.0])]
+    """
+    data = frame if isinstance(frame, pd.DataFrame) else insolvency_results(frame)
+    counts = trend_counts(data, freq, by, date=date, top=top)
+    ax = new_axes(ax, (9.0, 4.0))
+    starts = counts.index.to_timestamp(how="start") if len(counts) else pd.DatetimeIndex([])
+    ends = counts.index.to_timestamp(how="end") if len(counts) else pd.DatetimeIndex([])
+    left = mdates.date2num(starts.to_numpy())
+    width = 0.85 * (mdates.date2num(ends.to_numpy()) - left)
+    bottom = np.zeros(len(counts))
+    palette = _palette(len(counts.columns))
+    for colour, group in zip(palette, counts.columns):
+        heights = counts[group].to_numpy(dtype=float)
+        ax.bar(left, heights, width=width, bottom=bottom, align="edge", label=group,
+               color="#B0B0B0" if group == _OTHER else colour, edgecolor="white", linewidth=0.3)  # fmt: skip
+        bottom += heights
+    date_axis(ax)
+    period = _PERIODS.get(str(freq).upper()[:1], str(freq))
+    ax.set_ylabel(f"proceedings per {period}")
+    missing = counts.attrs["without_date"]
+    ax.set_xlabel(date + (f" ({missing} without a date not shown)" if missing else ""))
+    ax.yaxis.get_major_locator().set_params(integer=True)
+    ax.grid(True, axis="y", alpha=0.3)
+    if by is not None and len(counts.columns):
+        ax.legend(title=counts.attrs["by"], fontsize=8, title_fontsize=8, frameon=False, loc="upper left",
+                  bbox_to_anchor=(1.0, 1.0))  # fmt: skip
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def _palette(n: int) -> list[str]:
+    import matplotlib
+
+    cmap = matplotlib.colormaps["tab10" if n <= 10 else "tab20"]
+    return [matplotlib.colors.to_hex(cmap(i % cmap.N)) for i in range(n)]
+
+
+_PHASES = (("discharge", "#4C72B0"), ("distribution", "#55A868"), ("plan", "#8172B3"), ("preliminary", "#DD8452"),
+           ("rejected", "#8C2D04"), ("insufficien", "#8C2D04"), ("opened", "#C44E52"), ("lifted", "#7F7F7F"),
+           ("discontinued", "#7F7F7F"), ("terminated", "#7F7F7F"))  # fmt: skip
+
+
+def _colour(event_type: str) -> str:
+    return next((colour for word, colour in _PHASES if word in event_type), "#333333")
+
+
+def _days(series: pd.Series) -> np.ndarray:
+    values = pd.to_datetime(series)
+    if getattr(values.dt, "tz", None) is not None:
+        values = values.dt.tz_convert("UTC").dt.tz_localize(None)
+    return mdates.date2num(values.to_numpy(dtype="datetime64[us]"))
+
+
+def insolvency_timeline(insolvency: Any, ax: Any = None, *, title: str | None = None) -> Any:
+    """Draw the events of one proceeding, oldest on top.
+
+    Parameters
+    ----------
+    insolvency : InsolvencyRecord, dict or pandas.DataFrame
+        A proceeding (``client.get_insolvency(id)`` or its dict, with ``events``) or its
+        :func:`regkit.frames.events` frame.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; default a new figure sized to the number of events.
+    title : str, optional
+        Default: debtor, case number, court and current status.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One row per event (y tick labels: publication date and event type), coloured by phase. By gid:
+        the collection ``"published"`` (offsets: ``published_at``, row), the lines ``"decision"``
+        (x: ``decision_date`` where known), ``"claims_deadline"`` and ``"meetings"`` (creditors'
+        meetings); a grey segment joins decision and publication.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> ax = insolvency_timeline({"id": "p1", "debtor_name": "X GmbH", "case_number": "50 IN 1/24",
+    ...     "court": "Amtsgericht Kassel", "current_status": "opened", "events": []})
+    >>> ax.get_title()
+    'X GmbH — 50 IN 1/24, Amtsgericht Kassel (opened)'
+    """
+    frame = insolvency if isinstance(insolvency, pd.DataFrame) else events_frame(insolvency)
+    n = len(frame)
+    ax = new_axes(ax, (9.0, max(2.5, 0.42 * n + 1.2)))
+    y = -np.arange(n, dtype=float)
+    published, decided = _days(frame["published_at"]), _days(frame["decision_date"])
+    known = ~np.isnan(decided)
+    ax.hlines(y[known], decided[known], published[known], color="#999999", linewidth=1.0)
+    colours = [_colour(str(t)) for t in frame["event_type"]]
+    ax.plot(decided[known], y[known], linestyle="none", marker="o", markerfacecolor="white",
+            markeredgecolor="#555555", markersize=6, label="decision", gid="decision")  # fmt: skip
+    ax.scatter(published, y, c=colours, s=42, zorder=3, edgecolors="none", label="published", gid="published")
+    _extra_markers(ax, frame, y)
+    labels = [f"{d:%Y-%m-%d}  {str(t).replace('_', ' ')}" for d, t in zip(frame["published_at"], frame["event_type"])]
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_ylim(-n + 0.4, 0.6)
+    date_axis(ax)
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_title(title if title is not None else _title(insolvency), fontsize=10)
+    return ax
+
+
+def _extra_markers(ax: Any, frame: pd.DataFrame, y: np.ndarray) -> None:
+    deadline = _days(frame["claims_filing_deadline"])
+    has = ~np.isnan(deadline)
+    if has.any():
+        ax.plot(deadline[has], y[has], linestyle="none", marker=">", color="#C44E52", markersize=6,
+                label="claims filing deadline", gid="claims_deadline")  # fmt: skip
+    xs, ys = [], []
+    for column in ("report_meeting_at", "examination_meeting_at"):
+        at = _days(frame[column])
+        xs += list(at[~np.isnan(at)])
+        ys += list(y[~np.isnan(at)])
+    if xs:
+        ax.plot(xs, ys, linestyle="none", marker="D", color="#8172B3", markersize=5, label="creditors' meeting",
+                gid="meetings")  # fmt: skip
+
+
+def _title(insolvency: Any) -> str:
+    raw = getattr(insolvency, "raw", insolvency)
+    if not isinstance(raw, dict):
+        return ""
+    text = f"{raw.get('debtor_name') or raw.get('id', '')} — {raw.get('case_number') or ''}, {raw.get('court') or ''}"
+    return text + (f" ({raw['current_status']})" if raw.get("current_status") else "")

@@ -1,0 +1,208 @@
+"""Deterministic figures, SVG rendering and the axis formatters shared by regkit's plots.
+
+A figure is *deterministic* when rendering it twice gives the same bytes. matplotlib's SVG writer
+puts two varying things in a file: the creation date (``<dc:date>``) and random ids for clip paths
+and glyphs (``svg.hashsalt`` unset means a fresh UUID per render). :func:`deterministic` fixes both
+for a notebook, :func:`figure_svg` for one render (the widgets use it).
+
+In a notebook
+-------------
+Run once, near the top (nbval then compares the SVG outputs byte for byte)::
+
+    import regkit.plot
+    regkit.plot.deterministic()   # svg.hashsalt, SVG output, no date in the files
+
+which is the same as::
+
+    import matplotlib
+    matplotlib.rcParams["svg.hashsalt"] = "regkit"
+    %config InlineBackend.figure_formats = ["svg"]
+    %config InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
+
+Outside IPython only the rcParams are set. Figures whose content depends on the clock (none of
+regkit's do unless asked, e.g. ``timeline(..., until="today")``) stay non-deterministic, of course.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from typing import Any
+
+import matplotlib
+from matplotlib import ticker
+
+__all__ = ["HASH_SALT", "RC", "SVG_METADATA", "EuroFormatter", "date_axis", "deterministic", "eur_text",
+           "figure_svg", "new_axes"]  # fmt: skip
+
+HASH_SALT = "regkit"
+"""The ``svg.hashsalt`` regkit uses: any fixed string makes the SVG ids reproducible."""
+
+SVG_METADATA: dict[str, Any] = {"Date": None}
+"""``savefig(metadata=...)`` for SVG without a creation date."""
+
+RC: dict[str, Any] = {"svg.hashsalt": HASH_SALT, "svg.fonttype": "path"}
+"""The rcParams :func:`deterministic` sets (glyphs as paths: no dependency on the viewer's fonts)."""
+
+_SCALES = ((1e9, "bn€"), (1e6, "M€"), (1e3, "k€"), (1.0, "€"))
+
+
+def deterministic(ipython: bool = True, svg: bool = True) -> dict[str, Any]:
+    """Make every later figure render to the same SVG bytes (see the module docstring).
+
+    Parameters
+    ----------
+    ipython : bool
+        In a running IPython/Jupyter kernel, also configure the inline backend: no date in the SVG
+        metadata, ``bbox_inches="tight"``. Ignored outside IPython.
+    svg : bool
+        With ``ipython``: show figures as SVG (nbval compares SVG text; it ignores PNG images).
+
+    Returns
+    -------
+    dict
+        The rcParams that were set (:data:`RC`).
+
+    Examples
+    --------
+    >>> settings = deterministic()
+    >>> matplotlib.rcParams["svg.hashsalt"]
+    'regkit'
+    """
+    matplotlib.rcParams.update(RC)
+    shell = _ipython() if ipython else None
+    if shell is not None:
+        if svg:
+            shell.run_line_magic("config", "InlineBackend.figure_formats = ['svg']")
+        kwargs = {"bbox_inches": "tight", "metadata": dict(SVG_METADATA)}
+        shell.run_line_magic("config", f"InlineBackend.print_figure_kwargs = {kwargs!r}")
+    return dict(RC)
+
+
+def _ipython() -> Any:
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return None
+    shell = get_ipython()
+    return shell if shell is not None and hasattr(shell, "kernel") else None
+
+
+def figure_svg(fig: Any, close: bool = False, **savefig: Any) -> str:
+    """Render a figure to SVG text, the same bytes every time.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    close : bool
+        Close the figure afterwards (frees it from pyplot's figure list).
+    **savefig
+        Passed to ``fig.savefig`` (default ``bbox_inches="tight"``).
+
+    Returns
+    -------
+    str
+        The SVG document (with the XML declaration), no creation date, ids salted with :data:`HASH_SALT`.
+    """
+    buffer = io.StringIO()
+    options = {"bbox_inches": "tight", **savefig, "format": "svg", "metadata": dict(SVG_METADATA)}
+    with matplotlib.rc_context(RC):
+        fig.savefig(buffer, **options)
+    if close:
+        import matplotlib.pyplot as plt
+
+        plt.close(fig)
+    return buffer.getvalue()
+
+
+def new_axes(ax: Any = None, figsize: tuple[float, float] = (8.0, 4.0)) -> Any:
+    """``ax`` itself, or the Axes of a new figure of ``figsize`` (a pyplot figure: Jupyter shows it)."""
+    if ax is not None:
+        return ax
+    import matplotlib.pyplot as plt
+
+    _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    return ax
+
+
+def date_axis(ax: Any) -> Any:
+    """Make the x axis of ``ax`` a date axis (matplotlib date numbers) with concise tick labels."""
+    from matplotlib import dates
+
+    ax.xaxis_date()
+    locator = dates.AutoDateLocator()
+    ax.xaxis.set_major_locator(locator)
+    ax.xaxis.set_major_formatter(dates.ConciseDateFormatter(locator))
+    return ax
+
+
+def _scale(value: float) -> tuple[float, str]:
+    size = abs(value)
+    return next(((f, u) for f, u in _SCALES if size >= f), _SCALES[-1])
+
+
+def _number(value: float, digits: int) -> str:
+    text = f"{value:,.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def eur_text(value: float | None, digits: int = 2) -> str:
+    """An amount in EUR with a unit that fits it: ``1.5 M€``, ``250 k€``, ``12 €``; ``–`` for null.
+
+    Examples
+    --------
+    >>> eur_text(1_500_000), eur_text(250_000), eur_text(-3_250_000_000), eur_text(12.5), eur_text(None)
+    ('1.5 M€', '250 k€', '-3.25 bn€', '12.5 €', '–')
+    """
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "–"
+    factor, unit = _scale(value)
+    return f"{_number(value / factor, digits)} {unit}"
+
+
+class EuroFormatter(ticker.Formatter):
+    """A tick formatter for EUR axes: every tick in one unit (€, k€, M€ or bn€).
+
+    Parameters
+    ----------
+    scale : {None, "€", "k€", "M€", "bn€"}
+        ``None``: chosen from the largest tick of the axis; else fixed.
+    digits : int
+        Decimals at most (trailing zeros are dropped).
+
+    Examples
+    --------
+    >>> formatter = EuroFormatter()
+    >>> formatter.set_locs([0, 500_000, 1_000_000, 1_500_000])
+    >>> [formatter(x) for x in (0, 500_000, 1_500_000)]
+    ['0 M€', '0.5 M€', '1.5 M€']
+    >>> EuroFormatter(scale="k€")(1_500_000)
+    '1,500 k€'
+    """
+
+    def __init__(self, scale: str | None = None, digits: int = 2) -> None:
+        units = {u: f for f, u in _SCALES}
+        if scale is not None and scale not in units:
+            raise ValueError(f"scale must be one of {', '.join(units)} or None, not {scale!r}")
+        self.scale, self.digits = scale, digits
+        self.factor = units.get(scale, 1.0) if scale else 1.0
+        self._ticks: list[float] = []
+
+    def set_locs(self, locs: Any) -> None:
+        """Remember the ticks (the unit follows the largest of them)."""
+        self._ticks = [float(x) for x in locs]
+
+    def _unit(self, value: float) -> tuple[float, str]:
+        if self.scale is not None:
+            return self.factor, self.scale
+        finite = [abs(x) for x in self._ticks if math.isfinite(x)]
+        return _scale(max(finite) if finite else value)
+
+    def __call__(self, x: float, pos: int | None = None) -> str:
+        factor, unit = self._unit(x)
+        return self.fix_minus(f"{_number(x / factor, self.digits)} {unit}")
+
+    def format_data_short(self, value: float) -> str:
+        return eur_text(value)

@@ -1,0 +1,141 @@
+"""What :class:`~regkit.widgets.InsolvencyExplorer` does, as plain functions: filters from the inputs,
+the cost of a search page before it is sent, the search, the results table and one proceeding's events.
+
+Cost of a page
+    Every search request costs 10 credits, whatever its page size; a page the client's cache holds
+    costs 0. ``client.estimate_cost`` covers company lookups only, so :func:`search_cost` asks the
+    client's cache the way the client's bulk estimate does (the same request, ``only`` looked up) —
+    nothing is sent.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+import requests
+
+from regkit.client import RegkitError
+from regkit.frames import events, insolvency_results
+from regkit.schema import INSOLVENCY_STATUSES, LEGAL_FORMS, PRICES
+
+from .render import draw_html, frame_html, message_html
+
+__all__ = ["DATE_FIELDS", "LEGAL_FORM_OPTIONS", "PER_PAGE_OPTIONS", "RESULT_COLUMNS", "STATUS_OPTIONS",
+           "build_filters", "events_html", "page_text", "result_options", "results_html", "run_search",
+           "search_cost", "search_is_cached", "total_pages"]  # fmt: skip
+
+STATUS_OPTIONS = INSOLVENCY_STATUSES
+LEGAL_FORM_OPTIONS = (("any", None), *((form, form) for form in LEGAL_FORMS))
+DATE_FIELDS = ("opened_at", "closed_at", "last_event_at", "claims_filing_deadline")
+PER_PAGE_OPTIONS = (10, 25, 50, 100)
+RESULT_COLUMNS = ("debtor_name", "case_number", "court", "current_status", "debtor_legal_form", "proceeding_kind",
+                  "opened_at", "closed_at", "last_event_at")  # fmt: skip
+
+
+def build_filters(statuses: Sequence[str] = (), court: str = "", legal_form: str | None = None,
+                  date_from: _dt.date | None = None, date_to: _dt.date | None = None,
+                  date_field: str = "opened_at") -> dict[str, Any]:  # fmt: skip
+    """The client's filter mapping for the explorer's inputs (empty inputs add no filter).
+
+    The court is matched by keywords (every word must occur: ``"Darmstadt"`` finds
+    "Amtsgericht Darmstadt"); the date range is inclusive on ``date_field``.
+
+    Examples
+    --------
+    >>> build_filters(["opened"], " Darmstadt ", "gmbh", _dt.date(2020, 1, 1), None)  # doctest: +NORMALIZE_WHITESPACE
+    {'current_status': ['opened'], 'court': {'keywords': ['Darmstadt']}, 'debtor_legal_form': 'gmbh',
+     'opened_at': ('2020-01-01', None)}
+    >>> build_filters()
+    {}
+    """
+    filters: dict[str, Any] = {}
+    if statuses:
+        filters["current_status"] = list(statuses)
+    if court and court.split():
+        filters["court"] = {"keywords": court.split()}
+    if legal_form:
+        filters["debtor_legal_form"] = legal_form
+    if date_from is not None or date_to is not None:
+        if date_field not in DATE_FIELDS:
+            raise ValueError(f"date_field must be one of {', '.join(DATE_FIELDS)}, not {date_field!r}")
+        filters[date_field] = tuple(None if d is None else d.isoformat() for d in (date_from, date_to))
+    return filters
+
+
+def search_is_cached(client: Any, query: str | None, filters: Any, page: int, per_page: int) -> bool:
+    """Whether the client's cache answers this search page now (nothing is sent).
+
+    Raises
+    ------
+    regkit.ValidationError
+        For arguments the client would reject.
+    """
+    op = client._search_op(query, filters, page, per_page)  # validates, builds the exact request
+    if not client.cache.enabled or client.cache.backend is None:
+        return False
+    session = client._caller.session
+    request = session.prepare_request(requests.Request(op.method, client.base_url + op.path, json=op.body))
+    response = session.cache.get_response(session.cache.create_key(request))
+    return response is not None and not response.is_expired
+
+
+def search_cost(client: Any, query: str | None, filters: Any, page: int, per_page: int) -> int:
+    """Credits the search page would cost now: 0 from the cache, else 10."""
+    return 0 if search_is_cached(client, query, filters, page, per_page) else PRICES["insolvency_search"]
+
+
+def run_search(client: Any, query: str | None, filters: Any, page: int, per_page: int) -> tuple[Any, pd.DataFrame]:
+    """One page of results: the page record and its frame (:func:`regkit.frames.insolvency_results`)."""
+    result = client.search_insolvencies(query or None, filters, page=page, per_page=per_page)
+    return result, insolvency_results(result)
+
+
+def total_pages(result: Any) -> int:
+    """The number of pages of a search page record (at least 1)."""
+    pagination = result.raw.get("pagination", {})
+    per_page = max(1, int(pagination.get("per_page", 1)))
+    return max(1, int(pagination.get("total_pages") or math.ceil(result.total_results / per_page)))
+
+
+def page_text(result: Any) -> str:
+    """``"page 2 of 39 · 388 results (10 credits)"`` for a page record."""
+    cost = "from the cache, 0 credits" if result.meta.from_cache else f"{result.meta.credits} credits"
+    page = result.raw.get("pagination", {}).get("page", 1)
+    return f"page {page} of {total_pages(result)} · {result.total_results} results ({cost})"
+
+
+def results_html(frame: pd.DataFrame) -> str:
+    """The results table."""
+    return frame_html(frame, RESULT_COLUMNS, empty="no proceedings match")
+
+
+def result_options(frame: pd.DataFrame) -> list[tuple[str, str]]:
+    """``(label, id)`` per result, for the row picker.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"id": ["p1"], "debtor_name": ["X GmbH"], "case_number": ["50 IN 1/24"],
+    ...                       "current_status": ["opened"]})
+    >>> result_options(frame)
+    [('X GmbH — 50 IN 1/24 (opened)', 'p1')]
+    """
+    return [(f"{r.debtor_name} — {r.case_number} ({r.current_status})", r.id) for r in frame.itertuples(index=False)]
+
+
+def events_html(client: Any, insolvency_id: str) -> str:
+    """One proceeding's events: its timeline chart and the events table (10 credits, 0 from the cache)."""
+    from regkit.plot.insolvency import insolvency_timeline
+
+    try:
+        record = client.get_insolvency(insolvency_id)
+    except RegkitError as exc:
+        return message_html(str(exc), "error")
+    frame = events(record)
+    cost = "from the cache, 0 credits" if record.meta.from_cache else f"{record.meta.credits} credits"
+    chart = draw_html(lambda ax: insolvency_timeline(record, ax), (9.0, max(2.5, 0.42 * len(frame) + 1.2)))
+    table = frame_html(frame, ["published_at", "event_type", "decision_date", "summary"], empty="no events published")
+    return message_html(f"{len(frame)} events ({cost})") + chart + table

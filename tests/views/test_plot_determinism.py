@@ -1,0 +1,38 @@
+"""Every figure of regkit.plot renders to the same SVG bytes twice (``figure_svg``: fixed hash salt, no date),
+so notebook outputs stay stable under nbval."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import regkit.frames as frames
+from regkit.plot.financials import indicators, ratios
+from regkit.plot.insolvency import insolvency_timeline, insolvency_trend
+from regkit.plot.style import figure_svg
+from regkit.plot.history import timeline
+
+TOP = "DE-HRB-D4501-92697"
+DISTRESSED = "DE-HRB-M1103-152955"
+CONSUMER = "e63a27ea-ba62-41b7-b35b-03835b079051"
+
+
+def _drawings(world: Any, proceedings: list[dict[str, Any]]) -> dict[str, Callable[[], Any]]:
+    companies = [world.companies[TOP], world.companies[DISTRESSED]]
+    return {
+        "indicators": lambda: indicators(companies, ["equity", "balance_sheet_total"]),
+        "ratios": lambda: ratios(companies, "equity_ratio"),
+        "insolvency_trend": lambda: insolvency_trend(frames.insolvency_results(proceedings), "Q", by="status"),
+        "insolvency_timeline": lambda: insolvency_timeline(world.insolvencies[CONSUMER]),
+        "timeline": lambda: timeline(world.companies[DISTRESSED]),
+    }
+
+
+@pytest.mark.parametrize("name", ["indicators", "ratios", "insolvency_trend", "insolvency_timeline", "timeline"])
+def test_two_renders_are_byte_identical(world: Any, proceedings: list[dict[str, Any]], name: str) -> None:
+    draw = _drawings(world, proceedings)[name]
+    first, second = figure_svg(draw().figure), figure_svg(draw().figure)
+    assert first == second
+    assert "<dc:date>" not in first

@@ -1,0 +1,157 @@
+"""``regkit.plot.indicators`` and ``ratios`` (module ``regkit.plot.financials``): gaps for nulls, EUR axes, one unit."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from matplotlib import dates as mdates
+
+import regkit.frames as frames
+from regkit.plot.financials import indicators, line_data, ratios
+
+DISTRESSED = "DE-HRB-M1103-152955"  # open insolvency, balance sheet only (revenue never published)
+TOP = "DE-HRB-D4501-92697"
+CORRECTED = "DE-HRA-B8534-21182"  # two reports for 2024-12-31
+
+
+def _expected(company: dict[str, Any], measure: str) -> tuple[list[float], list[float]]:
+    """x (date numbers) and y (EUR, NaN for null) straight from the payload, the last report of a date winning."""
+    by_date: dict[str, Any] = {}
+    for report in company["indicators"]:
+        by_date[report["date"]] = report[measure]
+    days = sorted(by_date)
+    xs = [mdates.date2num(np.datetime64(d)) for d in days]
+    ys = [math.nan if by_date[d] is None else by_date[d] / 100 for d in days]
+    return xs, ys
+
+
+def _line(ax: Any, gid: str) -> Any:
+    (line,) = [line for line in ax.get_lines() if line.get_gid() == gid]
+    return line
+
+
+def _assert_same(actual: Any, expected: list[float]) -> None:
+    np.testing.assert_allclose(np.asarray(actual, dtype=float), np.asarray(expected, dtype=float), rtol=0, atol=1e-9)
+
+
+def test_a_null_in_the_middle_is_a_gap_not_a_zero(company: Any) -> None:
+    record = company(TOP)
+    record["indicators"][2]["equity"] = None
+    ax = indicators(record, "equity")
+    xs, ys = _expected(record, "equity")
+    line = _line(ax, f"{TOP}|equity")
+    _assert_same(mdates.date2num(line.get_xdata()), xs)
+    _assert_same(line.get_ydata(), ys)
+    assert math.isnan(line.get_ydata()[2]) and not (line.get_ydata() == 0).any()
+
+
+def test_a_measure_never_published_draws_nothing(company: Any) -> None:
+    record = company(DISTRESSED)
+    ax = indicators(record, ["revenue", "equity"])
+    assert np.isnan(_line(ax, f"{DISTRESSED}|revenue").get_ydata()).all()
+    _assert_same(_line(ax, f"{DISTRESSED}|equity").get_ydata(), _expected(record, "equity")[1])
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["revenue", "equity"]
+
+
+def test_a_correction_draws_only_the_latest_report_of_its_date(company: Any) -> None:
+    record = company(CORRECTED)
+    ax = indicators(record, "balance_sheet_total")
+    xs, ys = _expected(record, "balance_sheet_total")
+    line = _line(ax, f"{CORRECTED}|balance_sheet_total")
+    assert len(line.get_xdata()) == len(xs) < len(record["indicators"])
+    _assert_same(line.get_ydata(), ys)
+
+
+def test_several_companies_one_line_each_named(company: Any) -> None:
+    records = [company(TOP), company(DISTRESSED)]
+    ax = indicators(records, "equity")
+    assert [line.get_gid() for line in ax.get_lines()] == [f"{TOP}|equity", f"{DISTRESSED}|equity"]
+    names = [r["name"]["name"] for r in records]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == names
+    assert ax.get_title() == ""
+
+
+def test_the_eur_axis_is_in_thousands_or_millions(company: Any) -> None:
+    ax = indicators(company(TOP), "balance_sheet_total")
+    ax.figure.canvas.draw()
+    labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    units = {label.split(" ")[-1] for label in labels}
+    assert len(units) == 1 and units <= {"k€", "M€", "bn€"}
+    small = pd.DataFrame({"company_id": ["A", "A"], "date": pd.to_datetime(["2022-12-31", "2023-12-31"]),
+                          "revenue": pd.array([1_000_000.0, 1_500_000.0], dtype="Float64")})  # fmt: skip
+    ax = indicators(small, "revenue", ax=plt.subplots()[1])
+    ax.set_yticks([1_000_000, 1_500_000])
+    ax.figure.canvas.draw()
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["1 M€", "1.5 M€"]
+
+
+def test_a_frame_in_cents_is_drawn_in_euros(company: Any) -> None:
+    record = company(TOP)
+    ax = indicators(frames.indicators(record, unit="cents"), "equity")
+    _assert_same(ax.get_lines()[0].get_ydata(), _expected(record, "equity")[1])
+
+
+def test_the_given_axes_is_used_and_returned(company: Any) -> None:
+    fig, (top, bottom) = plt.subplots(2, 1)
+    count = len(plt.get_fignums())
+    assert indicators(company(TOP), "employees", ax=bottom) is bottom
+    assert len(bottom.get_lines()) == 1 and not top.get_lines() and len(plt.get_fignums()) == count
+    assert bottom.get_ylabel() == "employees"
+
+
+def test_units_are_not_mixed_and_names_are_checked(company: Any) -> None:
+    with pytest.raises(ValueError, match="mix units"):
+        indicators(company(TOP), ["revenue", "employees"])
+    with pytest.raises(ValueError, match="metrics must name"):
+        indicators(company(TOP), "turnover")
+    with pytest.raises(ValueError, match="mix units"):
+        ratios(company(TOP), ["equity_ratio", "salaries_per_employee"])
+
+
+def test_ratios_are_computed_from_the_payload_and_drawn_as_percentages(company: Any) -> None:
+    record = company(TOP)
+    record["indicators"][1]["balance_sheet_total"] = 0  # a zero denominator: a gap, never ±inf
+    ax = ratios(record, "equity_ratio")
+    _, equity = _expected(record, "equity")
+    _, total = _expected(record, "balance_sheet_total")
+    expected = [e / t if t else math.nan for e, t in zip(equity, total)]
+    _assert_same(ax.get_lines()[0].get_ydata(), expected)
+    assert math.isnan(ax.get_lines()[0].get_ydata()[1])
+    assert type(ax.yaxis.get_major_formatter()).__name__ == "PercentFormatter"
+
+
+def test_ratios_take_an_indicators_frame_or_a_ratios_frame(company: Any) -> None:
+    wide = frames.indicators(company(TOP))
+    from_wide = ratios(wide, "net_margin").get_lines()[0].get_ydata()
+    from_ratios = ratios(frames.ratios(wide), "net_margin", ax=plt.subplots()[1]).get_lines()[0].get_ydata()
+    _assert_same(from_wide, from_ratios)
+
+
+_CENTS = st.one_of(st.none(), st.integers(min_value=-(10**12), max_value=10**12))
+
+
+@settings(max_examples=60, deadline=None)
+@given(values=st.lists(_CENTS, min_size=1, max_size=12))
+def test_every_null_is_a_nan_and_every_value_its_euros(values: list[int | None]) -> None:
+    days = pd.date_range("2000-12-31", periods=len(values), freq="YE")
+    frame = pd.DataFrame({"company_id": "A", "date": days, "cash": pd.array(values, dtype="Int64")})
+    frame.attrs["unit"] = "cents"
+    _, y = line_data(frame, "A", "cash")
+    assert np.isnan(y).tolist() == [v is None for v in values]
+    _assert_same(y[~np.isnan(y)], [v / 100 for v in values if v is not None])
+
+
+def test_records_of_the_client_and_a_batch(client: Any) -> None:
+    batch = client.get_companies([TOP, DISTRESSED, "DE-HRB-B1204-999999999"], errors="collect", progress=False)
+    ax = indicators(batch, "equity")
+    assert [line.get_gid() for line in ax.get_lines()] == [f"{TOP}|equity", f"{DISTRESSED}|equity"]
+    record = client.get_company(TOP)
+    ax = ratios({TOP: record}, "net_margin", ax=plt.subplots()[1])
+    assert ax.get_title() == record.raw["name"]["name"]

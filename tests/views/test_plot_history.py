@@ -1,0 +1,151 @@
+"""``regkit.plot.timeline`` (module ``regkit.plot.history``): every bar spans exactly what the histories, roles,
+status rule and proceedings say."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib import dates as mdates
+
+import regkit.frames as frames
+from regkit.frames.status import status_on
+from regkit.plot.style import figure_svg
+from regkit.plot.history import LANES, record_horizon, timeline, timeline_bars
+
+MOVED = "DE-HRB-B8534-82057"  # two registers, two addresses
+DEM = "DE-HRB-X1112-22145FL"  # capital converted from DEM
+UG = "DE-HRB-R1901-220191"  # UG → GmbH
+LIQUIDATION = "DE-VR-B8534-12806"  # liquidator appointed
+ABSORBED = "DE-HRB-M1301-174150"  # merged, inactive
+DISTRESSED = "DE-HRB-M1103-152955"  # open insolvency
+TOP = "DE-HRB-D4501-92697"
+
+
+def _num(day: Any) -> float:
+    return float(mdates.date2num(np.datetime64(pd.Timestamp(day).date())))
+
+
+def _flat(pairs: Any) -> list[float]:
+    return [float(v) for pair in pairs for v in pair]
+
+
+def _bars(ax: Any, lane: str) -> list[tuple[float, float, float]]:
+    (container,) = [c for c in ax.containers if c.get_label() == lane]
+    return [(p.get_x(), p.get_x() + p.get_width(), p.get_y() + p.get_height() / 2) for p in container]
+
+
+@pytest.mark.parametrize("company_id", [MOVED, DEM, UG, TOP])
+@pytest.mark.parametrize("field", ["names", "addresses", "capitals", "registers"])
+def test_history_bars_span_valid_from_to_valid_to(company: Any, company_id: str, field: str) -> None:
+    record = company(company_id)
+    ax = timeline(record)
+    until = record_horizon(record)
+    entries = sorted(record[field], key=lambda e: e.get("start_date") or "")
+    starts = [e.get("start_date") or record["incorporated_at"] for e in entries]
+    ends = [e.get("start_date") for e in entries[1:]] + [str(until.date())]
+    expected = [(_num(s), _num(e)) for s, e in zip(starts, ends)]
+    assert _flat((x0, x1) for x0, x1, _ in _bars(ax, field)) == pytest.approx(_flat(expected))
+
+
+def test_history_bars_equal_the_history_frames(company: Any) -> None:
+    record = company(MOVED)
+    bars = timeline_bars(record, until="2030-01-01")
+    for field in ("addresses", "registers"):
+        history = frames.history(record, field)
+        mine = bars[bars["lane"] == field]
+        assert mine["start"].tolist() == history["valid_from"].tolist()
+        assert mine["end"].tolist() == history["valid_to"].fillna(pd.Timestamp("2030-01-01")).tolist()
+        assert mine["open"].tolist() == history["valid_to"].isna().tolist()
+        assert len(mine) == 2
+
+
+def test_role_bars_span_start_to_end_date(company: Any) -> None:
+    record = company(UG)
+    ax = timeline(record, until="2027-01-01")
+    roles = sorted(((r["start_date"], r["end_date"] or "2027-01-01") for r in record["representation"]))
+    drawn = sorted((x0, x1) for x0, x1, _ in _bars(ax, "representatives"))
+    assert _flat(drawn) == pytest.approx(_flat(sorted((_num(s), _num(e)) for s, e in roles)))
+    labels = {t.get_text() for t in ax.get_yticklabels()}
+    assert {f"{r['name']} · {r['role'].replace('_', ' ').lower()}" for r in record["representation"]} <= labels
+
+
+def test_status_bars_follow_the_status_rule(company: Any) -> None:
+    record = company(LIQUIDATION)
+    bars = timeline_bars(record, lanes=["status"])
+    assert bars["text"].tolist() == ["active", "liquidation"]
+    liquidator = next(r["start_date"] for r in record["representation"] if r["role"] == "LIQUIDATOR")
+    assert bars["start"].tolist() == [pd.Timestamp(record["incorporated_at"]), pd.Timestamp(liquidator)]
+    for row in bars.itertuples():
+        middle = row.start + (row.end - row.start) / 2
+        assert status_on(record, middle.strftime("%Y-%m-%d"))[1] == row.text
+
+
+def test_a_merged_company_ends_on_its_termination(company: Any) -> None:
+    record = company(ABSORBED)
+    bars = timeline_bars(record)
+    assert bars.attrs["until"] == pd.Timestamp(record["terminated_at"])
+    assert bars[bars["lane"] == "status"]["text"].tolist() == ["active", "inactive"]
+    assert (bars["end"] <= bars.attrs["until"]).all()
+    ax = timeline(record)
+    gids = {line.get_gid() for line in ax.get_lines()}
+    assert {"incorporated", "terminated"} <= gids
+
+
+def test_insolvency_bars_run_from_opening(company: Any) -> None:
+    record = company(DISTRESSED)
+    ax = timeline(record, until="2026-06-30")
+    expected = [(_num(s["opened_at"]), _num(s["closed_at"] or "2026-06-30")) for s in record["insolvencies"]]
+    assert _flat((x0, x1) for x0, x1, _ in _bars(ax, "insolvencies")) == pytest.approx(_flat(expected))
+    assert [s["case_number"] for s in record["insolvencies"]] == [
+        t.get_text() for t in ax.get_yticklabels()][-len(expected):]
+
+
+def test_lanes_are_in_order_and_rows_are_labelled(company: Any) -> None:
+    ax = timeline(company(DISTRESSED))
+    assert [c.get_label() for c in ax.containers] == list(LANES)
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels[:4] == ["name", "address", "capital", "register"]
+    with pytest.raises(ValueError, match="lanes must be among"):
+        timeline_bars(company(DISTRESSED), lanes=["colour"])
+
+
+def test_max_people_hides_the_earliest_and_says_so(company: Any) -> None:
+    record = company(TOP)
+    people = len({r["id"] for r in record["representation"]})
+    ax = timeline(record, max_people=3)
+    assert ax.get_xlabel() == f"{people - 3} earlier representatives not shown"
+    rows = timeline_bars(record, max_people=3)
+    assert rows[rows["lane"] == "representatives"]["row"].str.split(" · ").str[0].nunique() == 3
+
+
+def test_the_default_end_is_the_record_horizon_and_deterministic(company: Any) -> None:
+    record = company(UG)
+    newest = max(d for d in (r["start_date"] for r in record["representation"]) if d)
+    assert record_horizon(record) >= pd.Timestamp(newest)
+    first = figure_svg(timeline(record).figure)
+    second = figure_svg(timeline(company(UG)).figure)
+    assert first == second
+    today = timeline_bars(record, until="today").attrs["until"]
+    assert today == pd.Timestamp.today().normalize()
+
+
+def test_the_given_axes_is_used_and_a_company_is_required(company: Any) -> None:
+    fig, ax = plt.subplots()
+    assert timeline(company(DEM), ax, title="DEM") is ax
+    assert ax.get_title() == "DEM" and len(plt.get_fignums()) == 1
+    with pytest.raises(TypeError, match="one company"):
+        timeline([company(DEM)])
+
+
+def test_a_proceeding_without_dates_is_counted_not_dropped_silently(company: Any) -> None:
+    record = company(DISTRESSED)
+    preliminary = {**record["insolvencies"][0], "id": "p-2", "case_number": "50 IN 9/26", "current_status":
+                   "preliminary", "opened_at": None, "closed_at": None}  # fmt: skip
+    record["insolvencies"].append(preliminary)
+    bars = timeline_bars(record)
+    assert bars.attrs["undated_insolvencies"] == 1 and "50 IN 9/26" not in set(bars["row"])
+    assert timeline(record).get_xlabel() == "1 proceedings without a date not shown"

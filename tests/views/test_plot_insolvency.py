@@ -1,0 +1,170 @@
+"""``regkit.plot.insolvency_trend`` and ``insolvency_timeline`` against counts and dates taken straight from
+the bundled world's proceedings."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from matplotlib import dates as mdates
+
+import regkit.frames as frames
+from regkit.plot.insolvency import insolvency_timeline, insolvency_trend, trend_counts
+
+CONSUMER = "e63a27ea-ba62-41b7-b35b-03835b079051"  # consumer insolvency with discharge
+
+
+@pytest.fixture(scope="module")
+def results(proceedings: list[dict[str, Any]]) -> pd.DataFrame:
+    """The world's proceedings as a search-results frame."""
+    return frames.insolvency_results(proceedings)
+
+
+def _month(day: str) -> str:
+    return day[:7]
+
+
+def _stacks(ax: Any) -> dict[str, list[float]]:
+    return {c.get_label(): [float(p.get_height()) for p in c] for c in ax.containers}
+
+
+def _period_labels(ax: Any) -> list[str]:
+    first = ax.containers[0]
+    return [mdates.num2date(p.get_x()).strftime("%Y-%m") for p in first]
+
+
+@pytest.mark.parametrize(("by", "member"), [("status", "current_status"), ("kind", "proceeding_kind"),
+                                            ("legal_form", "debtor_legal_form")])  # fmt: skip
+def test_stacked_heights_are_the_group_counts(proceedings: list[dict[str, Any]], results: pd.DataFrame,
+                                              by: str, member: str) -> None:  # fmt: skip
+    ax = insolvency_trend(results, "M", by=by, top=None)
+    expected = Counter((_month(p["opened_at"]), p[member] or "unknown") for p in proceedings if p["opened_at"])
+    stacks, months = _stacks(ax), _period_labels(ax)
+    assert set(stacks) == {group for _, group in expected}
+    for group, heights in stacks.items():
+        assert heights == [expected.get((m, group), 0) for m in months], group
+    totals = Counter(_month(p["opened_at"]) for p in proceedings if p["opened_at"])
+    assert [sum(h[i] for h in stacks.values()) for i in range(len(months))] == [totals.get(m, 0) for m in months]
+    assert months[0] == min(totals) and months[-1] == max(totals) and len(months) == len(set(months))
+
+
+def test_bars_stack_on_each_other(results: pd.DataFrame) -> None:
+    ax = insolvency_trend(results, "Y", by="status")
+    bottoms = np.zeros(len(ax.containers[0]))
+    for container in ax.containers:
+        assert [p.get_y() for p in container] == pytest.approx(bottoms.tolist())
+        bottoms += [p.get_height() for p in container]
+
+
+def test_top_groups_and_the_rest_as_other(proceedings: list[dict[str, Any]], results: pd.DataFrame) -> None:
+    ax = insolvency_trend(results, "Y", by="court", top=5)
+    counts = Counter(p["court"] for p in proceedings if p["opened_at"])
+    largest = sorted(counts, key=lambda c: (-counts[c], c))[:4]
+    stacks = _stacks(ax)
+    assert list(stacks) == [*largest, "other"]
+    assert sum(map(sum, stacks.values())) == sum(counts.values())
+    assert sum(stacks["other"]) == sum(counts.values()) - sum(counts[c] for c in largest)
+    assert ax.get_legend().get_title().get_text() == "court"
+
+
+def test_without_by_one_bar_per_period_and_missing_dates_are_told(proceedings: list[dict[str, Any]],
+                                                                    results: pd.DataFrame) -> None:  # fmt: skip
+    ax = insolvency_trend(results, "Q")
+    (container,) = ax.containers
+    quarters = Counter(str(pd.Period(p["opened_at"], "Q")) for p in proceedings if p["opened_at"])
+    starts = [pd.Timestamp(mdates.num2date(p.get_x()).replace(tzinfo=None)) for p in container]
+    assert [float(p.get_height()) for p in container] == [quarters.get(str(s.to_period("Q")), 0) for s in starts]
+    assert all(s == s.to_period("Q").start_time for s in starts)
+    missing = sum(1 for p in proceedings if not p["opened_at"])
+    assert ax.get_xlabel() == f"opened_at ({missing} without a date not shown)"
+    assert ax.get_ylabel() == "proceedings per quarter"
+
+
+def test_another_date_column_and_the_counts_table(results: pd.DataFrame) -> None:
+    counts = trend_counts(results, "Y", by="debtor_kind", date="last_event_at")
+    assert counts.attrs["without_date"] == int(results["last_event_at"].isna().sum())
+    assert counts.to_numpy().sum() == int(results["last_event_at"].notna().sum())
+    assert list(counts.dtypes.unique()) == [np.dtype("int64")]
+    with pytest.raises(ValueError, match="by must be one of"):
+        trend_counts(results, by="colour")
+    with pytest.raises(ValueError, match="no date column"):
+        trend_counts(results, date="filed_at")
+
+
+def test_trend_takes_search_pages_and_the_given_axes(proceedings: list[dict[str, Any]]) -> None:
+    page = {"results": proceedings[:40], "pagination": {"page": 1, "per_page": 40, "total_pages": 1,
+                                                        "total_results": 40}}  # fmt: skip
+    fig, ax = plt.subplots()
+    assert insolvency_trend(page, "Y", ax=ax) is ax
+    assert sum(float(p.get_height()) for p in ax.containers[0]) == sum(1 for p in proceedings[:40] if p["opened_at"])
+
+
+def test_an_empty_frame_draws_no_bars(results: pd.DataFrame) -> None:
+    ax = insolvency_trend(results.iloc[:0], "M", by="court")
+    assert [len(c) for c in ax.containers] == []
+
+
+def test_the_timeline_marks_each_event_at_its_dates(world: Any) -> None:
+    proceeding = world.insolvencies[CONSUMER]
+    ax = insolvency_timeline(proceeding)
+    ordered = sorted(proceeding["events"], key=lambda e: e["published_at"])
+    (published,) = [c for c in ax.collections if c.get_gid() == "published"]
+    offsets = published.get_offsets()
+    assert offsets[:, 0].tolist() == [mdates.date2num(np.datetime64(e["published_at"])) for e in ordered]
+    assert offsets[:, 1].tolist() == [-float(i) for i in range(len(ordered))]
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert labels == [f"{e['published_at']}  {e['event_type'].replace('_', ' ')}" for e in ordered]
+    decided = [e for e in ordered if e["decision_date"]]
+    (line,) = [line for line in ax.get_lines() if line.get_gid() == "decision"]
+    assert list(line.get_xdata()) == [mdates.date2num(np.datetime64(e["decision_date"])) for e in decided]
+    assert ax.get_title() == (f"{proceeding['debtor_name']} — {proceeding['case_number']}, {proceeding['court']} "
+                              f"({proceeding['current_status']})")  # fmt: skip
+
+
+def test_the_timeline_takes_an_events_frame_and_the_given_axes(world: Any) -> None:
+    proceeding = world.insolvencies[CONSUMER]
+    fig, ax = plt.subplots()
+    assert insolvency_timeline(frames.events(proceeding), ax, title="events") is ax
+    assert ax.get_title() == "events" and len(ax.get_yticklabels()) == len(proceeding["events"])
+
+
+def test_meetings_and_claims_deadlines_are_marked(proceedings: list[dict[str, Any]]) -> None:
+    proceeding = next(p for p in proceedings if any(e["details"]["meetings"] for e in p["events"])
+                      and any(e["details"]["claims_filing_deadline"] for e in p["events"]))  # fmt: skip
+    ax = insolvency_timeline(proceeding)
+    gids = {line.get_gid() for line in ax.get_lines()}
+    assert {"meetings", "claims_deadline"} <= gids
+    (deadlines,) = [line for line in ax.get_lines() if line.get_gid() == "claims_deadline"]
+    expected = sorted(mdates.date2num(np.datetime64(e["details"]["claims_filing_deadline"]))
+                      for e in proceeding["events"] if e["details"]["claims_filing_deadline"])  # fmt: skip
+    assert sorted(deadlines.get_xdata()) == expected
+
+
+_ROWS = st.lists(st.tuples(st.one_of(st.none(), st.dates(dt.date(2015, 1, 1), dt.date(2026, 12, 31))),
+                           st.one_of(st.none(), st.sampled_from(["AG Hof", "AG Kiel", "AG Kassel", "AG Ulm"]))),
+                 max_size=40)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(rows=_ROWS, top=st.one_of(st.none(), st.integers(min_value=1, max_value=5)))
+def test_counts_add_up_per_period_and_group(rows: list[tuple[Any, Any]], top: int | None) -> None:
+    frame = pd.DataFrame({"opened_at": pd.to_datetime([d for d, _ in rows]).astype("datetime64[us]"),
+                          "court": pd.array([c for _, c in rows], dtype="str")})  # fmt: skip
+    counts = trend_counts(frame, "Q", by="court", top=top)
+    dated = [(str(pd.Period(d, "Q")), c or "unknown") for d, c in rows if d is not None]
+    assert counts.attrs["without_date"] == len(rows) - len(dated)
+    assert int(counts.to_numpy().sum()) == len(dated)
+    per_period = Counter(p for p, _ in dated)
+    assert {str(p): int(n) for p, n in counts.sum(axis=1).items() if n} == dict(per_period)
+    groups = Counter(c for _, c in dated)
+    if top is None or len(groups) <= top:
+        assert {g: int(n) for g, n in counts.sum().items()} == dict(groups)
+    else:
+        assert counts.shape[1] == top and counts.columns[-1] == "other"
