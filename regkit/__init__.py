@@ -9,9 +9,9 @@ matplotlib or Flask until they are used.
 
 from __future__ import annotations
 
-import importlib
 import logging
-from typing import Any
+
+from ._lazy import lazy_exports
 
 __version__ = "0.1.0"
 
@@ -44,19 +44,5 @@ _EXPORTS.update({name: "regkit.widgets" for name in ("CompanyExplorer", "Insolve
 #: Subpackages reachable as ``regkit.graph``, ``regkit.plot``, … without importing them first.
 _SUBPACKAGES = ("client", "frames", "graph", "plot", "widgets", "local", "schema")
 
-__all__ = ["__version__", *_EXPORTS, *_SUBPACKAGES]
-
-
-def __getattr__(name: str) -> Any:
-    if name in _SUBPACKAGES:
-        return importlib.import_module(f"regkit.{name}")
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'regkit' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, _SUBPACKAGES)
+__all__ = ["__version__", *__all__]

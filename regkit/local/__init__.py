@@ -15,19 +15,7 @@ Examples
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
-__all__ = [
-    "LOCAL_ORIGIN",
-    "Config",
-    "Faults",
-    "LocalRegister",
-    "LocalRegisterAdapter",
-    "LocalServer",
-    "create_app",
-    "open_local_register",
-]
+from regkit._lazy import lazy_exports
 
 _HOMES = {
     "LOCAL_ORIGIN": "regkit.local.adapter",
@@ -41,13 +29,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Import the public names on first use (keeps ``import regkit.local.world`` light)."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'regkit.local' has no attribute {name!r}")
-    return getattr(importlib.import_module(home), name)
-
-
-def __dir__() -> list[str]:
-    return sorted(__all__)
+__all__, __getattr__, __dir__ = lazy_exports(__name__, _HOMES)

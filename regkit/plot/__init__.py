@@ -6,8 +6,7 @@ matplotlib nor the modules behind it. Add a plot by adding its name to :data:`_E
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from regkit._lazy import lazy_exports
 
 #: Public name → module that defines it.
 _EXPORTS = {
@@ -24,17 +23,4 @@ _EXPORTS = {
     "EuroFormatter": "regkit.plot.style",
 }
 
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'regkit.plot' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # after the import, which bound a submodule of the same name, if any
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

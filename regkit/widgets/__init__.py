@@ -17,8 +17,7 @@ Names are imported on first use, so ``import regkit.widgets`` loads neither ipyw
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from regkit._lazy import lazy_exports
 
 #: Public name → module that defines it.
 _EXPORTS = {
@@ -27,17 +26,4 @@ _EXPORTS = {
     "GroupExplorer": "regkit.widgets.group",
 }
 
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'regkit.widgets' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
