@@ -287,9 +287,9 @@ def _resolve_target(api_key: str | None, base_url: str | None, adapter: Any) -> 
     """``(base_url, api_key, mode, adapter)`` from the arguments and, now, the environment."""
     api_key = api_key or os.environ.get("REGKIT_API_KEY") or None
     base_url = (base_url or os.environ.get("REGKIT_BASE_URL") or "").rstrip("/") or None
-    if base_url is None and api_key is not None:
+    if base_url is None and api_key is not None and adapter is None:
         return DEFAULT_LIVE_BASE_URL, api_key, "live", adapter
-    if base_url is None or base_url == LOCAL_ORIGIN:
+    if base_url is None or base_url == LOCAL_ORIGIN:  # an explicit adapter is an in-process register too
         if adapter is None:
             adapter = _local_adapter()
         if not _said_local.is_set():
