@@ -49,7 +49,7 @@ class CompanyFrames:
         return self._frame("company.insolvency_summaries")
 
     def industry_codes(self) -> Any:
-        """The company's WZ 2025 codes with their titles."""
+        """The company's WZ 2025 codes, one row per code (see ``regkit.frames.industry_codes``)."""
         return self._frame("company.industry_codes")
 
     def contact(self) -> Any:
