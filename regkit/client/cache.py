@@ -23,6 +23,8 @@ from typing import Any
 
 from requests_cache.backends import BaseCache, SQLiteCache
 
+from .errors import ValidationError
+
 __all__ = ["open_backend", "default_cache_dir", "ClientCache", "CACHE_FILE"]
 
 logger = logging.getLogger(__name__)
@@ -60,9 +62,10 @@ def open_backend(cache: Any = "sqlite") -> BaseCache | None:
     if isinstance(cache, (str, os.PathLike)):
         path = Path(cache).expanduser()
         return _sqlite(path / CACHE_FILE if path.is_dir() else path)
-    raise ValueError(
+    raise ValidationError(
         f"cache must be 'sqlite', 'memory', a path, a redis:// URL, False or a requests-cache "
-        f"backend, not {cache!r}"
+        f"backend, not {cache!r} ({type(cache).__name__})",
+        suggestion="e.g. Client(cache='memory') or Client(cache='~/regkit-cache')",
     )
 
 

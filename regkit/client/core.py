@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -13,16 +12,17 @@ from urllib.parse import quote
 
 from regkit.schema.interface import PRICES
 
-from . import bulk, validation
+from . import arguments, bulk, validation
 from .account import AccountMethods
 from .budget import Budget
 from .cache import ClientCache, open_backend
 from .errors import ValidationError
 from .extracts import ExtractMethods
 from .ledger import Ledger
-from .policy import CachePolicy, scope_token
+from .policy import scope_token
 from .records import CompanyBatch, CompanyRecord, InsolvencyRecord, InsolvencySearchPage, RecordMeta
 from .retry import RetryPolicy
+from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, resolve_target
 from .transport.call import Answer, Caller, Operation
 from .transport.session import build_session
 
@@ -31,17 +31,11 @@ __all__ = ["Client", "DEFAULT_LIVE_BASE_URL", "LOCAL_ORIGIN", "DEMO_API_KEY"]
 logger = logging.getLogger(__name__)
 
 #: Where the live service answers unless ``base_url`` / ``REGKIT_BASE_URL`` say otherwise.
-DEFAULT_LIVE_BASE_URL = "https://api.handelsregister.ai"
-#: The fixed pseudo-origin of the in-process local register (stable cache keys across runs).
-LOCAL_ORIGIN = "http://local.regkit"
-#: The local register's demo key (paid plan with monitoring, plenty of credits).
-DEMO_API_KEY = "demo-paid"
-
-_said_local = threading.Event()
+DEFAULT_LIVE_BASE_URL = LIVE_BASE_URL
 
 
 _COMPANY_HINTS = {
-    404: "no company has this id (no credits were spent); check it against a search result",
+    404: "no credits were spent; take the id from a search result (ids are case-sensitive)",
     402: "not enough credits: see client.get_credits()",
 }
 
@@ -52,11 +46,14 @@ class Client(ExtractMethods, AccountMethods):
     Parameters
     ----------
     api_key : str, optional
-        The API key; default ``REGKIT_API_KEY`` (read now, not at import).  Never stored, logged,
-        cached or shown.
+        The API key; default ``REGKIT_API_KEY``, else ``OPENREGISTER_API_KEY`` (read now, not at
+        import).  Never stored, logged, cached or shown, and sent only to the chosen base URL.
+        A demo key of the local register (``demo-…``) without a base URL uses the bundled register.
     base_url : str, optional
-        Default ``REGKIT_BASE_URL``; else the live service with a key, or — with neither key nor
-        base URL — the bundled local register in-process with the demo key.
+        Default ``REGKIT_BASE_URL``, else ``OPENREGISTER_BASE_URL``; else the live service
+        (``https://api.openregister.de``) with a key, or — with neither key nor base URL — the
+        bundled local register in-process with the demo key (said once on stderr).  See
+        :mod:`regkit.client.target` for the whole rule.
     cache : str, path, backend or False
         Where answers are cached (see :mod:`regkit.client.cache`); default SQLite in
         ``REGKIT_CACHE_DIR`` or the user cache directory.
@@ -91,9 +88,13 @@ class Client(ExtractMethods, AccountMethods):
         offline: bool = False,
         adapter: Any = None,
     ) -> None:
-        self.base_url, api_key, self.mode, adapter = _resolve_target(api_key, base_url, adapter)
+        budget, max_workers = arguments.budget(budget), arguments.max_workers(max_workers)
+        timeout, retry = arguments.timeout(timeout), arguments.retries(retries)
+        policy, offline = arguments.policy(policy), arguments.offline(offline)
+        self.target = target = resolve_target(api_key, base_url, arguments.adapter(adapter))
+        self.base_url, self.mode, api_key, adapter = target.base_url, target.mode, target.api_key, target.adapter
         self.max_workers = max_workers
-        self.policy = policy or CachePolicy()
+        self.policy = policy
         self.cache = ClientCache(open_backend(cache), self.policy, offline=offline)
         self.budget = Budget(budget)
         self._ledger = Ledger()
@@ -103,7 +104,7 @@ class Client(ExtractMethods, AccountMethods):
         self._adapter = adapter
         self._caller = Caller(
             session, meter, self.base_url, budget=self.budget, ledger=self._ledger,
-            retry=retries if isinstance(retries, RetryPolicy) else RetryPolicy(retries=retries),
+            retry=retry,
             timeout=timeout, offline=lambda: self.cache.offline, scrub=self._scrub,
         )  # fmt: skip
         self._scope = scope_token(self.base_url, api_key)
@@ -135,10 +136,9 @@ class Client(ExtractMethods, AccountMethods):
         return self._caller.meter.sent
 
     def __repr__(self) -> str:
-        where = {"local": "local register (in-process, demo data)", "live": "live service"}.get(self.mode, "")
         budget = "" if self.budget.limit is None else f" budget={self.budget.limit} left={self.budget.remaining}"
         offline = " OFFLINE" if self.cache.offline else ""
-        return (f"<regkit.Client {where + ' ' if where else ''}{self.base_url} cache={self.cache.location()}"
+        return (f"<regkit.Client {self.target.describe()} at {self.base_url} cache={self.cache.location()}"
                 f"{offline} spent={self.credits_spent} saved={self.credits_saved}{budget}>")  # fmt: skip
 
     def close(self) -> None:
@@ -281,31 +281,3 @@ class Client(ExtractMethods, AccountMethods):
         path = f"/v1/insolvency/{quote(validation.insolvency_id(insolvency_id))}"
         answer = self._call(Operation("get_insolvency", "GET", path, price=PRICES["insolvency_detail"]))
         return InsolvencyRecord(answer.data, self._meta(answer))
-
-
-def _resolve_target(api_key: str | None, base_url: str | None, adapter: Any) -> tuple[str, str, str, Any]:
-    """``(base_url, api_key, mode, adapter)`` from the arguments and, now, the environment."""
-    api_key = api_key or os.environ.get("REGKIT_API_KEY") or None
-    base_url = (base_url or os.environ.get("REGKIT_BASE_URL") or "").rstrip("/") or None
-    if base_url is None and api_key is not None and adapter is None:
-        return DEFAULT_LIVE_BASE_URL, api_key, "live", adapter
-    if base_url is None or base_url == LOCAL_ORIGIN:  # an explicit adapter is an in-process register too
-        if adapter is None:
-            adapter = _local_adapter()
-        if not _said_local.is_set():
-            _said_local.set()
-            logger.warning("regkit: using the bundled local register in-process (synthetic data, demo key); "
-                           "set REGKIT_API_KEY for the live service")  # fmt: skip
-        return LOCAL_ORIGIN, api_key or DEMO_API_KEY, "local", adapter
-    if not api_key:
-        raise ValidationError(f"no API key for {base_url}", suggestion="pass api_key=... or set REGKIT_API_KEY")
-    return base_url, api_key, "custom", adapter
-
-
-def _local_adapter() -> Any:
-    """The in-process adapter of the bundled local register (its state file: REGKIT_LOCAL_STATE or
-    the user data dir; see ``regkit.local``)."""
-    from regkit.local import open_local_register
-
-    return open_local_register().adapter
-

@@ -101,7 +101,7 @@ class RegkitError(Exception):
         what = f"{self.status} " if self.status is not None else ""
         what += f"{self.code}: " if self.code else ""
         text = f"{where}: {what}{self.message}" if where else f"{what}{self.message}"
-        return f"{text} — {self.suggestion}" if self.suggestion else text
+        return f"{text} — {self.suggestion}" if self.suggestion and not _says(self.message, self.suggestion) else text
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Keyword-only fields survive pickling (e.g. across processes).
@@ -116,6 +116,12 @@ class RegkitError(Exception):
             "suggestion": self.suggestion,
             "outcome_unknown": self.outcome_unknown,
         }
+
+
+def _says(message: str, suggestion: str) -> bool:
+    """Whether ``message`` already gives ``suggestion`` (so it is not said twice)."""
+    fold = lambda text: " ".join(text.lower().replace(";", " ").replace(".", " ").split())  # noqa: E731
+    return fold(suggestion) in fold(message)
 
 
 def _rebuild(cls: type[RegkitError], message: str, fields: dict[str, Any]) -> RegkitError:
@@ -156,7 +162,8 @@ class BudgetExceededError(RegkitError):
 class OfflineCacheMiss(RegkitError, LookupError):
     """Offline mode is on and the answer is not in the cache (or is never cached)."""
 
-    default_suggestion = "turn offline mode off (client.cache.offline = False) to fetch it, paying its price"
+    default_suggestion = ("turn offline mode off (client.cache.offline = False; on the command line, leave out "
+                          "--offline) to fetch it, paying its price")
 
 
 class WaitTimeout(RegkitError, TimeoutError):
@@ -204,7 +211,7 @@ class PermissionDeniedError(APIError):
 class NotFoundError(APIError, LookupError):
     """404: the thing asked for does not exist (no credits spent for a company lookup)."""
 
-    default_suggestion = "check the id; ids are case-sensitive"
+    default_suggestion = "take the id from a search result; ids are case-sensitive"
 
 
 class ConflictError(APIError):

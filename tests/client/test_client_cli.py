@@ -8,14 +8,14 @@ from typing import Any
 
 import pytest
 
-import regkit.client.core as core
+import regkit.client.target as target
 from regkit.client import cli
 
 
 @pytest.fixture
 def run(register: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> Any:
     """Run ``regkit <argv>`` against the in-process test register; returns (status, stdout, stderr)."""
-    monkeypatch.setattr(core, "_local_adapter", lambda: register.adapter)
+    monkeypatch.setattr(target, "_local_adapter", lambda: register.adapter)
 
     def invoke(*argv: str) -> tuple[int, str, str]:
         status = cli.main(list(argv))

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-import regkit.client.core as core
+import regkit.client.target as target
 from regkit.client import DEFAULT_LIVE_BASE_URL, Client, ValidationError
 
 
@@ -30,26 +30,12 @@ def test_explicit_arguments_win(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("REGKIT_API_KEY", "from-env-key")
     client = Client(api_key="explicit-key", base_url="https://example.test/api/", cache="memory")
     assert client.base_url == "https://example.test/api" and client.cache.location() == "memory"
-    assert client._caller.session.headers["Authorization"] == "Bearer explicit-key"
+    assert client.target.api_key == "explicit-key" and "explicit-key" not in repr(client.target)
 
 
 def test_base_url_without_key_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(ValidationError, match="no API key"):
         Client(base_url="http://127.0.0.1:9", cache="memory")
-
-
-def test_embedded_default_says_so_once(register: Any, caplog: pytest.LogCaptureFixture,
-                                       monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
-    monkeypatch.setattr(core, "_said_local", core.threading.Event())
-    monkeypatch.setattr(core, "_local_adapter", lambda: register.adapter)
-    with caplog.at_level(logging.WARNING, logger="regkit.client"):
-        first, second = Client(cache="memory"), Client(cache="memory")
-    notes = [r for r in caplog.records if "local register" in r.getMessage()]
-    assert len(notes) == 1 and "demo-paid" not in notes[0].getMessage()
-    assert first.mode == second.mode == "local" and first.base_url == "http://local.regkit"
-    text = repr(first)
-    assert "local register (in-process, demo data)" in text and "demo-paid" not in text
-    assert first.get_credits().remaining_credits > 0  # the demo key is a valid key of the world
 
 
 def test_repr_shows_budget_and_spending(fake: Any, make_fake_client: Any) -> None:
@@ -64,7 +50,7 @@ def test_disabled_cache(fake: Any, make_fake_client: Any) -> None:
     client.get_company("DE-HRB-B1234-1")
     client.get_company("DE-HRB-B1234-1")
     assert fake.count() == 2 and client.cache.info()["backend"] == "none"
-    with pytest.raises(ValueError):
+    with pytest.raises(ValidationError, match="cache must be"):
         Client(api_key="k", base_url="http://x.test", cache=3.5)
 
 

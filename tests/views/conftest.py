@@ -26,7 +26,8 @@ def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.Temp
     register's credential key in tmp, never in the user's directories."""
     from cryptography.fernet import Fernet
 
-    for name in ("REGKIT_API_KEY", "REGKIT_BASE_URL", "REGKIT_CACHE_DIR", "REGKIT_LOCAL_STATE", "REGKIT_DATA_DIR"):
+    for name in ("REGKIT_API_KEY", "REGKIT_BASE_URL", "REGKIT_CACHE_DIR", "REGKIT_LOCAL_STATE", "REGKIT_DATA_DIR",
+                 "OPENREGISTER_API_KEY", "OPENREGISTER_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     base = tmp_path_factory.mktemp("env")
     monkeypatch.setenv("REGKIT_CACHE_DIR", str(base / "cache"))

@@ -14,7 +14,7 @@ from ..retry import parse_retry_after
 if TYPE_CHECKING:
     from .call import Operation
 
-__all__ = ["api_error", "transport_error", "never_sent", "server_message"]
+__all__ = ["api_error", "transport_error", "never_sent", "server_message", "shorten", "describe_failure"]
 
 _NOT_RETRYABLE = (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
                   requests.exceptions.InvalidSchema, requests.exceptions.InvalidHeader)  # fmt: skip
@@ -36,6 +36,59 @@ def never_sent(error: BaseException | None) -> bool:
     return False
 
 
+def shorten(text: str, limit: int) -> str:
+    """``text`` in at most about ``limit`` characters, cut between words and marked with an ellipsis.
+
+    Examples
+    --------
+    >>> shorten("Failed to establish a new connection", 20)
+    'Failed to establish …'
+    """
+    text = " ".join(text.split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut) + " …"
+
+
+def _innermost(exc: BaseException) -> BaseException:
+    """The deepest cause of a requests/urllib3 error (the OS error that says what really happened)."""
+    seen: set[int] = set()
+    current = exc
+    while id(current) not in seen:
+        seen.add(id(current))
+        reason = getattr(current, "reason", None)
+        nested = current.args[0] if current.args and isinstance(current.args[0], BaseException) else None
+        following = reason if isinstance(reason, BaseException) else nested or current.__cause__
+        if following is None:
+            break
+        current = following
+    return current
+
+
+def describe_failure(exc: BaseException, scrub: Callable[[str], str]) -> str:
+    """One readable sentence for a transport failure, e.g.
+    ``"cannot connect to 127.0.0.1:9: connection refused"`` — never cut mid-word."""
+    request = getattr(exc, "request", None)
+    url = getattr(request, "url", None) or ""
+    host = requests.utils.urlparse(url).netloc if url else ""
+    inner = _innermost(exc)
+    if isinstance(inner, OSError) and inner.strerror:
+        reason = inner.strerror
+    else:
+        reason = str(inner)
+        # urllib3 prefixes its reasons with the connection object: keep what follows the last colon
+        # of such a prefix ("HTTPConnection(host=..., port=9): Failed to establish ...").
+        if "): " in reason:
+            reason = reason.rsplit("): ", 1)[1]
+    reason = shorten(scrub(reason), 200)
+    if isinstance(exc, requests.exceptions.ConnectionError) and never_sent(exc):
+        where = f" to {host}" if host else ""
+        return f"cannot connect{where}: {reason[:1].lower() + reason[1:]}"
+    return f"{type(exc).__name__}: {reason}"
+
+
 def server_message(response: Any, scrub: Callable[[str], str]) -> tuple[str | None, str]:
     """The interface's ``(code, message)`` from an error body, or a short excerpt of the body."""
     try:
@@ -45,7 +98,7 @@ def server_message(response: Any, scrub: Callable[[str], str]) -> tuple[str | No
             return error.get("code"), scrub(str(error.get("message") or "")) or response.reason or ""
     except (ValueError, UnicodeDecodeError, AttributeError):
         pass
-    text = scrub((getattr(response, "text", "") or "").strip())[:200]
+    text = shorten(scrub((getattr(response, "text", "") or "").strip()), 200)
     return None, text or str(getattr(response, "reason", "") or "no message")
 
 
@@ -77,7 +130,7 @@ def transport_error(
     elif isinstance(exc, requests.exceptions.Timeout):
         what = f"no answer in time ({type(exc).__name__})"
     else:
-        what = f"{type(exc).__name__}: {scrub(str(exc))[:300]}"
+        what = describe_failure(exc, scrub)
     kwargs: dict[str, Any] = {"method": op.method, "path": op.target, "status": status}
     if not op.idempotent:
         if never_sent(exc) and status is None:

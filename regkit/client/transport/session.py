@@ -60,11 +60,17 @@ def _int_header(headers: Any, name: str) -> int | None:
 
 
 class MeteringAdapter(BaseAdapter):
-    """Wraps a transport adapter and records each request it sends in the calling thread's log."""
+    """Wraps a transport adapter and records each request it sends in the calling thread's log.
 
-    def __init__(self, inner: BaseAdapter) -> None:
+    It is mounted at the base URL only, and it is what attaches the key (``authorization``): a
+    request to any other host — a presigned document URL, a redirect elsewhere — goes through
+    another adapter of the session and never carries it.
+    """
+
+    def __init__(self, inner: BaseAdapter, authorization: str | None = None) -> None:
         super().__init__()
         self.inner = inner
+        self._authorization = authorization
         self._local = threading.local()
         self._lock = threading.Lock()
         self.sent = 0
@@ -88,6 +94,8 @@ class MeteringAdapter(BaseAdapter):
             log.append(attempt)
 
     def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:  # type: ignore[override]
+        if self._authorization is not None:
+            request.headers["Authorization"] = self._authorization
         try:
             response = self.inner.send(request, **kwargs)
         except BaseException as exc:
@@ -122,8 +130,9 @@ def build_session(
     base_url : str
         Origin (and path prefix) of the interface, without trailing slash.
     api_key : str
-        Sent as ``Authorization: Bearer``; requests-cache leaves that header out of keys and
-        redacts it from stored requests.
+        Sent as ``Authorization: Bearer`` on requests below ``base_url`` only (the metering adapter
+        mounted there adds it); requests-cache leaves that header out of keys and redacts it from
+        stored requests.
     backend : requests-cache backend or None
         ``None`` disables caching (a throwaway memory backend, switched off).
     policy : CachePolicy
@@ -146,11 +155,10 @@ def build_session(
         disabled=backend is None,
     )
     inner = adapter or HTTPAdapter(pool_connections=pool_size, pool_maxsize=pool_size)
-    meter = MeteringAdapter(inner)
+    meter = MeteringAdapter(inner, authorization=f"Bearer {api_key}")
     session.mount(base_url.rstrip("/") + "/", meter)
     session.headers.update(
         {
-            "Authorization": f"Bearer {api_key}",
             "Accept": "application/json",
             "User-Agent": USER_AGENT,
         }

@@ -1,0 +1,101 @@
+"""Checks of :class:`regkit.Client`'s own arguments, made before anything is opened or sent.
+
+Each function returns the argument as the client uses it, or raises
+:class:`~regkit.client.errors.ValidationError` naming the argument, what it got and what it takes.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .errors import ValidationError
+
+__all__ = ["budget", "max_workers", "timeout", "retries", "policy", "offline", "adapter"]
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _got(value: Any) -> str:
+    return f"{value!r} ({type(value).__name__})"
+
+
+def budget(value: Any) -> int | None:
+    """``None`` (no limit) or a whole number of credits ≥ 0.
+
+    Examples
+    --------
+    >>> budget(300)
+    300
+    >>> budget("100")
+    Traceback (most recent call last):
+    ...
+    regkit.client.errors.ValidationError: budget must be a whole number of credits (>= 0) or None, not '100' (str) — e.g. Client(budget=100); nothing was sent
+    """
+    if value is None or (_whole(value) and value >= 0):
+        return value
+    raise ValidationError(f"budget must be a whole number of credits (>= 0) or None, not {_got(value)}",
+                          suggestion="e.g. Client(budget=100); nothing was sent")  # fmt: skip
+
+
+def max_workers(value: Any) -> int:
+    """Threads of bulk calls: a whole number from 1 to 64."""
+    if _whole(value) and 1 <= value <= 64:
+        return value
+    raise ValidationError(f"max_workers must be a whole number from 1 to 64, not {_got(value)}",
+                          suggestion="e.g. Client(max_workers=8); the interface's rate limit is per key anyway")  # fmt: skip
+
+
+def _seconds(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and value > 0
+
+
+def timeout(value: Any) -> float | tuple[float, float]:
+    """Seconds to wait: a positive number, or a pair ``(connect, read)`` of positive numbers."""
+    if _seconds(value):
+        return float(value)
+    if isinstance(value, tuple) and len(value) == 2 and all(_seconds(v) for v in value):
+        return (float(value[0]), float(value[1]))
+    raise ValidationError(f"timeout must be a positive number of seconds or a pair (connect, read), not {_got(value)}",
+                          suggestion="e.g. Client(timeout=30) or Client(timeout=(5, 60))")  # fmt: skip
+
+
+def retries(value: Any) -> Any:
+    """A whole number of retries ≥ 0, or a :class:`~regkit.client.retry.RetryPolicy`."""
+    from .retry import RetryPolicy
+
+    if isinstance(value, RetryPolicy):
+        return value
+    if _whole(value) and value >= 0:
+        return RetryPolicy(retries=value)
+    raise ValidationError(f"retries must be a whole number >= 0 or a RetryPolicy, not {_got(value)}",
+                          suggestion="e.g. Client(retries=4), or Client(retries=0) to turn retrying off")  # fmt: skip
+
+
+def policy(value: Any) -> Any:
+    """``None`` (the default lifetimes) or a :class:`~regkit.client.policy.CachePolicy`."""
+    from .policy import CachePolicy
+
+    if value is None:
+        return CachePolicy()
+    if isinstance(value, CachePolicy):
+        return value
+    raise ValidationError(f"policy must be a regkit.CachePolicy or None, not {_got(value)}",
+                          suggestion="e.g. Client(policy=regkit.CachePolicy(company=timedelta(days=7)))")  # fmt: skip
+
+
+def offline(value: Any) -> bool:
+    """``True`` or ``False``."""
+    if isinstance(value, bool):
+        return value
+    raise ValidationError(f"offline must be True or False, not {_got(value)}")
+
+
+def adapter(value: Any) -> Any:
+    """``None`` or a requests transport adapter (an object with ``send`` and ``close``)."""
+    if value is None or (callable(getattr(value, "send", None)) and callable(getattr(value, "close", None))):
+        return value
+    raise ValidationError(f"adapter must be a requests transport adapter (with send() and close()), not {_got(value)}",
+                          suggestion="e.g. regkit.local.open_local_register().adapter, or leave it out")  # fmt: skip

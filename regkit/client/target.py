@@ -1,0 +1,222 @@
+"""Where a client sends its requests, and with which key.
+
+The rule, applied when a :class:`~regkit.Client` is made (the environment is read then, not at
+import):
+
+1. The key is ``api_key=``, else ``REGKIT_API_KEY``, else ``OPENREGISTER_API_KEY`` (the variable the
+   live service's official client reads).  The base URL is ``base_url=``, else ``REGKIT_BASE_URL``,
+   else ``OPENREGISTER_BASE_URL``.
+2. No base URL and no key, or no base URL and a documented demo key (``demo-…``), or an in-process
+   ``adapter``: the bundled local register, in-process at :data:`LOCAL_ORIGIN`.  A demo key never
+   leaves the machine that way, and one aimed at the live service is refused.
+3. No base URL and any other key: the live service at :data:`LIVE_BASE_URL`.
+4. A base URL: that server (``regkit serve`` elsewhere, a proxy, …), which then needs a key.
+
+The key is only ever attached to requests below the chosen base URL (see
+:mod:`regkit.client.transport.session`), never to another host.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from .errors import ValidationError
+
+__all__ = [
+    "LIVE_BASE_URL",
+    "LOCAL_ORIGIN",
+    "DEMO_API_KEY",
+    "DEMO_KEY_PREFIX",
+    "Target",
+    "resolve_target",
+    "is_demo_key",
+    "announce_local_register",
+]
+
+#: Where the live service answers (its official client's default as well).
+LIVE_BASE_URL = "https://api.openregister.de"
+#: The fixed pseudo-origin of the in-process local register (stable cache keys across runs).
+LOCAL_ORIGIN = "http://local.regkit"
+#: The local register's default demo key (paid plan with monitoring, plenty of credits).
+DEMO_API_KEY = "demo-paid"
+#: Every documented demo key of the local register starts so (``demo-paid``, ``demo-free``, …).
+DEMO_KEY_PREFIX = "demo-"
+
+_KEY_VARIABLES = ("REGKIT_API_KEY", "OPENREGISTER_API_KEY")
+_URL_VARIABLES = ("REGKIT_BASE_URL", "OPENREGISTER_BASE_URL")
+_LOCAL_NOTICE = (
+    "regkit: using the bundled local register in-process: synthetic data, no real company or person, "
+    "no credits spent. For the live service set REGKIT_API_KEY (or pass api_key=...)."
+)
+
+notice_logger = logging.getLogger("regkit.notice")
+_announced = threading.Event()
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where one client talks to.
+
+    Attributes
+    ----------
+    base_url : str
+        Origin and path prefix, without a trailing slash.
+    api_key : str
+        The key sent as ``Authorization: Bearer`` (never shown: ``repr`` leaves it out).
+    mode : str
+        ``"local"`` (the bundled register in-process), ``"live"`` (the live service) or
+        ``"custom"`` (another server the user named).
+    adapter : object or None
+        The in-process transport adapter serving ``base_url``, if any.
+    """
+
+    base_url: str
+    api_key: str
+    mode: str
+    adapter: Any = None
+
+    def __repr__(self) -> str:
+        return f"Target(base_url={self.base_url!r}, mode={self.mode!r})"
+
+    def describe(self) -> str:
+        """A short phrase naming the kind of target: ``"live service"``, ``"server"`` or
+        ``"bundled local register (synthetic data, in-process)"``."""
+        return {"local": "bundled local register (synthetic data, in-process)", "live": "live service"}.get(
+            self.mode, "server")
+
+
+def is_demo_key(key: str | None) -> bool:
+    """Whether ``key`` is one of the local register's documented demo keys (``demo-…``)."""
+    return isinstance(key, str) and key.startswith(DEMO_KEY_PREFIX)
+
+
+def _from_environment(names: tuple[str, ...]) -> tuple[str | None, str | None]:
+    for name in names:
+        value = os.environ.get(name)
+        if value:
+            return value, name
+    return None, None
+
+
+def _check_key(key: Any, source: str) -> str | None:
+    if key is None:
+        return None
+    if not isinstance(key, str) or not key.strip():
+        raise ValidationError(f"{source} must be a non-empty string, not {type(key).__name__}",
+                              suggestion="pass the API key as text, or leave it out for the local register")  # fmt: skip
+    if key != key.strip() or any(ch in key for ch in "\r\n\t ") or not key.isprintable():
+        raise ValidationError(f"{source} contains white space or control characters",
+                              suggestion="copy the key again without spaces or line breaks")  # fmt: skip
+    return key
+
+
+def _check_base_url(url: Any, source: str) -> str | None:
+    if url is None:
+        return None
+    if not isinstance(url, str) or not url.strip():
+        raise ValidationError(f"{source} must be a URL such as 'http://127.0.0.1:8080', not {url!r}")
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValidationError(f"{source} {url!r} is not an http(s) URL with a host",
+                              suggestion="e.g. 'https://api.openregister.de' or 'http://127.0.0.1:8080'")  # fmt: skip
+    if parts.username is not None or parts.password is not None:
+        raise ValidationError(f"{source} contains credentials (user:password@host); they would be shown and "
+                              "logged with the URL",
+                              suggestion="remove them from the URL and pass the key as api_key=... instead")  # fmt: skip
+    if parts.query or parts.fragment:
+        raise ValidationError(f"{source} must not have a query string or fragment",
+                              suggestion="give the origin and path prefix only, e.g. 'http://127.0.0.1:8080'")  # fmt: skip
+    try:
+        parts.port
+    except ValueError as exc:
+        raise ValidationError(f"{source} has an invalid port: {exc}") from None
+    return url.strip().rstrip("/")
+
+
+def _origin(url: str) -> tuple[str, str | None, int]:
+    parts = urlsplit(url)
+    return parts.scheme, parts.hostname, parts.port or {"http": 80, "https": 443}[parts.scheme]
+
+
+def _same_origin(a: str, b: str) -> bool:
+    return _origin(a) == _origin(b)
+
+
+def resolve_target(api_key: Any, base_url: Any, adapter: Any) -> Target:
+    """Apply the module's rule to the arguments and, now, the environment.
+
+    Raises
+    ------
+    ValidationError
+        A malformed key or URL, a base URL without a key, or a demo key aimed at the live service.
+    """
+    key_source, url_source = "api_key", "base_url"
+    if api_key is None:
+        api_key, key_source = _from_environment(_KEY_VARIABLES)
+    if base_url is None:
+        base_url, url_source = _from_environment(_URL_VARIABLES)
+    key = _check_key(api_key, key_source or "api_key")
+    url = _check_base_url(base_url, url_source or "base_url")
+
+    if url == LOCAL_ORIGIN or (url is None and (adapter is not None or key is None or is_demo_key(key))):
+        if adapter is None:
+            adapter = _local_adapter()
+        announce_local_register()
+        return Target(LOCAL_ORIGIN, key or DEMO_API_KEY, "local", adapter)
+    if url is None:
+        return Target(LIVE_BASE_URL, key, "live", adapter)  # type: ignore[arg-type]
+    if key is None:
+        raise ValidationError(f"no API key for {url}",
+                              suggestion="pass api_key=... or set REGKIT_API_KEY (a demo key such as 'demo-paid' "
+                                         "for `regkit serve`)")  # fmt: skip
+    live = _same_origin(url, LIVE_BASE_URL)
+    if live and is_demo_key(key):
+        raise ValidationError(f"{key_source} is a demo key of the local register; the live service does not know it",
+                              suggestion="use your own key for the live service, or leave base_url out to use the "
+                                         "bundled local register")  # fmt: skip
+    return Target(url, key, "live" if live else "custom", adapter)
+
+
+def announce_local_register() -> None:
+    """Say once per process, where the user sees it, that the bundled (synthetic) register is in use.
+
+    The notice goes to the ``regkit.notice`` logger, which writes to the current ``sys.stderr``
+    (a terminal, or a notebook cell's output) unless the application configured a handler for it;
+    ``logging.getLogger("regkit.notice").setLevel(logging.ERROR)`` silences it.
+    """
+    if _announced.is_set():
+        return
+    _announced.set()
+    _ensure_notice_handler()
+    notice_logger.warning(_LOCAL_NOTICE)
+
+
+class _CurrentStderr(logging.Handler):
+    """Writes to whatever ``sys.stderr`` is at the time (a notebook replaces it per kernel)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            sys.stderr.write(self.format(record) + "\n")
+            sys.stderr.flush()
+        except Exception:  # pragma: no cover - a closed stream must not break a lookup
+            self.handleError(record)
+
+
+def _ensure_notice_handler() -> None:
+    if not notice_logger.handlers:
+        notice_logger.addHandler(_CurrentStderr())
+        notice_logger.propagate = False
+
+
+def _local_adapter() -> Any:
+    """The in-process adapter of the bundled local register (state file: ``REGKIT_LOCAL_STATE`` or
+    the user data directory; see :mod:`regkit.local`)."""
+    from regkit.local import open_local_register
+
+    return open_local_register().adapter
