@@ -12,11 +12,12 @@ import json
 import sys
 from typing import Any, Callable, Sequence
 
-from .errors import RegkitError, ValidationError
+from .errors import OfflineCacheMiss, RegkitError, ValidationError
 
 __all__ = ["add_commands", "main", "parse_filters"]
 
 _SUMMARY_COLUMNS = ["id", "debtor_name", "court", "city", "current_status", "opened_at", "last_event_at"]
+_OFFLINE_HINT = "run the command again without --offline to fetch it (that spends its credits)"
 
 
 def _client(args: argparse.Namespace) -> Any:
@@ -31,6 +32,8 @@ def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
         try:
             return handler(args)
         except RegkitError as exc:
+            if isinstance(exc, OfflineCacheMiss):
+                exc.suggestion = _OFFLINE_HINT
             print(f"regkit: error: {' '.join(str(exc).split())}", file=sys.stderr)
             return 2 if isinstance(exc, ValidationError) else 1
         except (OSError, ImportError) as exc:
@@ -81,15 +84,8 @@ def _print_table(rows: list[dict[str, Any]], columns: list[str] | None = None) -
     frame = pd.DataFrame(rows)
     if columns:
         frame = frame.reindex(columns=[c for c in columns if c in frame.columns] or list(frame.columns))
+    frame = frame.astype(object).where(frame.notna(), "")
     print(frame.to_string(index=False) if len(frame) else "(no results)")
-
-
-def _cell(value: Any) -> str:
-    if isinstance(value, list):
-        return f"{len(value)} entries"
-    if isinstance(value, dict):
-        return json.dumps(value, ensure_ascii=False)[:100]
-    return "" if value is None else str(value)
 
 
 @_guarded
@@ -100,9 +96,9 @@ def company(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(record.raw, ensure_ascii=False, indent=2))
     else:
-        width = max(len(k) for k in record.keys())
-        for key in record.keys():
-            print(f"{key:<{width}}  {_cell(record[key])}")
+        from .cli_format import record_lines
+
+        print("\n".join(record_lines(record.raw)))
     return 0
 
 
@@ -120,7 +116,13 @@ def insolvencies(args: argparse.Namespace) -> int:
 
         sys.stdout.write(pd.DataFrame(rows).to_csv(index=False))
     else:
-        _print_table(rows, _SUMMARY_COLUMNS)
+        columns = _SUMMARY_COLUMNS
+        if args.query:
+            from .cli_format import matched_fields
+
+            rows = [{**row, "matched": matched_fields(row, args.query)} for row in rows]
+            columns = [*_SUMMARY_COLUMNS[:2], "matched", *_SUMMARY_COLUMNS[2:]]
+        _print_table(rows, columns)
     return 0
 
 

@@ -52,7 +52,7 @@ _KEY_VARIABLES = ("REGKIT_API_KEY", "OPENREGISTER_API_KEY")
 _URL_VARIABLES = ("REGKIT_BASE_URL", "OPENREGISTER_BASE_URL")
 _LOCAL_NOTICE = (
     "regkit: using the bundled local register in-process: synthetic data, no real company or person, "
-    "no credits spent. For the live service set REGKIT_API_KEY (or pass api_key=...)."
+    "no key needed. For the live service set REGKIT_API_KEY (or pass api_key=...)."
 )
 
 notice_logger = logging.getLogger("regkit.notice")

@@ -14,8 +14,14 @@ from regkit.client import cli
 
 @pytest.fixture
 def run(register: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> Any:
-    """Run ``regkit <argv>`` against the in-process test register; returns (status, stdout, stderr)."""
+    """Run ``regkit <argv>`` against the in-process test register; returns (status, stdout, stderr).
+
+    The one-time notice about the bundled register counts as said (``test_client_target`` checks it),
+    so stderr holds only what the command itself printed."""
     monkeypatch.setattr(target, "_local_adapter", lambda: register.adapter)
+    said = target.threading.Event()
+    said.set()
+    monkeypatch.setattr(target, "_announced", said)
 
     def invoke(*argv: str) -> tuple[int, str, str]:
         status = cli.main(list(argv))
@@ -69,6 +75,45 @@ def test_errors_are_one_line_on_stderr(run: Any, argv: tuple, status: int, fragm
     code, out, err = run(*argv)
     assert code == status and out == "" and fragment in err
     assert err.count("\n") == 1 and err.startswith("regkit: error: ")
+
+
+def test_offline_advice_is_for_a_shell_user(run: Any) -> None:
+    _, _, err = run("company", "DE-HRB-B1234-1", "--offline")
+    assert "without --offline" in err and "client.cache" not in err
+
+
+def test_company_table_shows_nested_members_in_full(run: Any, world: Any) -> None:
+    cid = next(c for c, rec in world.companies.items() if len(rec["names"]) > 1 and len(rec["representation"]) > 2
+               and len(rec["purpose"]["purpose"]) > 150)  # fmt: skip
+    company = world.companies[cid]
+    status, out, _ = run("company", cid, "--format", "table")
+    text = " ".join(out.split())
+    assert status == 0 and "{" not in out  # no JSON
+    assert company["purpose"]["purpose"] in text  # long text is wrapped, not cut
+    for entry in company["names"]:
+        assert f"- name: {entry['name']}, legal_form: {entry['legal_form']}" in text
+    for entry in company["representation"]:
+        assert f"name: {entry['name']}" in text and f"role: {entry['role']}" in text
+    counts = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line and not line[0].isspace()}
+    assert counts["names"] == [str(len(company["names"])), "entries"]
+    single = next(k for k in ("registers", "addresses", "purposes") if len(company[k]) == 1)
+    assert counts[single] == ["1", "entry"]
+
+
+def test_insolvencies_table_says_why_each_row_matched(run: Any) -> None:
+    status, out, _ = run("insolvencies", "--query", "müller", "--limit", "40", "--format", "table")
+    lines = out.splitlines()
+    assert status == 0 and "matched" in lines[0].split()
+    rows = json.loads(run("insolvencies", "--query", "müller", "--limit", "40", "--format", "json")[1])
+    assert len(rows) == len(lines) - 1 > 5
+    via_others = [r for r in rows if "müller" not in r["debtor_name"].lower()]
+    assert via_others, "the world has proceedings found through their administrator or court"
+    for row, line in zip(rows, lines[1:]):
+        if "müller" in row["debtor_name"].lower():
+            assert " debtor " in line
+        if "müller" in (row.get("administrator_name") or "").lower():
+            assert f"administrator: {row['administrator_name']}" in line
+        assert "NaN" not in line
 
 
 def test_add_commands_registers_on_any_subparsers() -> None:

@@ -1,0 +1,133 @@
+"""Rendering records for a terminal: nested members in full and readable, and why a search row matched.
+
+Used by :mod:`regkit.client.cli`; plain functions over plain data, so they are tested without a
+terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import textwrap
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["record_lines", "inline", "matched_fields", "fold"]
+
+_SKIP = (None, "", [], {})
+
+
+def _scalar(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def inline(value: Any) -> str:
+    """One member as one line of text: a mapping as ``key: value, …`` (empty members left out),
+    nested mappings in parentheses, lists joined with ``; ``.
+
+    Examples
+    --------
+    >>> inline({"name": "SF Management GmbH", "legal_form": "gmbh", "start_date": "2026-01-12", "end_date": None})
+    'name: SF Management GmbH, legal_form: gmbh, start_date: 2026-01-12'
+    >>> inline({"natural_person": {"first_name": "Ida", "last_name": "Roth"}, "role": "director"})
+    'natural_person: (first_name: Ida, last_name: Roth), role: director'
+    """
+    if isinstance(value, Mapping):
+        parts = []
+        for key, member in value.items():
+            if member in _SKIP:
+                continue
+            text = inline(member)
+            parts.append(f"{key}: ({text})" if isinstance(member, Mapping) else f"{key}: {text}")
+        return ", ".join(parts)
+    if isinstance(value, (list, tuple)):
+        return "; ".join(inline(v) for v in value)
+    return "" if value is None else _scalar(value)
+
+
+def _count(n: int) -> str:
+    return f"{n} entry" if n == 1 else f"{n} entries"
+
+
+def record_lines(record: Mapping[str, Any], width: int | None = None) -> list[str]:
+    """A record as aligned ``member  value`` lines, every nested member in full, wrapped to ``width``
+    (default: the terminal's) with a hanging indent.  A list of mappings gets a count and one
+    ``- `` line per entry; nothing is cut off.
+    """
+    width = width or shutil.get_terminal_size((120, 24)).columns
+    keys = list(record.keys())
+    label = max((len(k) for k in keys), default=0) + 2
+    room = max(40, width - label)
+    lines: list[str] = []
+    for key in keys:
+        value = record[key]
+        if isinstance(value, (list, tuple)) and any(isinstance(v, Mapping) for v in value):
+            body = [_count(len(value))] + [f"- {inline(v)}" for v in value]
+        elif isinstance(value, (list, tuple)) and not value:
+            body = ["(none)"]
+        else:
+            body = [inline(value)]
+        first = True
+        for text in body:
+            hanging = "  " if text.startswith("- ") else ""
+            wrapped = textwrap.wrap(text, room, subsequent_indent=hanging, break_long_words=False,
+                                    break_on_hyphens=False) or [""]  # fmt: skip
+            for piece in wrapped:
+                lines.append(f"{key if first else '':<{label}}{piece}".rstrip())
+                first = False
+    return lines
+
+
+_UMLAUTS = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "ss"})
+_DIGRAPHS = re.compile(r"(?<=[a-z])(ae|oe|ue)")
+
+
+def fold(text: str) -> str:
+    """Case, diacritics and the German spellings ``ä``/``ae``, ``ö``/``oe``, ``ü``/``ue``, ``ß``/``ss``
+    folded to one form, as the register's search folds them.
+
+    Examples
+    --------
+    >>> fold("Müller") == fold("MUELLER") == fold("muller")
+    True
+    """
+    lowered = text.casefold().translate(_UMLAUTS)
+    lowered = _DIGRAPHS.sub(lambda m: m.group(1)[0], lowered)
+    decomposed = unicodedata.normalize("NFKD", lowered)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+_TOKEN = re.compile(r"\w+")
+_MATCH_FIELDS = (("debtor_name", "debtor"), ("case_number", "case number"), ("administrator_name", "administrator"),
+                 ("court", "court"))  # fmt: skip
+
+
+def matched_fields(row: Mapping[str, Any], query: str) -> str:
+    """Which searchable members of an insolvency search result contain a word of ``query``, e.g.
+    ``"administrator: Dr. Petra Müller"`` — so a row that matched through its administrator or its
+    court does not look like a wrong answer.  The debtor is named without repeating it.
+
+    Examples
+    --------
+    >>> matched_fields({"debtor_name": "Faber GmbH", "administrator_name": "Dr. Petra Müller",
+    ...                 "court": "Amtsgericht Fulda"}, "mueller")
+    'administrator: Dr. Petra Müller'
+    """
+    words = [fold(w) for w in _TOKEN.findall(query or "")]
+    if not words:
+        return ""
+    found = []
+    for field, label in _MATCH_FIELDS:
+        value = row.get(field)
+        if not isinstance(value, str):
+            continue
+        tokens = [fold(t) for t in _TOKEN.findall(value)]
+        if any(t.startswith(w) for w in words for t in tokens):
+            found.append(label if field == "debtor_name" else f"{label}: {value}")
+    return "; ".join(found)
+
