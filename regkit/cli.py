@@ -7,18 +7,28 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import sys
 from typing import Sequence
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "version_text"]
 
 #: Modules that contribute sub-commands, in the order they appear in ``regkit --help``.
 _COMMAND_MODULES = ("regkit.local.world.cli", "regkit.local.cli", "regkit.client.cli")
 
 
+def version_text() -> str:
+    """``regkit <version>`` as installed (the distribution's metadata, so it matches the wheel)."""
+    try:
+        return f"regkit {importlib.metadata.version('regkit')}"
+    except importlib.metadata.PackageNotFoundError:
+        return "regkit (version unknown: not installed; run `pip install -e .` in the checkout)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every layer's sub-commands."""
     parser = argparse.ArgumentParser(prog="regkit", description="German company register research toolkit.")
+    parser.add_argument("--version", action="version", version=version_text(), help="print regkit's version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMAND_MODULES:
         try:
@@ -39,7 +49,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
-    return int(handler(args) or 0)
+    try:
+        return int(handler(args) or 0)
+    except FileNotFoundError as error:
+        # A missing world, reference list or input file: its message says what to do; no traceback.
+        print(f"regkit {args.command}: {error}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,11 +8,14 @@ from __future__ import annotations
 import bisect
 import csv
 import itertools
+import os
 import random
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, Sequence, TypeVar
+
+from .store import bundled_data_dirs
 
 __all__ = ["Court", "Place", "Reference", "Weighted", "load_reference", "STATE_NAMES_DE"]
 
@@ -147,6 +150,7 @@ def _court_name(code: str, town: str, xunternehmen: dict[str, str], gds: dict[st
 
 def load_reference(directory: Path) -> Reference:
     """Read the reference lists below ``directory`` (``data/reference``)."""
+    _require_reference_dir(directory)
     gds = {r["code"]: r["name"] for r in _rows(directory / "gds_gerichte.csv")}
     xunternehmen = {r["code"]: r["name"] for r in _rows(directory / "registergerichte_xunternehmen_v12.csv")}
     merged: dict[str, dict[str, object]] = {}
@@ -225,3 +229,18 @@ def _places_for_court(reference: Reference, court: Court) -> list[Place]:
             district = places[0].district
             return places + [p for p in reference.places_by_district.get(district, []) if p.city != places[0].city]
     return reference.places_by_state.get(court.state, [])
+
+
+def _require_reference_dir(directory: Path) -> None:
+    """Fail with what works when ``directory`` holds no reference lists at all."""
+    if Path(directory).is_dir() and any(Path(directory).glob("*.csv")):
+        return
+    bundled = next((d / "reference" for d in bundled_data_dirs() if (d / "reference").is_dir()), None)
+    message = f"{directory} holds no reference lists (the CSV files worlds are built from)."
+    if os.environ.get("REGKIT_DATA_DIR"):
+        message += " By default they are read from reference/ in the REGKIT_DATA_DIR directory."
+    if bundled is not None:
+        message += f" Pass `--reference {bundled}` (reference_dir= in Python): the lists bundled with regkit."
+    else:
+        message += " Reinstall regkit (`pip install --force-reinstall regkit`): its wheel bundles them."
+    raise FileNotFoundError(message)

@@ -29,6 +29,7 @@ from typing import Any, Iterable, Iterator
 __all__ = [
     "World",
     "WORLD_FILES",
+    "bundled_data_dirs",
     "default_data_dir",
     "read_world",
     "write_world",
@@ -71,16 +72,27 @@ class World:
     shareholdings: list[dict[str, Any]] = field(default_factory=list)
 
 
-def default_data_dir() -> Path:
-    """Return the directory of the bundled world.
+def bundled_data_dirs() -> tuple[Path, Path]:
+    """Where the bundled world may be: in the installed package, then ``data/`` of a checkout.
 
-    ``REGKIT_DATA_DIR`` overrides it (read at call time); otherwise ``data/`` beside the ``regkit``
-    package, which is where an editable install or a source checkout has it.
+    A wheel carries the repository's ``data/`` as ``regkit/_data`` (see ``pyproject.toml``); a source
+    checkout or an editable install has it as ``data/`` beside the ``regkit`` package.
+    """
+    package = Path(__file__).resolve().parents[2]
+    return package / "_data", package.parent / "data"
+
+
+def default_data_dir() -> Path:
+    """Return the directory of the bundled world (which also holds the reference lists, ``reference/``).
+
+    ``REGKIT_DATA_DIR`` overrides it (read at call time); otherwise the first of
+    :func:`bundled_data_dirs` that exists: ``regkit/_data`` in an installed wheel, ``data/`` in a checkout.
     """
     env = os.environ.get("REGKIT_DATA_DIR")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parents[3] / "data"
+    installed, checkout = bundled_data_dirs()
+    return installed if installed.is_dir() else checkout
 
 
 def _dumps(record: dict[str, Any]) -> str:
@@ -132,11 +144,7 @@ def read_world(path: str | os.PathLike[str] | None = None) -> World:
     directory = Path(path) if path is not None else default_data_dir()
     missing = [name for name in WORLD_FILES if not (directory / name).is_file()]
     if missing:
-        raise FileNotFoundError(
-            f"{directory} is not a regkit world (missing {', '.join(missing)}). "
-            "Build one with `regkit world build --companies 5000 --seed 20261121 --out DIR` "
-            "or point REGKIT_DATA_DIR at the bundled data/ directory."
-        )
+        raise FileNotFoundError(_not_a_world(directory, missing))
     meta = json.loads((directory / "world.json").read_text(encoding="utf-8"))
     if meta.get("format") != FORMAT_VERSION:
         raise ValueError(f"{directory}/world.json has format {meta.get('format')!r}; this regkit reads {FORMAT_VERSION}.")
@@ -147,3 +155,21 @@ def read_world(path: str | os.PathLike[str] | None = None) -> World:
         insolvencies={p["id"]: p for p in iter_jsonl(directory / "insolvencies.jsonl.gz")},
         shareholdings=list(iter_jsonl(directory / "shareholdings.jsonl.gz")),
     )
+
+
+def _not_a_world(directory: Path, missing: list[str]) -> str:
+    """The message for a directory that is not a world: where regkit looked, and what works."""
+    build = "`regkit world build --companies 5000 --seed 20261121 --out DIR`"
+    missing_text = f"missing {', '.join(missing)}"
+    resolved = directory.resolve()
+    env = os.environ.get("REGKIT_DATA_DIR")
+    if env and resolved == Path(env).resolve():
+        return (f"REGKIT_DATA_DIR points at {directory}, which is not a regkit world ({missing_text}). "
+                f"Unset it to use the world bundled with regkit, or point it at a world directory "
+                f"({build} builds one).")
+    installed, checkout = bundled_data_dirs()
+    if resolved in (installed.resolve(), checkout.resolve()):
+        return (f"The world bundled with regkit is missing ({directory}: {missing_text}). Reinstall regkit "
+                f"(`pip install --force-reinstall regkit`, or `pip install -e .` in a clone of its repository), "
+                f"or set REGKIT_DATA_DIR to a world directory.")
+    return f"{directory} is not a regkit world ({missing_text}). Pass the directory of a world ({build} builds one)."

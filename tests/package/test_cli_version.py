@@ -1,0 +1,46 @@
+"""``regkit --version``: the installed distribution's version, as the wheel's metadata has it."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from regkit.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_version_option_prints_the_installed_version(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code == 0
+    assert capsys.readouterr().out == f"regkit {importlib.metadata.version('regkit')}\n"
+
+
+def test_installed_version_is_the_one_pyproject_declares():
+    declared = re.search(r'^version\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text(encoding="utf-8"), re.M)
+    assert declared, "pyproject.toml declares no version"
+    assert importlib.metadata.version("regkit") == declared.group(1), "reinstall: pip install -e ."
+
+
+def test_the_regkit_command_prints_it():
+    command = Path(sys.executable).parent / "regkit"
+    assert command.is_file(), f"no regkit command beside {sys.executable}; install with pip install -e ."
+    result = subprocess.run([str(command), "--version"], capture_output=True, text=True, timeout=120, check=True)
+    assert result.stdout.strip() == f"regkit {importlib.metadata.version('regkit')}"
+
+
+def test_without_an_installation_it_says_so(tmp_path):
+    # A copy of the package on sys.path and no site-packages (-S): no distribution metadata to read.
+    shutil.copytree(ROOT / "regkit", tmp_path / "regkit", ignore=shutil.ignore_patterns("__pycache__"))
+    result = subprocess.run(
+        [sys.executable, "-S", "-c", "import regkit.cli; print(regkit.cli.version_text())"],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path, check=True,
+    )
+    assert result.stdout.strip() == "regkit (version unknown: not installed; run `pip install -e .` in the checkout)"
