@@ -473,6 +473,20 @@ def proceeding() -> dict[str, Any]:
             "distribution_available": None, "distribution_claims_total": 1234.5, "events": [event]}
 
 
+def published_event() -> dict[str, Any]:
+    """A final-distribution event whose details hold amounts and a date as the announcement's text."""
+    return {**proceeding()["events"][0], "event_type": "proceedings_lifted", "report_type": "decisions_after_termination",
+            "effective_at": None, "details": {
+                "insolvency_grounds": [], "meetings": [{"kind": "final_meeting", "at": None, "location": None}],
+                "administrator_name": None, "administrator_address": None, "claims_filing_deadline": None,
+                "closed_at": "31.03.2024", "discharge_granted": None, "distribution_available": "EUR 14.102,57",
+                "distribution_claims_total": "siehe Bekanntmachung"}}
+
+
+STATUS_FLAGS = {"corrected_by_reference": "TR-2025-0000042", "corrected_references": ["TR-2024-0000007"],
+                "deleted": False, "deletion_date": None, "discrepancy_note": None}
+
+
 def extract(status: str = "completed") -> dict[str, Any]:
     """A TransparenzregisterExtract, completed (with report and documents) or processing."""
     if status == "processing":
@@ -504,14 +518,16 @@ SEARCH_RESULT = {"id": "7c9e6679-7425-40de-944b-e07fc1f90ae7", "debtor_name": "E
 
 @pytest.mark.parametrize("component,body", [
     ("CompanyV1", company()),
-    ("CompanyV1", {k: v for k, v in company().items() if k not in ("sources", "insolvencies")}),
+    ("CompanyV1", {**{k: v for k, v in company().items() if k != "insolvencies"}, "sources": []}),  # export=true
     ("InsolvencySearchResponse", {"results": [SEARCH_RESULT],
                                   "pagination": {"page": 1, "per_page": 10, "total_pages": 1, "total_results": 1}}),
     ("InsolvencySearchResponse", {"results": [], "pagination": {"page": 9, "per_page": 10, "total_pages": 0,
                                                                 "total_results": 0}}),
     ("InsolvencyProceeding", proceeding()),
+    ("InsolvencyProceeding", {**proceeding(), "events": [published_event()]}),
     ("TransparenzregisterExtract", extract("processing")),
     ("TransparenzregisterExtract", extract()),
+    ("TransparenzregisterExtract", {**extract(), "report": {**extract()["report"], "status_flags": STATUS_FLAGS}}),
     ("CredentialSet", {"name": "default", "username": "u", "created_at": "2026-06-30T12:00:00+00:00",
                        "updated_at": "2026-06-30T12:00:00+00:00"}),
     ("MonitorList", {"items": [{"entity_type": "company", "entity_id": "DE-HRB-F1103-1", "preferences": ["basic"],
@@ -528,6 +544,7 @@ def test_example_response_conforms(component, body):
 @pytest.mark.parametrize("component,body,why", [
     ("CompanyV1", {**company(), "purpose": "x"}, "purpose is an object or null"),
     ("CompanyV1", {k: v for k, v in company().items() if k != "contact"}, "contact is required (nullable)"),
+    ("CompanyV1", {k: v for k, v in company().items() if k != "sources"}, "sources is required (empty with export)"),
     ("CompanyV1", {**company(), "legal_form": "GmbH"}, "legal_form enum"),
     ("CompanyV1", {**company(), "incorporated_at": "02.03.2015"}, "date format"),
     ("CompanyV1", {**company(), "id": "DE-HRB-1"}, "company id pattern"),
@@ -540,10 +557,23 @@ def test_example_response_conforms(component, body):
     ("InsolvencyProceeding", {**proceeding(), "current_status": "open"}, "status enum"),
     ("InsolvencyProceeding", {**proceeding(), "events": [{**proceeding()["events"][0], "effective_at": "2024-02-01"}]},
      "date-time format"),
+    ("InsolvencyProceeding", {**proceeding(), "insolvency_grounds": None}, "grounds of a proceeding are an array"),
+    ("InsolvencyProceeding", {**proceeding(), "distribution_available": "14.102,57 EUR"},
+     "proceeding-level amounts are numbers"),
+    ("InsolvencyProceeding", {**proceeding(), "events": [
+        {**published_event(), "details": {**published_event()["details"], "distribution_available": 14102.57}}]},
+     "event details amounts are published text"),
+    ("InsolvencyProceeding", {**proceeding(), "events": [
+        {**published_event(), "details": {**published_event()["details"], "closed_at": 20240331}}]},
+     "event details dates are published text"),
+    ("TransparenzregisterExtract", {**extract(), "report": {**extract()["report"], "status_flags": {
+        **STATUS_FLAGS, "corrected_by_reference": False}}}, "corrected_by_reference is a reference, not a flag"),
     ("TransparenzregisterExtract", {**extract(), "id": "42"}, "extract id pattern"),
     ("TransparenzregisterExtract", {k: v for k, v in extract().items() if k != "report"}, "report required"),
     ("CredentialSet", {"name": "d", "username": "u", "password": "p", "created_at": "2026-06-30T12:00:00Z",
                        "updated_at": "2026-06-30T12:00:00Z"}, "password never comes back"),
+    ("Credits", {"used_credits": 0, "remaining_credits": 500, "included_credits": 500, "overage_credits": 0,
+                 "paid": False, "period": {"type": "rolling_30_days", "reset_at": None}}, "reset_at is never null"),
     ("Error", {"error": {"code": "Not Found", "message": "x"}}, "snake_case code"),
     ("Error", {"error": "not found"}, "error is an object"),
 ])
@@ -605,6 +635,7 @@ def test_assert_conforms_accepts(response):
                    content_type="application/json"), "not JSON"),
     (make_response("GET", "/v1/credits", 429, ERROR), "Retry-After is missing"),
     (make_response("GET", "/v1/credits", 429, ERROR, headers={"Retry-After": "soon"}), "not an integer"),
+    (make_response("POST", "/v1/transparenzregister/extracts", 201, extract()), "body does not match"),
     (make_response("DELETE", "/v1/monitor/DE-HRB-F1103-1", 204, {"deleted": True}), "without a body"),
     (make_response("DELETE", "/v1/monitor/DE-HRB-F1103-1", 200, {}), "status not declared"),
     (make_response("GET", "/v1/nowhere", 200, {}), "no path of the description matches"),

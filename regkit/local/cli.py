@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
+import socket
+import sqlite3
 import sys
 import time
 from pathlib import Path
 from typing import Sequence
 
-__all__ = ["add_commands", "main"]
+__all__ = ["add_commands", "main", "ServeError"]
 
 
 def _add_world_options(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +27,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
     serve = subparsers.add_parser("serve", help="serve the local register over HTTP")
     serve.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
+    serve.add_argument("--port", default="8080", help="port (default 8080; 0 picks a free one)")
     _add_world_options(serve)
     serve.add_argument("--rate-limit", type=float, default=50.0, help="requests per second per key (0: unlimited)")
     serve.add_argument("--extract-delay", type=parse_duration, default=2.0, help="time an extract stays processing")
@@ -52,7 +55,61 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         parser.set_defaults(handler=handler)
 
 
-def _serve(args: argparse.Namespace) -> int:
+class ServeError(Exception):
+    """Why ``regkit serve`` cannot start: one line for the user, and the exit status."""
+
+    def __init__(self, message: str, status: int = 1):
+        super().__init__(" ".join(message.split()))
+        self.status = status
+
+
+def _port(text: str) -> int:
+    """The ``--port`` value as an integer from 0 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise ServeError(f"--port must be a whole number from 0 to 65535 (0 picks a free one), not {text!r}", 2)
+    return port
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``, or a :class:`ServeError` saying why there is none."""
+    from werkzeug.serving import LISTEN_QUEUE, get_sockaddr, select_address_family
+
+    family = select_address_family(host, port)
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(get_sockaddr(host, port, family))
+        sock.listen(LISTEN_QUEUE)
+    except OSError as error:
+        sock.close()
+        if error.errno == errno.EADDRINUSE:
+            raise ServeError(f"port {port} on {host} is in use by another program; stop it, or choose another "
+                             "port with --port (0 picks a free one)") from None
+        reason = error.strerror or error
+        raise ServeError(f"cannot listen on {host}:{port}: {reason}; check --host and --port") from None
+    return sock
+
+
+def _open_world(data_dir: Path | None):
+    """Read the world (cached for the application built next), or a :class:`ServeError` saying why not."""
+    from .catalog import load_catalog
+
+    try:
+        return load_catalog(data_dir=data_dir)
+    except FileNotFoundError as error:  # read_world's message names what is missing and how to build a world
+        raise ServeError(str(error), 2) from None
+    except Exception as error:  # a damaged world file fails in gzip, json or the record layout
+        where = data_dir if data_dir is not None else "the bundled world"
+        raise ServeError(f"{where} is not a readable regkit world ({type(error).__name__}: {error}); rebuild it "
+                         "with `regkit world build --companies 5000 --seed 20261121 --out DIR`", 2) from None
+
+
+def _start(args: argparse.Namespace):
+    """Check the arguments, read the world, open the state and bind: the server and its register context."""
     from werkzeug.serving import make_server
 
     from .app import create_app
@@ -60,18 +117,38 @@ def _serve(args: argparse.Namespace) -> int:
     from .context import EXTENSION
     from .faults import Faults
 
+    port = _port(args.port)
     try:
         faults = Faults(latency=args.latency, fault_rate=args.fault_rate, timeout_rate=args.timeout_rate,
                         timeout=args.timeout, truncate_rate=args.truncate_rate, burst_rate=args.burst_rate,
                         seed=args.fault_seed)
         config = Config(rate_limit=args.rate_limit or None, extract_delay=args.extract_delay)
     except ValueError as error:
-        print(f"regkit serve: {error}", file=sys.stderr)
-        return 2
-    app = create_app(data_dir=args.data, state_path=args.state or default_state_path(), config=config, faults=faults)
+        raise ServeError(str(error), 2) from None
+    _open_world(args.data)
+    state_path = args.state or default_state_path()
+    try:
+        app = create_app(data_dir=args.data, state_path=state_path, config=config, faults=faults)
+    except (OSError, sqlite3.Error) as error:
+        raise ServeError(f"cannot open the state file {state_path}: {error}; choose another with --state") from None
     context = app.extensions[EXTENSION]
-    server = make_server(args.host, args.port, app, threaded=True)
-    print(f"regkit local register listening on http://{args.host}:{server.server_port}")
+    try:
+        sock = _bind(args.host, port)
+    except ServeError:
+        context.state.close()
+        raise
+    with sock:  # werkzeug serves on a duplicate of the descriptor
+        server = make_server(args.host, sock.getsockname()[1], app, threaded=True, fd=sock.fileno())
+    return server, context, faults
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        server, context, faults = _start(args)
+    except ServeError as error:
+        print(f"regkit serve: {error}", file=sys.stderr)
+        return error.status
+    print(f"regkit local register listening on http://{args.host}:{server.port}")
     print(f"  world: {len(context.catalog.world.companies)} companies, "
           f"{len(context.catalog.world.insolvencies)} insolvency proceedings; state: {context.state.path}")
     print("  API keys (Authorization: Bearer <key>):")

@@ -76,14 +76,13 @@ def charge(conn: sqlite3.Connection, user: User, credits: int, now: float) -> Ba
     return Balance(used=before.used + credits, included=before.included)
 
 
-def _reset_at(conn: sqlite3.Connection, user: User, now: float) -> str | None:
+def _reset_at(conn: sqlite3.Connection, user: User, now: float) -> str:
     today = _today(now)
     if user.period == "rolling_30_days":
         row = conn.execute("SELECT min(day) FROM usage WHERE user = ? AND day >= ? AND credits > 0",
                            (user.ref, period_start(user.period, now).isoformat())).fetchone()
-        if row[0] is None:
-            return None
-        day = dt.date.fromisoformat(row[0]) + dt.timedelta(days=ROLLING_DAYS)
+        first = dt.date.fromisoformat(row[0]) if row[0] is not None else today
+        day = first + dt.timedelta(days=ROLLING_DAYS)
     else:
         day = (today.replace(day=28) + dt.timedelta(days=4)).replace(day=1)
     return f"{day.isoformat()}T00:00:00Z"
@@ -93,7 +92,8 @@ def credits_document(conn: sqlite3.Connection, user: User, now: float) -> dict[s
     """The body of ``GET /v1/credits``.
 
     ``reset_at`` is the first day of the next month for a billing cycle; for a rolling window it is when
-    the oldest credits still counted drop out (null when none are counted).
+    the oldest credits still counted drop out, and when none are counted, 30 days from today (the window
+    starts with the next request). It is never null: the live service's client requires it.
     """
     current = balance(conn, user, now)
     return {

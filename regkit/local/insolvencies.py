@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from flask import Blueprint
 
@@ -14,7 +15,7 @@ from .context import current, spend
 from .errors import ApiError, json_response
 from .search_request import parse_search_request
 
-__all__ = ["bp", "UUID_PATTERN", "SEARCH_ONLY_MEMBERS"]
+__all__ = ["bp", "UUID_PATTERN", "SEARCH_ONLY_MEMBERS", "detail_of"]
 
 bp = Blueprint("insolvencies", __name__)
 
@@ -50,6 +51,19 @@ def get_insolvency(insolvency_id: str):
     proceeding = current().catalog.world.insolvencies.get(insolvency_id.lower())
     if proceeding is None:
         raise ApiError("insolvency_not_found", f"No proceeding has the id {insolvency_id} (nothing was charged).")
-    response = json_response({k: v for k, v in proceeding.items() if k not in SEARCH_ONLY_MEMBERS})
+    response = json_response(detail_of(proceeding))
     spend(PRICES["insolvency_detail"])
     return response
+
+
+def detail_of(proceeding: dict[str, Any]) -> dict[str, Any]:
+    """The ``GET /v1/insolvency/{id}`` body of a world proceeding.
+
+    The search-only members are left out, and ``insolvency_grounds`` is always an array here (empty when no
+    ground was published), while a search result shows unknown grounds as null: the live service's client
+    requires the array on this endpoint and allows null only in search results.
+    """
+    body = {k: v for k, v in proceeding.items() if k not in SEARCH_ONLY_MEMBERS}
+    if body.get("insolvency_grounds") is None:
+        body["insolvency_grounds"] = []
+    return body

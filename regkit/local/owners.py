@@ -21,6 +21,7 @@ _REPRESENTATIVE_ROLES = frozenset({"DIRECTOR", "PERSONAL_LIABLE_DIRECTOR", "OWNE
 _FICTIONAL_REASON = ("No natural person holds 25 % or more, directly or indirectly; the legal representatives are "
                      "reported as fictional beneficial owners (§ 3 (2) sentence 5 GwG).")
 _REGISTER_START = "2017-10-01"
+_SANDBOX_CORRECTED_BY = "TR-2021-0004711"
 
 
 @dataclass(frozen=True)
@@ -100,14 +101,20 @@ def _representatives(company: Mapping[str, Any], companies: Mapping[str, Mapping
     return people
 
 
+def _status_flags(corrected_by: str | None = None) -> dict[str, Any]:
+    """A notice's status flags: ``corrected_by_reference`` is the reference of the notice that corrected it."""
+    return {"corrected_by_reference": corrected_by, "corrected_references": [], "deleted": False,
+            "deletion_date": None, "discrepancy_note": None}
+
+
 def _frame(created_at: str, valid_from: str, notice_type: str, reason: str | None,
-           groups: list[dict[str, Any]], ubos: list[dict[str, Any]]) -> dict[str, Any]:
+           groups: list[dict[str, Any]], ubos: list[dict[str, Any]],
+           status_flags: dict[str, Any] | None = None) -> dict[str, Any]:
     return {
         "created_at": created_at,
         "notice_type": notice_type,
         "fictional_ubo_reason": reason,
-        "status_flags": {"corrected_by_reference": False, "corrected_references": [], "deleted": False,
-                         "deletion_date": None, "discrepancy_note": None},
+        "status_flags": status_flags or _status_flags(),
         "validity": {"from": {"date": valid_from, "note": None}, "until": {"date": None, "note": None}},
         "groups": groups,
         "ubos": ubos,
@@ -136,11 +143,16 @@ def build_report(company: Mapping[str, Any], companies: Mapping[str, Mapping[str
 
 
 def sandbox_report(created_at: str) -> dict[str, Any]:
-    """The fixed report of the sandbox's test EKRN."""
+    """The fixed report of the sandbox's test EKRN.
+
+    Its notice was corrected by a later one (``corrected_by_reference`` set), so that a client's test run sees
+    that member as the string it is; production reports show current notices (null).
+    """
     person = {"title": "Dr.", "first_name": "Erika", "last_name": "Mustermann", "full_name": "Dr. Erika Mustermann",
               "date_of_birth": "1964-08-12", "city": "Berlin", "country": "DE", "nationalities": ["DE"]}
     group = {"position": 1, "description": "Beneficial owners by capital or voting rights (25 % or more)",
              "interest_type": "ownership"}
     ubo = {"position": 1, "natural_person": person,
            "interest": {"type": "ownership", "scope": "direct", "percentage": 100.0}}
-    return _frame(created_at, _REGISTER_START, "beneficial_owners", None, [group], [ubo])
+    return _frame(created_at, _REGISTER_START, "beneficial_owners", None, [group], [ubo],
+                  _status_flags(corrected_by=_SANDBOX_CORRECTED_BY))

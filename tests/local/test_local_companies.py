@@ -27,10 +27,12 @@ def test_company_is_returned_with_signed_sources_and_charged_10(company, api, ca
     assert int(response.headers["X-Credits-Remaining"]) == 100000 - 10
 
 
-def test_export_leaves_out_sources(company, api):
+def test_export_returns_the_company_with_sources_present_and_empty(company, api, catalog):
+    # filled-gaps.md: every member of CompanyV1 that is not optional stays present (the live client requires it)
     response = api().get(f"/v1/company/{company}", params={"export": "true"})
     assert response.status_code == 200
-    assert "sources" not in response.json()
+    assert response.json() == {**catalog.world.companies[company], "sources": []}
+    assert catalog.world.companies[company]["documents"]
     assert charged(response) == 10
 
 
@@ -40,14 +42,14 @@ def test_realtime_shows_pending_change_and_costs_20(ids, api, catalog):
     live = session.get(f"/v1/company/{ids.pending_change}", params={"realtime": True, "export": True})
     assert live.status_code == 200
     assert charged(live) == 20
-    assert live.json() == catalog.world.realtime[ids.pending_change]
+    assert live.json() == {**catalog.world.realtime[ids.pending_change], "sources": []}
     assert live.json() != stored
     assert session.get("/v1/credits").json()["used_credits"] == 30
 
 
 def test_realtime_without_pending_change_is_the_stored_record(company, api, catalog):
     response = api().get(f"/v1/company/{company}", params={"realtime": "true", "export": "true"})
-    assert response.json() == catalog.world.companies[company]
+    assert response.json() == {**catalog.world.companies[company], "sources": []}
 
 
 def test_company_with_insolvencies_lists_their_summaries(api, catalog):

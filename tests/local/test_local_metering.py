@@ -15,10 +15,13 @@ from regkit.local.ratelimit import RateLimiter
 def test_credits_document(api, clock):
     session = api(FREE)
     body = session.get("/v1/credits").json()
-    assert body == {"used_credits": 0, "remaining_credits": 500, "included_credits": 500, "overage_credits": 0,
-                    "paid": False, "period": {"type": "rolling_30_days", "reset_at": None}}
-    paid = api().get("/v1/credits").json()
     today = dt.datetime.fromtimestamp(clock.now, dt.timezone.utc).date()
+    # nothing counted yet: the rolling window would start with the next request (never null, the live
+    # service's client requires a date-time)
+    assert body == {"used_credits": 0, "remaining_credits": 500, "included_credits": 500, "overage_credits": 0,
+                    "paid": False, "period": {"type": "rolling_30_days",
+                                              "reset_at": f"{today + dt.timedelta(days=30)}T00:00:00Z"}}
+    paid = api().get("/v1/credits").json()
     assert paid["paid"] is True and paid["period"]["type"] == "billing_cycle"
     assert paid["period"]["reset_at"] > today.isoformat() and paid["period"]["reset_at"].endswith("-01T00:00:00Z")
 

@@ -295,6 +295,27 @@ def test_insolvency_detail_has_events_and_no_search_only_members(api, catalog):
     assert not {"city", "person_id", "has_open_insolvency"} & set(body)
 
 
+def test_unknown_grounds_are_null_in_search_and_an_empty_array_in_the_detail(api, catalog):
+    # the live client allows null grounds only in search results; the detail always has the array
+    unknown = [p for p in catalog.world.insolvencies.values() if p["insolvency_grounds"] is None]
+    assert unknown
+    session = api()
+    found = session.post("/v1/search/insolvency", json={"query": unknown[0]["case_number"], "filters": [
+        {"field": "court", "value": unknown[0]["court"]}]}).json()["results"]
+    assert [r["insolvency_grounds"] for r in found if r["id"] == unknown[0]["id"]] == [None]
+    detail = session.get(f"/v1/insolvency/{unknown[0]['id']}").json()
+    assert detail["insolvency_grounds"] == []
+    assert {k: v for k, v in detail.items() if k != "insolvency_grounds"} == {
+        k: v for k, v in unknown[0].items() if k not in {"insolvency_grounds", "city", "person_id", "has_open_insolvency"}}
+
+
+def test_insolvency_detail_serves_event_details_as_published_text(api, catalog):
+    proceeding = next(p for p in catalog.world.insolvencies.values() if p["distribution_available"] is not None)
+    events = api().get(f"/v1/insolvency/{proceeding['id']}").json()["events"]
+    amounts = [e["details"]["distribution_available"] for e in events if e["details"]["distribution_available"]]
+    assert amounts and all(isinstance(a, str) for a in amounts)
+
+
 @pytest.mark.parametrize("insolvency_id, status, code", [
     ("not-a-uuid", 400, "invalid_insolvency_id"),
     ("00000000-0000-4000-8000-000000000000", 404, "insolvency_not_found"),

@@ -3,7 +3,9 @@ under requests-cache."""
 
 from __future__ import annotations
 
+import os
 import re
+import socket
 import subprocess
 import sys
 import time
@@ -103,3 +105,55 @@ def test_regkit_serve_prints_where_it_listens_and_the_keys(register, tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def _serve(tmp_path: Path, *options: str) -> subprocess.CompletedProcess:
+    """Run ``regkit serve`` (the console script's code, ``python -m regkit.cli``) with a throw-away state and key."""
+    from cryptography.fernet import Fernet
+
+    environment = {**os.environ, "REGKIT_LOCAL_SECRET_KEY": Fernet.generate_key().decode()}
+    command = [sys.executable, "-m", "regkit.cli", "serve", "--state", str(tmp_path / "state.sqlite"), *options]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, env=environment, check=False)
+
+
+def _one_line_error(result: subprocess.CompletedProcess) -> str:
+    """Assert the run failed with one line on stderr and no traceback; return that line."""
+    assert result.returncode != 0 and result.stdout == "", (result.returncode, result.stdout)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("regkit serve: "), result.stderr
+    assert "Traceback" not in result.stderr
+    return lines[0]
+
+
+def test_serve_reports_a_missing_world_directory_in_one_line(tmp_path):
+    line = _one_line_error(_serve(tmp_path, "--port", "0", "--data", str(tmp_path / "nowhere")))
+    assert str(tmp_path / "nowhere") in line and "regkit world build" in line
+
+
+def test_serve_reports_a_damaged_world_in_one_line(tmp_path):
+    from regkit.local.world import default_data_dir
+    from regkit.local.world.store import WORLD_FILES
+
+    damaged = tmp_path / "damaged"
+    damaged.mkdir()
+    for name in WORLD_FILES:
+        (damaged / name).write_bytes((default_data_dir() / name).read_bytes())
+    (damaged / "insolvencies.jsonl.gz").write_bytes((default_data_dir() / "insolvencies.jsonl.gz").read_bytes()[:999])
+    line = _one_line_error(_serve(tmp_path, "--port", "0", "--data", str(damaged)))
+    assert str(damaged) in line and "not a readable regkit world" in line and "regkit world build" in line
+
+
+@pytest.mark.parametrize("port", ["70000", "-1", "eighty", ""])
+def test_serve_reports_an_invalid_port_in_one_line(tmp_path, port):
+    result = _serve(tmp_path, "--port", port)
+    assert result.returncode == 2
+    assert f"--port must be a whole number from 0 to 65535 (0 picks a free one), not {port!r}" in _one_line_error(result)
+
+
+def test_serve_reports_a_port_in_use_in_one_line(tmp_path):
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        line = _one_line_error(_serve(tmp_path, "--port", str(port)))
+    assert f"port {port} on 127.0.0.1 is in use" in line and "--port" in line

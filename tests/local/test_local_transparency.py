@@ -48,6 +48,10 @@ def test_sandbox_order_is_free_and_completes(api, clock, kwargs):
     assert done["status"] == "completed"
     assert done["report"]["ubos"][0]["natural_person"]["last_name"] == "Mustermann"
     assert done["reference_number"] and done["completed_at"]
+    # filled-gaps.md: corrected_by_reference is the correcting notice's reference (a string) or null, the
+    # sandbox's test notice is a corrected one; deleted is the boolean
+    assert isinstance(done["report"]["status_flags"]["corrected_by_reference"], str)
+    assert done["report"]["status_flags"]["deleted"] is False
     assert session.get("/v1/credits").json()["used_credits"] == 0
 
 
@@ -80,6 +84,7 @@ def test_production_order_completes_with_report_and_documents(ids, order, paid, 
     assert done["status"] == "completed"
     assert done["report"]["ubos"] and done["report"]["fictional_ubo_reason"] is None
     assert all(u["interest"]["percentage"] >= 25 for u in done["report"]["ubos"])
+    assert done["report"]["status_flags"]["corrected_by_reference"] is None  # a current notice
     [document] = done["documents"]
     assert document["format"] == "pdf"
     pdf = paid.get(document["url"])

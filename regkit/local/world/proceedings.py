@@ -7,6 +7,7 @@ from datetime import date, timedelta
 
 from .insolvency import OPEN_STATUSES, REPORT_TYPE, STATUS_AFTER_EVENT, SUMMARY, Timeline
 from .people import Person, PersonPool, new_uuid
+from .published import publish_details
 from .reference import Court, Reference
 
 __all__ = ["CaseNumbers", "Administrators", "proceeding_record", "summary_of"]
@@ -58,9 +59,11 @@ class Administrators:
 
 
 def _event(rng: random.Random, event_type: str, day: date, details: dict, not_before: date) -> dict:
+    """One published event; its ``details`` hold amounts and dates as the announcement's text."""
     published = max(day + timedelta(days=rng.randint(1, 4)), not_before)
+    event_id = new_uuid(rng)
     return {
-        "id": new_uuid(rng),
+        "id": event_id,
         "event_type": event_type,
         "report_type": REPORT_TYPE[event_type],
         "published_at": published.isoformat(),
@@ -68,7 +71,7 @@ def _event(rng: random.Random, event_type: str, day: date, details: dict, not_be
         "effective_at": f"{day.isoformat()}T{rng.randint(8, 15):02d}:{rng.choice(('00', '15', '30', '45'))}:00Z"
         if event_type in {"proceedings_opened", "preliminary_measures"} else None,
         "summary": SUMMARY[event_type],
-        "details": details,
+        "details": publish_details(details, event_id),
     }
 
 
