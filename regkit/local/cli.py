@@ -16,7 +16,7 @@ __all__ = ["add_commands", "main", "ServeError"]
 
 
 def _add_world_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", type=Path, default=None, help="world directory (default: the bundled data/)")
+    parser.add_argument("--data", type=Path, default=None, help="world directory (default: the world bundled with regkit; REGKIT_DATA_DIR overrides)")
     parser.add_argument("--state", type=Path, default=None,
                         help="state file (default: $REGKIT_LOCAL_STATE or the user data directory)")
 

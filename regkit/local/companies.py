@@ -37,7 +37,7 @@ def find_company(company_id: str, *, realtime: bool = False) -> dict[str, Any]:
     record = world.realtime.get(company_id) if realtime else None
     record = record or world.companies.get(company_id)
     if record is None:
-        raise ApiError("company_not_found", f"No company has the id {company_id}; check the id (nothing was charged).")
+        raise ApiError("company_not_found", f"No company has the id {company_id}.")
     return record
 
 

@@ -50,7 +50,7 @@ def get_insolvency(insolvency_id: str):
                                                 "results and company insolvency summaries).")
     proceeding = current().catalog.world.insolvencies.get(insolvency_id.lower())
     if proceeding is None:
-        raise ApiError("insolvency_not_found", f"No proceeding has the id {insolvency_id} (nothing was charged).")
+        raise ApiError("insolvency_not_found", f"No proceeding has the id {insolvency_id}.")
     response = json_response(detail_of(proceeding))
     spend(PRICES["insolvency_detail"])
     return response

@@ -57,7 +57,7 @@ def _entity(entity_type: Any, entity_id: Any) -> str:
         entity_id = entity_id.lower()
         exists = entity_id in catalog.persons
     if not exists:
-        raise ApiError("entity_not_found", f"No {entity_type} has the id {entity_id}; nothing was charged.")
+        raise ApiError("entity_not_found", f"No {entity_type} has the id {entity_id}.")
     return entity_id
 
 

@@ -60,3 +60,18 @@ def test_cli_refuses_a_world_too_small_to_hold_every_shape(tmp_path):
 def test_reading_a_directory_that_is_no_world_says_how_to_build_one(tmp_path):
     with pytest.raises(FileNotFoundError, match="regkit world build"):
         read_world(tmp_path)
+
+
+def test_a_world_elsewhere_builds_from_the_bundled_reference_lists(tmp_path, monkeypatch):
+    # REGKIT_DATA_DIR at a built world (which has no reference/): building needs no --reference.
+    elsewhere = write_world(build_world(60, seed=5), tmp_path / "elsewhere")
+    assert not (elsewhere / "reference").exists()
+    monkeypatch.setenv("REGKIT_DATA_DIR", str(elsewhere))
+    result = subprocess.run(
+        [sys.executable, "-m", "regkit", "world", "build", "--companies", "60", "--seed", "5", "--out",
+         str(tmp_path / "again")],
+        capture_output=True, text=True, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    for name in WORLD_FILES:  # the same lists, so the same world
+        assert (tmp_path / "again" / name).read_bytes() == (elsewhere / name).read_bytes()

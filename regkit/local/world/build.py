@@ -16,7 +16,7 @@ from .plan import plan_companies
 from .proceedings import Administrators, CaseNumbers, proceeding_record, summary_of
 from .record import company_record
 from .reference import load_reference
-from .store import World, default_data_dir
+from .store import World, default_reference_dir
 
 __all__ = ["AS_OF", "DEFAULT_SEED", "DEFAULT_SIZE", "GENERATOR", "build_world"]
 
@@ -48,7 +48,7 @@ def build_world(size: int = DEFAULT_SIZE, seed: int = DEFAULT_SEED, reference_di
 
 def _build(size: int, seed: int, reference_dir: Path | None) -> World:
     rng = random.Random(seed)
-    reference = load_reference(reference_dir or default_data_dir() / "reference")
+    reference = load_reference(reference_dir or default_reference_dir())
     specs, groups, timelines = plan_companies(rng, reference, size, AS_OF)
     pool = PersonPool(rng, reference)
     ctx = Context(rng=rng, reference=reference, pool=pool, as_of=AS_OF, specs=specs)

@@ -20,7 +20,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     build.add_argument("--companies", type=int, default=DEFAULT_SIZE, help=f"number of companies (default {DEFAULT_SIZE})")
     build.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
     build.add_argument("--out", type=Path, required=True, help="directory to write (created if missing)")
-    build.add_argument("--reference", type=Path, default=None, help="reference lists (default: data/reference)")
+    build.add_argument("--reference", type=Path, default=None, help="directory of the reference lists (default: those bundled with regkit)")
     build.set_defaults(handler=_build)
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "World",
     "WORLD_FILES",
     "bundled_data_dirs",
+    "default_reference_dir",
     "default_data_dir",
     "read_world",
     "write_world",
@@ -93,6 +94,16 @@ def default_data_dir() -> Path:
         return Path(env)
     installed, checkout = bundled_data_dirs()
     return installed if installed.is_dir() else checkout
+
+
+def default_reference_dir() -> Path:
+    """The reference lists worlds are built from: ``reference/`` of :func:`default_data_dir` when it
+    holds them, else those bundled with regkit (so ``REGKIT_DATA_DIR`` pointing at a built world
+    needs no ``--reference``)."""
+    chosen = default_data_dir() / "reference"
+    if chosen.is_dir() and any(chosen.glob("*.csv")):
+        return chosen
+    return next((d / "reference" for d in bundled_data_dirs() if (d / "reference").is_dir()), chosen)
 
 
 def _dumps(record: dict[str, Any]) -> str:
