@@ -21,52 +21,30 @@ events, proceedings     a proceeding's events (details flattened); proceedings o
 insolvencies            page through a search with the client, minding the budget
 panel                   company-year research panel
 company_card_html       the HTML card of a company record in Jupyter
+person_key              who a representative is: the key ``representatives`` and the graph share
+parse_amount/_date      published text → exact amounts and dates (event details), never raising
 ======================  ===============================================================================
+
+Names are imported on first use: ``import regkit.frames`` alone loads neither pandas nor the builders.
 """
 
-from . import _hooks
-from ._example import example_company
-from .card import company_card_html
-from .companies import companies_frame
-from .details import contact, documents, industry_codes, insolvency_summaries
-from .extracts import beneficial_owners
-from .financial_ratios import RATIOS, ratios
-from .financials import MEASURES, indicators
-from .histories import history
-from .insolvency import events, insolvency_results, proceedings
-from .money import DEM_PER_EUR, MAX_EXACT_CENTS, capital_eur
-from .panels import panel
-from .relations import links
-from .roles import representatives
-from .search import insolvencies
-from .snapshot import CompanyAsOf, as_of
+from regkit._lazy import lazy_exports
 
-__all__ = [
-    "CompanyAsOf",
-    "DEM_PER_EUR",
-    "MAX_EXACT_CENTS",
-    "MEASURES",
-    "RATIOS",
-    "as_of",
-    "beneficial_owners",
-    "capital_eur",
-    "companies_frame",
-    "company_card_html",
-    "contact",
-    "documents",
-    "events",
-    "example_company",
-    "history",
-    "indicators",
-    "industry_codes",
-    "insolvencies",
-    "insolvency_results",
-    "insolvency_summaries",
-    "links",
-    "panel",
-    "proceedings",
-    "ratios",
-    "representatives",
-]
+from . import _hooks
+
+#: Public name → module that defines it (imported on first use, so ``regkit.frames.identity`` and
+#: ``regkit.frames.published`` can be imported without pandas — the graph does).
+_EXPORTS = {
+    "CompanyAsOf": "snapshot", "DEM_PER_EUR": "money", "MAX_EXACT_CENTS": "money", "MEASURES": "financials",
+    "RATIOS": "financial_ratios", "as_of": "snapshot", "beneficial_owners": "extracts", "capital_eur": "money",
+    "companies_frame": "companies", "company_card_html": "card", "contact": "details", "documents": "details",
+    "events": "insolvency", "example_company": "_example", "history": "histories", "indicators": "financials",
+    "industry_codes": "details", "insolvencies": "search", "insolvency_results": "insolvency",
+    "insolvency_summaries": "details", "links": "relations", "panel": "panels", "parse_amount": "published",
+    "parse_date": "published", "person_key": "identity", "proceedings": "insolvency", "ratios": "financial_ratios",
+    "representatives": "roles",
+}  # fmt: skip
+
+__all__, __getattr__, __dir__ = lazy_exports(__name__, {n: f"regkit.frames.{home}" for n, home in _EXPORTS.items()})
 
 _hooks.register()

@@ -2,58 +2,65 @@
 
 The client defines the hook names (``regkit.client.records.FRAME_HOOKS``) and looks builders up lazily;
 this module hands over every builder whose hook the client knows. :data:`HOOKS` also lists hooks the client
-does not define yet — they are registered as soon as it does, without a change here.
+does not define yet — they are registered as soon as it does, without a change here. What is registered
+is a thin function that imports the builder's module on its first call, so registering (on
+``import regkit.frames``) loads neither pandas nor the builders.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable
 from typing import Any
 
-from .card import company_card_html
-from .companies import companies_frame
-from .details import contact, documents, industry_codes, insolvency_summaries
-from .extracts import beneficial_owners
-from .financials import indicators
-from .histories import history
-from .insolvency import events, insolvency_results, proceedings
-from .panels import panel
-from .relations import links
-from .roles import representatives
-from .snapshot import as_of
-
-__all__ = ["HOOKS", "register"]
+__all__ = ["HOOKS", "builder", "register"]
 
 logger = logging.getLogger("regkit.frames")
 
-HOOKS: dict[str, Callable[..., Any]] = {
+HOOKS: dict[str, str] = {
     # defined by the client today
-    "company.to_dataframe": companies_frame,
-    "company.history": history,
-    "companies.to_dataframe": companies_frame,
-    "insolvency_page.to_dataframe": insolvency_results,
-    "insolvency.to_dataframe": proceedings,
-    "insolvency.events": events,
-    "extract.to_dataframe": beneficial_owners,
+    "company.to_dataframe": "companies:companies_frame",
+    "company.history": "histories:history",
+    "companies.to_dataframe": "companies:companies_frame",
+    "insolvency_page.to_dataframe": "insolvency:insolvency_results",
+    "insolvency.to_dataframe": "insolvency:proceedings",
+    "insolvency.events": "insolvency:events",
+    "extract.to_dataframe": "extracts:beneficial_owners",
     # asked of the client: record methods of the same name (see the frames report)
-    "company.repr_html": company_card_html,
-    "company.representatives": representatives,
-    "company.indicators": indicators,
-    "company.links": links,
-    "company.documents": documents,
-    "company.insolvency_summaries": insolvency_summaries,
-    "company.industry_codes": industry_codes,
-    "company.contact": contact,
-    "company.as_of": as_of,
-    "company.panel": panel,
-    "companies.history": history,
-    "companies.representatives": representatives,
-    "companies.indicators": indicators,
-    "companies.links": links,
-    "companies.panel": panel,
+    "company.repr_html": "card:company_card_html",
+    "company.representatives": "roles:representatives",
+    "company.indicators": "financials:indicators",
+    "company.links": "relations:links",
+    "company.documents": "details:documents",
+    "company.insolvency_summaries": "details:insolvency_summaries",
+    "company.industry_codes": "details:industry_codes",
+    "company.contact": "details:contact",
+    "company.as_of": "snapshot:as_of",
+    "company.panel": "panels:panel",
+    "companies.history": "histories:history",
+    "companies.representatives": "roles:representatives",
+    "companies.indicators": "financials:indicators",
+    "companies.links": "relations:links",
+    "companies.panel": "panels:panel",
 }
-"""Hook name → builder; every builder takes the record (or batch) first, then the method's arguments."""
+"""Hook name → ``"module:function"`` of :mod:`regkit.frames`; every builder takes the record (or batch)
+first, then the method's arguments."""
+
+
+def builder(target: str) -> Callable[..., Any]:
+    """The builder ``"module:function"`` of :mod:`regkit.frames` (imports the module)."""
+    module, name = target.split(":")
+    return getattr(importlib.import_module(f"regkit.frames.{module}"), name)
+
+
+def _deferred(target: str) -> Callable[..., Any]:
+    def call(*args: Any, **kwargs: Any) -> Any:
+        return builder(target)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = target.split(":")[1]
+    call.__doc__ = f"Calls regkit.frames.{target.replace(':', '.')} (imported on first use)."
+    return call
 
 
 def register() -> list[str]:
@@ -62,7 +69,7 @@ def register() -> list[str]:
         from regkit.client.records import FRAME_HOOKS, register_frames
     except ImportError:  # the analysis layer works on plain dicts without the client
         return []
-    known = {name: builder for name, builder in HOOKS.items() if name in FRAME_HOOKS}
+    known = {name: _deferred(target) for name, target in HOOKS.items() if name in FRAME_HOOKS}
     register_frames(known)
     logger.debug("frames hooks registered: %s", sorted(known))
     return sorted(known)

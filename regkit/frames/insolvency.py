@@ -16,8 +16,9 @@ import pandas as pd
 from regkit.schema import (ADMINISTRATION_KINDS, DEBTOR_KINDS, EVENT_TYPES, INSOLVENCY_GROUNDS, INSOLVENCY_STATUSES,
                            LEGAL_FORMS, PROCEEDING_KINDS, REPORT_TYPES)  # fmt: skip
 
-from ._columns import BOOLEAN, DATE, DATETIME, FLOAT, INT64, STR, Cat, build_frame, rows_to_columns
+from ._columns import BOOLEAN, CENTS_EUR, DATE, DATETIME, FLOAT, INT64, STR, Cat, build_frame, rows_to_columns
 from ._input import as_dict, required
+from .published import amount_cents, parse_date, parse_datetime, published_text
 
 __all__ = ["MEETING_KINDS", "events", "insolvency_results", "proceedings", "result_list"]
 
@@ -54,8 +55,10 @@ EVENT_SPEC = [
     ("insolvency_id", STR), ("position", INT64), ("id", STR), ("event_type", Cat(EVENT_TYPES)),
     ("report_type", Cat(REPORT_TYPES)), ("published_at", DATE), ("decision_date", DATE), ("effective_at", DATETIME),
     ("summary", STR), *_GROUNDS, ("administrator_name", STR), ("administrator_address", STR),
-    ("claims_filing_deadline", DATE), ("closed_at", DATE), ("discharge_granted", BOOLEAN),
-    ("distribution_available", FLOAT), ("distribution_claims_total", FLOAT), ("meeting_count", INT64),
+    ("claims_filing_deadline", DATE), ("claims_filing_deadline_text", STR), ("closed_at", DATE),
+    ("closed_at_text", STR), ("discharge_granted", BOOLEAN), ("distribution_available", CENTS_EUR),
+    ("distribution_available_text", STR), ("distribution_claims_total", CENTS_EUR),
+    ("distribution_claims_total_text", STR), ("meeting_count", INT64),
     *((f"{kind}_at", DATETIME) for kind in MEETING_KINDS), ("meetings", STR),
 ]  # fmt: skip
 
@@ -174,12 +177,21 @@ def proceedings(insolvency: Any) -> pd.DataFrame:
 
 
 def _meetings(meetings: list[Mapping[str, Any]]) -> tuple:
-    first = {kind: None for kind in MEETING_KINDS}
+    first: dict[str, Any] = {kind: None for kind in MEETING_KINDS}
     for m in meetings:
-        if m["kind"] in first and first[m["kind"]] is None:
-            first[m["kind"]] = m["at"]
-    text = "; ".join(f"{m['kind']} {m['at']} {m.get('location') or ''}".strip() for m in meetings) or None
-    return (len(meetings), *first.values(), text)
+        if m["kind"] in first and first[m["kind"]] is None and (at := parse_datetime(m["at"])) is not None:
+            first[m["kind"]] = at.isoformat()
+    text = "; ".join(" ".join(str(m.get(k) or "") for k in ("kind", "at", "location")).strip() for m in meetings)
+    return (len(meetings), *first.values(), text or None)
+
+
+def _date_and_text(value: Any) -> tuple[str | None, str | None]:
+    day = parse_date(value)
+    return (None if day is None else day.isoformat()), published_text(value)
+
+
+def _amount_and_text(value: Any) -> tuple[int | None, str | None]:
+    return amount_cents(value), published_text(value)
 
 
 def events(insolvency: Any) -> pd.DataFrame:
@@ -208,21 +220,41 @@ def events(insolvency: Any) -> pd.DataFrame:
         insolvency_grounds           str                  and ``ground_*`` (boolean), from ``details``
         administrator_name           str                  ``details`` members, NaN / <NA> where null
         administrator_address        str
-        claims_filing_deadline       datetime64[us]
-        closed_at                    datetime64[us]
+        claims_filing_deadline       datetime64[us]       parsed from the published text (see below)
+        *_text (four columns)        str                  what was published: ``claims_filing_deadline_text``,
+                                                          ``closed_at_text``, ``distribution_available_text``,
+                                                          ``distribution_claims_total_text``
+        closed_at                    datetime64[us]       parsed
         discharge_granted            boolean
-        distribution_available       Float64              EUR
-        distribution_claims_total    Float64              EUR
+        distribution_available       Float64              EUR, parsed, exact from integer cents
+        distribution_claims_total    Float64              EUR, parsed, exact from integer cents
         meeting_count                int64                creditors' meetings announced
-        report_meeting_at            datetime64[us, UTC]  first meeting of that kind
+        report_meeting_at            datetime64[us, UTC]  first meeting of that kind (parsed ``at``)
         examination_meeting_at       datetime64[us, UTC]
-        meetings                     str                  every meeting: ``kind at location; ...``
+        meetings                     str                  every meeting: ``kind at location; ...`` as published
         ===========================  ===================  ==========================================
+
+        ``details`` hold text extracted from the publication in no fixed format. The two dates and two
+        amounts are parsed by :mod:`regkit.frames.published` (``"14.102,57 EUR"``, ``"14102.57"``,
+        ``"01.03.2024"``, ``"2024-03-01"``, ... ; a number as sent by older servers is taken as is); each
+        is followed by a ``*_text`` column with the value as published (numbers in their JSON spelling), so
+        a value that could not be parsed is null but never lost. Parsing never raises. Meeting times that
+        cannot be parsed leave ``*_meeting_at`` null (``meetings`` keeps their text).
 
     Examples
     --------
-    >>> events({"id": "p1", "events": []}).shape
-    (0, 24)
+    >>> frame = events({"id": "p1", "events": [{"id": "e1", "event_type": "distribution_announced",
+    ...     "report_type": "distribution_lists", "published_at": "2024-03-01", "decision_date": None,
+    ...     "effective_at": None, "summary": "…", "details": {"insolvency_grounds": [], "meetings": [],
+    ...     "administrator_name": None, "administrator_address": None, "claims_filing_deadline": None,
+    ...     "closed_at": "01.03.2024", "discharge_granted": None, "distribution_available": "14.102,57 EUR",
+    ...     "distribution_claims_total": "rund 2 Mio."}}]})
+    >>> frame[["distribution_available", "distribution_available_text", "closed_at", "closed_at_text"]]
+       distribution_available distribution_available_text  closed_at closed_at_text
+    0                14102.57               14.102,57 EUR 2024-03-01     01.03.2024
+    >>> frame[["distribution_claims_total", "distribution_claims_total_text"]]
+       distribution_claims_total distribution_claims_total_text
+    0                       <NA>                    rund 2 Mio.
     """
     rows = []
     with required("an insolvency event"):
@@ -232,7 +264,9 @@ def events(insolvency: Any) -> pd.DataFrame:
                 d = e["details"]
                 rows.append((p["id"], position, e["id"], e["event_type"], e["report_type"], e["published_at"],
                              e["decision_date"], e["effective_at"], e["summary"], *_grounds(d["insolvency_grounds"]),
-                             d["administrator_name"], d["administrator_address"], d["claims_filing_deadline"],
-                             d["closed_at"], d["discharge_granted"], d["distribution_available"],
-                             d["distribution_claims_total"], *_meetings(d["meetings"] or [])))  # fmt: skip
+                             d["administrator_name"], d["administrator_address"],
+                             *_date_and_text(d["claims_filing_deadline"]), *_date_and_text(d["closed_at"]),
+                             d["discharge_granted"], *_amount_and_text(d["distribution_available"]),
+                             *_amount_and_text(d["distribution_claims_total"]),
+                             *_meetings(d["meetings"] or [])))  # fmt: skip
     return build_frame(rows_to_columns(rows, EVENT_SPEC), EVENT_SPEC)

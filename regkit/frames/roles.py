@@ -2,15 +2,12 @@
 
 Identity
     ``id`` is the interface's id (a company id for a legal person, a UUID for an individual). Where the
-    interface gives null, ``id`` holds a *derived* key (``id_derived`` is True), ``"derived-"`` + a UUID5 of:
-
-    * a natural person with a date of birth: type, name and date of birth — the same person gets the same key
-      in every company (the register identifies officers by name and birth date);
-    * a legal person: type and the ``legal_person`` name, city and country;
-    * otherwise: type, name and the company id — a key that holds within that company only, so that two
-      namesakes elsewhere are never merged.
-
-    A derived key is stable across runs and machines; it never equals an id the interface gives.
+    interface gives none, ``id`` holds a *derived* key (``id_derived`` is True) by the one rule of
+    :mod:`regkit.frames.identity`: ``person:<name key>|<date of birth>`` for a natural person (name folded —
+    case, umlauts, diacritics, punctuation, titles such as ``Dr.``, the first/last split — see there; the
+    company id is added where the date of birth is unknown), ``legal:<name>|<city>|<country>`` for a legal
+    person. The graph's node ids (:func:`regkit.graph.from_companies`) follow the same rule, so ``id`` joins
+    them; ``person_city=True`` adds the city to natural persons' derived keys in both.
 
 Activity
     A role is active on date ``d`` when ``start_date <= d`` and (``end_date`` is null or ``d < end_date``): the
@@ -20,7 +17,6 @@ Activity
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,10 +26,9 @@ from regkit.schema import ENTITY_TYPES, REPRESENTATION_ROLES
 
 from ._columns import BOOL, DATE, STR, Cat, build_frame, iso_date
 from ._input import company_list, required
+from .identity import person_key
 
-__all__ = ["SPEC", "is_active_on", "person_key", "representatives", "role_columns", "role_entries"]
-
-_NAMESPACE = uuid.UUID("5b0c4b52-6a37-4b8f-9d0e-2f1f5d0f7a11")
+__all__ = ["SPEC", "is_active_on", "representatives", "role_columns", "role_entries"]
 
 SPEC = [
     ("company_id", STR), ("id", STR), ("id_derived", BOOL), ("name", STR), ("type", Cat(ENTITY_TYPES)),
@@ -41,34 +36,6 @@ SPEC = [
     ("authority", STR), ("first_name", STR), ("last_name", STR), ("date_of_birth", DATE), ("city", STR),
     ("country", STR), ("legal_name", STR),
 ]  # fmt: skip
-
-
-def person_key(entry: Mapping[str, Any], company_id: str) -> tuple[str, bool]:
-    """The representative's id, or a derived stable key where the interface gives null.
-
-    Returns
-    -------
-    (str, bool)
-        The key and whether it was derived.
-
-    Examples
-    --------
-    >>> entry = {"id": None, "name": "Eva Muster", "type": "natural_person",
-    ...          "natural_person": {"date_of_birth": "1970-01-02"}}
-    >>> key, derived = person_key(entry, "DE-HRB-B1234-1")
-    >>> key == person_key(entry, "DE-HRB-X9999-2")[0], key.startswith("derived-"), derived
-    (True, True, True)
-    """
-    if entry["id"] is not None:
-        return entry["id"], False
-    natural, legal = entry.get("natural_person"), entry.get("legal_person")
-    if entry["type"] == "natural_person" and natural and natural.get("date_of_birth"):
-        basis = f"natural_person|{entry['name']}|{natural['date_of_birth']}"
-    elif entry["type"] == "legal_person" and legal:
-        basis = f"legal_person|{legal.get('name')}|{legal.get('city')}|{legal.get('country')}"
-    else:
-        basis = f"{entry['type']}|{entry['name']}|company:{company_id}"
-    return f"derived-{uuid.uuid5(_NAMESPACE, basis)}", True
 
 
 def is_active_on(entry: Mapping[str, Any], day: str | None) -> bool:
@@ -82,13 +49,14 @@ def is_active_on(entry: Mapping[str, Any], day: str | None) -> bool:
 _EMPTY: Mapping[str, Any] = {}
 
 
-def role_columns(cids: list[str], entries: list[Mapping[str, Any]], day: str | None) -> dict[str, list]:
+def role_columns(cids: list[str], entries: list[Mapping[str, Any]], day: str | None,
+                 use_city: bool = False) -> dict[str, list]:  # fmt: skip
     """The columns of :data:`SPEC` for a flat list of representation entries and their companies' ids."""
     ids = [e["id"] for e in entries]
-    derived = [i is None for i in ids]
+    derived = [not (isinstance(i, str) and i) for i in ids]
     for k, is_derived in enumerate(derived):
         if is_derived:
-            ids[k] = person_key(entries[k], cids[k])[0]
+            ids[k] = person_key(entries[k], cids[k], use_city=use_city)
     natural = [e.get("natural_person") or _EMPTY for e in entries]
     legal = [e.get("legal_person") or _EMPTY for e in entries]
     return {
@@ -117,7 +85,7 @@ def role_entries(companies: Any) -> tuple[list[str], list[Mapping[str, Any]]]:
     return cids, entries
 
 
-def representatives(company: Any, as_of: Any = None) -> pd.DataFrame:
+def representatives(company: Any, as_of: Any = None, *, person_city: bool = False) -> pd.DataFrame:
     """One row per role held, in the order of the record's ``representation``.
 
     Parameters
@@ -127,14 +95,18 @@ def representatives(company: Any, as_of: Any = None) -> pd.DataFrame:
     as_of : date-like, optional
         Compute ``is_active`` for this date (``start_date <= as_of < end_date``); default: active means no
         end date recorded.
+    person_city : bool, default False
+        Add the city to the derived key of a natural person without id (a tie-breaker between namesakes
+        born on the same day; pass the same to :func:`regkit.graph.from_companies` to join its nodes).
 
     Returns
     -------
     pandas.DataFrame
         ==============  ==============  ============================================================
         company_id      str             the company represented
-        id              str             the interface's id, or a derived key (see module docstring)
-        id_derived      bool            ``id`` was derived because the interface gave null
+        id              str             the interface's id, or a derived key (see module docstring);
+                                        equals the person's node id in :func:`regkit.graph.from_companies`
+        id_derived      bool            ``id`` was derived because the interface gave none
         name            str
         type            category        natural_person / legal_person
         role            category        DIRECTOR, PROKURA, SHAREHOLDER, ... (the interface's enum)
@@ -160,9 +132,11 @@ def representatives(company: Any, as_of: Any = None) -> pd.DataFrame:
     >>> representatives(company)[["name", "role", "is_active", "id_derived"]]
              name      role  is_active  id_derived
     0  Eva Muster  DIRECTOR       True        True
+    >>> representatives(company).loc[0, "id"]  # no date of birth: a key within this company
+    'person:eva muster|@DE-HRB-B1234-1'
     """
     day = None if as_of is None else iso_date(as_of)
     cids, entries = role_entries(company)
     with required("a representation entry"):
-        columns = role_columns(cids, entries, day)
+        columns = role_columns(cids, entries, day, use_city=person_city)
     return build_frame(columns, SPEC)

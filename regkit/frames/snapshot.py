@@ -86,7 +86,7 @@ class CompanyAsOf:
         return f"<div><table>{rows}</table><p>Representatives active then</p>{roles}</div>"
 
 
-def as_of(company: Any, date: Any) -> CompanyAsOf:
+def as_of(company: Any, date: Any, *, person_city: bool = False) -> CompanyAsOf:
     """The company as it stood on ``date``.
 
     Parameters
@@ -95,6 +95,8 @@ def as_of(company: Any, date: Any) -> CompanyAsOf:
         One company.
     date : date-like
         ``"2010-06-30"``, a ``datetime.date``, a ``Timestamp``, ...
+    person_city : bool, default False
+        Passed to :func:`~regkit.frames.representatives` (the city as tie-breaker in derived person keys).
 
     Returns
     -------
@@ -131,7 +133,7 @@ def as_of(company: Any, date: Any) -> CompanyAsOf:
     purpose = version_on(data, "purposes", day) or {}
     capital = version_on(data, "capitals", day) or {}
     register = version_on(data, "registers", day) or {}
-    roles = representatives(data, as_of=day)
+    roles = representatives(data, as_of=day, person_city=person_city)
     roles = roles[roles["is_active"].to_numpy(bool)].reset_index(drop=True)
     return CompanyAsOf(
         company_id=data["id"], date=pd.Timestamp(day), existed=existed, status=status,

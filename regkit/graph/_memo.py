@@ -1,4 +1,4 @@
-"""Build-time helpers of :func:`regkit.graph.from_companies`: memoised parsing and a paused collector."""
+"""Build-time helpers of :func:`regkit.graph.from_companies`: memoised date parsing and a paused collector."""
 
 from __future__ import annotations
 
@@ -7,9 +7,7 @@ import datetime as _dt
 import gc
 from collections.abc import Iterator
 
-from .persons import normalise
-
-__all__ = ["Dates", "Folded", "gc_paused"]
+__all__ = ["Dates", "gc_paused"]
 
 _iso = _dt.date.fromisoformat
 
@@ -29,17 +27,6 @@ class Dates(dict):
 
     def __missing__(self, text: str) -> _dt.date:
         value = self[text] = _iso(text)
-        return value
-
-
-class Folded(dict):
-    """Text → :func:`regkit.graph.persons.normalise` of it, computed once per distinct text."""
-
-    def __init__(self) -> None:
-        super().__init__({None: ""})
-
-    def __missing__(self, text: str) -> str:
-        value = self[text] = normalise(text)
         return value
 
 

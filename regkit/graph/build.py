@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping
 from typing import Any
 
@@ -10,7 +9,7 @@ import networkx as nx
 
 from . import persons
 from ._input import iter_companies
-from ._memo import Dates, Folded, gc_paused
+from ._memo import Dates, gc_paused
 from .schema import (COMPANY, LEGAL_PERSON, MERGER, NATURAL_PERSON, PROFIT_TRANSFER, RELATIONS, REPRESENTATION,
                      SPIN_OFF, check_relations)  # fmt: skip
 
@@ -36,15 +35,14 @@ class _Builder:
     target → key → attrs, the target's predecessor map sharing each key dict — so the graph is made
     from them with three ``dict.update`` calls. Every node gets its adjacency dicts when it is made."""
 
-    def __init__(self, relations: tuple[str, ...]) -> None:
+    def __init__(self, relations: tuple[str, ...], person_city: bool = False) -> None:
         self.relations = frozenset(relations)
+        self.person_city = person_city
         self.nodes: dict[str, dict[str, Any]] = {}
         self.succ: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
         self.pred: dict[str, dict[str, dict[str, dict[str, Any]]]] = {}
-        self.people: list[tuple[str, dict[str, Any]]] = []  # natural persons with an id
-        self.unnamed: list[tuple[tuple[str, str, str], str, Mapping[str, Any]]] = []
+        self.represented: dict[str, list[Any]] = {}  # company id → representation lists already added
         self.dates = Dates()
-        self.fold = Folded()
 
     # -- nodes ---------------------------------------------------------------------------------
     def node(self, node: str, attrs: dict[str, Any]) -> None:
@@ -74,12 +72,9 @@ class _Builder:
 
     def natural_person(self, node: str, entry: Mapping[str, Any], person_id: str | None) -> None:
         person = entry.get("natural_person") or {}
-        attrs = {"kind": NATURAL_PERSON, "name": entry.get("name"), "first_name": person.get("first_name"),
-                 "last_name": person.get("last_name"), "date_of_birth": self.dates[person.get("date_of_birth")],
-                 "city": person.get("city"), "person_id": person_id}  # fmt: skip
-        self.node(node, attrs)
-        if person_id is not None:
-            self.people.append((node, attrs))
+        self.node(node, {"kind": NATURAL_PERSON, "name": entry.get("name"), "first_name": person.get("first_name"),
+                         "last_name": person.get("last_name"), "date_of_birth": self.dates[person.get("date_of_birth")],
+                         "city": person.get("city"), "person_id": person_id})  # fmt: skip
 
     def legal_person(self, node: str, entry: Mapping[str, Any]) -> None:
         if node not in self.nodes:
@@ -143,73 +138,46 @@ class _Builder:
                 self.link(PROFIT_TRANSFER, cid, pta["company_id"], pta, PROFIT_TRANSFER)
 
     def representation(self, company: Mapping[str, Any]) -> None:
+        """One edge per distinct entry (see :func:`from_companies`); nodes by :mod:`regkit.graph.persons`."""
         cid = company["id"]
-        nodes, succ, pred, dates, people = self.nodes, self.succ, self.pred, self.dates, self.people
-        for entry in company.get("representation") or ():
+        entries = company.get("representation") or ()
+        nodes, succ, pred, dates = self.nodes, self.succ, self.pred, self.dates
+        for index, entry in enumerate(entries):
             rid = entry.get("id")
+            given = rid if isinstance(rid, str) and rid else None
             if entry.get("type") == LEGAL_PERSON:
-                if persons.is_company_id(rid):
-                    node = rid
-                    self.stub(rid, entry.get("name"), (entry.get("legal_person") or {}).get("city"))
+                if persons.is_company_id(given):
+                    node = given
+                    self.stub(given, entry.get("name"), (entry.get("legal_person") or {}).get("city"))
                 else:
-                    node = persons.legal_person_node(entry)
+                    node = given or persons.legal_key(entry)
                     self.legal_person(node, entry)
-            elif rid:
-                node = rid
-                if rid not in nodes:  # natural_person(), inlined: a third of all entries make one
-                    person = entry.get("natural_person") or {}
-                    nodes[rid] = attrs = {
-                        "kind": NATURAL_PERSON, "name": entry.get("name"), "first_name": person.get("first_name"),
-                        "last_name": person.get("last_name"), "date_of_birth": dates[person.get("date_of_birth")],
-                        "city": person.get("city"), "person_id": rid}  # fmt: skip
-                    succ[rid], pred[rid] = {}, {}
-                    people.append((rid, attrs))
             else:
-                self.unnamed.append((persons.identity_key(entry, self.fold.__getitem__), cid, entry))
-                continue
+                node = given or persons.person_key(entry, cid, use_city=self.person_city)
+                if node not in nodes:
+                    self.natural_person(node, entry, given)
             start, role = entry.get("start_date"), entry.get("role")
             attrs = {"relation": REPRESENTATION, "role": role, "valid_from": dates[start],
                      "valid_to": dates[entry.get("end_date")], "registration_date": None, "agreement_date": None,
                      "authority": entry.get("authority")}  # fmt: skip
             key = f"{REPRESENTATION}/{role}/{start or ''}"
             keydict = succ[node].get(cid)
-            if keydict is None:  # the usual case, inlined: a first mandate of this person here
+            if keydict is None:  # the usual case: a first mandate of this person here
                 succ[node][cid] = pred[cid][node] = {key: attrs}
             elif key not in keydict:
                 keydict[key] = attrs
-            else:
-                self.edge(node, cid, key, attrs)
+            elif not self.repeated(cid, entries, index):
+                n = 2
+                while f"{key}/{n}" in keydict:
+                    n += 1
+                keydict[f"{key}/{n}"] = attrs
+        self.represented.setdefault(cid, []).append(entries)
 
-    def mandate(self, node: str, cid: str, entry: Mapping[str, Any]) -> None:
-        start = entry.get("start_date")
-        self.edge(node, cid, f"{REPRESENTATION}/{entry.get('role')}/{start or ''}",
-                  {"relation": REPRESENTATION, "role": entry.get("role"), "valid_from": self.dates[start],
-                   "valid_to": self.dates[entry.get("end_date")], "registration_date": None, "agreement_date": None,
-                   "authority": entry.get("authority")})  # fmt: skip
-
-    def resolve_unnamed(self) -> None:
-        """Rule 5 of :mod:`regkit.graph.persons`: id-less natural persons."""
-        if not self.unnamed:
-            return
-        wanted = {(self.dates[key[1]], key[2]) for key, _, _ in self.unnamed if key[1]}
-        births = {birth for birth, _ in wanted}
-        known: dict[tuple[str, str, str], set[str]] = defaultdict(set)
-        fold = self.fold.__getitem__
-        for node, attrs in self.people:  # cheap filters first: birth date, then folded city
-            birth = attrs["date_of_birth"]
-            if birth in births and (birth, fold(attrs["city"])) in wanted:
-                entry = {"name": attrs["name"], "natural_person": {"first_name": attrs["first_name"],
-                         "last_name": attrs["last_name"], "date_of_birth": birth.isoformat(), "city": attrs["city"]}}
-                known[persons.identity_key(entry, fold)].add(node)
-        for key, cid, entry in self.unnamed:
-            matches = known.get(key, ()) if key[1] else ()
-            if len(matches) == 1:
-                node = next(iter(matches))
-            else:
-                node = persons.null_id_node(key, cid)
-                if node not in self.nodes:
-                    self.natural_person(node, entry, None)
-            self.mandate(node, cid, entry)
+    def repeated(self, cid: str, entries: Any, index: int) -> bool:
+        """Whether ``entries[index]`` equals, in every member, an entry already added for company ``cid``."""
+        entry = entries[index]
+        earlier = [*self.represented.get(cid, ()), entries[:index]]
+        return any(other == entry for previous in earlier for other in previous)
 
     def graph(self, create_using: Any) -> nx.MultiDiGraph:
         graph = empty_graph(create_using)
@@ -227,7 +195,8 @@ class _Builder:
         return graph
 
 
-def from_companies(companies: Any, relations: Any = RELATIONS, *, create_using: Any = None) -> nx.MultiDiGraph:
+def from_companies(companies: Any, relations: Any = RELATIONS, *, create_using: Any = None,
+                   person_city: bool = False) -> nx.MultiDiGraph:  # fmt: skip
     """Build the group graph of some companies.
 
     Parameters
@@ -240,6 +209,10 @@ def from_companies(companies: Any, relations: Any = RELATIONS, *, create_using: 
         (all by default). Without ``"representation"`` the graph has no person nodes.
     create_using : networkx graph class or instance, optional
         A directed multigraph to fill (default a new :class:`networkx.MultiDiGraph`).
+    person_city : bool, default False
+        Add the city to the node id of a natural person without id (a tie-breaker between namesakes
+        born the same day; see :mod:`regkit.graph.persons`). Pass the same to
+        :func:`regkit.frames.representatives` to join its ``id`` to the nodes.
 
     Returns
     -------
@@ -249,7 +222,11 @@ def from_companies(companies: Any, relations: Any = RELATIONS, *, create_using: 
         ``fetched=False``), natural persons and legal persons; one edge per link, keyed by
         relation, directed absorbed → acquirer, transferor → recipient, Organgesellschaft →
         parent, representative → company. A link both ends report (a merger) is one edge.
-        Persons are merged by id, id-less ones by the rule of :mod:`regkit.graph.persons`.
+        Persons are one node per person key (:mod:`regkit.graph.persons`), the ids of
+        :func:`regkit.frames.representatives`. **Every representation entry is an edge**: entries
+        that differ in any member (a second spelling of the name, another authority, ...) are
+        separate edges even when they share role and start date (keys ``.../2``, ``.../3``); only
+        an entry repeated exactly, member for member, is one edge.
 
     Raises
     ------
@@ -271,7 +248,7 @@ def from_companies(companies: Any, relations: Any = RELATIONS, *, create_using: 
     >>> G.edges["DE-HRB-B1204-2", "DE-HRB-B1204-1", "profit_transfer"]["valid_from"]
     datetime.date(2019, 3, 1)
     """
-    builder = _Builder(check_relations(relations))
+    builder = _Builder(check_relations(relations), person_city=bool(person_city))
     records = list(iter_companies(companies))
     with gc_paused():
         for company in records:
@@ -280,5 +257,4 @@ def from_companies(companies: Any, relations: Any = RELATIONS, *, create_using: 
             builder.links(company)
             if REPRESENTATION in builder.relations:
                 builder.representation(company)
-        builder.resolve_unnamed()
         return builder.graph(create_using)

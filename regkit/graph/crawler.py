@@ -98,7 +98,8 @@ def _plan(client: Any, ids: list[str], level: int, report: CrawlReport, left: in
 
 def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, budget: int | None = None,
           max_companies: int | None = None, progress: bool = True,
-          callback: Callable[[LevelEstimate], Any] | None = None) -> nx.MultiDiGraph:  # fmt: skip
+          callback: Callable[[LevelEstimate], Any] | None = None, *,
+          person_city: bool = False) -> nx.MultiDiGraph:  # fmt: skip
     """Fetch companies breadth-first along their links and return their group graph.
 
     Parameters
@@ -124,6 +125,8 @@ def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, b
     callback : callable, optional
         Called with each level's :class:`LevelEstimate` before anything is spent on it; returning
         ``False`` stops the crawl there (e.g. ask the user in a notebook, or ``callback=print``).
+    person_city : bool, default False
+        Passed to :func:`from_companies` (the city as tie-breaker in the node ids of persons without id).
 
     Returns
     -------
@@ -195,6 +198,6 @@ def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, b
         if report.stopped:
             logger.warning("crawl stopped: %s", report.stopped)
             break
-    graph = from_companies(fetched.values(), relations)
+    graph = from_companies(fetched.values(), relations, person_city=person_city)
     graph.graph["crawl"] = report
     return graph

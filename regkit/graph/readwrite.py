@@ -20,8 +20,19 @@ come back as :class:`datetime.date`. Edge keys are kept. So ``read_graphml(path)
 stores them (dates as strings; if ``None``, absent).
 
 GEXF reserves some names: a node attribute ``label``, ``pid``, ``start``, ``end`` or ``viz`` or an
-edge attribute ``id``, ``label``, ``start``, ``end`` or ``viz`` raises ``ValueError`` in
-:func:`write_gexf`. The writer gives each node its ``name`` as GEXF label (what Gephi shows).
+edge attribute ``id``, ``label``, ``start``, ``end`` or ``viz`` raises ``ValidationError`` (a
+``ValueError``) in :func:`write_gexf`. The writer gives each node its ``name`` as GEXF label (what Gephi
+shows).
+
+Every character
+---------------
+Strings come back character for character — ``\r\n``, ``\r``, tabs, leading and trailing spaces,
+characters beyond the Basic Multilingual Plane. In GraphML and GEXF a carriage return is written as
+``&#13;`` (an XML parser would turn a raw one into ``\n``). Characters XML 1.0 cannot hold (control
+characters but tab, newline and carriage return; lone surrogates; ``\ufffe``, ``\uffff``) make
+:func:`write_graphml` and :func:`write_gexf` raise ``ValidationError`` naming the node or edge and the
+attribute, before anything is written; node-link JSON holds them (written ASCII-escaped where UTF-8
+cannot encode them: lone surrogates).
 """
 
 from __future__ import annotations
@@ -33,6 +44,9 @@ from typing import IO, Any
 
 import networkx as nx
 
+from regkit.client.errors import ValidationError
+
+from ._xml import read_gexf_multigraph, write_xml
 from .build import empty_graph
 from .schema import DATE_ATTRIBUTES, EDGE_ATTRIBUTES, NODE_ATTRIBUTES
 
@@ -115,6 +129,8 @@ def write_graphml(G: nx.MultiDiGraph, path: Any, **kwargs: Any) -> None:
     ------
     TypeError
         For an attribute value that is not a str, int, float, bool, date or None.
+    regkit.ValidationError
+        For a character XML 1.0 cannot store (see the module docstring); nothing is written.
 
     Examples
     --------
@@ -130,7 +146,7 @@ def write_graphml(G: nx.MultiDiGraph, path: Any, **kwargs: Any) -> None:
     >>> H.edges["DE-HRB-B1204-2", "DE-HRB-B1204-1", "merger"] == G.edges["DE-HRB-B1204-2", "DE-HRB-B1204-1", "merger"]
     True
     """
-    nx.write_graphml(_encode(G, keep_none=False), path, **kwargs)
+    write_xml(nx.write_graphml, _encode(G, keep_none=False), path, **kwargs)
 
 
 def read_graphml(path: Any) -> nx.MultiDiGraph:
@@ -161,21 +177,24 @@ def write_gexf(G: nx.MultiDiGraph, path: Any, **kwargs: Any) -> None:
     ------
     TypeError
         For an attribute value that is not a str, int, float, bool, date or None.
-    ValueError
-        For an attribute name GEXF reserves (see the module docstring).
+    regkit.ValidationError
+        For an attribute name GEXF reserves, or a character XML 1.0 cannot store (see the module
+        docstring); nothing is written.
     """
     H = _encode(G, keep_none=False)
     for node, attrs in H.nodes(data=True):
         reserved = _GEXF_RESERVED_NODE.intersection(attrs)
         if reserved:
-            raise ValueError(f"node {node!r}: GEXF reserves the attribute names {sorted(reserved)}; rename them")
+            raise ValidationError(f"node {node!r}: GEXF reserves the attribute names {sorted(reserved)}",
+                                  suggestion="rename them")
         if attrs.get("name") is not None:
             attrs["label"] = str(attrs["name"])
     for u, v, k, attrs in H.edges(keys=True, data=True):
         reserved = _GEXF_RESERVED_EDGE.intersection(attrs)
         if reserved:
-            raise ValueError(f"edge {(u, v, k)!r}: GEXF reserves the attribute names {sorted(reserved)}; rename them")
-    nx.write_gexf(H, path, **kwargs)
+            raise ValidationError(f"edge {(u, v, k)!r}: GEXF reserves the attribute names {sorted(reserved)}",
+                                  suggestion="rename them")
+    write_xml(nx.write_gexf, H, path, **kwargs)
 
 
 def read_gexf(path: Any) -> nx.MultiDiGraph:
@@ -189,10 +208,7 @@ def read_gexf(path: Any) -> nx.MultiDiGraph:
     -------
     networkx.MultiDiGraph
     """
-    H = nx.read_gexf(path, node_type=str)
-    if not H.is_multigraph():
-        H = nx.MultiDiGraph(H)
-    graph = _decode(H, drop_node=("label",), drop_edge=("id",))
+    graph = _decode(read_gexf_multigraph(path), drop_node=("label",), drop_edge=("id",))
     if graph.graph.get("name") == "":
         del graph.graph["name"]
     return graph
@@ -226,12 +242,23 @@ def node_link_graph(data: dict[str, Any]) -> nx.MultiDiGraph:
 
 
 def write_node_link(G: nx.MultiDiGraph, path: str | os.PathLike[str] | IO[str], indent: int | None = None) -> None:
-    """Write :func:`node_link_data` of ``G`` as JSON (UTF-8) to a path or text file."""
+    """Write :func:`node_link_data` of ``G`` as JSON (UTF-8) to a path or text file.
+
+    Every string is kept; a graph holding a lone surrogate (which UTF-8 cannot encode) is written with
+    non-ASCII characters escaped (``\\uXXXX``), which JSON readers restore. The text is made before the
+    file is opened, so a graph that cannot be written leaves no file behind.
+    """
+    data = node_link_data(G)
+    text = json.dumps(data, ensure_ascii=False, indent=indent)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(data, ensure_ascii=True, indent=indent)
     if hasattr(path, "write"):
-        json.dump(node_link_data(G), path, ensure_ascii=False, indent=indent)
+        path.write(text)
         return
     with open(path, "w", encoding="utf-8") as handle:
-        json.dump(node_link_data(G), handle, ensure_ascii=False, indent=indent)
+        handle.write(text)
 
 
 def read_node_link(path: str | os.PathLike[str] | IO[str]) -> nx.MultiDiGraph:

@@ -16,7 +16,7 @@ kind                node id                                attributes
                                                            ``fetched`` (bool: ``False`` for a company known
                                                            only as a link target or representative)
 ``natural_person``  the person's id (a UUID); without an   ``name``, ``first_name``, ``last_name``,
-                    id, ``person:<name>|<birth>|<city>``   ``date_of_birth`` (date), ``city``,
+                    id, ``person:<name key>|<birth>``      ``date_of_birth`` (date), ``city``,
                     (see :mod:`regkit.graph.persons`)      ``person_id`` (the register's id or ``None``)
 ``legal_person``    its id if the register gives one that  ``name``, ``city``, ``country``, ``person_id``
                     is not a company id, else
@@ -49,9 +49,10 @@ representation and ``None`` for the others (the interface lists only current agr
 Edge keys are strings that start with the relation: ``"merger"``, ``"profit_transfer"``,
 ``"spin_off/<registration_date>"`` and ``"representation/<ROLE>/<start_date>"`` (see
 :func:`edge_key`). A link reported by both ends (a merger: ``merged_into`` and ``acquisitions``) is
-one edge; an entry repeated exactly is one edge; a *different* entry with the same key — the register
-lists the same person twice with the same role and start date, e.g. with two authorities — gets
-``<key>/2``, ``<key>/3``, ...: no entry the interface gives is lost.
+one edge; a representation entry repeated exactly (equal in every member) is one edge; an entry that
+differs from another with the same key in *any* member — the register lists the same person twice with
+the same role and start date, e.g. with two authorities or with the name split differently into first
+and last name — gets ``<key>/2``, ``<key>/3``, ...: no entry the interface gives is lost.
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ import doctest
 import importlib
 import inspect
 import pkgutil
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -20,10 +22,21 @@ MODULES = sorted(m.name for m in pkgutil.iter_modules([str(PACKAGE)]))
 
 
 def test_public_names():
+    for name in frames.__all__:  # every public name resolves (they are imported on first use)
+        assert not inspect.ismodule(getattr(frames, name)), name
     public = {name for name in vars(frames) if not name.startswith("_") and not inspect.ismodule(getattr(frames, name))}
-    public -= {"annotations"}
-    assert set(frames.__all__) == public
+    public -= {"annotations", "lazy_exports"}
+    assert set(frames.__all__) == public and set(dir(frames)) >= public
     assert not public & set(MODULES)  # no function shadows a submodule (regkit.frames.<module> stays a module)
+
+
+def test_the_identity_and_parser_modules_import_without_pandas():
+    """The graph imports ``regkit.frames.identity``; ``import regkit.graph.build`` must stay free of pandas."""
+    code = ("import sys, regkit.frames, regkit.frames.identity, regkit.frames.published\n"
+            "assert 'pandas' not in sys.modules\n"
+            "import regkit.frames as f; f.events\n"
+            "assert 'pandas' in sys.modules\n")  # fmt: skip
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -10,10 +10,13 @@ from typing import Any, Callable
 
 import networkx as nx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from regkit.graph import (CrawlReport, from_companies, from_edgelist, node_link_data, node_link_graph, read_gexf,
                           read_graphml, read_node_link, to_edgelist, to_nodelist, write_gexf, write_graphml,
                           write_node_link)  # fmt: skip
+from regkit.client.errors import ValidationError
 
 
 @pytest.fixture
@@ -143,3 +146,75 @@ def test_the_frames_relation_frame_feeds_from_edgelist(world: Any, world_graph: 
     expected = {(u, v, k): d for u, v, k, d in world_graph.edges(keys=True, data=True)
                 if d["relation"] != "representation"}
     assert {(u, v, k): d for u, v, k, d in H.edges(keys=True, data=True)} == expected
+
+
+# -- every character ------------------------------------------------------------------------------------
+def _xml_char(ch: str) -> bool:
+    code = ord(ch)
+    return ch in "\t\n\r" or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or code >= 0x10000
+
+
+TRICKY = ["\r\n", "\r", "\n", "\t", " ", "\x85", "\u2028", "\x7f", "\x9f", "\U0001F600", "\U0010FFFD", "&", "<",
+          "]]>", '"', "'", "&#13;"]  # fmt: skip
+xml_text = st.lists(st.characters().filter(_xml_char) | st.sampled_from(TRICKY), max_size=10).map("".join)
+NOT_XML = ["\x00", "\x0b", "\x0c", "\x1b", "\x1f", "\ud800", "\udfff", "\ufffe", "\uffff"]
+
+
+def text_graph(name: str, person: str, city: str, authority: str, role: str, note: str) -> nx.MultiDiGraph:
+    """A graph whose ids, keys, attribute values and graph attribute hold the given strings."""
+    company = {"id": "DE-HRB-B1204-1", "name": {"name": name}, "address": {"city": city}, "representation": [
+        {"id": f"p{person}", "name": person, "type": "natural_person", "role": role, "start_date": "2020-01-01",
+         "end_date": None, "authority": authority,
+         "natural_person": {"first_name": person, "last_name": name, "date_of_birth": None, "city": city}},
+        {"id": None, "name": name, "type": "legal_person", "role": "SHAREHOLDER", "start_date": None,
+         "end_date": None, "authority": authority, "legal_person": {"name": name, "city": city, "country": "DE"}},
+        {"id": None, "name": f"{person} {name}", "type": "natural_person", "role": "DIRECTOR", "start_date": None,
+         "end_date": None, "authority": authority, "natural_person": None}]}  # fmt: skip
+    G = from_companies([company])
+    G.graph["note"] = note
+    return G
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=xml_text, person=xml_text, city=xml_text, authority=xml_text, role=xml_text, note=xml_text)
+def test_property_every_character_survives(name: str, person: str, city: str, authority: str, role: str,
+                                           note: str, assert_same_graph: Any) -> None:  # fmt: skip
+    G = text_graph(name, person, city, authority, role, note)
+    for fmt in ("graphml", "gexf", "node_link"):
+        buffer = io.BytesIO() if fmt != "node_link" else io.StringIO()
+        {"graphml": write_graphml, "gexf": write_gexf, "node_link": write_node_link}[fmt](G, buffer)
+        buffer.seek(0)
+        H = {"graphml": read_graphml, "gexf": read_gexf, "node_link": read_node_link}[fmt](buffer)
+        if fmt == "gexf":  # GEXF keeps no graph attributes but the name
+            H.graph["note"] = note
+        assert_same_graph(G, H)
+
+
+@settings(max_examples=60, deadline=None)
+@given(before=xml_text, bad=st.sampled_from(NOT_XML), after=xml_text,
+       where=st.sampled_from(["name", "person", "authority", "note"]))
+def test_property_what_xml_cannot_hold_is_refused_and_json_keeps_it(before: str, bad: str, after: str, where: str,
+                                                                    tmp_path_factory: Any,
+                                                                    assert_same_graph: Any) -> None:  # fmt: skip
+    values = dict.fromkeys(("name", "person", "city", "authority", "role", "note"), "x")
+    values[where] = before + bad + after
+    G = text_graph(**values)
+    folder = tmp_path_factory.mktemp("w")
+    for write in (write_graphml, write_gexf):
+        with pytest.raises(ValidationError, match=f"U\\+{ord(bad):04X}") as error:
+            write(G, folder / "g.xml")
+        assert isinstance(error.value, ValueError) and "write_node_link" in str(error.value)
+        assert not (folder / "g.xml").exists(), "nothing is written"
+    write_node_link(G, folder / "g.json")
+    assert_same_graph(G, read_node_link(folder / "g.json"))
+
+
+def test_carriage_returns_in_a_file_graphml_and_gexf(tricky: nx.MultiDiGraph, tmp_path: Path) -> None:
+    G = tricky.copy()
+    G.nodes["p-1"]["name"] = "Jörg\r\nMüller\r"
+    write_graphml(G, tmp_path / "g.graphml.gz")  # compressed by the name, as networkx does
+    assert read_graphml(tmp_path / "g.graphml.gz").nodes["p-1"]["name"] == "Jörg\r\nMüller\r"
+    write_graphml(G, tmp_path / "g.graphml")
+    assert "Jörg&#13;\nMüller&#13;" in (tmp_path / "g.graphml").read_text(encoding="utf-8")
+    plain = nx.read_graphml(tmp_path / "g.graphml")  # any XML reader gets the characters back
+    assert plain.nodes["p-1"]["name"] == "Jörg\r\nMüller\r"

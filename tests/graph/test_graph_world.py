@@ -70,29 +70,19 @@ def raw_mergers_out(world: Any, cid: str) -> set[tuple]:
     return rows
 
 
-def raw_person_keys(companies: list[dict[str, Any]]) -> dict[tuple, str]:
-    """The documented person rule, on raw values: an id-less entry belongs to the one person with an
-    id who has the same name, date of birth and city (the world spells them identically)."""
-    by_details: dict[tuple, set] = defaultdict(set)
-    for c in companies:
-        for r in c["representation"]:
-            if r["type"] == "natural_person" and r["id"]:
-                p = r["natural_person"]
-                by_details[(r["name"], p["date_of_birth"], p["city"])].add(r["id"])
-    return {k: next(iter(v)) for k, v in by_details.items() if len(v) == 1}
-
-
 def raw_overlaps(companies: list[dict[str, Any]]) -> dict[tuple, list[tuple]]:
-    """(person, company a, company b) → merged periods in which the person served both (not as shareholder)."""
-    keys = raw_person_keys(companies)
+    """(person, company a, company b) → merged periods in which the person served both (not as shareholder).
+
+    The documented person rule, on raw values: the id where given, else name and date of birth (the world
+    spells a person's name identically everywhere and always gives the date of birth); never the city.
+    """
     served: dict[str, dict[str, list]] = defaultdict(lambda: defaultdict(list))
     for c in companies:
         for r in c["representation"]:
             if r["type"] != "natural_person" or r["role"] == "SHAREHOLDER":
                 continue
             p = r["natural_person"]
-            details = (r["name"], p["date_of_birth"], p["city"])
-            person = r["id"] or keys.get(details) or ("id-less", details)
+            person = r["id"] or ("id-less", r["name"], p["date_of_birth"])
             served[person][c["id"]].append((D(r["start_date"]), D(r["end_date"]) if r["end_date"] else OPEN_END))
     out = {}
     for person, companies_ in served.items():
