@@ -56,9 +56,10 @@ class CompanyFrames:
         """Contact data (website, e-mail, phone, VAT id, social media)."""
         return self._frame("company.contact")
 
-    def as_of(self, date: Any) -> Any:
-        """The company as it stood on ``date`` (see ``regkit.frames.as_of``)."""
-        return self._frame("company.as_of", date)
+    def as_of(self, date: Any, **options: Any) -> Any:
+        """The company as it stood on ``date`` (see ``regkit.frames.as_of``; ``person_city=True``
+        adds the city to derived person keys)."""
+        return self._frame("company.as_of", date, **options)
 
     def panel(self, years: Any = None, unit: str = "EUR") -> Any:
         """A company-year panel (see ``regkit.frames.panel``)."""

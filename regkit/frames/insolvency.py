@@ -18,7 +18,7 @@ from regkit.schema import (ADMINISTRATION_KINDS, DEBTOR_KINDS, EVENT_TYPES, INSO
 
 from ._columns import BOOLEAN, CENTS_EUR, DATE, DATETIME, FLOAT, INT64, STR, Cat, build_frame, rows_to_columns
 from ._input import as_dict, required
-from .published import amount_cents, parse_date, parse_datetime, published_text
+from .published import amount_cents, parse_date, parse_datetime, parse_flag, published_text
 
 __all__ = ["MEETING_KINDS", "events", "insolvency_results", "proceedings", "result_list"]
 
@@ -266,7 +266,7 @@ def events(insolvency: Any) -> pd.DataFrame:
                              e["decision_date"], e["effective_at"], e["summary"], *_grounds(d["insolvency_grounds"]),
                              d["administrator_name"], d["administrator_address"],
                              *_date_and_text(d["claims_filing_deadline"]), *_date_and_text(d["closed_at"]),
-                             d["discharge_granted"], *_amount_and_text(d["distribution_available"]),
+                             parse_flag(d["discharge_granted"]), *_amount_and_text(d["distribution_available"]),
                              *_amount_and_text(d["distribution_claims_total"]),
                              *_meetings(d["meetings"] or [])))  # fmt: skip
     return build_frame(rows_to_columns(rows, EVENT_SPEC), EVENT_SPEC)

@@ -48,7 +48,7 @@ from zoneinfo import ZoneInfo
 
 from .money import MAX_EXACT_CENTS
 
-__all__ = ["MAX_TEXT", "parse_amount", "amount_cents", "parse_date", "parse_datetime", "published_text"]
+__all__ = ["MAX_TEXT", "parse_amount", "amount_cents", "parse_date", "parse_datetime", "parse_flag", "published_text"]
 
 MAX_TEXT = 64
 """Longer text is not parsed (no amount or date is written that long): the parsers return ``None``."""
@@ -274,6 +274,28 @@ def parse_datetime(value: Any) -> _dt.datetime | None:
         return local.astimezone(_dt.timezone.utc)
     except (ValueError, OverflowError):  # 25:00, an offset beyond a day, year 1 or 9999 shifted out of range
         return None
+
+
+_YES = frozenset({"true", "ja", "yes", "erteilt", "1"})
+_NO = frozenset({"false", "nein", "no", "versagt", "0"})
+
+
+def parse_flag(value: Any) -> bool | None:
+    """A yes/no member (``discharge_granted``): a boolean as is; ``"ja"``/``"nein"``, ``"true"``/``"false"``,
+    ``"erteilt"``/``"versagt"`` (any case) as the boolean they say; anything else null — never ``bool(text)``,
+    which would read ``"nein"`` as true.
+
+    Examples
+    --------
+    >>> parse_flag(True), parse_flag("Nein"), parse_flag("erteilt"), parse_flag("unklar"), parse_flag(None)
+    (True, False, True, None, None)
+    """
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        word = value.strip().casefold()
+        return True if word in _YES else False if word in _NO else None
+    return None
 
 
 def published_text(value: Any) -> str | None:

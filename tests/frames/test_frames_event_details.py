@@ -123,3 +123,9 @@ def test_never_an_exception_and_the_text_is_kept(details: list[dict[str, Any]]) 
                 assert row[f"{name}_text"] == d[name]
             elif d[name] is None:
                 assert pd.isna(row[f"{name}_text"]) and pd.isna(row[name])
+
+
+def test_discharge_granted_in_words_is_read_as_it_says() -> None:
+    frame = events(proceeding({"discharge_granted": True}, {"discharge_granted": "nein"},
+                              {"discharge_granted": "Erteilt"}, {"discharge_granted": "unklar"}))  # fmt: skip
+    assert frame["discharge_granted"].tolist() == [True, False, True, pd.NA]

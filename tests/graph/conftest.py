@@ -25,7 +25,8 @@ ROW = re.compile(r"\|\s*(G\d{3})\s*\|\s*`([^`]+)`\s*\|\s*([^|]+?)\s*" + r"\|\s*(
 @pytest.fixture(autouse=True)
 def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
     """Every test: no REGKIT_* settings from the developer's shell; cache and register state in tmp."""
-    for name in ("REGKIT_API_KEY", "REGKIT_BASE_URL", "REGKIT_CACHE_DIR", "REGKIT_LOCAL_STATE", "REGKIT_DATA_DIR"):
+    for name in ("REGKIT_API_KEY", "REGKIT_BASE_URL", "REGKIT_CACHE_DIR", "REGKIT_LOCAL_STATE", "REGKIT_DATA_DIR",
+                 "OPENREGISTER_API_KEY", "OPENREGISTER_BASE_URL"):
         monkeypatch.delenv(name, raising=False)
     base = tmp_path_factory.mktemp("env")
     monkeypatch.setenv("REGKIT_CACHE_DIR", str(base / "cache"))

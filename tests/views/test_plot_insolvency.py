@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from matplotlib import dates as mdates
 
 import regkit.frames as frames
+from regkit.frames.published import parse_date
 from regkit.plot.insolvency import insolvency_timeline, insolvency_trend, trend_counts
 
 CONSUMER = "e63a27ea-ba62-41b7-b35b-03835b079051"  # consumer insolvency with discharge
@@ -142,8 +143,9 @@ def test_meetings_and_claims_deadlines_are_marked(proceedings: list[dict[str, An
     gids = {line.get_gid() for line in ax.get_lines()}
     assert {"meetings", "claims_deadline"} <= gids
     (deadlines,) = [line for line in ax.get_lines() if line.get_gid() == "claims_deadline"]
-    expected = sorted(mdates.date2num(np.datetime64(e["details"]["claims_filing_deadline"]))
-                      for e in proceeding["events"] if e["details"]["claims_filing_deadline"])  # fmt: skip
+    # The details are published text (ISO or German dates): what the frames parse is what is drawn.
+    published = [parse_date(e["details"]["claims_filing_deadline"]) for e in proceeding["events"]]
+    expected = sorted(mdates.date2num(np.datetime64(day)) for day in published if day is not None)
     assert sorted(deadlines.get_xdata()) == expected
 
 
