@@ -118,16 +118,13 @@ def test_a_directory_that_is_no_world_names_the_build_command(tmp_path):
         read_world(tmp_path)
 
 
-def test_building_with_a_world_as_regkit_data_dir_names_the_bundled_reference_lists(tmp_path, monkeypatch, capsys):
-    monkeypatch.delenv("REGKIT_DATA_DIR", raising=False)
-    assert main(["world", "build", "--companies", "50", "--seed", "3", "--out", str(tmp_path / "a")]) == 0
-    capsys.readouterr()
-    monkeypatch.setenv("REGKIT_DATA_DIR", str(tmp_path / "a"))  # a world has no reference/ of its own
-    assert main(["world", "build", "--companies", "50", "--seed", "3", "--out", str(tmp_path / "b")]) == 1
+def test_an_empty_reference_directory_names_the_bundled_reference_lists(tmp_path, capsys):
+    (tmp_path / "empty").mkdir()
+    assert main(["world", "build", "--companies", "50", "--seed", "3", "--out", str(tmp_path / "b"),
+                 "--reference", str(tmp_path / "empty")]) == 1
     err = capsys.readouterr().err
     advice = re.search(r"Pass `--reference (\S+)`", err)
     assert advice and "holds no reference lists" in err, err
     assert Path(advice.group(1)) == ROOT / "data" / "reference"
     assert main(["world", "build", "--companies", "50", "--seed", "3", "--out", str(tmp_path / "b"),
                  "--reference", advice.group(1)]) == 0
-    assert read_world(tmp_path / "b").companies == read_world(tmp_path / "a").companies
