@@ -70,7 +70,11 @@ def open_backend(cache: Any = "sqlite") -> BaseCache | None:
 
 
 def _sqlite(path: Path) -> SQLiteCache:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """SQLite at ``path``, readable by its owner only: a new directory is 0700, the file 0600 (SQLite
+    gives its -wal and -shm files the database file's mode), as the register's state files are."""
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
     return SQLiteCache(path, busy_timeout=30_000, wal=True)
 
 

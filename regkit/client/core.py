@@ -19,7 +19,7 @@ from .cache import ClientCache, open_backend
 from .errors import ValidationError
 from .extracts import ExtractMethods
 from .ledger import Ledger
-from .policy import scope_token
+from .policy import company_ids, scope_token
 from .records import CompanyBatch, CompanyRecord, InsolvencyRecord, InsolvencySearchPage, RecordMeta
 from .retry import RetryPolicy
 from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, resolve_target
@@ -204,11 +204,15 @@ class Client(ExtractMethods, AccountMethods):
         ------
         ValidationError, NotFoundError, PaymentRequiredError, BudgetExceededError, ...
         """
-        op = self._company_op(validation.company_id(company_id), bool(realtime), bool(export))
+        op = self._company_op(validation.company_id(company_id), validation.flag(realtime, "realtime"),
+                              validation.flag(export, "export"))  # fmt: skip
+        refresh_sources = validation.flag(refresh_sources, "refresh_sources")
         answer = self._call(op)
         stale = "sources" in answer.data and self._urls_stale(answer)
         if stale and refresh_sources:
             answer, stale = self._call(replace(op, refresh=True)), False
+        if answer.source == "network":
+            self._alias_company(op, answer.data)
         data = answer.data
         if stale:
             data = {k: v for k, v in data.items() if k != "sources"}
@@ -216,18 +220,45 @@ class Client(ExtractMethods, AccountMethods):
                         op.path)  # fmt: skip
         return CompanyRecord(data, self._meta(answer, urls_expired=stale))
 
+    def _cache_key(self, op: Operation) -> str:
+        """The cache key ``op`` is stored under (what requests-cache would compute when sending it)."""
+        import requests
+
+        session = self._caller.session
+        request = requests.Request(op.method, self.base_url + op.path, params=list(op.params) or None,
+                                   headers=dict(op.headers) or None)  # fmt: skip
+        return session.cache.create_key(session.prepare_request(request))
+
+    def _alias_company(self, op: Operation, data: Any) -> None:
+        """Make a fresh company answer serve every id it stands for (its current id and its former ids,
+        before a move to another court), so a lookup by either is free from now on."""
+        if not self.cache.enabled or ("realtime", "true") in op.params:
+            return
+        asked = op.path.rsplit("/", 1)[-1]
+        key = self._cache_key(op)
+        if self._caller.session.cache.get_response(key) is None:
+            return  # not stored (cache off, or the answer was refused)
+        for other in sorted(company_ids(data) - {asked}):
+            try:
+                other = validation.company_id(other)
+            except ValidationError:
+                continue
+            alias = self._cache_key(replace(op, path=f"/v1/company/{quote(other)}"))
+            self._caller.session.cache.redirects[alias] = key
+
     def get_companies(self, ids: Sequence[str], realtime: bool = False, errors: str = "raise",
                       progress: bool = True, *, dry_run: bool = False) -> CompanyBatch:  # fmt: skip
         """Look up many companies concurrently; each distinct company is paid at most once.
 
         See :func:`regkit.client.bulk.get_companies` for the details.
         """
-        return bulk.get_companies(self, ids, realtime=realtime, errors=errors, progress=progress,
-                                  dry_run=dry_run)  # fmt: skip
+        return bulk.get_companies(self, ids, realtime=validation.flag(realtime, "realtime"), errors=errors,
+                                  progress=validation.flag(progress, "progress"),
+                                  dry_run=validation.flag(dry_run, "dry_run"))  # fmt: skip
 
     def estimate_cost(self, company_ids: Sequence[str], realtime: bool = False) -> bulk.CostEstimate:
         """What a bulk lookup would cost now: distinct uncached ids × price (nothing is sent)."""
-        return bulk.estimate_cost(self, company_ids, realtime=realtime)
+        return bulk.estimate_cost(self, company_ids, realtime=validation.flag(realtime, "realtime"))
 
     # -- insolvencies --------------------------------------------------------------------------
     def _search_op(self, query: Any, filters: Any, page: Any, per_page: Any) -> Operation:

@@ -41,6 +41,7 @@ __all__ = [
     "IGNORED_PARAMETERS",
     "scope_token",
     "keep_response",
+    "company_ids",
     "parsed_json",
 ]
 
@@ -120,8 +121,9 @@ def parsed_json(response: Any) -> Any:
 def keep_response(response: Any) -> bool:
     """``filter_fn`` of the session: whether a 200 answer may be stored (and served) from the cache.
 
-    It must be a JSON object; a company lookup must be the company asked for; an extract must be
-    terminal.  Anything else (a body cut off by the network, an HTML error page, a processing
+    It must be a JSON object; a company lookup must be the company asked for — its current id, or
+    one of its own former ids (``registers[].company_id``: a lookup by the id it had before a move
+    to another register court answers with the current record); an extract must be terminal.  Anything else (a body cut off by the network, an HTML error page, a processing
     extract) is neither written nor, if somehow present, served.
     """
     if getattr(response, "status_code", None) != 200:
@@ -134,10 +136,26 @@ def keep_response(response: Any) -> bool:
         return False
     path = _path_of(response)
     if "/v1/company/" in path:
-        return data.get("id") == path.rsplit("/", 1)[-1]
+        return path.rsplit("/", 1)[-1] in company_ids(data)
     if "/v1/transparenzregister/extracts/" in path:
         return data.get("status") in _TERMINAL_EXTRACT
     return True
+
+
+def company_ids(company: Any) -> set[str]:
+    """Every id a company answer stands for: its ``id`` and the ids of its register history.
+
+    Examples
+    --------
+    >>> sorted(company_ids({"id": "DE-HRB-B8534-82057", "registers": [{"company_id": "DE-HRB-F1103-1"},
+    ...                                                              {"company_id": "DE-HRB-B8534-82057"}]}))
+    ['DE-HRB-B8534-82057', 'DE-HRB-F1103-1']
+    """
+    if not isinstance(company, dict):
+        return set()
+    ids = {r.get("company_id") for r in company.get("registers") or [] if isinstance(r, dict)}
+    ids.add(company.get("id"))
+    return {i for i in ids if isinstance(i, str) and i}
 
 
 def _path_of(response: Any) -> str:

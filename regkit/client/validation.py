@@ -28,12 +28,12 @@ __all__ = [
     "filters",
     "monitor",
     "entity_id",
+    "flag",
 ]
 
 _DATE_FIELDS = frozenset(f for f, kinds in api.FILTER_MEMBER_KINDS.items() if "min" in kinds)
 _DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _UUID = api.UUID_PATTERN
-_ID_SEGMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$")
 
 
 def _fail(message: str, allowed: str = "") -> ValidationError:
@@ -48,7 +48,35 @@ def _close(word: str, choices: Iterable[str]) -> str:
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _fail(f"{what} must be a non-empty string, not {value!r}")
+    _sendable(value, what)
     return value.strip()
+
+
+def _sendable(value: str, what: str) -> None:
+    """Refuse text that cannot be sent as UTF-8 (a lone surrogate, e.g. from a mis-decoded file)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise _fail(f"{what} contains a character that is not valid text ({value[exc.start]!r} at position "
+                    f"{exc.start}); it cannot be sent", "text that encodes as UTF-8") from None  # fmt: skip
+
+
+def flag(value: Any, what: str) -> bool:
+    """A yes/no argument: ``True`` or ``False`` only — ``"false"`` is a non-empty string, which Python
+    would read as true and turn into a paid realtime lookup.
+
+    Examples
+    --------
+    >>> flag(False, "realtime")
+    False
+    >>> flag("false", "realtime")
+    Traceback (most recent call last):
+    ...
+    regkit.client.errors.ValidationError: realtime must be True or False, not 'false' (str) — allowed: True or False; nothing was sent
+    """
+    if isinstance(value, bool):
+        return value
+    raise _fail(f"{what} must be True or False, not {value!r} ({type(value).__name__})", "True or False")
 
 
 def company_id(value: Any) -> str:
@@ -77,10 +105,11 @@ def company_id(value: Any) -> str:
 
 
 def insolvency_id(value: Any) -> str:
-    """An insolvency proceeding id (as returned by a search)."""
+    """An insolvency proceeding id: a UUID, as the ``id`` of an insolvency search result gives it."""
     text = _text(value, "insolvency_id")
-    if not _ID_SEGMENT.match(text):
-        raise _fail(f"insolvency_id {text!r} is not an id", "the id member of an insolvency search result")
+    if not _UUID.match(text):
+        raise _fail(f"insolvency_id {text!r} is not a proceeding id",
+                    "a UUID such as 'eab7afa1-5101-41e0-9b9a-161030e995b3', the id member of a search result")  # fmt: skip
     return text
 
 
@@ -93,11 +122,15 @@ def extract_id(value: Any) -> str:
 
 
 def credential_name(value: Any, *, storing: bool = False) -> str:
-    """A credential set name; ``sandbox`` is reserved and cannot be stored."""
+    """A credential set name; ``sandbox`` (in any letter case) is reserved: it cannot be stored, and
+    only the exact ``sandbox`` selects the test mode — names are case-sensitive, so ``"Sandbox"`` would
+    name a set of credentials that can never exist."""
     text = _text(value, "credential name")
-    if storing and text == api.SANDBOX_CREDENTIAL_NAME:
+    reserved = text.casefold() == api.SANDBOX_CREDENTIAL_NAME
+    if reserved and (storing or text != api.SANDBOX_CREDENTIAL_NAME):
+        what = "cannot be stored" if storing else f"is not the test mode: use exactly {api.SANDBOX_CREDENTIAL_NAME!r}"
         raise _fail(
-            f"the name {text!r} is reserved for the built-in test mode and cannot be stored",
+            f"the name {text!r} is reserved for the built-in test mode (in any letter case) and {what}",
             f"any other name matching {api.CREDENTIAL_NAME_PATTERN.pattern}, e.g. {api.DEFAULT_CREDENTIAL_NAME!r}",
         )
     if not api.CREDENTIAL_NAME_PATTERN.match(text):
@@ -111,6 +144,12 @@ def credentials(username: Any, password: Any) -> tuple[str, str]:
         raise _fail("username must be a non-empty string")
     if not isinstance(password, str) or not password:
         raise _fail("password must be a non-empty string")
+    _sendable(username, "username")
+    try:
+        password.encode("utf-8")
+    except UnicodeEncodeError:
+        raise _fail("password contains a character that is not valid text; it cannot be sent (it is not shown "
+                    "here)") from None  # fmt: skip
     return username.strip(), password
 
 
@@ -138,6 +177,7 @@ def query(value: Any) -> str | None:
         return None
     if not isinstance(value, str):
         raise _fail(f"query must be a string, not {value!r}")
+    _sendable(value, "query")
     return value.strip() or None
 
 
@@ -167,6 +207,8 @@ def _scalar(field: str, value: Any, where: str) -> str:
         raise _fail(f"{where}: {text!r} is not a {field} value{_close(text, allowed)}", ", ".join(allowed))
     if field == "company_id":
         company_id(text)
+    if field == "person_id" and not _UUID.match(text):
+        raise _fail(f"{where}: {text!r} is not a person id", "a person UUID, as representation[].id gives it")
     return text
 
 

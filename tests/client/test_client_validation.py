@@ -104,7 +104,8 @@ def test_bad_filters_are_explained(spec: object, fragment: str) -> None:
 def test_every_interface_field_is_accepted() -> None:
     for field in FILTER_FIELDS:
         value = {"opened_at": "2024-01-01", "closed_at": "2024-01-01", "last_event_at": "2024-01-01",
-                 "claims_filing_deadline": "2024-01-01", "company_id": "DE-HRB-B1234-1"}.get(field)  # fmt: skip
+                 "claims_filing_deadline": "2024-01-01", "company_id": "DE-HRB-B1234-1",
+                 "person_id": "eab7afa1-5101-41e0-9b9a-161030e995b3"}.get(field)  # fmt: skip
         value = value or (FILTER_VALUES[field][0] if field in FILTER_VALUES else "x")
         assert validation.filters({field: value})[0]["field"] == field
 
