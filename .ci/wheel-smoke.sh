@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI, after the tests: build the wheel, install it into a fresh virtual environment outside the checkout,
-# and run .ci/wheel_smoke.py there from a directory outside the checkout — what `pip install regkit`
+# and run .ci/wheel_smoke.py there from a directory outside the checkout — what installing the regkit wheel
 # gives a user who has no clone (the bundled world, `regkit serve`, `regkit world build`, --version).
 #
 # The wheel is built from a copy of the files git would commit (tracked, plus untracked and not

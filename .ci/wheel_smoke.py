@@ -1,4 +1,4 @@
-"""Smoke test of an installed regkit wheel: what ``pip install regkit`` gives a user with no clone.
+"""Smoke test of an installed regkit wheel: what installing the regkit wheel gives a user with no clone.
 
 Run by ``.ci/wheel-smoke.sh`` with the Python of a fresh virtual environment the wheel was installed
 into, isolated (``python -I``) and from a directory outside the checkout::

@@ -55,6 +55,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         # A missing world, reference list or input file: its message says what to do; no traceback.
         print(f"regkit {args.command}: {error}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader went away (`regkit credits | head -1`): not an error of ours; say nothing more.
+        sys.stderr.close()
+        return 0
+    except OSError as error:
+        # A path that cannot be written or read (an --out that is a file, a full disk): one line, no traceback.
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"regkit {args.command}: {error.strerror or error}{where}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -54,7 +54,14 @@ def open_backend(cache: Any = "sqlite") -> BaseCache | None:
     if isinstance(cache, BaseCache):
         return cache
     if cache is True or cache == "sqlite":
-        return _sqlite(default_cache_dir() / CACHE_FILE)
+        try:
+            return _sqlite(default_cache_dir() / CACHE_FILE)
+        except OSError as exc:
+            source = "REGKIT_CACHE_DIR" if os.environ.get("REGKIT_CACHE_DIR") else "the user cache directory"
+            raise ValidationError(
+                f"cache: {source} {default_cache_dir()} cannot hold the cache ({exc.strerror or exc})",
+                suggestion="point REGKIT_CACHE_DIR at a writable directory, or pass cache='memory'",
+            ) from None
     if cache == "memory":
         return BaseCache(cache_name="regkit-memory")
     if isinstance(cache, str) and cache.startswith(("redis://", "rediss://", "unix://")):

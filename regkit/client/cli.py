@@ -12,12 +12,25 @@ import json
 import sys
 from typing import Any, Callable, Sequence
 
-from .errors import OfflineCacheMiss, RegkitError, ValidationError
+from .errors import (
+    AuthenticationError,
+    BudgetExceededError,
+    OfflineCacheMiss,
+    PaymentRequiredError,
+    RegkitError,
+    ValidationError,
+)
 
 __all__ = ["add_commands", "main", "parse_filters"]
 
 _SUMMARY_COLUMNS = ["id", "debtor_name", "court", "city", "current_status", "opened_at", "last_event_at"]
-_OFFLINE_HINT = "run the command again without --offline to fetch it (that spends its credits)"
+#: What to do next, said for a shell user (the errors' own suggestions are written for Python).
+_SHELL_HINTS: dict[type, str] = {
+    OfflineCacheMiss: "run the command again without --offline to fetch it (that spends its credits)",
+    BudgetExceededError: "raise --budget (or leave it out); what is cached costs nothing: regkit cache info",
+    AuthenticationError: "set REGKIT_API_KEY to a valid key, or unset it to use the bundled register",
+    PaymentRequiredError: "see regkit credits",
+}
 
 
 def _client(args: argparse.Namespace) -> Any:
@@ -32,10 +45,13 @@ def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
         try:
             return handler(args)
         except RegkitError as exc:
-            if isinstance(exc, OfflineCacheMiss):
-                exc.suggestion = _OFFLINE_HINT
+            hint = next((text for cls, text in _SHELL_HINTS.items() if isinstance(exc, cls)), None)
+            if hint is not None:
+                exc.suggestion = hint
             print(f"regkit: error: {' '.join(str(exc).split())}", file=sys.stderr)
             return 2 if isinstance(exc, ValidationError) else 1
+        except BrokenPipeError:
+            raise  # the reader went away: `regkit` ends quietly
         except (OSError, ImportError) as exc:
             print(f"regkit: error: {' '.join(str(exc).split())}", file=sys.stderr)
             return 1
@@ -43,6 +59,17 @@ def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__
     return run
+
+
+def _positive(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
 
 
 def parse_filters(items: Sequence[str]) -> dict[str, Any]:
@@ -62,7 +89,8 @@ def parse_filters(items: Sequence[str]) -> dict[str, Any]:
         field = field.strip()
         if not sep or not field:
             raise ValidationError(f"--filter {item!r} is not FIELD=VALUE",
-                                  suggestion="e.g. --filter court=Charlottenburg")  # fmt: skip
+                                  suggestion="e.g. --filter current_status=opened or --filter 'court=Amtsgericht "
+                                             "Charlottenburg'")  # fmt: skip
         spec: Any
         if ".." in value:
             low, _, high = value.partition("..")
@@ -114,7 +142,9 @@ def insolvencies(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         import pandas as pd
 
-        sys.stdout.write(pd.DataFrame(rows).to_csv(index=False))
+        cells = [{k: json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v for k, v in row.items()}
+                 for row in rows]  # fmt: skip
+        sys.stdout.write(pd.DataFrame(cells).to_csv(index=False))
     else:
         columns = _SUMMARY_COLUMNS
         if args.query:
@@ -163,7 +193,7 @@ def add_commands(subparsers: Any) -> None:
     The client reads ``REGKIT_API_KEY``, ``REGKIT_BASE_URL`` and ``REGKIT_CACHE_DIR``.
     """
     p = subparsers.add_parser("company", help="look up one company (10 credits, cached)")
-    p.add_argument("company_id", help="e.g. DE-HRB-F1103-267668")
+    p.add_argument("company_id", help="e.g. DE-HRB-R1901-220191")
     p.add_argument("--realtime", action="store_true", help="fetch from the official register (20 credits)")
     p.add_argument("--format", choices=("json", "table"), default="table")
     _common(p)
@@ -173,7 +203,8 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--query", "-q", help="free text: debtor, case number, administrator, court")
     p.add_argument("--filter", "-f", action="append", metavar="FIELD=VALUE",
                    help="a filter; a,b for several values, MIN..MAX for a range; repeatable")  # fmt: skip
-    p.add_argument("--limit", type=int, default=20, help="most results to print (default 20)")
+    p.add_argument("--limit", type=_positive, default=20, help="most results to print (default 20; 100 a page, "
+                                                              "10 credits a page)")
     p.add_argument("--format", choices=("csv", "json", "table"), default="table")
     _common(p)
     p.set_defaults(handler=insolvencies)

@@ -35,7 +35,7 @@ DEFAULT_LIVE_BASE_URL = LIVE_BASE_URL
 
 
 _COMPANY_HINTS = {
-    404: "no credits were spent; take the id from a search result (ids are case-sensitive)",
+    404: "no credits were spent; check the id where you found it (ids are case-sensitive)",
     402: "not enough credits: see client.get_credits()",
 }
 

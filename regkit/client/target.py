@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from .errors import ValidationError
+from .errors import RegkitError, ValidationError
 
 __all__ = [
     "LIVE_BASE_URL",
@@ -108,7 +108,8 @@ def _check_key(key: Any, source: str) -> str | None:
     if key is None:
         return None
     if not isinstance(key, str) or not key.strip():
-        raise ValidationError(f"{source} must be a non-empty string, not {type(key).__name__}",
+        got = "an empty string" if isinstance(key, str) else f"a {type(key).__name__}"
+        raise ValidationError(f"{source} must be a non-empty string, not {got}",
                               suggestion="pass the API key as text, or leave it out for the local register")  # fmt: skip
     if key != key.strip() or any(ch in key for ch in "\r\n\t ") or not key.isprintable():
         raise ValidationError(f"{source} contains white space or control characters",
@@ -129,6 +130,9 @@ def _check_base_url(url: Any, source: str) -> str | None:
         raise ValidationError(f"{source} contains credentials (user:password@host); they would be shown and "
                               "logged with the URL",
                               suggestion="remove them from the URL and pass the key as api_key=... instead")  # fmt: skip
+    if parts.path.rstrip("/").endswith("/v1"):
+        raise ValidationError(f"{source} {url!r} ends in /v1; regkit adds /v1/... to every path itself",
+                              suggestion=f"use {url.strip().rstrip('/')[:-3]!r}")  # fmt: skip
     if parts.query or parts.fragment:
         raise ValidationError(f"{source} must not have a query string or fragment",
                               suggestion="give the origin and path prefix only, e.g. 'http://127.0.0.1:8080'")  # fmt: skip
@@ -217,6 +221,16 @@ def _ensure_notice_handler() -> None:
 def _local_adapter() -> Any:
     """The in-process adapter of the bundled local register (state file: ``REGKIT_LOCAL_STATE`` or
     the user data directory; see :mod:`regkit.local`)."""
+    import sqlite3
+
     from regkit.local import open_local_register
 
-    return open_local_register().adapter
+    try:
+        return open_local_register().adapter
+    except (sqlite3.DatabaseError, PermissionError, IsADirectoryError, NotADirectoryError) as exc:
+        where = os.environ.get("REGKIT_LOCAL_STATE")
+        raise RegkitError(
+            f"the bundled register's state file cannot be used ({exc})",
+            suggestion=(f"REGKIT_LOCAL_STATE={where} is not a register state file: point it at a new file, or unset "
+                        "it" if where else "move the file named above away; regkit starts a new one"),
+        ) from None

@@ -84,8 +84,8 @@ def company_id(value: Any) -> str:
 
     Examples
     --------
-    >>> company_id(" DE-HRB-F1103-267668 ")
-    'DE-HRB-F1103-267668'
+    >>> company_id(" DE-HRB-R1901-220191 ")
+    'DE-HRB-R1901-220191'
     """
     text = _text(value, "company_id")
     if api.COMPANY_ID_PATTERN.match(text):
@@ -100,7 +100,7 @@ def company_id(value: Any) -> str:
     raise _fail(
         f"company_id {text!r} is not a company identifier{hint}",
         "DE-<register type>-<court code>-<register number>, register type one of "
-        f"{', '.join(api.REGISTER_TYPES)}, court code a capital letter and four digits, e.g. DE-HRB-F1103-267668",
+        f"{', '.join(api.REGISTER_TYPES)}, court code a capital letter and four digits, e.g. DE-HRB-R1901-220191",
     )
 
 

@@ -129,3 +129,75 @@ def test_the_regkit_command_runs_the_client_commands(run: Any, capsys: pytest.Ca
 
     assert main(["credits"]) == 0
     assert "remaining_credits:" in capsys.readouterr().out
+
+
+def test_limit_must_be_at_least_one(run: Any) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        run("insolvencies", "--limit", "0")
+    assert stopped.value.code == 2
+
+
+def test_csv_cells_holding_lists_are_json(run: Any) -> None:
+    import csv
+    import io
+
+    status, out, _ = run("insolvencies", "-f", "current_status=opened", "--limit", "5", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert status == 0 and rows
+    for row in rows:
+        assert isinstance(json.loads(row["insolvency_grounds"]), list)
+
+
+def test_budget_advice_is_for_a_shell_user(run: Any, world: Any) -> None:
+    code, _, err = run("company", next(iter(world.companies)), "--budget", "5")
+    assert code == 1 and "raise --budget" in err and "Client(" not in err
+
+
+def _regkit(*argv: str, env: dict[str, str]) -> Any:
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "regkit", *argv], capture_output=True, text=True, timeout=120,
+                          env=env)  # fmt: skip
+
+
+def _shell_env(tmp_path: Any, **extra: str) -> dict[str, str]:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("REGKIT_", "OPENREGISTER_"))}
+    env.update({"REGKIT_CACHE_DIR": str(tmp_path / "cache"), "REGKIT_LOCAL_STATE": str(tmp_path / "state.sqlite"),
+                **extra})
+    return env
+
+
+def test_a_state_file_that_is_not_a_register_is_one_line(tmp_path: Any) -> None:
+    (tmp_path / "notes.txt").write_text("not a database\n")
+    done = _regkit("credits", env=_shell_env(tmp_path, REGKIT_LOCAL_STATE=str(tmp_path / "notes.txt")))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith("regkit: error: the bundled register's state file")
+    assert "REGKIT_LOCAL_STATE=" in done.stderr
+
+
+def test_a_cache_directory_that_cannot_be_made_names_the_variable(tmp_path: Any) -> None:
+    (tmp_path / "file").write_text("")
+    done = _regkit("credits", env=_shell_env(tmp_path, REGKIT_CACHE_DIR=str(tmp_path / "file" / "cache")))
+    assert done.returncode == 2 and "Traceback" not in done.stderr and "REGKIT_CACHE_DIR" in done.stderr
+
+
+def test_an_out_path_that_is_a_file_is_one_line(tmp_path: Any) -> None:
+    (tmp_path / "taken").write_text("")
+    done = _regkit("world", "build", "--companies", "50", "--out", str(tmp_path / "taken"), env=_shell_env(tmp_path))
+    assert done.returncode == 1 and "Traceback" not in done.stderr and str(tmp_path / "taken") in done.stderr
+
+
+def test_a_reader_that_goes_away_is_no_error(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    process = subprocess.Popen([sys.executable, "-m", "regkit", "insolvencies", "--limit", "100", "--format", "csv"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_shell_env(tmp_path))  # fmt: skip
+    assert process.stdout is not None and process.stdout.readline()
+    process.stdout.close()  # like `| head -1`
+    err = process.stderr.read().decode() if process.stderr else ""
+    process.wait(timeout=120)
+    assert "Broken pipe" not in err and "Traceback" not in err

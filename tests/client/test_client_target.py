@@ -275,3 +275,13 @@ def test_shortened_text_is_never_cut_mid_word(text: str, limit: int) -> None:
         assert norm.startswith(kept) and len(kept) <= limit
         # cut between two words, unless no space falls in the second half of the limit (one very long word)
         assert norm[len(kept)] == " " or norm[:limit].rfind(" ") <= limit // 2
+
+
+def test_a_base_url_ending_in_v1_is_refused_with_the_fix() -> None:
+    with pytest.raises(ValidationError, match=r"ends in /v1.*use 'http://127.0.0.1:8080'"):
+        Client(api_key="k", base_url="http://127.0.0.1:8080/v1/")
+
+
+def test_an_empty_key_says_so() -> None:
+    with pytest.raises(ValidationError, match="^api_key must be a non-empty string, not an empty string"):
+        Client(api_key="")

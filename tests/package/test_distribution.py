@@ -93,7 +93,7 @@ def test_a_missing_bundled_world_says_to_reinstall(tmp_path):
     result = subprocess.run([sys.executable, "-I", "-c", code, str(site)], capture_output=True, text=True, timeout=120)
     assert result.returncode != 0
     assert "The world bundled with regkit is missing" in result.stderr
-    assert "pip install --force-reinstall regkit" in result.stderr
+    assert "pip install --force-reinstall regkit-<version>-py3-none-any.whl" in result.stderr
 
 
 def test_a_regkit_data_dir_without_a_world_says_what_works_and_it_does(tmp_path, monkeypatch, capsys):

@@ -242,5 +242,5 @@ def _require_reference_dir(directory: Path) -> None:
     if bundled is not None:
         message += f" Pass `--reference {bundled}` (reference_dir= in Python): the lists bundled with regkit."
     else:
-        message += " Reinstall regkit (`pip install --force-reinstall regkit`): its wheel bundles them."
+        message += " Reinstall the regkit wheel (`pip install --force-reinstall regkit-<version>-py3-none-any.whl`): it bundles them."
     raise FileNotFoundError(message)

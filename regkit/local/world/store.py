@@ -181,6 +181,6 @@ def _not_a_world(directory: Path, missing: list[str]) -> str:
     installed, checkout = bundled_data_dirs()
     if resolved in (installed.resolve(), checkout.resolve()):
         return (f"The world bundled with regkit is missing ({directory}: {missing_text}). Reinstall regkit "
-                f"(`pip install --force-reinstall regkit`, or `pip install -e .` in a clone of its repository), "
+                f"(`pip install --force-reinstall regkit-<version>-py3-none-any.whl`, or `pip install -e .` in a clone of its repository), "
                 f"or set REGKIT_DATA_DIR to a world directory.")
     return f"{directory} is not a regkit world ({missing_text}). Pass the directory of a world ({build} builds one)."
