@@ -5,15 +5,21 @@
 * The cost is estimated before anything is sent (distinct uncached ids × price) and checked
   against the budget as a whole.
 * Workers share the client's thread pool and its 429 gate: when the interface says
-  ``Retry-After``, every worker waits, not just the one that was told.
-* Results come back in input order; with ``errors="collect"`` each failure is kept per id.
+  ``Retry-After``, every worker waits, not just the one that was told, and they go on one by one.
+* Ids whose lookup still failed after its retries (transport errors, truncated bodies, 5xx — not a
+  429, which has its own patience, nor a rejection such as 404) are fetched once more after all
+  others (``RetryPolicy.bulk_passes``): a fresh call, paid only if it succeeds.
+* Results come back in input order; with ``errors="collect"`` each failure is kept per id and
+  ``batch.failed_ids`` are the ids to ask again.  With ``errors="raise"`` the error says how many
+  companies were fetched (cached: free when asked again) and how to resume.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 from collections.abc import Sequence
-from concurrent.futures import Future, as_completed
+from concurrent.futures import Future, as_completed, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,8 +28,9 @@ import requests
 from regkit.schema.interface import PRICES
 
 from . import validation
-from .errors import RegkitError, ValidationError
+from .errors import RateLimitedError, RegkitError, ValidationError
 from .records import CompanyBatch, CompanyRecord
+from .retry import is_transient
 
 if TYPE_CHECKING:
     from .core import Client
@@ -128,9 +135,11 @@ def get_companies(client: "Client", ids: Sequence[str], *, realtime: bool = Fals
     realtime : bool
         Fetch each from the official register (20 credits each, never cached).
     errors : {"raise", "collect"}
-        ``"raise"``: malformed ids raise before anything is sent, and the first failed lookup stops
-        the call (lookups already done stay cached).  ``"collect"``: every failure is kept in
-        ``batch.errors`` and its slot is ``None``.
+        ``"raise"``: malformed ids raise before anything is sent; a lookup the interface rejects
+        (404, 402, ...) stops the call at once, one that still fails after its retries and a second
+        pass stops it at the end; the error says how many were fetched (they stay cached) and how to
+        resume.  ``"collect"``: every failure is kept in ``batch.errors`` and its slot is ``None``;
+        ``client.get_companies(batch.failed_ids)`` asks for those again (the others are cached).
     progress : bool
         Show a tqdm progress bar.
     dry_run : bool
@@ -176,26 +185,81 @@ def _canonical(company_id: Any) -> str:
 
 def _fetch_all(client: "Client", distinct: list[str], realtime: bool, errors: str,
                progress: bool) -> tuple[dict[str, CompanyRecord], dict[str, RegkitError]]:  # fmt: skip
-    pool = client._executor()
-    futures: dict[Future, str] = {pool.submit(client.get_company, cid, realtime=realtime): cid for cid in distinct}
+    """Every id once, then (up to ``bulk_passes``) the ids that failed in a way a later call may mend."""
+    passes = client._caller.retry.passes
     results: dict[str, CompanyRecord] = {}
     failures: dict[str, RegkitError] = {}
-    with _progress_bar(len(futures), progress) as bar:
-        for future in as_completed(futures):
-            cid = futures[future]
-            error = future.exception()
-            bar.update(1)
-            if error is None:
-                results[cid] = future.result()
-                continue
-            if not isinstance(error, RegkitError) or errors == "raise":
-                _cancel(futures)
-                logger.info("get_companies stopped at %s; %d fetched (they stay cached)", cid, len(results))
-                raise error
-            failures[cid] = error
+    pending = distinct
+    with _progress_bar(len(distinct), progress) as bar:
+        for n in range(passes):
+            failed = _fetch_pass(client, pending, realtime, errors, bar, results, len(distinct))
+            pending = [cid for cid in pending if cid in failed and _worth_another_pass(failed[cid])]
+            if n + 1 == passes:
+                pending = []
+            final = {cid: error for cid, error in failed.items() if cid not in pending}
+            failures.update(final)
+            bar.update(len(final))
+            if not pending:
+                break
+            logger.info("get_companies: pass %d over %d ids that failed after their retries", n + 2, len(pending))
+    if errors == "raise" and failures:
+        first = next(cid for cid in distinct if cid in failures)
+        raise _stopped(failures[first], len(results), len(distinct), len(failures))
     return results, failures
 
 
-def _cancel(futures: dict[Future, str]) -> None:
+def _worth_another_pass(error: RegkitError) -> bool:
+    # A 429 has had its own, generous patience already; a rejection (404, 402, ...) stays one.
+    return is_transient(error) and not isinstance(error, RateLimitedError)
+
+
+def _fetch_pass(client: "Client", ids: list[str], realtime: bool, errors: str, bar: Any,
+                results: dict[str, CompanyRecord], total: int) -> dict[str, RegkitError]:  # fmt: skip
+    """Fetch ``ids`` concurrently into ``results``; return the failures.  With ``errors="raise"`` a
+    failure no retry can mend stops the pass at once (the running lookups finish first)."""
+    pool = client._executor()
+    futures: dict[Future, str] = {pool.submit(client.get_company, cid, realtime=realtime): cid for cid in ids}
+    failed: dict[str, RegkitError] = {}
+    for future in as_completed(futures):
+        cid = futures[future]
+        error = future.exception()
+        if error is None:
+            results[cid] = future.result()
+            bar.update(1)
+            continue
+        if not isinstance(error, RegkitError) or (errors == "raise" and not is_transient(error)):
+            _stop(futures, results)
+            logger.info("get_companies stopped at %s; %d fetched (they stay cached)", cid, len(results))
+            raise _stopped(error, len(results), total, 1) if isinstance(error, RegkitError) else error
+        failed[cid] = error
+    return failed
+
+
+def _stop(futures: dict[Future, str], results: dict[str, CompanyRecord]) -> None:
+    """Cancel the lookups not started; wait for the running ones (nothing runs on after the call)
+    and keep what they fetched."""
     for future in futures:
         future.cancel()  # no-op for running and finished ones
+    wait(futures)
+    for future, cid in futures.items():
+        if not future.cancelled() and future.exception() is None:
+            results[cid] = future.result()
+
+
+def _stopped(error: RegkitError, fetched: int, total: int, failed: int) -> RegkitError:
+    """A copy of ``error`` (same class, same fields) whose message says where ``get_companies``
+    stopped and whose suggestion says how to resume."""
+    amended = copy.copy(error)
+    amended.__dict__.update(vars(error))
+    others = f"; {failed - 1} more failed" if failed > 1 else ""
+    amended.message = (f"{error.message} — get_companies: {fetched} of {total} companies fetched{others}; "
+                       "the fetched ones are cached and cost nothing when asked again")  # fmt: skip
+    collect = ("errors='collect' returns every company that can be fetched, with each failure in batch.errors "
+               "and the ids to ask again in batch.failed_ids")  # fmt: skip
+    if is_transient(error):
+        amended.suggestion = f"call get_companies again to resume (only the missing companies are paid); {collect}"
+    else:
+        amended.suggestion = f"{error.suggestion}; {collect}" if error.suggestion else collect
+    amended.args = (str(amended),)
+    amended.__cause__ = error.__cause__
+    return amended.with_traceback(error.__traceback__)

@@ -65,7 +65,9 @@ class Client(ExtractMethods, AccountMethods):
     timeout : float or (float, float)
         Seconds to wait for connecting / for an answer.
     retries : int or RetryPolicy
-        Retries of idempotent calls after transport errors, 429 and 5xx.
+        Retries of idempotent calls after failures (transport errors, truncated bodies, 5xx); a 429
+        waits as the server says, with its own patience (``RetryPolicy(rate_limit_wait=...)``); ``0``
+        turns all retrying off.
     policy : CachePolicy, optional
         Cache lifetimes per kind of answer.
     offline : bool

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from .errors import RegkitError
+from .errors import RegkitError, ValidationError
 from .frame_methods import BatchFrames, CompanyFrames
 from .hooks import FRAME_HOOKS, builder, register_frames
 
@@ -168,7 +168,8 @@ class CompanyBatch(BatchFrames, Sequence[CompanyRecord | None]):
     records : list of CompanyRecord or None
         One entry per id; ``None`` where that id failed (``errors="collect"``).
     errors : dict of str to RegkitError
-        The failure of each failed id.
+        The failure of each failed id (malformed ones included); ``batch.summary()`` lists them and
+        ``client.get_companies(batch.failed_ids)`` resumes, paying only for what is still missing.
     """
 
     def __init__(self, ids: Sequence[str], records: Sequence[CompanyRecord | None],
@@ -188,12 +189,31 @@ class CompanyBatch(BatchFrames, Sequence[CompanyRecord | None]):
         """The records that were fetched, in input order."""
         return [r for r in self.records if r is not None]
 
+    @property
+    def failed_ids(self) -> list[str]:
+        """The ids whose lookup failed, in input order, once each — malformed ids apart (they were
+        never sent and would fail again).  ``client.get_companies(batch.failed_ids)`` asks for them
+        again; nothing already fetched is paid twice."""
+        return [cid for cid, error in self.errors.items() if not isinstance(error, ValidationError)]
+
+    def summary(self, limit: int = 10) -> str:
+        """What was fetched, each failed id with its error (the first ``limit``), and how to resume."""
+        lines = [f"{len(self.ok)} of {len(self.records)} companies fetched, {len(self.errors)} failed"]
+        lines += [f"  {cid}: {type(error).__name__}: {error}" for cid, error in list(self.errors.items())[:limit]]
+        lines += [f"  … and {len(self.errors) - limit} more (batch.errors)"] if len(self.errors) > limit else []
+        lines += ["To resume: client.get_companies(batch.failed_ids, errors='collect') — the fetched companies are "
+                  "cached and cost nothing again; only the missing ones are paid."] if self.failed_ids else []
+        return "\n".join(lines)
+
     def to_dataframe(self) -> Any:
         """One row per fetched company (built by ``regkit.frames``)."""
         return builder("companies.to_dataframe")(self)
 
     def __repr__(self) -> str:
-        return f"<CompanyBatch {len(self.ok)} of {len(self.records)} fetched, {len(self.errors)} failed>"
+        text = f"<CompanyBatch {len(self.ok)} of {len(self.records)} fetched, {len(self.errors)} failed"
+        if self.failed_ids:
+            text += "; batch.summary() names them, client.get_companies(batch.failed_ids) resumes"
+        return text + ">"
 
 
 class InsolvencySearchPage(Record):

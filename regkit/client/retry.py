@@ -1,8 +1,16 @@
 """When and how long to wait before trying an idempotent request again.
 
-Only idempotent calls (lookups, searches, polling, listing) are retried.  A retry waits the longer
-of an exponential backoff with jitter and the server's ``Retry-After``; a 429 also closes a shared
-:class:`Gate` so every worker of a bulk call pauses, not just the one that was told.
+Only idempotent calls (lookups, searches, polling, listing) are retried, and two kinds of trouble are
+told apart:
+
+* **Failures** (transport errors, truncated bodies, 5xx, 408) spend the failure budget
+  (``RetryPolicy.retries``), each retry after an exponential backoff with jitter.
+* **429** ("too many requests") is no failure: the call waits and goes on.  It has its own, generous
+  budget (``RetryPolicy.rate_limit_wait``: total seconds one call may wait on 429s), honours the
+  server's ``Retry-After`` (up to ``max_retry_after``) and closes a shared :class:`Gate`, so every
+  worker of a bulk call pauses, not just the one that was told.  When the gate opens again the
+  workers held by it are released one at a time, ``release_spacing`` apart, so they do not all run
+  into the rest of a burst at once.
 """
 
 from __future__ import annotations
@@ -11,17 +19,38 @@ import logging
 import random
 import threading
 import time
+from collections import deque
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Callable
 
-__all__ = ["RetryPolicy", "Gate", "parse_retry_after", "RETRY_STATUSES"]
+from .errors import APIError, TransportError
+
+__all__ = ["RetryPolicy", "Gate", "parse_retry_after", "is_transient", "RETRY_STATUSES"]
 
 logger = logging.getLogger(__name__)
 
 #: Statuses that an idempotent call tries again (the interface's 429 and server errors, plus 408).
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+
+#: The least one 429 counts against ``rate_limit_wait`` (so a ``Retry-After: 0`` loop still ends).
+MIN_RATE_LIMIT_WAIT = 0.05
+
+
+def is_transient(error: BaseException) -> bool:
+    """Whether ``error`` may pass when the same call is made again later.
+
+    True for a transport error that left nothing open (connection dropped, timeout, truncated body)
+    and for the statuses of :data:`RETRY_STATUSES` (429, 408, 5xx); false for everything the
+    interface rejected on its merits (400, 401, 402, 403, 404, 409), for malformed arguments and
+    for a creating call whose outcome is unknown.
+    """
+    if getattr(error, "outcome_unknown", False):
+        return False
+    if isinstance(error, TransportError):
+        return bool(getattr(error, "retryable", True))
+    return isinstance(error, APIError) and error.status in RETRY_STATUSES
 
 
 def parse_retry_after(value: str | None, *, now: datetime | None = None) -> float | None:
@@ -63,16 +92,25 @@ class RetryPolicy:
     Parameters
     ----------
     retries : int
-        Extra attempts after the first one (``0`` turns retrying off).
+        Extra attempts after failures (transport error, truncated body, 5xx, 408); a 429 does not
+        count.  ``0`` turns retrying off altogether: 429s are raised, bulk calls make one pass.
     backoff : float
-        Base delay in seconds; attempt ``n`` (0-based) waits about ``backoff * 2**n``.
+        Base delay in seconds; retry ``n`` (0-based) waits about ``backoff * 2**n``.
     backoff_max : float
         Upper bound of one backoff delay, in seconds.
     max_retry_after : float
         A ``Retry-After`` longer than this is not waited for: the call raises
         :class:`~regkit.client.errors.RateLimitedError` with ``retry_after`` set instead.
+    rate_limit_wait : float
+        Seconds one call may wait on 429s in all (each waits ``Retry-After``, or a backoff when the
+        server does not say); when the next wait would cross it, the 429 is raised.
+    release_spacing : float
+        Seconds between two workers released by the shared :class:`Gate` after a 429.
+    bulk_passes : int
+        Passes of a bulk lookup: ids that still failed after their retries (not 429, not a
+        rejection such as 404) are fetched again once the others are done (``1``: no second pass).
     statuses : frozenset of int
-        Statuses that are retried.
+        Statuses that are retried (429 among them: waited for).
     rng : random.Random
         Source of jitter (seeded in tests).
     """
@@ -81,21 +119,32 @@ class RetryPolicy:
     backoff: float = 0.25
     backoff_max: float = 20.0
     max_retry_after: float = 120.0
+    rate_limit_wait: float = 300.0
+    release_spacing: float = 0.1
+    bulk_passes: int = 2
     statuses: frozenset[int] = RETRY_STATUSES
     rng: random.Random = field(default_factory=random.Random, repr=False)
 
     def __post_init__(self) -> None:
-        if self.retries < 0 or self.backoff < 0 or self.backoff_max < 0:
-            raise ValueError("retries, backoff and backoff_max must not be negative")
+        numbers = (self.retries, self.backoff, self.backoff_max, self.rate_limit_wait, self.release_spacing)
+        if any(number < 0 for number in numbers):
+            raise ValueError("retries, backoff, backoff_max, rate_limit_wait and release_spacing must not be negative")
+        if self.bulk_passes < 1:
+            raise ValueError("bulk_passes must be at least 1")
 
     @property
     def attempts(self) -> int:
-        """Total attempts a call may make (first attempt plus retries)."""
+        """Total attempts a call may make on failures (first attempt plus retries; 429s apart)."""
         return self.retries + 1
 
+    @property
+    def passes(self) -> int:
+        """Passes of a bulk lookup (``1`` when retrying is off)."""
+        return self.bulk_passes if self.retries else 1
+
     def should_retry(self, attempt: int, status: int | None = None) -> bool:
-        """Whether attempt ``attempt`` (0-based) that ended in ``status`` (``None``: transport
-        error) may be followed by another."""
+        """Whether failed attempt ``attempt`` (0-based count of failures so far) that ended in
+        ``status`` (``None``: transport error) may be followed by another."""
         if attempt >= self.retries:
             return False
         return status is None or status in self.statuses
@@ -111,39 +160,107 @@ class RetryPolicy:
         backoff = cap / 2 + self.rng.uniform(0, cap / 2)
         return max(backoff, retry_after or 0.0)
 
+    def rate_limit_delay(self, waited: float, count: int, retry_after: float | None = None) -> float | None:
+        """Seconds to wait after the ``count``-th 429 (0-based) of a call, or ``None`` to give up.
+
+        The server's ``Retry-After`` when it says (``None`` beyond ``max_retry_after``), else a
+        backoff growing with ``count``; ``None`` too when retrying is off (``retries=0``, or 429 not
+        among ``statuses``) or when the wait would take the call's total past ``rate_limit_wait``
+        (``waited``: seconds waited so far).
+        """
+        if not self.retries or 429 not in self.statuses:
+            return None
+        if retry_after is not None and retry_after > self.max_retry_after:
+            return None
+        pause = retry_after if retry_after is not None else self.delay(count)
+        pause = max(pause, MIN_RATE_LIMIT_WAIT)
+        return pause if waited + pause <= self.rate_limit_wait else None
+
 
 class Gate:
     """A shared "not before" time: after a 429 every worker waits until the server's time is up.
+
+    Workers that arrive while the gate is closed queue up and, once it opens, are released one at
+    a time, ``spacing`` seconds apart, in the order they came; a worker already released since the
+    last closure passes freely, so the pace ramps up again instead of staying throttled.  When the
+    gate is closed again meanwhile (the first released worker ran into the rest of the burst),
+    the queue waits again.
 
     Parameters
     ----------
     clock, sleep : callables
         ``time.monotonic`` and ``time.sleep`` unless a test passes fakes.
+    spacing : float
+        Seconds between two released workers.
     """
 
-    def __init__(
-        self, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep
-    ) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
+                 spacing: float = 0.0) -> None:  # fmt: skip
         self._clock = clock
         self._sleep = sleep
-        self._lock = threading.Lock()
+        self.spacing = spacing
+        self._cond = threading.Condition()
         self._not_before = 0.0
+        self._closures = 0  # a worker released since the last closure runs freely
+        self._queue: deque[object] = deque()
+        self._last_release = float("-inf")
+        self._released = threading.local()
+
+    @property
+    def closures(self) -> int:
+        """How often the gate was closed."""
+        with self._cond:
+            return self._closures
+
+    @property
+    def queued(self) -> int:
+        """Workers waiting to be released now."""
+        with self._cond:
+            return len(self._queue)
 
     def close_for(self, seconds: float) -> None:
         """Keep every caller of :meth:`wait` out for ``seconds`` from now (never shortens)."""
-        with self._lock:
+        with self._cond:
             self._not_before = max(self._not_before, self._clock() + seconds)
+            self._closures += 1
         logger.debug("request gate closed for %.2f s", seconds)
 
     def remaining(self) -> float:
         """Seconds until the gate opens (0 when open)."""
-        with self._lock:
+        with self._cond:
             return max(0.0, self._not_before - self._clock())
 
     def wait(self) -> float:
-        """Block until the gate is open; return the seconds waited."""
-        waited = 0.0
-        while (pause := self.remaining()) > 0:
-            self._sleep(pause)
-            waited += pause
-        return waited
+        """Block until this caller may send; return the seconds waited."""
+        started = self._clock()
+        with self._cond:
+            if self._clock() >= self._not_before and (
+                not self._queue or getattr(self._released, "closures", -1) == self._closures
+            ):
+                return 0.0
+            me = object()
+            self._queue.append(me)
+            try:
+                self._await_turn(me)
+            finally:
+                self._queue.remove(me)
+                self._cond.notify_all()
+            self._last_release = released = self._clock()
+            self._released.closures = self._closures
+        return released - started
+
+    def _await_turn(self, me: object) -> None:
+        """Wait (holding the condition's lock between checks) until ``me`` heads the queue and
+        both the gate's time and the spacing after the previous release are up."""
+        while True:
+            if self._queue[0] is not me:
+                self._cond.wait()
+                continue
+            pause = max(self._not_before, self._last_release + self.spacing) - self._clock()
+            if pause <= 0:
+                return
+            self._cond.release()
+            try:
+                self._sleep(pause)
+            finally:
+                self._cond.acquire()

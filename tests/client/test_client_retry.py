@@ -1,4 +1,4 @@
-"""Backoff, Retry-After and the shared gate."""
+"""Backoff, Retry-After, the shared gate, and 429 as "wait, then go on" (its own budget)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,17 @@ import threading
 from datetime import datetime, timezone
 
 import pytest
+import requests
 
-from regkit.client.retry import Gate, RetryPolicy, parse_retry_after
+from regkit.client import RateLimitedError, ServerError, TransportError, ValidationError
+from regkit.client.errors import NotFoundError
+from regkit.client.retry import MIN_RATE_LIMIT_WAIT, Gate, RetryPolicy, is_transient, parse_retry_after
+
+from conftest import FakeInterface  # type: ignore[import-not-found]  # the fixtures' own module
+
+CID = "DE-HRB-B1234-1"
+LIMITED = (429, {"error": {"code": "rate_limited", "message": "slow down"}}, {"Retry-After": "1"})
+BOOM = (500, {"error": {"code": "internal_error", "message": "oops"}}, FakeInterface.charged(0))
 
 
 @pytest.mark.parametrize(("value", "seconds"), [("3", 3.0), (" 0.5 ", 0.5), ("-4", 0.0), (None, None),
@@ -45,6 +54,40 @@ def test_should_retry_is_bounded_and_selective() -> None:
     assert not RetryPolicy(retries=0).should_retry(0, 503)
     with pytest.raises(ValueError):
         RetryPolicy(retries=-1)
+    with pytest.raises(ValueError):
+        RetryPolicy(rate_limit_wait=-1)
+    with pytest.raises(ValueError):
+        RetryPolicy(bulk_passes=0)
+
+
+def test_rate_limit_delay_honours_retry_after_within_its_own_budget() -> None:
+    policy = RetryPolicy(retries=1, backoff=0.5, backoff_max=4.0, rate_limit_wait=10.0, rng=random.Random(2))
+    assert policy.rate_limit_delay(7.0, 5, retry_after=3.0) == 3.0  # 10 s in all: still fits, whatever `retries`
+    assert policy.rate_limit_delay(7.5, 5, retry_after=3.0) is None  # would cross rate_limit_wait
+    assert policy.rate_limit_delay(0.0, 0, retry_after=121.0) is None  # beyond max_retry_after: raised
+    assert policy.rate_limit_delay(0.0, 0, retry_after=0.0) == MIN_RATE_LIMIT_WAIT  # never a zero-wait loop
+    for n in range(4):  # no Retry-After: a growing backoff
+        cap = min(4.0, 0.5 * 2**n)
+        assert cap / 2 <= policy.rate_limit_delay(0.0, n) <= cap  # type: ignore[operator]
+    assert RetryPolicy(statuses=frozenset({500})).rate_limit_delay(0.0, 0, retry_after=1.0) is None
+    assert RetryPolicy(retries=0).rate_limit_delay(0.0, 0, retry_after=1.0) is None  # retrying off altogether
+
+
+def test_bulk_passes_need_retrying_on() -> None:
+    assert RetryPolicy().passes == 2 and RetryPolicy(bulk_passes=3).passes == 3
+    assert RetryPolicy(retries=0).passes == 1
+
+
+def test_transient_failures_are_told_from_rejections() -> None:
+    where = {"method": "GET", "path": f"/v1/company/{CID}"}
+    assert is_transient(ServerError("down", status=503, **where)) and is_transient(TransportError("cut", **where))
+    assert is_transient(RateLimitedError("slow", status=429, retry_after=1.0, **where))
+    assert not is_transient(NotFoundError("no such company", status=404, **where))
+    assert not is_transient(ValidationError("malformed"))
+    assert not is_transient(ServerError("maybe ordered", status=500, outcome_unknown=True, **where))
+    refused = TransportError("bad url", **where)
+    refused.retryable = False  # type: ignore[attr-defined]
+    assert not is_transient(refused)
 
 
 class FakeClock:
@@ -71,6 +114,80 @@ def test_gate_holds_everyone_until_the_latest_time() -> None:
     assert gate.wait() == 0.0
 
 
+def test_gate_waits_again_when_closed_again_meanwhile() -> None:
+    clock = FakeClock()
+    gate: Gate
+
+    def sleep(seconds: float) -> None:
+        clock.sleep(seconds)
+        if len(clock.slept) == 1:
+            gate.close_for(2.0)  # another worker ran into the rest of the burst
+
+    gate = Gate(clock=clock, sleep=sleep, spacing=0.5)
+    gate.close_for(1.0)
+    assert gate.wait() == 3.0 and clock.slept == [1.0, 2.0]
+
+
+def _queue_up(gate: Gate, workers: int, target) -> list[threading.Thread]:  # type: ignore[no-untyped-def]
+    """Start ``workers`` threads one after another, each only once the previous one is queued."""
+    threads = []
+    for n in range(workers):
+        thread = threading.Thread(target=target, args=(n,))
+        thread.start()
+        threads.append(thread)
+        for _ in range(10_000):
+            if gate.queued == n + 1:
+                break
+            thread.join(0.001)
+        assert gate.queued == n + 1, "a worker did not queue up"
+    return threads
+
+
+def test_gate_releases_waiting_workers_one_at_a_time_in_arrival_order() -> None:
+    clock = FakeClock()
+    everyone_queued = threading.Event()
+    gate = Gate(clock=clock, sleep=lambda s: (everyone_queued.wait(10), clock.sleep(s)), spacing=0.5)
+    gate.close_for(1.0)
+    waited: dict[int, float] = {}
+    threads = _queue_up(gate, 4, lambda n: waited.__setitem__(n, gate.wait()))
+    everyone_queued.set()
+    for thread in threads:
+        thread.join(10)
+    # The gate opens at 101: then one worker every 0.5 s, not all four at once.
+    assert waited == {0: 1.0, 1: 1.5, 2: 2.0, 3: 2.5}
+    assert gate.queued == 0 and gate.wait() == 0.0
+
+
+def test_a_released_worker_goes_on_freely_while_the_others_still_queue() -> None:
+    clock = FakeClock()
+    everyone_queued, first_out, rest_may_go = threading.Event(), threading.Event(), threading.Event()
+
+    def sleep(seconds: float) -> None:
+        everyone_queued.wait(10)
+        if first_out.is_set():
+            rest_may_go.wait(10)
+        clock.sleep(seconds)
+
+    gate = Gate(clock=clock, sleep=sleep, spacing=10.0)
+    gate.close_for(1.0)
+    seen: dict[str, float] = {}
+
+    def worker(n: int) -> None:
+        seen[f"{n}"] = gate.wait()
+        if n == 0:
+            first_out.set()
+            seen["0 again"] = gate.wait()  # its next request: no queueing behind the others
+
+    threads = _queue_up(gate, 3, worker)
+    everyone_queued.set()
+    threads[0].join(10)
+    assert seen == {"0": 1.0, "0 again": 0.0} and gate.queued == 2
+    rest_may_go.set()
+    for thread in threads:
+        thread.join(10)
+    assert seen == {"0": 1.0, "0 again": 0.0, "1": 11.0, "2": 21.0}
+
+
 def test_gate_pauses_all_threads() -> None:
     gate = Gate()
     gate.close_for(0.2)
@@ -81,3 +198,62 @@ def test_gate_pauses_all_threads() -> None:
     for t in threads:
         t.join()
     assert len(waited) == 4 and all(w >= 0.15 for w in waited)
+
+
+# -- the caller: 429 is "wait, then go on" -------------------------------------------------------
+
+
+def _script(*answers: object):  # type: ignore[no-untyped-def]
+    queue = list(answers)
+
+    def handler(request: requests.PreparedRequest) -> tuple:
+        answer = queue.pop(0) if len(queue) > 1 else queue[0]
+        return answer(request) if callable(answer) else answer
+
+    return handler
+
+
+def _ok(request: requests.PreparedRequest) -> tuple:
+    return 200, FakeInterface.company_body(CID), FakeInterface.charged(10)
+
+
+def _with_fake_clock(client):  # type: ignore[no-untyped-def]
+    clock = FakeClock()
+    client._caller.gate = Gate(clock=clock, sleep=clock.sleep, spacing=0.1)
+    return clock
+
+
+def test_429s_wait_and_do_not_spend_the_failure_budget(fake: FakeInterface, make_fake_client) -> None:
+    fake.route("GET", "/v1/company/*", _script(LIMITED, BOOM, LIMITED, LIMITED, BOOM, BOOM, LIMITED, _ok))
+    client = make_fake_client()  # retries=3: three failures are allowed, the four 429s come on top
+    clock = _with_fake_clock(client)
+    assert client.get_company(CID).id == CID
+    assert fake.count() == 8 and clock.slept == [1.0] * 4  # each 429 waited its Retry-After, once
+    ledger = client.ledger
+    assert len(ledger) == 1 and (ledger.iloc[0]["attempts"], ledger.iloc[0]["credits"]) == (8, 10)
+    assert ledger.iloc[0]["status"] == 200 and not isinstance(ledger.iloc[0]["error"], str)
+
+
+def test_failures_keep_their_budget_and_say_how_long_the_call_tried(fake: FakeInterface, make_fake_client) -> None:
+    fake.route("GET", "/v1/company/*", _script(LIMITED, BOOM))
+    client = make_fake_client()
+    _with_fake_clock(client)
+    with pytest.raises(ServerError) as info:
+        client.get_company(CID)
+    assert fake.count() == 5  # one 429, then 1 + 3 retries
+    assert "gave up after 5 attempts, 1 of them answered 429" in str(info.value)
+
+
+def test_429_patience_is_a_total_wait_and_the_error_says_how_to_get_more(fake: FakeInterface,
+                                                                         make_fake_client) -> None:  # fmt: skip
+    from regkit.client import RetryPolicy
+
+    fake.route("GET", "/v1/company/*", _script((429, LIMITED[1], {"Retry-After": "2"})))
+    client = make_fake_client(retries=RetryPolicy(retries=3, backoff=0.0, rate_limit_wait=5.0))
+    clock = _with_fake_clock(client)
+    with pytest.raises(RateLimitedError) as info:
+        client.get_company(CID)
+    assert fake.count() == 3 and clock.slept == [2.0, 2.0]  # a third wait would make 6 s > 5 s
+    assert "still rate-limited after 3 answers 429 and 4.0 s of waiting" in str(info.value)
+    assert "rate_limit_wait" in info.value.suggestion and FakeInterface.KEY not in str(info.value)
+    assert client.ledger.iloc[-1]["attempts"] == 3 and client.ledger.iloc[-1]["error"] == "RateLimitedError"

@@ -20,10 +20,11 @@ from requests_cache import DO_NOT_CACHE, CachedSession
 from requests_cache.policy.expiration import get_url_expiration
 
 from ..budget import Budget, Reservation
-from ..errors import BudgetExceededError, OfflineCacheMiss, RegkitError, TransportError
+from ..errors import BudgetExceededError, OfflineCacheMiss, RegkitError
 from ..ledger import Ledger
 from ..policy import parsed_json
 from ..retry import Gate, RetryPolicy
+from .attempts import Attempts
 from .inflight import InFlight
 from .outcome import api_error, never_sent, transport_error
 from .session import Attempt, MeteringAdapter
@@ -130,7 +131,7 @@ class Caller:
         self.offline = offline
         self.scrub = scrub
         self.sleep = sleep
-        self.gate = Gate(sleep=sleep)
+        self.gate = Gate(sleep=sleep, spacing=retry.release_spacing)
         self.inflight = InFlight()
         self.credits_remaining: int | None = None
 
@@ -164,10 +165,10 @@ class Caller:
             answer = self._cached(op)
             if answer is not None:
                 return answer
-        return self._send(op, self._reserve(op, attempt=0))
+        return self._send(op, self._reserve(op))
 
-    def _reserve(self, op: Operation, attempt: int) -> Reservation:
-        what = op.call if not attempt else f"{op.call} (attempt {attempt + 1}, after {attempt} failed)"
+    def _reserve(self, op: Operation, tally: Attempts | None = None) -> Reservation:
+        what = f"{op.call} ({tally.describe()})" if tally is not None and tally.sent else op.call
         price = op.price if self.budget.limit is not None else 0
         return self.budget.reserve(price, what=what, method=op.method, path=op.target)
 
@@ -207,21 +208,16 @@ class Caller:
 
     def _send(self, op: Operation, reservation: Reservation | None) -> Answer:
         """Attempts until an answer, a final error, or the budget stops a retry."""
-        charged_total = uncertain_total = sent = 0
-        attempt = 0
+        tally = Attempts(self.retry)
         while True:
             if reservation is None:
-                try:
-                    reservation = self._reserve(op, attempt)
-                except BudgetExceededError as err:
-                    self._record(op, None, credits=charged_total, attempts=sent, uncertain=uncertain_total, error=err)
-                    raise
+                reservation = self._reserve_again(op, tally)
             self.gate.wait()
             response, exc, log = self._attempt(op)
             charged, uncertain = self._account(op, log)
             self.budget.settle(reservation, charged + uncertain)
             reservation = None
-            charged_total, uncertain_total, sent = charged_total + charged, uncertain_total + uncertain, sent + len(log)
+            tally.add(charged, uncertain, len(log))
 
             if response is not None and getattr(response, "from_cache", False):
                 return self._cache_answer(op, response)
@@ -233,32 +229,38 @@ class Caller:
                 except (ValueError, UnicodeDecodeError) as decode_error:
                     exc = decode_error
                 else:
-                    self._record(op, status, credits=charged_total, attempts=sent, uncertain=uncertain_total)
-                    return Answer(data, status, "network", datetime.now(timezone.utc), charged_total)
+                    self._record(op, status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain)
+                    return Answer(data, status, "network", datetime.now(timezone.utc), tally.charged)
 
             error = (
                 transport_error(op, exc, status, self.scrub) if exc is not None
                 else api_error(op, response, self.scrub)
             )  # fmt: skip
-            retry_after = getattr(error, "retry_after", None)
-            if op.idempotent and self._may_retry(attempt, error, status, retry_after):
-                delay = self.retry.delay(attempt, retry_after)
-                logger.info("%s %s: %s; retrying in %.2f s", op.method, op.target, type(error).__name__, delay)
-                if status == 429:
-                    self.gate.close_for(delay)
-                else:
-                    self.sleep(delay)
-                attempt += 1
-                continue
-            self._record(op, status, credits=charged_total, attempts=sent, uncertain=uncertain_total, error=error)
-            raise error
+            if not (op.idempotent and self._pause(op, error, status, tally)):
+                self._record(op, status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain,
+                             error=error)  # fmt: skip
+                raise error
 
-    def _may_retry(self, attempt: int, error: RegkitError, status: int | None, retry_after: float | None) -> bool:
-        if retry_after is not None and retry_after > self.retry.max_retry_after:
+    def _reserve_again(self, op: Operation, tally: Attempts) -> Reservation:
+        try:
+            return self._reserve(op, tally)
+        except BudgetExceededError as err:
+            self._record(op, None, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain, error=err)
+            raise
+
+    def _pause(self, op: Operation, error: RegkitError, status: int | None, tally: Attempts) -> bool:
+        """Wait before the next attempt and return ``True``, or return ``False`` (``error`` is final)."""
+        plan = tally.next_pause(error, status)
+        if plan is None:
             return False
-        if isinstance(error, TransportError):
-            return getattr(error, "retryable", True) and self.retry.should_retry(attempt, None)
-        return status is not None and self.retry.should_retry(attempt, status)
+        pause, rate_limited = plan
+        if rate_limited:  # every worker waits; the gate lets them go again one by one
+            logger.info("%s %s: 429; every worker waits %.2f s", op.method, op.target, pause)
+            self.gate.close_for(pause)
+        else:
+            logger.info("%s %s: %s; retrying in %.2f s", op.method, op.target, type(error).__name__, pause)
+            self.sleep(pause)
+        return True
 
     def _attempt(self, op: Operation) -> tuple[Any, BaseException | None, list[Attempt]]:
         with self.meter.capture() as log:
