@@ -170,7 +170,9 @@ def get_companies(client: "Client", ids: Sequence[str], *, realtime: bool = Fals
         estimate = estimate_cost(client, ids, realtime)
         if dry_run:
             return estimate
-        client.budget.check(estimate.credits, what=f"get_companies ({estimate})", method="GET",
+        counts = (f"{estimate.requested} ids, {estimate.distinct} distinct, {estimate.cached} cached → "
+                  f"{estimate.to_fetch} × {estimate.price}")  # the budget's own message says the rest
+        client.budget.check(estimate.credits, what=f"get_companies ({counts})", method="GET",
                             path="/v1/company/{id}")  # fmt: skip
         logger.info("get_companies: %s", estimate)
     results, failures = _fetch_all(client, distinct, realtime, errors, progress)
