@@ -21,6 +21,7 @@ from urllib3.util import Timeout
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from .faults import READ_TIMEOUT_KEY
+from .origin import set_origin
 
 __all__ = ["LOCAL_ORIGIN", "LocalRegisterAdapter"]
 
@@ -72,6 +73,7 @@ class LocalRegisterAdapter(BaseAdapter):
             environ = builder.get_environ()
         finally:
             builder.close()
+        set_origin(environ, f"{url.scheme}://{url.netloc}")  # the mount point, never a Host header sent along
         environ[READ_TIMEOUT_KEY] = _read_timeout(timeout)
         try:
             app_iter, status, headers = run_wsgi_app(self.app, environ, buffered=True)

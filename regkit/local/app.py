@@ -1,9 +1,11 @@
 """The application factory of the local register.
 
-Request flow: (fault injection) → routing (unknown route 404, wrong method 405, both JSON) →
-bearer authentication (401) → per-key rate limit (429) → handler → ``X-Credits-Charged`` and
+Request flow: access log → (fault injection) → (configured public origin) → routing (unknown route 404,
+wrong method 405, both JSON) → throttle of failed authentications per client address (429) → bearer
+authentication (401) → per-key rate limit (429) → handler → ``X-Credits-Charged`` and
 ``X-Credits-Remaining`` on the way out. Handlers raise :class:`~regkit.local.errors.ApiError`; any other
-exception is logged and answered ``500 internal_error``.
+exception is logged with its traceback and answered ``500 internal_error``. What is logged where:
+:mod:`regkit.local.logs`.
 """
 
 from __future__ import annotations
@@ -19,18 +21,20 @@ from regkit.local.world.store import World
 
 from . import companies, credentials, documents, insolvencies, monitors, service, transparency
 from .auth import authenticate
-from .catalog import load_catalog
+from .catalog import Catalog, load_catalog
 from .config import Config, default_state_path
 from .context import EXTENSION, RegisterContext, current
 from .credits import balance
 from .errors import ApiError, error_response
 from .faults import FaultMiddleware, Faults
+from .logs import USER_KEY, AccessLog, Scrubber
+from .origin import FixedOrigin
 from .ratelimit import RateLimiter
 from .signing import UrlSigner
 from .state import StateDB
 from .vault import Vault
 
-__all__ = ["create_app", "MAX_BODY_BYTES"]
+__all__ = ["create_app", "secrets", "MAX_BODY_BYTES"]
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +50,9 @@ def _before_request() -> None:
         return
     context = current()
     with context.state.connection() as conn:
-        g.user = authenticate(conn, context.catalog, request.headers.get("Authorization"))
+        g.user = authenticate(conn, context.catalog, request.headers.get("Authorization"),
+                              throttle=context.auth_throttle, address=request.remote_addr or "-")
+    request.environ[USER_KEY] = g.user.name
     if context.limiter is not None:
         wait = context.limiter.acquire(g.user.ref)
         if wait:
@@ -82,9 +88,16 @@ def _http_error(error: HTTPException):
 
 
 def _internal_error(error: Exception):
-    logger.exception("Internal error on %s %s", request.method, request.path)
+    user = g.get("user")
+    logger.exception("Internal error on %s %s (user %s)", request.method, request.path,
+                     user.name if user is not None else "-")
     return error_response(500, "internal_error", "The local register failed on this request; it has been logged. "
                                                  "Retry, and report it if it persists.")
+
+
+def secrets(catalog: Catalog) -> list[str]:
+    """What no log line may contain: the world's API keys and Transparenzregister passwords."""
+    return [*catalog.users, *(str(account.get("password", "")) for account in catalog.accounts.values())]
 
 
 def create_app(
@@ -125,6 +138,8 @@ def create_app(
         signer=UrlSigner(bytes.fromhex(state.meta("signing_secret") or ""), ttl=config.url_ttl, clock=config.clock),
         vault=Vault(state.path, config.secret_key, config.key_path),
         limiter=RateLimiter(config.rate_limit, config.rate_burst) if config.rate_limit else None,
+        auth_throttle=(RateLimiter(config.auth_failure_limit / config.auth_failure_window, config.auth_failure_limit)
+                       if config.auth_failure_limit else None),
     )
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
@@ -136,8 +151,11 @@ def create_app(
     app.register_error_handler(ApiError, lambda error: error.to_response())
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
+    if config.public_url is not None:
+        app.wsgi_app = FixedOrigin(app.wsgi_app, config.public_url)  # type: ignore[method-assign]
     if faults is not None and faults.active:
         app.wsgi_app = FaultMiddleware(app.wsgi_app, faults)  # type: ignore[method-assign]
+    app.wsgi_app = AccessLog(app.wsgi_app, Scrubber(secrets(catalog)))  # type: ignore[method-assign]
     logger.info("Local register ready: %d companies, %d proceedings, state %s", len(catalog.world.companies),
                 len(catalog.world.insolvencies), state.path)
     return app

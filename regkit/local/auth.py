@@ -1,21 +1,36 @@
-"""Bearer authentication and plans.
+"""Bearer authentication, the throttle of failed authentications, and plans.
 
 API keys and their initial plans come from the world (``world.json`` ``users``); the operator can
 change a user's plan in the state file (``regkit local plan``), which then wins. State rows are keyed by
-:func:`user_ref`, a digest of the key, so the state file holds no API key.
+:func:`user_ref`, a digest of the key, so the state file holds no API key. Logs name a user by
+:func:`user_name`, never by the key.
+
+Failed authentications (an API key that is not known) are throttled per client address with a token
+bucket (``Config.auth_failure_limit`` per ``auth_failure_window`` seconds). While an address's bucket is
+empty, every request from it that needs a key is answered ``429 rate_limited`` with ``Retry-After``
+*before the key is looked at* — a correct key too: answering a correct key normally would tell a guesser
+which guess was right, so the throttle would not slow guessing at all. A request without any key does not
+count (it guesses nothing). The address is the connection's peer (``REMOTE_ADDR``); ``X-Forwarded-For``
+is not trusted (anyone can send it), so behind a reverse proxy all clients share the proxy's bucket.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import logging
+import math
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from .catalog import Catalog
 from .errors import ApiError
+from .ratelimit import RateLimiter
 
-__all__ = ["User", "authenticate", "user_ref", "current_plan_name", "resolve_user"]
+__all__ = ["User", "authenticate", "user_ref", "user_name", "current_plan_name", "resolve_user"]
+
+logger = logging.getLogger(__name__)
 
 
 def user_ref(api_key: str) -> str:
@@ -23,16 +38,33 @@ def user_ref(api_key: str) -> str:
     return hashlib.sha256(api_key.encode("utf-8")).hexdigest()[:32]
 
 
+@functools.lru_cache(maxsize=16)
+def _names(catalog: Catalog) -> dict[str, str]:
+    return {key: str(entry.get("name") or f"user-{number}")
+            for number, (key, entry) in enumerate(catalog.users.items(), start=1)}
+
+
+def user_name(catalog: Catalog, api_key: str) -> str:
+    """The name logs and the ``regkit serve`` banner use for the user of ``api_key`` (never the key).
+
+    The world's ``users[].name`` when it gives one, else ``user-<n>`` by the user's position in
+    ``world.json`` ``users`` (the bundled world: ``user-1`` is ``demo-paid``, ``user-2`` ``demo-free``,
+    ``user-3`` ``demo-empty``).
+    """
+    return _names(catalog)[api_key]
+
+
 @dataclass(frozen=True)
 class User:
-    """An authenticated API user as one request sees it."""
+    """An authenticated API user as one request sees it (its repr leaves out the key)."""
 
-    api_key: str
+    api_key: str = field(repr=False)
     ref: str
     plan_name: str
     plan: dict[str, Any]
     included_credits: int
     period: str
+    name: str = ""
 
     @property
     def paid(self) -> bool:
@@ -74,23 +106,41 @@ def resolve_user(conn: sqlite3.Connection, catalog: Catalog, api_key: str) -> Us
         plan=catalog.plans.get(plan_name, {}),
         included_credits=int(entry.get("included_credits", 0)),
         period=entry.get("period", "billing_cycle"),
+        name=user_name(catalog, api_key),
     )
 
 
-def authenticate(conn: sqlite3.Connection, catalog: Catalog, authorization: str | None) -> User:
-    """Check an ``Authorization`` header.
+def authenticate(conn: sqlite3.Connection, catalog: Catalog, authorization: str | None, *,
+                 throttle: RateLimiter | None = None, address: str = "-") -> User:
+    """Check an ``Authorization`` header from the client at ``address``.
+
+    Parameters
+    ----------
+    throttle : RateLimiter, optional
+        The bucket of failed authentications per client address (see the module's description).
 
     Raises
     ------
     ApiError
-        401 ``unauthorized`` when the header is missing, not a bearer token, or the key is unknown.
+        429 ``rate_limited`` while ``address`` is throttled; 401 ``unauthorized`` when the header is
+        missing, not a bearer token, or the key is unknown (which takes a token from the bucket).
     """
+    if throttle is not None:
+        wait = throttle.peek(address)
+        if wait:
+            seconds = max(1, math.ceil(wait))
+            raise ApiError("rate_limited", f"Too many failed authentications from your address; no key is checked "
+                                           f"from it for {seconds} s. Check the API key, then retry after that.",
+                           headers={"Retry-After": str(seconds)})
     scheme, _, token = (authorization or "").strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
         raise ApiError("unauthorized", "Authentication required: send 'Authorization: Bearer <API_KEY>'.",
                        headers={"WWW-Authenticate": 'Bearer realm="regkit"'})
     if token not in catalog.users:
+        if throttle is not None and throttle.acquire(address) == 0 and throttle.peek(address):
+            logger.warning("Client %s used up its %d failed authentications; its requests are answered 429 until "
+                           "the bucket refills", address, int(throttle.burst))
         raise ApiError("unauthorized", "The API key is not valid; check it (the local register accepts the "
                                        "world's demo keys, e.g. demo-paid).",
                        headers={"WWW-Authenticate": 'Bearer realm="regkit", error="invalid_token"'})

@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import errno
 import json
+import signal
 import socket
 import sqlite3
 import sys
 import time
 from pathlib import Path
-from typing import Sequence
+from typing import Any, Sequence
 
 __all__ = ["add_commands", "main", "ServeError"]
 
@@ -32,13 +33,26 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--rate-limit", type=float, default=50.0, help="requests per second per key (0: unlimited)")
     serve.add_argument("--extract-delay", type=parse_duration, default=2.0, help="time an extract stays processing")
     serve.add_argument("--latency", type=parse_duration, default=0.0, help="added to every request, e.g. 50ms")
-    serve.add_argument("--fault-rate", type=float, default=0.0, help="share of requests answered 500")
-    serve.add_argument("--timeout-rate", type=float, default=0.0, help="share of requests that hang, then drop")
-    serve.add_argument("--timeout", type=parse_duration, default=30.0, help="how long a hanging request hangs")
+    serve.add_argument("--fault-rate", type=float, default=0.0,
+                       help="share of requests answered 500 injected_fault (logged in one line, no traceback)")
+    serve.add_argument("--timeout-rate", type=float, default=0.0,
+                       help="share of requests that get no answer: the connection is closed after --timeout")
+    serve.add_argument("--timeout", type=parse_duration, default=30.0,
+                       help="how long a timed-out request is held before its connection is closed (default 30s)")
     serve.add_argument("--truncate-rate", type=float, default=0.0, help="share of 200s with a truncated body")
     serve.add_argument("--burst-rate", type=float, default=0.0, help="chance a request starts a burst of 429s")
     serve.add_argument("--fault-seed", type=int, default=0, help="seed of the fault sequence")
-    serve.add_argument("--verbose", action="store_true", help="log every request")
+    serve.add_argument("--public-url", default=None, metavar="URL",
+                       help="origin clients reach the register at, e.g. https://register.example.org: presigned "
+                            "document URLs name it (default: http://HOST:PORT as bound; never the Host header)")
+    serve.add_argument("--auth-failure-limit", type=int, default=10, metavar="N",
+                       help="failed authentications (unknown API keys) allowed per client address per minute; "
+                            "then every request from it that needs a key is a 429 until the bucket refills "
+                            "(0: no limit; default 10)")
+    serve.add_argument("--threads", type=int, default=16, help="requests served at once (default 16)")
+    serve.add_argument("--log-file", type=Path, default=None, metavar="PATH",
+                       help="also append the log to PATH, an access line per request included")
+    serve.add_argument("--verbose", action="store_true", help="also write the access lines (and debug lines) to stderr")
     serve.set_defaults(handler=_serve)
 
     local = subparsers.add_parser("local", help="operate on the local register's state file")
@@ -76,14 +90,16 @@ def _port(text: str) -> int:
 
 def _bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port``, or a :class:`ServeError` saying why there is none."""
-    from werkzeug.serving import LISTEN_QUEUE, get_sockaddr, select_address_family
-
-    family = select_address_family(host, port)
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                                             flags=socket.AI_PASSIVE)[0]
+    except socket.gaierror as error:
+        raise ServeError(f"cannot listen on {host}:{port}: {error.strerror}; check --host and --port") from None
+    sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(get_sockaddr(host, port, family))
-        sock.listen(LISTEN_QUEUE)
+        sock.bind(address)
+        sock.listen(1024)
     except OSError as error:
         sock.close()
         if error.errno == errno.EADDRINUSE:
@@ -108,38 +124,83 @@ def _open_world(data_dir: Path | None):
                          "with `regkit world build --companies 5000 --seed 20261121 --out DIR`", 2) from None
 
 
-def _start(args: argparse.Namespace):
-    """Check the arguments, read the world, open the state and bind: the server and its register context."""
-    from werkzeug.serving import make_server
-
-    from .app import create_app
-    from .config import Config, default_state_path
-    from .context import EXTENSION
+def _settings(args: argparse.Namespace):
+    """The fault and register settings of the arguments, or a :class:`ServeError` saying what is wrong."""
+    from .config import Config
     from .faults import Faults
 
-    port = _port(args.port)
+    if args.threads < 1 or args.auth_failure_limit < 0:
+        raise ServeError("--threads must be at least 1 and --auth-failure-limit at least 0 (0: no limit)", 2)
     try:
         faults = Faults(latency=args.latency, fault_rate=args.fault_rate, timeout_rate=args.timeout_rate,
                         timeout=args.timeout, truncate_rate=args.truncate_rate, burst_rate=args.burst_rate,
                         seed=args.fault_seed)
-        config = Config(rate_limit=args.rate_limit or None, extract_delay=args.extract_delay)
+        config = Config(rate_limit=args.rate_limit or None, extract_delay=args.extract_delay,
+                        public_url=args.public_url, auth_failure_limit=args.auth_failure_limit or None)
     except ValueError as error:
-        raise ServeError(str(error), 2) from None
-    _open_world(args.data)
-    state_path = args.state or default_state_path()
+        raise ServeError(str(error).replace("public_url", "--public-url"), 2) from None
+    return faults, config
+
+
+def _start(args: argparse.Namespace):
+    """Check the arguments, read the world, bind, set up logging and open the state.
+
+    Returns the server (bound, not yet serving), the register context and the faults.
+    """
+    from .app import create_app, secrets
+    from .config import default_state_path
+    from .context import EXTENSION
+    from .logs import configure_serve_logging
+    from .server import LocalServer
+
+    port = _port(args.port)
+    faults, config = _settings(args)
+    catalog = _open_world(args.data)
+    sock = _bind(args.host, port)
     try:
-        app = create_app(data_dir=args.data, state_path=state_path, config=config, faults=faults)
-    except (OSError, sqlite3.Error) as error:
-        raise ServeError(f"cannot open the state file {state_path}: {error}; choose another with --state") from None
-    context = app.extensions[EXTENSION]
-    try:
-        sock = _bind(args.host, port)
+        try:
+            configure_serve_logging(verbose=args.verbose, log_file=args.log_file, secrets=secrets(catalog))
+        except OSError as error:
+            raise ServeError(f"cannot write the log file {args.log_file}: {error.strerror or error}; choose "
+                             "another with --log-file") from None
+        state_path = args.state or default_state_path()
+        try:
+            app = create_app(data_dir=args.data, state_path=state_path, config=config, faults=faults)
+        except (OSError, sqlite3.Error) as error:
+            raise ServeError(f"cannot open the state file {state_path}: {error}; choose another with --state") from None
     except ServeError:
-        context.state.close()
+        sock.close()
         raise
-    with sock:  # werkzeug serves on a duplicate of the descriptor
-        server = make_server(args.host, sock.getsockname()[1], app, threaded=True, fd=sock.fileno())
-    return server, context, faults
+    context = app.extensions[EXTENSION]
+    return LocalServer(app, args.host, threads=args.threads, sock=sock).bind(), context, faults
+
+
+def _banner(args: argparse.Namespace, server: Any, context: Any, faults: Any) -> None:
+    """Where the register listens and whom it serves: user names and plans, never an API key."""
+    from .auth import user_name
+
+    catalog, config = context.catalog, context.config
+    print(f"regkit local register listening on {server.url}")
+    print(f"  world: {len(catalog.world.companies)} companies, {len(catalog.world.insolvencies)} insolvency "
+          f"proceedings; state: {context.state.path}")
+    print(f"  document URLs name {config.public_url or server.url}"
+          + ("" if config.public_url else " (set --public-url when clients reach the register by another address)"))
+    print(f"  {len(catalog.users)} users (API keys are not shown; the bundled world's demo keys are in README.md "
+          "and data/README.md):")
+    for key, user in catalog.users.items():
+        print(f"    {user_name(catalog, key):<8} plan {user.get('plan')}, {user.get('included_credits')} credits"
+              + (f" - {user['description']}" if user.get("description") else ""))
+    limit = config.auth_failure_limit
+    print(f"  failed authentications: {f'{limit} per minute per client address, then 429' if limit else 'no limit'}")
+    print(f"  log: stderr{f' and {args.log_file}' if args.log_file else ''}"
+          + ("" if args.verbose else " (access lines only with --verbose or in --log-file)"))
+    if faults.active:
+        print(f"  fault injection on: {faults}")
+    sys.stdout.flush()
+
+
+def _stop_on_sigterm(signum: int, frame: Any) -> None:
+    raise SystemExit(0)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -148,26 +209,17 @@ def _serve(args: argparse.Namespace) -> int:
     except ServeError as error:
         print(f"regkit serve: {error}", file=sys.stderr)
         return error.status
-    print(f"regkit local register listening on http://{args.host}:{server.port}")
-    print(f"  world: {len(context.catalog.world.companies)} companies, "
-          f"{len(context.catalog.world.insolvencies)} insolvency proceedings; state: {context.state.path}")
-    print("  API keys (Authorization: Bearer <key>):")
-    for key, user in context.catalog.users.items():
-        print(f"    {key:<12} plan {user.get('plan')}, {user.get('included_credits')} credits"
-              + (f" - {user['description']}" if user.get("description") else ""))
-    if faults.active:
-        print(f"  fault injection on: {faults}")
-    sys.stdout.flush()
-    if not args.verbose:
-        import logging
-
-        logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    _banner(args, server, context, faults)
+    try:
+        signal.signal(signal.SIGTERM, _stop_on_sigterm)
+    except ValueError:  # not the main thread: only Ctrl-C stops it
+        pass
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, SystemExit):
         print("stopped")
     finally:
-        server.server_close()
+        server.stop()
         context.state.close()
     return 0
 

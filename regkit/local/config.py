@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
+from urllib.parse import urlsplit
 
 import platformdirs
 
@@ -18,6 +19,7 @@ __all__ = [
     "default_state_path",
     "default_key_path",
     "parse_duration",
+    "check_public_url",
 ]
 
 STATE_ENV = "REGKIT_LOCAL_STATE"
@@ -45,6 +47,16 @@ class Config:
         key file (see :func:`default_key_path`).
     key_path : str or Path or None
         Where the generated key file lives when no key is given; never the state file's directory.
+    public_url : str or None
+        The origin clients reach the register at (``https://register.example.org``): presigned document URLs
+        and the OpenAPI ``servers`` default name it. ``None``: the address the server is bound to
+        (``http://127.0.0.1:8080``), or ``http://local.regkit`` in-process; never the request's ``Host`` header.
+    auth_failure_limit : int or None
+        Failed authentications (an unknown API key) allowed per client address in ``auth_failure_window``
+        seconds (token bucket); beyond that every request from the address that needs a key is a ``429``
+        until the bucket refills. ``None`` or ``0`` disables the throttle.
+    auth_failure_window : float
+        Seconds in which the bucket refills completely.
     clock : callable
         Returns the current Unix time; tests pass a controllable clock.
     """
@@ -54,8 +66,11 @@ class Config:
     extract_delay: float = 2.0
     realtime_latency: float = 0.05
     url_ttl: int = 1800
-    secret_key: str | bytes | None = None
+    secret_key: str | bytes | None = field(default=None, repr=False)
     key_path: str | os.PathLike[str] | None = None
+    public_url: str | None = None
+    auth_failure_limit: int | None = 10
+    auth_failure_window: float = 60.0
     clock: Callable[[], float] = time.time
 
     def __post_init__(self) -> None:
@@ -65,6 +80,34 @@ class Config:
             raise ValueError("extract_delay and realtime_latency must not be negative")
         if self.url_ttl <= 0:
             raise ValueError("url_ttl must be positive")
+        if self.auth_failure_limit is not None and self.auth_failure_limit < 0:
+            raise ValueError("auth_failure_limit must not be negative (0 or None disables the throttle)")
+        if self.auth_failure_window <= 0:
+            raise ValueError("auth_failure_window must be positive")
+        if self.public_url is not None:
+            object.__setattr__(self, "public_url", check_public_url(self.public_url))
+
+
+def check_public_url(url: str) -> str:
+    """Return ``url`` as an origin without a trailing slash, or raise ValueError saying what is wrong.
+
+    Examples
+    --------
+    >>> check_public_url("https://register.example.org/")
+    'https://register.example.org'
+    """
+    try:
+        parts = urlsplit(url.strip())
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number
+    except (AttributeError, ValueError):
+        parts = None
+    if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc
+            or parts.path not in ("", "/") or parts.query or parts.fragment):
+        shown = "a URL with user:password@ (not repeated here)" if "@" in str(url) else repr(url)
+        raise ValueError(f"public_url must be an origin such as https://register.example.org or "
+                         f"http://10.0.0.5:8080 (http or https, a host, an optional port; no path, query or "
+                         f"user:password@), not {shown}")
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def default_state_path() -> Path:

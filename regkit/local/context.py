@@ -34,6 +34,7 @@ class RegisterContext:
     signer: UrlSigner
     vault: Vault
     limiter: RateLimiter | None
+    auth_throttle: RateLimiter | None = None
 
     def now(self) -> float:
         """The register's current Unix time (the configured clock)."""

@@ -6,6 +6,12 @@ response, including a truncated one (its body is a stand-in, not the handler's a
 
 Decisions come from one seeded random generator per application, drawn in the order requests arrive:
 a single-threaded client sees the same sequence of faults for the same seed.
+
+Each injected fault is logged as one INFO line (``regkit.local.faults``) and marked ``fault=<kind>`` on
+the request's access line; an injected 500 logs no traceback, since nothing failed. A timeout ends by
+raising :class:`DroppedConnection`: the in-process adapter turns it into
+:class:`requests.exceptions.ConnectionError`, :class:`~regkit.local.server.LocalServer` (``regkit serve``)
+closes the connection without writing a byte.
 """
 
 from __future__ import annotations
@@ -18,12 +24,18 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-__all__ = ["Faults", "FaultMiddleware", "READ_TIMEOUT_KEY"]
+from .logs import FAULT_KEY
+
+__all__ = ["Faults", "FaultMiddleware", "DroppedConnection", "READ_TIMEOUT_KEY"]
 
 logger = logging.getLogger(__name__)
 
 #: WSGI environ key in which the in-process adapter passes the client's read timeout (seconds).
 READ_TIMEOUT_KEY = "regkit.read_timeout"
+
+
+class DroppedConnection(ConnectionResetError):
+    """Raised by an injected timeout: the server must close the connection without an answer."""
 
 
 @dataclass(frozen=True)
@@ -38,8 +50,9 @@ class Faults:
         Share of requests answered ``500`` with code ``injected_fault``.
     timeout_rate : float
         Share of requests that hang for ``timeout`` seconds and then drop the connection without an
-        answer. In-process, the adapter's read timeout is honoured: the request sleeps that long and
-        raises :class:`requests.exceptions.ReadTimeout`.
+        answer (over HTTP the server closes it; the client sees a connection error, or its own read
+        timeout if that is shorter). In-process, the adapter's read timeout is honoured: the request
+        sleeps that long and raises :class:`requests.exceptions.ReadTimeout`.
     timeout : float
         How long a timed-out request hangs.
     truncate_rate : float
@@ -132,7 +145,9 @@ class FaultMiddleware:
         kind = self._decide()
         if kind is None:
             return self.app(environ, start_response)
-        logger.info("Injecting fault %r into %s %s", kind, environ.get("REQUEST_METHOD"), environ.get("PATH_INFO"))
+        environ[FAULT_KEY] = kind
+        logger.info("Injecting fault %r into %s %s (fault injection is on)", kind, environ.get("REQUEST_METHOD"),
+                    environ.get("PATH_INFO"))
         _drain_request_body(environ)
         if kind == "error":
             body = _error_body("injected_fault", "Injected internal error (fault injection is on); retry.")
@@ -151,4 +166,5 @@ class FaultMiddleware:
             time.sleep(read_timeout)
             raise TimeoutError(f"injected timeout: no answer within the read timeout of {read_timeout} s")
         time.sleep(self.faults.timeout)
-        raise ConnectionResetError("injected timeout: connection dropped without an answer")
+        raise DroppedConnection(f"injected timeout: the connection is dropped without an answer after "
+                                f"{self.faults.timeout} s")

@@ -1,35 +1,80 @@
-"""The local register as a real HTTP server on a background thread (tests, notebooks, ``regkit serve``)."""
+"""The local register as a real HTTP server: waitress, on a background thread or in the foreground.
+
+waitress is a production WSGI server with HTTP/1.1 keep-alive and a pool of worker threads; ``regkit serve``
+runs it in the foreground (:meth:`LocalServer.serve_forever`), tests, benchmarks and notebooks on a
+daemon thread (:meth:`LocalServer.start` / :meth:`LocalServer.stop`). Around the application it adds:
+
+- the origin: every request reaches the application as a request to ``http://host:port`` the server is
+  bound to — never to the client's ``Host`` header (a ``public_url`` configured on the application wins,
+  see :mod:`regkit.local.origin`);
+- a real connection drop: an injected timeout (:class:`~regkit.local.faults.DroppedConnection`) closes
+  the connection without writing a byte, so the client sees a connection error at that moment, not an
+  answer and not a connection kept alive until its own read timeout.
+"""
 
 from __future__ import annotations
 
+import logging
+import socket
 import threading
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+from waitress.channel import ClientDisconnected
+from waitress.server import create_server
+from waitress.wasyncore import close_all
 
-__all__ = ["LocalServer"]
+from .faults import DroppedConnection
+from .origin import origin_of, set_origin
+
+__all__ = ["LocalServer", "DEFAULT_THREADS"]
+
+# Library style for the server regkit embeds: waitress's records (a queue-depth warning when every worker
+# is busy, ...) reach handlers the program installs — `regkit serve` installs them — and are not printed
+# to stderr by logging's last-resort handler otherwise.
+logging.getLogger("waitress").addHandler(logging.NullHandler())
+
+#: Worker threads: requests served at once (a request in an injected timeout or latency holds one).
+DEFAULT_THREADS = 16
+#: Seconds the event loop waits for sockets before it looks at the stop flag again.
+_POLL = 0.5
 
 
-class _QuietHandler(WSGIRequestHandler):
-    """Request handler that leaves access logging to the ``werkzeug`` logger at DEBUG."""
+class _Served:
+    """The application as the server calls it: its origin fixed, an injected drop turned into a closed connection."""
 
-    def log_request(self, code: Any = "-", size: Any = "-") -> None:
-        return None
+    def __init__(self, app: Callable[..., Iterable[bytes]], origin: str):
+        self.app = app
+        self.origin = origin
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        set_origin(environ, self.origin)
+        try:
+            return self.app(environ, start_response)
+        except DroppedConnection as drop:
+            # waitress closes a connection whose client went away without writing anything to it
+            raise ClientDisconnected(str(drop)) from drop
 
 
 class LocalServer:
-    """Serve a WSGI app on a thread (werkzeug, threaded: one thread per request).
+    """Serve a WSGI app over HTTP with waitress.
 
     Parameters
     ----------
     app : callable
-        The WSGI application.
+        The WSGI application (e.g. ``register.app``).
     host : str
         Interface to bind (loopback by default).
     port : int
-        Port; ``0`` picks a free one (see :attr:`url` after :meth:`start`).
-    quiet : bool
-        Suppress the per-request access log lines.
+        Port; ``0`` picks a free one (see :attr:`url` once bound).
+    threads : int
+        Worker threads, i.e. requests served at once.
+    sock : socket.socket, optional
+        An already bound and listening socket to serve on instead of binding ``host:port``.
+
+    Attributes
+    ----------
+    ready : threading.Event
+        Set once the server accepts and answers requests; cleared by :meth:`stop`.
 
     Examples
     --------
@@ -37,50 +82,95 @@ class LocalServer:
     ...     requests.get(f"{server.url}/v1/openapi.json")
     """
 
-    def __init__(self, app: Callable[..., Any], host: str = "127.0.0.1", port: int = 0, quiet: bool = True):
+    def __init__(self, app: Callable[..., Any], host: str = "127.0.0.1", port: int = 0, *,
+                 threads: int = DEFAULT_THREADS, sock: socket.socket | None = None):
         self.app = app
         self.host = host
         self.port = port
-        self.quiet = quiet
+        self.threads = threads
         self.ready = threading.Event()
-        self._server: BaseWSGIServer | None = None
+        self._sock = sock
+        self._served = _Served(app, "")
+        self._server: Any = None
         self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
+        self._looping = False
 
     @property
     def url(self) -> str:
-        """``http://host:port`` of the running server."""
+        """``http://host:port`` of the bound server."""
         if self._server is None:
             raise RuntimeError("the server is not started; call start() first")
-        return f"http://{self.host}:{self._server.server_port}"
+        return origin_of(self.host, self.port)
+
+    def bind(self) -> "LocalServer":
+        """Bind (or take over ``sock``) and listen; requests wait in the backlog until serving starts."""
+        if self._server is None:
+            options: dict[str, Any] = {"threads": self.threads, "ident": "regkit",
+                                       "clear_untrusted_proxy_headers": True}
+            if self._sock is not None:
+                options["sockets"] = [self._sock]
+                self.port = self._sock.getsockname()[1]
+            else:
+                options.update(host=self.host, port=self.port)
+            self._stopping.clear()
+            self._server = create_server(self._served, **options)
+            self.port = int(self._server.effective_port)
+            self._served.origin = origin_of(self.host, self.port)
+        return self
+
+    def _loop(self) -> None:
+        server = self._server
+        self._looping = True
+        self.ready.set()
+        try:
+            while not self._stopping.is_set():
+                server.asyncore.loop(timeout=_POLL, map=server._map, use_poll=True, count=1)
+        finally:
+            self._looping = False
 
     def start(self, timeout: float = 10.0) -> "LocalServer":
-        """Bind, start serving on a daemon thread and wait until it accepts requests."""
-        if self._server is not None:
+        """Bind, serve on a daemon thread and wait until it accepts requests."""
+        if self._thread is not None:
             return self
-        handler = _QuietHandler if self.quiet else WSGIRequestHandler
-        self._server = make_server(self.host, self.port, self.app, threaded=True, request_handler=handler)
-        self.port = self._server.server_port
-        self._thread = threading.Thread(target=self._serve, name=f"regkit-local-{self.port}", daemon=True)
+        self.bind()
+        self._thread = threading.Thread(target=self._loop, name=f"regkit-local-{self.port}", daemon=True)
         self._thread.start()
         if not self.ready.wait(timeout):
             raise RuntimeError(f"the local register did not start within {timeout} s")
         return self
 
-    def _serve(self) -> None:
-        assert self._server is not None
-        self.ready.set()
-        self._server.serve_forever(poll_interval=0.05)
+    def serve_forever(self) -> None:
+        """Bind and serve in the calling thread until :meth:`stop` is called from another thread,
+        or ``KeyboardInterrupt`` / ``SystemExit`` arrives; the server is closed afterwards."""
+        self.bind()
+        try:
+            self._loop()
+        finally:
+            self._close()
 
     def stop(self) -> None:
-        """Stop serving and release the port."""
+        """Stop serving, close every connection and release the port."""
         if self._server is None:
             return
-        self._server.shutdown()
-        self._server.server_close()
+        self._stopping.set()
         if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._server = None
-        self._thread = None
+            self._server.trigger.pull_trigger()  # wake the event loop at once
+            self._thread.join(timeout=10)
+            self._thread = None
+            self._close()
+        elif self._looping:  # serve_forever in another thread closes the server when its loop ends
+            self._server.trigger.pull_trigger()
+        else:  # bound, never served
+            self._close()
+
+    def _close(self) -> None:
+        server, self._server = self._server, None
+        if server is None:
+            return
+        self._stopping.set()
+        close_all(server._map, ignore_all=True)
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=2)
         self.ready.clear()
 
     def __enter__(self) -> "LocalServer":

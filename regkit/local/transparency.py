@@ -117,7 +117,8 @@ def _production(context: RegisterContext, body: dict[str, Any], name: str, now: 
     if row is None:
         raise ApiError("credentials_not_found", f"You have no stored credentials named {name!r}; store them with "
                                                 "POST /v1/transparenzregister/credentials first.")
-    username, password = context.vault.unseal(row[0], name=name, user=user.ref)
+    username, password = context.vault.unseal(row[0], name=name, user=user.name,
+                                              purpose=f"a production extract of {company['id']}")
     account = context.catalog.accounts.get(username)
     if account is None or not hmac.compare_digest(account["password"].encode(), password.encode()):
         raise ApiError("register_authentication_rejected", f"The Transparenzregister no longer accepts the "
@@ -153,7 +154,12 @@ def order_extract():
     if set(body) - {"company_id"}:
         raise ApiError("invalid_body", "The order body takes only 'company_id'.")
     now = context.now()
-    if name.lower() == SANDBOX_CREDENTIAL_NAME:
+    if name != SANDBOX_CREDENTIAL_NAME and name.lower() == SANDBOX_CREDENTIAL_NAME:
+        raise ApiError("reserved_credential_name", f"Credential names are case-sensitive, and {name!r} is not the "
+                                                   "sandbox mode: send exactly 'sandbox' (lower case) for the built-in "
+                                                   "test mode; any case variant of it is reserved and cannot name "
+                                                   "stored credentials.")
+    if name == SANDBOX_CREDENTIAL_NAME:
         ready_at = now + context.config.extract_delay
         values = {"user": user.ref, "mode": "sandbox", "credential_name": SANDBOX_CREDENTIAL_NAME, "account_ref": None,
                   "company_id": None, "ekrn": context.catalog.sandbox_ekrn, "submitted_at": now, "ready_at": ready_at,

@@ -2,7 +2,8 @@
 
 The Fernet key comes from the configuration, else ``REGKIT_LOCAL_SECRET_KEY``, else a key file that is
 generated once (mode 0600, in a 0700 directory that is never the state file's). Only Fernet tokens reach
-the state file; every decryption is logged (credential name and user reference, never a secret).
+the state file; every decryption is logged at INFO on ``regkit.local.vault``: the user's name (never the
+API key), the credential name and the purpose — never the username or password.
 """
 
 from __future__ import annotations
@@ -83,8 +84,19 @@ class Vault:
         """Encrypt one credential set."""
         return self.fernet().encrypt(json.dumps({"username": username, "password": password}).encode("utf-8"))
 
-    def unseal(self, token: bytes, *, name: str, user: str) -> tuple[str, str]:
+    def unseal(self, token: bytes, *, name: str, user: str, purpose: str) -> tuple[str, str]:
         """Decrypt one credential set (logged), returning ``(username, password)``.
+
+        Parameters
+        ----------
+        token : bytes
+            What :meth:`seal` returned.
+        name : str
+            The credential set's name.
+        user : str
+            The user's name for the log (:func:`regkit.local.auth.user_name`), never the API key.
+        purpose : str
+            Why it is decrypted, for the log (e.g. ``production extract of DE-HRB-R1504-115946``).
 
         Raises
         ------
@@ -94,8 +106,9 @@ class Vault:
         try:
             plain = json.loads(self.fernet().decrypt(token))
         except InvalidToken:
-            logger.error("Stored credentials %r of user %s cannot be decrypted with the configured key", name, user)
+            logger.error("Stored credentials %r of user %s cannot be decrypted with the configured key (for %s)",
+                         name, user, purpose)
             raise ApiError("internal_error", "The stored credentials cannot be decrypted with this register's key; "
                                              "store them again.") from None
-        logger.info("Decrypted stored Transparenzregister credentials %r of user %s", name, user)
+        logger.info("Decrypted stored Transparenzregister credentials %r of user %s for %s", name, user, purpose)
         return plain["username"], plain["password"]

@@ -61,6 +61,15 @@ def test_sandbox_ignores_stored_credentials_and_needs_none(api, clock):
     assert response.json()["company_id"] is None
 
 
+@pytest.mark.parametrize("header", ["SANDBOX", "Sandbox", "sandBox"])
+def test_a_case_variant_of_sandbox_is_400_not_the_sandbox(paid, header):
+    response = paid.post(EXTRACTS, headers={"X-Credential-Name": header})
+    assert error_of(response) == (400, "reserved_credential_name") and charged(response) == 0
+    message = response.json()["error"]["message"]
+    assert "case-sensitive" in message and "exactly 'sandbox'" in message and header in message
+    assert paid.post(EXTRACTS, headers={"X-Credential-Name": "sandbox"}).status_code == 201  # the exact name is
+
+
 def test_sandbox_needs_a_paid_plan(api):
     response = api(FREE).post(EXTRACTS, headers={"X-Credential-Name": "sandbox"})
     assert error_of(response) == (402, "plan_required")
