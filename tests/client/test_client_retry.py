@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from datetime import datetime, timezone
 
 import pytest
@@ -129,15 +130,17 @@ def test_gate_waits_again_when_closed_again_meanwhile() -> None:
 
 
 def _queue_up(gate: Gate, workers: int, target) -> list[threading.Thread]:  # type: ignore[no-untyped-def]
-    """Start ``workers`` threads one after another, each only once the previous one is queued."""
+    """Start ``workers`` threads one after another, each only once the previous one is queued.
+
+    The threads are daemons and every wait is bounded, so a broken gate fails the test instead of
+    leaving a thread that keeps the test session from ending."""
     threads = []
     for n in range(workers):
-        thread = threading.Thread(target=target, args=(n,))
+        thread = threading.Thread(target=target, args=(n,), daemon=True)
         thread.start()
         threads.append(thread)
-        for _ in range(10_000):
-            if gate.queued == n + 1:
-                break
+        deadline = time.monotonic() + 30
+        while gate.queued != n + 1 and time.monotonic() < deadline:
             thread.join(0.001)
         assert gate.queued == n + 1, "a worker did not queue up"
     return threads
@@ -146,13 +149,14 @@ def _queue_up(gate: Gate, workers: int, target) -> list[threading.Thread]:  # ty
 def test_gate_releases_waiting_workers_one_at_a_time_in_arrival_order() -> None:
     clock = FakeClock()
     everyone_queued = threading.Event()
-    gate = Gate(clock=clock, sleep=lambda s: (everyone_queued.wait(10), clock.sleep(s)), spacing=0.5)
+    gate = Gate(clock=clock, sleep=lambda s: (everyone_queued.wait(60), clock.sleep(s)), spacing=0.5)
     gate.close_for(1.0)
     waited: dict[int, float] = {}
     threads = _queue_up(gate, 4, lambda n: waited.__setitem__(n, gate.wait()))
     everyone_queued.set()
     for thread in threads:
-        thread.join(10)
+        thread.join(30)
+    assert not any(thread.is_alive() for thread in threads)
     # The gate opens at 101: then one worker every 0.5 s, not all four at once.
     assert waited == {0: 1.0, 1: 1.5, 2: 2.0, 3: 2.5}
     assert gate.queued == 0 and gate.wait() == 0.0
@@ -163,9 +167,9 @@ def test_a_released_worker_goes_on_freely_while_the_others_still_queue() -> None
     everyone_queued, first_out, rest_may_go = threading.Event(), threading.Event(), threading.Event()
 
     def sleep(seconds: float) -> None:
-        everyone_queued.wait(10)
+        everyone_queued.wait(60)
         if first_out.is_set():
-            rest_may_go.wait(10)
+            rest_may_go.wait(60)
         clock.sleep(seconds)
 
     gate = Gate(clock=clock, sleep=sleep, spacing=10.0)
@@ -180,11 +184,12 @@ def test_a_released_worker_goes_on_freely_while_the_others_still_queue() -> None
 
     threads = _queue_up(gate, 3, worker)
     everyone_queued.set()
-    threads[0].join(10)
+    threads[0].join(60)
     assert seen == {"0": 1.0, "0 again": 0.0} and gate.queued == 2
     rest_may_go.set()
     for thread in threads:
-        thread.join(10)
+        thread.join(30)
+    assert not any(thread.is_alive() for thread in threads)
     assert seen == {"0": 1.0, "0 again": 0.0, "1": 11.0, "2": 21.0}
 
 
