@@ -26,18 +26,27 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register ``serve`` and ``local`` on the ``regkit`` command (handlers under ``handler``)."""
     from .config import parse_duration
 
+    def duration(text: str) -> float:
+        """An argparse type: ``50ms``, ``1.5s``, ``2m``, or a bare number of seconds."""
+        try:
+            return parse_duration(text)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+
     serve = subparsers.add_parser("serve", help="serve the local register over HTTP")
     serve.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     serve.add_argument("--port", default="8080", help="port (default 8080; 0 picks a free one)")
     _add_world_options(serve)
     serve.add_argument("--rate-limit", type=float, default=50.0, help="requests per second per key (0: unlimited)")
-    serve.add_argument("--extract-delay", type=parse_duration, default=2.0, help="time an extract stays processing")
-    serve.add_argument("--latency", type=parse_duration, default=0.0, help="added to every request, e.g. 50ms")
+    serve.add_argument("--extract-delay", type=duration, default=2.0,
+                       help="time an extract stays processing (e.g. 500ms, 2s; a bare number is seconds)")
+    serve.add_argument("--latency", type=duration, default=0.0,
+                       help="added to every request (e.g. 50ms; a bare number is seconds)")
     serve.add_argument("--fault-rate", type=float, default=0.0,
                        help="share of requests answered 500 injected_fault (logged in one line, no traceback)")
     serve.add_argument("--timeout-rate", type=float, default=0.0,
                        help="share of requests that get no answer: the connection is closed after --timeout")
-    serve.add_argument("--timeout", type=parse_duration, default=30.0,
+    serve.add_argument("--timeout", type=duration, default=30.0,
                        help="how long a timed-out request is held before its connection is closed (default 30s)")
     serve.add_argument("--truncate-rate", type=float, default=0.0, help="share of 200s with a truncated body")
     serve.add_argument("--burst-rate", type=float, default=0.0, help="chance a request starts a burst of 429s")
