@@ -12,7 +12,8 @@ Measures
   both on the index alone and end to end through the in-process adapter.
 
 The proceedings are generated column-wise from the bundled reference lists (real name frequencies) and
-fed to the same :func:`regkit.local.search.build_index` the register uses.
+fed to the same :func:`regkit.local.search_build.build_index` the register uses. The search's worst cases
+(very common words, prefixes, filters alone, concurrency) are measured by ``benchmarks/bench_search.py``.
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ import requests  # noqa: E402
 
 from regkit.local.catalog import load_catalog  # noqa: E402
 from regkit.local.register import open_local_register  # noqa: E402
-from regkit.local.search import GROUND_BITS, InsolvencyIndex, build_index, fold  # noqa: E402
+from regkit.local.search import GROUND_BITS, fold  # noqa: E402
+from regkit.local.search_build import build_index  # noqa: E402
+from regkit.local.search_index import InsolvencyIndex  # noqa: E402
 from regkit.local.server import LocalServer  # noqa: E402
 from regkit.local.world.store import read_world  # noqa: E402
 from regkit.schema.interface import INSOLVENCY_STATUSES  # noqa: E402
@@ -70,7 +73,7 @@ def weighted_names(path: Path, limit: int) -> tuple[list[str], list[int]]:
 
 
 def generate_rows(n: int, courts: list[str], seed: int = 1) -> Iterator[tuple]:
-    """``n`` index rows (see :func:`regkit.local.search.record_row`), drawn column by column."""
+    """``n`` index rows (see :func:`regkit.local.search_build.record_row`), drawn column by column."""
     rng = random.Random(seed)
     last, last_w = weighted_names(REFERENCE / "officer_last_names.csv", 5000)
     first, first_w = weighted_names(REFERENCE / "officer_first_names.csv", 1500)
@@ -153,8 +156,10 @@ def bench_search(rows: int, queries: int, tmp: Path) -> tuple[dict[str, tuple[fl
     conn.execute("PRAGMA journal_mode=OFF")
     conn.execute("PRAGMA synchronous=OFF")
     count = build_index(conn, generate_rows(rows, courts))
+    conn.commit()
+    conn.close()
     build = time.perf_counter() - started
-    index = InsolvencyIndex(conn)
+    index = InsolvencyIndex.open(tmp / "search.sqlite")
     catalog = load_catalog(world)
     catalog._index = index  # serve the generated million instead of the world's proceedings
     register = open_local_register(world=world, state_path=tmp / "search-state.sqlite", rate_limit=None)

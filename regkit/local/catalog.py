@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import os
-import sqlite3
 import threading
 import time
 from functools import cached_property
@@ -18,7 +17,8 @@ from typing import Any
 from regkit.local.world.store import World, default_data_dir, read_world
 
 from .owners import holders_by_company
-from .search import InsolvencyIndex, build_index, record_row
+from .search_build import record_row
+from .search_index import InsolvencyIndex
 
 __all__ = ["Catalog", "load_catalog"]
 
@@ -86,14 +86,14 @@ class Catalog:
 
     @property
     def insolvency_index(self) -> InsolvencyIndex:
-        """The FTS5 search index over the world's proceedings (built in memory on first use)."""
+        """The search index over the world's proceedings (built in a shared in-memory database on first use)."""
         with self._index_lock:
             if self._index is None:
                 started = time.perf_counter()
-                conn = sqlite3.connect(":memory:", check_same_thread=False)
-                count = build_index(conn, (record_row(i + 1, p) for i, p in enumerate(self.world.insolvencies.values())))
-                logger.info("Indexed %d proceedings in %.0f ms", count, (time.perf_counter() - started) * 1000)
-                self._index = InsolvencyIndex(conn)
+                index = InsolvencyIndex.in_memory(record_row(i + 1, p)
+                                                  for i, p in enumerate(self.world.insolvencies.values()))
+                logger.info("Indexed %d proceedings in %.0f ms", index.size, (time.perf_counter() - started) * 1000)
+                self._index = index
             return self._index
 
     def plan(self, name: str) -> dict[str, Any]:

@@ -60,7 +60,8 @@ def store_credentials():
     body = read_json_object(required=True)
     unknown = set(body) - {"username", "password", "name"}
     if unknown:
-        raise ApiError("invalid_body", f"Unknown member(s) {', '.join(sorted(unknown))}; send username, password "
+        shown = ", ".join(ascii(m[:40]) for m in sorted(unknown)[:5])
+        raise ApiError("invalid_body", f"Unknown member(s) {shown}; send username, password "
                                        "and optionally name.")
     username, password = body.get("username"), body.get("password")
     for member, value in (("username", username), ("password", password)):

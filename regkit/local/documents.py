@@ -63,7 +63,9 @@ def _extract_document(document_id: str) -> tuple[bytes, str] | None:
     return extract_document_pdf(f"tre_{row[0]}", json.loads(row[1])), row[3]
 
 
-@bp.get("/v1/documents/<path:document_id>")
+# merge_slashes=False: werkzeug would answer an id starting with "/" (``%2F``) with a 308 to another URL and an
+# HTML body; unmerged, the path does not route and is the interface's JSON 404.
+@bp.get("/v1/documents/<path:document_id>", merge_slashes=False)
 def download_document(document_id: str):
     """The PDF behind a presigned URL (403 when unsigned, tampered with or expired; 404 when unknown)."""
     context = current()

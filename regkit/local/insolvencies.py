@@ -6,7 +6,7 @@ import math
 import re
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, request
 
 from regkit.schema.interface import PRICES
 
@@ -15,7 +15,7 @@ from .context import current, spend
 from .errors import ApiError, json_response
 from .search_request import parse_search_request
 
-__all__ = ["bp", "UUID_PATTERN", "SEARCH_ONLY_MEMBERS", "detail_of"]
+__all__ = ["bp", "UUID_PATTERN", "SEARCH_ONLY_MEMBERS", "detail_of", "client_gone"]
 
 bp = Blueprint("insolvencies", __name__)
 
@@ -24,9 +24,21 @@ UUID_PATTERN = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 SEARCH_ONLY_MEMBERS = frozenset({"city", "person_id", "has_open_insolvency"})
 
 
+def client_gone() -> bool:
+    """Whether the server knows the client of this request has disconnected (waitress tells, when asked to
+    look ahead on a connection: ``channel_request_lookahead``); then nothing is charged for the answer.
+    """
+    check = request.environ.get("waitress.client_disconnected")
+    return bool(check is not None and check())
+
+
 @bp.post("/v1/search/insolvency")
 def search_insolvency():
-    """One page of proceedings matching the query and filters, newest last event first."""
+    """One page of proceedings matching the query and filters, newest last event first.
+
+    A body the parser refuses (400, also one past the limits) and a search that fails are charged nothing;
+    the charge is made after the page is ready, and not at all when the client has gone by then.
+    """
     search = parse_search_request(read_json_object(required=False))
     results, total = current().catalog.insolvency_index.search(search)
     response = json_response({
@@ -38,11 +50,12 @@ def search_insolvency():
             "total_results": total,
         },
     })
-    spend(PRICES["insolvency_search"])
+    if not client_gone():
+        spend(PRICES["insolvency_search"])
     return response
 
 
-@bp.get("/v1/insolvency/<path:insolvency_id>")
+@bp.get("/v1/insolvency/<path:insolvency_id>", merge_slashes=False)  # "//x": a JSON 404, not a 308 to "/x"
 def get_insolvency(insolvency_id: str):
     """One proceeding with all its events, oldest first."""
     if not UUID_PATTERN.match(insolvency_id):

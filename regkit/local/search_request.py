@@ -2,7 +2,9 @@
 
 Every malformed body is an :class:`~regkit.local.errors.ApiError` with status 400: unknown members,
 wrong types, unknown filter fields, a filter with none or several ways of matching, values outside an
-enum, bad dates, pagination out of bounds.
+enum, bad dates, pagination out of bounds, and anything past the limits below (also in the OpenAPI
+document: ``maxLength``, ``maxItems``, ``maximum``), which keep every search well under a second.
+An integer-valued number (``33.0``) is an integer, as in JSON Schema.
 """
 
 from __future__ import annotations
@@ -22,10 +24,25 @@ from regkit.schema.interface import (
     PER_PAGE_MIN,
 )
 
+from .bodies import lone_surrogate
 from .errors import ApiError
-from .search import GROUND_BITS, Filter, SearchRequest, fold
+from .search import GROUND_BITS, Filter, SearchRequest, fold, query_terms
 
-__all__ = ["parse_search_request"]
+__all__ = ["parse_search_request", "MAX_QUERY_LENGTH", "MAX_QUERY_TERMS", "MAX_FILTERS", "MAX_FILTER_VALUES",
+           "MAX_FILTER_TEXT", "PAGE_MAX"]
+
+#: Longest free text, in characters.
+MAX_QUERY_LENGTH = 256
+#: Most search terms (runs of letters or digits: ``12 IN 345/24`` has four) in the free text.
+MAX_QUERY_TERMS = 10
+#: Most filters in one search.
+MAX_FILTERS = 32
+#: Most entries of one filter's ``values`` or ``keywords``.
+MAX_FILTER_VALUES = 100
+#: Longest string in a filter (``value``, each of ``values`` and ``keywords``, ``min``, ``max``), in characters.
+MAX_FILTER_TEXT = 256
+#: Highest page number: the largest integer every JSON reader keeps exactly (2**53 - 1).
+PAGE_MAX = 2**53 - 1
 
 _BODY_MEMBERS = frozenset({"query", "filters", "pagination"})
 _DATE_FIELDS = frozenset({"opened_at", "closed_at", "last_event_at", "claims_filing_deadline"})
@@ -39,15 +56,30 @@ def _bad(message: str) -> ApiError:
     return ApiError("invalid_filter", message)
 
 
+def _shown(value: Any) -> str:
+    """``repr(value)``, cut short: a message never echoes a megabyte back."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
 def _string(field: str, member: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _bad(f"Filter on {field!r}: {member!r} must be a non-empty string.")
+    if len(value) > MAX_FILTER_TEXT:
+        raise _bad(f"Filter on {field!r}: {member!r} is {len(value):,} characters long; at most {MAX_FILTER_TEXT} "
+                   "are allowed.")
+    if lone_surrogate(value):
+        raise _bad(f"Filter on {field!r}: {member!r} holds a lone surrogate, which is no character; send valid "
+                   "Unicode.")
     return value
 
 
 def _strings(field: str, member: str, value: Any) -> list[str]:
     if not isinstance(value, list) or not value:
         raise _bad(f"Filter on {field!r}: {member!r} must be a non-empty array of strings.")
+    if len(value) > MAX_FILTER_VALUES:
+        raise _bad(f"Filter on {field!r}: {member!r} holds {len(value):,} entries; at most {MAX_FILTER_VALUES} "
+                   "are allowed.")
     return [_string(field, member, item) for item in value]
 
 
@@ -59,11 +91,11 @@ def _operand(field: str, member: str, text: str) -> Any:
                 raise ValueError(text)
             dt.date.fromisoformat(text)
         except ValueError:
-            raise _bad(f"Filter on {field!r}: {member!r} must be a date YYYY-MM-DD, not {text!r}.") from None
+            raise _bad(f"Filter on {field!r}: {member!r} must be a date YYYY-MM-DD, not {_shown(text)}.") from None
         return text
     allowed = FILTER_VALUES.get(field)
     if allowed is not None and text not in allowed:
-        raise _bad(f"Filter on {field!r}: {text!r} is not one of {', '.join(allowed)}.")
+        raise _bad(f"Filter on {field!r}: {_shown(text)} is not one of {', '.join(allowed)}.")
     if field == "has_open_insolvency":
         return int(text == "true")
     if field == "insolvency_grounds":
@@ -78,11 +110,11 @@ def _parse_filter(item: Any) -> list[Filter]:
         raise _bad("Each filter must be an object with 'field' and one of value, values, keywords, min/max.")
     field = item.get("field")
     if not isinstance(field, str) or field not in FILTER_FIELDS:
-        raise _bad(f"Unknown filter field {field!r}; filterable are: {', '.join(FILTER_FIELDS)}.")
+        raise _bad(f"Unknown filter field {_shown(field)}; filterable are: {', '.join(FILTER_FIELDS)}.")
     members = set(item) - {"field"}
     unknown = members - set(FILTER_MEMBERS)
     if unknown:
-        raise _bad(f"Filter on {field!r} has unknown member(s) {', '.join(sorted(unknown))}.")
+        raise _bad(f"Filter on {field!r} has unknown member(s) {', '.join(map(_shown, sorted(unknown)[:5]))}.")
     ways = [way for way in _WAYS if members & way]
     if len(ways) != 1:
         raise _bad(f"Filter on {field!r} needs exactly one of value, values, keywords or min/max; got "
@@ -105,21 +137,36 @@ def _parse_filter(item: Any) -> list[Filter]:
             for bound in ("min", "max") if bound in members]
 
 
+_QUERY_LIMITS = (f"a query takes at most {MAX_QUERY_LENGTH} characters and {MAX_QUERY_TERMS} search terms "
+                 "(runs of letters or digits); narrow the search with filters instead")
+
+
 def _parse_query(query: Any) -> str | None:
     if isinstance(query, dict):
         if set(query) != {"value"}:
             raise ApiError("invalid_body", "'query' must be a string or an object {\"value\": <text>}.")
         query = query["value"]
-    if query is None or isinstance(query, str):
-        return query
-    raise ApiError("invalid_body", "'query' must be a string or an object {\"value\": <text>}.")
+    if query is None:
+        return None
+    if not isinstance(query, str):
+        raise ApiError("invalid_body", "'query' must be a string or an object {\"value\": <text>}.")
+    if len(query) > MAX_QUERY_LENGTH:
+        raise ApiError("invalid_body", f"'query' is {len(query):,} characters long; {_QUERY_LIMITS}.")
+    if lone_surrogate(query):
+        raise ApiError("invalid_body", "'query' holds a lone surrogate, which is no character; send valid Unicode.")
+    terms = len(query_terms(query))
+    if terms > MAX_QUERY_TERMS:
+        raise ApiError("invalid_body", f"'query' has {terms} search terms; {_QUERY_LIMITS}.")
+    return query
 
 
-def _integer(pagination: dict[str, Any], name: str, default: int, low: int, high: int | None) -> int:
+def _integer(pagination: dict[str, Any], name: str, default: int, low: int, high: int) -> int:
     value = pagination.get(name, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
-        bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise ApiError("invalid_pagination", f"pagination.{name} must be an integer {bounds}, not {value!r}.")
+    if isinstance(value, float) and value.is_integer():  # 33.0 is an integer in JSON (and JSON Schema)
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ApiError("invalid_pagination", f"pagination.{name} must be an integer between {low} and {high:,}, "
+                                             f"not {_shown(value)}.")
     return value
 
 
@@ -136,12 +183,15 @@ def parse_search_request(body: Any) -> SearchRequest:
         raise ApiError("invalid_body", "The search body must be a JSON object.")
     unknown = set(body) - _BODY_MEMBERS
     if unknown:
-        raise ApiError("invalid_body", f"Unknown member(s) {', '.join(sorted(unknown))}; "
+        raise ApiError("invalid_body", f"Unknown member(s) {', '.join(map(_shown, sorted(unknown)[:5]))}; "
                                        "the body takes query, filters and pagination.")
     filters = body.get("filters")
     filters = [] if filters is None else filters
     if not isinstance(filters, list):
         raise ApiError("invalid_body", "'filters' must be an array of filter objects.")
+    if len(filters) > MAX_FILTERS:
+        raise _bad(f"A search takes at most {MAX_FILTERS} filters, not {len(filters):,}; put several values of one "
+                   f"field into one filter's 'values' (at most {MAX_FILTER_VALUES}).")
     pagination = body.get("pagination")
     pagination = {} if pagination is None else pagination
     if not isinstance(pagination, dict) or set(pagination) - {"page", "per_page"}:
@@ -149,6 +199,6 @@ def parse_search_request(body: Any) -> SearchRequest:
     return SearchRequest(
         query=_parse_query(body.get("query")),
         filters=tuple(f for item in filters for f in _parse_filter(item)),
-        page=_integer(pagination, "page", PAGE_DEFAULT, 1, None),
+        page=_integer(pagination, "page", PAGE_DEFAULT, 1, PAGE_MAX),
         per_page=_integer(pagination, "per_page", PER_PAGE_DEFAULT, PER_PAGE_MIN, PER_PAGE_MAX),
     )

@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import time
 from typing import Callable
 from urllib.parse import quote
 
 from .errors import ApiError
 
-__all__ = ["UrlSigner"]
+__all__ = ["UrlSigner", "EXPIRES_MAX"]
+
+#: Latest expiry a URL can carry (the largest signed 64-bit integer, as the OpenAPI document says).
+EXPIRES_MAX = 2**63 - 1
+_EXPIRES = re.compile(r"[0-9]{1,19}\Z")  # ASCII digits only: str.isdigit() also takes "²" and "٣"
+_SIGNATURE = re.compile(r"[0-9a-fA-F]{1,128}\Z")
 
 
 class UrlSigner:
@@ -52,12 +58,14 @@ class UrlSigner:
         Raises
         ------
         ApiError
-            403 ``invalid_signature`` when either is missing or the signature is wrong, 403
-            ``url_expired`` when the URL is past its expiry.
+            403 ``invalid_signature`` when either is missing or malformed (``expires`` is a Unix time in ASCII
+            digits up to :data:`EXPIRES_MAX`, ``signature`` hex) or the signature is wrong, 403 ``url_expired``
+            when the URL is past its expiry.
         """
-        if not expires or not signature or not expires.isdigit():
-            raise ApiError("invalid_signature", "This document URL is not signed; request the record again for "
-                                                "a fresh presigned URL.")
+        if (not expires or not signature or not _EXPIRES.match(expires) or int(expires) > EXPIRES_MAX
+                or not _SIGNATURE.match(signature)):
+            raise ApiError("invalid_signature", "This document URL is not signed, or its expires or signature is "
+                                                "malformed; request the record again for a fresh presigned URL.")
         expected = self.signature(document_id, int(expires)).encode()
         if not hmac.compare_digest(expected, signature.lower().encode("utf-8")):
             raise ApiError("invalid_signature", "The document URL's signature is wrong; request the record "
