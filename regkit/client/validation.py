@@ -34,6 +34,7 @@ __all__ = [
 _DATE_FIELDS = frozenset(f for f, kinds in api.FILTER_MEMBER_KINDS.items() if "min" in kinds)
 _DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _UUID = api.UUID_PATTERN
+_TERM = re.compile(r"[^\W_]+")
 
 
 def _fail(message: str, allowed: str = "") -> ValidationError:
@@ -163,8 +164,9 @@ def pagination(page: Any, per_page: Any) -> dict[str, int]:
     """``{"page", "per_page"}`` within the interface's bounds."""
     page = _integer(page, "page")
     per_page = _integer(per_page, "per_page")
-    if page < 1:
-        raise _fail(f"page must be 1 or more, not {page}", "page >= 1 (the first page is 1)")
+    if not 1 <= page <= api.PAGE_MAX:
+        raise _fail(f"page must be 1 or more, not {page}" if page < 1 else f"page {page} is past the last possible page",
+                    f"1 to {api.PAGE_MAX} (the first page is 1)")  # fmt: skip
     if not api.PER_PAGE_MIN <= per_page <= api.PER_PAGE_MAX:
         raise _fail(f"per_page must lie in [{api.PER_PAGE_MIN}, {api.PER_PAGE_MAX}], not {per_page}",
                     f"{api.PER_PAGE_MIN} to {api.PER_PAGE_MAX}")  # fmt: skip
@@ -178,6 +180,13 @@ def query(value: Any) -> str | None:
     if not isinstance(value, str):
         raise _fail(f"query must be a string, not {value!r}")
     _sendable(value, "query")
+    limits = (f"at most {api.MAX_QUERY_LENGTH} characters and {api.MAX_QUERY_TERMS} search terms (runs of letters "
+              "or digits); narrow the search with filters instead")  # fmt: skip
+    if len(value) > api.MAX_QUERY_LENGTH:
+        raise _fail(f"query is {len(value):,} characters long", limits)
+    terms = len(_TERM.findall(value))
+    if terms > api.MAX_QUERY_TERMS:
+        raise _fail(f"query has {terms} search terms", limits)
     return value.strip() or None
 
 
@@ -202,6 +211,8 @@ def _scalar(field: str, value: Any, where: str) -> str:
     if isinstance(value, (date, datetime)):
         raise _fail(f"{where} takes no date", f"dates only for {', '.join(sorted(_DATE_FIELDS))}")
     text = _text(value, where)
+    if len(text) > api.MAX_FILTER_TEXT:
+        raise _fail(f"{where} is {len(text):,} characters long", f"at most {api.MAX_FILTER_TEXT} characters")
     allowed = api.FILTER_VALUES.get(field)
     if allowed is not None and text not in allowed:
         raise _fail(f"{where}: {text!r} is not a {field} value{_close(text, allowed)}", ", ".join(allowed))
@@ -240,6 +251,9 @@ def _one_filter(spec: Mapping[str, Any]) -> dict[str, Any]:
             items = sorted({_scalar(field, v, where) for v in value})
             if not items:
                 raise _fail(f"{where} must not be empty")
+            if len(items) > api.MAX_FILTER_VALUES:
+                raise _fail(f"{where} holds {len(items):,} entries",
+                            f"at most {api.MAX_FILTER_VALUES}; split the search, or use a range or keywords")  # fmt: skip
             out[member] = items
         else:
             out[member] = _scalar(field, value, where)
@@ -296,6 +310,8 @@ def filters(value: Any) -> list[dict[str, Any]]:
             raise _fail("filters given as a list must hold filter objects (dicts with 'field')")
     else:
         raise _fail(f"filters must be a mapping or a list of filter objects, not {type(value).__name__}")
+    if len(specs) > api.MAX_FILTERS:
+        raise _fail(f"{len(specs)} filters in one search", f"at most {api.MAX_FILTERS}")
     normalised = [_one_filter(spec) for spec in specs]
     return sorted(normalised, key=lambda f: (f["field"], repr(sorted(f.items()))))
 

@@ -142,6 +142,8 @@ def create_app(
                        if config.auth_failure_limit else None),
     )
     app = Flask(__name__)
+    # "/v1/company/%2Fx" is a 404 in the interface's JSON, not a 308 redirect with an HTML body.
+    app.url_map.merge_slashes = False
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.extensions[EXTENSION] = context
     for blueprint in _BLUEPRINTS:

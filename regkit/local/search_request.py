@@ -14,6 +14,12 @@ import re
 from typing import Any
 
 from regkit.schema.interface import (
+    MAX_FILTER_TEXT,
+    MAX_FILTER_VALUES,
+    MAX_FILTERS,
+    MAX_QUERY_LENGTH,
+    MAX_QUERY_TERMS,
+    PAGE_MAX,
     FILTER_FIELDS,
     FILTER_MEMBER_KINDS,
     FILTER_MEMBERS,
@@ -31,18 +37,7 @@ from .search import GROUND_BITS, Filter, SearchRequest, fold, query_terms
 __all__ = ["parse_search_request", "MAX_QUERY_LENGTH", "MAX_QUERY_TERMS", "MAX_FILTERS", "MAX_FILTER_VALUES",
            "MAX_FILTER_TEXT", "PAGE_MAX"]
 
-#: Longest free text, in characters.
-MAX_QUERY_LENGTH = 256
-#: Most search terms (runs of letters or digits: ``12 IN 345/24`` has four) in the free text.
-MAX_QUERY_TERMS = 10
-#: Most filters in one search.
-MAX_FILTERS = 32
-#: Most entries of one filter's ``values`` or ``keywords``.
-MAX_FILTER_VALUES = 100
-#: Longest string in a filter (``value``, each of ``values`` and ``keywords``, ``min``, ``max``), in characters.
-MAX_FILTER_TEXT = 256
-#: Highest page number: the largest integer every JSON reader keeps exactly (2**53 - 1).
-PAGE_MAX = 2**53 - 1
+# The limits are the interface's (regkit.schema.interface), which the client checks before sending too.
 
 _BODY_MEMBERS = frozenset({"query", "filters", "pagination"})
 _DATE_FIELDS = frozenset({"opened_at", "closed_at", "last_event_at", "claims_filing_deadline"})

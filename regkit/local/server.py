@@ -106,8 +106,10 @@ class LocalServer:
     def bind(self) -> "LocalServer":
         """Bind (or take over ``sock``) and listen; requests wait in the backlog until serving starts."""
         if self._server is None:
+            # channel_request_lookahead: waitress then notices a client that went away
+            # (waitress.client_disconnected), so an unanswered search is not charged.
             options: dict[str, Any] = {"threads": self.threads, "ident": "regkit",
-                                       "clear_untrusted_proxy_headers": True}
+                                       "clear_untrusted_proxy_headers": True, "channel_request_lookahead": 5}
             if self._sock is not None:
                 options["sockets"] = [self._sock]
                 self.port = self._sock.getsockname()[1]

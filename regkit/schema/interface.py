@@ -19,6 +19,12 @@ from typing import Any, Mapping
 
 __all__ = [
     "API_VERSION",
+    "MAX_QUERY_LENGTH",
+    "MAX_QUERY_TERMS",
+    "MAX_FILTERS",
+    "MAX_FILTER_VALUES",
+    "MAX_FILTER_TEXT",
+    "PAGE_MAX",
     "COMPANY_ID_PATTERN",
     "EXTRACT_ID_PATTERN",
     "CREDENTIAL_NAME_PATTERN",
@@ -169,6 +175,21 @@ PAGE_DEFAULT = 1
 PER_PAGE_DEFAULT = 10
 PER_PAGE_MIN = 1
 PER_PAGE_MAX = 100
+
+# Limits of one insolvency search (ours: they keep every search well under a second; the OpenAPI
+# document states them too, and both the register and the client enforce them).
+#: Longest free text, in characters.
+MAX_QUERY_LENGTH = 256
+#: Most search terms (runs of letters or digits: ``12 IN 345/24`` has four) in the free text.
+MAX_QUERY_TERMS = 10
+#: Most filters in one search.
+MAX_FILTERS = 32
+#: Most entries of one filter's ``values`` or ``keywords``.
+MAX_FILTER_VALUES = 100
+#: Longest string in a filter (``value``, each of ``values`` and ``keywords``, ``min``, ``max``), in characters.
+MAX_FILTER_TEXT = 256
+#: Highest page number: the largest integer every JSON reader keeps exactly (2**53 - 1).
+PAGE_MAX = 2**53 - 1
 
 MONITOR_ENTITY_TYPES = ("company", "person")
 PREFERENCES = ("basic", "representation", "financials", "documents", "ownership", "holdings",

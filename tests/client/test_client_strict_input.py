@@ -140,3 +140,29 @@ def test_cache_files_are_readable_by_their_owner_only(inprocess: Any, tmp_path: 
     for path in files:  # the database and SQLite's -wal / -shm beside it
         assert stat.S_IMODE(path.stat().st_mode) == 0o600, path.name
     assert stat.S_IMODE((tmp_path / "private").stat().st_mode) == 0o700
+
+
+# -- the interface's search limits, checked before sending ---------------------------------------
+
+from regkit.schema import interface as api  # noqa: E402
+
+
+@pytest.mark.parametrize(("kwargs", "fragment"), [
+    ({"query": "a" * (api.MAX_QUERY_LENGTH + 1)}, "characters long"),
+    ({"query": " ".join(["in"] * (api.MAX_QUERY_TERMS + 1))}, "search terms"),
+    ({"filters": {"court": "x" * (api.MAX_FILTER_TEXT + 1)}}, "characters long"),
+    ({"filters": {"city": [f"Stadt {n}" for n in range(api.MAX_FILTER_VALUES + 1)]}}, "entries"),
+    ({"filters": [{"field": "court", "value": f"Amtsgericht {n}"} for n in range(api.MAX_FILTERS + 1)]}, "filters"),
+    ({"page": api.PAGE_MAX + 1}, "past the last possible page"),
+])  # fmt: skip
+def test_search_limits_are_refused_before_sending(client: Any, kwargs: dict[str, Any], fragment: str) -> None:
+    with pytest.raises(ValidationError, match=fragment):
+        client.search_insolvencies(**kwargs)
+    assert client.sent() == 0 and client.credits_spent == 0
+
+
+def test_searches_at_the_limits_are_answered(client: Any) -> None:
+    page = client.search_insolvencies(query=" ".join(["gmbh"] * api.MAX_QUERY_TERMS),
+                                      filters={"city": [f"Stadt {n}" for n in range(api.MAX_FILTER_VALUES - 1)]
+                                               + ["Berlin"]})  # fmt: skip
+    assert client.sent() == 1 and page.meta.credits == 10
