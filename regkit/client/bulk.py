@@ -23,8 +23,6 @@ from concurrent.futures import Future, as_completed, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import requests
-
 from regkit.schema.interface import PRICES
 
 from . import validation
@@ -86,12 +84,8 @@ class CostEstimate:
 def _is_cached(client: "Client", company_id: str, realtime: bool) -> bool:
     if realtime or not client.cache.enabled:
         return False
-    op = client._company_op(company_id, realtime, False)
-    session = client._caller.session
-    request = session.prepare_request(
-        requests.Request(op.method, client.base_url + op.path, params=list(op.params) or None)
-    )
-    response = session.cache.get_response(session.cache.create_key(request))
+    key = client._cache_key(client._company_op(company_id, realtime, False))
+    response = client._caller.session.cache.get_response(key)
     return response is not None and not response.is_expired
 
 

@@ -223,7 +223,8 @@ class Client(ExtractMethods, AccountMethods):
         return CompanyRecord(data, self._meta(answer, urls_expired=stale))
 
     def _cache_key(self, op: Operation) -> str:
-        """The cache key ``op`` is stored under (what requests-cache would compute when sending it)."""
+        """The cache key ``op`` is stored under (what requests-cache would compute when sending it);
+        the one place that derives it, for aliases and for cost estimates."""
         import requests
 
         session = self._caller.session

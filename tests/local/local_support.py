@@ -92,3 +92,26 @@ class WorldIds:
                                    if rec.get("status") == "inactive" and len(entities.get(c, ())) == 1)
         self.pending_change = next(iter(catalog.world.realtime))
         self.person = next(p for p in catalog.persons)
+
+
+def filter_matches(proceeding: dict[str, Any], item: dict[str, Any]) -> bool:
+    """Brute-force oracle of one insolvency search filter over a proceeding (what the index must agree with)."""
+    from regkit.local.search import fold
+
+    field = item["field"]
+    value = proceeding.get(field)
+    if field == "insolvency_grounds":
+        wanted = {item["value"]} if "value" in item else set(item["values"])
+        return bool(wanted & set(value or ()))
+    if field == "has_open_insolvency":
+        return value is not None and value == (item["value"] == "true")
+    if field in ("court", "city"):
+        if "keywords" in item:
+            return value is not None and all(fold(k) in fold(value) for k in item["keywords"])
+        wanted = [item["value"]] if "value" in item else item["values"]
+        return value is not None and fold(value) in {fold(w) for w in wanted}
+    if "value" in item:
+        return value == item["value"]
+    if "values" in item:
+        return value in item["values"]
+    return value is not None and item.get("min", "0000") <= value <= item.get("max", "9999")

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from openapi_check import schema_validator
 
 from regkit.local.search import query_terms
-from regkit.local.search_request import (
+from regkit.schema.interface import (  # the interface's limits, defined once
     MAX_FILTER_TEXT,
     MAX_FILTER_VALUES,
     MAX_FILTERS,

@@ -14,7 +14,7 @@ import pytest
 from local_support import EMPTY, VALID_ACCOUNT, charged, error_of
 
 from regkit.local.bodies import MAX_INTEGER_DIGITS
-from regkit.local.search_request import (
+from regkit.schema.interface import (  # the interface's limits, defined once
     MAX_FILTER_TEXT,
     MAX_FILTER_VALUES,
     MAX_FILTERS,

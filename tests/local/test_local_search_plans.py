@@ -27,6 +27,7 @@ from regkit.local.search_build import record_row
 from regkit.local.search_index import InsolvencyIndex, Tuning
 from regkit.local.search_request import parse_search_request
 from regkit.schema.interface import INSOLVENCY_GROUNDS, INSOLVENCY_STATUSES
+from local_support import filter_matches
 
 SIZE = 3000
 FIRST = ["Inge", "Ingrid", "Ina", "Max", "Maria", "Marta", "José", "Émile", "Jörg", "Ute"]
@@ -104,26 +105,6 @@ def text_matches(proceeding: dict, query: str) -> bool:
         if tokens and not any(_phrase_in(tokens, phrase.prefix, column) for column in columns):
             return False
     return True
-
-
-def filter_matches(proceeding: dict, item: dict) -> bool:
-    field = item["field"]
-    value = proceeding.get(field)
-    if field == "insolvency_grounds":
-        wanted = {item["value"]} if "value" in item else set(item["values"])
-        return bool(wanted & set(value or ()))
-    if field == "has_open_insolvency":
-        return value is not None and value == (item["value"] == "true")
-    if field in ("court", "city"):
-        if "keywords" in item:
-            return all(fold(k) in fold(value) for k in item["keywords"])
-        wanted = [item["value"]] if "value" in item else item["values"]
-        return value is not None and fold(value) in {fold(w) for w in wanted}
-    if "value" in item:
-        return value == item["value"]
-    if "values" in item:
-        return value in item["values"]
-    return value is not None and item.get("min", "0000") <= value <= item.get("max", "9999")
 
 
 def in_order(proceedings) -> list[str]:
