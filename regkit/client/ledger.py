@@ -127,7 +127,7 @@ class Ledger:
             call        str                  client method (``get_company``, ...)
             method      str                  HTTP method
             path        str                  request path with query, e.g. ``/v1/company/ID?realtime=true``
-            status      Int64                HTTP status of the final answer (NA: none came)
+            status      Int64                HTTP status of the last attempt (NA: none came)
             credits     int64                credits charged, over all attempts
             saved       int64                credits not spent thanks to the cache or a merged call
             source      str                  ``network``, ``cache`` or ``merged``
@@ -137,7 +137,10 @@ class Ledger:
             error       str                  exception class name when the call failed, else NaN
             ==========  ===================  ==================================================
 
-            ``frame.attrs`` holds ``credits_spent`` and ``credits_saved``.
+            A call failed when ``error`` is set, whatever its status: a body that broke off after
+            the status line ``200`` keeps that status.  Successful calls are
+            ``frame[frame["error"].isna()]``.  ``frame.attrs`` holds ``credits_spent`` and
+            ``credits_saved``.
         """
         import pandas as pd
 

@@ -117,6 +117,20 @@ def test_truncated_bodies_are_retried_and_never_cached(fake: FakeInterface, make
     assert len(responses) == 1 and json.loads(responses[0].content) == company_body(CID)
 
 
+def test_a_call_that_fails_on_cut_bodies_is_a_failed_row_with_the_status_line_it_saw(
+    fake: FakeInterface, make_fake_client
+) -> None:
+    cut = (200, company_body(CID), {**charged(0), "X-Fake-Truncate": "1"})
+    fake.route("GET", "/v1/company/*", script(cut, cut, cut, cut))
+    client = make_fake_client()  # retries=3: four attempts, every one cut off
+    with pytest.raises(TransportError):
+        client.get_company(CID)
+    row = client.ledger.iloc[-1]
+    # The status line said 200, but no answer came: the row is a failure, and it cost nothing.
+    assert (row["status"], row["error"], row["credits"], row["attempts"]) == (200, "TransportError", 0, 4)
+    assert client.ledger[client.ledger["error"].isna()].empty and client.credits_spent == 0
+
+
 def test_garbled_answers_end_as_transport_error_with_nothing_cached(fake: FakeInterface, make_fake_client) -> None:
     fake.route("GET", "/v1/company/*", script((200, b'{"id": "DE-HRB-B12', charged(10))))
     client = make_fake_client()
