@@ -61,7 +61,7 @@ def company_frames(companies: list[dict]) -> dict[str, Callable[[], Any]]:
         "insolvency_summaries": lambda: rf.insolvency_summaries(companies),
         "industry_codes": lambda: rf.industry_codes(companies),
         "contact": lambda: rf.contact(companies),
-        "companies_frame": lambda: rf.companies_frame(companies),
+        "companies": lambda: rf.companies(companies),
     })
     return jobs
 

@@ -22,7 +22,7 @@ _EXPORTS = {
     name: "regkit.client"
     for name in (
         "Client", "CachePolicy", "RetryPolicy", "CostEstimate",
-        "CompanyRecord", "CompanyBatch", "InsolvencySearchPage", "InsolvencyRecord", "ExtractRecord",
+        "CompanyRecord", "CompanyBatch", "InsolvencySearchPage", "InsolvencyResults", "InsolvencyRecord", "ExtractRecord",
         "CredentialRecord", "CreditsRecord", "MonitorRecord",
         "RegkitError", "APIError", "ValidationError", "BadRequestError", "AuthenticationError",
         "PaymentRequiredError", "PermissionDeniedError", "NotFoundError", "ConflictError", "RateLimitedError",
@@ -33,8 +33,8 @@ _EXPORTS.update({
     name: "regkit.frames"
     for name in (
         "history", "representatives", "indicators", "ratios", "links", "documents", "insolvency_summaries",
-        "industry_codes", "contact", "as_of", "CompanyAsOf", "companies_frame", "insolvency_results", "events",
-        "insolvencies", "panel", "proceedings", "beneficial_owners",
+        "industry_codes", "contact", "as_of", "CompanyAsOf", "companies", "insolvency_results", "events",
+        "panel", "proceedings", "beneficial_owners",
     )
 })
 

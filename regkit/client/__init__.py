@@ -29,10 +29,10 @@ from .records import (
     CreditsRecord,
     ExtractRecord,
     InsolvencyRecord,
+    InsolvencyResults,
     InsolvencySearchPage,
     MonitorRecord,
     RecordMeta,
-    register_frames,
 )
 from .retry import RetryPolicy
 
@@ -54,6 +54,7 @@ __all__ = [
     "DEMO_API_KEY",
     "ExtractRecord",
     "InsolvencyRecord",
+    "InsolvencyResults",
     "InsolvencySearchPage",
     "LOCAL_ORIGIN",
     "MonitorRecord",
@@ -69,5 +70,4 @@ __all__ = [
     "TransportError",
     "ValidationError",
     "WaitTimeout",
-    "register_frames",
 ]

@@ -81,14 +81,6 @@ class CostEstimate:
                 f"{self.to_fetch} × {self.price} = {self.credits} credits{budget}")  # fmt: skip
 
 
-def _is_cached(client: "Client", company_id: str, realtime: bool) -> bool:
-    if realtime or not client.cache.enabled:
-        return False
-    key = client._cache_key(client._company_op(company_id, realtime, False))
-    response = client._caller.session.cache.get_response(key)
-    return response is not None and not response.is_expired
-
-
 def _split_valid(ids: Sequence[str]) -> tuple[list[str], dict[str, RegkitError]]:
     valid: dict[str, None] = {}
     invalid: dict[str, RegkitError] = {}
@@ -105,7 +97,7 @@ def estimate_cost(client: "Client", company_ids: Sequence[str], realtime: bool =
     if isinstance(company_ids, str):
         company_ids = [company_ids]
     distinct, _ = _split_valid(company_ids)
-    cached = sum(_is_cached(client, cid, realtime) for cid in distinct)
+    cached = sum(client.is_cached(cid, realtime) for cid in distinct)
     price = PRICES["company_realtime" if realtime else "company"]
     to_fetch = len(distinct) - cached
     return CostEstimate(len(company_ids), len(distinct), cached, to_fetch, price, to_fetch * price,

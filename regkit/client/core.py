@@ -20,7 +20,8 @@ from .errors import ValidationError
 from .extracts import ExtractMethods
 from .ledger import Ledger
 from .policy import company_ids, scope_token
-from .records import CompanyBatch, CompanyRecord, InsolvencyRecord, InsolvencySearchPage, RecordMeta
+from .insolvencies import InsolvencyMethods
+from .records import CompanyBatch, CompanyRecord, RecordMeta
 from .retry import RetryPolicy
 from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, resolve_target
 from .transport.call import Answer, Caller, Operation
@@ -40,7 +41,7 @@ _COMPANY_HINTS = {
 }
 
 
-class Client(ExtractMethods, AccountMethods):
+class Client(InsolvencyMethods, ExtractMethods, AccountMethods):
     """A client of the company register interface that is careful with credits.
 
     Parameters
@@ -222,15 +223,12 @@ class Client(ExtractMethods, AccountMethods):
                         op.path)  # fmt: skip
         return CompanyRecord(data, self._meta(answer, urls_expired=stale))
 
-    def _cache_key(self, op: Operation) -> str:
-        """The cache key ``op`` is stored under (what requests-cache would compute when sending it);
-        the one place that derives it, for aliases and for cost estimates."""
-        import requests
-
-        session = self._caller.session
-        request = requests.Request(op.method, self.base_url + op.path, params=list(op.params) or None,
-                                   headers=dict(op.headers) or None)  # fmt: skip
-        return session.cache.create_key(session.prepare_request(request))
+    def is_cached(self, company_id: str, realtime: bool = False) -> bool:
+        """Whether ``get_company(company_id)`` would be answered by the cache now, for free (a former id
+        of a cached company counts).  Nothing is sent; a malformed id raises ``ValidationError``.
+        ``realtime`` lookups are never cached."""
+        op = self._company_op(validation.company_id(company_id), validation.flag(realtime, "realtime"), False)
+        return not realtime and self._caller.is_cached(op)
 
     def _alias_company(self, op: Operation, data: Any) -> None:
         """Make a fresh company answer serve every id it stands for (its current id and its former ids,
@@ -238,7 +236,7 @@ class Client(ExtractMethods, AccountMethods):
         if not self.cache.enabled or ("realtime", "true") in op.params:
             return
         asked = op.path.rsplit("/", 1)[-1]
-        key = self._cache_key(op)
+        key = self._caller.cache_key(op)
         if self._caller.session.cache.get_response(key) is None:
             return  # not stored (cache off, or the answer was refused)
         for other in sorted(company_ids(data) - {asked}):
@@ -246,7 +244,7 @@ class Client(ExtractMethods, AccountMethods):
                 other = validation.company_id(other)
             except ValidationError:
                 continue
-            alias = self._cache_key(replace(op, path=f"/v1/company/{quote(other)}"))
+            alias = self._caller.cache_key(replace(op, path=f"/v1/company/{quote(other)}"))
             self._caller.session.cache.redirects[alias] = key
 
     def get_companies(self, ids: Sequence[str], realtime: bool = False, errors: str = "raise",
@@ -262,56 +260,3 @@ class Client(ExtractMethods, AccountMethods):
     def estimate_cost(self, company_ids: Sequence[str], realtime: bool = False) -> bulk.CostEstimate:
         """What a bulk lookup would cost now: distinct uncached ids × price (nothing is sent)."""
         return bulk.estimate_cost(self, company_ids, realtime=validation.flag(realtime, "realtime"))
-
-    # -- insolvencies --------------------------------------------------------------------------
-    def _search_op(self, query: Any, filters: Any, page: Any, per_page: Any) -> Operation:
-        body: dict[str, Any] = {}
-        if (text := validation.query(query)) is not None:
-            body["query"] = text
-        if normalised := validation.filters(filters):
-            body["filters"] = normalised
-        body["pagination"] = validation.pagination(page, per_page)
-        return Operation("search_insolvencies", "POST", "/v1/search/insolvency", body=body,
-                         price=PRICES["insolvency_search"])  # fmt: skip
-
-    def search_insolvencies(self, query: str | None = None, filters: Any = None, page: int = 1,
-                            per_page: int = 10) -> InsolvencySearchPage:  # fmt: skip
-        """One page of insolvency proceedings (10 credits per page; cached for a day).
-
-        ``filters`` takes the interface's list of filter objects or a mapping (see
-        :func:`regkit.client.validation.filters`).
-        """
-        answer = self._call(self._search_op(query, filters, page, per_page))
-        return InsolvencySearchPage(answer.data, self._meta(answer))
-
-    def iter_insolvencies(self, query: str | None = None, filters: Any = None, per_page: int = 100,
-                          limit: int | None = None) -> Any:  # fmt: skip
-        """Every matching proceeding across pages, fetched lazily (10 credits per page).
-
-        Arguments are checked now; pages are fetched as the iterator is consumed.
-        """
-        first = self._search_op(query, filters, 1, per_page)
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
-            raise ValidationError(f"limit must be a non-negative integer, not {limit!r}")
-
-        def pages() -> Any:
-            op, count = first, 0
-            while limit is None or count < limit:
-                page = InsolvencySearchPage(self._call(op).data)
-                for result in page:
-                    if limit is not None and count >= limit:
-                        return
-                    count += 1
-                    yield result
-                if not page.has_next or len(page) == 0:
-                    return
-                body = {**op.body, "pagination": {**op.body["pagination"], "page": op.body["pagination"]["page"] + 1}}
-                op = replace(op, body=body)
-
-        return pages()
-
-    def get_insolvency(self, insolvency_id: str) -> InsolvencyRecord:
-        """One proceeding with all its events (10 credits; cached for a day)."""
-        path = f"/v1/insolvency/{quote(validation.insolvency_id(insolvency_id))}"
-        answer = self._call(Operation("get_insolvency", "GET", path, price=PRICES["insolvency_detail"]))
-        return InsolvencyRecord(answer.data, self._meta(answer))

@@ -1,90 +1,181 @@
-"""The analysis-layer methods of company records and batches, resolved through the frames hooks.
+"""The analysis-layer methods of records: ``record.history("names")``, ``batch.indicators()``, ...
 
-Each method looks its builder up in :mod:`regkit.client.hooks` at call time (importing
-``regkit.frames`` once if needed), so the client never imports the analysis layer at module level.
-The builders, their columns and dtypes are documented in ``regkit.frames``.
+Each method is a plain method that imports its builder from :mod:`regkit.frames` when it is called
+and passes the record on.  These are the only imports from the client into the analysis layer, and
+they are lazy on purpose: ``import regkit.client`` stays free of pandas, and the analysis layer
+stays free to import the client (see the layer rules in CONTRIBUTING.md).  To add a method, add
+it here with the same name and arguments as its builder; the builders, their columns and dtypes
+are documented in :mod:`regkit.frames`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from .errors import RegkitError
-from .hooks import builder
 
-__all__ = ["CompanyFrames", "BatchFrames"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from regkit.frames.snapshot import CompanyAsOf
+
+__all__ = ["CompanyFrames", "BatchFrames", "InsolvencyPageFrames", "InsolvencyFrames", "ExtractFrames"]
 
 
 class CompanyFrames:
-    """Frames of one company: ``record.representatives()``, ``record.indicators()``, … and the HTML card."""
+    """Frames of one company (mixed into :class:`~regkit.client.records.CompanyRecord`)."""
 
-    def _frame(self, hook: str, *args: Any, **kwargs: Any) -> Any:
-        return builder(hook)(self, *args, **kwargs)
+    def to_dataframe(self) -> pd.DataFrame:
+        """One-row frame of the company's current values (see ``regkit.frames.companies``)."""
+        from regkit.frames.overview import companies
+
+        return companies(self)
+
+    def history(self, field: str) -> pd.DataFrame:
+        """The history of one member (``"names"``, ``"addresses"``, ``"capitals"``, ...) as a frame
+        (see ``regkit.frames.history``)."""
+        from regkit.frames.histories import history
+
+        return history(self, field)
+
+    def representatives(self, active_on: Any = None, *, person_city: bool = False) -> pd.DataFrame:
+        """One row per role held (see ``regkit.frames.representatives``)."""
+        from regkit.frames.roles import representatives
+
+        return representatives(self, active_on, person_city=person_city)
+
+    def indicators(self, unit: str = "EUR", wide: bool = True) -> pd.DataFrame:
+        """Published indicators per reporting date (see ``regkit.frames.indicators``)."""
+        from regkit.frames.financials import indicators
+
+        return indicators(self, unit=unit, wide=wide)
+
+    def links(self) -> pd.DataFrame:
+        """Mergers, spin-offs and the profit-transfer agreement as a relation frame (see ``regkit.frames.links``)."""
+        from regkit.frames.relations import links
+
+        return links(self)
+
+    def documents(self) -> pd.DataFrame:
+        """The company's documents (see ``regkit.frames.documents``)."""
+        from regkit.frames.details import documents
+
+        return documents(self)
+
+    def insolvency_summaries(self) -> pd.DataFrame:
+        """One row per insolvency proceeding against the company (see ``regkit.frames.insolvency_summaries``)."""
+        from regkit.frames.details import insolvency_summaries
+
+        return insolvency_summaries(self)
+
+    def industry_codes(self) -> pd.DataFrame:
+        """The company's WZ 2025 codes, one row per code (see ``regkit.frames.industry_codes``)."""
+        from regkit.frames.details import industry_codes
+
+        return industry_codes(self)
+
+    def contact(self) -> pd.DataFrame:
+        """Contact data: website, e-mail, phone, VAT id, social media (see ``regkit.frames.contact``)."""
+        from regkit.frames.details import contact
+
+        return contact(self)
+
+    def as_of(self, date: Any, *, person_city: bool = False) -> CompanyAsOf:
+        """The company as it stood on ``date`` (see ``regkit.frames.as_of``; ``person_city=True`` adds
+        the city to derived person keys)."""
+        from regkit.frames.snapshot import as_of
+
+        return as_of(self, date, person_city=person_city)
+
+    def panel(self, years: Iterable[int] | None = None, unit: str = "EUR") -> pd.DataFrame:
+        """A company-year panel (see ``regkit.frames.panel``)."""
+        from regkit.frames.panels import panel
+
+        return panel(self, years=years, unit=unit)
 
     def _repr_html_(self) -> str | None:
         """The compact company card Jupyter shows (``None`` falls back to the repr)."""
+        from regkit.frames.card import company_card_html
+
         try:
-            return self._frame("company.repr_html")
+            return company_card_html(self)
         except RegkitError:
             return None
 
-    def representatives(self, *args: Any, **kwargs: Any) -> Any:
-        """One row per role held (see ``regkit.frames.representatives``)."""
-        return self._frame("company.representatives", *args, **kwargs)
-
-    def indicators(self, unit: str = "EUR", wide: bool = True) -> Any:
-        """Published indicators per reporting date (see ``regkit.frames.indicators``)."""
-        return self._frame("company.indicators", unit=unit, wide=wide)
-
-    def links(self) -> Any:
-        """Mergers, spin-offs and the profit-transfer agreement as a relation frame."""
-        return self._frame("company.links")
-
-    def documents(self) -> Any:
-        """The company's documents (see ``regkit.frames.documents``)."""
-        return self._frame("company.documents")
-
-    def insolvency_summaries(self) -> Any:
-        """One row per insolvency proceeding against the company."""
-        return self._frame("company.insolvency_summaries")
-
-    def industry_codes(self) -> Any:
-        """The company's WZ 2025 codes, one row per code (see ``regkit.frames.industry_codes``)."""
-        return self._frame("company.industry_codes")
-
-    def contact(self) -> Any:
-        """Contact data (website, e-mail, phone, VAT id, social media)."""
-        return self._frame("company.contact")
-
-    def as_of(self, date: Any, **options: Any) -> Any:
-        """The company as it stood on ``date`` (see ``regkit.frames.as_of``; ``person_city=True``
-        adds the city to derived person keys)."""
-        return self._frame("company.as_of", date, **options)
-
-    def panel(self, years: Any = None, unit: str = "EUR") -> Any:
-        """A company-year panel (see ``regkit.frames.panel``)."""
-        return self._frame("company.panel", years=years, unit=unit)
-
 
 class BatchFrames:
-    """Frames of many companies at once (the same frames as one company's, concatenated)."""
+    """Frames of many companies at once (mixed into :class:`~regkit.client.records.CompanyBatch`):
+    the same frames as one company's, concatenated over the fetched companies."""
 
-    def history(self, field: str) -> Any:
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per fetched company (see ``regkit.frames.companies``)."""
+        from regkit.frames.overview import companies
+
+        return companies(self)
+
+    def history(self, field: str) -> pd.DataFrame:
         """The history of one member for every fetched company."""
-        return builder("companies.history")(self, field)
+        from regkit.frames.histories import history
 
-    def representatives(self, *args: Any, **kwargs: Any) -> Any:
+        return history(self, field)
+
+    def representatives(self, active_on: Any = None, *, person_city: bool = False) -> pd.DataFrame:
         """One row per role held, for every fetched company."""
-        return builder("companies.representatives")(self, *args, **kwargs)
+        from regkit.frames.roles import representatives
 
-    def indicators(self, unit: str = "EUR", wide: bool = True) -> Any:
+        return representatives(self, active_on, person_city=person_city)
+
+    def indicators(self, unit: str = "EUR", wide: bool = True) -> pd.DataFrame:
         """Published indicators of every fetched company."""
-        return builder("companies.indicators")(self, unit=unit, wide=wide)
+        from regkit.frames.financials import indicators
 
-    def links(self) -> Any:
+        return indicators(self, unit=unit, wide=wide)
+
+    def links(self) -> pd.DataFrame:
         """Mergers, spin-offs and profit-transfer agreements of every fetched company."""
-        return builder("companies.links")(self)
+        from regkit.frames.relations import links
 
-    def panel(self, years: Any = None, unit: str = "EUR") -> Any:
+        return links(self)
+
+    def panel(self, years: Iterable[int] | None = None, unit: str = "EUR") -> pd.DataFrame:
         """A company-year panel of every fetched company."""
-        return builder("companies.panel")(self, years=years, unit=unit)
+        from regkit.frames.panels import panel
+
+        return panel(self, years=years, unit=unit)
+
+
+class InsolvencyPageFrames:
+    """Frames of insolvency search results (one page, or all pages of a search)."""
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per result (see ``regkit.frames.insolvency_results``)."""
+        from regkit.frames.insolvency import insolvency_results
+
+        return insolvency_results(self)
+
+
+class InsolvencyFrames:
+    """Frames of one proceeding (mixed into :class:`~regkit.client.records.InsolvencyRecord`)."""
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One-row frame of the proceeding (see ``regkit.frames.proceedings``)."""
+        from regkit.frames.insolvency import proceedings
+
+        return proceedings(self)
+
+    def events(self) -> pd.DataFrame:
+        """The proceeding's events, oldest first (see ``regkit.frames.events``)."""
+        from regkit.frames.insolvency import events
+
+        return events(self)
+
+
+class ExtractFrames:
+    """Frames of a Transparenzregister extract (mixed into :class:`~regkit.client.records.ExtractRecord`)."""
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """The beneficial owners of a completed extract (see ``regkit.frames.beneficial_owners``)."""
+        from regkit.frames.extracts import beneficial_owners
+
+        return beneficial_owners(self)

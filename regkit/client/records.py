@@ -4,20 +4,11 @@ Each record keeps the answer as it came (``.raw``, a dict), offers its top-level
 attributes and items (``company.name``, ``company["name"]``) and knows how it was obtained
 (``.meta``: from the cache or not, when the interface produced it, what it cost).
 
-The frames hook
----------------
-``to_dataframe()``, ``history(field)`` and friends belong to the analysis layer (``regkit.frames``),
-which sits *above* the client.  The client never imports it at module level; instead:
-
-1. ``regkit.frames`` calls :func:`register_frames` when it is imported, handing over a mapping from
-   hook names (``"company.history"``, ...) to builder functions;
-2. a record method looks its hook up in that registry; if it is missing and ``regkit.frames`` has not
-   been imported yet, it imports it once (``importlib.import_module``) and looks again
-   (see :mod:`regkit.client.hooks`).
-
-So ``import regkit.client`` stays light (no pandas), frames stays free to import the client, and a
-frames implementation that lacks a hook fails with a message naming the hook.  Builders receive the
-record itself (use ``record.raw``) and the method's arguments.  Hook names: see :data:`FRAME_HOOKS`.
+The analysis methods
+--------------------
+``to_dataframe()``, ``history(field)`` and friends are plain methods of the records (their mixins are in
+:mod:`regkit.client.frame_methods`); each imports its builder from ``regkit.frames`` when called, so
+``import regkit.client`` stays free of pandas.
 """
 
 from __future__ import annotations
@@ -28,17 +19,15 @@ from datetime import datetime
 from typing import Any
 
 from .errors import RegkitError, ValidationError
-from .frame_methods import BatchFrames, CompanyFrames
-from .hooks import FRAME_HOOKS, builder, register_frames
+from .frame_methods import BatchFrames, CompanyFrames, ExtractFrames, InsolvencyFrames, InsolvencyPageFrames
 
 __all__ = [
-    "FRAME_HOOKS",
-    "register_frames",
     "RecordMeta",
     "Record",
     "CompanyRecord",
     "CompanyBatch",
     "InsolvencySearchPage",
+    "InsolvencyResults",
     "InsolvencyRecord",
     "ExtractRecord",
     "MonitorRecord",
@@ -123,9 +112,6 @@ class Record:
         cached = ", from cache" if self.meta.from_cache else ""
         return f"<{type(self).__name__} {self._label()}{cached}>"
 
-    def _frame(self, hook: str, *args: Any, **kwargs: Any) -> Any:
-        return builder(hook)(self, *args, **kwargs)
-
 
 class CompanyRecord(CompanyFrames, Record):
     """A company (CompanyV1).
@@ -148,14 +134,6 @@ class CompanyRecord(CompanyFrames, Record):
     def _label(self) -> str:
         name = (self.raw.get("name") or {}).get("name", "")
         return f"{self.raw.get('id', '')} {name}".strip()
-
-    def to_dataframe(self) -> Any:
-        """One-row frame of the company's current values (built by ``regkit.frames``)."""
-        return self._frame("company.to_dataframe")
-
-    def history(self, field: str) -> Any:
-        """The history of one member (``"names"``, ``"addresses"``, ``"capitals"``, ...) as a frame."""
-        return self._frame("company.history", field)
 
 
 class CompanyBatch(BatchFrames, Sequence[CompanyRecord | None]):
@@ -205,10 +183,6 @@ class CompanyBatch(BatchFrames, Sequence[CompanyRecord | None]):
                   "cached and cost nothing again; only the missing ones are paid."] if self.failed_ids else []
         return "\n".join(lines)
 
-    def to_dataframe(self) -> Any:
-        """One row per fetched company (built by ``regkit.frames``)."""
-        return builder("companies.to_dataframe")(self)
-
     def __repr__(self) -> str:
         text = f"<CompanyBatch {len(self.ok)} of {len(self.records)} fetched, {len(self.errors)} failed"
         if self.failed_ids:
@@ -216,7 +190,7 @@ class CompanyBatch(BatchFrames, Sequence[CompanyRecord | None]):
         return text + ">"
 
 
-class InsolvencySearchPage(Record):
+class InsolvencySearchPage(InsolvencyPageFrames, Record):
     """One page of an insolvency search: ``results`` (list of dicts) and ``pagination``."""
 
     kind = "insolvency_page"
@@ -243,26 +217,58 @@ class InsolvencySearchPage(Record):
         p = self.raw.get("pagination", {})
         return f"page {p.get('page')}/{p.get('total_pages')} ({p.get('total_results')} results)"
 
+
+class InsolvencyResults(InsolvencyPageFrames, Sequence[dict[str, Any]]):
+    """Every result of an insolvency search, or its first ``limit`` (``client.search_all_insolvencies``).
+
+    Attributes
+    ----------
+    results : list of dict
+        The results in the interface's order (``last_event_at`` descending, then ``id``).
+    total_results : int
+        Matches over all pages.
+    pages : int
+        Requests made (pages fetched).
+    credits : int
+        Credits actually charged (cached pages cost nothing).
+    estimated_credits : int
+        The estimate of the pages after the first, checked against the budget before they were fetched.
+    """
+
+    def __init__(self, results: Sequence[dict[str, Any]], *, total_results: int, pages: int, credits: int,
+                 estimated_credits: int) -> None:  # fmt: skip
+        self.results = list(results)
+        self.total_results = total_results
+        self.pages = pages
+        self.credits = credits
+        self.estimated_credits = estimated_credits
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.results[index]
+
+    def __len__(self) -> int:
+        return len(self.results)
+
     def to_dataframe(self) -> Any:
-        """One row per result of this page (built by ``regkit.frames``)."""
-        return self._frame("insolvency_page.to_dataframe")
+        """One row per result (see ``regkit.frames.insolvency_results``); ``attrs`` holds ``total_results``,
+        ``pages``, ``credits`` and ``estimated_credits``."""
+        frame = super().to_dataframe()
+        frame.attrs.update(total_results=self.total_results, pages=self.pages, credits=self.credits,
+                           estimated_credits=self.estimated_credits)  # fmt: skip
+        return frame
+
+    def __repr__(self) -> str:
+        return (f"<InsolvencyResults {len(self.results)} of {self.total_results} results, {self.pages} page(s), "
+                f"{self.credits} credits>")  # fmt: skip
 
 
-class InsolvencyRecord(Record):
+class InsolvencyRecord(InsolvencyFrames, Record):
     """One insolvency proceeding with its events (``GET /v1/insolvency/{id}``)."""
 
     kind = "insolvency"
 
-    def to_dataframe(self) -> Any:
-        """One-row frame of the proceeding (built by ``regkit.frames``)."""
-        return self._frame("insolvency.to_dataframe")
 
-    def events(self) -> Any:
-        """The proceeding's events, oldest first, as a frame (built by ``regkit.frames``)."""
-        return self._frame("insolvency.events")
-
-
-class ExtractRecord(Record):
+class ExtractRecord(ExtractFrames, Record):
     """A Transparenzregister extract: ``status`` is ``processing``, ``completed`` or ``failed``."""
 
     kind = "extract"
@@ -279,10 +285,6 @@ class ExtractRecord(Record):
 
     def _label(self) -> str:
         return f"{self.raw.get('id', '')} {self.raw.get('status', '')}"
-
-    def to_dataframe(self) -> Any:
-        """The beneficial owners of a completed extract (built by ``regkit.frames``)."""
-        return self._frame("extract.to_dataframe")
 
 
 class MonitorRecord(Record):

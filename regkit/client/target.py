@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from regkit.schema.interface import LOCAL_ORIGIN
+
 from .errors import RegkitError, ValidationError
 
 __all__ = [
@@ -41,8 +43,6 @@ __all__ = [
 
 #: Where the live service answers (its official client's default as well).
 LIVE_BASE_URL = "https://api.openregister.de"
-#: The fixed pseudo-origin of the in-process local register (stable cache keys across runs).
-LOCAL_ORIGIN = "http://local.regkit"
 #: The local register's default demo key (paid plan with monitoring, plenty of credits).
 DEMO_API_KEY = "demo-paid"
 #: Every documented demo key of the local register starts so (``demo-paid``, ``demo-free``, …).

@@ -15,10 +15,9 @@ documents, contact      documents; contact data
 insolvency_summaries    the record's insolvency summaries
 industry_codes          WZ 2025 codes
 as_of                   the company on a date (facts, status, active representatives)
-companies_frame         one row per company: current facts and latest indicators
-insolvency_results      insolvency search results (a page, pages, or ``iter_insolvencies``)
+companies               one row per company: current facts and latest indicators
+insolvency_results      insolvency search results (a page, all pages of a search, or ``iter_insolvencies``)
 events, proceedings     a proceeding's events (details flattened); proceedings one row each
-insolvencies            page through a search with the client, minding the budget
 panel                   company-year research panel
 company_card_html       the HTML card of a company record in Jupyter
 person_key              who a representative is: the key ``representatives`` and the graph share
@@ -30,21 +29,18 @@ Names are imported on first use: ``import regkit.frames`` alone loads neither pa
 
 from regkit._lazy import lazy_exports
 
-from . import _hooks
 
 #: Public name → module that defines it (imported on first use, so ``regkit.frames.identity`` and
 #: ``regkit.frames.published`` can be imported without pandas — the graph does).
 _EXPORTS = {
     "CompanyAsOf": "snapshot", "DEM_PER_EUR": "money", "MAX_EXACT_CENTS": "money", "MEASURES": "financials",
     "RATIOS": "financial_ratios", "as_of": "snapshot", "beneficial_owners": "extracts", "capital_eur": "money",
-    "companies_frame": "companies", "company_card_html": "card", "contact": "details", "documents": "details",
+    "companies": "overview", "companies_frame": "overview", "company_card_html": "card", "contact": "details", "documents": "details",
     "events": "insolvency", "example_company": "_example", "history": "histories", "indicators": "financials",
-    "industry_codes": "details", "insolvencies": "search", "insolvency_results": "insolvency",
+    "industry_codes": "details", "insolvency_results": "insolvency",
     "insolvency_summaries": "details", "links": "relations", "panel": "panels", "parse_amount": "published",
     "parse_date": "published", "person_key": "identity", "proceedings": "insolvency", "ratios": "financial_ratios",
     "representatives": "roles",
 }  # fmt: skip
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {n: f"regkit.frames.{home}" for n, home in _EXPORTS.items()})
-
-_hooks.register()

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._input import as_dict
-from .companies import latest_report
+from .overview import latest_report
 from .money import capital_eur
 
 __all__ = ["company_card_html"]

@@ -23,10 +23,10 @@ from typing import Any
 
 import numpy as np
 
+from regkit.schema.interface import DEM_PER_EUR
+
 __all__ = ["DEM_PER_EUR", "MAX_EXACT_CENTS", "cents_to_eur_array", "capital_eur"]
 
-DEM_PER_EUR = Decimal("1.95583")
-"""The irrevocably fixed conversion rate (Council Regulation (EC) No 2866/98)."""
 
 MAX_EXACT_CENTS = 2**51 - 1
 """Largest ``|cents|`` whose EUR float round-trips exactly to the same integer."""

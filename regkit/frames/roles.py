@@ -17,6 +17,7 @@ Activity
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -85,16 +86,17 @@ def role_entries(companies: Any) -> tuple[list[str], list[Mapping[str, Any]]]:
     return cids, entries
 
 
-def representatives(company: Any, as_of: Any = None, *, person_city: bool = False) -> pd.DataFrame:
+def representatives(company: Any, active_on: Any = None, *, person_city: bool = False, **deprecated: Any) -> pd.DataFrame:
     """One row per role held, in the order of the record's ``representation``.
 
     Parameters
     ----------
     company : record, dict, or many of them
         A company or an iterable / mapping of companies.
-    as_of : date-like, optional
-        Compute ``is_active`` for this date (``start_date <= as_of < end_date``); default: active means no
-        end date recorded.
+    active_on : date-like, optional
+        Compute ``is_active`` for this date (``start_date <= active_on < end_date``); default: active means
+        no end date recorded.  Every role is listed either way (:func:`~regkit.frames.as_of` keeps only the
+        roles of a date).  Formerly ``as_of=``, which still works with a ``DeprecationWarning``.
     person_city : bool, default False
         Add the city to the derived key of a natural person without id (a tie-breaker between namesakes
         born on the same day; pass the same to :func:`regkit.graph.from_companies` to join its nodes).
@@ -112,7 +114,7 @@ def representatives(company: Any, as_of: Any = None, *, person_city: bool = Fals
         role            category        DIRECTOR, PROKURA, SHAREHOLDER, ... (the interface's enum)
         start_date      datetime64[us]
         end_date        datetime64[us]  NaT: no end recorded
-        is_active       bool            see ``as_of``
+        is_active       bool            see ``active_on``
         authority       str             the individual authority as published (NaN: none recorded)
         first_name      str             natural persons (NaN otherwise or when null)
         last_name       str             natural persons
@@ -135,8 +137,24 @@ def representatives(company: Any, as_of: Any = None, *, person_city: bool = Fals
     >>> representatives(company).loc[0, "id"]  # no date of birth: a key within this company
     'person:eva muster|@DE-HRB-B1234-1'
     """
-    day = None if as_of is None else iso_date(as_of)
+    active_on = _renamed_argument(active_on, deprecated)
+    day = None if active_on is None else iso_date(active_on)
     cids, entries = role_entries(company)
     with required("a representation entry"):
         columns = role_columns(cids, entries, day, use_city=person_city)
     return build_frame(columns, SPEC)
+
+
+def _renamed_argument(active_on: Any, deprecated: dict[str, Any]) -> Any:
+    """``as_of=`` is the former name of ``active_on=`` (``as_of`` now always means "restricted to what stood
+    on a date", as in :func:`~regkit.frames.as_of` and :func:`regkit.graph.as_of`)."""
+    unknown = sorted(set(deprecated) - {"as_of"})
+    if unknown:
+        raise TypeError(f"representatives() got unexpected keyword arguments {unknown}")
+    if "as_of" not in deprecated:
+        return active_on
+    if active_on is not None:
+        raise TypeError("representatives() takes active_on= (as_of= is its former name), not both")
+    warnings.warn("representatives(as_of=...) is now representatives(active_on=...)", DeprecationWarning,
+                  stacklevel=3)  # fmt: skip
+    return deprecated["as_of"]

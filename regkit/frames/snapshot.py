@@ -133,7 +133,7 @@ def as_of(company: Any, date: Any, *, person_city: bool = False) -> CompanyAsOf:
     purpose = version_on(data, "purposes", day) or {}
     capital = version_on(data, "capitals", day) or {}
     register = version_on(data, "registers", day) or {}
-    roles = representatives(data, as_of=day, person_city=person_city)
+    roles = representatives(data, active_on=day, person_city=person_city)
     roles = roles[roles["is_active"].to_numpy(bool)].reset_index(drop=True)
     return CompanyAsOf(
         company_id=data["id"], date=pd.Timestamp(day), existed=existed, status=status,

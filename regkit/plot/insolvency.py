@@ -43,7 +43,7 @@ def trend_counts(frame: pd.DataFrame, freq: str = "M", by: str | None = None, *,
     Parameters
     ----------
     frame : pandas.DataFrame
-        :func:`regkit.frames.insolvency_results`, :func:`~regkit.frames.insolvencies` or
+        :func:`regkit.frames.insolvency_results`, ``client.search_all_insolvencies(...)`` or
         :func:`~regkit.frames.proceedings`: one row per proceeding.
     freq : {"W", "M", "Q", "Y"}
         The period (any pandas period alias).

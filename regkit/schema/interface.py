@@ -13,12 +13,15 @@ from __future__ import annotations
 import functools
 import json
 import re
+from decimal import Decimal
 from importlib import resources
 from types import MappingProxyType
 from typing import Any, Mapping
 
 __all__ = [
     "API_VERSION",
+    "LOCAL_ORIGIN",
+    "DEM_PER_EUR",
     "MAX_QUERY_LENGTH",
     "MAX_QUERY_TERMS",
     "MAX_FILTERS",
@@ -65,6 +68,14 @@ __all__ = [
 
 API_VERSION = "2.5.0"
 """``info.version`` of the interface description."""
+
+LOCAL_ORIGIN = "http://local.regkit"
+"""The fixed pseudo-origin at which the in-process local register is mounted: the client sends there,
+the register answers there, and cache keys stay the same from run to run."""
+
+DEM_PER_EUR = Decimal("1.95583")
+"""Deutsche Mark per euro: the irrevocably fixed conversion rate (Council Regulation (EC) No 2866/98).
+Amounts in ``DEM`` in the register convert with it."""
 
 
 def _anchored(pattern: str) -> re.Pattern[str]:

@@ -3,9 +3,7 @@ the cost of a search page before it is sent, the search, the results table and o
 
 Cost of a page
     Every search request costs 10 credits, whatever its page size; a page the client's cache holds
-    costs 0. ``client.estimate_cost`` covers company lookups only, so :func:`search_cost` asks the
-    client's cache the way the client's bulk estimate does (the same request, ``only`` looked up) —
-    nothing is sent.
+    costs 0. :func:`search_cost` asks ``client.estimate_search_cost`` — nothing is sent.
 """
 
 from __future__ import annotations
@@ -16,17 +14,16 @@ from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
-import requests
 
 from regkit.client import RegkitError
 from regkit.frames import events, insolvency_results
-from regkit.schema import INSOLVENCY_STATUSES, LEGAL_FORMS, PRICES
+from regkit.schema import INSOLVENCY_STATUSES, LEGAL_FORMS
 
 from .render import draw_html, frame_html, message_html
 
 __all__ = ["DATE_FIELDS", "LEGAL_FORM_OPTIONS", "PER_PAGE_OPTIONS", "RESULT_COLUMNS", "STATUS_OPTIONS",
            "build_filters", "events_html", "page_text", "result_options", "results_html", "run_search",
-           "search_cost", "search_is_cached", "total_pages"]  # fmt: skip
+           "search_cost", "total_pages"]  # fmt: skip
 
 STATUS_OPTIONS = INSOLVENCY_STATUSES
 LEGAL_FORM_OPTIONS = (("any", None), *((form, form) for form in LEGAL_FORMS))
@@ -66,26 +63,15 @@ def build_filters(statuses: Sequence[str] = (), court: str = "", legal_form: str
     return filters
 
 
-def search_is_cached(client: Any, query: str | None, filters: Any, page: int, per_page: int) -> bool:
-    """Whether the client's cache answers this search page now (nothing is sent).
+def search_cost(client: Any, query: str | None, filters: Any, page: int, per_page: int) -> int:
+    """Credits the search page would cost now: 0 from the cache, else 10 (``client.estimate_search_cost``).
 
     Raises
     ------
     regkit.ValidationError
         For arguments the client would reject.
     """
-    op = client._search_op(query, filters, page, per_page)  # validates, builds the exact request
-    if not client.cache.enabled or client.cache.backend is None:
-        return False
-    session = client._caller.session
-    request = session.prepare_request(requests.Request(op.method, client.base_url + op.path, json=op.body))
-    response = session.cache.get_response(session.cache.create_key(request))
-    return response is not None and not response.is_expired
-
-
-def search_cost(client: Any, query: str | None, filters: Any, page: int, per_page: int) -> int:
-    """Credits the search page would cost now: 0 from the cache, else 10."""
-    return 0 if search_is_cached(client, query, filters, page, per_page) else PRICES["insolvency_search"]
+    return int(client.estimate_search_cost(query, filters, page=page, per_page=per_page))
 
 
 def run_search(client: Any, query: str | None, filters: Any, page: int, per_page: int) -> tuple[Any, pd.DataFrame]:

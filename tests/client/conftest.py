@@ -22,21 +22,6 @@ FAKE_URL = "http://fake.regkit.test"
 FAKE_KEY = "sk-test-fake-0123456789"
 
 
-@pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Every test: no REGKIT_* settings from the developer's shell; cache, register state and the
-    register's credential key in tmp / in memory, never in the user's directories."""
-    from cryptography.fernet import Fernet
-
-    for name in ("REGKIT_API_KEY", "REGKIT_BASE_URL", "REGKIT_CACHE_DIR", "REGKIT_LOCAL_STATE",
-                 "OPENREGISTER_API_KEY", "OPENREGISTER_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    base = tmp_path_factory.mktemp("env")
-    monkeypatch.setenv("REGKIT_CACHE_DIR", str(base / "cache"))
-    monkeypatch.setenv("REGKIT_LOCAL_STATE", str(base / "state.sqlite"))
-    monkeypatch.setenv("REGKIT_LOCAL_SECRET_KEY", Fernet.generate_key().decode())
-
-
 class _TruncatedRaw(HTTPResponse):
     """A raw body that breaks off: requests turns the ProtocolError into ChunkedEncodingError."""
 

@@ -114,13 +114,6 @@ class ServedRegister:
         self._stderr.close()
 
 
-@pytest.fixture(autouse=True)
-def _no_sdk_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Clear the official client's environment variables for every contract test (autouse)."""
-    for name in SDK_ENVIRONMENT:
-        monkeypatch.delenv(name, raising=False)
-
-
 @pytest.fixture(scope="session")
 def world():
     """The bundled world ``regkit serve`` serves, read once: to choose ids and to compare answers with."""

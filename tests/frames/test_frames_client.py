@@ -1,4 +1,5 @@
-"""Integration: the client's records offer the frames, and ``insolvencies`` pages through the local register."""
+"""Integration: the client's records offer the frames; ``search_all_insolvencies`` pages through the local register
+and the frames function shapes what it returns; the client says what a call would cost before it is made."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ import pandas as pd
 import pytest
 
 import regkit
-from regkit.client import BudgetExceededError
-from regkit.frames import (companies_frame, events, history, insolvencies, insolvency_results, proceedings)  # fmt: skip
+from regkit.client import BudgetExceededError, ValidationError
+from regkit.frames import companies, events, history, insolvency_results, proceedings
 
 OPENED = [{"field": "current_status", "value": "opened"}]
 
@@ -23,7 +24,7 @@ def test_company_record_methods(client, world):
     record = client.get_company("DE-HRB-X1112-22145FL")
     raw = world.companies["DE-HRB-X1112-22145FL"]
     pd.testing.assert_frame_equal(record.history("capitals"), history(raw, "capitals"))
-    pd.testing.assert_frame_equal(record.to_dataframe(), companies_frame(raw))
+    pd.testing.assert_frame_equal(record.to_dataframe(), companies(raw))
     if hasattr(record, "_repr_html_"):
         assert "Alpenblick Holding GmbH" in record._repr_html_()
 
@@ -33,7 +34,7 @@ def test_batch_to_dataframe(client):
     batch = client.get_companies(ids, progress=False)
     frame = batch.to_dataframe()
     assert frame["company_id"].tolist() == ids
-    pd.testing.assert_frame_equal(frame, companies_frame([r.raw for r in batch.ok]))
+    pd.testing.assert_frame_equal(frame, companies([r.raw for r in batch.ok]))
 
 
 def test_insolvency_records(client, world):
@@ -45,29 +46,55 @@ def test_insolvency_records(client, world):
     assert record.events()["event_type"].iloc[-1] == "discharge_granted"
 
 
-def test_insolvencies_pages_and_matches_iter_insolvencies(client, world):
+def test_search_all_insolvencies_pages_and_matches_iter_insolvencies(client, world):
     expected = sum(p["current_status"] == "opened" for p in world.insolvencies.values())
-    frame = insolvencies(client, filters=OPENED, progress=False)
-    assert len(frame) == frame.attrs["total_results"] == expected
+    results = client.search_all_insolvencies(filters=OPENED, progress=False)
+    frame = results.to_dataframe()
+    assert len(frame) == len(results) == frame.attrs["total_results"] == results.total_results == expected
     assert frame.attrs["pages"] == -(-expected // 100) and frame.attrs["credits"] == 10 * frame.attrs["pages"]
     assert set(frame["current_status"]) == {"opened"} and frame["id"].is_unique
     lazily = insolvency_results(client.iter_insolvencies(filters=OPENED, per_page=100))
     pd.testing.assert_frame_equal(frame, lazily)
+    pd.testing.assert_frame_equal(insolvency_results(results), lazily)  # the frames function shapes it too
 
 
-def test_insolvencies_limit_fetches_only_the_pages_needed(client):
-    frame = insolvencies(client, limit=150, progress=False)
-    assert len(frame) == 150 and frame.attrs["pages"] == 2 and client.credits_spent == 20
-    assert insolvencies(client, limit=0, progress=False).empty and client.credits_spent == 20
+def test_search_all_insolvencies_limit_fetches_only_the_pages_needed(client):
+    results = client.search_all_insolvencies(limit=150, progress=False)
+    assert len(results) == 150 and results.pages == 2 and client.credits_spent == 20
+    assert client.search_all_insolvencies(limit=0, progress=False).to_dataframe().empty and client.credits_spent == 20
+    with pytest.raises(ValidationError, match="limit"):
+        client.search_all_insolvencies(limit=-1)
+    with pytest.raises(ValidationError, match="query"):
+        client.search_all_insolvencies(query="x" * 10_000, limit=0)  # checked even when nothing would be fetched
+    assert client.credits_spent == 20
 
 
-def test_insolvencies_refuses_to_cross_the_budget_after_the_first_page(isolated_env):
+def test_search_all_insolvencies_refuses_to_cross_the_budget_after_the_first_page(isolated_env):
     with regkit.Client(cache=False, budget=35) as client:
-        with pytest.raises(BudgetExceededError, match="insolvencies") as caught:
-            insolvencies(client, progress=False)  # 1,440 proceedings: 15 pages, 140 credits more
+        with pytest.raises(BudgetExceededError, match="search_all_insolvencies") as caught:
+            client.search_all_insolvencies(progress=False)  # 1,440 proceedings: 15 pages, 140 credits more
         assert client.credits_spent == 10 and caught.value.needed == 140
-        frame = insolvencies(client, limit=200, progress=False)  # page 1 leaves 15, page 2 costs 10
-        assert len(frame) == 200 and frame.attrs["estimated_credits"] == 10 and client.credits_spent == 30
+        results = client.search_all_insolvencies(limit=200, progress=False)  # page 1 leaves 15, page 2 costs 10
+        assert len(results) == 200 and results.estimated_credits == 10 and client.credits_spent == 30
+
+
+def test_is_cached_and_estimate_search_cost_agree_with_what_a_call_costs(isolated_env):
+    client = regkit.Client(cache="memory")
+    company_id = "DE-HRB-M1301-153410"
+    assert not client.is_cached(company_id) and client.estimate_cost([company_id]).to_fetch == 1
+    spent = client.credits_spent
+    client.get_company(company_id)
+    assert client.is_cached(company_id) and not client.is_cached(company_id, realtime=True)
+    assert client.estimate_cost([company_id]).to_fetch == 0
+    assert client.estimate_search_cost("gmbh", OPENED, page=2, per_page=25) == 10
+    client.search_insolvencies("gmbh", OPENED, page=2, per_page=25)
+    assert client.estimate_search_cost("gmbh", OPENED, page=2, per_page=25) == 0  # the same request: cached
+    assert client.estimate_search_cost("gmbh", OPENED, page=3, per_page=25) == 10  # another page is not
+    assert client.credits_spent == spent + 20  # asking cost nothing: only the two calls were paid
+    with pytest.raises(ValidationError):
+        client.is_cached("HRB 152955")
+    with pytest.raises(ValidationError):
+        client.estimate_search_cost(per_page=1000)
 
 
 def test_every_company_record_method_equals_its_frames_function(client, world):

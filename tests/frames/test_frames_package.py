@@ -76,7 +76,7 @@ def _calls(company):
     yield frames.indicators, [frames.indicators(company), frames.indicators(company, wide=False)]
     yield frames.ratios, [frames.ratios(frames.indicators(company))]
     for build in (frames.links, frames.documents, frames.insolvency_summaries, frames.industry_codes,
-                  frames.contact, frames.companies_frame, frames.panel):  # fmt: skip
+                  frames.contact, frames.companies, frames.panel):  # fmt: skip
         yield build, [build(company)]
     yield frames.insolvency_results, [frames.insolvency_results([])]
     yield frames.events, [frames.events(proceeding)]

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import cents, companies_v1, dates
 
-from regkit.frames import (as_of, companies_frame, contact, documents, history, indicators, industry_codes,
+from regkit.frames import (as_of, companies, contact, documents, history, indicators, industry_codes,
                            insolvency_summaries, links, panel, ratios, representatives)  # fmt: skip
 from regkit.frames.histories import CURRENT, FIELDS
 from regkit.frames.financials import MEASURES
@@ -138,7 +138,7 @@ BUILDERS = {
     "indicators_cents": lambda cs: indicators(cs, unit="cents"),
     "indicators_long": lambda cs: indicators(cs, wide=False), "ratios": lambda cs: ratios(indicators(cs)),
     "links": links, "documents": documents, "insolvency_summaries": insolvency_summaries,
-    "industry_codes": industry_codes, "contact": contact, "companies_frame": companies_frame,
+    "industry_codes": industry_codes, "contact": contact, "companies": companies,
     "panel": lambda cs: panel(cs, years=YEARS),
 }  # fmt: skip
 

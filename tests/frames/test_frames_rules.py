@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from regkit.frames import (as_of, companies_frame, contact, history, indicators, insolvency_results,
+from regkit.frames import (as_of, companies, contact, history, indicators, insolvency_results,
                            insolvency_summaries, links, panel, ratios, representatives)  # fmt: skip
 from regkit.frames.financials import MEASURES
 
@@ -75,19 +75,19 @@ def test_accepts_records_dicts_lists_mappings_and_batches(company):
         def __init__(self, raw):
             self.raw = raw
 
-    expected = companies_frame(company)
+    expected = companies(company)
     other = dict(company, id="DE-HRB-F1103-1")
     for given in (Record(company), [company], {"x": company}, [None, Record(company)]):
-        pd.testing.assert_frame_equal(companies_frame(given), expected)
-    assert companies_frame([company, Record(other)])["company_id"].tolist() == [company["id"], other["id"]]
+        pd.testing.assert_frame_equal(companies(given), expected)
+    assert companies([company, Record(other)])["company_id"].tolist() == [company["id"], other["id"]]
     with pytest.raises(TypeError):
-        companies_frame("DE-HRB-F1103-99999")
+        companies("DE-HRB-F1103-99999")
     with pytest.raises(TypeError):
-        companies_frame([{"not": "a company"}])
+        companies([{"not": "a company"}])
 
 
 def test_empty_inputs_keep_their_dtypes(company):
-    for build in (lambda cs: history(cs, "capitals"), representatives, indicators, links, companies_frame):
+    for build in (lambda cs: history(cs, "capitals"), representatives, indicators, links, companies):
         empty, full = build([]), build(company)
         assert len(empty) == 0 and empty.dtypes.equals(full.dtypes)
 
@@ -107,7 +107,7 @@ def test_corrected_report_kept_with_revision(company):
     frame = indicators(company)
     assert frame["report_id"].tolist() == [e["report_id"] for e in company["indicators"]]
     assert frame["revision"].tolist() == [0, 0, 1] and frame["is_latest_revision"].tolist() == [True, False, True]
-    assert companies_frame(company)["report_id"].item() == company["indicators"][-1]["report_id"]
+    assert companies(company)["report_id"].item() == company["indicators"][-1]["report_id"]
 
 
 def test_long_indicators_keep_nulls_and_units(company):
@@ -155,11 +155,21 @@ def test_as_of_before_incorporation_and_after_termination(company):
 
 
 def test_representatives_activity_on_a_date(company):
-    frame = representatives(company, as_of="2016-12-30")
+    frame = representatives(company, active_on="2016-12-30")
     assert frame["is_active"].tolist() == [True, False, True]
-    frame = representatives(company, as_of="2016-12-31")  # end date = first day out of office
+    frame = representatives(company, active_on="2016-12-31")  # end date = first day out of office
     assert frame["is_active"].tolist() == [False, True, True]
     assert representatives(company)["id_derived"].tolist() == [False, True, False]
+
+
+def test_representatives_former_as_of_keyword_still_works_and_warns(company):
+    with pytest.warns(DeprecationWarning, match="active_on"):
+        frame = representatives(company, as_of="2016-12-31")
+    assert frame["is_active"].tolist() == [False, True, True]
+    with pytest.raises(TypeError, match="not both"):
+        representatives(company, "2016-12-31", as_of="2016-12-31")
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        representatives(company, on="2016-12-31")
 
 
 def test_contact_and_insolvencies_may_be_absent(company):
@@ -205,10 +215,10 @@ def test_dozens_of_versions(company):
             assert as_of(company, row["valid_from"]).name == row["name"]
 
 
-def test_one_version_of_everything(companies):
-    single = next(c for c in companies if all(len(c[f]) == 1 for f in ("names", "addresses", "purposes", "capitals",
+def test_one_version_of_everything(world_companies):
+    single = next(c for c in world_companies if all(len(c[f]) == 1 for f in ("names", "addresses", "purposes", "capitals",
                                                                        "registers", "indicators", "documents")))  # fmt: skip
     for field in ("names", "addresses", "purposes", "capitals", "registers"):
         frame = history(single, field)
         assert len(frame) == 1 and frame["is_current"].all() and frame["valid_to"].isna().all()
-    assert len(indicators(single)) == 1 and len(companies_frame(single)) == 1
+    assert len(indicators(single)) == 1 and len(companies(single)) == 1

@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import pandas as pd
 import pytest
 
-from regkit.frames import (as_of, companies_frame, contact, documents, events, history, indicators, industry_codes,
+from regkit.frames import (as_of, companies, contact, documents, events, history, indicators, industry_codes,
                            insolvency_summaries, links, panel, proceedings, ratios, representatives)  # fmt: skip
 from regkit.frames.status import status_on
 
@@ -84,10 +84,10 @@ def test_spin_off_direction(world):
     assert spin[["source", "target"]].values.tolist() == [[source, target]]
 
 
-def test_blauwerk_profit_transfer_agreements(world, companies):
+def test_blauwerk_profit_transfer_agreements(world, world_companies):
     group = next(g for g in world.meta["groups"] if g["organtraeger"] == BLAUWERK)
     members = set(group["members"])
-    expected = {c["id"]: c["profit_transfer_agreement"]["company_id"] for c in companies
+    expected = {c["id"]: c["profit_transfer_agreement"]["company_id"] for c in world_companies
                 if c["id"] in members and c["profit_transfer_agreement"]}  # fmt: skip
     assert len(members) == 29 and len(expected) == 16  # the README's group table
     frame = links([world.companies[m] for m in group["members"]])
@@ -106,10 +106,10 @@ def test_liquidation_status_and_liquidator(world):
     assert as_of(company, pd.Timestamp(appointed) - pd.Timedelta(days=1)).status == "active"
 
 
-def test_inferred_status_equals_current_status_for_every_world_company(world, companies):
-    assert all(status_on(c, world.meta["as_of"])[1] == c["status"] for c in companies)
-    frame = panel(companies, years=[2026])  # nothing in the stored records is dated after 2026-06-30
-    current = {c["id"]: c["status"] for c in companies}
+def test_inferred_status_equals_current_status_for_every_world_company(world, world_companies):
+    assert all(status_on(c, world.meta["as_of"])[1] == c["status"] for c in world_companies)
+    frame = panel(world_companies, years=[2026])  # nothing in the stored records is dated after 2026-06-30
+    current = {c["id"]: c["status"] for c in world_companies}
     assert (frame["status"].astype(str) == frame["company_id"].map(current)).all()
 
 
@@ -120,7 +120,7 @@ def test_open_insolvency(world):
         ["50 IN 2321/20", "Amtsgericht Darmstadt", "opened"]]
     rows = panel(company, years=[2019, 2020, 2021])
     assert rows["insolvency_opened"].tolist() == [False, True, False]
-    assert companies_frame(company)["has_insolvency"].tolist() == [True]
+    assert companies(company)["has_insolvency"].tolist() == [True]
     equity = indicators(company).set_index("date")["equity"]
     assert equity.iloc[-1] < equity.iloc[0]  # distress in the accounts
 
@@ -135,11 +135,11 @@ def test_consumer_insolvency_events(world):
         ["John Rettig", len(proceeding["events"])]]
 
 
-def test_corrected_reports_are_both_kept(companies):
-    duplicated = {c["id"]: c["indicators"] for c in companies
+def test_corrected_reports_are_both_kept(world_companies):
+    duplicated = {c["id"]: c["indicators"] for c in world_companies
                   if len({e["date"] for e in c["indicators"]}) < len(c["indicators"])}  # fmt: skip
     assert duplicated  # the README: a few companies have two reports for one date
-    frame = indicators(list(companies), unit="cents")
+    frame = indicators(list(world_companies), unit="cents")
     mine = frame[frame["company_id"].isin(duplicated)]
     assert len(mine) == sum(len(v) for v in duplicated.values())
     assert set(mine["report_id"]) == {e["report_id"] for v in duplicated.values() for e in v}
@@ -148,33 +148,33 @@ def test_corrected_reports_are_both_kept(companies):
     assert set(twice["revision"]) == {0, 1}
 
 
-def test_usd_capital_has_no_eur_value(companies):
-    usd = [c for c in companies if (c["capital"] or {}).get("currency") == "USD"]
+def test_usd_capital_has_no_eur_value(world_companies):
+    usd = [c for c in world_companies if (c["capital"] or {}).get("currency") == "USD"]
     assert usd  # the README: USD for some foreign branches
-    frame = companies_frame(usd)
+    frame = companies(usd)
     assert frame["capital_eur"].isna().all() and frame["capital_amount"].notna().all()
     assert (frame["capital_amount"] > 0).all()
 
 
-def test_whole_world_frames_are_complete(world, companies):
-    assert len(companies_frame(world.companies)) == 5000
-    assert len(representatives(companies)) == 21_600  # the README's counts
-    assert len(indicators(companies)) == 44_404
-    assert len(documents(companies)) == 10_502
-    assert len(insolvency_summaries(companies)) == 940
-    assert len(industry_codes(companies)) == sum(len(c["industry_codes"]["WZ2025"]) for c in companies)
-    assert len(contact(companies)) == sum(c["contact"] is not None for c in companies)
+def test_whole_world_frames_are_complete(world, world_companies):
+    assert len(companies(world.companies)) == 5000
+    assert len(representatives(world_companies)) == 21_600  # the README's counts
+    assert len(indicators(world_companies)) == 44_404
+    assert len(documents(world_companies)) == 10_502
+    assert len(insolvency_summaries(world_companies)) == 940
+    assert len(industry_codes(world_companies)) == sum(len(c["industry_codes"]["WZ2025"]) for c in world_companies)
+    assert len(contact(world_companies)) == sum(c["contact"] is not None for c in world_companies)
     for field in ("names", "addresses", "purposes", "capitals", "registers"):
-        frame = history(companies, field)
-        assert len(frame) == sum(len(c[field]) for c in companies)  # current == newest entry: nothing added
+        frame = history(world_companies, field)
+        assert len(frame) == sum(len(c[field]) for c in world_companies)  # current == newest entry: nothing added
         assert frame["is_current"].sum() == sum(c[{"names": "name", "addresses": "address", "purposes": "purpose",
                                                     "capitals": "capital", "registers": "register"}[field]] is not None
-                                                for c in companies)  # fmt: skip
-    assert ratios(indicators(companies))["equity_ratio"].notna().any()
+                                                for c in world_companies)  # fmt: skip
+    assert ratios(indicators(world_companies))["equity_ratio"].notna().any()
 
 
 @pytest.mark.parametrize("field", ["representation", "indicators"])
-def test_company_with_the_most_entries(companies, field):
-    biggest = max(companies, key=lambda c: len(c[field]))
+def test_company_with_the_most_entries(world_companies, field):
+    biggest = max(world_companies, key=lambda c: len(c[field]))
     frame = representatives(biggest) if field == "representation" else indicators(biggest)
     assert len(frame) == len(biggest[field]) >= 10

@@ -22,17 +22,6 @@ README = Path(__file__).resolve().parents[2] / "data" / "README.md"
 ROW = re.compile(r"\|\s*(G\d{3})\s*\|\s*`([^`]+)`\s*\|\s*([^|]+?)\s*" + r"\|\s*(\d+)\s*" * 3 + r"\|")
 
 
-@pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Every test: no REGKIT_* settings from the developer's shell; cache and register state in tmp."""
-    for name in ("REGKIT_API_KEY", "REGKIT_BASE_URL", "REGKIT_CACHE_DIR", "REGKIT_LOCAL_STATE", "REGKIT_DATA_DIR",
-                 "OPENREGISTER_API_KEY", "OPENREGISTER_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    base = tmp_path_factory.mktemp("env")
-    monkeypatch.setenv("REGKIT_CACHE_DIR", str(base / "cache"))
-    monkeypatch.setenv("REGKIT_LOCAL_STATE", str(base / "state.sqlite"))
-
-
 @pytest.fixture(scope="session")
 def world() -> Any:
     """The bundled world (``data/``), read once per session. Read-only: do not mutate it."""

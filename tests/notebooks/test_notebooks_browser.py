@@ -209,8 +209,17 @@ def _run_all_cells(page: Any) -> None:
 
 
 def _credits_spent(view: Any) -> int:
-    text = view.get_by_text(re.compile(r"Credits spent: \d+")).inner_text()
-    return int(re.search(r"Credits spent: (\d+)", text).group(1))
+    """The explorer's "Credits spent: N" line, read from the whole view until it shows (the line is an
+    HTML widget whose element is replaced on every update: reading a matched element can race that)."""
+    deadline = time.monotonic() + ACTION_TIMEOUT_MS / 1000
+    while True:
+        text = view.inner_text()
+        found = re.search(r"Credits spent:\s*(\d+)", text)
+        if found:
+            return int(found.group(1))
+        if time.monotonic() > deadline:
+            raise AssertionError(f"no 'Credits spent: N' in the explorer; it shows: {text[:500]!r}")
+        time.sleep(0.25)
 
 
 def _drive_company_explorer(page: Any) -> Any:

@@ -21,21 +21,6 @@ import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
 
 
 @pytest.fixture(autouse=True)
-def _isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Every test: no REGKIT_* settings from the developer's shell; cache, register state and the
-    register's credential key in tmp, never in the user's directories."""
-    from cryptography.fernet import Fernet
-
-    for name in ("REGKIT_API_KEY", "REGKIT_BASE_URL", "REGKIT_CACHE_DIR", "REGKIT_LOCAL_STATE", "REGKIT_DATA_DIR",
-                 "OPENREGISTER_API_KEY", "OPENREGISTER_BASE_URL"):
-        monkeypatch.delenv(name, raising=False)
-    base = tmp_path_factory.mktemp("env")
-    monkeypatch.setenv("REGKIT_CACHE_DIR", str(base / "cache"))
-    monkeypatch.setenv("REGKIT_LOCAL_STATE", str(base / "state.sqlite"))
-    monkeypatch.setenv("REGKIT_LOCAL_SECRET_KEY", Fernet.generate_key().decode())
-
-
-@pytest.fixture(autouse=True)
 def _no_show_and_close(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Every test: library code must never call ``plt.show()``; figures are closed afterwards."""
     monkeypatch.setattr(plt, "show", lambda *a, **k: pytest.fail("plt.show() was called"))

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any
-from urllib.parse import urlencode
 
 import requests
 from requests_cache import DO_NOT_CACHE, CachedSession
@@ -26,82 +25,13 @@ from ..policy import parsed_json
 from ..retry import Gate, RetryPolicy
 from .attempts import Attempts
 from .inflight import InFlight
+from .operation import Answer, Attempted, Operation
 from .outcome import api_error, never_sent, transport_error
 from .session import Attempt, MeteringAdapter
 
-__all__ = ["Operation", "Answer", "Caller"]
+__all__ = ["Operation", "Answer", "Attempted", "Caller"]  # the first three from .operation
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Operation:
-    """One request a client method makes.
-
-    Attributes
-    ----------
-    call : str
-        The client method (for the ledger and messages).
-    method, path : str
-        HTTP method and path below the base URL (``/v1/...``), already quoted.
-    params : tuple of (str, str)
-        Query parameters, in the order sent.
-    body : object
-        JSON body, or ``None``.
-    headers : tuple of (str, str)
-        Extra request headers (never secrets: they may be stored with a cached request).
-    price : int
-        Credits the call costs when it is not answered from the cache.
-    idempotent : bool
-        Safe to send again: retried on transport errors, 429 and 5xx, and merged with concurrent
-        identical calls.  ``False`` for anything that creates something.
-    refresh : bool
-        Skip the cache for reading (the fresh answer is still stored).
-    hints : mapping of int to str
-        A suggestion per error status, replacing the error class's default.
-    unknown_hint : str
-        For a creating call: how to find out whether it was carried out after an ambiguous failure.
-    """
-
-    call: str
-    method: str
-    path: str
-    params: tuple[tuple[str, str], ...] = ()
-    body: Any = None
-    headers: tuple[tuple[str, str], ...] = ()
-    price: int = 0
-    idempotent: bool = True
-    refresh: bool = False
-    hints: Mapping[int, str] = field(default_factory=dict)
-    unknown_hint: str = ""
-
-    @property
-    def target(self) -> str:
-        """Path with query, as the ledger and errors show it."""
-        return f"{self.path}?{urlencode(self.params)}" if self.params else self.path
-
-    def key(self) -> tuple[Any, ...]:
-        """Identity for merging concurrent identical calls."""
-        import json
-
-        body = json.dumps(self.body, sort_keys=True) if self.body is not None else ""
-        return (self.method, self.path, self.params, body, self.headers, self.refresh)
-
-
-@dataclass(frozen=True)
-class Answer:
-    """A successful answer: parsed JSON (``None`` for an empty body) and how it was obtained."""
-
-    data: Any
-    status: int
-    source: str
-    fetched_at: datetime
-    credits: int
-
-    @property
-    def from_cache(self) -> bool:
-        """Answered without a request of its own (cache or merged call)."""
-        return self.source != "network"
 
 
 class Caller:
@@ -183,6 +113,21 @@ class Caller:
             **cache_kwargs,
         )
 
+    def cache_key(self, op: Operation) -> str:
+        """The key the cache stores ``op``'s answer under: what requests-cache computes when it is sent
+        (method, URL, query, JSON body, headers).  The one place that derives it."""
+        request = requests.Request(op.method, self.base_url + op.path, params=list(op.params) or None,
+                                   json=op.body, headers=dict(op.headers) or None)  # fmt: skip
+        return str(self.session.cache.create_key(self.session.prepare_request(request)))
+
+    def is_cached(self, op: Operation) -> bool:
+        """Whether the cache would answer ``op`` now (stored and not expired).  Nothing is sent and
+        nothing is recorded in the ledger."""
+        if op.refresh:
+            return False
+        response = self.session.cache.get_response(self.cache_key(op))
+        return response is not None and not response.is_expired
+
     def _cached(self, op: Operation) -> Answer | None:
         """The cached answer, or ``None``; never sends anything."""
         response = self._request(op, only_if_cached=True)
@@ -207,39 +152,59 @@ class Caller:
         )
 
     def _send(self, op: Operation, reservation: Reservation | None) -> Answer:
-        """Attempts until an answer, a final error, or the budget stops a retry."""
+        """Attempts until an answer, a final error, or the budget stops a retry.
+
+        Each turn is three named steps: :meth:`_attempt` (one request, its cost settled against the
+        budget, its outcome as an :class:`Attempted`), then either :meth:`_answered` (success: one
+        ledger row, the answer) or :meth:`_retry_or_raise` (wait and go on, or one ledger row and the
+        error).  ``tally`` carries the running totals of the call across turns.
+        """
         tally = Attempts(self.retry)
         while True:
             if reservation is None:
                 reservation = self._reserve_again(op, tally)
-            self.gate.wait()
-            response, exc, log = self._attempt(op)
-            charged, uncertain = self._account(op, log)
-            self.budget.settle(reservation, charged + uncertain)
+            attempted = self._attempt(op, reservation, tally)
             reservation = None
-            tally.add(charged, uncertain, len(log))
+            if attempted.from_cache:
+                return self._cache_answer(op, attempted.response)
+            if attempted.ok:
+                return self._answered(op, attempted, tally)
+            self._retry_or_raise(op, attempted, tally)
 
-            if response is not None and getattr(response, "from_cache", False):
-                return self._cache_answer(op, response)
-            # A body that broke off raised, but the meter saw the status line before it did.
-            status = response.status_code if response is not None else (log[-1].status if log else None)
-            if exc is None and status is not None and status < 400:
-                try:
-                    data = parsed_json(response) if response.content else None
-                except (ValueError, UnicodeDecodeError) as decode_error:
-                    exc = decode_error
-                else:
-                    self._record(op, status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain)
-                    return Answer(data, status, "network", datetime.now(timezone.utc), tally.charged)
+    def _attempt(self, op: Operation, reservation: Reservation, tally: Attempts) -> Attempted:
+        """Send ``op`` once (after the 429 gate), settle its cost against ``reservation`` and read the body."""
+        self.gate.wait()
+        with self.meter.capture() as log:
+            try:
+                response, error = self._request(op, force_refresh=op.refresh), None
+            except requests.RequestException as exc:
+                response, error = None, exc  # the body may have failed after the status line came
+        charged, uncertain = self._account(op, log)
+        self.budget.settle(reservation, charged + uncertain)
+        tally.add(charged, uncertain, len(log))
+        status = response.status_code if response is not None else (log[-1].status if log else None)
+        attempted = Attempted(response, status, error)
+        if attempted.ok and not attempted.from_cache:
+            attempted = attempted.decoded()
+        return attempted
 
-            error = (
-                transport_error(op, exc, status, self.scrub) if exc is not None
-                else api_error(op, response, self.scrub)
-            )  # fmt: skip
-            if not (op.idempotent and self._pause(op, error, status, tally)):
-                self._record(op, status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain,
-                             error=error)  # fmt: skip
-                raise error
+    def _answered(self, op: Operation, attempted: Attempted, tally: Attempts) -> Answer:
+        """A success: its ledger row and the answer."""
+        assert attempted.status is not None
+        self._record(op, attempted.status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain)
+        return Answer(attempted.data, attempted.status, "network", datetime.now(timezone.utc), tally.charged)
+
+    def _retry_or_raise(self, op: Operation, attempted: Attempted, tally: Attempts) -> None:
+        """Wait before the next attempt, or record the call as failed and raise its error."""
+        error = (
+            transport_error(op, attempted.error, attempted.status, self.scrub) if attempted.error is not None
+            else api_error(op, attempted.response, self.scrub)
+        )  # fmt: skip
+        if op.idempotent and self._pause(op, error, attempted.status, tally):
+            return
+        self._record(op, attempted.status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain,
+                     error=error)  # fmt: skip
+        raise error
 
     def _reserve_again(self, op: Operation, tally: Attempts) -> Reservation:
         try:
@@ -261,15 +226,6 @@ class Caller:
             logger.info("%s %s: %s; retrying in %.2f s", op.method, op.target, type(error).__name__, pause)
             self.sleep(pause)
         return True
-
-    def _attempt(self, op: Operation) -> tuple[Any, BaseException | None, list[Attempt]]:
-        with self.meter.capture() as log:
-            try:
-                response = self._request(op, force_refresh=op.refresh)
-                return response, None, log
-            except requests.RequestException as exc:
-                # The body may have failed after the headers came: the meter saw the status.
-                return None, exc, log
 
     def _account(self, op: Operation, log: list[Attempt]) -> tuple[int, int]:
         """Credits this attempt cost for sure, and credits it may have cost (no answer came)."""

@@ -12,7 +12,7 @@ from ..errors import APIError, RateLimitedError, TransportError, error_for_statu
 from ..retry import parse_retry_after
 
 if TYPE_CHECKING:
-    from .call import Operation
+    from .operation import Operation
 
 __all__ = ["api_error", "transport_error", "never_sent", "server_message", "shorten", "describe_failure"]
 

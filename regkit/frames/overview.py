@@ -1,7 +1,8 @@
-"""``companies_frame``: one row per company with its current facts and latest indicators."""
+"""``companies``: one row per company with its current facts and latest indicators."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import Any
 
@@ -14,7 +15,7 @@ from ._input import company_list, required
 from .financials import MEASURES
 from .money import capital_eur
 
-__all__ = ["SPEC", "companies_frame", "latest_report"]
+__all__ = ["SPEC", "companies", "companies_frame", "latest_report"]
 
 _NUMBERS = (*MEASURES, "employees")
 _NO_REPORT: Mapping[str, Any] = {"date": None, "report_id": None, **{name: None for name in _NUMBERS}}
@@ -71,7 +72,7 @@ def _fact_columns(records: list[Mapping[str, Any]]) -> dict[str, list]:
     }  # fmt: skip
 
 
-def companies_frame(companies: Any) -> pd.DataFrame:
+def companies(companies: Any) -> pd.DataFrame:
     """One row per company: the current facts and the latest indicators.
 
     Parameters
@@ -115,7 +116,7 @@ def companies_frame(companies: Any) -> pd.DataFrame:
     Examples
     --------
     >>> from regkit.frames import example_company
-    >>> frame = companies_frame(example_company())
+    >>> frame = companies(example_company())
     >>> frame[["legal_form", "capital_currency", "capital_eur", "indicators_date", "equity"]]
       legal_form capital_currency  capital_eur indicators_date   equity
     0       gmbh              EUR      25600.0      2023-12-31  90500.0
@@ -131,3 +132,9 @@ def companies_frame(companies: Any) -> pd.DataFrame:
     for j, name in enumerate(_NUMBERS):
         columns[name] = block_column(INT if name == "employees" else CENTS_EUR, block, j, reports, name)
     return build_frame(columns, SPEC)
+
+
+def companies_frame(companies_: Any) -> pd.DataFrame:
+    """Deprecated name of :func:`companies` (builders are named after their rows, without ``_frame``)."""
+    warnings.warn("regkit.frames.companies_frame is now regkit.frames.companies", DeprecationWarning, stacklevel=2)
+    return companies(companies_)
