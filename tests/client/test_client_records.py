@@ -1,13 +1,12 @@
-"""Records: raw JSON, attribute and item access, and the lazy frames hook."""
+"""Records: raw JSON, attribute and item access, and analysis methods that import regkit.frames only when called."""
 
 from __future__ import annotations
 
 import sys
-import types
 
 import pytest
 
-from regkit.client import hooks, records
+from regkit.client import records
 from regkit.client.errors import RegkitError
 
 
@@ -42,49 +41,18 @@ def test_batch_keeps_order_and_errors() -> None:
     assert batch.ok == [a, a] and list(batch.errors) == ["B"]
 
 
-@pytest.fixture
-def frames_module(monkeypatch: pytest.MonkeyPatch) -> types.ModuleType:
-    """A stand-in analysis layer that registers its builders on import, like regkit.frames must."""
-    module = types.ModuleType("fake_frames")
+def test_record_methods_import_their_builder_when_called() -> None:
+    import subprocess
 
-    def register() -> None:
-        records.register_frames({"company.history": lambda rec, field: ("history", rec.id, field)})
-
-    module.register = register  # type: ignore[attr-defined]
-    monkeypatch.setattr(hooks, "_FRAMES_MODULE", "fake_frames")
-    monkeypatch.setattr(hooks, "_registry", {})
-    monkeypatch.setitem(sys.modules, "fake_frames", module)
-    return module
-
-
-def test_frames_are_resolved_lazily(frames_module: types.ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
-    imported: list[str] = []
-    real_import = hooks.importlib.import_module
-
-    def fake_import(name: str) -> object:
-        imported.append(name)
-        frames_module.register()
-        return real_import(name)
-
-    monkeypatch.setattr(hooks.importlib, "import_module", fake_import)
-    rec = records.CompanyRecord({"id": "X"})
-    assert rec.history("names") == ("history", "X", "names")
-    assert rec.history("addresses") == ("history", "X", "addresses")
-    assert imported == ["fake_frames"]  # imported once, then served from the registry
-    with pytest.raises(RegkitError, match="no builder for 'company.to_dataframe'"):
-        rec.to_dataframe()
-
-
-def test_missing_frames_module_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(hooks, "_FRAMES_MODULE", "regkit_no_such_frames")
-    monkeypatch.setattr(hooks, "_registry", {})
-    with pytest.raises(RegkitError, match="could not be imported"):
-        records.InsolvencyRecord({"id": "x"}).events()
-
-
-def test_unknown_hook_is_refused() -> None:
-    with pytest.raises(ValueError, match="unknown frame hooks"):
-        records.register_frames({"company.plot": print})
+    code = ("import sys, regkit.client as c\n"
+            "from regkit.frames import example_company\n"  # (imports regkit.frames._example only)
+            "before = sorted(m for m in sys.modules if m.startswith('regkit.frames.'))\n"
+            "rec = c.CompanyRecord(example_company())\n"
+            "frame = rec.history('names')\n"
+            "after = sorted(m for m in sys.modules if m.startswith('regkit.frames.'))\n"
+            "print(type(frame).__name__, 'regkit.frames.histories' in before, 'regkit.frames.histories' in after)")  # fmt: skip
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["DataFrame", "False", "True"]
 
 
 def test_client_never_imports_frames_or_pandas() -> None:

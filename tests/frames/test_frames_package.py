@@ -51,8 +51,8 @@ def test_module_size_all_and_layering(name):
             target = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
             target = target or ""
             assert not target.startswith(("regkit.plot", "regkit.widgets", "regkit.graph"))
-            if target.startswith("regkit.client"):  # type hints only, or the documented hook registration
-                assert name == "_hooks" or "TYPE_CHECKING" in source
+            if target.startswith("regkit.client"):  # type hints only
+                assert "TYPE_CHECKING" in source
 
 
 @pytest.mark.parametrize("name", MODULES)
