@@ -221,7 +221,7 @@ def events(insolvency: Any) -> pd.DataFrame:
         administrator_name           str                  ``details`` members, NaN / <NA> where null
         administrator_address        str
         claims_filing_deadline       datetime64[us]       parsed from the published text (see below)
-        *_text (four columns)        str                  what was published: ``claims_filing_deadline_text``,
+        ``*_text`` (four columns)    str                  what was published: ``claims_filing_deadline_text``,
                                                           ``closed_at_text``, ``distribution_available_text``,
                                                           ``distribution_claims_total_text``
         closed_at                    datetime64[us]       parsed

@@ -66,7 +66,9 @@ def _german_date(text: str) -> tuple[_dt.date | None, str] | None:
 
 
 def parse_date(value: Any) -> _dt.date | None:
-    """A published date (``YYYY-MM-DD``, ``DD.MM.YYYY``, ``D.M.YYYY``, ``D. Monat YYYY``) or ``None``.
+    """A published date as a :class:`datetime.date`, or ``None``.
+
+    Reads ``YYYY-MM-DD``, ``DD.MM.YYYY``, ``D.M.YYYY`` and ``D. Monat YYYY`` (see the module docstring).
 
     Examples
     --------
