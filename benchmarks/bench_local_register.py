@@ -12,7 +12,7 @@ Measures
   both on the index alone and end to end through the in-process adapter.
 
 The proceedings are generated column-wise from the bundled reference lists (real name frequencies) and
-fed to the same :func:`regkit.local.search_build.build_index` the register uses. The search's worst cases
+fed to the same :func:`regkit.local.search.build.build_index` the register uses. The search's worst cases
 (very common words, prefixes, filters alone, concurrency) are measured by ``benchmarks/bench_search.py``.
 """
 
@@ -37,11 +37,11 @@ sys.path.insert(0, str(ROOT))
 
 import requests  # noqa: E402
 
-from regkit.local.catalog import load_catalog  # noqa: E402
+from regkit.local.models.catalog import load_catalog  # noqa: E402
 from regkit.local.register import open_local_register  # noqa: E402
-from regkit.local.search import GROUND_BITS, fold  # noqa: E402
-from regkit.local.search_build import build_index  # noqa: E402
-from regkit.local.search_index import InsolvencyIndex  # noqa: E402
+from regkit.local.search.build import build_index  # noqa: E402
+from regkit.local.search.index import InsolvencyIndex  # noqa: E402
+from regkit.local.search.query import GROUND_BITS, fold  # noqa: E402
 from regkit.local.server import LocalServer  # noqa: E402
 from regkit.local.world.store import read_world  # noqa: E402
 from regkit.schema.interface import INSOLVENCY_STATUSES  # noqa: E402
@@ -73,7 +73,7 @@ def weighted_names(path: Path, limit: int) -> tuple[list[str], list[int]]:
 
 
 def generate_rows(n: int, courts: list[str], seed: int = 1) -> Iterator[tuple]:
-    """``n`` index rows (see :func:`regkit.local.search_build.record_row`), drawn column by column."""
+    """``n`` index rows (see :func:`regkit.local.search.build.record_row`), drawn column by column."""
     rng = random.Random(seed)
     last, last_w = weighted_names(REFERENCE / "officer_last_names.csv", 5000)
     first, first_w = weighted_names(REFERENCE / "officer_first_names.csv", 1500)
@@ -172,7 +172,7 @@ def bench_search(rows: int, queries: int, tmp: Path) -> tuple[dict[str, tuple[fl
                 "filters": [{"field": "court", "value": rng.choice(courts)},
                             {"field": "opened_at", "min": f"{rng.randrange(2012, 2024)}-01-01"}]}
 
-    from regkit.local.search_request import parse_search_request
+    from regkit.local.search.request import parse_search_request
 
     for _ in range(20):
         index.search(parse_search_request(body()))

@@ -20,14 +20,12 @@ from urllib3 import HTTPResponse
 from urllib3.util import Timeout
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
+from regkit.schema.interface import LOCAL_ORIGIN
+
 from .faults import READ_TIMEOUT_KEY
 from .origin import set_origin
 
 __all__ = ["LOCAL_ORIGIN", "LocalRegisterAdapter"]
-
-#: The fixed pseudo-origin of the in-process register (stable cache keys across runs).
-LOCAL_ORIGIN = "http://local.regkit"
-
 
 def _read_timeout(timeout: Any) -> float | None:
     if isinstance(timeout, tuple):

@@ -1,10 +1,11 @@
 """The application factory of the local register.
 
 Request flow: access log → (fault injection) → (configured public origin) → routing (unknown route 404,
-wrong method 405, both JSON) → throttle of failed authentications per client address (429) → bearer
-authentication (401) → per-key rate limit (429) → handler → ``X-Credits-Charged`` and
-``X-Credits-Remaining`` on the way out. Handlers raise :class:`~regkit.local.errors.ApiError`; any other
-exception is logged with its traceback and answered ``500 internal_error``. What is logged where:
+wrong method 405, both JSON; the routes are :mod:`regkit.local.urls`) → throttle of failed authentications
+per client address (429) → bearer authentication (401) → per-key rate limit (429) → handler
+(:mod:`regkit.local.responses`, calling :mod:`regkit.local.models`) → ``X-Credits-Charged`` and
+``X-Credits-Remaining`` on the way out. Handlers and models raise :class:`~regkit.local.exceptions.ApiError`;
+any other exception is logged with its traceback and answered ``500 internal_error``. What is logged where:
 :mod:`regkit.local.logs`.
 """
 
@@ -19,19 +20,21 @@ from werkzeug.exceptions import HTTPException
 
 from regkit.local.world.store import World
 
-from . import companies, credentials, documents, insolvencies, monitors, service, transparency
-from .auth import authenticate
-from .catalog import Catalog, load_catalog
 from .config import Config, default_state_path
-from .context import EXTENSION, RegisterContext, current
-from .credits import balance
-from .errors import ApiError, error_response
+from .exceptions import ApiError
 from .faults import FaultMiddleware, Faults
 from .logs import USER_KEY, AccessLog, Scrubber
+from .models.backend import EXTENSION, RegisterContext
+from .models.catalog import Catalog, load_catalog
+from .models.credits import remaining_credits
+from .models.state import StateDB
+from .models.users import authenticate
 from .origin import FixedOrigin
 from .ratelimit import RateLimiter
+from .responses.context import current
+from .responses.render import api_error_response, error_response
 from .signing import UrlSigner
-from .state import StateDB
+from .urls import PUBLIC_ENDPOINTS, add_routes
 from .vault import Vault
 
 __all__ = ["create_app", "secrets", "MAX_BODY_BYTES"]
@@ -39,19 +42,16 @@ __all__ = ["create_app", "secrets", "MAX_BODY_BYTES"]
 logger = logging.getLogger(__name__)
 
 MAX_BODY_BYTES = 1 << 20
-_BLUEPRINTS = (companies.bp, insolvencies.bp, transparency.bp, credentials.bp, monitors.bp, documents.bp, service.bp)
 #: Codes for werkzeug's own HTTP errors; any other client error is ``invalid_request``.
 _HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
 
 
 def _before_request() -> None:
     g.credits_charged = 0
-    if request.routing_exception is not None or request.endpoint in service.PUBLIC_ENDPOINTS:
+    if request.routing_exception is not None or request.endpoint in PUBLIC_ENDPOINTS:
         return
     context = current()
-    with context.state.connection() as conn:
-        g.user = authenticate(conn, context.catalog, request.headers.get("Authorization"),
-                              throttle=context.auth_throttle, address=request.remote_addr or "-")
+    g.user = authenticate(context, request.headers.get("Authorization"), request.remote_addr or "-")
     request.environ[USER_KEY] = g.user.name
     if context.limiter is not None:
         wait = context.limiter.acquire(g.user.ref)
@@ -67,9 +67,7 @@ def _after_request(response):
     if user is not None:
         remaining = g.get("credits_remaining")
         if remaining is None:
-            context = current()
-            with context.state.connection() as conn:
-                remaining = balance(conn, user, context.now()).remaining
+            remaining = remaining_credits(current(), user)
         response.headers["X-Credits-Remaining"] = str(remaining)
     return response
 
@@ -98,6 +96,21 @@ def _internal_error(error: Exception):
 def secrets(catalog: Catalog) -> list[str]:
     """What no log line may contain: the world's API keys and Transparenzregister passwords."""
     return [*catalog.users, *(str(account.get("password", "")) for account in catalog.accounts.values())]
+
+
+def _backend(catalog: Catalog, state_path: str | os.PathLike[str] | None, config: Config) -> RegisterContext:
+    """The backend of a new application: the state file opened, the signer, vault and rate limiters set up."""
+    state = StateDB(state_path if state_path is not None else default_state_path())
+    return RegisterContext(
+        catalog=catalog,
+        state=state,
+        config=config,
+        signer=UrlSigner(bytes.fromhex(state.meta("signing_secret") or ""), ttl=config.url_ttl, clock=config.clock),
+        vault=Vault(state.path, config.secret_key, config.key_path),
+        limiter=RateLimiter(config.rate_limit, config.rate_burst) if config.rate_limit else None,
+        auth_throttle=(RateLimiter(config.auth_failure_limit / config.auth_failure_window, config.auth_failure_limit)
+                       if config.auth_failure_limit else None),
+    )
 
 
 def create_app(
@@ -129,28 +142,17 @@ def create_app(
         A WSGI application; ``app.extensions["regkit.local"]`` is its :class:`RegisterContext`.
     """
     config = config or Config()
-    catalog = load_catalog(world, data_dir)
-    state = StateDB(state_path if state_path is not None else default_state_path())
-    context = RegisterContext(
-        catalog=catalog,
-        state=state,
-        config=config,
-        signer=UrlSigner(bytes.fromhex(state.meta("signing_secret") or ""), ttl=config.url_ttl, clock=config.clock),
-        vault=Vault(state.path, config.secret_key, config.key_path),
-        limiter=RateLimiter(config.rate_limit, config.rate_burst) if config.rate_limit else None,
-        auth_throttle=(RateLimiter(config.auth_failure_limit / config.auth_failure_window, config.auth_failure_limit)
-                       if config.auth_failure_limit else None),
-    )
+    context = _backend(load_catalog(world, data_dir), state_path, config)
+    catalog, state = context.catalog, context.state
     app = Flask(__name__)
     # "/v1/company/%2Fx" is a 404 in the interface's JSON, not a 308 redirect with an HTML body.
     app.url_map.merge_slashes = False
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.extensions[EXTENSION] = context
-    for blueprint in _BLUEPRINTS:
-        app.register_blueprint(blueprint)
+    add_routes(app)
     app.before_request(_before_request)
     app.after_request(_after_request)
-    app.register_error_handler(ApiError, lambda error: error.to_response())
+    app.register_error_handler(ApiError, api_error_response)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)
     if config.public_url is not None:

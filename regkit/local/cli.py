@@ -22,31 +22,31 @@ def _add_world_options(parser: argparse.ArgumentParser) -> None:
                         help="state file (default: $REGKIT_LOCAL_STATE or the user data directory)")
 
 
-def add_commands(subparsers: argparse._SubParsersAction) -> None:
-    """Register ``serve`` and ``local`` on the ``regkit`` command (handlers under ``handler``)."""
+def _duration(text: str) -> float:
+    """An argparse type: ``50ms``, ``1.5s``, ``2m``, or a bare number of seconds."""
     from .config import parse_duration
 
-    def duration(text: str) -> float:
-        """An argparse type: ``50ms``, ``1.5s``, ``2m``, or a bare number of seconds."""
-        try:
-            return parse_duration(text)
-        except ValueError as error:
-            raise argparse.ArgumentTypeError(str(error)) from None
+    try:
+        return parse_duration(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
+
+def _add_serve(subparsers: argparse._SubParsersAction) -> None:
     serve = subparsers.add_parser("serve", help="serve the local register over HTTP")
     serve.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
     serve.add_argument("--port", default="8080", help="port (default 8080; 0 picks a free one)")
     _add_world_options(serve)
     serve.add_argument("--rate-limit", type=float, default=50.0, help="requests per second per key (0: unlimited)")
-    serve.add_argument("--extract-delay", type=duration, default=2.0,
+    serve.add_argument("--extract-delay", type=_duration, default=2.0,
                        help="time an extract stays processing (e.g. 500ms, 2s; a bare number is seconds)")
-    serve.add_argument("--latency", type=duration, default=0.0,
+    serve.add_argument("--latency", type=_duration, default=0.0,
                        help="added to every request (e.g. 50ms; a bare number is seconds)")
     serve.add_argument("--fault-rate", type=float, default=0.0,
                        help="share of requests answered 500 injected_fault (logged in one line, no traceback)")
     serve.add_argument("--timeout-rate", type=float, default=0.0,
                        help="share of requests that get no answer: the connection is closed after --timeout")
-    serve.add_argument("--timeout", type=duration, default=30.0,
+    serve.add_argument("--timeout", type=_duration, default=30.0,
                        help="how long a timed-out request is held before its connection is closed (default 30s)")
     serve.add_argument("--truncate-rate", type=float, default=0.0, help="share of 200s with a truncated body")
     serve.add_argument("--burst-rate", type=float, default=0.0, help="chance a request starts a burst of 429s")
@@ -64,6 +64,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--verbose", action="store_true", help="also write the access lines (and debug lines) to stderr")
     serve.set_defaults(handler=_serve)
 
+
+def _add_local(subparsers: argparse._SubParsersAction) -> None:
     local = subparsers.add_parser("local", help="operate on the local register's state file")
     actions = local.add_subparsers(dest="local_command", metavar="ACTION", required=True)
     plan = actions.add_parser("plan", help="change a user's plan (a plan without monitoring disables its monitors)")
@@ -76,6 +78,12 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     for parser, handler in ((plan, _plan), (enable, _enable), (credits, _credits)):
         _add_world_options(parser)
         parser.set_defaults(handler=handler)
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``serve`` and ``local`` on the ``regkit`` command (handlers under ``handler``)."""
+    _add_serve(subparsers)
+    _add_local(subparsers)
 
 
 class ServeError(Exception):
@@ -121,7 +129,7 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def _open_world(data_dir: Path | None):
     """Read the world (cached for the application built next), or a :class:`ServeError` saying why not."""
-    from .catalog import load_catalog
+    from .models.catalog import load_catalog
 
     try:
         return load_catalog(data_dir=data_dir)
@@ -158,8 +166,8 @@ def _start(args: argparse.Namespace):
     """
     from .app import create_app, secrets
     from .config import default_state_path
-    from .context import EXTENSION
     from .logs import configure_serve_logging
+    from .models.backend import EXTENSION
     from .server import LocalServer
 
     port = _port(args.port)
@@ -186,7 +194,7 @@ def _start(args: argparse.Namespace):
 
 def _banner(args: argparse.Namespace, server: Any, context: Any, faults: Any) -> None:
     """Where the register listens and whom it serves: user names and plans, never an API key."""
-    from .auth import user_name
+    from .models.users import user_name
 
     catalog, config = context.catalog, context.config
     print(f"regkit local register listening on {server.url}")
@@ -234,15 +242,15 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _open(args: argparse.Namespace):
-    from .catalog import load_catalog
     from .config import default_state_path
-    from .state import StateDB
+    from .models.catalog import load_catalog
+    from .models.state import StateDB
 
     return StateDB(args.state or default_state_path()), load_catalog(data_dir=args.data)
 
 
 def _operate(args: argparse.Namespace, action) -> int:
-    from .admin import OperatorError
+    from .models.admin import OperatorError
 
     state, catalog = _open(args)
     try:
@@ -257,7 +265,7 @@ def _operate(args: argparse.Namespace, action) -> int:
 
 
 def _plan(args: argparse.Namespace) -> int:
-    from .admin import set_plan
+    from .models.admin import set_plan
 
     def action(state, catalog) -> str:
         disabled = set_plan(state, catalog, args.api_key, args.plan, time.time())
@@ -267,14 +275,14 @@ def _plan(args: argparse.Namespace) -> int:
 
 
 def _enable(args: argparse.Namespace) -> int:
-    from .admin import enable_monitors
+    from .models.admin import enable_monitors
 
     return _operate(args, lambda state, catalog: f"{enable_monitors(state, catalog, args.api_key)} monitor(s) of "
                                                  f"{args.api_key} re-enabled")
 
 
 def _credits(args: argparse.Namespace) -> int:
-    from .admin import credit_summary
+    from .models.admin import credit_summary
 
     return _operate(args, lambda state, catalog: json.dumps(credit_summary(state, catalog, args.api_key, time.time()),
                                                             indent=1))

@@ -13,8 +13,8 @@ from regkit.local.world.store import World
 from .adapter import LOCAL_ORIGIN, LocalRegisterAdapter
 from .app import create_app
 from .config import Config
-from .context import EXTENSION, RegisterContext
 from .faults import Faults
+from .models.backend import EXTENSION, RegisterContext
 
 __all__ = ["LocalRegister", "open_local_register"]
 

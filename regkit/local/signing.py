@@ -13,7 +13,7 @@ import time
 from typing import Callable
 from urllib.parse import quote
 
-from .errors import ApiError
+from .exceptions import ApiError
 
 __all__ = ["UrlSigner", "EXPIRES_MAX"]
 

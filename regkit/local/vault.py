@@ -18,7 +18,7 @@ from pathlib import Path
 from cryptography.fernet import Fernet, InvalidToken
 
 from .config import SECRET_KEY_ENV, default_key_path
-from .errors import ApiError
+from .exceptions import ApiError
 
 __all__ = ["Vault", "iso_time"]
 
@@ -94,7 +94,7 @@ class Vault:
         name : str
             The credential set's name.
         user : str
-            The user's name for the log (:func:`regkit.local.auth.user_name`), never the API key.
+            The user's name for the log (:func:`regkit.local.models.users.user_name`), never the API key.
         purpose : str
             Why it is decrypted, for the log (e.g. ``production extract of DE-HRB-R1504-115946``).
 

@@ -201,7 +201,7 @@ def test_every_api_error_names_method_path_and_status(local: Any) -> None:
 
 
 def _companies() -> Any:
-    from regkit.local.catalog import load_catalog
+    from regkit.local.models.catalog import load_catalog
 
     return load_catalog(None, None).world.companies  # the register's own copy, read once per process
 

@@ -25,7 +25,7 @@ def test_readme_example_runs_against_regkit_serve(start_register: Callable[..., 
     namespace: dict[str, Any] = {}
     exec(compile(code, str(README), "exec"), namespace)  # noqa: S102 - the README's own example
     assert capsys.readouterr().out.strip() == "company_not_found"
-    assert namespace["company"].id == "DE-HRB-R1901-220191"
+    assert namespace["company"].id == "DE-HRB-R3101-94644"
     assert namespace["extract"].status in ("completed", "failed")
     assert namespace["proceeding"].events
     credits = namespace["client"].usage.get_credits_v1()

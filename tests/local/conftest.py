@@ -17,9 +17,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from local_support import Clock, RegisterSession, WorldIds, session_for  # noqa: E402
+from serve_support import ServedRegister  # noqa: E402
 
 from regkit.local.adapter import LOCAL_ORIGIN  # noqa: E402
-from regkit.local.catalog import load_catalog  # noqa: E402
+from regkit.local.models.catalog import load_catalog  # noqa: E402
 from regkit.local.register import LocalRegister, open_local_register  # noqa: E402
 from regkit.local.server import LocalServer  # noqa: E402
 
@@ -42,13 +43,15 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def make_register(tmp_path: Path, clock: Clock) -> Iterator[Callable[..., LocalRegister]]:
+def make_register(tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., LocalRegister]]:
     """Factory for in-process registers on the bundled world with a fresh state file in ``tmp_path``.
 
     Keyword arguments go to :func:`open_local_register` (``extract_delay``, ``rate_limit``, ``faults``, ...).
     Defaults: the test's :func:`clock`, no rate limit, a 5 s extract delay, the key file in its own
-    directory. Call it again with the same ``state_path`` to simulate a restart.
+    directory (``REGKIT_LOCAL_SECRET_KEY``, which the suite's isolation sets, is cleared so that the key file
+    is what these registers use). Call it again with the same ``state_path`` to simulate a restart.
     """
+    monkeypatch.delenv("REGKIT_LOCAL_SECRET_KEY", raising=False)
     opened: list[LocalRegister] = []
 
     def make(**kwargs: object) -> LocalRegister:
@@ -103,73 +106,14 @@ def remote(server: LocalServer, register: LocalRegister) -> Callable[..., Regist
     return session_factory(register, server.url)
 
 
-class Served:
-    """One ``regkit serve`` subprocess on a free loopback port, with its own state file, key and log file.
-
-    Attributes: ``url`` (from the banner), ``log_file`` (its ``--log-file``), ``out`` / ``err`` (files its
-    stdout and stderr go to), ``state_path``.
-    """
-
-    def __init__(self, directory: Path, *options: str, timeout: float = 60.0):
-        import os
-        import re
-        import subprocess
-        import time
-
-        import requests
-        from cryptography.fernet import Fernet
-
-        directory.mkdir(parents=True, exist_ok=True)
-        self.state_path, self.log_file = directory / "state.sqlite", directory / "serve.log"
-        self.out, self.err = directory / "serve.out", directory / "serve.err"
-        environment = {**os.environ, "REGKIT_LOCAL_SECRET_KEY": Fernet.generate_key().decode()}
-        environment.pop("REGKIT_LOCAL_STATE", None)
-        command = [sys.executable, "-m", "regkit.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-                   "--state", str(self.state_path), "--log-file", str(self.log_file), *options]
-        with self.out.open("w") as out, self.err.open("w") as err:
-            self.process = subprocess.Popen(command, stdout=out, stderr=err, env=environment)
-        deadline, self.url = time.monotonic() + timeout, None
-        try:
-            while True:  # bounded: the deadline, or the process ending
-                match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", self.out.read_text())
-                if match:
-                    try:
-                        if requests.get(f"{match.group(1)}/v1/openapi.json", timeout=5).status_code == 200:
-                            self.url = match.group(1)
-                            break
-                    except requests.exceptions.ConnectionError:
-                        pass
-                if self.process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"regkit serve did not come up:\n{self.out.read_text()}\n{self.err.read_text()}")
-                time.sleep(0.05)
-        except BaseException:
-            self.stop()
-            raise
-
-    def stop(self) -> None:
-        """Terminate the process (kill it if it does not end within 10 s)."""
-        import subprocess
-
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-
-    def everything_written(self) -> str:
-        """Its stdout, stderr and log file together (to search for what must never be written)."""
-        return "\n".join(p.read_text(errors="replace") for p in (self.out, self.err, self.log_file) if p.exists())
-
-
 @pytest.fixture
-def regkit_serve(tmp_path: Path) -> Iterator[Callable[..., Served]]:
-    """Factory ``regkit_serve(*options)``: a real ``regkit serve`` subprocess (stopped after the test)."""
-    started: list[Served] = []
+def regkit_serve(tmp_path: Path) -> Iterator[Callable[..., ServedRegister]]:
+    """Factory ``regkit_serve(*options)``: a real ``regkit serve`` subprocess (stopped after the test), with its
+    own state file, key and log file (:class:`serve_support.ServedRegister`)."""
+    started: list[ServedRegister] = []
 
-    def start(*options: str) -> Served:
-        served = Served(tmp_path / f"serve-{len(started)}", *options)
+    def start(*options: str) -> ServedRegister:
+        served = ServedRegister(tmp_path / f"serve-{len(started)}", *options)
         started.append(served)
         return served
 

@@ -80,7 +80,7 @@ class WorldIds:
     def __init__(self, catalog: Any):
         companies, entities = catalog.world.companies, catalog.entities
         active = [c for c, rec in companies.items() if rec.get("status") == "active"]
-        from regkit.local.owners import beneficial_owners
+        from regkit.local.models.owners import beneficial_owners
 
         unique = [c for c in active if len(entities.get(c, ())) == 1 and companies[c].get("documents")]
         self.unique_match = unique[0]
@@ -96,7 +96,7 @@ class WorldIds:
 
 def filter_matches(proceeding: dict[str, Any], item: dict[str, Any]) -> bool:
     """Brute-force oracle of one insolvency search filter over a proceeding (what the index must agree with)."""
-    from regkit.local.search import fold
+    from regkit.local.search.query import fold
 
     field = item["field"]
     value = proceeding.get(field)

@@ -65,8 +65,8 @@ def test_former_id_resolves_to_the_company_under_its_current_id(api, catalog):
     assert response.json()["id"] == current
 
 
-@pytest.mark.parametrize("company_id", ["DE-HRB-123", "de-hrb-r1504-115946", "DE-HRB-R1504-115946 ", "DE-XYZ-R1504-1", "x" * 300,
-                                        "DE-HRB-R1504-115946%00"])
+@pytest.mark.parametrize("company_id", ["DE-HRB-123", "de-hrb-t2408-79657", "DE-HRB-T2408-79657 ", "DE-XYZ-R1504-1", "x" * 300,
+                                        "DE-HRB-T2408-79657%00"])
 def test_malformed_company_id_is_400_and_free(api, company_id):
     response = api().get(f"/v1/company/{company_id}")
     assert error_of(response) == (400, "invalid_company_id")

@@ -50,7 +50,7 @@ SEARCH_TEMPLATES = [
     {"query": "müller", "pagination": {"page": 1, "per_page": 10}},
     {"query": {"value": "bau"}, "filters": [{"field": "court", "value": "Amtsgericht Köln"},
                                             {"field": "city", "values": ["Köln", "Bonn"]}]},
-    {"filters": [{"field": "court", "keywords": ["amtsgericht", "köln"]}, {"field": "company_id", "value": "DE-HRB-R1901-220191"},
+    {"filters": [{"field": "court", "keywords": ["amtsgericht", "köln"]}, {"field": "company_id", "value": "DE-HRB-R3101-94644"},
                  {"field": "person_id", "values": ["0b9f5a52-4c3e-4f3a-9d0e-2f3c1b6a7d88"]}]},
     {"filters": [{"field": "opened_at", "min": "2020-01-01", "max": "2024-12-31"},
                  {"field": "current_status", "values": ["opened"]}, {"field": "has_open_insolvency", "value": "true"}],

@@ -13,7 +13,7 @@ import json
 import pytest
 from local_support import EMPTY, VALID_ACCOUNT, charged, error_of
 
-from regkit.local.bodies import MAX_INTEGER_DIGITS
+from regkit.local.responses.bodies import MAX_INTEGER_DIGITS
 from regkit.schema.interface import (  # the interface's limits, defined once
     MAX_FILTER_TEXT,
     MAX_FILTER_VALUES,
@@ -181,7 +181,7 @@ def test_a_lone_surrogate_in_credentials_is_a_400_and_stores_nothing(api, member
     assert b"\\ud800" in raw
     response = post_raw(session, CREDENTIALS, raw)
     assert error_of(response) == (400, "invalid_json")
-    extract = session.post("/v1/transparenzregister/extracts", json={"company_id": "DE-HRB-R1901-220191"},
+    extract = session.post("/v1/transparenzregister/extracts", json={"company_id": "DE-HRB-R3101-94644"},
                            headers={"X-Credential-Name": "work"})
     assert error_of(extract) == (404, "credentials_not_found")
 
@@ -209,7 +209,7 @@ def test_a_malformed_document_url_is_a_403(api, query):
 @pytest.mark.parametrize("path, status, code", [
     ("/v1/insolvency/%2F00000000-0000-4000-8000-000000000000", 404, "not_found"),
     ("/v1/documents/%2Fa?expires=1&signature=ab", 404, "not_found"),
-    ("/v1/company/%2FDE-HRB-R1901-220191", 404, "not_found"),
+    ("/v1/company/%2FDE-HRB-R3101-94644", 404, "not_found"),
 ])
 def test_a_doubled_slash_is_not_redirected(api, path, status, code):
     # werkzeug would merge "//" with a 308 to another URL and an HTML body

@@ -11,7 +11,7 @@ from cryptography.fernet import Fernet
 from local_support import VALID_ACCOUNT, error_of, session_for
 
 from regkit.local import Faults, open_local_register
-from regkit.local.auth import resolve_user
+from regkit.local.models.users import resolve_user
 from regkit.local.config import Config
 
 

@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from local_support import EMPTY, FREE, charged, error_of, session_for
 
-from regkit.local.credits import period_start
+from regkit.local.models.credits import period_start
 from regkit.local.ratelimit import RateLimiter
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from local_support import EMPTY, FREE, charged, error_of, session_for
 
-from regkit.local.admin import OperatorError, enable_monitors, set_plan
+from regkit.local.models.admin import OperatorError, enable_monitors, set_plan
 from regkit.local.cli import main as local_cli
 
 MONITOR = "/v1/monitor"
@@ -122,7 +122,8 @@ def test_downgrade_disables_upgrade_keeps_disabled_operator_reenables(api, regis
     assert set_plan(state, catalog, "demo-paid", "pro", clock.now) == 0
     items = session.get(MONITOR).json()["items"]
     assert [m["disabled"] for m in items] == [True, True]
-    assert items[0]["preferences"] == ["basic", "ownership"] and items[0]["update_frequency"] == "daily"
+    company = next(m for m in items if m["entity_id"] == ids.unique_match)  # listed by entity id: not always first
+    assert company["preferences"] == ["basic", "ownership"] and company["update_frequency"] == "daily"
     assert enable_monitors(state, catalog, "demo-paid") == 2
     assert [m["disabled"] for m in session.get(MONITOR).json()["items"]] == [False, False]
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from regkit.local.owners import beneficial_owners, build_report, effective_shares, holders_by_company
+from regkit.local.models.owners import beneficial_owners, build_report, effective_shares, holders_by_company
 
 
 def person(company, holder, share):

@@ -1,7 +1,7 @@
 """A search is charged only when it is answered: refused, failed or abandoned searches cost nothing.
 
 The charge is made in the same SQLite transaction as the state change, after the page is ready
-(:func:`regkit.local.context.spend`). A search refused by the parser (400, including one past the limits)
+(:func:`regkit.local.models.credits.spend`). A search refused by the parser (400, including one past the limits)
 never reaches it; a search whose client the server knows to have disconnected (waitress's
 ``waitress.client_disconnected``, which it offers in the WSGI environ) is not charged either.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from local_support import PAID
 
-from regkit.local.search_request import MAX_QUERY_LENGTH
+from regkit.local.search.request import MAX_QUERY_LENGTH
 
 SEARCH = "/v1/search/insolvency"
 

@@ -1,6 +1,6 @@
 """The search index's plans against a brute-force oracle, on a synthetic index that reaches every plan.
 
-:class:`~regkit.local.search_index.InsolvencyIndex` answers a search by one of several plans (a rowid range,
+:class:`~regkit.local.search.index.InsolvencyIndex` answers a search by one of several plans (a rowid range,
 a filter mask, bitmaps of common words, unions of a prefix's words, FTS5 counting and walking, probing,
 reading matches as rows or as one string), chosen by estimates and switch points (:class:`Tuning`). Every
 plan must give the oracle's answer: the same proceedings in the same order (``last_event_at`` descending,
@@ -22,10 +22,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from regkit.local.search import fold, phrases_of
-from regkit.local.search_build import record_row
-from regkit.local.search_index import InsolvencyIndex, Tuning
-from regkit.local.search_request import parse_search_request
+from regkit.local.search.query import fold, phrases_of
+from regkit.local.search.build import record_row
+from regkit.local.search.index import InsolvencyIndex, Tuning
+from regkit.local.search.request import parse_search_request
 from regkit.schema.interface import INSOLVENCY_GROUNDS, INSOLVENCY_STATUSES
 from local_support import filter_matches
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from local_support import ACCOUNTS, EMPTY, FREE, VALID_ACCOUNT, charged, error_of, session_for
 
-from regkit.local.admin import set_plan
+from regkit.local.models.admin import set_plan
 
 EXTRACTS = "/v1/transparenzregister/extracts"
 CREDENTIALS = "/v1/transparenzregister/credentials"

@@ -11,10 +11,10 @@ from local_support import VALID_ACCOUNT, error_of, session_for
 
 import regkit.local
 from regkit.local.config import Config, default_key_path, default_state_path, parse_duration
-from regkit.local.errors import ERROR_CODES, ApiError
-from regkit.local.pdf import text_pdf
+from regkit.local.exceptions import ERROR_CODES, ApiError
+from regkit.local.models.pdf import text_pdf
 from regkit.local.signing import UrlSigner
-from regkit.local.state import StateDB
+from regkit.local.models.state import StateDB
 
 
 @pytest.mark.parametrize("text, seconds", [("50ms", 0.05), ("1.5s", 1.5), ("2m", 120.0), ("3", 3.0), (".5", 0.5)])

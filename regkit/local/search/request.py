@@ -1,6 +1,6 @@
-"""Validation of an insolvency search body into a :class:`~regkit.local.search.SearchRequest`.
+"""Validation of an insolvency search body into a :class:`~regkit.local.search.query.SearchRequest`.
 
-Every malformed body is an :class:`~regkit.local.errors.ApiError` with status 400: unknown members,
+Every malformed body is an :class:`~regkit.local.exceptions.ApiError` with status 400: unknown members,
 wrong types, unknown filter fields, a filter with none or several ways of matching, values outside an
 enum, bad dates, pagination out of bounds, and anything past the limits below (also in the OpenAPI
 document: ``maxLength``, ``maxItems``, ``maximum``), which keep every search well under a second.
@@ -14,25 +14,24 @@ import re
 from typing import Any
 
 from regkit.schema.interface import (
+    FILTER_FIELDS,
+    FILTER_MEMBER_KINDS,
+    FILTER_MEMBERS,
+    FILTER_VALUES,
     MAX_FILTER_TEXT,
     MAX_FILTER_VALUES,
     MAX_FILTERS,
     MAX_QUERY_LENGTH,
     MAX_QUERY_TERMS,
-    PAGE_MAX,
-    FILTER_FIELDS,
-    FILTER_MEMBER_KINDS,
-    FILTER_MEMBERS,
-    FILTER_VALUES,
     PAGE_DEFAULT,
+    PAGE_MAX,
     PER_PAGE_DEFAULT,
     PER_PAGE_MAX,
     PER_PAGE_MIN,
 )
 
-from .bodies import lone_surrogate
-from .errors import ApiError
-from .search import GROUND_BITS, Filter, SearchRequest, fold, query_terms
+from ..exceptions import ApiError
+from .query import GROUND_BITS, Filter, SearchRequest, fold, lone_surrogate, query_terms
 
 __all__ = ["parse_search_request", "MAX_QUERY_LENGTH", "MAX_QUERY_TERMS", "MAX_FILTERS", "MAX_FILTER_VALUES",
            "MAX_FILTER_TEXT", "PAGE_MAX"]

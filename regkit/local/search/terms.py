@@ -12,7 +12,7 @@ With it, :meth:`Vocabulary.plan` splits a query's phrases into
   words is in) that chooses between probing filtered proceedings and reading text matches;
 - **nothing**: a word the index does not hold matches nothing, answered without a lookup.
 
-Only words of ASCII letters and digits are looked up (after :func:`~regkit.local.search.fold`): for them the
+Only words of ASCII letters and digits are looked up (after :func:`~regkit.local.search.query.fold`): for them the
 FTS5 tokenizer (``unicode61 remove_diacritics 2``) changes nothing, so a vocabulary entry is exactly what
 FTS5 would match. Any other phrase goes to FTS5 as it is, with no estimate.
 """
@@ -27,7 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .search import Phrase
+from .query import Phrase
 
 __all__ = ["Vocabulary", "TextPlan", "DENSE_SHARE"]
 

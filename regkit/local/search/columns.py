@@ -1,7 +1,7 @@
 """The filterable columns of the insolvency index as numpy arrays, for filters evaluated in bulk.
 
 Position ``i`` of every array is the proceeding with ``rowid`` ``i + 1``, and rowids follow the result order
-(``last_event_at`` descending, nulls last, then ``id``; see :func:`regkit.local.search.build_index`). A set
+(``last_event_at`` descending, nulls last, then ``id``; see :func:`regkit.local.search.build.build_index`). A set
 of filters therefore becomes one boolean mask whose set positions, in order, are the matching proceedings
 in result order: the count is ``mask.sum()`` and a page is a slice of ``np.flatnonzero(mask)``. Each filter
 costs one pass over one array (about a millisecond per million proceedings), whatever it selects.
@@ -106,7 +106,7 @@ class ColumnStore:
     def mask(self, filters: Iterable[Any]) -> np.ndarray | None:
         """The positions matching every filter (a boolean array), or ``None`` when there is no filter.
 
-        Each filter is a :class:`~regkit.local.search.Filter` as :mod:`regkit.local.search_request` builds
+        Each filter is a :class:`~regkit.local.search.query.Filter` as :mod:`regkit.local.search.request` builds
         it; the semantics are those of SQL over the ``proceedings`` table (null never matches).
         """
         result: np.ndarray | None = None

@@ -16,13 +16,13 @@ from typing import Any
 
 from regkit.local.world.store import World, default_data_dir, read_world
 
+from ..search.build import record_row
+from ..search.index import InsolvencyIndex
 from .owners import holders_by_company
-from .search_build import record_row
-from .search_index import InsolvencyIndex
 
 __all__ = ["Catalog", "load_catalog"]
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("regkit.local.catalog")  # the name log configurations know it by
 
 _CACHE: dict[Any, "Catalog"] = {}
 _CACHE_LOCK = threading.Lock()

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .auth import resolve_user, user_ref
 from .catalog import Catalog
 from .credits import credits_document
+from .monitors import set_disabled
 from .state import StateDB
+from .users import resolve_user, store_plan, user_ref
 
 __all__ = ["set_plan", "enable_monitors", "credit_summary", "OperatorError"]
 
@@ -36,14 +37,11 @@ def set_plan(state: StateDB, catalog: Catalog, api_key: str, plan: str, now: flo
     _check_key(catalog, api_key)
     if plan not in catalog.plans:
         raise OperatorError(f"Unknown plan {plan!r}; the world has {', '.join(catalog.plans)}.")
-    ref = user_ref(api_key)
     with state.transaction() as conn:
-        conn.execute("INSERT INTO user_plans (user, plan, changed_at) VALUES (?, ?, ?) "
-                     "ON CONFLICT (user) DO UPDATE SET plan = excluded.plan, changed_at = excluded.changed_at",
-                     (ref, plan, now))
+        store_plan(conn, api_key, plan, now)
         if catalog.plans[plan].get("monitoring"):
             return 0
-        return conn.execute("UPDATE monitors SET disabled = 1 WHERE user = ? AND disabled = 0", (ref,)).rowcount
+        return set_disabled(conn, user_ref(api_key), True)
 
 
 def enable_monitors(state: StateDB, catalog: Catalog, api_key: str) -> int:
@@ -53,7 +51,7 @@ def enable_monitors(state: StateDB, catalog: Catalog, api_key: str) -> int:
         user = resolve_user(conn, catalog, api_key)
         if not user.monitoring:
             raise OperatorError(f"{api_key}'s plan {user.plan_name!r} does not include monitoring; change the plan first.")
-        return conn.execute("UPDATE monitors SET disabled = 0 WHERE user = ? AND disabled = 1", (user.ref,)).rowcount
+        return set_disabled(conn, user.ref, False)
 
 
 def credit_summary(state: StateDB, catalog: Catalog, api_key: str, now: float) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""``GET /v1/documents/{document_id}``: presigned downloads of company and extract documents.
+"""Documents: the generated PDFs of company and extract documents, downloaded by presigned URL.
 
 No bearer token: the signature is the authorisation (it is what a presigned URL is for). The signature
 is checked before the document is looked up, so unsigned requests learn nothing about which ids exist.
@@ -6,18 +6,16 @@ is checked before the document is looked up, so unsigned requests learn nothing 
 
 from __future__ import annotations
 
-import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from flask import Blueprint, Response, request
-
-from .context import current
-from .errors import ApiError
+from ..exceptions import ApiError
 from .pdf import text_pdf
+from .transparency import extract_document
 
-__all__ = ["bp", "company_document_pdf", "extract_document_pdf"]
+if TYPE_CHECKING:
+    from .backend import RegisterContext
 
-bp = Blueprint("documents", __name__)
+__all__ = ["download_document", "company_document_pdf", "extract_document_pdf"]
 
 _TITLES = {
     "articles_of_association": "Gesellschaftsvertrag / Satzung",
@@ -52,33 +50,24 @@ def extract_document_pdf(extract_id: str, report: dict[str, Any]) -> bytes:
     return text_pdf("Transparenzregister - Auszug", lines)
 
 
-def _extract_document(document_id: str) -> tuple[bytes, str] | None:
-    context = current()
-    with context.state.connection() as conn:
-        row = conn.execute(
-            "SELECT e.seq, e.report, e.ready_at, d.filename FROM extract_documents d "
-            "JOIN extracts e ON e.seq = d.extract_seq WHERE d.document_id = ?", (document_id,)).fetchone()
-    if row is None or row[1] is None or row[2] > context.now():
-        return None
-    return extract_document_pdf(f"tre_{row[0]}", json.loads(row[1])), row[3]
+def download_document(context: RegisterContext, document_id: str, expires: str | None,
+                      signature: str | None) -> tuple[bytes, str]:
+    """The PDF and file name behind a presigned URL.
 
-
-# merge_slashes=False: werkzeug would answer an id starting with "/" (``%2F``) with a 308 to another URL and an
-# HTML body; unmerged, the path does not route and is the interface's JSON 404.
-@bp.get("/v1/documents/<path:document_id>", merge_slashes=False)
-def download_document(document_id: str):
-    """The PDF behind a presigned URL (403 when unsigned, tampered with or expired; 404 when unknown)."""
-    context = current()
-    context.signer.verify(document_id, request.args.get("expires"), request.args.get("signature"))
+    Raises
+    ------
+    ApiError
+        403 ``invalid_signature`` / ``url_expired`` when unsigned, tampered with or expired; 404
+        ``document_not_found`` when no document (or no completed extract's document) has the id.
+    """
+    context.signer.verify(document_id, expires, signature)
     found = context.catalog.documents.get(document_id)
     if found is not None:
         company_id, document = found
         company = context.catalog.world.companies.get(company_id) or context.catalog.world.realtime[company_id]
-        data, filename = company_document_pdf(company, document), f"{document['type']}-{document['date']}.pdf"
-    else:
-        extract = _extract_document(document_id)
-        if extract is None:
-            raise ApiError("document_not_found", f"No document has the id {document_id}.")
-        data, filename = extract
-    return Response(data, mimetype="application/pdf",
-                    headers={"Content-Disposition": f'inline; filename="{filename}"'})
+        return company_document_pdf(company, document), f"{document['type']}-{document['date']}.pdf"
+    extract = extract_document(context, document_id)
+    if extract is None:
+        raise ApiError("document_not_found", f"No document has the id {document_id}.")
+    extract_id, report, filename = extract
+    return extract_document_pdf(extract_id, report), filename

@@ -2,11 +2,13 @@
 
 German spellings are folded on both sides before FTS5 sees them (:func:`fold`), so ``Müller``,
 ``Mueller`` and ``muller`` find each other; free text becomes phrases (:func:`phrases_of`), every word must
-match and the last one is a prefix.
+match and the last one is a prefix. Text holding a lone surrogate (:func:`lone_surrogate`) is refused
+before any of that, in a search body as in every other body.
 
-The index itself: :mod:`regkit.local.search_build` (tables, built in result order),
-:mod:`regkit.local.search_columns` (filters over numpy arrays), :mod:`regkit.local.search_terms` (the
-vocabulary and bitmaps of common words) and :mod:`regkit.local.search_index` (running searches, side by side).
+The body is validated by :mod:`regkit.local.search.request`. The index itself:
+:mod:`regkit.local.search.build` (tables, built in result order), :mod:`regkit.local.search.columns`
+(filters over numpy arrays), :mod:`regkit.local.search.terms` (the vocabulary and bitmaps of common words)
+and :mod:`regkit.local.search.index` (running searches, side by side).
 """
 
 from __future__ import annotations
@@ -29,14 +31,21 @@ __all__ = [
     "GROUND_BITS",
     "RESULT_MEMBERS",
     "result_of",
+    "lone_surrogate",
 ]
 
 _UMLAUTS = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "s"})
 _DIGRAPHS = re.compile(r"ae|oe|ue|ss")
 _TOKEN = re.compile(r"[^\W_]+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: Bit of each insolvency ground in the ``grounds_mask`` column.
 GROUND_BITS = {ground: 1 << i for i, ground in enumerate(INSOLVENCY_GROUNDS)}
+
+
+def lone_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a lone surrogate (a code point U+D800–U+DFFF, which UTF-8 cannot encode)."""
+    return _SURROGATE.search(text) is not None
 
 
 def fold(text: str | None) -> str:

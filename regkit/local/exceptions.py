@@ -1,17 +1,16 @@
-"""The local register's error responses: every code it answers with, and the JSON error body.
+"""The interface's error codes, and :class:`ApiError`, the one exception models and handlers raise.
 
 Every non-2xx answer has the body ``{"error": {"code": "<snake_case>", "message": "<sentence>"}}``.
-:data:`ERROR_CODES` maps each code to its HTTP status; it is the single list the handlers draw from.
+:data:`ERROR_CODES` maps each code to its HTTP status; it is the single list models and handlers draw from.
+Nothing here knows HTTP beyond that status: :mod:`regkit.local.responses.render` turns an error into its
+JSON answer.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Any, Mapping
+from typing import Mapping
 
-from flask import Response
-
-__all__ = ["ApiError", "ERROR_CODES", "json_response", "error_response"]
+__all__ = ["ApiError", "ERROR_CODES"]
 
 #: Error code → HTTP status, grouped by status.
 ERROR_CODES: dict[str, int] = {
@@ -62,7 +61,7 @@ ERROR_CODES: dict[str, int] = {
 
 
 class ApiError(Exception):
-    """An error answer: raise it anywhere in a handler.
+    """An error answer of the interface: raise it anywhere in a model or a handler.
 
     Parameters
     ----------
@@ -80,18 +79,3 @@ class ApiError(Exception):
         self.status = ERROR_CODES[code]
         self.message = message
         self.headers = dict(headers or {})
-
-    def to_response(self) -> Response:
-        """The JSON error response."""
-        return error_response(self.status, self.code, self.message, self.headers)
-
-
-def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
-    """Serialise ``payload`` compactly as UTF-8 JSON, keeping the key order of the records."""
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return Response(body.encode("utf-8"), status=status, headers=headers, mimetype="application/json")
-
-
-def error_response(status: int, code: str, message: str, headers: Mapping[str, str] | None = None) -> Response:
-    """The JSON error body ``{"error": {"code", "message"}}`` with ``status``."""
-    return json_response({"error": {"code": code, "message": message}}, status, headers)

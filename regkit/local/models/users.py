@@ -1,7 +1,7 @@
-"""Bearer authentication, the throttle of failed authentications, and plans.
+"""API users: who an API key belongs to, its plan, and bearer authentication with its throttle.
 
 API keys and their initial plans come from the world (``world.json`` ``users``); the operator can
-change a user's plan in the state file (``regkit local plan``), which then wins. State rows are keyed by
+change a user's plan in the state file (``regkit local plan``, :func:`store_plan`), which then wins. State rows are keyed by
 :func:`user_ref`, a digest of the key, so the state file holds no API key. Logs name a user by
 :func:`user_name`, never by the key.
 
@@ -22,15 +22,17 @@ import logging
 import math
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from ..exceptions import ApiError
 from .catalog import Catalog
-from .errors import ApiError
-from .ratelimit import RateLimiter
 
-__all__ = ["User", "authenticate", "user_ref", "user_name", "current_plan_name", "resolve_user"]
+if TYPE_CHECKING:
+    from .backend import RegisterContext
 
-logger = logging.getLogger(__name__)
+__all__ = ["User", "authenticate", "user_ref", "user_name", "current_plan_name", "resolve_user", "store_plan"]
+
+logger = logging.getLogger("regkit.local.auth")  # the logger's documented name (README, regkit.local.logs)
 
 
 def user_ref(api_key: str) -> str:
@@ -95,6 +97,13 @@ def current_plan_name(conn: sqlite3.Connection, catalog: Catalog, api_key: str) 
     return row[0] if row else catalog.users[api_key]["plan"]
 
 
+def store_plan(conn: sqlite3.Connection, api_key: str, plan: str, now: float) -> None:
+    """Put ``api_key`` on ``plan`` in the state file (the operator's change, which wins over the world's)."""
+    conn.execute("INSERT INTO user_plans (user, plan, changed_at) VALUES (?, ?, ?) "
+                 "ON CONFLICT (user) DO UPDATE SET plan = excluded.plan, changed_at = excluded.changed_at",
+                 (user_ref(api_key), plan, now))
+
+
 def resolve_user(conn: sqlite3.Connection, catalog: Catalog, api_key: str) -> User:
     """The :class:`User` of a known ``api_key`` (raises KeyError for an unknown one)."""
     entry = catalog.users[api_key]
@@ -110,14 +119,11 @@ def resolve_user(conn: sqlite3.Connection, catalog: Catalog, api_key: str) -> Us
     )
 
 
-def authenticate(conn: sqlite3.Connection, catalog: Catalog, authorization: str | None, *,
-                 throttle: RateLimiter | None = None, address: str = "-") -> User:
+def authenticate(context: RegisterContext, authorization: str | None, address: str = "-") -> User:
     """Check an ``Authorization`` header from the client at ``address``.
 
-    Parameters
-    ----------
-    throttle : RateLimiter, optional
-        The bucket of failed authentications per client address (see the module's description).
+    ``context.auth_throttle`` (when set) is the bucket of failed authentications per client address (see
+    the module's description).
 
     Raises
     ------
@@ -125,6 +131,7 @@ def authenticate(conn: sqlite3.Connection, catalog: Catalog, authorization: str 
         429 ``rate_limited`` while ``address`` is throttled; 401 ``unauthorized`` when the header is
         missing, not a bearer token, or the key is unknown (which takes a token from the bucket).
     """
+    throttle = context.auth_throttle
     if throttle is not None:
         wait = throttle.peek(address)
         if wait:
@@ -137,11 +144,12 @@ def authenticate(conn: sqlite3.Connection, catalog: Catalog, authorization: str 
     if scheme.lower() != "bearer" or not token:
         raise ApiError("unauthorized", "Authentication required: send 'Authorization: Bearer <API_KEY>'.",
                        headers={"WWW-Authenticate": 'Bearer realm="regkit"'})
-    if token not in catalog.users:
+    if token not in context.catalog.users:
         if throttle is not None and throttle.acquire(address) == 0 and throttle.peek(address):
             logger.warning("Client %s used up its %d failed authentications; its requests are answered 429 until "
                            "the bucket refills", address, int(throttle.burst))
         raise ApiError("unauthorized", "The API key is not valid; check it (the local register accepts the "
                                        "world's demo keys, e.g. demo-paid).",
                        headers={"WWW-Authenticate": 'Bearer realm="regkit", error="invalid_token"'})
-    return resolve_user(conn, catalog, token)
+    with context.state.connection() as conn:
+        return resolve_user(conn, context.catalog, token)

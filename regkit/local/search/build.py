@@ -2,9 +2,9 @@
 
 The rows may come in any order: they are staged, then numbered ``1..n`` in result order (``last_event_at``
 descending, nulls last, then ``id``) into ``proceedings`` and ``proceedings_fts``, so rowid order is result
-order for every search (see :mod:`regkit.local.search_index`). The filterable columns are stored as arrays
-(:class:`~regkit.local.search_columns.ColumnStore`), the FTS vocabulary with bitmaps of its common words
-(:class:`~regkit.local.search_terms.Vocabulary`).
+order for every search (see :mod:`regkit.local.search.index`). The filterable columns are stored as arrays
+(:class:`~regkit.local.search.columns.ColumnStore`), the FTS vocabulary with bitmaps of its common words
+(:class:`~regkit.local.search.terms.Vocabulary`).
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import json
 import sqlite3
 from typing import Any, Iterable, Sequence
 
-from .search import GROUND_BITS, RESULT_MEMBERS, fold
-from .search_columns import ColumnStore
-from .search_terms import DENSE_MIN, Vocabulary
+from .columns import ColumnStore
+from .query import GROUND_BITS, RESULT_MEMBERS, fold
+from .terms import DENSE_MIN, Vocabulary
 
 __all__ = ["build_index", "record_row", "PREFIX_INDEXED"]
 
@@ -66,7 +66,7 @@ def build_index(conn: sqlite3.Connection, rows: Iterable[Sequence[Any]], chunk_s
     """Create the search tables in ``conn`` and fill them from ``rows`` (see :func:`record_row`), in any order.
 
     ``dense_min`` is the fewest proceedings a word needs for a bitmap (see
-    :class:`~regkit.local.search_terms.Vocabulary`; tests lower it to reach every plan on a small index).
+    :class:`~regkit.local.search.terms.Vocabulary`; tests lower it to reach every plan on a small index).
 
     Returns
     -------

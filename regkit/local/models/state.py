@@ -19,7 +19,7 @@ from typing import Iterator
 
 __all__ = ["StateDB", "SCHEMA_VERSION"]
 
-logger = logging.getLogger(__name__)
+logger = logging.getLogger("regkit.local.state")  # the name log configurations know it by
 
 SCHEMA_VERSION = 1
 #: First extract number: ids look like ``tre_100001``.

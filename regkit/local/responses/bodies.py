@@ -9,23 +9,17 @@ once for every endpoint, so no handler ever sees them.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 from flask import request
 
-from .errors import ApiError
+from ..exceptions import ApiError
+from ..search.query import lone_surrogate
 
-__all__ = ["read_json_object", "query_flag", "lone_surrogate", "MAX_INTEGER_DIGITS"]
+__all__ = ["read_json_object", "query_flag", "MAX_INTEGER_DIGITS"]
 
 #: Longest integer a body may hold (more digits than any count, page or Unix time needs).
 MAX_INTEGER_DIGITS = 30
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def lone_surrogate(text: str) -> bool:
-    """Whether ``text`` holds a lone surrogate (a code point U+D800–U+DFFF, which UTF-8 cannot encode)."""
-    return _SURROGATE.search(text) is not None
 
 
 def _name(key: str) -> str:

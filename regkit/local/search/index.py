@@ -1,9 +1,9 @@
-"""Running insolvency searches over an index built by :func:`regkit.local.search.build_index`.
+"""Running insolvency searches over an index built by :func:`regkit.local.search.build.build_index`.
 
 Rowids are the result order, so every plan below reads in that order and stops after its page; the total
 is always exact (the interface promises correct totals, also past the last page). First the text is planned
-by the vocabulary (:meth:`~regkit.local.search_terms.Vocabulary.plan`): common words become bitmaps and join
-the filters' boolean mask (:class:`~regkit.local.search_columns.ColumnStore`), a word the index lacks ends
+by the vocabulary (:meth:`~regkit.local.search.terms.Vocabulary.plan`): common words become bitmaps and join
+the filters' boolean mask (:class:`~regkit.local.search.columns.ColumnStore`), a word the index lacks ends
 the search, the other phrases stay FTS5 phrases with an upper bound of their matches. Then:
 
 - **no FTS5 phrase, no mask** (``{}``): the page is a rowid range, the total the number of proceedings;
@@ -33,10 +33,10 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .search import RESULT_MEMBERS, SearchRequest, phrases_of, result_of
-from .search_build import PREFIX_INDEXED, build_index
-from .search_columns import ColumnStore
-from .search_terms import TextPlan, Vocabulary
+from .build import PREFIX_INDEXED, build_index
+from .columns import ColumnStore
+from .query import RESULT_MEMBERS, SearchRequest, phrases_of, result_of
+from .terms import TextPlan, Vocabulary
 
 __all__ = ["InsolvencyIndex", "Tuning"]
 
@@ -110,8 +110,8 @@ class InsolvencyIndex:
 
     @classmethod
     def in_memory(cls, rows: Iterable[Sequence[Any]], **options: Any) -> "InsolvencyIndex":
-        """Build an index of ``rows`` (see :func:`~regkit.local.search_build.record_row`) in a shared in-memory
-        database; ``options`` go to :func:`~regkit.local.search_build.build_index`."""
+        """Build an index of ``rows`` (see :func:`~regkit.local.search.build.record_row`) in a shared in-memory
+        database; ``options`` go to :func:`~regkit.local.search.build.build_index`."""
         uri = f"file:/regkit-insolvencies-{uuid.uuid4().hex}?vfs=memdb"
         writer = sqlite3.connect(uri, uri=True, check_same_thread=False)
         writer.execute("PRAGMA temp_store=MEMORY")
@@ -120,7 +120,7 @@ class InsolvencyIndex:
 
     @classmethod
     def open(cls, path: str | Path) -> "InsolvencyIndex":
-        """Open an index file written by :func:`~regkit.local.search_build.build_index` (read only)."""
+        """Open an index file written by :func:`~regkit.local.search.build.build_index` (read only)."""
         uri = Path(path).resolve().as_uri() + "?mode=ro"
         return cls(lambda: _reader(uri))
 

@@ -1,22 +1,30 @@
-"""Metering: what each user has used of the credits included in the period, and charging.
+"""Metering: what each user has used of the credits included in the period, charging, and ``get_credits``.
 
 Usage is kept per user and UTC day (``usage`` table), so the balance of a calendar-month billing cycle
 or of a rolling 30-day window is a sum over at most 31 rows. :func:`charge` must run inside the state
 change's ``BEGIN IMMEDIATE`` transaction: the balance check, the charge and the change commit together
-or not at all, and two threads cannot both spend the last credits.
+or not at all, and two threads cannot both spend the last credits — :func:`spend` does that for every
+metered model call and returns its value as :class:`Charged`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from .auth import User
-from .errors import ApiError
+from ..exceptions import ApiError
+from .users import User
 
-__all__ = ["Balance", "balance", "charge", "credits_document"]
+if TYPE_CHECKING:
+    from .backend import RegisterContext
+
+__all__ = ["Balance", "Charged", "balance", "charge", "spend", "credits_document", "get_credits",
+           "remaining_credits", "period_start"]
+
+T = TypeVar("T")
 
 ROLLING_DAYS = 30
 
@@ -76,6 +84,36 @@ def charge(conn: sqlite3.Connection, user: User, credits: int, now: float) -> Ba
     return Balance(used=before.used + credits, included=before.included)
 
 
+@dataclass(frozen=True)
+class Charged(Generic[T]):
+    """What a metered model call returns: its ``value``, the ``credits`` it charged and the balance left
+    (``remaining`` is ``None`` when the call charged nothing and did not look)."""
+
+    value: T
+    credits: int = 0
+    remaining: int | None = None
+
+
+def spend(context: RegisterContext, user: User, credits: int,
+          change: Callable[[sqlite3.Connection], T] | None = None) -> Charged[T | None]:
+    """Apply ``change`` and charge ``credits`` to ``user`` in one transaction; return its result as charged.
+
+    Either both happen or neither: an :class:`~regkit.local.exceptions.ApiError` raised by ``change`` (a 409,
+    a quota 429) comes first and charges nothing; a 402 (balance too low) rolls the change back.
+    """
+    now = context.now()
+    with context.state.transaction() as conn:
+        result = change(conn) if change is not None else None
+        after = charge(conn, user, credits, now)
+    return Charged(result, credits, after.remaining)
+
+
+def remaining_credits(context: RegisterContext, user: User) -> int:
+    """The credits ``user`` has left in the current period."""
+    with context.state.connection() as conn:
+        return balance(conn, user, context.now()).remaining
+
+
 def _reset_at(conn: sqlite3.Connection, user: User, now: float) -> str:
     today = _today(now)
     if user.period == "rolling_30_days":
@@ -104,3 +142,9 @@ def credits_document(conn: sqlite3.Connection, user: User, now: float) -> dict[s
         "paid": user.paid,
         "period": {"type": user.period, "reset_at": _reset_at(conn, user, now)},
     }
+
+
+def get_credits(context: RegisterContext, user: User) -> dict[str, Any]:
+    """The caller's credit balance for the current period (``GET /v1/credits``, free)."""
+    with context.state.connection() as conn:
+        return credits_document(conn, user, context.now())
