@@ -65,7 +65,7 @@ class Budget:
             f"{self.limit} are left; nothing was sent",
             needed=needed,
             remaining=remaining,
-            **context,  # type: ignore[arg-type]
+            **context,
         )
 
     def reserve(self, credits: int, *, what: str = "this call", **context: object) -> Reservation:

@@ -15,7 +15,7 @@ from typing import Any
 
 __all__ = ["record_lines", "inline", "matched_fields", "fold"]
 
-_SKIP = (None, "", [], {})
+_SKIP: tuple[object, ...] = (None, "", [], {})
 
 
 def _scalar(value: Any) -> str:

@@ -7,7 +7,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any, Sequence
+from typing import Any, Literal, Sequence, overload
 from urllib.parse import quote
 
 from regkit.schema.interface import PRICES
@@ -19,7 +19,7 @@ from .cache import ClientCache, open_backend
 from .errors import ValidationError
 from .extracts import ExtractMethods
 from .ledger import Ledger
-from .policy import company_ids, scope_token
+from .policy import CachePolicy, company_ids, scope_token
 from .insolvencies import InsolvencyMethods
 from .records import CompanyBatch, CompanyRecord, RecordMeta
 from .retry import RetryPolicy
@@ -247,8 +247,20 @@ class Client(InsolvencyMethods, ExtractMethods, AccountMethods):
             alias = self._caller.cache_key(replace(op, path=f"/v1/company/{quote(other)}"))
             self._caller.session.cache.redirects[alias] = key
 
+    @overload
     def get_companies(self, ids: Sequence[str], realtime: bool = False, errors: str = "raise",
-                      progress: bool = True, *, dry_run: bool = False) -> CompanyBatch:  # fmt: skip
+                      progress: bool = True, *, dry_run: Literal[False] = False) -> CompanyBatch: ...  # fmt: skip
+
+    @overload
+    def get_companies(self, ids: Sequence[str], realtime: bool = False, errors: str = "raise",
+                      progress: bool = True, *, dry_run: Literal[True]) -> bulk.CostEstimate: ...  # fmt: skip
+
+    @overload
+    def get_companies(self, ids: Sequence[str], realtime: bool = False, errors: str = "raise",
+                      progress: bool = True, *, dry_run: bool) -> CompanyBatch | bulk.CostEstimate: ...  # fmt: skip
+
+    def get_companies(self, ids: Sequence[str], realtime: bool = False, errors: str = "raise",
+                      progress: bool = True, *, dry_run: bool = False) -> CompanyBatch | bulk.CostEstimate:  # fmt: skip
         """Look up many companies concurrently; each distinct company is paid at most once.
 
         See :func:`regkit.client.bulk.get_companies` for the details.

@@ -28,12 +28,15 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from requests_cache import DO_NOT_CACHE
 from requests_cache.policy import DEFAULT_IGNORED_PARAMS
 
 from regkit.schema.interface import SOURCE_URL_VALIDITY_SECONDS
+
+if TYPE_CHECKING:
+    from requests_cache.policy import ExpirationPatterns
 
 __all__ = [
     "CachePolicy",
@@ -77,7 +80,7 @@ class CachePolicy:
     extract: timedelta = timedelta(days=30)
     url_lifetime: timedelta = timedelta(seconds=SOURCE_URL_VALIDITY_SECONDS) - _URL_MARGIN
 
-    def urls_expire_after(self, base_url: str) -> dict[re.Pattern[str], Any]:
+    def urls_expire_after(self, base_url: str) -> ExpirationPatterns:
         """The ``urls_expire_after`` mapping for a client talking to ``base_url`` (order matters)."""
         root = "^" + re.escape(base_url.rstrip("/"))
         segment = r"[^/?#]+"

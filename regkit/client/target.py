@@ -160,7 +160,8 @@ def resolve_target(api_key: Any, base_url: Any, adapter: Any) -> Target:
     ValidationError
         A malformed key or URL, a base URL without a key, or a demo key aimed at the live service.
     """
-    key_source, url_source = "api_key", "base_url"
+    key_source: str | None = "api_key"
+    url_source: str | None = "base_url"
     if api_key is None:
         api_key, key_source = _from_environment(_KEY_VARIABLES)
     if base_url is None:

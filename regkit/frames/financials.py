@@ -5,7 +5,7 @@ Reports on the same date
     are kept, each with its ``report_id``; nothing is merged or averaged. ``revision`` numbers the reports of
     one date in payload order (0 first) and ``is_latest_revision`` marks the last one: the interface does not
     say which report supersedes which, and regkit assumes the payload lists them in publication order (the
-    bundled world appends corrections). Where one value per company and date is needed (``companies_frame``,
+    bundled world appends corrections). Where one value per company and date is needed (``companies``,
     ``panel``, revenue growth in ``ratios``) the latest revision is used.
 
 Units
@@ -66,7 +66,8 @@ def indicator_columns(companies: Any) -> tuple[dict[str, list], np.ndarray, list
                 revisions.extend([0] * len(dates))
                 latest.extend([True] * len(dates))
                 continue
-            counts, seen = Counter(dates), Counter()
+            counts = Counter(dates)
+            seen: Counter[str] = Counter()
             for date in dates:
                 revisions.append(seen[date])
                 seen[date] += 1

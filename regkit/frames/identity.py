@@ -42,7 +42,7 @@ import re
 import unicodedata
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeGuard
 
 from regkit.schema.interface import COMPANY_ID_PATTERN
 
@@ -102,7 +102,7 @@ def name_key(first_name: str | None, last_name: str | None, name: str | None) ->
     return _name_key(text) if isinstance(text, str) else ""
 
 
-def is_company_id(value: Any) -> bool:
+def is_company_id(value: Any) -> TypeGuard[str]:
     """Whether ``value`` is a company id of the interface (``DE-<type>-<court>-<number>``).
 
     Examples

@@ -17,7 +17,7 @@ was in force on 31 December" and "how many roles were active" are binary searche
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -41,7 +41,7 @@ _OFFSET = 2**31  # days since 1970 + _OFFSET > 0 for every representable date; 0
 _SPAN = 2**33
 
 
-def _day_numbers(dates: list[str | None], missing: int) -> np.ndarray:
+def _day_numbers(dates: Sequence[str | None], missing: int) -> np.ndarray:
     """``YYYY-MM-DD`` strings → search days (> 0); None → ``missing``."""
     days = date_array(dates).astype("datetime64[D]")
     out = days.astype(np.int64) + _OFFSET
@@ -49,7 +49,7 @@ def _day_numbers(dates: list[str | None], missing: int) -> np.ndarray:
     return out
 
 
-def _keys(index: list[int], dates: list[str | None], missing: int) -> np.ndarray:
+def _keys(index: list[int], dates: Sequence[str | None], missing: int) -> np.ndarray:
     return np.asarray(index, dtype=np.int64) * _SPAN + _day_numbers(dates, missing)
 
 

@@ -123,14 +123,19 @@ def parse_datetime(value: Any) -> _dt.datetime | None:
         iso = _ISO.match(text)
         if iso:
             time = _TIME.fullmatch(text, iso.end())
-            day = _day(*iso.groups()) if time else None
+            if time is None:
+                return None
+            day = _day(*iso.groups())
             return None if day is None else _iso_datetime(day, time)
         german = _german_date(text)
-        time = _GERMAN_TIME.fullmatch(german[1]) if german and german[0] else None
-        if time is None or _BERLIN is None:
+        if german is None:
+            return None
+        on, rest = german
+        time = _GERMAN_TIME.fullmatch(rest) if on else None
+        if on is None or time is None or _BERLIN is None:
             return None
         hour, minute = time.groups()
-        local = _dt.datetime.combine(german[0], _dt.time(int(hour or 0), int(minute or 0)), tzinfo=_BERLIN)
+        local = _dt.datetime.combine(on, _dt.time(int(hour or 0), int(minute or 0)), tzinfo=_BERLIN)
         return local.astimezone(_dt.timezone.utc)
     except (ValueError, OverflowError):  # 25:00, an offset beyond a day, year 1 or 9999 shifted out of range
         return None

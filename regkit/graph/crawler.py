@@ -150,17 +150,17 @@ def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, b
     >>> import regkit
     >>> from regkit.graph import crawl, ultimate_parent
     >>> client = regkit.Client(cache="memory")
-    >>> G = crawl(client, ["DE-HRB-R2201-85613"], progress=False, callback=print)
+    >>> G = crawl(client, ["DE-HRB-R2103-158659"], progress=False, callback=print)
     level 0: 1 companies (0 cached) → 10 credits
     level 1: 1 companies (0 cached) → 10 credits
     level 2: 1 companies (0 cached) → 10 credits
     >>> G.graph["crawl"].levels[["level", "ids", "estimated_credits", "spent_credits"]]
        level                     ids  estimated_credits  spent_credits
-    0      0   (DE-HRB-R2201-85613,)                 10             10
-    1      1  (DE-HRB-R2201-176897,)                 10             10
-    2      2   (DE-HRB-D4501-92697,)                 10             10
-    >>> ultimate_parent(G, "DE-HRB-R2201-85613")
-    'DE-HRB-D4501-92697'
+    0      0  (DE-HRB-R2103-158659,)                 10             10
+    1      1  (DE-HRB-B1204-124641,)                 10             10
+    2      2   (DE-HRB-R2103-65834,)                 10             10
+    >>> ultimate_parent(G, "DE-HRB-R2103-158659")
+    'DE-HRB-R2103-65834'
     """
     relations = check_relations(relations)
     seeds = [seeds] if isinstance(seeds, str) else list(seeds)
@@ -169,7 +169,8 @@ def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, b
         raise ValueError(f"not company ids: {bad[:5]}; ids look like DE-HRB-B1204-12345")
     if depth < 0 or (budget is not None and budget < 0) or (max_companies is not None and max_companies < 1):
         raise ValueError("depth and budget must be ≥ 0 and max_companies ≥ 1")
-    report, fetched, frontier = CrawlReport(), {}, list(dict.fromkeys(seeds))
+    fetched: dict[str, dict[str, Any]] = {}  # company id → raw record
+    report, frontier = CrawlReport(), list(dict.fromkeys(seeds))
     for level in range(depth + 1):
         ids = [cid for cid in dict.fromkeys(frontier) if cid not in fetched and cid not in report.failed]
         if not ids:

@@ -36,7 +36,8 @@ def _upstream(G: nx.MultiDiGraph, company_id: str) -> list[tuple[str, str, dict[
 
 def _downstream(G: nx.MultiDiGraph, company_id: str) -> list[tuple[str, str, dict[str, Any], int]]:
     """The company's own merger into another and, recursively, that acquirer's."""
-    rows, seen, node, depth = [], {company_id}, company_id, 1
+    rows: list[tuple[str, str, dict[str, Any], int]] = []
+    seen, node, depth = {company_id}, company_id, 1
     while True:
         onward = [(v, attrs) for _, v, attrs in G.out_edges(node, data=True) if attrs.get("relation") == MERGER]
         if not onward:

@@ -105,7 +105,7 @@ def _decode(H: nx.Graph, drop_node: tuple[str, ...] = (), drop_edge: tuple[str, 
     G.graph.update({k: v for k, v in H.graph.items() if k not in _READER_ARTEFACTS})
     for node, attrs in H.nodes(data=True):
         attrs = {k: v for k, v in attrs.items() if k not in drop_node}
-        restored = dict.fromkeys(NODE_ATTRIBUTES.get(attrs.get("kind"), ()))
+        restored = dict.fromkeys(NODE_ATTRIBUTES.get(attrs["kind"], ()) if "kind" in attrs else ())
         restored.update((k, _decode_value(k, v)) for k, v in attrs.items())
         G.add_node(node, **restored)
     for u, v, key, attrs in H.edges(keys=True, data=True):
@@ -264,6 +264,6 @@ def write_node_link(G: nx.MultiDiGraph, path: str | os.PathLike[str] | IO[str], 
 def read_node_link(path: str | os.PathLike[str] | IO[str]) -> nx.MultiDiGraph:
     """Read a group graph written by :func:`write_node_link`."""
     if hasattr(path, "read"):
-        return node_link_graph(json.load(path))
+        return node_link_graph(json.loads(path.read()))  # = json.load(path); mypy cannot narrow path by hasattr
     with open(path, encoding="utf-8") as handle:
         return node_link_graph(json.load(handle))

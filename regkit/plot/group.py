@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 import textwrap
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -25,6 +25,9 @@ from regkit.graph.layout import layered_layout
 from regkit.graph.schema import (COMPANY, LEGAL_PERSON, MERGER, NATURAL_PERSON, REPRESENTATION,
                                  SPIN_OFF, to_date)  # fmt: skip
 from regkit.graph.timeline import in_force
+
+if TYPE_CHECKING:
+    from matplotlib.typing import LineStyleType
 
 __all__ = ["group", "select_group", "NODE_STYLES", "EDGE_STYLES"]
 
@@ -39,7 +42,7 @@ NODE_STYLES: dict[tuple[str, str | None], tuple[str, str, str]] = {
 }
 
 #: Edge style per kind of link: legend label, colour, line style, width.
-EDGE_STYLES: dict[str, tuple[str, str, str, float]] = {
+EDGE_STYLES: dict[str, tuple[str, str, LineStyleType, float]] = {
     "profit_transfer": ("profit transfer (to parent)", "#C44E52", "solid", 2.2),
     "shareholder": ("shareholder (parent → company)", "#333333", "solid", 1.1),
     "general_partner": ("general partner", "#333333", "dashed", 1.1),
@@ -146,9 +149,9 @@ def group(G: nx.MultiDiGraph, ax: Any = None, *, company_id: str | None = None, 
     >>> from regkit.graph import from_companies
     >>> import regkit.plot
     >>> G = from_companies(read_world().companies)
-    >>> ax = regkit.plot.group(G, company_id="DE-HRB-D4501-92697")
+    >>> ax = regkit.plot.group(G, company_id="DE-HRB-R2103-65834")
     >>> ax.get_title()
-    'Blauwerk Holding AG (DE-HRB-D4501-92697) and its group'
+    'Luxlog Holding AG (DE-HRB-R2103-65834) and its group'
     """
     if layout not in ("layered", "spring"):
         raise ValueError(f"layout must be 'layered' or 'spring', not {layout!r}")
@@ -173,9 +176,10 @@ def group(G: nx.MultiDiGraph, ax: Any = None, *, company_id: str | None = None, 
     if legend:
         _legend(H, ax)
     if title is None and company_id is not None:
-        top = ultimate_parent(G, company_id, to_date(date))
+        day = to_date(date)  # None exactly when date is None: as_of above rejected a date that is no day
+        top = ultimate_parent(G, company_id, day)
         title = f"{G.nodes[top].get('name') or top} ({top}) and its group"
-        title += f" on {to_date(date).isoformat()}" if date is not None else ""
+        title += f" on {day.isoformat()}" if day is not None else ""
     if title:
         ax.set_title(title)
     ax.set_axis_off()

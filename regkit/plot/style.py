@@ -27,10 +27,13 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 from matplotlib import ticker
+
+if TYPE_CHECKING:  # matplotlib's stubs key rcParams by this Literal of the known names (typing only)
+    from matplotlib.typing import RcKeyType
 
 __all__ = ["HASH_SALT", "RC", "SVG_METADATA", "EuroFormatter", "date_axis", "deterministic", "eur_text",
            "figure_svg", "new_axes"]  # fmt: skip
@@ -41,13 +44,13 @@ HASH_SALT = "regkit"
 SVG_METADATA: dict[str, Any] = {"Date": None}
 """``savefig(metadata=...)`` for SVG without a creation date."""
 
-RC: dict[str, Any] = {"svg.hashsalt": HASH_SALT, "svg.fonttype": "path"}
+RC: dict[RcKeyType, Any] = {"svg.hashsalt": HASH_SALT, "svg.fonttype": "path"}
 """The rcParams :func:`deterministic` sets (glyphs as paths: no dependency on the viewer's fonts)."""
 
 _SCALES = ((1e9, "bn€"), (1e6, "M€"), (1e3, "k€"), (1.0, "€"))
 
 
-def deterministic(ipython: bool = True, svg: bool = True) -> dict[str, Any]:
+def deterministic(ipython: bool = True, svg: bool = True) -> dict[RcKeyType, Any]:
     """Make every later figure render to the same SVG bytes (see the module docstring).
 
     Parameters

@@ -43,7 +43,7 @@ class CompanyExplorer(Explorer):
 
     Examples
     --------
-    >>> explorer = CompanyExplorer(regkit.Client(), "DE-HRB-D4501-92697")  # doctest: +SKIP
+    >>> explorer = CompanyExplorer(regkit.Client(), "DE-HRB-R2103-65834")  # doctest: +SKIP
     >>> explorer.load_button.click()                                       # doctest: +SKIP
     >>> explorer                                                           # doctest: +SKIP
     """

@@ -20,7 +20,7 @@ __all__ = ["EXAMPLE_ID", "TABS", "check_company_id", "load_company", "tab_html",
            "indicator_metrics", "indicator_chart_html", "summary_html", "histories_html", "representatives_html",
            "documents_html", "insolvencies_html", "links_html"]  # fmt: skip
 
-EXAMPLE_ID = "DE-HRB-D4501-92697"
+EXAMPLE_ID = "DE-HRB-R2103-65834"
 """Shown as the placeholder of the id input."""
 
 TABS = ("summary", "histories", "representatives", "indicators", "documents", "insolvencies", "links")
@@ -46,10 +46,10 @@ def check_company_id(text: str) -> tuple[str | None, str]:
 
     Examples
     --------
-    >>> check_company_id(" DE-HRB-D4501-92697 ")
-    ('DE-HRB-D4501-92697', '')
-    >>> cid, message = check_company_id("de-hrb-d4501-92697")
-    >>> cid, "did you mean 'DE-HRB-D4501-92697'?" in message
+    >>> check_company_id(" DE-HRB-R2103-65834 ")
+    ('DE-HRB-R2103-65834', '')
+    >>> cid, message = check_company_id("de-hrb-r2103-65834")
+    >>> cid, "did you mean 'DE-HRB-R2103-65834'?" in message
     (None, True)
     """
     if not text or not text.strip():

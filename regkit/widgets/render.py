@@ -84,6 +84,6 @@ def credits_html(client: Any) -> str:
     """
     text = f"Credits spent: {client.credits_spent} · saved by the cache: {client.credits_saved}"
     budget = getattr(client, "budget", None)
-    if getattr(budget, "limit", None) is not None:
+    if budget is not None and getattr(budget, "limit", None) is not None:
         text += f" · budget left: {budget.remaining} of {budget.limit}"
     return message_html(text)
