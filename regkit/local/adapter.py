@@ -9,15 +9,17 @@ byte buffer, so streaming, ``Content-Length`` checks and requests-cache behave a
 from __future__ import annotations
 
 import io
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import requests
 from requests.adapters import BaseAdapter
 from requests.structures import CaseInsensitiveDict
 from requests.utils import get_encoding_from_headers
-from urllib3 import HTTPResponse
+from urllib3 import HTTPHeaderDict, HTTPResponse
 from urllib3.util import Timeout
+from werkzeug.datastructures import Headers
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from regkit.schema.interface import LOCAL_ORIGIN
@@ -62,10 +64,12 @@ class LocalRegisterAdapter(BaseAdapter):
         url = urlsplit(request.url or "")
         body = request.body
         if body is not None and not isinstance(body, (bytes, str)):
-            body = b"".join(chunk if isinstance(chunk, bytes) else chunk.encode() for chunk in body)
+            # a stream body is iterable; a read()-only one (rare) raises TypeError here, as it always has
+            chunks = cast("Iterable[bytes | str]", body)
+            body = b"".join(chunk if isinstance(chunk, bytes) else chunk.encode() for chunk in chunks)
         builder = EnvironBuilder(
             path=url.path or "/", query_string=url.query, method=request.method or "GET",
-            headers=list(request.headers.items()), data=body, base_url=f"{url.scheme}://{url.netloc}",
+            headers=Headers(request.headers.items()), data=body, base_url=f"{url.scheme}://{url.netloc}",
         )
         try:
             environ = builder.get_environ()
@@ -86,7 +90,7 @@ class LocalRegisterAdapter(BaseAdapter):
                 app_iter.close()
         code, _, reason = status.partition(" ")
         raw = HTTPResponse(
-            body=io.BytesIO(content), headers=list(headers.items()), status=int(code), reason=reason,
+            body=io.BytesIO(content), headers=HTTPHeaderDict(headers.items()), status=int(code), reason=reason,
             version=11, preload_content=False, decode_content=False, enforce_content_length=True,
             request_method=request.method, request_url=request.url,
         )
@@ -98,7 +102,8 @@ class LocalRegisterAdapter(BaseAdapter):
         response.raw = raw
         response.url = request.url or ""
         response.request = request
-        response.connection = self
+        # requests declares HTTPAdapter here but only ever calls .send() on it (digest auth), which any adapter has
+        response.connection = self  # type: ignore[assignment]
         return response
 
     def close(self) -> None:

@@ -52,7 +52,8 @@ class LocalRegister:
 
         def rank(key: str) -> tuple[bool, bool, int]:
             user = catalog.users[key]
-            plan = catalog.plans.get(user.get("plan"), {})
+            plan_name = user.get("plan")
+            plan = {} if plan_name is None else catalog.plans.get(plan_name, {})
             return bool(plan.get("paid")), bool(plan.get("monitoring")), int(user.get("included_credits", 0))
 
         return max(catalog.users, key=rank)

@@ -76,8 +76,9 @@ class Vault:
                 try:
                     self._fernet = Fernet(key)
                 except (ValueError, TypeError):
-                    raise ValueError(f"The credentials key is not a Fernet key; create one with "
-                                     f"`python -c 'from cryptography.fernet import Fernet; print(Fernet.generate_key().decode())'`.") from None
+                    raise ValueError("The credentials key is not a Fernet key; create one with "
+                                     "`python -c 'from cryptography.fernet import Fernet; "
+                                     "print(Fernet.generate_key().decode())'`.") from None
             return self._fernet
 
     def seal(self, username: str, password: str) -> bytes:

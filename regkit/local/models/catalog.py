@@ -10,6 +10,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -80,7 +81,7 @@ class Catalog:
         return found
 
     @cached_property
-    def holders(self) -> dict[str, list[dict[str, Any]]]:
+    def holders(self) -> dict[str, list[Mapping[str, Any]]]:
         """Shareholdings grouped by the company held (for beneficial owners)."""
         return holders_by_company(self.world.shareholdings)
 

@@ -13,7 +13,7 @@ import datetime as dt
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from ..exceptions import ApiError
 from .users import User
@@ -25,6 +25,7 @@ __all__ = ["Balance", "Charged", "balance", "charge", "spend", "credits_document
            "remaining_credits", "period_start"]
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)  # Charged is frozen: read-only, so covariant
 
 ROLLING_DAYS = 30
 
@@ -85,13 +86,22 @@ def charge(conn: sqlite3.Connection, user: User, credits: int, now: float) -> Ba
 
 
 @dataclass(frozen=True)
-class Charged(Generic[T]):
+class Charged(Generic[T_co]):
     """What a metered model call returns: its ``value``, the ``credits`` it charged and the balance left
     (``remaining`` is ``None`` when the call charged nothing and did not look)."""
 
-    value: T
+    value: T_co
     credits: int = 0
     remaining: int | None = None
+
+
+@overload
+def spend(context: RegisterContext, user: User, credits: int, change: None = None) -> Charged[None]: ...
+
+
+@overload
+def spend(context: RegisterContext, user: User, credits: int,
+          change: Callable[[sqlite3.Connection], T]) -> Charged[T]: ...
 
 
 def spend(context: RegisterContext, user: User, credits: int,

@@ -116,8 +116,10 @@ def _login(context: RegisterContext, user: User, name: str, company_id: str) -> 
     if account is None:
         raise ApiError("register_authentication_rejected", f"The Transparenzregister no longer accepts the "
                                                            f"credentials {name!r}; store them again.")
-    if account.get("state") != "valid":
-        reason = _STATE_MESSAGES.get(account.get("state"), f"the account state is {account.get('state')!r}")
+    state = account.get("state")
+    if state != "valid":
+        unknown = f"the account state is {state!r}"
+        reason = unknown if state is None else _STATE_MESSAGES.get(state, unknown)
         raise ApiError("register_authentication_rejected", f"The Transparenzregister rejected the login: {reason}. "
                                                            "Settle it with the Transparenzregister, then retry.")
     return username

@@ -168,16 +168,18 @@ class InsolvencyIndex:
             for selected in [*map(self.vocabulary.bitmap, plan.bitmaps), *(self._union(conn, u) for u in plan.unions)]:
                 mask = selected if mask is None else np.logical_and(mask, selected)
             match = plan.fts
-            if match is None and mask is None:
-                total = self.size
-                rowids: list[int] = list(range(offset + 1, min(offset + limit, total) + 1)) if offset < total else []
+            rowids: list[int]
+            if mask is None:
+                if match is None:
+                    total = self.size
+                    rowids = list(range(offset + 1, min(offset + limit, total) + 1)) if offset < total else []
+                else:
+                    total = conn.execute(_COUNT, (match,)).fetchone()[0]
+                    rowids = [r for (r,) in conn.execute(_WALK, (match, limit, offset))] if offset < total else []
             elif match is None:
                 positions = np.flatnonzero(mask)
                 total = int(positions.size)
                 rowids = (positions[offset:offset + limit] + 1).tolist() if offset < total else []
-            elif mask is None:
-                total = conn.execute(_COUNT, (match,)).fetchone()[0]
-                rowids = [r for (r,) in conn.execute(_WALK, (match, limit, offset))] if offset < total else []
             else:
                 hits = _text_in_mask(conn, plan, mask, self.tuning)
                 total = int(hits.size)
