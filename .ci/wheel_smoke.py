@@ -26,7 +26,7 @@ import threading
 import time
 from pathlib import Path
 
-COMPANY_ID = "DE-HRB-R1901-220191"
+COMPANY_ID = "DE-HRB-R3101-94644"
 
 
 def _step(name: str, started: float) -> None:

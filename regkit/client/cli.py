@@ -193,7 +193,7 @@ def add_commands(subparsers: Any) -> None:
     The client reads ``REGKIT_API_KEY``, ``REGKIT_BASE_URL`` and ``REGKIT_CACHE_DIR``.
     """
     p = subparsers.add_parser("company", help="look up one company (10 credits, cached)")
-    p.add_argument("company_id", help="e.g. DE-HRB-R1901-220191")
+    p.add_argument("company_id", help="e.g. DE-HRB-R3101-94644")
     p.add_argument("--realtime", action="store_true", help="fetch from the official register (20 credits)")
     p.add_argument("--format", choices=("json", "table"), default="table")
     _common(p)

@@ -32,8 +32,8 @@ def inline(value: Any) -> str:
 
     Examples
     --------
-    >>> inline({"name": "SF Management GmbH", "legal_form": "gmbh", "start_date": "2026-01-12", "end_date": None})
-    'name: SF Management GmbH, legal_form: gmbh, start_date: 2026-01-12'
+    >>> inline({"name": "Gerber Dienstleistungen GmbH", "legal_form": "gmbh", "start_date": "2026-01-12", "end_date": None})
+    'name: Gerber Dienstleistungen GmbH, legal_form: gmbh, start_date: 2026-01-12'
     >>> inline({"natural_person": {"first_name": "Ida", "last_name": "Roth"}, "role": "director"})
     'natural_person: (first_name: Ida, last_name: Roth), role: director'
     """

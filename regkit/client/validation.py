@@ -85,8 +85,8 @@ def company_id(value: Any) -> str:
 
     Examples
     --------
-    >>> company_id(" DE-HRB-R1901-220191 ")
-    'DE-HRB-R1901-220191'
+    >>> company_id(" DE-HRB-R3101-94644 ")
+    'DE-HRB-R3101-94644'
     """
     text = _text(value, "company_id")
     if api.COMPANY_ID_PATTERN.match(text):
@@ -101,7 +101,7 @@ def company_id(value: Any) -> str:
     raise _fail(
         f"company_id {text!r} is not a company identifier{hint}",
         "DE-<register type>-<court code>-<register number>, register type one of "
-        f"{', '.join(api.REGISTER_TYPES)}, court code a capital letter and four digits, e.g. DE-HRB-R1901-220191",
+        f"{', '.join(api.REGISTER_TYPES)}, court code a capital letter and four digits, e.g. DE-HRB-R3101-94644",
     )
 
 
@@ -110,7 +110,7 @@ def insolvency_id(value: Any) -> str:
     text = _text(value, "insolvency_id")
     if not _UUID.match(text):
         raise _fail(f"insolvency_id {text!r} is not a proceeding id",
-                    "a UUID such as 'eab7afa1-5101-41e0-9b9a-161030e995b3', the id member of a search result")  # fmt: skip
+                    "a UUID such as '7da364e3-c5b0-4073-9e81-299f0003a075', the id member of a search result")  # fmt: skip
     return text
 
 

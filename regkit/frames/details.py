@@ -96,7 +96,7 @@ def insolvency_summaries(company: Any) -> pd.DataFrame:
         id                   str             the proceeding (UUID; ``events`` takes it)
         current_status       category        InsolvencyStatus
         court                str             the insolvency court
-        case_number          str             e.g. ``50 IN 2321/20``
+        case_number          str             e.g. ``89 IN 762/20``
         proceeding_kind      category        NaN where null or absent (unknown)
         administration_kind  category        NaN where null or absent (unknown)
         opened_at            datetime64[us]

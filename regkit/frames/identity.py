@@ -107,7 +107,7 @@ def is_company_id(value: Any) -> TypeGuard[str]:
 
     Examples
     --------
-    >>> is_company_id("DE-HRB-D4501-92697"), is_company_id("6cdc2335-6a25-4908-b9ae-62e692e04346")
+    >>> is_company_id("DE-HRB-R2103-65834"), is_company_id("6cdc2335-6a25-4908-b9ae-62e692e04346")
     (True, False)
     """
     return isinstance(value, str) and COMPANY_ID_PATTERN.match(value) is not None

@@ -15,11 +15,11 @@ Examples
 >>> from regkit.local.world import read_world
 >>> from regkit.graph import from_companies, organkreis, ultimate_parent
 >>> G = from_companies(read_world().companies)
->>> top, members = organkreis(G, "DE-HRB-R2201-85613")
+>>> top, members = organkreis(G, "DE-HRB-R2103-158659")
 >>> top, len(members)
-('DE-HRB-D4501-92697', 16)
->>> ultimate_parent(G, "DE-HRB-R2201-85613")
-'DE-HRB-D4501-92697'
+('DE-HRB-R2103-65834', 3)
+>>> ultimate_parent(G, "DE-HRB-R2103-158659")
+'DE-HRB-R2103-65834'
 """
 
 from .boards import SERVING_ROLES, interlocks

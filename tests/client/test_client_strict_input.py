@@ -25,17 +25,17 @@ def client(inprocess: Any) -> Any:
 @pytest.mark.parametrize("argument", ["realtime", "export", "refresh_sources"])
 def test_yes_no_arguments_take_booleans_only(client: Any, argument: str, value: Any) -> None:
     with pytest.raises(ValidationError, match=f"^{argument} must be True or False"):
-        client.get_company("DE-HRB-R1901-220191", **{argument: value})
+        client.get_company("DE-HRB-R3101-94644", **{argument: value})
     assert client.sent() == 0 and client.credits_spent == 0
 
 
 def test_bulk_and_estimate_take_booleans_only(client: Any) -> None:
     with pytest.raises(ValidationError, match="^realtime must be True or False"):
-        client.get_companies(["DE-HRB-R1901-220191"], realtime="false", progress=False)
+        client.get_companies(["DE-HRB-R3101-94644"], realtime="false", progress=False)
     with pytest.raises(ValidationError, match="^dry_run must be True or False"):
-        client.get_companies(["DE-HRB-R1901-220191"], dry_run="yes", progress=False)
+        client.get_companies(["DE-HRB-R3101-94644"], dry_run="yes", progress=False)
     with pytest.raises(ValidationError, match="^realtime must be True or False"):
-        client.estimate_cost(["DE-HRB-R1901-220191"], realtime="false")
+        client.estimate_cost(["DE-HRB-R3101-94644"], realtime="false")
     assert client.sent() == 0
 
 
@@ -49,7 +49,7 @@ def test_a_proceeding_id_must_be_uuid_shaped(client: Any, bad: str) -> None:
 @pytest.mark.parametrize("filters", [
     {"person_id": "x"},
     {"person_id": ["eab7afa1-5101-41e0-9b9a-161030e995b3", "x"]},
-    [{"field": "person_id", "value": "DE-HRB-R1901-220191"}],
+    [{"field": "person_id", "value": "DE-HRB-R3101-94644"}],
 ])  # fmt: skip
 def test_a_person_filter_must_be_uuid_shaped(client: Any, filters: Any) -> None:
     with pytest.raises(ValidationError, match="is not a person id"):
@@ -134,7 +134,7 @@ def test_cache_files_are_readable_by_their_owner_only(inprocess: Any, tmp_path: 
     import stat
 
     client = inprocess.client(cache=tmp_path / "private" / "cache.sqlite")
-    client.get_company("DE-HRB-R1901-220191")
+    client.get_company("DE-HRB-R3101-94644")
     files = sorted((tmp_path / "private").iterdir())
     assert {f.name for f in files} >= {"cache.sqlite"}
     for path in files:  # the database and SQLite's -wal / -shm beside it

@@ -21,16 +21,16 @@ def client(isolated_env):
 
 
 def test_company_record_methods(client, world):
-    record = client.get_company("DE-HRB-X1112-22145FL")
-    raw = world.companies["DE-HRB-X1112-22145FL"]
+    record = client.get_company("DE-HRB-R1102-109244")
+    raw = world.companies["DE-HRB-R1102-109244"]
     pd.testing.assert_frame_equal(record.history("capitals"), history(raw, "capitals"))
     pd.testing.assert_frame_equal(record.to_dataframe(), companies(raw))
     if hasattr(record, "_repr_html_"):
-        assert "Alpenblick Holding GmbH" in record._repr_html_()
+        assert "Hanseatic Consulting GmbH" in record._repr_html_()
 
 
 def test_batch_to_dataframe(client):
-    ids = ["DE-HRB-M1301-153410", "DE-HRB-M1301-174150"]
+    ids = ["DE-HRB-R3208-147620", "DE-HRB-B8534-111252"]
     batch = client.get_companies(ids, progress=False)
     frame = batch.to_dataframe()
     assert frame["company_id"].tolist() == ids
@@ -40,7 +40,7 @@ def test_batch_to_dataframe(client):
 def test_insolvency_records(client, world):
     page = client.search_insolvencies(per_page=5)
     pd.testing.assert_frame_equal(page.to_dataframe(), insolvency_results(page.raw))
-    record = client.get_insolvency("e63a27ea-ba62-41b7-b35b-03835b079051")
+    record = client.get_insolvency("7da364e3-c5b0-4073-9e81-299f0003a075")
     pd.testing.assert_frame_equal(record.events(), events(record.raw))
     pd.testing.assert_frame_equal(record.to_dataframe(), proceedings(record.raw))
     assert record.events()["event_type"].iloc[-1] == "discharge_granted"
@@ -72,7 +72,7 @@ def test_search_all_insolvencies_limit_fetches_only_the_pages_needed(client):
 def test_search_all_insolvencies_refuses_to_cross_the_budget_after_the_first_page(isolated_env):
     with regkit.Client(cache=False, budget=35) as client:
         with pytest.raises(BudgetExceededError, match="search_all_insolvencies") as caught:
-            client.search_all_insolvencies(progress=False)  # 1,440 proceedings: 15 pages, 140 credits more
+            client.search_all_insolvencies(progress=False)  # 1,471 proceedings: 15 pages, 140 credits more
         assert client.credits_spent == 10 and caught.value.needed == 140
         results = client.search_all_insolvencies(limit=200, progress=False)  # page 1 leaves 15, page 2 costs 10
         assert len(results) == 200 and results.estimated_credits == 10 and client.credits_spent == 30
@@ -80,7 +80,7 @@ def test_search_all_insolvencies_refuses_to_cross_the_budget_after_the_first_pag
 
 def test_is_cached_and_estimate_search_cost_agree_with_what_a_call_costs(isolated_env):
     client = regkit.Client(cache="memory")
-    company_id = "DE-HRB-M1301-153410"
+    company_id = "DE-HRB-R3208-147620"
     assert not client.is_cached(company_id) and client.estimate_cost([company_id]).to_fetch == 1
     spent = client.credits_spent
     client.get_company(company_id)
@@ -92,7 +92,7 @@ def test_is_cached_and_estimate_search_cost_agree_with_what_a_call_costs(isolate
     assert client.estimate_search_cost("gmbh", OPENED, page=3, per_page=25) == 10  # another page is not
     assert client.credits_spent == spent + 20  # asking cost nothing: only the two calls were paid
     with pytest.raises(ValidationError):
-        client.is_cached("HRB 152955")
+        client.is_cached("HRB 81776")
     with pytest.raises(ValidationError):
         client.estimate_search_cost(per_page=1000)
 
@@ -100,7 +100,7 @@ def test_is_cached_and_estimate_search_cost_agree_with_what_a_call_costs(isolate
 def test_every_company_record_method_equals_its_frames_function(client, world):
     from regkit import frames
 
-    company_id = "DE-HRB-M1301-153410"  # acquirer of several mergers in one transaction (data/README.md)
+    company_id = "DE-HRB-R3208-147620"  # acquirer of several mergers in one transaction (data/README.md)
     record, raw = client.get_company(company_id), world.companies[company_id]
     pairs = [
         (record.representatives(), frames.representatives(raw)),
@@ -123,7 +123,7 @@ def test_every_company_record_method_equals_its_frames_function(client, world):
 def test_every_batch_method_equals_the_frames_of_its_records(client, world):
     from regkit import frames
 
-    ids = ["DE-HRB-M1301-153410", "DE-HRB-M1301-174150", "DE-HRB-R1901-220191"]
+    ids = ["DE-HRB-R3208-147620", "DE-HRB-B8534-111252", "DE-HRB-R3101-94644"]
     batch = client.get_companies(ids, progress=False)
     raws = [world.companies[i] for i in ids]
     pd.testing.assert_frame_equal(batch.history("names"), frames.history(raws, "names"))

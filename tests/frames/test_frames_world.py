@@ -15,15 +15,15 @@ from regkit.frames import (as_of, companies, contact, documents, events, history
                            insolvency_summaries, links, panel, proceedings, ratios, representatives)  # fmt: skip
 from regkit.frames.status import status_on
 
-DEM_CONVERTED = "DE-HRB-X1112-22145FL"
-UG_TO_GMBH = "DE-HRB-R1901-220191"
-MOVED = "DE-HRB-B8534-82057"
-ACQUIRER, ABSORBED = "DE-HRB-M1301-153410", "DE-HRB-M1301-174150"
-SPIN_OFF = ("DE-HRB-B1204-163592", "DE-HRB-B1204-190199")
-BLAUWERK = "DE-HRB-D4501-92697"
-LIQUIDATION = "DE-VR-B8534-12806"
-OPEN_INSOLVENCY = "DE-HRB-M1103-152955"
-CONSUMER = "e63a27ea-ba62-41b7-b35b-03835b079051"
+DEM_CONVERTED = "DE-HRB-R1102-109244"
+UG_TO_GMBH = "DE-HRB-R3101-94644"
+MOVED = "DE-HRB-R2307-168089"
+ACQUIRER, ABSORBED = "DE-HRB-R3208-147620", "DE-HRB-B8534-111252"
+SPIN_OFF = ("DE-HRB-G1103-60303", "DE-HRB-G1103-116776")
+WALDSTEIN = "DE-HRB-X1517-62135KI"  # the largest group's Organträger
+LIQUIDATION = "DE-HRA-T2408-42049"
+OPEN_INSOLVENCY = "DE-HRB-P2408-81776"
+CONSUMER = "7da364e3-c5b0-4073-9e81-299f0003a075"
 
 
 def test_dem_capital_converted_across_2002(world):
@@ -34,7 +34,7 @@ def test_dem_capital_converted_across_2002(world):
     assert dem["valid_to"] == eur["valid_from"] == pd.Timestamp(raw[1]["start_date"])
     assert 2002 <= eur["valid_from"].year <= 2012  # the README: converted between 2002 and 2012
     expected = (Decimal(str(raw[0]["amount"])) / Decimal("1.95583")).quantize(Decimal("0.01"), ROUND_HALF_UP)
-    assert dem["amount_eur"] == float(expected) == 25564.59
+    assert dem["amount_eur"] == float(expected) == 511291.88
     assert eur["amount_eur"] == eur["amount"] == raw[1]["amount"]
     assert as_of(world.companies[DEM_CONVERTED], "2001-12-31").capital_currency == "DEM"
     assert bool(eur["is_current"]) and not bool(dem["is_current"])
@@ -84,16 +84,16 @@ def test_spin_off_direction(world):
     assert spin[["source", "target"]].values.tolist() == [[source, target]]
 
 
-def test_blauwerk_profit_transfer_agreements(world, world_companies):
-    group = next(g for g in world.meta["groups"] if g["organtraeger"] == BLAUWERK)
+def test_largest_groups_profit_transfer_agreements(world, world_companies):
+    group = next(g for g in world.meta["groups"] if g["organtraeger"] == WALDSTEIN)
     members = set(group["members"])
     expected = {c["id"]: c["profit_transfer_agreement"]["company_id"] for c in world_companies
                 if c["id"] in members and c["profit_transfer_agreement"]}  # fmt: skip
-    assert len(members) == 29 and len(expected) == 16  # the README's group table
+    assert len(members) == 24 and len(expected) == 13  # the README's group table
     frame = links([world.companies[m] for m in group["members"]])
     pta = frame[frame["relation"] == "profit_transfer"]
     assert dict(zip(pta["source"], pta["target"])) == expected
-    assert BLAUWERK in set(pta["target"])
+    assert WALDSTEIN in set(pta["target"])
     assert set(pta["target"]) <= members  # to the Organträger or an intermediate holding of the group
 
 
@@ -117,7 +117,7 @@ def test_open_insolvency(world):
     company = world.companies[OPEN_INSOLVENCY]
     summary = insolvency_summaries(company)
     assert summary[["case_number", "court", "current_status"]].values.tolist() == [
-        ["50 IN 2321/20", "Amtsgericht Darmstadt", "opened"]]
+        ["89 IN 762/20", "Amtsgericht Hildesheim", "opened"]]
     rows = panel(company, years=[2019, 2020, 2021])
     assert rows["insolvency_opened"].tolist() == [False, True, False]
     assert companies(company)["has_insolvency"].tolist() == [True]
@@ -132,7 +132,7 @@ def test_consumer_insolvency_events(world):
     assert frame["event_type"].iloc[-1] == "discharge_granted" == proceeding["current_status"]
     assert frame["discharge_granted"].iloc[-1] == True  # noqa: E712 - a nullable boolean
     assert proceedings(proceeding)[["debtor_name", "event_count"]].values.tolist() == [
-        ["John Rettig", len(proceeding["events"])]]
+        ["Christian Ahrens", len(proceeding["events"])]]
 
 
 def test_corrected_reports_are_both_kept(world_companies):
@@ -158,10 +158,10 @@ def test_usd_capital_has_no_eur_value(world_companies):
 
 def test_whole_world_frames_are_complete(world, world_companies):
     assert len(companies(world.companies)) == 5000
-    assert len(representatives(world_companies)) == 21_600  # the README's counts
-    assert len(indicators(world_companies)) == 44_404
-    assert len(documents(world_companies)) == 10_502
-    assert len(insolvency_summaries(world_companies)) == 940
+    assert len(representatives(world_companies)) == 21_358  # the README's counts
+    assert len(indicators(world_companies)) == 45_148
+    assert len(documents(world_companies)) == 10_384
+    assert len(insolvency_summaries(world_companies)) == 971
     assert len(industry_codes(world_companies)) == sum(len(c["industry_codes"]["WZ2025"]) for c in world_companies)
     assert len(contact(world_companies)) == sum(c["contact"] is not None for c in world_companies)
     for field in ("names", "addresses", "purposes", "capitals", "registers"):

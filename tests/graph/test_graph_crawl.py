@@ -14,7 +14,7 @@ import pytest
 
 from regkit.graph import LevelEstimate, crawl, from_companies, linked_companies
 
-G027_TOP = "DE-HRB-D4501-92697"
+G065_TOP = "DE-HRB-R2103-65834"  # Luxlog Holding AG
 
 
 def used(client: Any) -> int:
@@ -32,7 +32,7 @@ def network_lookups(client: Any) -> pd.DataFrame:
 
 def test_each_company_is_paid_once_and_each_estimate_holds(make_client: Any, world: Any,
                                                            assert_same_graph: Any) -> None:  # fmt: skip
-    seeds = group_members(world, G027_TOP)[5:12] + ["DE-HRB-R1608-136620"]
+    seeds = group_members(world, G065_TOP)[5:12] + ["DE-HRB-X1517-153187KI"]
     client = make_client()
     before = used(client)
     G = crawl(client, seeds, depth=3, progress=False)
@@ -70,7 +70,7 @@ def test_each_company_is_paid_once_and_each_estimate_holds(make_client: Any, wor
 
 def test_the_budget_cuts_a_level_and_the_crawl_says_so(make_client: Any, world: Any,
                                                        caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
-    seeds = group_members(world, G027_TOP)[:10]
+    seeds = group_members(world, G065_TOP)[:10]
     client = make_client()
     client.get_companies(seeds[:3], progress=False)  # cached now: free
     before = used(client)
@@ -90,19 +90,19 @@ def test_the_budget_cuts_a_level_and_the_crawl_says_so(make_client: Any, world: 
 
 def test_the_clients_budget_counts_too_and_nothing_raises(make_client: Any, world: Any) -> None:
     client = make_client(budget=30)
-    G = crawl(client, group_members(world, G027_TOP)[:5], progress=False)
+    G = crawl(client, group_members(world, G065_TOP)[:5], progress=False)
     assert client.credits_spent == 30 and G.graph["crawl"].stopped.startswith("budget")
 
 
 def test_max_companies_callback_and_failures(make_client: Any, world: Any) -> None:
     client = make_client()
-    seeds = group_members(world, G027_TOP)[:4]
+    seeds = group_members(world, G065_TOP)[:4]
     G = crawl(client, seeds, max_companies=3, progress=False)
     assert len(G.graph["crawl"].rows[0]["ids"]) == 3 and "max_companies" in G.graph["crawl"].stopped
 
     G = crawl(client, [seeds[1]], depth=5, progress=False, callback=lambda plan: plan.level < 1)
     assert [r["level"] for r in G.graph["crawl"].rows] == [0] and "callback" in G.graph["crawl"].stopped
-    assert G.graph["crawl"].skipped == ["DE-HRB-D4501-92697"]
+    assert G.graph["crawl"].skipped == linked_companies(world.companies[seeds[1]])  # level 1: never fetched
 
     missing = "DE-HRB-B1204-1"
     before = used(client)
@@ -127,8 +127,8 @@ def test_arguments_are_checked_before_anything_is_spent() -> None:
 
 
 def test_linked_companies_follow_the_relations(world: Any) -> None:
-    kg = world.companies["DE-HRA-R2201-34422"]  # a GmbH & Co. KG of group G027
-    assert linked_companies(kg) == [G027_TOP, "DE-HRB-R2201-176100"]
+    kg = world.companies["DE-HRA-R2103-18945"]  # a GmbH & Co. KG of group G065
+    assert linked_companies(kg) == ["DE-HRB-B1204-124641", G065_TOP]
     assert linked_companies(kg, relations=("profit_transfer",)) == []
-    assert linked_companies(world.companies[G027_TOP], relations=("merger",)) == [
-        "DE-HRB-R2201-81597", "DE-HRB-R2201-49977", "DE-HRB-R2201-112646"]
+    assert linked_companies(world.companies[G065_TOP], relations=("merger",)) == [
+        "DE-HRB-T3104-127867", "DE-HRB-R2103-101451"]

@@ -14,7 +14,7 @@ from regkit.graph import as_of, control_chain, from_companies
 from regkit.graph import layered_layout
 from regkit.plot.group import EDGE_STYLES, NODE_STYLES, select_group
 
-G027_TOP = "DE-HRB-D4501-92697"
+G065_TOP = "DE-HRB-R2103-65834"  # Luxlog Holding AG
 
 
 @pytest.fixture(autouse=True)
@@ -31,31 +31,31 @@ def legend_labels(ax: Any) -> set[str]:
 
 def test_draws_a_group_on_the_given_axes(world_graph: Any) -> None:
     fig, ax = plt.subplots()
-    out = regkit.plot.group(world_graph, ax, company_id="DE-HRB-R2201-85613")
+    out = regkit.plot.group(world_graph, ax, company_id="DE-HRB-R2103-158659")
     assert out is ax and ax.figure is fig
-    assert ax.get_title() == f"Blauwerk Holding AG ({G027_TOP}) and its group"
+    assert ax.get_title() == f"Luxlog Holding AG ({G065_TOP}) and its group"
     labels = legend_labels(ax)
     assert {"company, active", "company, inactive", "profit transfer (to parent)", "merger (into acquirer)",
             "shareholder (parent → company)", "general partner"} <= labels
     assert "person" not in labels
     texts = {t.get_text().replace("\n", " ") for t in ax.texts}
-    assert "Blauwerk Holding AG" in texts
+    assert "Luxlog Holding AG" in texts
 
 
 def test_the_group_is_the_top_and_what_it_controls(world: Any, world_graph: Any) -> None:
-    members = next(g["members"] for g in world.meta["groups"] if g["organtraeger"] == G027_TOP)
-    nodes = select_group(world_graph, "DE-HRB-R2201-85613")
+    members = next(g["members"] for g in world.meta["groups"] if g["organtraeger"] == G065_TOP)
+    nodes = select_group(world_graph, "DE-HRB-R2103-158659")
     assert set(members) <= nodes
     assert all(world_graph.nodes[n]["kind"] == "company" for n in nodes)
-    people = select_group(world_graph, G027_TOP, persons=True) - nodes
+    people = select_group(world_graph, G065_TOP, persons=True) - nodes
     assert people and all(world_graph.nodes[n]["kind"] == "natural_person" for n in people)
 
 
 def test_layers_follow_control(world_graph: Any) -> None:
-    nodes = select_group(world_graph, G027_TOP)
+    nodes = select_group(world_graph, G065_TOP)
     H = world_graph.subgraph(nodes)
     pos = layered_layout(H)
-    assert pos[G027_TOP][1] == 0.0 and all(y <= 0 for _, y in pos.values())
+    assert pos[G065_TOP][1] == 0.0 and all(y <= 0 for _, y in pos.values())
     for node in nodes:
         chain = control_chain(world_graph, node)
         for child, parent in zip(chain, chain[1:]):
@@ -66,23 +66,23 @@ def test_layers_follow_control(world_graph: Any) -> None:
 
 def test_deterministic_drawings(world_graph: Any) -> None:
     def offsets(**kwargs: Any) -> list:
-        ax = regkit.plot.group(world_graph, company_id=G027_TOP, **kwargs)
+        ax = regkit.plot.group(world_graph, company_id=G065_TOP, **kwargs)
         return [c.get_offsets().tolist() for c in ax.collections]
 
     assert offsets() == offsets()
     assert offsets(layout="spring", seed=3) == offsets(layout="spring", seed=3)
     with pytest.raises(ValueError, match="layout"):
-        regkit.plot.group(world_graph, company_id=G027_TOP, layout="circle")
+        regkit.plot.group(world_graph, company_id=G065_TOP, layout="circle")
 
 
 def test_a_date_draws_the_group_as_it_stood(world_graph: Any) -> None:
-    ax = regkit.plot.group(world_graph, company_id=G027_TOP, date="2010-01-01", persons=True, legend=True)
+    ax = regkit.plot.group(world_graph, company_id=G065_TOP, date="2010-01-01", persons=True, legend=True)
     assert ax.get_title().endswith("on 2010-01-01")
     alive = {n for n, d in as_of(world_graph, "2010-01-01").nodes(data=True) if d["kind"] == "company"}
     drawn = {t.get_text().replace("\n", " ") for t in ax.texts}
     assert "company, inactive" not in legend_labels(ax)
     assert "person" in legend_labels(ax)
-    assert all(world_graph.nodes[n]["name"] in drawn for n in select_group(world_graph, G027_TOP, "2010-01-01")
+    assert all(world_graph.nodes[n]["name"] in drawn for n in select_group(world_graph, G065_TOP, "2010-01-01")
                if n in alive and len(world_graph.nodes[n]["name"]) <= 16)
 
 
@@ -100,8 +100,8 @@ def test_any_graph_and_styles(make_company: Any) -> None:
 def test_the_module_is_callable_too(world_graph: Any) -> None:
     import regkit.plot.group as module
 
-    assert module(world_graph, company_id=G027_TOP).get_title().startswith("Blauwerk")
-    assert regkit.plot.group(world_graph, company_id=G027_TOP).get_title().startswith("Blauwerk")
+    assert module(world_graph, company_id=G065_TOP).get_title().startswith("Luxlog")
+    assert regkit.plot.group(world_graph, company_id=G065_TOP).get_title().startswith("Luxlog")
 
 
 def test_imports_stay_light() -> None:

@@ -227,24 +227,24 @@ def _drive_company_explorer(page: Any) -> Any:
     cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="CompanyExplorer(client"))
     view = cell.locator(".jp-OutputArea-output .widget-vbox").first
     view.scroll_into_view_if_needed()
-    view.get_by_text("Loaded SF Management GmbH").wait_for()  # the notebook's own last click
+    view.get_by_text("Loaded Gerber Dienstleistungen GmbH").wait_for()  # the notebook's own last click
     spent = _credits_spent(view)
 
     id_input = view.locator(".widget-text input").first
     load = view.get_by_role("button", name=re.compile(r"^Load"))
-    id_input.fill("HRB 152955")  # a register number, not an id: Load stays disabled, nothing is sent
+    id_input.fill("HRB 81776")  # a register number, not an id: Load stays disabled, nothing is sent
     page.wait_for_function("button => button.disabled", arg=load.element_handle())
     view.get_by_text("is not a company identifier").wait_for()
 
-    id_input.fill("DE-HRB-M1103-152955")
+    id_input.fill("DE-HRB-P2408-81776")
     page.wait_for_function("button => !button.disabled", arg=load.element_handle())
     load.click()
-    view.get_by_text("Loaded Moselbogen Fachhandel GmbH (10 credits).").wait_for()
-    assert "Moselbogen Fachhandel GmbH" in view.locator(".widget-tab").first.inner_text()  # the summary card
+    view.get_by_text("Loaded Elbwind Consulting GmbH (10 credits).").wait_for()
+    assert "Elbwind Consulting GmbH" in view.locator(".widget-tab").first.inner_text()  # the summary card
     assert _credits_spent(view) == spent + 10
 
     view.get_by_role("tab", name="insolvencies").click()
-    view.get_by_text("50 IN 2321/20").filter(visible=True).first.wait_for()
+    view.get_by_text("89 IN 762/20").filter(visible=True).first.wait_for()
     return view
 
 

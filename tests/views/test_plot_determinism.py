@@ -14,9 +14,9 @@ from regkit.plot.insolvency import insolvency_timeline, insolvency_trend
 from regkit.plot.style import figure_svg
 from regkit.plot.history import timeline
 
-TOP = "DE-HRB-D4501-92697"
-DISTRESSED = "DE-HRB-M1103-152955"
-CONSUMER = "e63a27ea-ba62-41b7-b35b-03835b079051"
+TOP = "DE-HRB-R2103-65834"
+DISTRESSED = "DE-HRB-P2408-81776"
+CONSUMER = "7da364e3-c5b0-4073-9e81-299f0003a075"
 
 
 def _drawings(world: Any, proceedings: list[dict[str, Any]]) -> dict[str, Callable[[], Any]]:

@@ -16,9 +16,9 @@ from matplotlib import dates as mdates
 import regkit.frames as frames
 from regkit.plot.financials import indicators, line_data, ratios
 
-DISTRESSED = "DE-HRB-M1103-152955"  # open insolvency, balance sheet only (revenue never published)
-TOP = "DE-HRB-D4501-92697"
-CORRECTED = "DE-HRA-B8534-21182"  # two reports for 2024-12-31
+DISTRESSED = "DE-HRB-P2408-81776"  # open insolvency, balance sheet only (revenue never published)
+TOP = "DE-HRB-R2103-65834"
+CORRECTED = "DE-HRA-B1204-20819"  # two reports for 2024-12-31
 
 
 def _expected(company: dict[str, Any], measure: str) -> tuple[list[float], list[float]]:

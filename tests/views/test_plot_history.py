@@ -16,13 +16,13 @@ from regkit.frames.status import status_on
 from regkit.plot.style import figure_svg
 from regkit.plot.history import LANES, record_horizon, timeline, timeline_bars
 
-MOVED = "DE-HRB-B8534-82057"  # two registers, two addresses
-DEM = "DE-HRB-X1112-22145FL"  # capital converted from DEM
-UG = "DE-HRB-R1901-220191"  # UG → GmbH
-LIQUIDATION = "DE-VR-B8534-12806"  # liquidator appointed
-ABSORBED = "DE-HRB-M1301-174150"  # merged, inactive
-DISTRESSED = "DE-HRB-M1103-152955"  # open insolvency
-TOP = "DE-HRB-D4501-92697"
+MOVED = "DE-HRB-R2307-168089"  # two registers, two addresses
+DEM = "DE-HRB-R1102-109244"  # capital converted from DEM
+UG = "DE-HRB-R3101-94644"  # UG → GmbH
+LIQUIDATION = "DE-HRA-T2408-42049"  # liquidator appointed
+ABSORBED = "DE-HRB-B8534-111252"  # merged, inactive
+DISTRESSED = "DE-HRB-P2408-81776"  # open insolvency
+TOP = "DE-HRB-R2103-65834"  # an Organträger: many representatives over the years
 
 
 def _num(day: Any) -> float:

@@ -19,7 +19,7 @@ import regkit.frames as frames
 from regkit.frames.published import parse_date
 from regkit.plot.insolvency import insolvency_timeline, insolvency_trend, trend_counts
 
-CONSUMER = "e63a27ea-ba62-41b7-b35b-03835b079051"  # consumer insolvency with discharge
+CONSUMER = "7da364e3-c5b0-4073-9e81-299f0003a075"  # consumer insolvency with discharge
 
 
 @pytest.fixture(scope="module")

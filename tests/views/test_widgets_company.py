@@ -11,10 +11,10 @@ from regkit.frames import MEASURES
 from regkit.widgets import CompanyExplorer
 from regkit.widgets import company_logic as logic
 
-DISTRESSED = "DE-HRB-M1103-152955"
-ABSORBED = "DE-HRB-M1301-174150"
-ACQUIRER = "DE-HRB-M1301-153410"
-LIQUIDATION = "DE-VR-B8534-12806"  # an e.V.: publishes no indicators
+DISTRESSED = "DE-HRB-P2408-81776"
+ABSORBED = "DE-HRB-B8534-111252"
+ACQUIRER = "DE-HRB-R3208-147620"
+LIQUIDATION = "DE-HRA-T2408-42049"  # an e.K.: publishes no indicators
 
 
 def test_an_explorer_is_a_vbox_with_its_parts_as_attributes(client: Any) -> None:
@@ -28,8 +28,8 @@ def test_an_explorer_is_a_vbox_with_its_parts_as_attributes(client: Any) -> None
 
 @pytest.mark.parametrize(("text", "says"), [
     ("DE-HRB-x", "is not a company identifier"),
-    ("de-hrb-m1103-152955", "did you mean 'DE-HRB-M1103-152955'?"),
-    ("HRB 152955", "is not a company identifier"),
+    ("de-hrb-p2408-81776", "did you mean 'DE-HRB-P2408-81776'?"),
+    ("HRB 81776", "is not a company identifier"),
 ])  # fmt: skip
 def test_a_malformed_id_is_explained_and_never_sent(client: Any, text: str, says: str) -> None:
     explorer = CompanyExplorer(client)
@@ -97,7 +97,7 @@ def test_a_company_without_indicators(client: Any) -> None:
 
 
 def test_check_company_id_uses_the_clients_validation() -> None:
-    assert logic.check_company_id("  DE-HRB-M1103-152955\n") == ("DE-HRB-M1103-152955", "")
+    assert logic.check_company_id("  DE-HRB-P2408-81776\n") == ("DE-HRB-P2408-81776", "")
     cid, message = logic.check_company_id("")
     assert cid is None and "Enter a company id" in message
     cid, message = logic.check_company_id("DE-XYZ-M1103-1")

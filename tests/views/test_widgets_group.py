@@ -12,15 +12,15 @@ from regkit.graph import RELATIONS, from_companies, interlocks
 from regkit.widgets import GroupExplorer
 from regkit.widgets import group_logic as logic
 
-SUBSIDIARY = "DE-HRB-R2201-85613"  # in group G027; its links lead up to the Organträger
-TOP = "DE-HRB-D4501-92697"
+SUBSIDIARY = "DE-HRB-R2103-158659"  # in group G065; its links lead up to the Organträger
+TOP = "DE-HRB-R2103-65834"
 
 
 def test_an_explorer_is_a_vbox_and_asks_for_an_estimate_first(client: Any) -> None:
     explorer = GroupExplorer(client)
     assert isinstance(explorer, widgets.VBox) and set(explorer.relation_boxes) == set(RELATIONS)
     assert explorer.estimate_button.disabled and explorer.crawl_button.disabled
-    explorer.seed.value = "DE-HRB-85613"
+    explorer.seed.value = "DE-HRB-158659"
     assert "is not a company identifier" in explorer.status.value and explorer.estimate_button.disabled
     explorer.seed.value = SUBSIDIARY
     assert not explorer.estimate_button.disabled and explorer.crawl_button.disabled

@@ -111,7 +111,7 @@ def test_an_invalid_range_is_explained_and_search_disabled(client: Any) -> None:
 
 def test_picking_a_result_shows_its_events(client: Any, world: Any) -> None:
     explorer = InsolvencyExplorer(client)
-    explorer.query.value = "Rettig"
+    explorer.query.value = "Ahrens"
     explorer.search_button.click()
     assert explorer.result_select.value is None and explorer.events.value == ""
     first = _ids(explorer)[0]

@@ -41,7 +41,9 @@ def test_cli_builds_a_world(tmp_path):
     out = tmp_path / "small"
     result = subprocess.run(
         [sys.executable, "-m", "regkit.cli", "world", "build", "--companies", "80", "--seed", "3", "--out", str(out)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     assert "wrote 80 companies" in result.stdout
@@ -51,7 +53,9 @@ def test_cli_builds_a_world(tmp_path):
 def test_cli_refuses_a_world_too_small_to_hold_every_shape(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "regkit.cli", "world", "build", "--companies", "10", "--out", str(tmp_path)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 2 and "at least 50" in result.stderr
     assert not (tmp_path / "world.json").exists()
@@ -68,9 +72,22 @@ def test_a_world_elsewhere_builds_from_the_bundled_reference_lists(tmp_path, mon
     assert not (elsewhere / "reference").exists()
     monkeypatch.setenv("REGKIT_DATA_DIR", str(elsewhere))
     result = subprocess.run(
-        [sys.executable, "-m", "regkit", "world", "build", "--companies", "60", "--seed", "5", "--out",
-         str(tmp_path / "again")],
-        capture_output=True, text=True, check=False,
+        [
+            sys.executable,
+            "-m",
+            "regkit",
+            "world",
+            "build",
+            "--companies",
+            "60",
+            "--seed",
+            "5",
+            "--out",
+            str(tmp_path / "again"),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     for name in WORLD_FILES:  # the same lists, so the same world

@@ -19,7 +19,9 @@ def test_scenario_table_lists_exactly_the_worlds_scenarios(world):
 
 
 def test_group_table_matches_the_worlds_groups(world):
-    rows = re.findall(r"^\| (G\d{3}) \| `([^`]+)` \| (.+?) \| (\d+) \| (\d+) \| (\d+) \|$", _section("Groups"), flags=re.M)
+    rows = re.findall(
+        r"^\| (G\d{3}) \| `([^`]+)` \| (.+?) \| (\d+) \| (\d+) \| (\d+) \|$", _section("Groups"), flags=re.M
+    )
     assert len(rows) == 12
     groups = {g["id"]: g for g in world.meta["groups"]}
     for group_id, top, name, members, agreements, mergers in rows:

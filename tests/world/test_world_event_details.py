@@ -92,8 +92,9 @@ def test_every_published_form_appears_and_a_few_state_nothing(published):
 
 
 def test_unparseable_texts_are_words_without_a_number(published):
-    unreadable = {text for member, text, *_ in published
-                  if (amount_form(text) if member in AMOUNTS else date_form(text)) is None}
+    unreadable = {
+        text for member, text, *_ in published if (amount_form(text) if member in AMOUNTS else date_form(text)) is None
+    }
     assert unreadable and all(not re.search(r"\d", text) and text.strip() == text for text in unreadable)
 
 

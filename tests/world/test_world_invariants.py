@@ -4,32 +4,59 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from datetime import date
 
 import pytest
+
+from regkit.schema.interface import DEM_PER_EUR
 
 COMPANY_ID = re.compile(r"^DE-(HRB|HRA|PR|GnR|VR)-[A-Z][0-9]{4}-[0-9]+[A-Z]{0,2}$")
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 REGISTER_OF = {
-    "gmbh": "HRB", "ug": "HRB", "ggmbh": "HRB", "ag": "HRB", "se": "HRB", "kgaa": "HRB", "foreign": "HRB",
-    "kg": "HRA", "ohg": "HRA", "ek": "HRA", "ewiv": "HRA", "municipal": "HRA", "gbr": "HRA",
-    "eg": "GnR", "ev": "VR", "unknown": "PR", "llp": "PR",
+    "gmbh": "HRB",
+    "ug": "HRB",
+    "ggmbh": "HRB",
+    "ag": "HRB",
+    "se": "HRB",
+    "kgaa": "HRB",
+    "foreign": "HRB",
+    "kg": "HRA",
+    "ohg": "HRA",
+    "ek": "HRA",
+    "ewiv": "HRA",
+    "municipal": "HRA",
+    "gbr": "HRA",
+    "eg": "GnR",
+    "ev": "VR",
+    "unknown": "PR",
+    "llp": "PR",
 }
 LEGAL_FORMS = set(REGISTER_OF)
 ROLES = {"DIRECTOR", "PROKURA", "SHAREHOLDER", "OWNER", "PARTNER", "PERSONAL_LIABLE_DIRECTOR", "LIQUIDATOR"}
 # filled-gaps.md: a proceeding's current_status follows from its events.
 STATUS_OF_EVENT = {
-    "preliminary_measures": "preliminary", "proceedings_opened": "opened",
-    "rejected_insufficient_assets": "rejected_no_assets", "mass_insufficiency_notified": "mass_insufficient",
-    "plan_supervision_ordered": "plan_supervised", "proceedings_lifted": "lifted",
-    "proceedings_discontinued": "discontinued", "discharge_pending": "discharge_pending",
-    "discharge_granted": "discharge_granted", "discharge_denied": "discharge_denied",
-    "discharge_revoked": "discharge_revoked", "other": "unknown",
+    "preliminary_measures": "preliminary",
+    "proceedings_opened": "opened",
+    "rejected_insufficient_assets": "rejected_no_assets",
+    "mass_insufficiency_notified": "mass_insufficient",
+    "plan_supervision_ordered": "plan_supervised",
+    "proceedings_lifted": "lifted",
+    "proceedings_discontinued": "discontinued",
+    "discharge_pending": "discharge_pending",
+    "discharge_granted": "discharge_granted",
+    "discharge_denied": "discharge_denied",
+    "discharge_revoked": "discharge_revoked",
+    "other": "unknown",
 }
 OPEN = {"preliminary", "opened", "mass_insufficient", "plan_supervised", "discharge_pending"}
 # data/README.md: these outcomes dissolve a company; it is in liquidation until it is deleted.
 DISSOLVING = {"opened", "mass_insufficient", "rejected_no_assets", "lifted", "discontinued"}
-HISTORIES = {"name": "names", "address": "addresses", "purpose": "purposes", "capital": "capitals", "register": "registers"}
+HISTORIES = {
+    "name": "names",
+    "address": "addresses",
+    "purpose": "purposes",
+    "capital": "capitals",
+    "register": "registers",
+}
 
 
 def _life(company, as_of):
@@ -57,7 +84,11 @@ def test_every_shape_of_the_interface_appears(world):
     assert {r["role"] for c in companies for r in c["representation"]} >= ROLES
     assert {r["type"] for c in companies for r in c["representation"]} == {"natural_person", "legal_person"}
     assert {k["currency"] for c in companies for k in c["capitals"]} == {"EUR", "DEM", "USD"}
-    assert {d["type"] for c in companies for d in c["documents"]} == {"articles_of_association", "sample_protocol", "shareholder_list"}
+    assert {d["type"] for c in companies for d in c["documents"]} == {
+        "articles_of_association",
+        "sample_protocol",
+        "shareholder_list",
+    }
     statuses = {p["current_status"] for p in world.insolvencies.values()}
     assert statuses == set(STATUS_OF_EVENT.values())
     assert any(r["id"] is None for c in companies for r in c["representation"])  # the interface allows a null id
@@ -113,7 +144,12 @@ def test_every_date_inside_the_companys_life(world):
 def test_links_resolve_and_are_mirrored(world):
     companies = world.companies
     for company in companies.values():
-        links = [company["merged_into"], company["profit_transfer_agreement"], *company["acquisitions"], *company["asset_spin_offs"]]
+        links = [
+            company["merged_into"],
+            company["profit_transfer_agreement"],
+            *company["acquisitions"],
+            *company["asset_spin_offs"],
+        ]
         for link in filter(None, links):
             target = companies[link["company_id"]]
             assert link["name"] == target["name"]["name"]
@@ -123,7 +159,10 @@ def test_links_resolve_and_are_mirrored(world):
             acquirer = companies[merged["company_id"]]
             mirror = [a for a in acquirer["acquisitions"] if a["company_id"] == company["id"]]
             assert len(mirror) == 1
-            assert (mirror[0]["registration_date"], mirror[0]["agreement_date"]) == (merged["registration_date"], merged["agreement_date"])
+            assert (mirror[0]["registration_date"], mirror[0]["agreement_date"]) == (
+                merged["registration_date"],
+                merged["agreement_date"],
+            )
             assert company["status"] == "inactive" and company["terminated_at"] == merged["registration_date"]
         for acquisition in company["acquisitions"]:
             assert companies[acquisition["company_id"]]["merged_into"]["company_id"] == company["id"]
@@ -171,7 +210,9 @@ def test_proceedings_explained_by_their_events(world):
         consumer = " IK " in proceeding["case_number"]
         assert consumer == (proceeding["proceeding_kind"] == "consumer_insolvency")
         if proceeding["debtor_kind"] == "natural_person":
-            assert proceeding["person_id"] and proceeding["company_id"] is None and proceeding["debtor_legal_form"] is None
+            assert (
+                proceeding["person_id"] and proceeding["company_id"] is None and proceeding["debtor_legal_form"] is None
+            )
         else:
             assert not consumer and proceeding["company_id"] in world.companies and proceeding["person_id"] is None
         opened = next((e for e in proceeding["events"] if e["event_type"] == "proceedings_opened"), None)
@@ -202,7 +243,6 @@ def test_one_latest_document_per_type(world):
 
 
 MINIMUM_EUR = {"gmbh": 25_000, "ggmbh": 25_000, "ag": 50_000, "kgaa": 50_000, "se": 120_000}
-DEM_PER_EUR = 1.95583
 
 
 def test_capital_rules_per_legal_form(world):
@@ -216,7 +256,7 @@ def test_capital_rules_per_legal_form(world):
         elif form == "ug":
             assert capital["currency"] == "EUR" and 1 <= capital["amount"] < 25_000
         elif form in MINIMUM_EUR:
-            euros = capital["amount"] / DEM_PER_EUR if capital["currency"] == "DEM" else capital["amount"]
+            euros = capital["amount"] / float(DEM_PER_EUR) if capital["currency"] == "DEM" else capital["amount"]
             assert euros >= MINIMUM_EUR[form] - 0.01, company["id"]
         names = company["names"]
         if names[0]["legal_form"] == "ug" and form == "gmbh":
@@ -262,7 +302,10 @@ def test_groups_have_their_organtraeger_and_agreements(world):
 
 def test_meta_users_accounts_matches_and_scenarios(world):
     users = {u["api_key"]: u for u in world.meta["users"]}
-    assert users["demo-paid"]["included_credits"] == 100_000 and world.meta["plans"][users["demo-paid"]["plan"]]["monitoring"]
+    assert (
+        users["demo-paid"]["included_credits"] == 100_000
+        and world.meta["plans"][users["demo-paid"]["plan"]]["monitoring"]
+    )
     assert users["demo-free"]["included_credits"] == 500 and not world.meta["plans"][users["demo-free"]["plan"]]["paid"]
     assert users["demo-empty"]["included_credits"] == 0 and world.meta["plans"][users["demo-empty"]["plan"]]["paid"]
     states = Counter(a["state"] for a in world.meta["transparenzregister"]["accounts"])
@@ -293,7 +336,11 @@ def test_shareholdings_resolve_and_add_up(world):
         assert row["company_id"] in world.companies
         assert 0 < row["share"] <= 1
         known = world.companies if row["holder_type"] == "legal_person" else people
-        if row["holder_type"] == "legal_person" or world.companies[row["company_id"]]["legal_form"] not in {"ag", "se", "kgaa"}:
+        if row["holder_type"] == "legal_person" or world.companies[row["company_id"]]["legal_form"] not in {
+            "ag",
+            "se",
+            "kgaa",
+        }:
             assert row["holder_id"] in known, row
         total[row["company_id"]] += row["share"]
     assert max(total.values()) <= 1.0001

@@ -9,7 +9,16 @@ from typing import Any
 
 from .store import World, default_data_dir, read_world, write_world
 
-__all__ = ["AS_OF", "DEFAULT_SEED", "DEFAULT_SIZE", "World", "build_world", "default_data_dir", "read_world", "write_world"]
+__all__ = [
+    "AS_OF",
+    "DEFAULT_SEED",
+    "DEFAULT_SIZE",
+    "World",
+    "build_world",
+    "default_data_dir",
+    "read_world",
+    "write_world",
+]
 
 _GENERATOR_NAMES = {"AS_OF", "DEFAULT_SEED", "DEFAULT_SIZE", "build_world"}
 

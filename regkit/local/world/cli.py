@@ -17,10 +17,17 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     world = subparsers.add_parser("world", help="build the synthetic register world")
     actions = world.add_subparsers(dest="world_command", metavar="ACTION", required=True)
     build = actions.add_parser("build", help="build a world directory (deterministic for a seed and size)")
-    build.add_argument("--companies", type=int, default=DEFAULT_SIZE, help=f"number of companies (default {DEFAULT_SIZE})")
+    build.add_argument(
+        "--companies", type=int, default=DEFAULT_SIZE, help=f"number of companies (default {DEFAULT_SIZE})"
+    )
     build.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})")
     build.add_argument("--out", type=Path, required=True, help="directory to write (created if missing)")
-    build.add_argument("--reference", type=Path, default=None, help="directory of the reference lists (default: those bundled with regkit)")
+    build.add_argument(
+        "--reference",
+        type=Path,
+        default=None,
+        help="directory of the reference lists (default: those bundled with regkit)",
+    )
     build.set_defaults(handler=_build)
 
 

@@ -1,23 +1,83 @@
-"""Planning rules for groups, profit-transfer agreements, mergers, spin-offs, conversions and fates."""
+"""The ``groups`` and ``group-links`` stages: group structures, then agreements, mergers and spin-offs in them.
+
+A group is an Organträger (AG, GmbH, SE or KGaA) and 2–29 companies below it, some of them intermediate
+holdings. The ``groups`` stage decides the structure before any company is founded (the group companies
+take the first indices); the ``group-links`` stage, once the companies exist, decides profit-transfer
+agreements (to the direct parent), mergers into the Organträger and spin-offs.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Callable
 
+from .naming import STEM_PREFIXES, STEM_SUFFIXES
 from .people import random_date
-from .plan import Link, Spec
-from .reference import Reference
+from .specs import Founding, Link, Links
 
-__all__ = ["plan_groups", "plan_conversions", "plan_standalone_mergers", "plan_fates"]
+__all__ = ["GroupPlan", "Member", "plan_groups", "plan_group_links"]
 
-_GROUP_WORDS = ("Holding", "Beteiligungen", "Verwaltung", "Service", "Logistik", "Immobilien", "Technik",
-                "Vertrieb", "Produktion", "Digital", "Energie", "Bau", "Handel", "Personal", "Finanz")
-_STEMS = ("Nordstern", "Hanseatic", "Alpenblick", "Rheintal", "Elbwerk", "Mainfeld", "Isarlicht", "Weserbogen",
-          "Moselhof", "Lindenkraft", "Falkenstein", "Eichenhof", "Sternquelle", "Sonnenfeld", "Bergkraft",
-          "Talbrücke", "Waldstein", "Seeblick", "Kronwerk", "Terrasol", "Aquavit", "Novalux", "Optiform",
-          "Medicon", "Datalog", "Grünfeld", "Blauwerk", "Tannenhof", "Inntal", "Saalewerk")
+_STEMS = (
+    "Nordstern",
+    "Hanseatic",
+    "Alpenblick",
+    "Rheintal",
+    "Elbwerk",
+    "Mainfeld",
+    "Isarlicht",
+    "Weserbogen",
+    "Moselhof",
+    "Lindenkraft",
+    "Falkenstein",
+    "Eichenhof",
+    "Sternquelle",
+    "Sonnenfeld",
+    "Bergkraft",
+    "Talbrücke",
+    "Waldstein",
+    "Seeblick",
+    "Kronwerk",
+    "Terrasol",
+    "Aquavit",
+    "Novalux",
+    "Optiform",
+    "Medicon",
+    "Datalog",
+    "Grünfeld",
+    "Blauwerk",
+    "Tannenhof",
+    "Inntal",
+    "Saalewerk",
+)
+_TOP_FORMS, _TOP_WEIGHTS = ("ag", "gmbh", "se", "kgaa"), (40, 45, 10, 5)
+
+
+@dataclass(frozen=True)
+class Member:
+    """One company of a group as the ``groups`` stage plans it (the Organträger has no parent)."""
+
+    index: int
+    legal_form: str
+    parent: int | None = None
+    parent_share: float = 1.0
+    general_partner: int | None = None
+    with_top_court: bool = False  # registered at the Organträger's court
+
+
+@dataclass(frozen=True)
+class GroupPlan:
+    """A group: its id (``G001``), name (the stem all its companies share) and members, Organträger first."""
+
+    id: str
+    name: str
+    members: tuple[Member, ...]
+
+    @property
+    def indices(self) -> list[int]:
+        """The members' company indices, Organträger first."""
+        return [m.index for m in self.members]
 
 
 def _group_size(rng: random.Random) -> int:
@@ -26,12 +86,11 @@ def _group_size(rng: random.Random) -> int:
 
 
 def _group_stem(rng: random.Random, used: set[str]) -> str:
-    from .naming import _PREFIXES, _SUFFIXES
-
     parts = 2
     for attempt in range(10_000):
-        stem = _PREFIXES[rng.randrange(len(_PREFIXES))] + "".join(
-            _SUFFIXES[rng.randrange(len(_SUFFIXES))] for _ in range(parts - 1))
+        stem = STEM_PREFIXES[rng.randrange(len(STEM_PREFIXES))] + "".join(
+            STEM_SUFFIXES[rng.randrange(len(STEM_SUFFIXES))] for _ in range(parts - 1)
+        )
         if stem not in used:
             return stem
         if attempt % 40 == 39:  # two-part stems run out in large worlds: use longer ones
@@ -39,154 +98,124 @@ def _group_stem(rng: random.Random, used: set[str]) -> str:
     raise RuntimeError("no unused group name left")
 
 
-def plan_groups(rng: random.Random, reference: Reference, size: int, as_of: date, specs: list[Spec],
-                new_spec: Callable[..., Spec]) -> list[dict]:
-    """Groups of 3–30 companies: an Organträger, sub-holdings, agreements, mergers, spin-offs."""
-    groups: list[dict] = []
-    budget = size // 6
-    number = 0
+def _members(rng: random.Random, start: int, count: int) -> list[Member]:
+    """The Organträger at ``start`` and ``count - 1`` companies below it (GmbH, some GmbH & Co. KG)."""
+    top_form = rng.choices(_TOP_FORMS, _TOP_WEIGHTS)[0]
+    members = [Member(start, top_form)]
+    holdings = [start]
+    for position in range(count - 1):
+        form = "kg" if rng.random() < 0.12 else "gmbh"
+        with_top_court = rng.random() < 0.6
+        parent = holdings[0] if len(holdings) == 1 or rng.random() < 0.6 else holdings[rng.randrange(len(holdings))]
+        share = 1.0 if rng.random() < 0.8 else round(rng.uniform(0.51, 0.95), 2)
+        members.append(Member(start + 1 + position, form, parent, share, None, with_top_court))
+        if form == "gmbh" and position < 6 and rng.random() < 0.3:
+            holdings.append(start + 1 + position)
+    return _with_general_partners(members)
+
+
+def _with_general_partners(members: list[Member]) -> list[Member]:
+    """A KG's general partner is the group's first GmbH; in a group without one, the KG is a GmbH."""
+    partners = [m.index for m in members if m.legal_form == "gmbh"]
+    result = []
+    for member in members:
+        if member.legal_form == "kg":
+            partner = next((i for i in partners if i != member.index), None)
+            member = Member(
+                member.index,
+                "kg" if partner is not None else "gmbh",
+                member.parent,
+                member.parent_share,
+                partner,
+                member.with_top_court,
+            )
+        result.append(member)
+    return result
+
+
+def plan_groups(rng: random.Random, size: int) -> list[GroupPlan]:
+    """The ``groups`` stage: groups of 3–30 companies, a sixth of the world, at indices from 0 on."""
+    groups: list[GroupPlan] = []
+    budget, start = size // 6, 0
     used_stems: set[str] = set(_STEMS)
     while budget >= 3:
-        number += 1
-        members = min(budget, max(3, _group_size(rng)))
-        budget -= members
+        number = len(groups) + 1
+        count = min(budget, max(3, _group_size(rng)))
+        budget -= count
         stem = _STEMS[number - 1] if number <= len(_STEMS) else _group_stem(rng, used_stems)
         used_stems.add(stem)
-        group_id = f"G{number:03d}"
-        top_form = rng.choices(["ag", "gmbh", "se", "kgaa"], [40, 45, 10, 5])[0]
-        top = new_spec(rng, reference, len(specs), top_form, as_of, stem=stem)
-        top.incorporated = min(top.incorporated, date(2005, 1, 1))
-        top.registrations[0].start = top.incorporated
-        top.group, top.size = group_id, "large"
-        specs.append(top)
-        indices = [top.index]
-        holdings = [top.index]
-        for position in range(members - 1):
-            form = "kg" if rng.random() < 0.12 else "gmbh"
-            member = new_spec(rng, reference, len(specs), form, as_of, stem=stem)
-            member.group = group_id
-            member.registrations[0].court = specs[top.index].registrations[0].court if rng.random() < 0.6 else member.registrations[0].court
-            member.incorporated = max(member.incorporated, top.incorporated + timedelta(days=30))
-            member.registrations[0].start = member.incorporated
-            parent = holdings[0] if len(holdings) == 1 or rng.random() < 0.6 else holdings[rng.randrange(len(holdings))]
-            member.parent = parent
-            member.parent_share = 1.0 if rng.random() < 0.8 else round(rng.uniform(0.51, 0.95), 2)
-            member.shared_directors = []
-            specs.append(member)
-            indices.append(member.index)
-            if form == "gmbh" and position < 6 and rng.random() < 0.3:
-                holdings.append(member.index)
-        _plan_group_links(rng, specs, indices, as_of)
-        groups.append({"id": group_id, "name": stem, "organtraeger": specs[top.index].index, "members": indices})
+        groups.append(GroupPlan(f"G{number:03d}", stem, tuple(_members(rng, start, count))))
+        start += count
     return groups
 
 
-def _plan_group_links(rng: random.Random, specs: list[Spec], indices: list[int], as_of: date) -> None:
-    top = specs[indices[0]]
+def plan_group_links(rng: random.Random, founded: Sequence[Founding], groups: list[GroupPlan], as_of: date) -> Links:
+    """The ``group-links`` stage: agreements, mergers into the Organträger and spin-offs, group by group."""
+    links = Links()
+    for group in groups:
+        indices = group.indices
+        _profit_transfers(rng, founded, indices, as_of, links)
+        _mergers_into_top(rng, founded, indices, as_of, links)
+        _spin_off(rng, founded, indices, links)
+    return links
+
+
+def _profit_transfers(
+    rng: random.Random, founded: Sequence[Founding], indices: list[int], as_of: date, links: Links
+) -> None:
+    """A wholly owned GmbH transfers its profit to its direct parent (75 %), from a date after both exist."""
     for index in indices[1:]:
-        member = specs[index]
-        parent = specs[member.parent]  # type: ignore[index]
-        if member.legal_form == "kg":
-            partners = [i for i in indices if specs[i].legal_form == "gmbh" and i != index]
-            member.general_partner = partners[0] if partners else None
-            if member.general_partner is None:
-                member.legal_form = "gmbh"
-                member.registrations[0].register_type = "HRB"
+        member = founded[index]
+        parent = founded[member.parent]  # type: ignore[index]
         earliest = max(member.incorporated, parent.incorporated) + timedelta(days=60)
-        if member.legal_form != "kg" and member.parent_share == 1.0 and earliest < as_of - timedelta(days=90) and rng.random() < 0.75:
+        if (
+            member.legal_form != "kg"
+            and member.parent_share == 1.0
+            and earliest < as_of - timedelta(days=90)
+            and rng.random() < 0.75
+        ):
             registered = random_date(rng, earliest, as_of - timedelta(days=90))
             agreed = registered - timedelta(days=rng.randint(20, 120)) if rng.random() < 0.85 else None
-            member.profit_transfer = Link(parent.index, registered, agreed)
-    absorbable = [i for i in indices[1:] if specs[i].profit_transfer is None and specs[i].legal_form == "gmbh"
-                  and not any(specs[j].parent == i or specs[j].general_partner == i for j in indices)]
-    if len(absorbable) >= 2 and rng.random() < 0.45:
-        count = min(len(absorbable), rng.randint(1, 3))
-        registered = random_date(rng, date(2012, 1, 1), as_of - timedelta(days=120))
-        agreed = registered - timedelta(days=rng.randint(30, 150))
-        for index in absorbable[:count]:
-            absorbed = specs[index]
-            absorbed.incorporated = min(absorbed.incorporated, registered - timedelta(days=400))
-            absorbed.registrations[0].start = absorbed.incorporated
-            own_agreement = agreed if rng.random() < 0.85 else None
-            absorbed.merged_into = Link(top.index, registered, own_agreement)
-            absorbed.terminated, absorbed.status = registered, "inactive"
-            top.acquisitions.append(Link(index, registered, own_agreement))
-    receivers = [i for i in indices[1:] if specs[i].merged_into is None and specs[i].legal_form == "gmbh"
-                 and specs[i].incorporated > top.incorporated + timedelta(days=400)]
-    if receivers and rng.random() < 0.3:
-        receiver = specs[receivers[-1]]
-        transferor = top if rng.random() < 0.5 or receiver.parent is None else specs[receiver.parent]
-        registered = receiver.incorporated
-        transferor.spin_offs.append(Link(receiver.index, registered, registered - timedelta(days=rng.randint(10, 60))))
+            links.profit_transfer[index] = Link(parent.index, registered, agreed)
 
 
-def plan_conversions(rng: random.Random, specs: list[Spec], as_of: date) -> None:
-    """UG → GmbH after raising the capital, GmbH → AG, and a few registered GbR that became an OHG."""
-    for spec in specs:
-        if spec.group is not None or spec.merged_into is not None:
-            continue
-        roll = rng.random()
-        if spec.legal_form == "gmbh" and spec.incorporated >= date(2009, 1, 1) and roll < 0.12:
-            conversion = random_date(rng, spec.incorporated + timedelta(days=365), as_of - timedelta(days=30))
-            if spec.incorporated < conversion < as_of:
-                spec.origin_form, spec.conversion_date = "ug", conversion
-        elif spec.legal_form == "ag" and roll < 0.3:
-            conversion = random_date(rng, spec.incorporated + timedelta(days=365), as_of - timedelta(days=30))
-            if spec.incorporated < conversion < as_of:
-                spec.origin_form, spec.conversion_date = "gmbh", conversion
-        elif spec.legal_form == "ohg" and roll < 0.25:
-            spec.incorporated = random_date(rng, date(2024, 1, 2), date(2024, 12, 31))
-            spec.registrations[0].start = spec.incorporated
-            spec.origin_form = "gbr"
-            spec.conversion_date = random_date(rng, spec.incorporated + timedelta(days=120), as_of - timedelta(days=30))
+def _mergers_into_top(
+    rng: random.Random, founded: Sequence[Founding], indices: list[int], as_of: date, links: Links
+) -> None:
+    """Now and then (45 %) one to three GmbHs that neither transfer profit nor hold anything merge into the
+    Organträger in one transaction (one agreement date; some mergers register without one)."""
+    holders = {founded[j].parent for j in indices} | {founded[j].general_partner for j in indices}
+    absorbable = [
+        i
+        for i in indices[1:]
+        if i not in links.profit_transfer and founded[i].legal_form == "gmbh" and i not in holders
+    ]
+    if len(absorbable) < 2 or rng.random() >= 0.45:
+        return
+    chosen = absorbable[: min(len(absorbable), rng.randint(1, 3))]
+    earliest = max(date(2012, 1, 1), max(founded[i].incorporated for i in chosen) + timedelta(days=400))
+    latest = as_of - timedelta(days=120)
+    if earliest > latest:
+        return
+    registered = random_date(rng, earliest, latest)
+    agreed = registered - timedelta(days=rng.randint(30, 150))
+    for index in chosen:
+        links.merge(index, indices[0], registered, agreed if rng.random() < 0.85 else None)
 
 
-def plan_standalone_mergers(rng: random.Random, specs: list[Spec], as_of: date) -> None:
-    """Small firms absorbed by another firm outside any group."""
-    candidates = [s for s in specs if s.group is None and s.legal_form in {"gmbh", "ug"}]
-    rng.shuffle(candidates)
-    for absorbed, acquirer in zip(candidates[0:len(specs) // 60], candidates[len(specs) // 60: len(specs) // 30]):
-        start = max(absorbed.incorporated, acquirer.incorporated) + timedelta(days=365)
-        if start >= as_of - timedelta(days=60) or absorbed.origin_form or acquirer.origin_form:
-            continue
-        registered = random_date(rng, start, as_of - timedelta(days=60))
-        agreed = registered - timedelta(days=rng.randint(20, 120)) if rng.random() < 0.8 else None
-        absorbed.merged_into = Link(acquirer.index, registered, agreed)
-        absorbed.terminated, absorbed.status = registered, "inactive"
-        acquirer.acquisitions.append(Link(absorbed.index, registered, agreed))
-
-
-_INSOLVENCY_STATUS = {
-    "preliminary": 8, "opened": 30, "rejected_no_assets": 17, "mass_insufficient": 6, "plan_supervised": 3,
-    "lifted": 22, "discontinued": 9, "unknown": 2,
-}
-
-
-def plan_fates(rng: random.Random, specs: list[Spec], as_of: date) -> None:
-    """How each company still standing ends: voluntary liquidation, deletion, or insolvency (with dates)."""
-    statuses = list(_INSOLVENCY_STATUS)
-    weights = list(_INSOLVENCY_STATUS.values())
-    for spec in specs:
-        if spec.group is not None or spec.merged_into is not None or spec.acquisitions:
-            continue
-        age_days = (as_of - spec.incorporated).days
-        roll = rng.random()
-        eligible = spec.legal_form not in {"ev", "eg", "municipal", "llp", "ewiv"}
-        if eligible and roll < 0.3 and age_days > 900:
-            spec.insolvency = rng.choices(statuses, weights)[0]
-            earliest = spec.incorporated + timedelta(days=730)
-            window = {"preliminary": 80, "opened": 1000}.get(spec.insolvency, 3650)
-            spec.insolvency_filed = random_date(rng, max(earliest, as_of - timedelta(days=window)), as_of - timedelta(days=20))
-        elif roll < 0.35 and age_days > 1200:
-            spec.liquidation_start = random_date(rng, spec.incorporated + timedelta(days=900), as_of - timedelta(days=30))
-            if (as_of - spec.liquidation_start).days > 500 and rng.random() < 0.6:
-                spec.terminated = spec.liquidation_start + timedelta(days=rng.randint(370, 480))
-                spec.status = "inactive"
-            else:
-                spec.status = "liquidation"
-        elif roll < 0.39 and age_days > 1200:
-            spec.terminated = random_date(rng, spec.incorporated + timedelta(days=900), as_of - timedelta(days=30))
-            spec.status = "inactive"
-        stops = [d for d in (spec.end, spec.liquidation_start) if d]
-        if spec.conversion_date and stops and spec.conversion_date >= min(stops):
-            spec.origin_form = spec.conversion_date = None
+def _spin_off(rng: random.Random, founded: Sequence[Founding], indices: list[int], links: Links) -> None:
+    """Now and then (30 %) a GmbH of the group was founded by a spin-off from the Organträger or its parent."""
+    top = founded[indices[0]]
+    receivers = [
+        i
+        for i in indices[1:]
+        if i not in links.merged_into
+        and founded[i].legal_form == "gmbh"
+        and founded[i].incorporated > top.incorporated + timedelta(days=400)
+    ]
+    if not receivers or rng.random() >= 0.3:
+        return
+    receiver = founded[receivers[-1]]
+    transferor = top.index if rng.random() < 0.5 or receiver.parent is None else receiver.parent
+    registered = receiver.incorporated
+    links.spin_off(transferor, receiver.index, registered, registered - timedelta(days=rng.randint(10, 60)))

@@ -8,6 +8,8 @@ import unicodedata
 
 __all__ = [
     "LEGAL_FORM_SUFFIX",
+    "STEM_PREFIXES",
+    "STEM_SUFFIXES",
     "company_stem",
     "full_name",
     "purpose_text",
@@ -36,31 +38,100 @@ LEGAL_FORM_SUFFIX = {
     "municipal": "AöR",
 }
 
-_PREFIXES = (
-    "Nord", "Süd", "West", "Ost", "Alpen", "Rhein", "Elb", "Main", "Isar", "Hanse", "Weser", "Mosel",
-    "Inno", "Sol", "Terra", "Aqua", "Vita", "Lux", "Nova", "Opti", "Medi", "Data", "Grün", "Blau",
-    "Kron", "Falken", "Linden", "Eichen", "Tannen", "Stern", "Sonnen", "Berg", "Tal", "Wald", "See",
+#: The parts invented company names (and the names of groups beyond the thirty listed) are made of.
+STEM_PREFIXES = (
+    "Nord",
+    "Süd",
+    "West",
+    "Ost",
+    "Alpen",
+    "Rhein",
+    "Elb",
+    "Main",
+    "Isar",
+    "Hanse",
+    "Weser",
+    "Mosel",
+    "Inno",
+    "Sol",
+    "Terra",
+    "Aqua",
+    "Vita",
+    "Lux",
+    "Nova",
+    "Opti",
+    "Medi",
+    "Data",
+    "Grün",
+    "Blau",
+    "Kron",
+    "Falken",
+    "Linden",
+    "Eichen",
+    "Tannen",
+    "Stern",
+    "Sonnen",
+    "Berg",
+    "Tal",
+    "Wald",
+    "See",
 )
-_SUFFIXES = (
-    "wind", "tec", "form", "plan", "werk", "haus", "line", "net", "vision", "sys", "med", "log",
-    "con", "punkt", "feld", "blick", "quelle", "bogen", "kraft", "licht", "stein", "hof", "brücke",
+STEM_SUFFIXES = (
+    "wind",
+    "tec",
+    "form",
+    "plan",
+    "werk",
+    "haus",
+    "line",
+    "net",
+    "vision",
+    "sys",
+    "med",
+    "log",
+    "con",
+    "punkt",
+    "feld",
+    "blick",
+    "quelle",
+    "bogen",
+    "kraft",
+    "licht",
+    "stein",
+    "hof",
+    "brücke",
 )
 
 #: Words that fit a WZ division (the first two digits of a code), for names that say what a firm does.
 _DIVISION_WORDS = {
-    "10": ("Feinkost", "Bäckerei", "Fleischwaren"), "25": ("Metallbau", "Stahlbau", "Präzisionsteile"),
-    "28": ("Maschinenbau", "Anlagenbau"), "41": ("Bau", "Wohnbau", "Projektbau"),
-    "42": ("Tiefbau", "Straßenbau"), "43": ("Elektrotechnik", "Haustechnik", "Dachbau", "Malerbetrieb"),
-    "45": ("Autohaus", "Kfz-Service"), "46": ("Großhandel", "Handelsgesellschaft", "Import Export"),
-    "47": ("Handel", "Fachhandel", "Einzelhandel"), "49": ("Logistik", "Transporte", "Spedition"),
-    "52": ("Lagerlogistik", "Umschlag"), "55": ("Hotel", "Gästehaus"), "56": ("Gastronomie", "Catering"),
-    "62": ("Software", "IT-Systeme", "Digital"), "63": ("Datendienste", "Cloud Services"),
-    "64": ("Beteiligungen", "Finanz"), "68": ("Immobilien", "Grundbesitz", "Hausverwaltung"),
-    "69": ("Steuerberatung", "Rechtsanwälte"), "70": ("Consulting", "Unternehmensberatung", "Holding"),
-    "71": ("Ingenieurbüro", "Planung"), "73": ("Werbeagentur", "Marketing"), "77": ("Vermietung", "Leasing"),
-    "78": ("Personalservice", "Zeitarbeit"), "81": ("Gebäudeservice", "Facility Management"),
-    "86": ("Pflegedienst", "Praxis", "Gesundheitszentrum"), "87": ("Seniorenpflege", "Wohnpflege"),
-    "93": ("Sport", "Freizeit"), "96": ("Dienstleistungen", "Service"),
+    "10": ("Feinkost", "Bäckerei", "Fleischwaren"),
+    "25": ("Metallbau", "Stahlbau", "Präzisionsteile"),
+    "28": ("Maschinenbau", "Anlagenbau"),
+    "41": ("Bau", "Wohnbau", "Projektbau"),
+    "42": ("Tiefbau", "Straßenbau"),
+    "43": ("Elektrotechnik", "Haustechnik", "Dachbau", "Malerbetrieb"),
+    "45": ("Autohaus", "Kfz-Service"),
+    "46": ("Großhandel", "Handelsgesellschaft", "Import Export"),
+    "47": ("Handel", "Fachhandel", "Einzelhandel"),
+    "49": ("Logistik", "Transporte", "Spedition"),
+    "52": ("Lagerlogistik", "Umschlag"),
+    "55": ("Hotel", "Gästehaus"),
+    "56": ("Gastronomie", "Catering"),
+    "62": ("Software", "IT-Systeme", "Digital"),
+    "63": ("Datendienste", "Cloud Services"),
+    "64": ("Beteiligungen", "Finanz"),
+    "68": ("Immobilien", "Grundbesitz", "Hausverwaltung"),
+    "69": ("Steuerberatung", "Rechtsanwälte"),
+    "70": ("Consulting", "Unternehmensberatung", "Holding"),
+    "71": ("Ingenieurbüro", "Planung"),
+    "73": ("Werbeagentur", "Marketing"),
+    "77": ("Vermietung", "Leasing"),
+    "78": ("Personalservice", "Zeitarbeit"),
+    "81": ("Gebäudeservice", "Facility Management"),
+    "86": ("Pflegedienst", "Praxis", "Gesundheitszentrum"),
+    "87": ("Seniorenpflege", "Wohnpflege"),
+    "93": ("Sport", "Freizeit"),
+    "96": ("Dienstleistungen", "Service"),
 }
 _GENERIC_WORDS = ("Service", "Dienstleistungen", "Handel", "Consulting", "Projekte", "Management")
 
@@ -79,7 +150,7 @@ def company_stem(rng: random.Random, last_names: list[str], city: str) -> str:
     if roll < 0.45:
         return f"{last_names[0]} & {last_names[1]}"
     if roll < 0.85:
-        return _PREFIXES[rng.randrange(len(_PREFIXES))] + _SUFFIXES[rng.randrange(len(_SUFFIXES))]
+        return STEM_PREFIXES[rng.randrange(len(STEM_PREFIXES))] + STEM_SUFFIXES[rng.randrange(len(STEM_SUFFIXES))]
     if roll < 0.93:
         return "".join(rng.choice("ABCDEFGHKLMNPRSTW") for _ in range(rng.randint(2, 3)))
     return city.split(" ")[0].split("(")[0]

@@ -19,6 +19,7 @@ REPRESENTATION_RULES = {
     "eg": "Die Genossenschaft wird durch zwei Vorstandsmitglieder gemeinschaftlich vertreten.",
     "ev": "Der Verein wird durch zwei Mitglieder des Vorstands gemeinsam vertreten.",
 }
+_BOARD_ROLES = {"DIRECTOR", "PROKURA", "PARTNER", "OWNER", "PERSONAL_LIABLE_DIRECTOR", "OTHER"}
 _RULE_ALIASES = {"ug": "gmbh", "ggmbh": "gmbh", "se": "ag", "kgaa": "kg", "ewiv": "gmbh"}
 
 
@@ -39,7 +40,12 @@ def natural_entry(
 
 
 def legal_entry(
-    company_id: str | None, name: str, city: str | None, role: str, start: date, end: date | None,
+    company_id: str | None,
+    name: str,
+    city: str | None,
+    role: str,
+    start: date,
+    end: date | None,
     country: str = "DE",
 ) -> dict:
     """A representative entry for a legal person (a company of the world, or one outside it)."""
@@ -77,8 +83,16 @@ class _Board:
         self.entries: list[dict] = []
         self.active: list[tuple[Person, str]] = []
 
-    def people(self, role: str, kind: str, count: int, start: date, end: date, turnover: float = 0.35,
-               shared: list[Person] | None = None) -> None:
+    def people(
+        self,
+        role: str,
+        kind: str,
+        count: int,
+        start: date,
+        end: date,
+        turnover: float = 0.35,
+        shared: list[Person] | None = None,
+    ) -> None:
         for seat in range(count):
             for term_start, term_end in _terms(self.rng, start, end, turnover):
                 if shared and seat < len(shared) and term_start == start:
@@ -92,6 +106,53 @@ class _Board:
                     self.active.append((person, role))
 
 
+def _appoint(
+    board: _Board,
+    rng: random.Random,
+    legal_form: str,
+    start: date,
+    until: date,
+    general_partner: dict | None,
+    shared: list[Person] | None,
+) -> None:
+    """The officers a legal form has: directors and Prokura, partners, an owner, a board of an eG/e.V."""
+    if legal_form in {"gmbh", "ug", "ggmbh", "ewiv", "foreign", "municipal"}:
+        board.people(
+            "DIRECTOR", "director", 1 if rng.random() < 0.65 else rng.randint(2, 3), start, until, shared=shared
+        )
+        if rng.random() < 0.3:
+            board.people("PROKURA", "prokura", rng.randint(1, 2), random_date(rng, start, until), until)
+    elif legal_form in {"ag", "se"}:
+        board.people("DIRECTOR", "director", rng.randint(2, 4), start, until, turnover=0.5, shared=shared)
+        board.people("PROKURA", "prokura", rng.randint(1, 3), random_date(rng, start, until), until)
+    elif legal_form in {"kg", "kgaa"}:
+        if general_partner is None:
+            board.people("PERSONAL_LIABLE_DIRECTOR", "partner", 1, start, until, turnover=0.1)
+        if rng.random() < 0.25:
+            board.people("PROKURA", "prokura", 1, random_date(rng, start, until), until)
+    elif legal_form in {"ohg", "gbr", "unknown", "llp"}:
+        board.people("PARTNER", "partner", rng.randint(2, 4), start, until, turnover=0.15)
+    elif legal_form == "ek":
+        board.people("OWNER", "owner", 1, start, until, turnover=0.05)
+    elif legal_form in {"eg", "ev"}:
+        board.people("DIRECTOR", "director", rng.randint(2, 3), start, until, turnover=0.5)
+    else:
+        board.people("OTHER", "other", 1, start, until)
+
+
+def _close(
+    entries: list[dict], liquidation_start: date | None, terminated_at: date | None, general_partner: dict | None
+) -> None:
+    """End what is still open when the board is dissolved (liquidation) or the company ends."""
+    for entry in entries:
+        if entry["end_date"] is not None:
+            continue
+        if liquidation_start is not None and entry["role"] in _BOARD_ROLES and entry is not general_partner:
+            entry["end_date"] = liquidation_start.isoformat()
+        elif terminated_at is not None:
+            entry["end_date"] = terminated_at.isoformat()
+
+
 def representation(
     rng: random.Random,
     reference: Reference,
@@ -103,65 +164,30 @@ def representation(
     stop: date,
     terminated_at: date | None,
     liquidation_start: date | None,
-    shareholders: list[dict],
     general_partner: dict | None,
     shared_directors: list[Person] | None,
-) -> tuple[list[dict], list[Person]]:
-    """The representation of one company over its life ``[start, stop]``.
+) -> list[dict]:
+    """The representation of one company over its life ``[start, stop]``, in start order.
 
     ``stop`` is ``terminated_at`` for a company that ended, otherwise the world's date.
-
-    ``shareholders`` are ready-made entries (legal or natural persons) added as they are;
-    ``general_partner`` is the entry of a GmbH acting as general partner of a KG/KGaA.
-    Returns the entries (in start order) and the natural persons holding shares or ownership.
+    ``general_partner`` is the entry of a GmbH acting as general partner of a KG/KGaA; ``shared_directors``
+    are persons who take the first director seats (a group's directors).
     """
     board = _Board(rng, reference, pool, city)
-    serving_until = liquidation_start or stop
-    owners: list[Person] = []
-    if legal_form in {"gmbh", "ug", "ggmbh", "ewiv", "foreign", "municipal"}:
-        board.people("DIRECTOR", "director", 1 if rng.random() < 0.65 else rng.randint(2, 3), start, serving_until,
-                     shared=shared_directors)
-        if rng.random() < 0.3:
-            board.people("PROKURA", "prokura", rng.randint(1, 2), random_date(rng, start, serving_until), serving_until)
-    elif legal_form in {"ag", "se"}:
-        board.people("DIRECTOR", "director", rng.randint(2, 4), start, serving_until, turnover=0.5,
-                     shared=shared_directors)
-        board.people("PROKURA", "prokura", rng.randint(1, 3), random_date(rng, start, serving_until), serving_until)
-    elif legal_form in {"kg", "kgaa"}:
-        if general_partner is None:
-            board.people("PERSONAL_LIABLE_DIRECTOR", "partner", 1, start, serving_until, turnover=0.1)
-        if rng.random() < 0.25:
-            board.people("PROKURA", "prokura", 1, random_date(rng, start, serving_until), serving_until)
-    elif legal_form in {"ohg", "gbr", "unknown", "llp"}:
-        board.people("PARTNER", "partner", rng.randint(2, 4), start, serving_until, turnover=0.15)
-    elif legal_form == "ek":
-        board.people("OWNER", "owner", 1, start, serving_until, turnover=0.05)
-        owners = [p for p, role in board.active if role == "OWNER"]
-    elif legal_form in {"eg", "ev"}:
-        board.people("DIRECTOR", "director", rng.randint(2, 3), start, serving_until, turnover=0.5)
-    else:
-        board.people("OTHER", "other", 1, start, serving_until)
+    _appoint(board, rng, legal_form, start, liquidation_start or stop, general_partner, shared_directors)
     entries = board.entries
     if general_partner is not None:
         entries.append(general_partner)
-    entries.extend(shareholders)
     if liquidation_start is not None:
-        formers = [p for p, role in board.active if role in {"DIRECTOR", "PARTNER", "OWNER", "PERSONAL_LIABLE_DIRECTOR"}]
+        formers = [
+            p for p, role in board.active if role in {"DIRECTOR", "PARTNER", "OWNER", "PERSONAL_LIABLE_DIRECTOR"}
+        ]
         liquidator = formers[0] if formers and rng.random() < 0.7 else pool.officer(city, liquidation_start)
-        entries.append(
-            natural_entry(liquidator, "LIQUIDATOR", liquidation_start, None,
-                          reference.authority["liquidator"].draw(rng))
-        )
-    board_roles = {"DIRECTOR", "PROKURA", "PARTNER", "OWNER", "PERSONAL_LIABLE_DIRECTOR", "OTHER"}
-    for entry in entries:  # close what is still open when the board is dissolved or the company ends
-        if entry["end_date"] is not None:
-            continue
-        if liquidation_start is not None and entry["role"] in board_roles and entry is not general_partner:
-            entry["end_date"] = liquidation_start.isoformat()
-        elif terminated_at is not None:
-            entry["end_date"] = terminated_at.isoformat()
+        authority = reference.authority["liquidator"].draw(rng)
+        entries.append(natural_entry(liquidator, "LIQUIDATOR", liquidation_start, None, authority))
+    _close(entries, liquidation_start, terminated_at, general_partner)
     entries.sort(key=lambda e: (e["start_date"], e["role"], e["name"]))
-    return entries, owners
+    return entries
 
 
 def rule_for(legal_form: str) -> str | None:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 import uuid
 from dataclasses import dataclass
-from functools import lru_cache
 from datetime import date, timedelta
+from functools import cache
 
 from .reference import Reference
 
-__all__ = ["Person", "PersonPool", "iso", "new_uuid", "random_date"]
+__all__ = ["Person", "PersonPool", "iso", "iso_or_none", "new_uuid", "random_date"]
 
 
 def new_uuid(rng: random.Random) -> str:
@@ -18,10 +18,15 @@ def new_uuid(rng: random.Random) -> str:
     return str(uuid.UUID(int=rng.getrandbits(128), version=4))
 
 
-@lru_cache(maxsize=None)
+@cache
 def iso(day: date) -> str:
     """``day.isoformat()``, one shared string per date (a 100,000-company world holds millions of them)."""
     return day.isoformat()
+
+
+def iso_or_none(day: date | None) -> str | None:
+    """``day.isoformat()``, or ``None``."""
+    return iso(day) if day else None
 
 
 def random_date(rng: random.Random, start: date, end: date) -> date:

@@ -11,9 +11,10 @@ import itertools
 import os
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Generic, Sequence, TypeVar
+from typing import Generic, TypeVar
 
 from .store import bundled_data_dirs
 
@@ -148,41 +149,31 @@ def _court_name(code: str, town: str, xunternehmen: dict[str, str], gds: dict[st
     return "Amtsgericht " + town
 
 
-def load_reference(directory: Path) -> Reference:
-    """Read the reference lists below ``directory`` (``data/reference``)."""
-    _require_reference_dir(directory)
+def _courts(directory: Path) -> list[Court]:
+    """The register courts (current and former), their official names and weights, by code."""
     gds = {r["code"]: r["name"] for r in _rows(directory / "gds_gerichte.csv")}
     xunternehmen = {r["code"]: r["name"] for r in _rows(directory / "registergerichte_xunternehmen_v12.csv")}
-    merged: dict[str, dict[str, object]] = {}
+    seats: dict[str, tuple[str, str]] = {}  # code → (town, state) as first observed
+    weights: dict[str, int] = {}
+    current: dict[str, bool] = {}
     for row in _rows(directory / "register_courts_observed.csv"):
         code = row["code"][:5]
-        entry = merged.setdefault(
-            code,
-            {"town": row["name"], "state": row["federal_state"], "current": False, "weight": 0},
-        )
-        entry["weight"] = int(entry["weight"]) + int(row["records_in_sample"])  # type: ignore[arg-type]
-        entry["current"] = bool(entry["current"]) or row["role"] == "current_registrar"
-    courts = [
-        Court(
-            code=code,
-            town=str(e["town"]),
-            name=_court_name(code, str(e["town"]), xunternehmen, gds),
-            state=STATE_NAMES_DE.get(str(e["state"]), str(e["state"])),
-            current=bool(e["current"]),
-            weight=int(e["weight"]),  # type: ignore[arg-type]
-        )
-        for code, e in sorted(merged.items())
-        if str(e["state"]) in STATE_NAMES_DE
-    ]
-    current = [c for c in courts if c.current]
-    former: dict[str, list[Court]] = {}
-    for court in courts:
-        if not court.current:
-            former.setdefault(court.state, []).append(court)
+        seats.setdefault(code, (row["name"], row["federal_state"]))
+        weights[code] = weights.get(code, 0) + int(row["records_in_sample"])
+        current[code] = current.get(code, False) or row["role"] == "current_registrar"
+    return [
+        Court(code=code, town=town, name=_court_name(code, town, xunternehmen, gds),
+              state=STATE_NAMES_DE.get(state, state), current=current[code], weight=weights[code])
+        for code, (town, state) in sorted(seats.items())
+        if state in STATE_NAMES_DE
+    ]  # fmt: skip
 
-    places_by_state: dict[str, list[Place]] = {}
-    places_by_city: dict[str, list[Place]] = {}
-    places_by_district: dict[str, list[Place]] = {}
+
+def _places(directory: Path) -> tuple[dict[str, list[Place]], dict[str, list[Place]], dict[str, list[Place]]]:
+    """Postcode/town pairs by state, by town and by district (county)."""
+    by_state: dict[str, list[Place]] = {}
+    by_city: dict[str, list[Place]] = {}
+    by_district: dict[str, list[Place]] = {}
     seen: set[tuple[str, str]] = set()
     for row in sorted(_rows(directory / "postcodes.csv"), key=lambda r: (r["plz"].zfill(5), r["ort"])):
         postal_code = row["plz"].zfill(5)  # the source dropped leading zeros (Saxony's 0xxxx codes)
@@ -191,10 +182,22 @@ def load_reference(directory: Path) -> Reference:
             continue
         seen.add(key)
         place = Place(postal_code, row["ort"], row["landkreis"] or row["ort"], row["bundesland"])
-        places_by_state.setdefault(place.state, []).append(place)
-        places_by_city.setdefault(place.city, []).append(place)
-        places_by_district.setdefault(place.district, []).append(place)
+        by_state.setdefault(place.state, []).append(place)
+        by_city.setdefault(place.city, []).append(place)
+        by_district.setdefault(place.district, []).append(place)
+    return by_state, by_city, by_district
 
+
+def load_reference(directory: Path) -> Reference:
+    """Read the reference lists below ``directory`` (``data/reference``)."""
+    _require_reference_dir(directory)
+    courts = _courts(directory)
+    current = [c for c in courts if c.current]
+    former: dict[str, list[Court]] = {}
+    for court in courts:
+        if not court.current:
+            former.setdefault(court.state, []).append(court)
+    places_by_state, places_by_city, places_by_district = _places(directory)
     wz_rows = _rows(directory / "wz2025.csv")
     reference = Reference(
         courts=courts,
@@ -203,13 +206,15 @@ def load_reference(directory: Path) -> Reference:
         places_by_state=places_by_state,
         places_by_city=places_by_city,
         places_by_district=places_by_district,
-        wz_subclasses=[(r["code"], r["title"]) for r in wz_rows if r["level"] == "5" and r["code"][:2] not in _NOT_FOR_FIRMS],
+        wz_subclasses=[
+            (r["code"], r["title"]) for r in wz_rows if r["level"] == "5" and r["code"][:2] not in _NOT_FOR_FIRMS
+        ],
         wz_codes={r["code"] for r in wz_rows},
         first_names=_weighted(directory / "officer_first_names.csv"),
         last_names=_weighted(directory / "officer_last_names.csv"),
         officer_cities=_weighted(directory / "officer_cities.csv"),
         authority=_authority_classes(directory / "representation_authority_texts.csv"),
-        gds_codes={code[:5] for code in gds},
+        gds_codes={r["code"][:5] for r in _rows(directory / "gds_gerichte.csv")},
     )
     for court in courts:
         reference.court_places[court.code] = _places_for_court(reference, court)

@@ -22,9 +22,10 @@ from __future__ import annotations
 import gzip
 import json
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 __all__ = [
     "World",
@@ -137,9 +138,7 @@ def write_world(world: World, out: str | os.PathLike[str]) -> Path:
     )
     _write_gz_lines(directory / "companies.jsonl.gz", (_dumps(c) for _, c in sorted(world.companies.items())))
     _write_gz_lines(directory / "realtime.jsonl.gz", (_dumps(c) for _, c in sorted(world.realtime.items())))
-    _write_gz_lines(
-        directory / "insolvencies.jsonl.gz", (_dumps(p) for _, p in sorted(world.insolvencies.items()))
-    )
+    _write_gz_lines(directory / "insolvencies.jsonl.gz", (_dumps(p) for _, p in sorted(world.insolvencies.items())))
     _write_gz_lines(directory / "shareholdings.jsonl.gz", (_dumps(s) for s in world.shareholdings))
     return directory
 
@@ -158,7 +157,9 @@ def read_world(path: str | os.PathLike[str] | None = None) -> World:
         raise FileNotFoundError(_not_a_world(directory, missing))
     meta = json.loads((directory / "world.json").read_text(encoding="utf-8"))
     if meta.get("format") != FORMAT_VERSION:
-        raise ValueError(f"{directory}/world.json has format {meta.get('format')!r}; this regkit reads {FORMAT_VERSION}.")
+        raise ValueError(
+            f"{directory}/world.json has format {meta.get('format')!r}; this regkit reads {FORMAT_VERSION}."
+        )
     return World(
         meta=meta,
         companies={c["id"]: c for c in iter_jsonl(directory / "companies.jsonl.gz")},
@@ -175,12 +176,16 @@ def _not_a_world(directory: Path, missing: list[str]) -> str:
     resolved = directory.resolve()
     env = os.environ.get("REGKIT_DATA_DIR")
     if env and resolved == Path(env).resolve():
-        return (f"REGKIT_DATA_DIR points at {directory}, which is not a regkit world ({missing_text}). "
-                f"Unset it to use the world bundled with regkit, or point it at a world directory "
-                f"({build} builds one).")
+        return (
+            f"REGKIT_DATA_DIR points at {directory}, which is not a regkit world ({missing_text}). "
+            f"Unset it to use the world bundled with regkit, or point it at a world directory "
+            f"({build} builds one)."
+        )
     installed, checkout = bundled_data_dirs()
     if resolved in (installed.resolve(), checkout.resolve()):
-        return (f"The world bundled with regkit is missing ({directory}: {missing_text}). Reinstall regkit "
-                f"(`pip install --force-reinstall regkit-<version>-py3-none-any.whl`, or `pip install -e .` in a clone of its repository), "
-                f"or set REGKIT_DATA_DIR to a world directory.")
+        return (
+            f"The world bundled with regkit is missing ({directory}: {missing_text}). Reinstall regkit "
+            f"(`pip install --force-reinstall regkit-<version>-py3-none-any.whl`, or `pip install -e .` in a clone of its repository), "
+            f"or set REGKIT_DATA_DIR to a world directory."
+        )
     return f"{directory} is not a regkit world ({missing_text}). Pass the directory of a world ({build} builds one)."

@@ -1,0 +1,70 @@
+"""Who handles a proceeding, and under which number: case numbers in the courts' formats and insolvency
+administrators (drawn by the ``proceedings`` stage)."""
+
+from __future__ import annotations
+
+import random
+from datetime import date
+
+from .people import PersonPool
+from .reference import Reference
+from .specs import Court
+
+__all__ = ["Administrators", "CaseNumbers"]
+
+_STREETS = (
+    "Hauptstraße",
+    "Bahnhofstraße",
+    "Schillerstraße",
+    "Goethestraße",
+    "Lindenstraße",
+    "Kirchstraße",
+    "Gartenstraße",
+    "Parkstraße",
+    "Ringstraße",
+    "Am Markt",
+    "Königstraße",
+    "Friedrichstraße",
+)
+
+
+class CaseNumbers:
+    """Case numbers as the insolvency courts write them: ``36a IN 1234/24`` (companies), ``IK`` (consumers)."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.taken: set[tuple[str, str]] = set()
+
+    def department(self, court: Court) -> str:
+        number = sum(ord(ch) * (i + 1) for i, ch in enumerate(court.code)) % 90 + 1
+        letter = "" if number % 3 else "abcdn"[number % 5]
+        return f"{number}{letter}"
+
+    def allocate(self, court: Court, consumer: bool, filed: date) -> str:
+        register = "IK" if consumer else "IN"
+        while True:
+            case = f"{self.department(court)} {register} {self.rng.randint(1, 2400)}/{filed.year % 100:02d}"
+            if (court.code, case) not in self.taken:
+                self.taken.add((court.code, case))
+                return case
+
+
+class Administrators:
+    """Insolvency administrators: a few dozen lawyers who handle many proceedings each."""
+
+    def __init__(self, rng: random.Random, pool: PersonPool, size: int, reference: Reference):
+        self.rng = rng
+        self.offices = {}
+        self.people = []
+        for _ in range(size):
+            court = reference.current_courts.draw(rng)
+            places = reference.court_places[court.code]
+            place = places[0]  # law firms sit in the court towns
+            person = pool.create(city=place.city)
+            self.people.append(person)
+            self.offices[person.id] = f"{rng.choice(_STREETS)} {rng.randint(1, 120)}, {place.postal_code} {place.city}"
+
+    def draw(self) -> tuple[str, str]:
+        person = self.people[int(self.rng.random() ** 2 * len(self.people))]
+        title = "Dr. " if self.rng.random() < 0.3 else ""
+        return f"Rechtsanwalt {title}{person.full_name}", self.offices[person.id]
