@@ -52,10 +52,15 @@ def check_installation(checkout: Path, source: Path) -> Path:
     assert data == where.parent / "_data", f"the bundled world was looked for in {data}, not in the package"
     shipped = {p.relative_to(data).as_posix() for p in data.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
     expected = {p.relative_to(source / "data").as_posix() for p in (source / "data").rglob("*") if p.is_file()}
-    assert expected <= shipped, (f"data/ files missing from the wheel: {sorted(expected - shipped)}; "
-                                 "add them to [tool.setuptools.package-data] in pyproject.toml")
-    print(f"wheel smoke: regkit {importlib.metadata.version('regkit')} from {where.parent}; "
-          f"{len(shipped)} data files in {data}", flush=True)
+    assert expected <= shipped, (
+        f"data/ files missing from the wheel: {sorted(expected - shipped)}; "
+        "add them to [tool.setuptools.package-data] in pyproject.toml"
+    )
+    print(
+        f"wheel smoke: regkit {importlib.metadata.version('regkit')} from {where.parent}; "
+        f"{len(shipped)} data files in {data}",
+        flush=True,
+    )
     return data
 
 
@@ -95,7 +100,9 @@ def check_serve(regkit_command: str, work: Path) -> None:
 
     process = subprocess.Popen(
         [regkit_command, "serve", "--port", "0", "--state", str(work / "serve-state.sqlite")],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
     )
     try:
         lines: queue.Queue = queue.Queue()
@@ -107,8 +114,9 @@ def check_serve(regkit_command: str, work: Path) -> None:
             seen.append(line)
             match = re.search(r"listening on (http://\S+)", line)
             url = match.group(1) if match else None
-        response = requests.get(f"{url}/v1/company/{COMPANY_ID}",
-                                headers={"Authorization": "Bearer demo-paid"}, timeout=60)
+        response = requests.get(
+            f"{url}/v1/company/{COMPANY_ID}", headers={"Authorization": "Bearer demo-paid"}, timeout=60
+        )
         assert response.status_code == 200, (response.status_code, response.text[:500])
         assert response.json()["id"] == COMPANY_ID
         assert response.headers["X-Credits-Charged"] == "10", dict(response.headers)
@@ -147,8 +155,10 @@ def check_missing_world_error(regkit_command: str, work: Path) -> None:
     """A world that is not there: one line that says what to do, no traceback."""
     empty = work / "no-world"
     empty.mkdir()
-    result = _run([regkit_command, "serve", "--port", "0", "--state", str(work / "missing.sqlite")],
-                  env={**os.environ, "REGKIT_DATA_DIR": str(empty)})
+    result = _run(
+        [regkit_command, "serve", "--port", "0", "--state", str(work / "missing.sqlite")],
+        env={**os.environ, "REGKIT_DATA_DIR": str(empty)},
+    )
     assert result.returncode != 0, (result.returncode, result.stdout, result.stderr)
     assert "REGKIT_DATA_DIR points at" in result.stderr and "Unset it" in result.stderr, result.stderr
     assert "Traceback" not in result.stderr, result.stderr

@@ -22,10 +22,11 @@ import multiprocessing
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import requests
 from requests_cache import CachedSession
@@ -83,7 +84,7 @@ def bulk_vs_sequential(ids: list[str], others: list[str], workers: int, work: Pa
         for run in range(runs):  # best of `runs`, each on a fresh cache (so every id is fetched and paid)
             bulk_client = Client(api_key="demo-paid", base_url=url, cache=work / f"bulk{run}.sqlite",
                                  max_workers=workers)  # fmt: skip
-            bulk = min(bulk, _timed(lambda: bulk_client.get_companies(ids, progress=False)))
+            bulk = min(bulk, _timed(lambda c=bulk_client: c.get_companies(ids, progress=False)))
             assert bulk_client.credits_spent == 10 * len(ids) and bulk_client.requests_sent == len(ids)
             bulk_client.close()
         bare = min(_bare_threads(url, ids, workers) for _ in range(runs))
@@ -132,21 +133,33 @@ def main() -> None:
         work = Path(tmp)
         bulk = bulk_vs_sequential(ids, others, args.workers, work, args.runs)
         hit = cache_hit_cost(ids[0], work, args.hits)
-    print(f"register: LocalServer in a child process, loopback HTTP, +50 ms per request, rate limit off; "
-          f"{args.companies} companies")
+    print(
+        f"register: LocalServer in a child process, loopback HTTP, +50 ms per request, rate limit off; "
+        f"{args.companies} companies"
+    )
     print(f"{'':46}{'time':>12}{'ratio':>10}")
-    print(f"{'get_companies, ' + str(args.workers) + ' workers (best of ' + str(args.runs) + ')':46}"
-          f"{bulk['bulk_s']:>11.2f}s{1:>10.1f}")
-    print(f"{'  ceiling: bare requests, same threads':46}{bulk['bare_s']:>11.2f}s"
-          f"{bulk['sequential_scaled_s'] / bulk['bare_s']:>9.1f}×  (no cache, no client)")
-    print(f"{'  bare requests-cache (SQLite), same threads':46}{bulk['bare_cached_s']:>11.2f}s"
-          f"{bulk['sequential_scaled_s'] / bulk['bare_cached_s']:>9.1f}×  (cache, no client)")
-    print(f"{'get_company loop (' + str(args.sample) + ' ids, scaled ×' + str(args.companies // args.sample) + ')':46}"
-          f"{bulk['sequential_scaled_s']:>11.2f}s{bulk['speedup']:>9.1f}×  (target ≥ 12×)")
+    print(
+        f"{'get_companies, ' + str(args.workers) + ' workers (best of ' + str(args.runs) + ')':46}"
+        f"{bulk['bulk_s']:>11.2f}s{1:>10.1f}"
+    )
+    print(
+        f"{'  ceiling: bare requests, same threads':46}{bulk['bare_s']:>11.2f}s"
+        f"{bulk['sequential_scaled_s'] / bulk['bare_s']:>9.1f}×  (no cache, no client)"
+    )
+    print(
+        f"{'  bare requests-cache (SQLite), same threads':46}{bulk['bare_cached_s']:>11.2f}s"
+        f"{bulk['sequential_scaled_s'] / bulk['bare_cached_s']:>9.1f}×  (cache, no client)"
+    )
+    print(
+        f"{'get_company loop (' + str(args.sample) + ' ids, scaled ×' + str(args.companies // args.sample) + ')':46}"
+        f"{bulk['sequential_scaled_s']:>11.2f}s{bulk['speedup']:>9.1f}×  (target ≥ 12×)"
+    )
     print(f"{'cache hit: client.get_company':46}{hit['regkit_hit_us']:>10.0f}µs{hit['ratio']:>9.2f}×")
     print(f"{'cache hit: bare CachedSession.get':46}{hit['bare_hit_us']:>10.0f}µs{1:>10.2f}")
-    print(f"{'cache hit: bare CachedSession.get().json()':46}{hit['bare_json_us']:>10.0f}µs"
-          f"{hit['bare_json_us'] / hit['bare_hit_us']:>10.2f}")
+    print(
+        f"{'cache hit: bare CachedSession.get().json()':46}{hit['bare_json_us']:>10.0f}µs"
+        f"{hit['bare_json_us'] / hit['bare_hit_us']:>10.2f}"
+    )
 
 
 if __name__ == "__main__":

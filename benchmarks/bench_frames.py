@@ -13,6 +13,7 @@ it (enabled).
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import gzip
 import json
@@ -51,18 +52,20 @@ def payload_lines(args: argparse.Namespace) -> tuple[list[str], list[dict]]:
 
 def company_frames(companies: list[dict]) -> dict[str, Callable[[], Any]]:
     """Every per-company frame of the issue, each over all companies at once."""
-    jobs: dict[str, Callable[[], Any]] = {f"history({f})": (lambda f: lambda: rf.history(companies, f))(f)
+    jobs: dict[str, Callable[[], Any]] = {f"history({f})": functools.partial(rf.history, companies, f)
                                           for f in FIELDS}  # fmt: skip
-    jobs.update({
-        "representatives": lambda: rf.representatives(companies),
-        "indicators (EUR, wide)": lambda: rf.indicators(companies),
-        "links": lambda: rf.links(companies),
-        "documents": lambda: rf.documents(companies),
-        "insolvency_summaries": lambda: rf.insolvency_summaries(companies),
-        "industry_codes": lambda: rf.industry_codes(companies),
-        "contact": lambda: rf.contact(companies),
-        "companies": lambda: rf.companies(companies),
-    })
+    jobs.update(
+        {
+            "representatives": lambda: rf.representatives(companies),
+            "indicators (EUR, wide)": lambda: rf.indicators(companies),
+            "links": lambda: rf.links(companies),
+            "documents": lambda: rf.documents(companies),
+            "insolvency_summaries": lambda: rf.insolvency_summaries(companies),
+            "industry_codes": lambda: rf.industry_codes(companies),
+            "contact": lambda: rf.contact(companies),
+            "companies": lambda: rf.companies(companies),
+        }
+    )
     return jobs
 
 
@@ -75,8 +78,10 @@ def main() -> None:
 
     lines, proceedings = payload_lines(args)
     loads, companies = best(lambda: [json.loads(line) for line in lines], args.repeat)
-    print(f"{len(companies):,} companies, {sum(map(len, lines)) / 1e6:.1f} MB of JSON; "
-          f"json.loads: {loads:.3f} s (best of {args.repeat})\n")
+    print(
+        f"{len(companies):,} companies, {sum(map(len, lines)) / 1e6:.1f} MB of JSON; "
+        f"json.loads: {loads:.3f} s (best of {args.repeat})\n"
+    )
     print(f"{'frame':<28}{'rows':>10}{'seconds':>10}{'× loads':>9}")
     total = 0.0
     for name, job in company_frames(companies).items():

@@ -96,9 +96,11 @@ def main() -> None:
     largest = rows[-1]
     scale = largest["size"] / rows[0]["size"] if len(rows) > 1 else 1
     ratio = largest["from_companies_s"] / rows[0]["from_companies_s"] if len(rows) > 1 else 1
-    print(f"target: from_companies over 100,000 companies ≤ 5 s → {largest['from_companies_s']:.2f} s for "
-          f"{largest['size']:,} ({largest['from_companies_s'] / 5:.2f} of the budget); ×{scale:.0f} companies "
-          f"took ×{ratio:.1f} the time")
+    print(
+        f"target: from_companies over 100,000 companies ≤ 5 s → {largest['from_companies_s']:.2f} s for "
+        f"{largest['size']:,} ({largest['from_companies_s'] / 5:.2f} of the budget); ×{scale:.0f} companies "
+        f"took ×{ratio:.1f} the time"
+    )
 
 
 if __name__ == "__main__":

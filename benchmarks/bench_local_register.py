@@ -29,8 +29,8 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -110,22 +110,43 @@ def generate_rows(n: int, courts: list[str], seed: int = 1) -> Iterator[tuple]:
         admin = f"Rechtsanwalt {admins[i]}"
         ground = grounds[i % 3]
         yield (
-            i + 1, str(uuid.UUID(int=rng.getrandbits(128), version=4)), name,
-            "legal_person" if legal else "natural_person", "gmbh" if legal else None, case, court_pick[i],
-            city_pick[i], statuses[i], int(statuses[i] in ("preliminary", "opened")),
-            "regular_insolvency" if legal else "consumer_insolvency", "external_administration",
-            f'["{ground}"]', admin, None, None, opened, None, last_event, None,
-            folded(court_pick[i]), folded(city_pick[i]), GROUND_BITS[ground],
-            name_fold, case.lower(), f"rechtsanwalt {folded(admins[i])}",
+            i + 1,
+            str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+            name,
+            "legal_person" if legal else "natural_person",
+            "gmbh" if legal else None,
+            case,
+            court_pick[i],
+            city_pick[i],
+            statuses[i],
+            int(statuses[i] in ("preliminary", "opened")),
+            "regular_insolvency" if legal else "consumer_insolvency",
+            "external_administration",
+            f'["{ground}"]',
+            admin,
+            None,
+            None,
+            opened,
+            None,
+            last_event,
+            None,
+            folded(court_pick[i]),
+            folded(city_pick[i]),
+            GROUND_BITS[ground],
+            name_fold,
+            case.lower(),
+            f"rechtsanwalt {folded(admins[i])}",
         )
 
 
 def cold_start() -> float:
     """Seconds for a fresh interpreter to open an in-process register on the bundled world."""
-    code = ("import time, tempfile, os; t = time.perf_counter(); "
-            "from regkit.local import open_local_register; "
-            "d = tempfile.mkdtemp(); open_local_register(state_path=os.path.join(d, 's.sqlite')); "
-            "print(time.perf_counter() - t)")
+    code = (
+        "import time, tempfile, os; t = time.perf_counter(); "
+        "from regkit.local import open_local_register; "
+        "d = tempfile.mkdtemp(); open_local_register(state_path=os.path.join(d, 's.sqlite')); "
+        "print(time.perf_counter() - t)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     return float(out.stdout.strip().splitlines()[-1])
 
@@ -137,13 +158,17 @@ def bench_lookups(n: int, tmp: Path) -> dict[str, tuple[float, float]]:
     session = register.session("demo-paid")
     for company in ids[:50]:
         session.get(f"{register.base_url}/v1/company/{company}")
-    results = {"company lookup, in-process": percentiles(
-        timed(lambda: session.get(f"{register.base_url}/v1/company/{rng.choice(ids)}"), n))}
+    results = {
+        "company lookup, in-process": percentiles(
+            timed(lambda: session.get(f"{register.base_url}/v1/company/{rng.choice(ids)}"), n)
+        )
+    }
     with LocalServer(register.app) as server:
         remote = requests.Session()
         remote.headers["Authorization"] = "Bearer demo-paid"
         results["company lookup, loopback"] = percentiles(
-            timed(lambda: remote.get(f"{server.url}/v1/company/{rng.choice(ids)}"), max(n // 4, 50)))
+            timed(lambda: remote.get(f"{server.url}/v1/company/{rng.choice(ids)}"), max(n // 4, 50))
+        )
     register.close()
     return results
 
@@ -168,9 +193,13 @@ def bench_search(rows: int, queries: int, tmp: Path) -> tuple[dict[str, tuple[fl
     rng = random.Random(3)
 
     def body() -> dict:
-        return {"query": rng.choices(last, weights)[0],
-                "filters": [{"field": "court", "value": rng.choice(courts)},
-                            {"field": "opened_at", "min": f"{rng.randrange(2012, 2024)}-01-01"}]}
+        return {
+            "query": rng.choices(last, weights)[0],
+            "filters": [
+                {"field": "court", "value": rng.choice(courts)},
+                {"field": "opened_at", "min": f"{rng.randrange(2012, 2024)}-01-01"},
+            ],
+        }
 
     from regkit.local.search.request import parse_search_request
 
@@ -181,10 +210,15 @@ def bench_search(rows: int, queries: int, tmp: Path) -> tuple[dict[str, tuple[fl
     through = timed(lambda: session.post(url, json=body()).raise_for_status(), queries)
     totals = [session.post(url, json=body()).json()["pagination"]["total_results"] for _ in range(50)]
     register.close()
-    results = {f"search, index only ({count:,} rows)": percentiles(direct),
-               f"search, in-process HTTP ({count:,} rows)": percentiles(through)}
-    return results, {"build_seconds": build, "median_total_results": statistics.median(totals),
-                     "db_megabytes": (tmp / "search.sqlite").stat().st_size / 1e6}
+    results = {
+        f"search, index only ({count:,} rows)": percentiles(direct),
+        f"search, in-process HTTP ({count:,} rows)": percentiles(through),
+    }
+    return results, {
+        "build_seconds": build,
+        "median_total_results": statistics.median(totals),
+        "db_megabytes": (tmp / "search.sqlite").stat().st_size / 1e6,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,8 +234,10 @@ def main(argv: list[str] | None = None) -> int:
         search, facts = bench_search(args.rows, args.queries, tmp)
     targets = {"company lookup, in-process": "p50 <= 2 ms"}
     print(f"\ncold start of an in-process register (bundled world): {start:.2f} s (target ~1.5 s)")
-    print(f"search index: {args.rows:,} proceedings built in {facts['build_seconds']:.1f} s, "
-          f"{facts['db_megabytes']:.0f} MB; median matches per query {facts['median_total_results']:.0f}\n")
+    print(
+        f"search index: {args.rows:,} proceedings built in {facts['build_seconds']:.1f} s, "
+        f"{facts['db_megabytes']:.0f} MB; median matches per query {facts['median_total_results']:.0f}\n"
+    )
     print(f"{'measurement':<48} {'p50 ms':>8} {'p95 ms':>8}   target")
     for name, (p50, p95) in {**lookups, **search}.items():
         target = targets.get(name, "p95 <= 50 ms" if name.startswith("search") else "")

@@ -38,8 +38,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -67,8 +67,12 @@ WORST = [
     {"query": "ìn réchtsanwalt", "filters": [{"field": "debtor_kind", "value": "legal_person"}]},
     {"query": "àmtsgericht", "filters": [{"field": "court", "keywords": ["k"]}]},
     {"query": "amtsgericht/rechtsanwalt", "filters": [{"field": "current_status", "value": "opened"}]},
-    {"filters": [{"field": "city", "keywords": [c]} for c in "aeiou"] + [{"field": "court", "keywords": [c]} for c in "aeiou"]
-     + [{"field": "opened_at", "min": "2013-01-01"}] * 10 + [{"field": "current_status", "values": ["opened", "lifted"]}] * 12},
+    {
+        "filters": [{"field": "city", "keywords": [c]} for c in "aeiou"]
+        + [{"field": "court", "keywords": [c]} for c in "aeiou"]
+        + [{"field": "opened_at", "min": "2013-01-01"}] * 10
+        + [{"field": "current_status", "values": ["opened", "lifted"]}] * 12
+    },
 ]
 
 
@@ -97,20 +101,22 @@ def shapes(index: InsolvencyIndex, courts: list[str], rng: random.Random) -> dic
 
     def a_filter() -> dict:
         year = rng.randrange(2012, 2025)
-        return rng.choice([
-            {"field": "current_status", "value": rng.choice(INSOLVENCY_STATUSES)},
-            {"field": "current_status", "values": rng.sample(INSOLVENCY_STATUSES, 3)},
-            {"field": "has_open_insolvency", "value": rng.choice(["true", "false"])},
-            {"field": "debtor_kind", "value": rng.choice(["legal_person", "natural_person"])},
-            {"field": "court", "value": rng.choice(courts)},
-            {"field": "court", "keywords": [fold(rng.choice(courts)).split()[-1][:4]]},
-            {"field": "city", "value": rng.choices(cities, city_weights)[0]},
-            {"field": "city", "keywords": [rng.choice("aeiklmnrs")]},
-            {"field": "opened_at", "min": f"{year}-{rng.randint(1, 12):02d}-01"},
-            {"field": "opened_at", "min": f"{year}-01-01", "max": f"{year}-12-31"},
-            {"field": "last_event_at", "min": f"{year}-06-01"},
-            {"field": "insolvency_grounds", "value": rng.choice(INSOLVENCY_GROUNDS)},
-        ])
+        return rng.choice(
+            [
+                {"field": "current_status", "value": rng.choice(INSOLVENCY_STATUSES)},
+                {"field": "current_status", "values": rng.sample(INSOLVENCY_STATUSES, 3)},
+                {"field": "has_open_insolvency", "value": rng.choice(["true", "false"])},
+                {"field": "debtor_kind", "value": rng.choice(["legal_person", "natural_person"])},
+                {"field": "court", "value": rng.choice(courts)},
+                {"field": "court", "keywords": [fold(rng.choice(courts)).split()[-1][:4]]},
+                {"field": "city", "value": rng.choices(cities, city_weights)[0]},
+                {"field": "city", "keywords": [rng.choice("aeiklmnrs")]},
+                {"field": "opened_at", "min": f"{year}-{rng.randint(1, 12):02d}-01"},
+                {"field": "opened_at", "min": f"{year}-01-01", "max": f"{year}-12-31"},
+                {"field": "last_event_at", "min": f"{year}-06-01"},
+                {"field": "insolvency_grounds", "value": rng.choice(INSOLVENCY_GROUNDS)},
+            ]
+        )
 
     def filters() -> list[dict]:
         return [a_filter() for _ in range(rng.randint(1, 3))]
@@ -121,9 +127,11 @@ def shapes(index: InsolvencyIndex, courts: list[str], rng: random.Random) -> dic
     return {
         "empty body": lambda: {"pagination": page(index.size // 100)},
         "very common word": lambda: {"query": rng.choice(common), "pagination": page()},
-        "rare word": lambda: {"query": rng.choice(tail) if rng.random() < 0.7 else str(rng.randrange(1, 9973)),
-                              "pagination": page(1)},
-        "prefix": lambda: {"query": surname()[:rng.randint(1, 4)], "pagination": page()},
+        "rare word": lambda: {
+            "query": rng.choice(tail) if rng.random() < 0.7 else str(rng.randrange(1, 9973)),
+            "pagination": page(1),
+        },
+        "prefix": lambda: {"query": surname()[: rng.randint(1, 4)], "pagination": page()},
         "filters only": lambda: {"filters": filters(), "pagination": page()},
         "text + filters": lambda: {"query": surname(), "filters": filters(), "pagination": page(1)},
         "common word + filters": lambda: {"query": rng.choice(common), "filters": filters(), "pagination": page()},
@@ -149,8 +157,9 @@ def concurrency(index: InsolvencyIndex, tmp: Path, small: list[Body], large: Bod
     """Latency of small searches over loopback HTTP, alone and while another client repeats a large one."""
     world = read_world()
     load_catalog(world)._index = index  # serve the generated million instead of the world's proceedings
-    register = open_local_register(world=world, state_path=tmp / "state.sqlite", rate_limit=None,
-                                   key_path=tmp / "keys" / "local.key")
+    register = open_local_register(
+        world=world, state_path=tmp / "state.sqlite", rate_limit=None, key_path=tmp / "keys" / "local.key"
+    )
     results: dict[str, tuple] = {}
     with LocalServer(register.app) as server:
         url = f"{server.url}/v1/search/insolvency"
@@ -208,25 +217,29 @@ def main(argv: list[str] | None = None) -> int:
         worst_times = [max(timed(search, [body] * 3)) for body in WORST]
         rows["worst cases (max of 3 runs each)"] = summary(worst_times)
         rare = sorted(t for t, d in index.vocabulary.docs.items() if 20 <= d <= 2000 and t.isalpha() and t.isascii())
-        small = [{"query": rng.choice(rare), "filters": [{"field": "current_status", "value": "opened"}]}
-                 for _ in range(100)]
+        small = [
+            {"query": rng.choice(rare), "filters": [{"field": "current_status", "value": "opened"}]} for _ in range(100)
+        ]
         large = WORST[max(range(len(WORST)), key=lambda i: worst_times[i])]
         together = concurrency(index, tmp, small, large)
         size_mb = path.stat().st_size / 1e6
-    print(f"\nsearch index: {index.size:,} proceedings, {size_mb:.0f} MB"
-          + (f", built in {built:.0f} s" if built is not None else " (reused)"))
+    print(
+        f"\nsearch index: {index.size:,} proceedings, {size_mb:.0f} MB"
+        + (f", built in {built:.0f} s" if built is not None else " (reused)")
+    )
     print(f"{args.queries} searches per shape on the index alone; target p95 <= 50 ms, none over 1 s\n")
     print(f"{'shape':<36} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     for name, (p50, p95, top) in rows.items():
         print(f"{name:<36} {p50:>8.2f} {p95:>8.2f} {top:>8.2f}")
-    print(f"\nconcurrency over loopback HTTP (waitress): small = a rare word and a filter, "
-          f"large = {str(large)[:70]}")
+    print(f"\nconcurrency over loopback HTTP (waitress): small = a rare word and a filter, large = {str(large)[:70]}")
     print(f"{'':<36} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     for name, (p50, p95, top) in together.items():
         print(f"{name:<36} {p50:>8.2f} {p95:>8.2f} {top:>8.2f}")
     alone, beside = together["small searches alone"], together["small searches beside the large one"]
-    print(f"\na small search waited at most {beside[2] - alone[0]:.1f} ms longer beside the large one "
-          f"(max beside minus median alone; target <= 100 ms)")
+    print(
+        f"\na small search waited at most {beside[2] - alone[0]:.1f} ms longer beside the large one "
+        f"(max beside minus median alone; target <= 100 ms)"
+    )
     return 0
 
 

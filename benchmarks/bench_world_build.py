@@ -36,16 +36,24 @@ def main() -> None:
     rows = []
     for size in args.sizes:
         with tempfile.TemporaryDirectory() as out:
-            result = subprocess.run([sys.executable, "-c", _CHILD, str(size), out], capture_output=True, text=True, check=True)
+            result = subprocess.run(
+                [sys.executable, "-c", _CHILD, str(size), out], capture_output=True, text=True, check=True
+            )
         rows.append(json.loads(result.stdout))
-    print(f"{'companies':>10} {'build s':>8} {'write s':>8} {'total s':>8} {'peak MiB':>9} {'s/1k cos':>9} {'proceedings':>12} {'groups':>7}")
+    print(
+        f"{'companies':>10} {'build s':>8} {'write s':>8} {'total s':>8} {'peak MiB':>9} {'s/1k cos':>9} {'proceedings':>12} {'groups':>7}"
+    )
     for row in rows:
-        print(f"{row['size']:>10,} {row['build_s']:>8.1f} {row['write_s']:>8.1f} {row['total_s']:>8.1f} {row['peak_mib']:>9.0f} "
-              f"{row['total_s'] / row['size'] * 1000:>9.3f} {row['proceedings']:>12,} {row['groups']:>7}")
+        print(
+            f"{row['size']:>10,} {row['build_s']:>8.1f} {row['write_s']:>8.1f} {row['total_s']:>8.1f} {row['peak_mib']:>9.0f} "
+            f"{row['total_s'] / row['size'] * 1000:>9.3f} {row['proceedings']:>12,} {row['groups']:>7}"
+        )
     largest = rows[-1]
-    print(f"target for 100,000: total ≤ 120 s and peak ≤ 2048 MiB → largest run: {largest['total_s']:.1f} s "
-          f"({largest['total_s'] / 120:.2f} of the time budget), {largest['peak_mib']:.0f} MiB "
-          f"({largest['peak_mib'] / 2048:.2f} of the memory budget)")
+    print(
+        f"target for 100,000: total ≤ 120 s and peak ≤ 2048 MiB → largest run: {largest['total_s']:.1f} s "
+        f"({largest['total_s'] / 120:.2f} of the time budget), {largest['peak_mib']:.0f} MiB "
+        f"({largest['peak_mib'] / 2048:.2f} of the memory budget)"
+    )
 
 
 if __name__ == "__main__":

@@ -21,22 +21,60 @@ logging.getLogger(__name__).addHandler(logging.NullHandler())
 _EXPORTS = {
     name: "regkit.client"
     for name in (
-        "Client", "CachePolicy", "RetryPolicy", "CostEstimate",
-        "CompanyRecord", "CompanyBatch", "InsolvencySearchPage", "InsolvencyResults", "InsolvencyRecord", "ExtractRecord",
-        "CredentialRecord", "CreditsRecord", "MonitorRecord",
-        "RegkitError", "APIError", "ValidationError", "BadRequestError", "AuthenticationError",
-        "PaymentRequiredError", "PermissionDeniedError", "NotFoundError", "ConflictError", "RateLimitedError",
-        "ServerError", "TransportError", "BudgetExceededError", "OfflineCacheMiss", "WaitTimeout",
+        "Client",
+        "CachePolicy",
+        "RetryPolicy",
+        "CostEstimate",
+        "CompanyRecord",
+        "CompanyBatch",
+        "InsolvencySearchPage",
+        "InsolvencyResults",
+        "InsolvencyRecord",
+        "ExtractRecord",
+        "CredentialRecord",
+        "CreditsRecord",
+        "MonitorRecord",
+        "RegkitError",
+        "APIError",
+        "ValidationError",
+        "BadRequestError",
+        "AuthenticationError",
+        "PaymentRequiredError",
+        "PermissionDeniedError",
+        "NotFoundError",
+        "ConflictError",
+        "RateLimitedError",
+        "ServerError",
+        "TransportError",
+        "BudgetExceededError",
+        "OfflineCacheMiss",
+        "WaitTimeout",
     )
 }
-_EXPORTS.update({
-    name: "regkit.frames"
-    for name in (
-        "history", "representatives", "indicators", "ratios", "links", "documents", "insolvency_summaries",
-        "industry_codes", "contact", "as_of", "CompanyAsOf", "companies", "insolvency_results", "events",
-        "panel", "proceedings", "beneficial_owners",
-    )
-})
+_EXPORTS.update(
+    {
+        name: "regkit.frames"
+        for name in (
+            "history",
+            "representatives",
+            "indicators",
+            "ratios",
+            "links",
+            "documents",
+            "insolvency_summaries",
+            "industry_codes",
+            "contact",
+            "as_of",
+            "CompanyAsOf",
+            "companies",
+            "insolvency_results",
+            "events",
+            "panel",
+            "proceedings",
+            "beneficial_owners",
+        )
+    }
+)
 
 _EXPORTS["crawl"] = "regkit.graph"
 _EXPORTS.update({name: "regkit.widgets" for name in ("CompanyExplorer", "InsolvencyExplorer", "GroupExplorer")})

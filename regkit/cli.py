@@ -9,7 +9,7 @@ import argparse
 import importlib
 import importlib.metadata
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 __all__ = ["main", "build_parser", "version_text"]
 

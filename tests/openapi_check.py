@@ -28,9 +28,7 @@ __all__ = ["assert_conforms", "find_operation", "schema_validator", "FORMAT_CHEC
 DOCUMENT_URI = "urn:regkit:openapi"
 """URI under which the OpenAPI document is registered for ``$ref`` resolution."""
 
-_RFC3339 = re.compile(
-    r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
-)
+_RFC3339 = re.compile(r"^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
 
 FORMAT_CHECKER = FormatChecker()
 """jsonschema's format checker plus ``date-time`` (RFC 3339, offset required) and ``int64``."""
@@ -59,7 +57,7 @@ def _registry() -> Registry:
     return Registry().with_resource(DOCUMENT_URI, resource)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def schema_validator(pointer: str) -> Draft202012Validator:
     """Return a validator for the schema at a JSON pointer into the OpenAPI document.
 
@@ -122,8 +120,7 @@ def find_operation(method: str, url: str) -> tuple[str, dict[str, Any]]:
         if regex.match(path):
             operation = load_openapi()["paths"][template].get(method.lower())
             if operation is None:
-                raise AssertionError(f"{method.upper()} {path}: the description has no {method.upper()} "
-                                     f"on {template}")
+                raise AssertionError(f"{method.upper()} {path}: the description has no {method.upper()} on {template}")
             return template, operation
     raise AssertionError(f"{method.upper()} {path}: no path of the description matches")
 

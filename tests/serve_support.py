@@ -40,8 +40,9 @@ def regkit_command() -> list[str]:
 def _environment() -> dict[str, str]:
     """The process environment for the server: no state file or official-client setting from the caller's
     shell, and its own credentials key (so no key file is written to the user's directories)."""
-    environment = {k: v for k, v in os.environ.items()
-                   if k != "REGKIT_LOCAL_STATE" and not k.startswith("OPENREGISTER_")}
+    environment = {
+        k: v for k, v in os.environ.items() if k != "REGKIT_LOCAL_STATE" and not k.startswith("OPENREGISTER_")
+    }
     environment["REGKIT_LOCAL_SECRET_KEY"] = Fernet.generate_key().decode()
     return environment
 
@@ -74,8 +75,19 @@ class ServedRegister:
         self.state_path, self.log_file = directory / "state.sqlite", directory / "serve.log"
         self.out, self.err = directory / "serve.out", directory / "serve.err"
         self._clients: list[Any] = []
-        command = [*regkit_command(), "serve", "--host", "127.0.0.1", "--port", "0", "--state", str(self.state_path),
-                   "--log-file", str(self.log_file), *options]
+        command = [
+            *regkit_command(),
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+            "--state",
+            str(self.state_path),
+            "--log-file",
+            str(self.log_file),
+            *options,
+        ]
         with self.out.open("w") as out, self.err.open("w") as err:
             self.process = subprocess.Popen(command, stdout=out, stderr=err, env=_environment())
         try:
@@ -113,8 +125,9 @@ class ServedRegister:
         retrying (``max_retries=0``: it would otherwise retry 409 and 429 and hide them); closed with the server."""
         import openregister
 
-        client = openregister.Openregister(api_key=api_key, base_url=self.url, _strict_response_validation=True,
-                                           max_retries=0, timeout=60)
+        client = openregister.Openregister(
+            api_key=api_key, base_url=self.url, _strict_response_validation=True, max_retries=0, timeout=60
+        )
         self._clients.append(client)
         return client
 

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import copy
 import itertools
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import pytest
@@ -26,6 +27,7 @@ import requests
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from openapi_check import assert_conforms
 from requests.structures import CaseInsensitiveDict
 from schemathesis.checks import not_a_server_error
 from schemathesis.generation import GenerationMode
@@ -40,8 +42,6 @@ from regkit.local.app import create_app
 from regkit.local.config import Config
 from regkit.local.register import LocalRegister
 from regkit.schema import COMPANY_ID_PATTERN, load_openapi
-
-from openapi_check import assert_conforms
 
 pytestmark = pytest.mark.slow
 
@@ -61,15 +61,24 @@ def _fuzz_document() -> dict[str, Any]:
 
 SCHEMA = schemathesis.openapi.from_dict(_fuzz_document())
 OPERATIONS = {op.label: op for op in (result.ok() for result in SCHEMA.get_all_operations())}
-CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_headers_conformance,
-          response_schema_conformance]
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+]
 FUZZ_SETTINGS = settings(
     max_examples=25,
     derandomize=True,
     database=None,
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large,
-                           HealthCheck.large_base_example],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
 )
 
 
@@ -77,12 +86,17 @@ def _negatable(label: str) -> bool:
     """Whether an operation has anything to make invalid: a body, or a parameter that is not any string."""
     op = OPERATIONS[label]
     definition = load_openapi()["paths"][op.path][op.method.lower()]
-    return "requestBody" in definition or any(p["schema"] != {"type": "string"}
-                                              for p in definition.get("parameters", []))
+    return "requestBody" in definition or any(
+        p["schema"] != {"type": "string"} for p in definition.get("parameters", [])
+    )
 
 
-CASES = [(label, mode) for label in OPERATIONS for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
-         if mode is GenerationMode.POSITIVE or _negatable(label)]
+CASES = [
+    (label, mode)
+    for label in OPERATIONS
+    for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE)
+    if mode is GenerationMode.POSITIVE or _negatable(label)
+]
 
 
 @pytest.fixture(scope="module")
@@ -107,20 +121,38 @@ def real(register) -> dict[str, list[Any]]:
     session = register.session(API_KEY)
     base = register.base_url
     scenario_ids = [s["company_id"] for s in world.meta["scenarios"] if COMPANY_ID_PATTERN.match(s["company_id"])]
-    company_ids = sorted(set(scenario_ids) | set(itertools.islice(world.companies, 0, None, 100))
-                         | set(world.realtime))
-    persons = sorted({r["id"] for c in itertools.islice(world.companies.values(), 0, None, 100)
-                      for r in c["representation"] if r["type"] == "natural_person" and r["id"]})
+    company_ids = sorted(set(scenario_ids) | set(itertools.islice(world.companies, 0, None, 100)) | set(world.realtime))
+    persons = sorted(
+        {
+            r["id"]
+            for c in itertools.islice(world.companies.values(), 0, None, 100)
+            for r in c["representation"]
+            if r["type"] == "natural_person" and r["id"]
+        }
+    )
     account = next(a for a in world.meta["transparenzregister"]["accounts"] if a["state"] == "valid")
     unique = next(cid for cid, ekrns in world.meta["transparenzregister"]["entities"].items() if len(ekrns) == 1)
 
-    _checked(session.post(f"{base}/v1/transparenzregister/credentials",
-                          json={"username": account["username"], "password": account["password"]}), 201)
+    _checked(
+        session.post(
+            f"{base}/v1/transparenzregister/credentials",
+            json={"username": account["username"], "password": account["password"]},
+        ),
+        201,
+    )
     extracts = [
-        _checked(session.post(f"{base}/v1/transparenzregister/extracts", json={},
-                              headers={"X-Credential-Name": "sandbox"}), 201).json()["id"],
-        _checked(session.post(f"{base}/v1/transparenzregister/extracts", json={"company_id": unique},
-                              headers={"X-Credential-Name": "default"}), 201).json()["id"],
+        _checked(
+            session.post(f"{base}/v1/transparenzregister/extracts", json={}, headers={"X-Credential-Name": "sandbox"}),
+            201,
+        ).json()["id"],
+        _checked(
+            session.post(
+                f"{base}/v1/transparenzregister/extracts",
+                json={"company_id": unique},
+                headers={"X-Credential-Name": "default"},
+            ),
+            201,
+        ).json()["id"],
     ]
     documents = []
     for company_id in scenario_ids:
@@ -128,16 +160,25 @@ def real(register) -> dict[str, list[Any]]:
         for source in record["sources"][:2]:
             url = urlsplit(source["document_url"])
             query = parse_qs(url.query)
-            documents.append((unquote(url.path.rsplit("/", 1)[1]), int(query["expires"][0]),
-                              query["signature"][0]))
+            documents.append((unquote(url.path.rsplit("/", 1)[1]), int(query["expires"][0]), query["signature"][0]))
     monitored = company_ids[:3]
     for company_id in monitored:
-        _checked(session.post(f"{base}/v1/monitor", json={"entity_type": "company", "entity_id": company_id,
-                                                          "preferences": ["basic"]}), 200)
+        _checked(
+            session.post(
+                f"{base}/v1/monitor", json={"entity_type": "company", "entity_id": company_id, "preferences": ["basic"]}
+            ),
+            200,
+        )
     return {
-        "company_id": company_ids, "person_id": persons, "insolvency_id": sorted(world.insolvencies)[::30],
-        "extract_id": extracts, "document": documents, "monitored": monitored, "unique": [unique],
-        "credential_name": ["default", "sandbox", "default", "not-stored"], "account": [account],
+        "company_id": company_ids,
+        "person_id": persons,
+        "insolvency_id": sorted(world.insolvencies)[::30],
+        "extract_id": extracts,
+        "document": documents,
+        "monitored": monitored,
+        "unique": [unique],
+        "credential_name": ["default", "sandbox", "default", "not-stored"],
+        "account": [account],
     }
 
 
@@ -213,8 +254,7 @@ def test_register_serves_the_package_document(register):
 def test_completed_extract_conforms(register, real):
     session = register.session(API_KEY)
     for extract_id in real["extract_id"]:
-        extract = _checked(session.get(f"{register.base_url}/v1/transparenzregister/extracts/{extract_id}"),
-                           200).json()
+        extract = _checked(session.get(f"{register.base_url}/v1/transparenzregister/extracts/{extract_id}"), 200).json()
         assert extract["status"] in ("completed", "failed")
         if extract["status"] == "completed":
             assert extract["report"] is not None and extract["documents"] is not None
@@ -232,14 +272,20 @@ def test_sampled_proceedings_and_search_conform(register, real):
     session = register.session(API_KEY)
     for insolvency_id in real["insolvency_id"]:
         _checked(session.get(f"{register.base_url}/v1/insolvency/{insolvency_id}"), 200)
-    body = {"query": {"value": "gmbh"}, "filters": [{"field": "has_open_insolvency", "value": "true"}],
-            "pagination": {"page": 1, "per_page": 100}}
+    body = {
+        "query": {"value": "gmbh"},
+        "filters": [{"field": "has_open_insolvency", "value": "true"}],
+        "pagination": {"page": 1, "per_page": 100},
+    }
     page = _checked(session.post(f"{register.base_url}/v1/search/insolvency", json=body), 200).json()
     assert page["results"] and page["pagination"]["per_page"] == 100
 
 
-SECURED = [label for label, op in OPERATIONS.items()
-           if load_openapi()["paths"][op.path][op.method.lower()].get("security") != []]
+SECURED = [
+    label
+    for label, op in OPERATIONS.items()
+    if load_openapi()["paths"][op.path][op.method.lower()].get("security") != []
+]
 
 
 @pytest.mark.parametrize("label", SECURED)

@@ -12,8 +12,14 @@ POLLUTED = {"REGKIT_API_KEY": "sk-from-the-shell", "REGKIT_BASE_URL": "https://e
 
 
 def test_no_setting_of_the_shell_reaches_a_test(isolated_env: Path) -> None:
-    settings = ("REGKIT_API_KEY", "REGKIT_BASE_URL", "REGKIT_DATA_DIR", "REGKIT_CACHE_DIR", "REGKIT_LOCAL_STATE",
-                "REGKIT_LOCAL_SECRET_KEY")  # what regkit reads (README, "Settings")
+    settings = (
+        "REGKIT_API_KEY",
+        "REGKIT_BASE_URL",
+        "REGKIT_DATA_DIR",
+        "REGKIT_CACHE_DIR",
+        "REGKIT_LOCAL_STATE",
+        "REGKIT_LOCAL_SECRET_KEY",
+    )  # what regkit reads (README, "Settings")
     leaked = {n: os.environ[n] for n in os.environ if n in settings or n.startswith("OPENREGISTER_")}
     assert leaked == {"REGKIT_CACHE_DIR": str(isolated_env / "cache"),
                       "REGKIT_LOCAL_STATE": str(isolated_env / "state.sqlite"),

@@ -92,7 +92,7 @@ def _split_valid(ids: Sequence[str]) -> tuple[list[str], dict[str, RegkitError]]
     return list(valid), invalid
 
 
-def estimate_cost(client: "Client", company_ids: Sequence[str], realtime: bool = False) -> CostEstimate:
+def estimate_cost(client: Client, company_ids: Sequence[str], realtime: bool = False) -> CostEstimate:
     """The cost of looking up ``company_ids`` now; nothing is sent.  Malformed ids are not counted."""
     if isinstance(company_ids, str):
         company_ids = [company_ids]
@@ -110,7 +110,7 @@ def _progress_bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, disable=not enabled, desc="companies", unit="company", leave=False)
 
 
-def get_companies(client: "Client", ids: Sequence[str], *, realtime: bool = False, errors: str = "raise",
+def get_companies(client: Client, ids: Sequence[str], *, realtime: bool = False, errors: str = "raise",
                   progress: bool = True, dry_run: bool = False) -> CompanyBatch | CostEstimate:  # fmt: skip
     """Look up many companies; see the module docstring.
 
@@ -156,8 +156,10 @@ def get_companies(client: "Client", ids: Sequence[str], *, realtime: bool = Fals
         estimate = estimate_cost(client, ids, realtime)
         if dry_run:
             return estimate
-        counts = (f"{estimate.requested} ids, {estimate.distinct} distinct, {estimate.cached} cached → "
-                  f"{estimate.to_fetch} × {estimate.price}")  # the budget's own message says the rest
+        counts = (
+            f"{estimate.requested} ids, {estimate.distinct} distinct, {estimate.cached} cached → "
+            f"{estimate.to_fetch} × {estimate.price}"
+        )  # the budget's own message says the rest
         client.budget.check(estimate.credits, what=f"get_companies ({counts})", method="GET",
                             path="/v1/company/{id}")  # fmt: skip
         logger.info("get_companies: %s", estimate)
@@ -171,7 +173,7 @@ def _canonical(company_id: Any) -> str:
     return company_id.strip() if isinstance(company_id, str) else str(company_id)
 
 
-def _fetch_all(client: "Client", distinct: list[str], realtime: bool, errors: str,
+def _fetch_all(client: Client, distinct: list[str], realtime: bool, errors: str,
                progress: bool) -> tuple[dict[str, CompanyRecord], dict[str, RegkitError]]:  # fmt: skip
     """Every id once, then (up to ``bulk_passes``) the ids that failed in a way a later call may mend."""
     passes = client._caller.retry.passes
@@ -201,7 +203,7 @@ def _worth_another_pass(error: RegkitError) -> bool:
     return is_transient(error) and not isinstance(error, RateLimitedError)
 
 
-def _fetch_pass(client: "Client", ids: list[str], realtime: bool, errors: str, bar: Any,
+def _fetch_pass(client: Client, ids: list[str], realtime: bool, errors: str, bar: Any,
                 results: dict[str, CompanyRecord], total: int) -> dict[str, RegkitError]:  # fmt: skip
     """Fetch ``ids`` concurrently into ``results``; return the failures.  With ``errors="raise"`` a
     failure no retry can mend stops the pass at once (the running lookups finish first)."""

@@ -90,9 +90,7 @@ def _redis(url: str) -> BaseCache:
         import redis
         from requests_cache.backends.redis import RedisCache
     except ImportError as exc:
-        raise ImportError(
-            f"a Redis cache ({_redact_url(url)}) needs the redis package: pip install redis"
-        ) from exc
+        raise ImportError(f"a Redis cache ({_redact_url(url)}) needs the redis package: pip install redis") from exc
     backend = RedisCache(namespace=_REDIS_NAMESPACE, connection=redis.Redis.from_url(url))
     backend.cache_name = _redact_url(url)  # shown by info(); never with a password
     return backend

@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from .errors import (
     AuthenticationError,
@@ -203,8 +204,9 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--query", "-q", help="free text: debtor, case number, administrator, court")
     p.add_argument("--filter", "-f", action="append", metavar="FIELD=VALUE",
                    help="a filter; a,b for several values, MIN..MAX for a range; repeatable")  # fmt: skip
-    p.add_argument("--limit", type=_positive, default=20, help="most results to print (default 20; 100 a page, "
-                                                              "10 credits a page)")
+    p.add_argument(
+        "--limit", type=_positive, default=20, help="most results to print (default 20; 100 a page, 10 credits a page)"
+    )
     p.add_argument("--format", choices=("csv", "json", "table"), default="table")
     _common(p)
     p.set_defaults(handler=insolvencies)

@@ -130,4 +130,3 @@ def matched_fields(row: Mapping[str, Any], query: str) -> str:
         if any(t.startswith(w) for w in words for t in tokens):
             found.append(label if field == "debtor_name" else f"{label}: {value}")
     return "; ".join(found)
-

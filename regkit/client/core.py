@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from datetime import datetime, timezone
-from typing import Any, Literal, Sequence, overload
+from typing import Any, Literal, overload
 from urllib.parse import quote
 
 from regkit.schema.interface import PRICES
@@ -18,9 +19,9 @@ from .budget import Budget
 from .cache import ClientCache, open_backend
 from .errors import ValidationError
 from .extracts import ExtractMethods
+from .insolvencies import InsolvencyMethods
 from .ledger import Ledger
 from .policy import CachePolicy, company_ids, scope_token
-from .insolvencies import InsolvencyMethods
 from .records import CompanyBatch, CompanyRecord, RecordMeta
 from .retry import RetryPolicy
 from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, resolve_target
@@ -150,7 +151,7 @@ class Client(InsolvencyMethods, ExtractMethods, AccountMethods):
             self._pool.shutdown(wait=True)
         self._caller.session.close()
 
-    def __enter__(self) -> "Client":
+    def __enter__(self) -> Client:
         return self
 
     def __exit__(self, *exc: object) -> None:

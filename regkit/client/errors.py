@@ -162,8 +162,10 @@ class BudgetExceededError(RegkitError):
 class OfflineCacheMiss(RegkitError, LookupError):
     """Offline mode is on and the answer is not in the cache (or is never cached)."""
 
-    default_suggestion = ("turn offline mode off (client.cache.offline = False; on the command line, leave out "
-                          "--offline) to fetch it, paying its price")
+    default_suggestion = (
+        "turn offline mode off (client.cache.offline = False; on the command line, leave out "
+        "--offline) to fetch it, paying its price"
+    )
 
 
 class WaitTimeout(RegkitError, TimeoutError):

@@ -32,7 +32,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _ORDER_HINTS = {
     402: "Transparenzregister extracts need a paid plan (or more credits: see client.get_credits())",
     403: "the Transparenzregister refused the stored login (locked, not unlocked or not identified): settle it "
-         "there, or store other credentials with client.store_credentials(...)",
+    "there, or store other credentials with client.store_credentials(...)",
     404: "check the company id, and that credentials of this name are stored (client.store_credentials)",
     409: "several Transparenzregister entities match this company; the order cannot be placed",
     429: "the extract quota of the rolling 30-day window is used up; order later",

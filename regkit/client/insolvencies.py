@@ -166,7 +166,9 @@ class InsolvencyMethods:
         """The progress bar's description; under a budget, check the estimate of the pages still to come."""
         if self.budget.limit is None or not more:
             return "insolvency pages"
-        text = f"{total} results: {more} more page(s) cost up to {estimate} credits (budget left {self.budget.remaining})"
+        text = (
+            f"{total} results: {more} more page(s) cost up to {estimate} credits (budget left {self.budget.remaining})"
+        )
         logger.info("search_all_insolvencies: %s", text)
         self.budget.check(estimate, what=f"search_all_insolvencies ({text})", method="POST",
                           path="/v1/search/insolvency")  # fmt: skip

@@ -114,7 +114,7 @@ class Ledger:
         with self._lock:
             self._rows.clear()
 
-    def to_dataframe(self) -> "pd.DataFrame":
+    def to_dataframe(self) -> pd.DataFrame:
         """Return the ledger as a DataFrame, one row per call, oldest first.
 
         Returns

@@ -35,6 +35,7 @@ __all__ = [
     "CreditsRecord",
 ]
 
+
 @dataclass(frozen=True)
 class RecordMeta:
     """How a record was obtained.
@@ -179,8 +180,14 @@ class CompanyBatch(BatchFrames, Sequence[CompanyRecord | None]):
         lines = [f"{len(self.ok)} of {len(self.records)} companies fetched, {len(self.errors)} failed"]
         lines += [f"  {cid}: {type(error).__name__}: {error}" for cid, error in list(self.errors.items())[:limit]]
         lines += [f"  … and {len(self.errors) - limit} more (batch.errors)"] if len(self.errors) > limit else []
-        lines += ["To resume: client.get_companies(batch.failed_ids, errors='collect') — the fetched companies are "
-                  "cached and cost nothing again; only the missing ones are paid."] if self.failed_ids else []
+        lines += (
+            [
+                "To resume: client.get_companies(batch.failed_ids, errors='collect') — the fetched companies are "
+                "cached and cost nothing again; only the missing ones are paid."
+            ]
+            if self.failed_ids
+            else []
+        )
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -88,7 +88,8 @@ class Target:
         """A short phrase naming the kind of target: ``"live service"``, ``"server"`` or
         ``"bundled local register (synthetic data, in-process)"``."""
         return {"local": "bundled local register (synthetic data, in-process)", "live": "live service"}.get(
-            self.mode, "server")
+            self.mode, "server"
+        )
 
 
 def is_demo_key(key: str | None) -> bool:
@@ -137,7 +138,7 @@ def _check_base_url(url: Any, source: str) -> str | None:
         raise ValidationError(f"{source} must not have a query string or fragment",
                               suggestion="give the origin and path prefix only, e.g. 'http://127.0.0.1:8080'")  # fmt: skip
     try:
-        parts.port
+        _ = parts.port  # parsing the port raises for one out of range
     except ValueError as exc:
         raise ValidationError(f"{source} has an invalid port: {exc}") from None
     return url.strip().rstrip("/")
@@ -232,6 +233,9 @@ def _local_adapter() -> Any:
         where = os.environ.get("REGKIT_LOCAL_STATE")
         raise RegkitError(
             f"the bundled register's state file cannot be used ({exc})",
-            suggestion=(f"REGKIT_LOCAL_STATE={where} is not a register state file: point it at a new file, or unset "
-                        "it" if where else "move the file named above away; regkit starts a new one"),
+            suggestion=(
+                f"REGKIT_LOCAL_STATE={where} is not a register state file: point it at a new file, or unset it"
+                if where
+                else "move the file named above away; regkit starts a new one"
+            ),
         ) from None

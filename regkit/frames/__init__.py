@@ -29,7 +29,6 @@ Names are imported on first use: ``import regkit.frames`` alone loads neither pa
 
 from regkit._lazy import lazy_exports
 
-
 #: Public name → module that defines it (imported on first use, so ``regkit.frames.identity`` and
 #: ``regkit.frames.published`` can be imported without pandas — the graph does).
 _EXPORTS = {

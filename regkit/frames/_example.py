@@ -15,16 +15,39 @@ def _figures(equity: int | None, revenue: int | None, employees: int | None) -> 
             "capital_reserves": None, "employees": employees}  # fmt: skip
 
 
-_NAMES = [{"name": "Beispiel Werkzeug GmbH", "legal_form": "gmbh", "start_date": "1995-03-14"},
-          {"name": "Beispiel Werkzeugbau GmbH", "legal_form": "gmbh", "start_date": "2012-07-01"}]
-_ADDRESSES = [{"street": "Hauptstraße 1", "city": "Kassel", "postal_code": "34117", "country": "Deutschland",
-               "start_date": "1995-03-14", "formatted_value": "Hauptstraße 1, 34117 Kassel"},
-              {"street": "Industriestraße 9", "city": "Kassel", "postal_code": "34123", "country": "Deutschland",
-               "start_date": "2010-02-01", "formatted_value": "Industriestraße 9, 34123 Kassel"}]
-_CAPITALS = [{"amount": 50000.0, "currency": "DEM", "start_date": "1995-03-14"},
-             {"amount": 25600.0, "currency": "EUR", "start_date": "2002-05-06"}]
-_REGISTER = {"company_id": "DE-HRB-F1103-99999", "register_number": "99999", "register_type": "HRB",
-             "register_court": "Amtsgericht Kassel", "start_date": "1995-03-14"}
+_NAMES = [
+    {"name": "Beispiel Werkzeug GmbH", "legal_form": "gmbh", "start_date": "1995-03-14"},
+    {"name": "Beispiel Werkzeugbau GmbH", "legal_form": "gmbh", "start_date": "2012-07-01"},
+]
+_ADDRESSES = [
+    {
+        "street": "Hauptstraße 1",
+        "city": "Kassel",
+        "postal_code": "34117",
+        "country": "Deutschland",
+        "start_date": "1995-03-14",
+        "formatted_value": "Hauptstraße 1, 34117 Kassel",
+    },
+    {
+        "street": "Industriestraße 9",
+        "city": "Kassel",
+        "postal_code": "34123",
+        "country": "Deutschland",
+        "start_date": "2010-02-01",
+        "formatted_value": "Industriestraße 9, 34123 Kassel",
+    },
+]
+_CAPITALS = [
+    {"amount": 50000.0, "currency": "DEM", "start_date": "1995-03-14"},
+    {"amount": 25600.0, "currency": "EUR", "start_date": "2002-05-06"},
+]
+_REGISTER = {
+    "company_id": "DE-HRB-F1103-99999",
+    "register_number": "99999",
+    "register_type": "HRB",
+    "register_court": "Amtsgericht Kassel",
+    "start_date": "1995-03-14",
+}
 _PURPOSE = {"purpose": "Herstellung von Werkzeugen.", "start_date": "1995-03-14"}
 _PERSON = {"city": "Kassel", "first_name": "Eva", "last_name": "Muster", "date_of_birth": "1960-04-01"}
 _PARENT = {"company_id": "DE-HRB-F1103-88888", "name": "Beispiel Holding AG", "registration_date": "2015-01-20",

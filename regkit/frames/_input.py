@@ -55,11 +55,12 @@ class required:
         self.what = what
         self.company: Any = None
 
-    def __enter__(self) -> "required":
+    def __enter__(self) -> required:
         return self
 
     def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
         if kind is not None and issubclass(kind, KeyError):
             where = f" (company {self.company!r})" if self.company is not None else ""
-            raise ValueError(f"{self.what}{where} lacks the required member {exc.args[0]!r}; "
-                             "is it an interface payload?") from exc
+            raise ValueError(
+                f"{self.what}{where} lacks the required member {exc.args[0]!r}; is it an interface payload?"
+            ) from exc

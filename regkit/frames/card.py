@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._input import as_dict
-from .overview import latest_report
 from .money import capital_eur
+from .overview import latest_report
 
 __all__ = ["company_card_html"]
 

@@ -43,12 +43,22 @@ _PREFIX = [("company_id", STR), ("version", INT64), ("valid_from", DATE), ("vali
 
 MEMBERS: dict[str, list[tuple[str, Any]]] = {
     "names": [("name", STR), ("legal_form", Cat(LEGAL_FORMS))],
-    "addresses": [("street", STR), ("postal_code", STR), ("city", STR), ("country", STR), ("extra", STR),
-                  ("formatted_value", STR)],
+    "addresses": [
+        ("street", STR),
+        ("postal_code", STR),
+        ("city", STR),
+        ("country", STR),
+        ("extra", STR),
+        ("formatted_value", STR),
+    ],
     "purposes": [("purpose", STR)],
     "capitals": [("amount", FLOAT), ("currency", Cat(CURRENCIES)), ("amount_eur", FLOAT)],
-    "registers": [("register_company_id", STR), ("register_type", Cat(REGISTER_TYPES)), ("register_number", STR),
-                  ("register_court", STR)],
+    "registers": [
+        ("register_company_id", STR),
+        ("register_type", Cat(REGISTER_TYPES)),
+        ("register_number", STR),
+        ("register_court", STR),
+    ],
 }
 """Per history: the member columns after the common ones."""
 

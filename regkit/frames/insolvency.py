@@ -13,8 +13,16 @@ from typing import Any
 
 import pandas as pd
 
-from regkit.schema import (ADMINISTRATION_KINDS, DEBTOR_KINDS, EVENT_TYPES, INSOLVENCY_GROUNDS, INSOLVENCY_STATUSES,
-                           LEGAL_FORMS, PROCEEDING_KINDS, REPORT_TYPES)  # fmt: skip
+from regkit.schema import (
+    ADMINISTRATION_KINDS,
+    DEBTOR_KINDS,
+    EVENT_TYPES,
+    INSOLVENCY_GROUNDS,
+    INSOLVENCY_STATUSES,
+    LEGAL_FORMS,  # fmt: skip
+    PROCEEDING_KINDS,
+    REPORT_TYPES,
+)
 
 from ._columns import BOOLEAN, CENTS_EUR, DATE, DATETIME, FLOAT, INT64, STR, Cat, build_frame, rows_to_columns
 from ._input import as_dict, required

@@ -25,8 +25,20 @@ import pandas as pd
 
 from regkit.schema import COMPANY_STATUSES, LEGAL_FORMS
 
-from ._columns import (BOOL, CENTS_EUR, DATE, FLOAT, INT, INT64, STR, Cat, block_column, build_frame, date_array,
-                       number_block)  # fmt: skip
+from ._columns import (
+    BOOL,
+    CENTS_EUR,
+    DATE,
+    FLOAT,
+    INT,
+    INT64,
+    STR,
+    Cat,
+    block_column,
+    build_frame,
+    date_array,
+    number_block,  # fmt: skip
+)
 from ._input import company_list, required
 from .financials import MEASURES, UNITS
 from .histories import versions

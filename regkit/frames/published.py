@@ -39,7 +39,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from .money import MAX_EXACT_CENTS
-from .published_dates import SPACE_FOLD, MAX_TEXT, parse_date, parse_datetime
+from .published_dates import MAX_TEXT, SPACE_FOLD, parse_date, parse_datetime
 
 __all__ = ["MAX_TEXT", "parse_amount", "amount_cents", "parse_date", "parse_datetime", "parse_flag", "published_text"]
 

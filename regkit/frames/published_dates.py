@@ -61,7 +61,7 @@ def _german_date(text: str) -> tuple[_dt.date | None, str] | None:
     for pattern, month_of in ((_GERMAN, int), (_GERMAN_MONTH, _MONTHS.get)):
         match = pattern.match(text)
         if match and (month := month_of(match.group(2))) is not None:
-            return _day(match.group(3), month, match.group(1)), text[match.end():]
+            return _day(match.group(3), month, match.group(1)), text[match.end() :]
     return None
 
 

@@ -86,7 +86,9 @@ def role_entries(companies: Any) -> tuple[list[str], list[Mapping[str, Any]]]:
     return cids, entries
 
 
-def representatives(company: Any, active_on: Any = None, *, person_city: bool = False, **deprecated: Any) -> pd.DataFrame:
+def representatives(
+    company: Any, active_on: Any = None, *, person_city: bool = False, **deprecated: Any
+) -> pd.DataFrame:
     """One row per role held, in the order of the record's ``representation``.
 
     Parameters

@@ -24,15 +24,29 @@ Examples
 
 from .boards import SERVING_ROLES, interlocks
 from .build import from_companies
-from .control import (Organkreis, control_chain, controlled_companies, controlling_parents, organkreis,
-                      ultimate_parent)  # fmt: skip
+from .control import (
+    Organkreis,
+    control_chain,
+    controlled_companies,
+    controlling_parents,
+    organkreis,
+    ultimate_parent,  # fmt: skip
+)
 from .crawler import crawl, linked_companies
 from .edgelist import from_edgelist, to_edgelist, to_nodelist
 from .layout import control_layers, layered_layout
 from .mergers import merger_history
+from .readwrite import (
+    node_link_data,
+    node_link_graph,
+    read_gexf,
+    read_graphml,
+    read_node_link,
+    write_gexf,
+    write_graphml,  # fmt: skip
+    write_node_link,
+)
 from .report import CrawlReport, LevelEstimate
-from .readwrite import (node_link_data, node_link_graph, read_gexf, read_graphml, read_node_link, write_gexf,
-                        write_graphml, write_node_link)  # fmt: skip
 from .schema import RELATIONS
 from .timeline import as_of
 

@@ -43,8 +43,9 @@ def iter_companies(companies: Any) -> Iterator[Mapping[str, Any]]:
     if isinstance(companies, Mapping):
         companies = companies.values()
     if isinstance(companies, (str, bytes)) or not isinstance(companies, Iterable):
-        raise TypeError("expected companies (records, dicts, or a mapping id → company), "
-                        f"not {type(companies).__name__}")
+        raise TypeError(
+            f"expected companies (records, dicts, or a mapping id → company), not {type(companies).__name__}"
+        )
     for item in companies:
         if item is None:
             continue

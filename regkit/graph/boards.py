@@ -59,7 +59,7 @@ def _check_min(min_companies: Any) -> int:
 
 
 def interlocks(G: nx.MultiDiGraph, min_companies: int = 2, *, roles: Iterable[str] | None = SERVING_ROLES,
-               kinds: Iterable[str] = (NATURAL_PERSON,)) -> "pd.DataFrame":  # fmt: skip
+               kinds: Iterable[str] = (NATURAL_PERSON,)) -> pd.DataFrame:  # fmt: skip
     """People who serve several companies at the same time, and when.
 
     Parameters

@@ -10,8 +10,17 @@ import networkx as nx
 from . import persons
 from ._input import iter_companies
 from ._memo import Dates, gc_paused
-from .schema import (COMPANY, LEGAL_PERSON, MERGER, NATURAL_PERSON, PROFIT_TRANSFER, RELATIONS, REPRESENTATION,
-                     SPIN_OFF, check_relations)  # fmt: skip
+from .schema import (
+    COMPANY,
+    LEGAL_PERSON,
+    MERGER,
+    NATURAL_PERSON,
+    PROFIT_TRANSFER,
+    RELATIONS,
+    REPRESENTATION,
+    SPIN_OFF,  # fmt: skip
+    check_relations,
+)
 
 __all__ = ["from_companies", "empty_graph"]
 

@@ -32,8 +32,15 @@ import networkx as nx
 from .schema import CONTROL_ROLES, NATURAL_PERSON, PROFIT_TRANSFER, REPRESENTATION, to_date
 from .timeline import in_force
 
-__all__ = ["Organkreis", "organkreis", "ultimate_parent", "control_chain", "controlling_parents",
-           "controlled_companies", "is_control_edge"]
+__all__ = [
+    "Organkreis",
+    "organkreis",
+    "ultimate_parent",
+    "control_chain",
+    "controlling_parents",
+    "controlled_companies",
+    "is_control_edge",
+]
 
 
 def is_control_edge(G: nx.MultiDiGraph, u: str, v: str, attrs: dict[str, Any]) -> bool:
@@ -265,8 +272,11 @@ def controlled_companies(G: nx.MultiDiGraph, company_id: str, date: Any = None) 
         node = queue.popleft()
         below = {u for u, _, a in G.in_edges(node, data=True)
                  if a.get("relation") == PROFIT_TRANSFER and in_force(a, day)}  # fmt: skip
-        below |= {v for _, v, a in G.out_edges(node, data=True)
-                  if a.get("relation") == REPRESENTATION and is_control_edge(G, node, v, a) and in_force(a, day)}
+        below |= {
+            v
+            for _, v, a in G.out_edges(node, data=True)
+            if a.get("relation") == REPRESENTATION and is_control_edge(G, node, v, a) and in_force(a, day)
+        }
         for child in below - found - {company_id}:
             found.add(child)
             queue.append(child)

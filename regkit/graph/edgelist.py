@@ -41,7 +41,7 @@ def _column(name: str, values: list[Any]) -> Any:
 
 
 def to_edgelist(G: nx.MultiDiGraph, source: str = "source", target: str = "target",
-                edge_key: str = "key") -> "pd.DataFrame":  # fmt: skip
+                edge_key: str = "key") -> pd.DataFrame:  # fmt: skip
     """The edges of a group graph as a DataFrame, one row per edge.
 
     Parameters
@@ -98,7 +98,7 @@ def to_edgelist(G: nx.MultiDiGraph, source: str = "source", target: str = "targe
     return frame(columns)
 
 
-def to_nodelist(G: nx.MultiDiGraph, node: str = "node") -> "pd.DataFrame":
+def to_nodelist(G: nx.MultiDiGraph, node: str = "node") -> pd.DataFrame:
     """The nodes of a group graph as a DataFrame, one row per node.
 
     Parameters
@@ -139,8 +139,8 @@ def _node_attrs(row: dict[str, Any], extra: Iterable[str]) -> dict[str, Any]:
     return attrs
 
 
-def from_edgelist(edges: "pd.DataFrame", source: str = "source", target: str = "target", edge_key: str | None = "key",
-                  edge_attr: Iterable[str] | None = None, *, nodes: "pd.DataFrame | None" = None, node: str = "node",
+def from_edgelist(edges: pd.DataFrame, source: str = "source", target: str = "target", edge_key: str | None = "key",
+                  edge_attr: Iterable[str] | None = None, *, nodes: pd.DataFrame | None = None, node: str = "node",
                   create_using: Any = None) -> nx.MultiDiGraph:  # fmt: skip
     """Build a group graph from an edge list (and optionally a node list).
 
@@ -213,4 +213,3 @@ def _free_key(graph: nx.MultiDiGraph, u: str, v: str, attrs: dict[str, Any]) -> 
         n += 1
         key = f"{base}/{n}"
     return key
-

@@ -95,11 +95,11 @@ def layered_layout(G: nx.MultiDiGraph, max_row: int = 8, row_gap: float = 0.9,
     neighbours = {n: set(G.predecessors(n)) | set(G.successors(n)) for n in G}
     bands = [sorted(n for n in layer if layer[n] == depth) for depth in range(max(layer.values(), default=-1) + 1)]
     # in a band wrapped into several rows, nodes with neighbours further down go to its last rows
-    lower = {n: bool(neighbours[n] & set().union(*bands[layer[n] + 1:])) for n in layer}
+    lower = {n: bool(neighbours[n] & set().union(*bands[layer[n] + 1 :])) for n in layer}
     pos = _place(bands, max_row, row_gap, layer_gap)
     for sweep in (range(1, len(bands)), range(len(bands) - 2, -1, -1), range(1, len(bands))):
         for depth in sweep:  # down, up, down: order each band by its neighbours' mean x (barycenter)
-            side = set().union(*bands[depth - 1 : depth]) if sweep.step == 1 else set().union(*bands[depth + 1:])
+            side = set().union(*bands[depth - 1 : depth]) if sweep.step == 1 else set().union(*bands[depth + 1 :])
             mean = {n: _mean([pos[m][0] for m in neighbours[n] & side], pos[n][0]) for n in bands[depth]}
             bands[depth].sort(key=lambda n: (lower[n], mean[n], pos[n][0], n))
             pos = _place(bands, max_row, row_gap, layer_gap)

@@ -51,7 +51,7 @@ def _downstream(G: nx.MultiDiGraph, company_id: str) -> list[tuple[str, str, dic
         node, depth = acquirer, depth + 1
 
 
-def merger_history(G: nx.MultiDiGraph, company_id: str) -> "pd.DataFrame":
+def merger_history(G: nx.MultiDiGraph, company_id: str) -> pd.DataFrame:
     """Every merger in a company's line: what merged into it (and into those), and into what it merged.
 
     Parameters
@@ -106,7 +106,7 @@ def merger_history(G: nx.MultiDiGraph, company_id: str) -> "pd.DataFrame":
     rows.sort(key=lambda r: (r[2].get("registration_date") or far, r[2].get("agreement_date") or far, r[0], r[1]))
     numbers: dict[Any, int] = {}
     transactions = []
-    for index, (absorbed, acquirer, attrs, _, _) in enumerate(rows):
+    for index, (_absorbed, acquirer, attrs, _, _) in enumerate(rows):
         agreed = attrs.get("agreement_date")
         key = (acquirer, agreed) if agreed is not None else ("row", index)
         transactions.append(numbers.setdefault(key, len(numbers) + 1))
@@ -125,4 +125,3 @@ def merger_history(G: nx.MultiDiGraph, company_id: str) -> "pd.DataFrame":
         "depth": int_column([r[3] for r in rows]),
         "transaction": int_column(transactions),
     })  # fmt: skip
-

@@ -185,15 +185,17 @@ def write_gexf(G: nx.MultiDiGraph, path: Any, **kwargs: Any) -> None:
     for node, attrs in H.nodes(data=True):
         reserved = _GEXF_RESERVED_NODE.intersection(attrs)
         if reserved:
-            raise ValidationError(f"node {node!r}: GEXF reserves the attribute names {sorted(reserved)}",
-                                  suggestion="rename them")
+            raise ValidationError(
+                f"node {node!r}: GEXF reserves the attribute names {sorted(reserved)}", suggestion="rename them"
+            )
         if attrs.get("name") is not None:
             attrs["label"] = str(attrs["name"])
     for u, v, k, attrs in H.edges(keys=True, data=True):
         reserved = _GEXF_RESERVED_EDGE.intersection(attrs)
         if reserved:
-            raise ValidationError(f"edge {(u, v, k)!r}: GEXF reserves the attribute names {sorted(reserved)}",
-                                  suggestion="rename them")
+            raise ValidationError(
+                f"edge {(u, v, k)!r}: GEXF reserves the attribute names {sorted(reserved)}", suggestion="rename them"
+            )
     write_xml(nx.write_gexf, H, path, **kwargs)
 
 

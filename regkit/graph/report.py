@@ -72,7 +72,7 @@ class CrawlReport:
     skipped: list[str] = field(default_factory=list)
 
     @property
-    def levels(self) -> "pd.DataFrame":
+    def levels(self) -> pd.DataFrame:
         """One row per level.
 
         Returns

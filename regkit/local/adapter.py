@@ -29,6 +29,7 @@ from .origin import set_origin
 
 __all__ = ["LOCAL_ORIGIN", "LocalRegisterAdapter"]
 
+
 def _read_timeout(timeout: Any) -> float | None:
     if isinstance(timeout, tuple):
         return timeout[1]
@@ -50,8 +51,15 @@ class LocalRegisterAdapter(BaseAdapter):
         super().__init__()
         self.app = app
 
-    def send(self, request: requests.PreparedRequest, stream: bool = False, timeout: Any = None,
-             verify: Any = True, cert: Any = None, proxies: Mapping[str, str] | None = None) -> requests.Response:
+    def send(
+        self,
+        request: requests.PreparedRequest,
+        stream: bool = False,
+        timeout: Any = None,
+        verify: Any = True,
+        cert: Any = None,
+        proxies: Mapping[str, str] | None = None,
+    ) -> requests.Response:
         """Run the application on ``request`` and return its response.
 
         Raises
@@ -68,8 +76,12 @@ class LocalRegisterAdapter(BaseAdapter):
             chunks = cast("Iterable[bytes | str]", body)
             body = b"".join(chunk if isinstance(chunk, bytes) else chunk.encode() for chunk in chunks)
         builder = EnvironBuilder(
-            path=url.path or "/", query_string=url.query, method=request.method or "GET",
-            headers=Headers(request.headers.items()), data=body, base_url=f"{url.scheme}://{url.netloc}",
+            path=url.path or "/",
+            query_string=url.query,
+            method=request.method or "GET",
+            headers=Headers(request.headers.items()),
+            data=body,
+            base_url=f"{url.scheme}://{url.netloc}",
         )
         try:
             environ = builder.get_environ()
@@ -90,9 +102,16 @@ class LocalRegisterAdapter(BaseAdapter):
                 app_iter.close()
         code, _, reason = status.partition(" ")
         raw = HTTPResponse(
-            body=io.BytesIO(content), headers=HTTPHeaderDict(headers.items()), status=int(code), reason=reason,
-            version=11, preload_content=False, decode_content=False, enforce_content_length=True,
-            request_method=request.method, request_url=request.url,
+            body=io.BytesIO(content),
+            headers=HTTPHeaderDict(headers.items()),
+            status=int(code),
+            reason=reason,
+            version=11,
+            preload_content=False,
+            decode_content=False,
+            enforce_content_length=True,
+            request_method=request.method,
+            request_url=request.url,
         )
         response = requests.Response()
         response.status_code = raw.status

@@ -57,8 +57,11 @@ def _before_request() -> None:
         wait = context.limiter.acquire(g.user.ref)
         if wait:
             seconds = max(1, math.ceil(wait))
-            raise ApiError("rate_limited", f"Too many requests for this API key; retry in {seconds} s.",
-                           headers={"Retry-After": str(seconds)})
+            raise ApiError(
+                "rate_limited",
+                f"Too many requests for this API key; retry in {seconds} s.",
+                headers={"Retry-After": str(seconds)},
+            )
 
 
 def _after_request(response):
@@ -87,10 +90,14 @@ def _http_error(error: HTTPException):
 
 def _internal_error(error: Exception):
     user = g.get("user")
-    logger.exception("Internal error on %s %s (user %s)", request.method, request.path,
-                     user.name if user is not None else "-")
-    return error_response(500, "internal_error", "The local register failed on this request; it has been logged. "
-                                                 "Retry, and report it if it persists.")
+    logger.exception(
+        "Internal error on %s %s (user %s)", request.method, request.path, user.name if user is not None else "-"
+    )
+    return error_response(
+        500,
+        "internal_error",
+        "The local register failed on this request; it has been logged. Retry, and report it if it persists.",
+    )
 
 
 def secrets(catalog: Catalog) -> list[str]:
@@ -108,8 +115,11 @@ def _backend(catalog: Catalog, state_path: str | os.PathLike[str] | None, config
         signer=UrlSigner(bytes.fromhex(state.meta("signing_secret") or ""), ttl=config.url_ttl, clock=config.clock),
         vault=Vault(state.path, config.secret_key, config.key_path),
         limiter=RateLimiter(config.rate_limit, config.rate_burst) if config.rate_limit else None,
-        auth_throttle=(RateLimiter(config.auth_failure_limit / config.auth_failure_window, config.auth_failure_limit)
-                       if config.auth_failure_limit else None),
+        auth_throttle=(
+            RateLimiter(config.auth_failure_limit / config.auth_failure_window, config.auth_failure_limit)
+            if config.auth_failure_limit
+            else None
+        ),
     )
 
 
@@ -160,6 +170,10 @@ def create_app(
     if faults is not None and faults.active:
         app.wsgi_app = FaultMiddleware(app.wsgi_app, faults)  # type: ignore[method-assign]
     app.wsgi_app = AccessLog(app.wsgi_app, Scrubber(secrets(catalog)))  # type: ignore[method-assign]
-    logger.info("Local register ready: %d companies, %d proceedings, state %s", len(catalog.world.companies),
-                len(catalog.world.insolvencies), state.path)
+    logger.info(
+        "Local register ready: %d companies, %d proceedings, state %s",
+        len(catalog.world.companies),
+        len(catalog.world.insolvencies),
+        state.path,
+    )
     return app

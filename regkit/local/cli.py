@@ -10,16 +10,23 @@ import socket
 import sqlite3
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 __all__ = ["add_commands", "main", "ServeError"]
 
 
 def _add_world_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", type=Path, default=None, help="world directory (default: the world bundled with regkit; REGKIT_DATA_DIR overrides)")
-    parser.add_argument("--state", type=Path, default=None,
-                        help="state file (default: $REGKIT_LOCAL_STATE or the user data directory)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="world directory (default: the world bundled with regkit; REGKIT_DATA_DIR overrides)",
+    )
+    parser.add_argument(
+        "--state", type=Path, default=None, help="state file (default: $REGKIT_LOCAL_STATE or the user data directory)"
+    )
 
 
 def _duration(text: str) -> float:
@@ -38,29 +45,60 @@ def _add_serve(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--port", default="8080", help="port (default 8080; 0 picks a free one)")
     _add_world_options(serve)
     serve.add_argument("--rate-limit", type=float, default=50.0, help="requests per second per key (0: unlimited)")
-    serve.add_argument("--extract-delay", type=_duration, default=2.0,
-                       help="time an extract stays processing (e.g. 500ms, 2s; a bare number is seconds)")
-    serve.add_argument("--latency", type=_duration, default=0.0,
-                       help="added to every request (e.g. 50ms; a bare number is seconds)")
-    serve.add_argument("--fault-rate", type=float, default=0.0,
-                       help="share of requests answered 500 injected_fault (logged in one line, no traceback)")
-    serve.add_argument("--timeout-rate", type=float, default=0.0,
-                       help="share of requests that get no answer: the connection is closed after --timeout")
-    serve.add_argument("--timeout", type=_duration, default=30.0,
-                       help="how long a timed-out request is held before its connection is closed (default 30s)")
+    serve.add_argument(
+        "--extract-delay",
+        type=_duration,
+        default=2.0,
+        help="time an extract stays processing (e.g. 500ms, 2s; a bare number is seconds)",
+    )
+    serve.add_argument(
+        "--latency", type=_duration, default=0.0, help="added to every request (e.g. 50ms; a bare number is seconds)"
+    )
+    serve.add_argument(
+        "--fault-rate",
+        type=float,
+        default=0.0,
+        help="share of requests answered 500 injected_fault (logged in one line, no traceback)",
+    )
+    serve.add_argument(
+        "--timeout-rate",
+        type=float,
+        default=0.0,
+        help="share of requests that get no answer: the connection is closed after --timeout",
+    )
+    serve.add_argument(
+        "--timeout",
+        type=_duration,
+        default=30.0,
+        help="how long a timed-out request is held before its connection is closed (default 30s)",
+    )
     serve.add_argument("--truncate-rate", type=float, default=0.0, help="share of 200s with a truncated body")
     serve.add_argument("--burst-rate", type=float, default=0.0, help="chance a request starts a burst of 429s")
     serve.add_argument("--fault-seed", type=int, default=0, help="seed of the fault sequence")
-    serve.add_argument("--public-url", default=None, metavar="URL",
-                       help="origin clients reach the register at, e.g. https://register.example.org: presigned "
-                            "document URLs name it (default: http://HOST:PORT as bound; never the Host header)")
-    serve.add_argument("--auth-failure-limit", type=int, default=10, metavar="N",
-                       help="failed authentications (unknown API keys) allowed per client address per minute; "
-                            "then every request from it that needs a key is a 429 until the bucket refills "
-                            "(0: no limit; default 10)")
+    serve.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="origin clients reach the register at, e.g. https://register.example.org: presigned "
+        "document URLs name it (default: http://HOST:PORT as bound; never the Host header)",
+    )
+    serve.add_argument(
+        "--auth-failure-limit",
+        type=int,
+        default=10,
+        metavar="N",
+        help="failed authentications (unknown API keys) allowed per client address per minute; "
+        "then every request from it that needs a key is a 429 until the bucket refills "
+        "(0: no limit; default 10)",
+    )
     serve.add_argument("--threads", type=int, default=16, help="requests served at once (default 16)")
-    serve.add_argument("--log-file", type=Path, default=None, metavar="PATH",
-                       help="also append the log to PATH, an access line per request included")
+    serve.add_argument(
+        "--log-file",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="also append the log to PATH, an access line per request included",
+    )
     serve.add_argument("--verbose", action="store_true", help="also write the access lines (and debug lines) to stderr")
     serve.set_defaults(handler=_serve)
 
@@ -108,8 +146,9 @@ def _port(text: str) -> int:
 def _bind(host: str, port: int) -> socket.socket:
     """A listening socket on ``host:port``, or a :class:`ServeError` saying why there is none."""
     try:
-        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
-                                                             flags=socket.AI_PASSIVE)[0]
+        family, kind, proto, _, address = socket.getaddrinfo(
+            host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )[0]
     except socket.gaierror as error:
         raise ServeError(f"cannot listen on {host}:{port}: {error.strerror}; check --host and --port") from None
     sock = socket.socket(family, kind, proto)
@@ -120,8 +159,10 @@ def _bind(host: str, port: int) -> socket.socket:
     except OSError as error:
         sock.close()
         if error.errno == errno.EADDRINUSE:
-            raise ServeError(f"port {port} on {host} is in use by another program; stop it, or choose another "
-                             "port with --port (0 picks a free one)") from None
+            raise ServeError(
+                f"port {port} on {host} is in use by another program; stop it, or choose another "
+                "port with --port (0 picks a free one)"
+            ) from None
         reason = error.strerror or error
         raise ServeError(f"cannot listen on {host}:{port}: {reason}; check --host and --port") from None
     return sock
@@ -137,8 +178,11 @@ def _open_world(data_dir: Path | None):
         raise ServeError(str(error), 2) from None
     except Exception as error:  # a damaged world file fails in gzip, json or the record layout
         where = data_dir if data_dir is not None else "the bundled world"
-        raise ServeError(f"{where} is not a readable regkit world ({type(error).__name__}: {error}); rebuild it "
-                         "with `regkit world build --companies 5000 --seed 20261121 --out DIR`", 2) from None
+        raise ServeError(
+            f"{where} is not a readable regkit world ({type(error).__name__}: {error}); rebuild it "
+            "with `regkit world build --companies 5000 --seed 20261121 --out DIR`",
+            2,
+        ) from None
 
 
 def _settings(args: argparse.Namespace):
@@ -149,11 +193,21 @@ def _settings(args: argparse.Namespace):
     if args.threads < 1 or args.auth_failure_limit < 0:
         raise ServeError("--threads must be at least 1 and --auth-failure-limit at least 0 (0: no limit)", 2)
     try:
-        faults = Faults(latency=args.latency, fault_rate=args.fault_rate, timeout_rate=args.timeout_rate,
-                        timeout=args.timeout, truncate_rate=args.truncate_rate, burst_rate=args.burst_rate,
-                        seed=args.fault_seed)
-        config = Config(rate_limit=args.rate_limit or None, extract_delay=args.extract_delay,
-                        public_url=args.public_url, auth_failure_limit=args.auth_failure_limit or None)
+        faults = Faults(
+            latency=args.latency,
+            fault_rate=args.fault_rate,
+            timeout_rate=args.timeout_rate,
+            timeout=args.timeout,
+            truncate_rate=args.truncate_rate,
+            burst_rate=args.burst_rate,
+            seed=args.fault_seed,
+        )
+        config = Config(
+            rate_limit=args.rate_limit or None,
+            extract_delay=args.extract_delay,
+            public_url=args.public_url,
+            auth_failure_limit=args.auth_failure_limit or None,
+        )
     except ValueError as error:
         raise ServeError(str(error).replace("public_url", "--public-url"), 2) from None
     return faults, config
@@ -178,8 +232,9 @@ def _start(args: argparse.Namespace):
         try:
             configure_serve_logging(verbose=args.verbose, log_file=args.log_file, secrets=secrets(catalog))
         except OSError as error:
-            raise ServeError(f"cannot write the log file {args.log_file}: {error.strerror or error}; choose "
-                             "another with --log-file") from None
+            raise ServeError(
+                f"cannot write the log file {args.log_file}: {error.strerror or error}; choose another with --log-file"
+            ) from None
         state_path = args.state or default_state_path()
         try:
             app = create_app(data_dir=args.data, state_path=state_path, config=config, faults=faults)
@@ -198,19 +253,29 @@ def _banner(args: argparse.Namespace, server: Any, context: Any, faults: Any) ->
 
     catalog, config = context.catalog, context.config
     print(f"regkit local register listening on {server.url}")
-    print(f"  world: {len(catalog.world.companies)} companies, {len(catalog.world.insolvencies)} insolvency "
-          f"proceedings; state: {context.state.path}")
-    print(f"  document URLs name {config.public_url or server.url}"
-          + ("" if config.public_url else " (set --public-url when clients reach the register by another address)"))
-    print(f"  {len(catalog.users)} users (API keys are not shown; the bundled world's demo keys are in README.md "
-          "and data/README.md):")
+    print(
+        f"  world: {len(catalog.world.companies)} companies, {len(catalog.world.insolvencies)} insolvency "
+        f"proceedings; state: {context.state.path}"
+    )
+    print(
+        f"  document URLs name {config.public_url or server.url}"
+        + ("" if config.public_url else " (set --public-url when clients reach the register by another address)")
+    )
+    print(
+        f"  {len(catalog.users)} users (API keys are not shown; the bundled world's demo keys are in README.md "
+        "and data/README.md):"
+    )
     for key, user in catalog.users.items():
-        print(f"    {user_name(catalog, key):<8} plan {user.get('plan')}, {user.get('included_credits')} credits"
-              + (f" - {user['description']}" if user.get("description") else ""))
+        print(
+            f"    {user_name(catalog, key):<8} plan {user.get('plan')}, {user.get('included_credits')} credits"
+            + (f" - {user['description']}" if user.get("description") else "")
+        )
     limit = config.auth_failure_limit
     print(f"  failed authentications: {f'{limit} per minute per client address, then 429' if limit else 'no limit'}")
-    print(f"  log: stderr{f' and {args.log_file}' if args.log_file else ''}"
-          + ("" if args.verbose else " (access lines only with --verbose or in --log-file)"))
+    print(
+        f"  log: stderr{f' and {args.log_file}' if args.log_file else ''}"
+        + ("" if args.verbose else " (access lines only with --verbose or in --log-file)")
+    )
     if faults.active:
         print(f"  fault injection on: {faults}")
     sys.stdout.flush()
@@ -277,15 +342,20 @@ def _plan(args: argparse.Namespace) -> int:
 def _enable(args: argparse.Namespace) -> int:
     from .models.admin import enable_monitors
 
-    return _operate(args, lambda state, catalog: f"{enable_monitors(state, catalog, args.api_key)} monitor(s) of "
-                                                 f"{args.api_key} re-enabled")
+    return _operate(
+        args,
+        lambda state, catalog: (
+            f"{enable_monitors(state, catalog, args.api_key)} monitor(s) of {args.api_key} re-enabled"
+        ),
+    )
 
 
 def _credits(args: argparse.Namespace) -> int:
     from .models.admin import credit_summary
 
-    return _operate(args, lambda state, catalog: json.dumps(credit_summary(state, catalog, args.api_key, time.time()),
-                                                            indent=1))
+    return _operate(
+        args, lambda state, catalog: json.dumps(credit_summary(state, catalog, args.api_key, time.time()), indent=1)
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 from urllib.parse import urlsplit
 
 import platformdirs
@@ -101,12 +101,21 @@ def check_public_url(url: str) -> str:
         parts.port  # noqa: B018 - raises ValueError for a port that is not a number
     except (AttributeError, ValueError):
         parts = None
-    if (parts is None or parts.scheme not in ("http", "https") or not parts.hostname or "@" in parts.netloc
-            or parts.path not in ("", "/") or parts.query or parts.fragment):
+    if (
+        parts is None
+        or parts.scheme not in ("http", "https")
+        or not parts.hostname
+        or "@" in parts.netloc
+        or parts.path not in ("", "/")
+        or parts.query
+        or parts.fragment
+    ):
         shown = "a URL with user:password@ (not repeated here)" if "@" in str(url) else repr(url)
-        raise ValueError(f"public_url must be an origin such as https://register.example.org or "
-                         f"http://10.0.0.5:8080 (http or https, a host, an optional port; no path, query or "
-                         f"user:password@), not {shown}")
+        raise ValueError(
+            f"public_url must be an origin such as https://register.example.org or "
+            f"http://10.0.0.5:8080 (http or https, a host, an optional port; no path, query or "
+            f"user:password@), not {shown}"
+        )
     return f"{parts.scheme}://{parts.netloc}"
 
 

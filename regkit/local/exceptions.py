@@ -8,7 +8,7 @@ JSON answer.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 __all__ = ["ApiError", "ERROR_CODES"]
 

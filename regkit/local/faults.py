@@ -21,8 +21,9 @@ import logging
 import random
 import threading
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .logs import FAULT_KEY
 
@@ -146,8 +147,12 @@ class FaultMiddleware:
         if kind is None:
             return self.app(environ, start_response)
         environ[FAULT_KEY] = kind
-        logger.info("Injecting fault %r into %s %s (fault injection is on)", kind, environ.get("REQUEST_METHOD"),
-                    environ.get("PATH_INFO"))
+        logger.info(
+            "Injecting fault %r into %s %s (fault injection is on)",
+            kind,
+            environ.get("REQUEST_METHOD"),
+            environ.get("PATH_INFO"),
+        )
         _drain_request_body(environ)
         if kind == "error":
             body = _error_body("injected_fault", "Injected internal error (fault injection is on); retry.")
@@ -166,5 +171,6 @@ class FaultMiddleware:
             time.sleep(read_timeout)
             raise TimeoutError(f"injected timeout: no answer within the read timeout of {read_timeout} s")
         time.sleep(self.faults.timeout)
-        raise DroppedConnection(f"injected timeout: the connection is dropped without an answer after "
-                                f"{self.faults.timeout} s")
+        raise DroppedConnection(
+            f"injected timeout: the connection is dropped without an answer after {self.faults.timeout} s"
+        )

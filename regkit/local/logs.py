@@ -24,12 +24,21 @@ import logging
 import re
 import sys
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import IO, Any, Callable, Iterable
+from typing import IO, Any
 from urllib.parse import parse_qsl, urlencode
 
-__all__ = ["ACCESS_LOGGER", "REDACTED", "Scrubber", "AccessLog", "RedactingFormatter", "configure_serve_logging",
-           "USER_KEY", "FAULT_KEY"]
+__all__ = [
+    "ACCESS_LOGGER",
+    "REDACTED",
+    "Scrubber",
+    "AccessLog",
+    "RedactingFormatter",
+    "configure_serve_logging",
+    "USER_KEY",
+    "FAULT_KEY",
+]
 
 ACCESS_LOGGER = "regkit.local.access"
 REDACTED = "[redacted]"
@@ -37,8 +46,9 @@ REDACTED = "[redacted]"
 USER_KEY, FAULT_KEY = "regkit.user", "regkit.fault"
 #: Query parameters whose value is a capability or a secret (matched at the end of the name, any case):
 #: ``api_key``, ``key``, ``token``, ``access_token``, ``secret``, ``password``, ``signature``, ``sig``, ``auth``, ...
-SECRET_PARAMETER = re.compile(r"(key|token|secret|passw(or)?d|pwd|signature|sig|auth|authorization|credentials?|jwt)$",
-                              re.IGNORECASE)
+SECRET_PARAMETER = re.compile(
+    r"(key|token|secret|passw(or)?d|pwd|signature|sig|auth|authorization|credentials?|jwt)$", re.IGNORECASE
+)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 access_logger = logging.getLogger(ACCESS_LOGGER)
@@ -72,8 +82,10 @@ class Scrubber:
 
     def query(self, query: str) -> str:
         """A query string with the values of secret-looking parameters and every known secret replaced."""
-        pairs = [(self.text(name), REDACTED if SECRET_PARAMETER.search(name) else self.text(value))
-                 for name, value in parse_qsl(query, keep_blank_values=True)]
+        pairs = [
+            (self.text(name), REDACTED if SECRET_PARAMETER.search(name) else self.text(value))
+            for name, value in parse_qsl(query, keep_blank_values=True)
+        ]
         return urlencode(pairs, safe="[]")
 
     def target(self, path: str, query: str) -> str:
@@ -110,12 +122,17 @@ class AccessLog:
             return
         fault = environ.get(FAULT_KEY)
         access_logger.info(
-            '%s "%s %s" %s %s %.1fms user=%s credits=%s%s%s', environ.get("REMOTE_ADDR") or "-",
+            '%s "%s %s" %s %s %.1fms user=%s credits=%s%s%s',
+            environ.get("REMOTE_ADDR") or "-",
             environ.get("REQUEST_METHOD", "-"),
             self.scrubber.target(environ.get("PATH_INFO", ""), environ.get("QUERY_STRING", "")),
-            status, headers.get("Content-Length", "-"), (time.perf_counter() - started) * 1000,
-            environ.get(USER_KEY, "-"), headers.get("X-Credits-Charged", "0"),
-            f" fault={fault}" if fault else "", tail,
+            status,
+            headers.get("Content-Length", "-"),
+            (time.perf_counter() - started) * 1000,
+            environ.get(USER_KEY, "-"),
+            headers.get("X-Credits-Charged", "0"),
+            f" fault={fault}" if fault else "",
+            tail,
         )
 
 
@@ -134,8 +151,13 @@ def _not_access(record: logging.LogRecord) -> bool:
     return not record.name.startswith(ACCESS_LOGGER)
 
 
-def configure_serve_logging(*, verbose: bool = False, log_file: str | Path | None = None,
-                            secrets: Iterable[str] = (), stream: IO[str] | None = None) -> list[logging.Handler]:
+def configure_serve_logging(
+    *,
+    verbose: bool = False,
+    log_file: str | Path | None = None,
+    secrets: Iterable[str] = (),
+    stream: IO[str] | None = None,
+) -> list[logging.Handler]:
     """Install the handlers of ``regkit serve`` on the ``regkit`` and ``waitress`` loggers.
 
     Parameters

@@ -9,7 +9,8 @@ request: :class:`~regkit.local.server.LocalServer` the address it is bound to, t
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 __all__ = ["set_origin", "FixedOrigin", "origin_of"]

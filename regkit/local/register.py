@@ -74,7 +74,7 @@ class LocalRegister:
         """Close the state file's connections."""
         self.context.state.close()
 
-    def __enter__(self) -> "LocalRegister":
+    def __enter__(self) -> LocalRegister:
         return self
 
     def __exit__(self, *exc_info: Any) -> None:

@@ -17,7 +17,8 @@ from __future__ import annotations
 import logging
 import socket
 import threading
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from waitress.channel import ClientDisconnected
 from waitress.server import create_server
@@ -82,8 +83,15 @@ class LocalServer:
     ...     requests.get(f"{server.url}/v1/openapi.json")
     """
 
-    def __init__(self, app: Callable[..., Any], host: str = "127.0.0.1", port: int = 0, *,
-                 threads: int = DEFAULT_THREADS, sock: socket.socket | None = None):
+    def __init__(
+        self,
+        app: Callable[..., Any],
+        host: str = "127.0.0.1",
+        port: int = 0,
+        *,
+        threads: int = DEFAULT_THREADS,
+        sock: socket.socket | None = None,
+    ):
         self.app = app
         self.host = host
         self.port = port
@@ -103,13 +111,17 @@ class LocalServer:
             raise RuntimeError("the server is not started; call start() first")
         return origin_of(self.host, self.port)
 
-    def bind(self) -> "LocalServer":
+    def bind(self) -> LocalServer:
         """Bind (or take over ``sock``) and listen; requests wait in the backlog until serving starts."""
         if self._server is None:
             # channel_request_lookahead: waitress then notices a client that went away
             # (waitress.client_disconnected), so an unanswered search is not charged.
-            options: dict[str, Any] = {"threads": self.threads, "ident": "regkit",
-                                       "clear_untrusted_proxy_headers": True, "channel_request_lookahead": 5}
+            options: dict[str, Any] = {
+                "threads": self.threads,
+                "ident": "regkit",
+                "clear_untrusted_proxy_headers": True,
+                "channel_request_lookahead": 5,
+            }
             if self._sock is not None:
                 options["sockets"] = [self._sock]
                 self.port = self._sock.getsockname()[1]
@@ -131,7 +143,7 @@ class LocalServer:
         finally:
             self._looping = False
 
-    def start(self, timeout: float = 10.0) -> "LocalServer":
+    def start(self, timeout: float = 10.0) -> LocalServer:
         """Bind, serve on a daemon thread and wait until it accepts requests."""
         if self._thread is not None:
             return self
@@ -175,7 +187,7 @@ class LocalServer:
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=2)
         self.ready.clear()
 
-    def __enter__(self) -> "LocalServer":
+    def __enter__(self) -> LocalServer:
         return self.start()
 
     def __exit__(self, *exc_info: Any) -> None:

@@ -10,7 +10,7 @@ import hashlib
 import hmac
 import re
 import time
-from typing import Callable
+from collections.abc import Callable
 from urllib.parse import quote
 
 from .exceptions import ApiError
@@ -43,14 +43,16 @@ class UrlSigner:
 
     def signature(self, document_id: str, expires: int) -> str:
         """The lower-case hex HMAC-SHA256 over ``document_id`` and ``expires``."""
-        message = f"{document_id}\n{expires}".encode("utf-8")
+        message = f"{document_id}\n{expires}".encode()
         return hmac.new(self._secret, message, hashlib.sha256).hexdigest()
 
     def url(self, base_url: str, document_id: str) -> str:
         """An absolute URL for ``document_id`` valid for :attr:`ttl` seconds from now."""
         expires = int(self._clock()) + self.ttl
-        return (f"{base_url.rstrip('/')}/v1/documents/{quote(document_id, safe='')}"
-                f"?expires={expires}&signature={self.signature(document_id, expires)}")
+        return (
+            f"{base_url.rstrip('/')}/v1/documents/{quote(document_id, safe='')}"
+            f"?expires={expires}&signature={self.signature(document_id, expires)}"
+        )
 
     def verify(self, document_id: str, expires: str | None, signature: str | None) -> None:
         """Check a request's ``expires`` and ``signature``.
@@ -62,14 +64,27 @@ class UrlSigner:
             digits up to :data:`EXPIRES_MAX`, ``signature`` hex) or the signature is wrong, 403 ``url_expired``
             when the URL is past its expiry.
         """
-        if (not expires or not signature or not _EXPIRES.match(expires) or int(expires) > EXPIRES_MAX
-                or not _SIGNATURE.match(signature)):
-            raise ApiError("invalid_signature", "This document URL is not signed, or its expires or signature is "
-                                                "malformed; request the record again for a fresh presigned URL.")
+        if (
+            not expires
+            or not signature
+            or not _EXPIRES.match(expires)
+            or int(expires) > EXPIRES_MAX
+            or not _SIGNATURE.match(signature)
+        ):
+            raise ApiError(
+                "invalid_signature",
+                "This document URL is not signed, or its expires or signature is "
+                "malformed; request the record again for a fresh presigned URL.",
+            )
         expected = self.signature(document_id, int(expires)).encode()
         if not hmac.compare_digest(expected, signature.lower().encode("utf-8")):
-            raise ApiError("invalid_signature", "The document URL's signature is wrong; request the record "
-                                                "again for a fresh presigned URL.")
+            raise ApiError(
+                "invalid_signature",
+                "The document URL's signature is wrong; request the record again for a fresh presigned URL.",
+            )
         if int(expires) < self._clock():
-            raise ApiError("url_expired", "This document URL has expired (they are valid for 30 minutes); "
-                                          "request the record again for a fresh one.")
+            raise ApiError(
+                "url_expired",
+                "This document URL has expired (they are valid for 30 minutes); "
+                "request the record again for a fresh one.",
+            )

@@ -43,7 +43,9 @@ class Vault:
         Where to keep a generated key (default :func:`regkit.local.config.default_key_path`).
     """
 
-    def __init__(self, state_path: Path, secret_key: str | bytes | None = None, key_path: os.PathLike[str] | str | None = None):
+    def __init__(
+        self, state_path: Path, secret_key: str | bytes | None = None, key_path: os.PathLike[str] | str | None = None
+    ):
         self._state_dir = Path(state_path).resolve().parent
         self._secret_key = secret_key
         self._key_path = Path(key_path) if key_path is not None else None
@@ -53,8 +55,10 @@ class Vault:
     def _key_file(self) -> bytes:
         path = self._key_path or default_key_path()
         if path.resolve().parent == self._state_dir:
-            raise ValueError(f"The key file {path} must not live beside the state file; choose another directory "
-                             f"or set {SECRET_KEY_ENV}.")
+            raise ValueError(
+                f"The key file {path} must not live beside the state file; choose another directory "
+                f"or set {SECRET_KEY_ENV}."
+            )
         if path.exists():
             return path.read_bytes().strip()
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
@@ -76,9 +80,11 @@ class Vault:
                 try:
                     self._fernet = Fernet(key)
                 except (ValueError, TypeError):
-                    raise ValueError("The credentials key is not a Fernet key; create one with "
-                                     "`python -c 'from cryptography.fernet import Fernet; "
-                                     "print(Fernet.generate_key().decode())'`.") from None
+                    raise ValueError(
+                        "The credentials key is not a Fernet key; create one with "
+                        "`python -c 'from cryptography.fernet import Fernet; "
+                        "print(Fernet.generate_key().decode())'`."
+                    ) from None
             return self._fernet
 
     def seal(self, username: str, password: str) -> bytes:
@@ -107,9 +113,15 @@ class Vault:
         try:
             plain = json.loads(self.fernet().decrypt(token))
         except InvalidToken:
-            logger.error("Stored credentials %r of user %s cannot be decrypted with the configured key (for %s)",
-                         name, user, purpose)
-            raise ApiError("internal_error", "The stored credentials cannot be decrypted with this register's key; "
-                                             "store them again.") from None
+            logger.error(
+                "Stored credentials %r of user %s cannot be decrypted with the configured key (for %s)",
+                name,
+                user,
+                purpose,
+            )
+            raise ApiError(
+                "internal_error",
+                "The stored credentials cannot be decrypted with this register's key; store them again.",
+            ) from None
         logger.info("Decrypted stored Transparenzregister credentials %r of user %s for %s", name, user, purpose)
         return plain["username"], plain["password"]

@@ -22,8 +22,15 @@ import networkx as nx
 
 from regkit.graph import as_of, controlled_companies, ultimate_parent
 from regkit.graph.layout import layered_layout
-from regkit.graph.schema import (COMPANY, LEGAL_PERSON, MERGER, NATURAL_PERSON, REPRESENTATION,
-                                 SPIN_OFF, to_date)  # fmt: skip
+from regkit.graph.schema import (
+    COMPANY,
+    LEGAL_PERSON,
+    MERGER,
+    NATURAL_PERSON,
+    REPRESENTATION,
+    SPIN_OFF,  # fmt: skip
+    to_date,
+)
 from regkit.graph.timeline import in_force
 
 if TYPE_CHECKING:
@@ -205,8 +212,15 @@ def _draw(H: nx.MultiDiGraph, pos: dict, ax: Any, fade_ended: bool, labels: bool
                                    node_size=node_size, edgecolors="#2F3E5C", linewidths=0.8)  # fmt: skip
     if labels:
         for node, (x, y) in pos.items():
-            ax.text(x, y - 0.1, _label(H.nodes[node], node, 16, 40), ha="center", va="top", fontsize=font_size,
-                    bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.75})
+            ax.text(
+                x,
+                y - 0.1,
+                _label(H.nodes[node], node, 16, 40),
+                ha="center",
+                va="top",
+                fontsize=font_size,
+                bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.75},
+            )
 
 
 def _legend(H: nx.MultiDiGraph, ax: Any) -> None:

@@ -279,8 +279,10 @@ def timeline(company: Any, ax: Any = None, *, until: Any = None, lanes: Sequence
     date_axis(ax)
     ax.margins(x=0.02)
     ax.grid(True, axis="x", alpha=0.3)
-    notes = [f"{bars.attrs['hidden_people']} earlier representatives",
-             f"{bars.attrs['undated_insolvencies']} proceedings without a date"]
+    notes = [
+        f"{bars.attrs['hidden_people']} earlier representatives",
+        f"{bars.attrs['undated_insolvencies']} proceedings without a date",
+    ]
     notes = [note for note in notes if not note.startswith("0 ")]
     if notes:
         ax.set_xlabel(" and ".join(notes) + " not shown")

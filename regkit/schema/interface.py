@@ -13,10 +13,11 @@ from __future__ import annotations
 import functools
 import json
 import re
+from collections.abc import Mapping
 from decimal import Decimal
 from importlib import resources
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 __all__ = [
     "API_VERSION",
@@ -109,37 +110,112 @@ SANDBOX_CREDENTIAL_NAME = "sandbox"
 MAX_CREDENTIAL_SETS = 10
 """Stored credential sets per API user; the 11th new name is a 409."""
 
-LEGAL_FORMS = ("ag", "eg", "ek", "ev", "ewiv", "foreign", "gbr", "ggmbh", "gmbh", "kg", "kgaa", "unknown",
-               "llp", "municipal", "ohg", "se", "ug")
+LEGAL_FORMS = (
+    "ag",
+    "eg",
+    "ek",
+    "ev",
+    "ewiv",
+    "foreign",
+    "gbr",
+    "ggmbh",
+    "gmbh",
+    "kg",
+    "kgaa",
+    "unknown",
+    "llp",
+    "municipal",
+    "ohg",
+    "se",
+    "ug",
+)
 REGISTER_TYPES = ("HRB", "HRA", "PR", "GnR", "VR")
 COMPANY_STATUSES = ("active", "inactive", "liquidation")
 DOCUMENT_TYPES = ("articles_of_association", "sample_protocol", "shareholder_list")
 ENTITY_TYPES = ("natural_person", "legal_person")
-REPRESENTATION_ROLES = ("DIRECTOR", "PROKURA", "SHAREHOLDER", "OWNER", "PARTNER", "PERSONAL_LIABLE_DIRECTOR",
-                        "LIQUIDATOR", "OTHER")
+REPRESENTATION_ROLES = (
+    "DIRECTOR",
+    "PROKURA",
+    "SHAREHOLDER",
+    "OWNER",
+    "PARTNER",
+    "PERSONAL_LIABLE_DIRECTOR",
+    "LIQUIDATOR",
+    "OTHER",
+)
 CURRENCIES = ("EUR", "DEM", "USD")
 
-INSOLVENCY_STATUSES = ("preliminary", "opened", "rejected_no_assets", "mass_insufficient", "plan_supervised",
-                       "lifted", "discontinued", "discharge_pending", "discharge_granted", "discharge_denied",
-                       "discharge_revoked", "unknown")
+INSOLVENCY_STATUSES = (
+    "preliminary",
+    "opened",
+    "rejected_no_assets",
+    "mass_insufficient",
+    "plan_supervised",
+    "lifted",
+    "discontinued",
+    "discharge_pending",
+    "discharge_granted",
+    "discharge_denied",
+    "discharge_revoked",
+    "unknown",
+)
 PROCEEDING_KINDS = ("regular_insolvency", "consumer_insolvency")
 ADMINISTRATION_KINDS = ("external_administration", "self_administration", "protective_shield")
 INSOLVENCY_GROUNDS = ("illiquidity", "over_indebtedness", "imminent_illiquidity")
 DEBTOR_KINDS = ("legal_person", "natural_person")
-EVENT_TYPES = ("preliminary_measures", "preliminary_measures_lifted", "proceedings_opened",
-               "rejected_insufficient_assets", "in_proceeding_decision", "mass_insufficiency_notified",
-               "distribution_announced", "distribution_record_filed", "final_distribution_announced",
-               "proceedings_lifted", "proceedings_discontinued", "proceedings_terminated",
-               "post_termination_decision", "subsequent_distribution_ordered", "discharge_pending",
-               "discharge_granted", "discharge_denied", "discharge_revoked", "plan_confirmed",
-               "plan_supervision_ordered", "plan_supervision_terminated", "other")
-REPORT_TYPES = ("security_measures", "rejection_for_insufficiency_of_assets", "openings",
-                "decisions_in_proceedings", "misc", "decisions_after_termination", "distribution_lists",
-                "decisions_in_discharge_proceedings", "supervised_insolvency_plans")
+EVENT_TYPES = (
+    "preliminary_measures",
+    "preliminary_measures_lifted",
+    "proceedings_opened",
+    "rejected_insufficient_assets",
+    "in_proceeding_decision",
+    "mass_insufficiency_notified",
+    "distribution_announced",
+    "distribution_record_filed",
+    "final_distribution_announced",
+    "proceedings_lifted",
+    "proceedings_discontinued",
+    "proceedings_terminated",
+    "post_termination_decision",
+    "subsequent_distribution_ordered",
+    "discharge_pending",
+    "discharge_granted",
+    "discharge_denied",
+    "discharge_revoked",
+    "plan_confirmed",
+    "plan_supervision_ordered",
+    "plan_supervision_terminated",
+    "other",
+)
+REPORT_TYPES = (
+    "security_measures",
+    "rejection_for_insufficiency_of_assets",
+    "openings",
+    "decisions_in_proceedings",
+    "misc",
+    "decisions_after_termination",
+    "distribution_lists",
+    "decisions_in_discharge_proceedings",
+    "supervised_insolvency_plans",
+)
 
-FILTER_FIELDS = ("current_status", "proceeding_kind", "administration_kind", "insolvency_grounds",
-                 "has_open_insolvency", "debtor_kind", "debtor_legal_form", "court", "city", "opened_at",
-                 "closed_at", "last_event_at", "claims_filing_deadline", "company_id", "person_id")
+FILTER_FIELDS = (
+    "current_status",
+    "proceeding_kind",
+    "administration_kind",
+    "insolvency_grounds",
+    "has_open_insolvency",
+    "debtor_kind",
+    "debtor_legal_form",
+    "court",
+    "city",
+    "opened_at",
+    "closed_at",
+    "last_event_at",
+    "claims_filing_deadline",
+    "company_id",
+    "person_id",
+)
 """The 15 filterable attributes of the insolvency search, in the interface's order."""
 
 FILTER_MEMBERS = ("value", "values", "keywords", "min", "max")
@@ -148,38 +224,42 @@ FILTER_MEMBERS = ("value", "values", "keywords", "min", "max")
 _ENUM_LIKE = frozenset({"value", "values"})
 _TEXT = frozenset({"value", "values", "keywords"})
 _DATE = frozenset({"value", "min", "max"})
-FILTER_MEMBER_KINDS: Mapping[str, frozenset[str]] = MappingProxyType({
-    "current_status": _ENUM_LIKE,
-    "proceeding_kind": _ENUM_LIKE,
-    "administration_kind": _ENUM_LIKE,
-    "insolvency_grounds": _ENUM_LIKE,
-    "has_open_insolvency": frozenset({"value"}),
-    "debtor_kind": _ENUM_LIKE,
-    "debtor_legal_form": _ENUM_LIKE,
-    "court": _TEXT,
-    "city": _TEXT,
-    "opened_at": _DATE,
-    "closed_at": _DATE,
-    "last_event_at": _DATE,
-    "claims_filing_deadline": _DATE,
-    "company_id": _ENUM_LIKE,
-    "person_id": _ENUM_LIKE,
-})
+FILTER_MEMBER_KINDS: Mapping[str, frozenset[str]] = MappingProxyType(
+    {
+        "current_status": _ENUM_LIKE,
+        "proceeding_kind": _ENUM_LIKE,
+        "administration_kind": _ENUM_LIKE,
+        "insolvency_grounds": _ENUM_LIKE,
+        "has_open_insolvency": frozenset({"value"}),
+        "debtor_kind": _ENUM_LIKE,
+        "debtor_legal_form": _ENUM_LIKE,
+        "court": _TEXT,
+        "city": _TEXT,
+        "opened_at": _DATE,
+        "closed_at": _DATE,
+        "last_event_at": _DATE,
+        "claims_filing_deadline": _DATE,
+        "company_id": _ENUM_LIKE,
+        "person_id": _ENUM_LIKE,
+    }
+)
 """For each filter field, the members that fit it.
 
 A filter carries ``field`` and exactly one way of matching: ``value``, ``values``, ``keywords``, or a range of
 ``min`` and/or ``max`` (inclusive, dates ``YYYY-MM-DD``). Anything else is a 400.
 """
 
-FILTER_VALUES: Mapping[str, tuple[str, ...]] = MappingProxyType({
-    "current_status": INSOLVENCY_STATUSES,
-    "proceeding_kind": PROCEEDING_KINDS,
-    "administration_kind": ADMINISTRATION_KINDS,
-    "insolvency_grounds": INSOLVENCY_GROUNDS,
-    "has_open_insolvency": ("true", "false"),
-    "debtor_kind": DEBTOR_KINDS,
-    "debtor_legal_form": LEGAL_FORMS,
-})
+FILTER_VALUES: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "current_status": INSOLVENCY_STATUSES,
+        "proceeding_kind": PROCEEDING_KINDS,
+        "administration_kind": ADMINISTRATION_KINDS,
+        "insolvency_grounds": INSOLVENCY_GROUNDS,
+        "has_open_insolvency": ("true", "false"),
+        "debtor_kind": DEBTOR_KINDS,
+        "debtor_legal_form": LEGAL_FORMS,
+    }
+)
 """Allowed ``value``/``values`` for the enum-like filter fields (others take any non-empty string or date)."""
 
 PAGE_DEFAULT = 1
@@ -203,8 +283,16 @@ MAX_FILTER_TEXT = 256
 PAGE_MAX = 2**53 - 1
 
 MONITOR_ENTITY_TYPES = ("company", "person")
-PREFERENCES = ("basic", "representation", "financials", "documents", "ownership", "holdings",
-               "management_positions", "insolvencies")
+PREFERENCES = (
+    "basic",
+    "representation",
+    "financials",
+    "documents",
+    "ownership",
+    "holdings",
+    "management_positions",
+    "insolvencies",
+)
 """Data categories a monitor can watch."""
 UPDATE_FREQUENCIES = ("daily", "weekly")
 EXTRACT_STATUSES = ("processing", "completed", "failed")
@@ -212,23 +300,25 @@ EXTRACT_STATUSES = ("processing", "completed", "failed")
 SOURCE_URL_VALIDITY_SECONDS = 30 * 60
 """How long a presigned ``sources[].document_url`` stays valid."""
 
-PRICES: Mapping[str, int] = MappingProxyType({
-    "company": 10,
-    "company_realtime": 20,
-    "insolvency_search": 10,
-    "insolvency_detail": 10,
-    "extract_production": 50,
-    "extract_sandbox": 0,
-    "extract_poll": 0,
-    "credentials_store": 0,
-    "monitor_weekly": 25,
-    "monitor_daily": 50,
-    "monitor_list": 0,
-    "monitor_delete": 0,
-    "credits": 0,
-    "document_download": 0,
-    "openapi": 0,
-})
+PRICES: Mapping[str, int] = MappingProxyType(
+    {
+        "company": 10,
+        "company_realtime": 20,
+        "insolvency_search": 10,
+        "insolvency_detail": 10,
+        "extract_production": 50,
+        "extract_sandbox": 0,
+        "extract_poll": 0,
+        "credentials_store": 0,
+        "monitor_weekly": 25,
+        "monitor_daily": 50,
+        "monitor_list": 0,
+        "monitor_delete": 0,
+        "credits": 0,
+        "document_download": 0,
+        "openapi": 0,
+    }
+)
 """Credits per call, by price key; each operation names its keys in ``x-regkit-credits``.
 
 A call that fails (any non-2xx) and a cache hit cost 0.

@@ -10,8 +10,16 @@ from typing import Any
 
 from regkit.client import RegkitError, ValidationError
 from regkit.client.validation import company_id as validate_company_id
-from regkit.frames import (MEASURES, company_card_html, documents, history, indicators, insolvency_summaries, links,
-                           representatives)  # fmt: skip
+from regkit.frames import (
+    MEASURES,
+    company_card_html,
+    documents,
+    history,
+    indicators,
+    insolvency_summaries,
+    links,
+    representatives,  # fmt: skip
+)
 from regkit.frames.histories import FIELDS
 
 from .render import draw_html, frame_html, message_html
@@ -146,4 +154,3 @@ def tab_html(record: Any, tab: str) -> str:
         return _TABS[tab](record)
     except (RegkitError, ValueError) as exc:
         return message_html(f"{tab}: cannot show this record ({type(exc).__name__}: {exc})", "error")
-

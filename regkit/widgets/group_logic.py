@@ -58,8 +58,10 @@ def estimate_html(plans: Sequence[LevelEstimate], depth: int) -> str:
         text = "Everything the crawl reaches is cached: it costs 0 credits."
     elif paid[-1].level < depth:
         last = paid[-1]
-        text = (f"Level {last.level} costs {last.estimated_credits} credits; levels {last.level + 1}–{depth} are "
-                "estimated when the crawl reaches them — the budget caps the whole crawl.")
+        text = (
+            f"Level {last.level} costs {last.estimated_credits} credits; levels {last.level + 1}–{depth} are "
+            "estimated when the crawl reaches them — the budget caps the whole crawl."
+        )
     else:
         text = f"The crawl costs at most {paid[-1].estimated_credits} credits."
     return message_html(text, "warning" if paid else "ok") + frame_html(frame, empty="no companies to fetch")

@@ -56,7 +56,7 @@ def figure_html(fig: Any) -> str:
     from regkit.plot.style import figure_svg
 
     svg = figure_svg(fig)
-    return f'<div class="regkit-figure">{svg[svg.index("<svg"):]}</div>'
+    return f'<div class="regkit-figure">{svg[svg.index("<svg") :]}</div>'
 
 
 def draw_html(draw: Callable[[Any], Any], figsize: tuple[float, float] = (8.0, 4.0), nrows: int = 1) -> str:

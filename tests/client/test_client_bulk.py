@@ -8,11 +8,17 @@ from typing import Any
 
 import pytest
 import requests
-
-from regkit.client import (BudgetExceededError, Client, CostEstimate, NotFoundError, RetryPolicy, ServerError,
-                           ValidationError)  # fmt: skip
-
 from conftest import FakeInterface, RequestCounter, _open_register  # type: ignore[import-not-found]
+
+from regkit.client import (
+    BudgetExceededError,
+    Client,
+    CostEstimate,
+    NotFoundError,
+    RetryPolicy,
+    ServerError,
+    ValidationError,  # fmt: skip
+)
 
 
 def _ids(world: Any, n: int) -> list[str]:

@@ -165,8 +165,9 @@ def _shell_env(tmp_path: Any, **extra: str) -> dict[str, str]:
     import os
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("REGKIT_", "OPENREGISTER_"))}
-    env.update({"REGKIT_CACHE_DIR": str(tmp_path / "cache"), "REGKIT_LOCAL_STATE": str(tmp_path / "state.sqlite"),
-                **extra})
+    env.update(
+        {"REGKIT_CACHE_DIR": str(tmp_path / "cache"), "REGKIT_LOCAL_STATE": str(tmp_path / "state.sqlite"), **extra}
+    )
     return env
 
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 import pytest
 
-import regkit.client.target as target
 from regkit.client import DEFAULT_LIVE_BASE_URL, Client, ValidationError
 
 

@@ -11,12 +11,21 @@ import time
 from typing import Any
 
 import pytest
-
-from regkit.client import (APIError, AuthenticationError, Client, ConflictError, NotFoundError,
-                           PaymentRequiredError, PermissionDeniedError, RateLimitedError, RetryPolicy,
-                           ServerError, TransportError)  # fmt: skip
-
 from conftest import RequestCounter, _open_register  # type: ignore[import-not-found]
+
+from regkit.client import (
+    APIError,
+    AuthenticationError,
+    Client,
+    ConflictError,
+    NotFoundError,
+    PaymentRequiredError,
+    PermissionDeniedError,
+    RateLimitedError,
+    RetryPolicy,
+    ServerError,  # fmt: skip
+    TransportError,
+)
 
 ACCOUNTS = {"valid": ("tr-demo@regkit.example", "Transparenz-2026!"),
             "locked": ("tr-locked@regkit.example", "Gesperrt-2026!")}  # fmt: skip

@@ -17,10 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from conftest import _open_register  # type: ignore[import-not-found]
 
 from regkit.client import Client
-
-from conftest import _open_register  # type: ignore[import-not-found]
 
 MIX = {"fault_rate": 0.10, "timeout_rate": 0.05, "truncate_rate": 0.05, "burst_rate": 0.02, "burst_length": 3,
        "timeout": 0.2}  # fmt: skip

@@ -10,8 +10,14 @@ from typing import Any
 
 import pytest
 
-from regkit.client import (CompanyBatch, CompanyRecord, ExtractRecord, InsolvencyRecord, InsolvencySearchPage,
-                           MonitorRecord)  # fmt: skip
+from regkit.client import (
+    CompanyBatch,
+    CompanyRecord,
+    ExtractRecord,
+    InsolvencyRecord,
+    InsolvencySearchPage,
+    MonitorRecord,  # fmt: skip
+)
 
 ACCOUNT = {"username": "tr-demo@regkit.example", "password": "Transparenz-2026!"}
 

@@ -15,7 +15,8 @@ from regkit.client.policy import IGNORED_PARAMETERS, CachePolicy, keep_response,
 BASE = "http://local.regkit"
 
 
-def expiry(url: str, policy: CachePolicy = CachePolicy()) -> object:
+def expiry(url: str, policy: CachePolicy | None = None) -> object:
+    policy = CachePolicy() if policy is None else policy
     return get_url_expiration(url, policy.urls_expire_after(BASE))
 
 

@@ -16,7 +16,7 @@ def test_record_access() -> None:
     assert "status" in rec and rec.get("lei") is None and list(rec.keys()) == ["id", "name", "status"]
     assert "status" in dir(rec)
     with pytest.raises(AttributeError, match="no member 'lei'"):
-        rec.lei
+        _ = rec.lei
     assert repr(rec) == "<CompanyRecord DE-HRB-B1234-1 A GmbH>"
     assert rec == records.CompanyRecord(dict(rec.raw))
 
@@ -24,7 +24,7 @@ def test_record_access() -> None:
 def test_expired_sources_explain_themselves() -> None:
     rec = records.CompanyRecord({"id": "X"}, records.RecordMeta(from_cache=True, urls_expired=True))
     with pytest.raises(AttributeError, match="refresh_sources=True"):
-        rec.sources
+        _ = rec.sources
 
 
 def test_search_page_iterates_results() -> None:

@@ -11,15 +11,16 @@ import subprocess
 import sys
 import textwrap
 import threading
+from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import regkit.client.target as target
-from regkit.client import Client, TransportError, ValidationError
+from regkit.client import Client, NotFoundError, TransportError, ValidationError
 from regkit.client.transport.outcome import shorten
 
 LIVE = "https://api.openregister.de"
@@ -83,10 +84,18 @@ def test_a_live_key_targets_the_live_service(monkeypatch: pytest.MonkeyPatch) ->
     [
         ({"OPENREGISTER_API_KEY": "sk-or-1"}, ("live", LIVE, "sk-or-1")),
         ({"REGKIT_API_KEY": "sk-rk-1", "OPENREGISTER_API_KEY": "sk-or-1"}, ("live", LIVE, "sk-rk-1")),
-        ({"OPENREGISTER_API_KEY": "sk-or-1", "OPENREGISTER_BASE_URL": "http://127.0.0.1:9/"},
-         ("custom", "http://127.0.0.1:9", "sk-or-1")),
-        ({"REGKIT_API_KEY": "sk-rk-1", "REGKIT_BASE_URL": "http://127.0.0.1:8/",
-          "OPENREGISTER_BASE_URL": "http://127.0.0.1:9/"}, ("custom", "http://127.0.0.1:8", "sk-rk-1")),
+        (
+            {"OPENREGISTER_API_KEY": "sk-or-1", "OPENREGISTER_BASE_URL": "http://127.0.0.1:9/"},
+            ("custom", "http://127.0.0.1:9", "sk-or-1"),
+        ),
+        (
+            {
+                "REGKIT_API_KEY": "sk-rk-1",
+                "REGKIT_BASE_URL": "http://127.0.0.1:8/",
+                "OPENREGISTER_BASE_URL": "http://127.0.0.1:9/",
+            },
+            ("custom", "http://127.0.0.1:8", "sk-rk-1"),
+        ),
     ],
 )
 def test_the_official_clients_variables_are_read_after_regkits(monkeypatch: pytest.MonkeyPatch, env: dict[str, str],
@@ -101,7 +110,7 @@ def test_the_key_goes_only_to_the_chosen_host_never_through_a_redirect(recorders
     elsewhere = recorders(404, body={"error": {"code": "company_not_found", "message": "no such company"}})
     chosen = recorders(302, headers={"Location": f"{elsewhere.url}/v1/company/DE-HRB-B1234-1"})
     client = Client(api_key="sk-secret-abcdef", base_url=chosen.url, cache="memory", retries=0)
-    with pytest.raises(Exception):
+    with pytest.raises(NotFoundError):  # the redirect was followed, without the key
         client.get_company("DE-HRB-B1234-1")
     assert [h.get("Authorization") for h in chosen.seen] == ["Bearer sk-secret-abcdef"]
     assert elsewhere.seen and all("Authorization" not in h for h in elsewhere.seen)
@@ -156,8 +165,13 @@ def test_the_notice_is_seen_in_a_terminal_once(tmp_path: Any) -> None:
 def test_the_notice_is_seen_in_a_notebook(tmp_path: Any) -> None:
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        "import regkit\nclient = regkit.Client(cache='memory')\nclient.get_credits().remaining_credits > 0")])
+    notebook = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell(
+                "import regkit\nclient = regkit.Client(cache='memory')\nclient.get_credits().remaining_credits > 0"
+            )
+        ]
+    )
     import os
 
     saved = dict(os.environ)
@@ -262,8 +276,10 @@ def test_a_404_says_each_thing_once(local: Any) -> None:
     assert str(caught.value).lower().count("check the id") <= 1
 
 
-@given(st.text(alphabet=st.characters(codec="utf-8", categories=["L", "N", "Zs", "P"]), max_size=400),
-       st.integers(min_value=10, max_value=300))
+@given(
+    st.text(alphabet=st.characters(codec="utf-8", categories=["L", "N", "Zs", "P"]), max_size=400),
+    st.integers(min_value=10, max_value=300),
+)
 def test_shortened_text_is_never_cut_mid_word(text: str, limit: int) -> None:
     out = shorten(text, limit)
     norm = " ".join(text.split())

@@ -12,11 +12,18 @@ from datetime import timedelta
 
 import pytest
 import requests
-
-from regkit.client import (AuthenticationError, BudgetExceededError, CachePolicy, NotFoundError,
-                           OfflineCacheMiss, RateLimitedError, ServerError, TransportError)  # fmt: skip
-
 from conftest import FakeInterface  # type: ignore[import-not-found]  # the fixtures' own module
+
+from regkit.client import (
+    AuthenticationError,
+    BudgetExceededError,
+    CachePolicy,
+    NotFoundError,
+    OfflineCacheMiss,  # fmt: skip
+    RateLimitedError,
+    ServerError,
+    TransportError,
+)
 
 FAKE_KEY = FakeInterface.KEY
 charged = FakeInterface.charged

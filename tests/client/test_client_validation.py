@@ -137,7 +137,11 @@ def test_password_never_echoed() -> None:
 
 def test_monitor_bodies() -> None:
     assert validation.monitor("company", "DE-HRB-B1234-1", "basic", "daily") == {
-        "entity_type": "company", "entity_id": "DE-HRB-B1234-1", "preferences": ["basic"], "update_frequency": "daily"}
+        "entity_type": "company",
+        "entity_id": "DE-HRB-B1234-1",
+        "preferences": ["basic"],
+        "update_frequency": "daily",
+    }
     uuid = "0B6C3A5E-1D2F-4A3B-9C8D-7E6F5A4B3C2D"
     assert validation.monitor("person", uuid, ["basic", "basic"], None)["entity_id"] == uuid.lower()
     for args, fragment in [

@@ -10,8 +10,8 @@ clients that validate every response strictly (``_strict_response_validation=Tru
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 
@@ -35,7 +35,9 @@ def register(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedRegiste
     """A ``regkit serve`` shared by a test module: rate limit off (so every proceeding can be fetched), extracts
     finish after 300 ms. Tests on it use ``demo-paid`` unless they test a plan, and leave state (credentials,
     monitors) under names no other test uses; use :func:`start_register` for a register of your own."""
-    with served_register(tmp_path_factory.mktemp("register"), "--rate-limit", "0", "--extract-delay", "300ms") as served:
+    with served_register(
+        tmp_path_factory.mktemp("register"), "--rate-limit", "0", "--extract-delay", "300ms"
+    ) as served:
         yield served
 
 

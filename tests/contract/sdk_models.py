@@ -12,7 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import types
 import typing
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pydantic
 
@@ -65,8 +66,9 @@ def _unwrap(annotation: Any) -> tuple[Any, bool]:
     return annotation, annotation is type(None)
 
 
-def looser_than(schema: dict[str, Any], annotation: Any, resolve: Callable[[str], dict[str, Any]],
-                where: str = "$") -> list[str]:
+def looser_than(
+    schema: dict[str, Any], annotation: Any, resolve: Callable[[str], dict[str, Any]], where: str = "$"
+) -> list[str]:
     """Every place where ``schema`` allows what ``annotation`` (a pydantic model or type) refuses.
 
     Parameters
@@ -101,7 +103,7 @@ def _kind(branch: dict[str, Any], allowed: set[str], inner: Any, resolve, where:
     origin = typing.get_origin(inner)
     if isinstance(inner, type) and issubclass(inner, pydantic.BaseModel):
         return _wrong(allowed, {"object"}, where) or _model(branch, inner, resolve, where)
-    if origin in (list, typing.List):
+    if origin in (list, list):
         (item,) = typing.get_args(inner)
         return _wrong(allowed, {"array"}, where) or looser_than(branch.get("items", {}), item, resolve, f"{where}[]")
     if origin is typing.Literal:
@@ -123,8 +125,11 @@ def _kind(branch: dict[str, Any], allowed: set[str], inner: Any, resolve, where:
 
 def _wrong(allowed: set[str], accepted: set[str], where: str) -> list[str]:
     extra = allowed - accepted
-    return [f"{where}: the document allows {'/'.join(sorted(extra))}, the client takes {'/'.join(sorted(accepted))}"] \
-        if extra else []
+    return (
+        [f"{where}: the document allows {'/'.join(sorted(extra))}, the client takes {'/'.join(sorted(accepted))}"]
+        if extra
+        else []
+    )
 
 
 def _model(branch: dict[str, Any], model: type[pydantic.BaseModel], resolve, where: str) -> list[str]:

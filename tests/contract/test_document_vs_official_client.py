@@ -35,11 +35,13 @@ SHARED = {
 
 def resolver(document: dict[str, Any]):
     """``resolve(ref)`` for local ``#/...`` references into ``document``."""
+
     def resolve(ref: str) -> dict[str, Any]:
         node: Any = document
         for segment in ref.removeprefix("#/").split("/"):
             node = node[segment.replace("~1", "/").replace("~0", "~")]
         return node
+
     return resolve
 
 
@@ -56,15 +58,24 @@ def test_document_is_no_looser_than_the_official_client(operation):
 def test_every_operation_the_client_shares_is_compared():
     # the official client's methods whose paths the local register serves (tests/contract/test_official_client.py)
     served = {(method, path) for path, item in DOCUMENT["paths"].items() for method in item}
-    shared = {("get", "/v1/company/{company_id}"), ("post", "/v1/search/insolvency"),
-              ("get", "/v1/insolvency/{insolvency_id}"), ("post", "/v1/transparenzregister/extracts"),
-              ("get", "/v1/transparenzregister/extracts/{extract_id}"),
-              ("post", "/v1/transparenzregister/credentials"), ("get", "/v1/monitor"), ("post", "/v1/monitor"),
-              ("delete", "/v1/monitor/{entity_id}"), ("get", "/v1/credits")}
+    shared = {
+        ("get", "/v1/company/{company_id}"),
+        ("post", "/v1/search/insolvency"),
+        ("get", "/v1/insolvency/{insolvency_id}"),
+        ("post", "/v1/transparenzregister/extracts"),
+        ("get", "/v1/transparenzregister/extracts/{extract_id}"),
+        ("post", "/v1/transparenzregister/credentials"),
+        ("get", "/v1/monitor"),
+        ("post", "/v1/monitor"),
+        ("delete", "/v1/monitor/{entity_id}"),
+        ("get", "/v1/credits"),
+    }
     assert shared <= served
     # the client reads no body of the credentials store (201) or of a monitor's deletion (204)
-    assert {(m, p) for m, p, _ in SHARED} == shared - {("post", "/v1/transparenzregister/credentials"),
-                                                       ("delete", "/v1/monitor/{entity_id}")}
+    assert {(m, p) for m, p, _ in SHARED} == shared - {
+        ("post", "/v1/transparenzregister/credentials"),
+        ("delete", "/v1/monitor/{entity_id}"),
+    }
 
 
 def _loosened(pointer: list[str], change) -> dict[str, Any]:
@@ -76,30 +87,67 @@ def _loosened(pointer: list[str], change) -> dict[str, Any]:
     return document
 
 
-@pytest.mark.parametrize("pointer,change,operation,expected", [
-    (["components", "schemas", "CompanyV1", "required"], lambda n: n.remove("sources"),
-     ("get", "/v1/company/{company_id}", "200"), "$.sources: the document lets it be absent"),
-    (["components", "schemas", "InsolvencyEventDetails", "properties", "distribution_available"],
-     lambda n: n.update(type=["number", "null"]), ("get", "/v1/insolvency/{insolvency_id}", "200"),
-     "$.events[].details.distribution_available: the document allows number"),
-    (["components", "schemas", "InsolvencyProceeding", "properties", "insolvency_grounds"],
-     lambda n: n.update(type=["array", "null"]), ("get", "/v1/insolvency/{insolvency_id}", "200"),
-     "$.insolvency_grounds: the document allows null"),
-    (["components", "schemas", "Credits", "properties", "period", "properties", "reset_at"],
-     lambda n: n.update(type=["string", "null"]), ("get", "/v1/credits", "200"),
-     "$.period.reset_at: the document allows null"),
-    (["components", "schemas", "TransparenzregisterReport", "properties", "status_flags", "properties",
-      "corrected_by_reference"], lambda n: n.update(type=["boolean", "null"]),
-     ("get", "/v1/transparenzregister/extracts/{extract_id}", "200"),
-     "$.report.status_flags.corrected_by_reference: the document allows boolean"),
-    (["components", "schemas", "InsolvencyProceeding", "properties", "opened_at"], lambda n: n.pop("format"),
-     ("get", "/v1/insolvency/{insolvency_id}", "200"), "$.opened_at: the document allows any string"),
-    (["components", "schemas", "Monitor", "properties", "update_frequency"], lambda n: n.clear(),
-     ("get", "/v1/monitor", "200"), "$.items[].update_frequency: the document allows any"),
-    (["paths", "/v1/transparenzregister/extracts", "post", "responses", "201", "content", "application/json"],
-     lambda n: n.update(schema={"$ref": "#/components/schemas/TransparenzregisterExtract"}),
-     ("post", "/v1/transparenzregister/extracts", "201"), "$.status: the document allows ['completed', 'failed']"),
-])
+@pytest.mark.parametrize(
+    "pointer,change,operation,expected",
+    [
+        (
+            ["components", "schemas", "CompanyV1", "required"],
+            lambda n: n.remove("sources"),
+            ("get", "/v1/company/{company_id}", "200"),
+            "$.sources: the document lets it be absent",
+        ),
+        (
+            ["components", "schemas", "InsolvencyEventDetails", "properties", "distribution_available"],
+            lambda n: n.update(type=["number", "null"]),
+            ("get", "/v1/insolvency/{insolvency_id}", "200"),
+            "$.events[].details.distribution_available: the document allows number",
+        ),
+        (
+            ["components", "schemas", "InsolvencyProceeding", "properties", "insolvency_grounds"],
+            lambda n: n.update(type=["array", "null"]),
+            ("get", "/v1/insolvency/{insolvency_id}", "200"),
+            "$.insolvency_grounds: the document allows null",
+        ),
+        (
+            ["components", "schemas", "Credits", "properties", "period", "properties", "reset_at"],
+            lambda n: n.update(type=["string", "null"]),
+            ("get", "/v1/credits", "200"),
+            "$.period.reset_at: the document allows null",
+        ),
+        (
+            [
+                "components",
+                "schemas",
+                "TransparenzregisterReport",
+                "properties",
+                "status_flags",
+                "properties",
+                "corrected_by_reference",
+            ],
+            lambda n: n.update(type=["boolean", "null"]),
+            ("get", "/v1/transparenzregister/extracts/{extract_id}", "200"),
+            "$.report.status_flags.corrected_by_reference: the document allows boolean",
+        ),
+        (
+            ["components", "schemas", "InsolvencyProceeding", "properties", "opened_at"],
+            lambda n: n.pop("format"),
+            ("get", "/v1/insolvency/{insolvency_id}", "200"),
+            "$.opened_at: the document allows any string",
+        ),
+        (
+            ["components", "schemas", "Monitor", "properties", "update_frequency"],
+            lambda n: n.clear(),
+            ("get", "/v1/monitor", "200"),
+            "$.items[].update_frequency: the document allows any",
+        ),
+        (
+            ["paths", "/v1/transparenzregister/extracts", "post", "responses", "201", "content", "application/json"],
+            lambda n: n.update(schema={"$ref": "#/components/schemas/TransparenzregisterExtract"}),
+            ("post", "/v1/transparenzregister/extracts", "201"),
+            "$.status: the document allows ['completed', 'failed']",
+        ),
+    ],
+)
 def test_the_comparison_finds_a_looser_document(pointer, change, operation, expected):
     document = _loosened(pointer, change)
     problems = looser_than(response_schema(document, *operation), SHARED[operation], resolver(document))

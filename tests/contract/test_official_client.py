@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
+from collections.abc import Callable
 from datetime import date
-from typing import Any, Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -83,8 +84,11 @@ def test_company_plain_export_and_realtime_parse_strictly(register, world):
     realtime = sorted(world.realtime)
     for company_id in realtime:
         fresh = sdk.company.get_details_v1(company_id, realtime=True, export=True)
-        assert dump(fresh) == {**world.realtime[company_id], "sources": []} != {**world.companies[company_id],
-                                                                                 "sources": []}
+        assert (
+            dump(fresh)
+            == {**world.realtime[company_id], "sources": []}
+            != {**world.companies[company_id], "sources": []}
+        )
     assert used(sdk) - before == 2 * 10 * len(sample) + 20 * len(realtime)
 
 
@@ -129,7 +133,11 @@ def test_search_pages_through_everything_and_past_the_end(register, world):
     for result in results:
         stored = world.insolvencies[result.id]
         assert (result.debtor_name, result.current_status, result.has_open_insolvency, result.city) == (
-            stored["debtor_name"], stored["current_status"], stored["has_open_insolvency"], stored["city"])
+            stored["debtor_name"],
+            stored["current_status"],
+            stored["has_open_insolvency"],
+            stored["city"],
+        )
 
 
 def test_search_query_as_the_official_client_sends_it(register, world):
@@ -145,18 +153,28 @@ def test_search_query_as_the_official_client_sends_it(register, world):
 
 FILTERS: dict[str, tuple[list[dict[str, Any]], Callable[[dict[str, Any]], bool]]] = {
     "value": ([{"field": "current_status", "value": "opened"}], lambda p: p["current_status"] == "opened"),
-    "values": ([{"field": "current_status", "values": ["discharge_pending", "discharge_granted"]},
-                {"field": "debtor_kind", "values": ["natural_person"]}],
-               lambda p: p["current_status"] in ("discharge_pending", "discharge_granted")
-               and p["debtor_kind"] == "natural_person"),
+    "values": (
+        [
+            {"field": "current_status", "values": ["discharge_pending", "discharge_granted"]},
+            {"field": "debtor_kind", "values": ["natural_person"]},
+        ],
+        lambda p: (
+            p["current_status"] in ("discharge_pending", "discharge_granted") and p["debtor_kind"] == "natural_person"
+        ),
+    ),
     # keywords without umlauts or ae/oe/ue/ss, so that case-insensitive containment is the whole rule
-    "keywords": ([{"field": "court", "keywords": ["amtsgericht", "stuttgart"]}],
-                 lambda p: "stuttgart" in p["court"].casefold() and "amtsgericht" in p["court"].casefold()),
-    "min/max": ([{"field": "opened_at", "min": "2023-01-01", "max": "2024-12-31"}],
-                lambda p: p["opened_at"] is not None and "2023-01-01" <= p["opened_at"] <= "2024-12-31"),
-    "min only, boolean value": ([{"field": "last_event_at", "min": "2025-01-01"},
-                                 {"field": "has_open_insolvency", "value": "true"}],
-                                lambda p: p["last_event_at"] >= "2025-01-01" and p["has_open_insolvency"]),
+    "keywords": (
+        [{"field": "court", "keywords": ["amtsgericht", "stuttgart"]}],
+        lambda p: "stuttgart" in p["court"].casefold() and "amtsgericht" in p["court"].casefold(),
+    ),
+    "min/max": (
+        [{"field": "opened_at", "min": "2023-01-01", "max": "2024-12-31"}],
+        lambda p: p["opened_at"] is not None and "2023-01-01" <= p["opened_at"] <= "2024-12-31",
+    ),
+    "min only, boolean value": (
+        [{"field": "last_event_at", "min": "2025-01-01"}, {"field": "has_open_insolvency", "value": "true"}],
+        lambda p: p["last_event_at"] >= "2025-01-01" and p["has_open_insolvency"],
+    ),
 }
 
 
@@ -210,8 +228,11 @@ def test_sandbox_extract_is_created_then_polled_to_completion(register, world):
     sdk = register.client()
     before = used(sdk)
     order = sdk.transparenzregister.extract.create_v1(x_credential_name="sandbox")
-    assert (order.status, order.company_id, order.ekrn) == ("processing", None,
-                                                              world.meta["transparenzregister"]["sandbox_ekrn"])
+    assert (order.status, order.company_id, order.ekrn) == (
+        "processing",
+        None,
+        world.meta["transparenzregister"]["sandbox_ekrn"],
+    )
     assert re.fullmatch(r"tre_\d+", order.id) and order.submitted_at.tzinfo is not None
     done = poll(sdk, order.id)
     assert done.status == "completed" and done.completed_at >= done.submitted_at and done.reference_number
@@ -236,10 +257,10 @@ def test_production_extract_completes_or_fails_and_costs_50(register, world):
     document = httpx.get(done.documents[0].url)
     assert document.status_code == 200 and document.content.startswith(b"%PDF")
     # a company deleted from the register (inactive) with one entity: the extract is ordered, then fails
-    deleted = next(c for c, ekrns in sorted(entities.items())
-                   if len(ekrns) == 1 and world.companies[c]["status"] == "inactive")
-    failed = poll(sdk, sdk.transparenzregister.extract.create_v1(company_id=deleted,
-                                                                  x_credential_name="production").id)
+    deleted = next(
+        c for c, ekrns in sorted(entities.items()) if len(ekrns) == 1 and world.companies[c]["status"] == "inactive"
+    )
+    failed = poll(sdk, sdk.transparenzregister.extract.create_v1(company_id=deleted, x_credential_name="production").id)
     assert failed.status == "failed" and failed.report is None and failed.documents is None
     assert used(sdk) - before == 2 * 50
 
@@ -251,13 +272,19 @@ def test_monitors_are_created_listed_and_deleted(register, world):
     sdk = register.client()
     company_id = scenario(world, "large group's Organträger")
     other_id = scenario(world, "GmbH & Co. KG")
-    person_id = next(r["id"] for c in world.companies.values() if c["status"] == "active"
-                     for r in c["representation"] if r["type"] == "natural_person" and r["id"])
+    person_id = next(
+        r["id"]
+        for c in world.companies.values()
+        if c["status"] == "active"
+        for r in c["representation"]
+        if r["type"] == "natural_person" and r["id"]
+    )
     before = used(sdk)
     weekly = sdk.monitor.create(entity_type="company", entity_id=company_id, preferences=["basic", "insolvencies"])
     assert (weekly.entity_id, weekly.update_frequency, weekly.disabled) == (company_id, "weekly", False)
-    daily = sdk.monitor.create(entity_type="company", entity_id=other_id, preferences=["financials"],
-                               update_frequency="daily")
+    daily = sdk.monitor.create(
+        entity_type="company", entity_id=other_id, preferences=["financials"], update_frequency="daily"
+    )
     assert daily.update_frequency == "daily"
     person = sdk.monitor.create(entity_type="person", entity_id=person_id, preferences=["management_positions"])
     assert (person.entity_type, person.update_frequency) == ("person", "weekly")
@@ -284,7 +311,8 @@ def test_credits_of_every_plan(register, world, key):
 def _locked_credentials(sdk, world):
     sdk.transparenzregister.set_credentials_v1(**LOCKED_ACCOUNT, name="locked")  # the password is right
     return lambda: sdk.transparenzregister.extract.create_v1(
-        company_id=scenario(world, "unique Transparenzregister match"), x_credential_name="locked")
+        company_id=scenario(world, "unique Transparenzregister match"), x_credential_name="locked"
+    )
 
 
 def _monitor_twice(sdk, world):
@@ -296,55 +324,151 @@ def _monitor_twice(sdk, world):
 def _order(case: str, name: str = "errors"):
     def prepare(sdk, world):
         sdk.transparenzregister.set_credentials_v1(**VALID_ACCOUNT, name=name)
-        return lambda: sdk.transparenzregister.extract.create_v1(company_id=scenario(world, case),
-                                                                 x_credential_name=name)
+        return lambda: sdk.transparenzregister.extract.create_v1(
+            company_id=scenario(world, case), x_credential_name=name
+        )
+
     return prepare
 
 
 def _call(function: Callable[[Any, Any], Any]):
     """A case without set-up: ``function(sdk, world)`` is the failing call."""
-    return lambda sdk, world: (lambda: function(sdk, world))
+    return lambda sdk, world: lambda: function(sdk, world)
 
 
 #: (status, the official client's exception class, error code, API key, prepare(sdk, world) -> the failing call)
 ERRORS = {
-    "malformed company id": (400, BadRequestError, "invalid_company_id", "demo-paid",
-                             _call(lambda sdk, world: sdk.company.get_details_v1("DE-HRB-1"))),
-    "unknown filter value": (400, BadRequestError, "invalid_filter", "demo-paid", _call(
-        lambda sdk, world: sdk.search.find_insolvencies_v1(filters=[{"field": "current_status",
-                                                                     "value": "bankrupt"}]))),
-    "page too large": (400, BadRequestError, "invalid_pagination", "demo-paid", _call(
-        lambda sdk, world: sdk.search.find_insolvencies_v1(pagination={"page": 1, "per_page": 500}))),
-    "reserved credential name": (400, BadRequestError, "reserved_credential_name", "demo-paid", _call(
-        lambda sdk, world: sdk.transparenzregister.set_credentials_v1(**VALID_ACCOUNT, name="sandbox"))),
-    "unknown API key": (401, AuthenticationError, "unauthorized", "not-a-key",
-                        _call(lambda sdk, world: sdk.usage.get_credits_v1())),
-    "rejected register login": (401, AuthenticationError, "register_credentials_rejected", "demo-paid", _call(
-        lambda sdk, world: sdk.transparenzregister.set_credentials_v1(username=VALID_ACCOUNT["username"],
-                                                                      password="not-the-password"))),
-    "no credits left": (402, APIStatusError, "insufficient_credits", "demo-empty", _call(
-        lambda sdk, world: sdk.company.get_details_v1(scenario(world, "UG → GmbH conversion")))),
-    "free plan extract": (402, APIStatusError, "plan_required", "demo-free", _call(
-        lambda sdk, world: sdk.transparenzregister.extract.create_v1(x_credential_name="sandbox"))),
-    "free plan monitors": (402, APIStatusError, "plan_required", "demo-free",
-                           _call(lambda sdk, world: sdk.monitor.list())),
-    "locked register account": (403, PermissionDeniedError, "register_authentication_rejected", "demo-paid",
-                                _locked_credentials),
-    "unknown company": (404, NotFoundError, "company_not_found", "demo-paid",
-                        _call(lambda sdk, world: sdk.company.get_details_v1("DE-HRB-Z9999-1"))),
-    "unknown proceeding": (404, NotFoundError, "insolvency_not_found", "demo-paid", _call(
-        lambda sdk, world: sdk.insolvency.get_details_v1("00000000-0000-4000-8000-000000000000"))),
-    "unknown extract": (404, NotFoundError, "extract_not_found", "demo-paid",
-                        _call(lambda sdk, world: sdk.transparenzregister.extract.get_v1("tre_999999999"))),
-    "no stored credentials of that name": (404, NotFoundError, "credentials_not_found", "demo-paid", _call(
-        lambda sdk, world: sdk.transparenzregister.extract.create_v1(
-            company_id=scenario(world, "unique Transparenzregister match"), x_credential_name="never-stored"))),
-    "no Transparenzregister match": (404, NotFoundError, "register_entity_not_found", "demo-paid",
-                                     _order("no Transparenzregister match")),
-    "no such monitor": (404, NotFoundError, "monitor_not_found", "demo-paid",
-                        _call(lambda sdk, world: sdk.monitor.delete("DE-HRB-Z9999-1"))),
-    "ambiguous Transparenzregister match": (409, ConflictError, "ambiguous_register_entity", "demo-paid",
-                                            _order("ambiguous Transparenzregister match")),
+    "malformed company id": (
+        400,
+        BadRequestError,
+        "invalid_company_id",
+        "demo-paid",
+        _call(lambda sdk, world: sdk.company.get_details_v1("DE-HRB-1")),
+    ),
+    "unknown filter value": (
+        400,
+        BadRequestError,
+        "invalid_filter",
+        "demo-paid",
+        _call(
+            lambda sdk, world: sdk.search.find_insolvencies_v1(
+                filters=[{"field": "current_status", "value": "bankrupt"}]
+            )
+        ),
+    ),
+    "page too large": (
+        400,
+        BadRequestError,
+        "invalid_pagination",
+        "demo-paid",
+        _call(lambda sdk, world: sdk.search.find_insolvencies_v1(pagination={"page": 1, "per_page": 500})),
+    ),
+    "reserved credential name": (
+        400,
+        BadRequestError,
+        "reserved_credential_name",
+        "demo-paid",
+        _call(lambda sdk, world: sdk.transparenzregister.set_credentials_v1(**VALID_ACCOUNT, name="sandbox")),
+    ),
+    "unknown API key": (
+        401,
+        AuthenticationError,
+        "unauthorized",
+        "not-a-key",
+        _call(lambda sdk, world: sdk.usage.get_credits_v1()),
+    ),
+    "rejected register login": (
+        401,
+        AuthenticationError,
+        "register_credentials_rejected",
+        "demo-paid",
+        _call(
+            lambda sdk, world: sdk.transparenzregister.set_credentials_v1(
+                username=VALID_ACCOUNT["username"], password="not-the-password"
+            )
+        ),
+    ),
+    "no credits left": (
+        402,
+        APIStatusError,
+        "insufficient_credits",
+        "demo-empty",
+        _call(lambda sdk, world: sdk.company.get_details_v1(scenario(world, "UG → GmbH conversion"))),
+    ),
+    "free plan extract": (
+        402,
+        APIStatusError,
+        "plan_required",
+        "demo-free",
+        _call(lambda sdk, world: sdk.transparenzregister.extract.create_v1(x_credential_name="sandbox")),
+    ),
+    "free plan monitors": (
+        402,
+        APIStatusError,
+        "plan_required",
+        "demo-free",
+        _call(lambda sdk, world: sdk.monitor.list()),
+    ),
+    "locked register account": (
+        403,
+        PermissionDeniedError,
+        "register_authentication_rejected",
+        "demo-paid",
+        _locked_credentials,
+    ),
+    "unknown company": (
+        404,
+        NotFoundError,
+        "company_not_found",
+        "demo-paid",
+        _call(lambda sdk, world: sdk.company.get_details_v1("DE-HRB-Z9999-1")),
+    ),
+    "unknown proceeding": (
+        404,
+        NotFoundError,
+        "insolvency_not_found",
+        "demo-paid",
+        _call(lambda sdk, world: sdk.insolvency.get_details_v1("00000000-0000-4000-8000-000000000000")),
+    ),
+    "unknown extract": (
+        404,
+        NotFoundError,
+        "extract_not_found",
+        "demo-paid",
+        _call(lambda sdk, world: sdk.transparenzregister.extract.get_v1("tre_999999999")),
+    ),
+    "no stored credentials of that name": (
+        404,
+        NotFoundError,
+        "credentials_not_found",
+        "demo-paid",
+        _call(
+            lambda sdk, world: sdk.transparenzregister.extract.create_v1(
+                company_id=scenario(world, "unique Transparenzregister match"), x_credential_name="never-stored"
+            )
+        ),
+    ),
+    "no Transparenzregister match": (
+        404,
+        NotFoundError,
+        "register_entity_not_found",
+        "demo-paid",
+        _order("no Transparenzregister match"),
+    ),
+    "no such monitor": (
+        404,
+        NotFoundError,
+        "monitor_not_found",
+        "demo-paid",
+        _call(lambda sdk, world: sdk.monitor.delete("DE-HRB-Z9999-1")),
+    ),
+    "ambiguous Transparenzregister match": (
+        409,
+        ConflictError,
+        "ambiguous_register_entity",
+        "demo-paid",
+        _order("ambiguous Transparenzregister match"),
+    ),
     "monitor exists": (409, ConflictError, "monitor_exists", "demo-paid", _monitor_twice),
 }
 

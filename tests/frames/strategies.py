@@ -18,8 +18,18 @@ from hypothesis import strategies as st
 
 from regkit.frames.financials import MEASURES
 from regkit.frames.money import MAX_EXACT_CENTS
-from regkit.schema import (ADMINISTRATION_KINDS, COMPANY_STATUSES, CURRENCIES, DOCUMENT_TYPES, ENTITY_TYPES,
-                           INSOLVENCY_STATUSES, LEGAL_FORMS, PROCEEDING_KINDS, REGISTER_TYPES, REPRESENTATION_ROLES)  # fmt: skip
+from regkit.schema import (
+    ADMINISTRATION_KINDS,
+    COMPANY_STATUSES,
+    CURRENCIES,
+    DOCUMENT_TYPES,
+    ENTITY_TYPES,
+    INSOLVENCY_STATUSES,  # fmt: skip
+    LEGAL_FORMS,
+    PROCEEDING_KINDS,
+    REGISTER_TYPES,
+    REPRESENTATION_ROLES,
+)
 
 __all__ = ["company_ids", "companies_v1", "dates", "indicator_entries", "cents"]
 
@@ -57,15 +67,19 @@ def _entries(field: str, day: st.SearchStrategy[str]) -> st.SearchStrategy:
     if field == "names":
         return _entry({"name": words, "legal_form": st.sampled_from(LEGAL_FORMS), "start_date": day})
     if field == "addresses":
-        return _entry({"city": words, "country": words, "start_date": day, "formatted_value": text},
-                      {"street": words, "postal_code": st.from_regex(r"\A[0-9]{5}\Z"), "extra": text})
+        return _entry(
+            {"city": words, "country": words, "start_date": day, "formatted_value": text},
+            {"street": words, "postal_code": st.from_regex(r"\A[0-9]{5}\Z"), "extra": text},
+        )
     if field == "purposes":
         return _entry({"purpose": text, "start_date": day})
     if field == "capitals":
         amount = st.one_of(st.integers(0, 10**9).map(float), st.floats(0, 1e12, allow_nan=False, allow_infinity=False))
         return _entry({"amount": amount, "currency": st.sampled_from(CURRENCIES), "start_date": day})
-    return _entry({"register_number": words, "register_type": st.sampled_from(REGISTER_TYPES),
-                   "register_court": words}, {"company_id": company_ids(), "start_date": day})
+    return _entry(
+        {"register_number": words, "register_type": st.sampled_from(REGISTER_TYPES), "register_court": words},
+        {"company_id": company_ids(), "start_date": day},
+    )
 
 
 @st.composite
@@ -112,8 +126,9 @@ def indicator_entries(day: st.SearchStrategy[str] = dates) -> st.SearchStrategy:
 
 
 def _link() -> st.SearchStrategy:
-    return _entry({"company_id": company_ids(), "name": words, "registration_date": dates,
-                   "agreement_date": st.none() | dates})
+    return _entry(
+        {"company_id": company_ids(), "name": words, "registration_date": dates, "agreement_date": st.none() | dates}
+    )
 
 
 _summary = _entry(

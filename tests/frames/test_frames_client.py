@@ -117,7 +117,9 @@ def test_every_company_record_method_equals_its_frames_function(client, world):
         pd.testing.assert_frame_equal(from_record, from_function)
     assert record.as_of("2020-01-01").to_dict() == frames.as_of(raw, "2020-01-01").to_dict()
     assert raw["name"]["name"] in record._repr_html_()
-    assert len(record.links()) == len(raw["acquisitions"]) + bool(raw["profit_transfer_agreement"]) + len(raw["asset_spin_offs"])
+    assert len(record.links()) == len(raw["acquisitions"]) + bool(raw["profit_transfer_agreement"]) + len(
+        raw["asset_spin_offs"]
+    )
 
 
 def test_every_batch_method_equals_the_frames_of_its_records(client, world):

@@ -66,8 +66,9 @@ def test_meeting_times_in_text() -> None:
         {"kind": "examination_meeting", "at": "bei Gericht zu erfragen", "location": None}]}))  # fmt: skip
     assert frame["report_meeting_at"].iloc[0] == pd.Timestamp("2024-05-02 08:00", tz="UTC")
     assert pd.isna(frame["examination_meeting_at"].iloc[0]) and frame["meeting_count"].iloc[0] == 2
-    assert frame["meetings"].iloc[0] == ("report_meeting 02.05.2024, 10:00 Uhr Saal 3; "
-                                         "examination_meeting bei Gericht zu erfragen")
+    assert frame["meetings"].iloc[0] == (
+        "report_meeting 02.05.2024, 10:00 Uhr Saal 3; examination_meeting bei Gericht zu erfragen"
+    )
 
 
 def test_the_bundled_world(world: Any) -> None:

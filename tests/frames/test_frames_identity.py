@@ -17,9 +17,16 @@ CID = "DE-HRB-B1234-1"
 
 def natural(first: str | None, last: str | None, name: str | None = None, born: str | None = "1970-01-02",
             city: str | None = "Köln", pid: str | None = None) -> dict[str, Any]:  # fmt: skip
-    return {"id": pid, "name": name if name is not None else f"{first} {last}", "type": "natural_person",
-            "role": "DIRECTOR", "start_date": "2010-01-01", "end_date": None, "authority": None,
-            "natural_person": {"first_name": first, "last_name": last, "date_of_birth": born, "city": city}}
+    return {
+        "id": pid,
+        "name": name if name is not None else f"{first} {last}",
+        "type": "natural_person",
+        "role": "DIRECTOR",
+        "start_date": "2010-01-01",
+        "end_date": None,
+        "authority": None,
+        "natural_person": {"first_name": first, "last_name": last, "date_of_birth": born, "city": city},
+    }
 
 
 @pytest.mark.parametrize(("a", "b"), [
@@ -66,8 +73,12 @@ def test_id_birth_city_and_company() -> None:
     unborn = natural("Eva", "Roth", born=None)
     assert person_key(unborn, CID) == f"person:eva roth|@{CID}" != person_key(unborn, "DE-HRB-X9-2")
     assert person_key(unborn, CID, use_city=True) == f"person:eva roth||koeln@{CID}"
-    acme = {"id": None, "name": "Acme Ltd.", "type": "legal_person",
-            "legal_person": {"name": "ACME Ltd", "city": "London", "country": "GB"}}
+    acme = {
+        "id": None,
+        "name": "Acme Ltd.",
+        "type": "legal_person",
+        "legal_person": {"name": "ACME Ltd", "city": "London", "country": "GB"},
+    }
     assert person_key(acme, CID) == person_key(acme, "DE-HRB-X9-2") == "legal:acme ltd|london|gb"
     assert person_key(acme, CID, use_city=True) == "legal:acme ltd|london|gb"
 

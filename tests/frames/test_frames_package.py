@@ -71,7 +71,10 @@ def _calls(company):
                   "insolvency_grounds": None, "claims_filing_deadline": None, "opened_at": None, "closed_at": None,
                   "first_event_at": None, "last_event_at": None, "distribution_available": None,
                   "distribution_claims_total": None, "events": []}  # fmt: skip
-    yield frames.history, [frames.history(company, f) for f in ("names", "addresses", "purposes", "capitals", "registers")]
+    yield (
+        frames.history,
+        [frames.history(company, f) for f in ("names", "addresses", "purposes", "capitals", "registers")],
+    )
     yield frames.representatives, [frames.representatives(company)]
     yield frames.indicators, [frames.indicators(company), frames.indicators(company, wide=False)]
     yield frames.ratios, [frames.ratios(frames.indicators(company))]
@@ -94,7 +97,9 @@ def test_every_column_is_documented_and_no_warning_is_raised(company):
         for frame in built:
             columns = frames.RATIOS if function is frames.ratios else frame.columns  # ratios: input's + six
             for column in columns:
-                generic = (column in MEASURES and "measures" in doc.lower()) or (column.startswith("ground_") and "ground_" in doc)
+                generic = (column in MEASURES and "measures" in doc.lower()) or (
+                    column.startswith("ground_") and "ground_" in doc
+                )
                 assert column in doc or generic, f"{function.__name__}: column {column!r} is not documented"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 import numpy as np
@@ -11,10 +12,22 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from strategies import cents, companies_v1, dates
 
-from regkit.frames import (as_of, companies, contact, documents, history, indicators, industry_codes,
-                           insolvency_summaries, links, panel, ratios, representatives)  # fmt: skip
-from regkit.frames.histories import CURRENT, FIELDS
+from regkit.frames import (
+    as_of,
+    companies,
+    contact,
+    documents,
+    history,
+    indicators,
+    industry_codes,
+    insolvency_summaries,  # fmt: skip
+    links,
+    panel,
+    ratios,
+    representatives,
+)
 from regkit.frames.financials import MEASURES
+from regkit.frames.histories import CURRENT, FIELDS
 from regkit.frames.money import MAX_EXACT_CENTS, cents_to_eur_array
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -133,7 +146,7 @@ def test_beyond_the_exact_range_eur_refuses_and_cents_stay_exact(value):
 
 YEARS = [1900, 1990, 2001, 2002, 2020, 2030]
 BUILDERS = {
-    **{f"history_{f}": (lambda f: lambda cs: history(cs, f))(f) for f in FIELDS},
+    **{f"history_{f}": functools.partial(history, field=f) for f in FIELDS},
     "representatives": representatives, "indicators_eur": indicators,
     "indicators_cents": lambda cs: indicators(cs, unit="cents"),
     "indicators_long": lambda cs: indicators(cs, wide=False), "ratios": lambda cs: ratios(indicators(cs)),
@@ -190,7 +203,7 @@ def test_links_and_transactions(company):
                 + (company["profit_transfer_agreement"] is not None))  # fmt: skip
     assert len(frame) == expected
     own = frame[frame["member"] != "merged_into"]  # the company is the hub of every link but its own merger
-    for day, group in own.dropna(subset=["agreement_date"]).groupby("agreement_date"):
+    for _day, group in own.dropna(subset=["agreement_date"]).groupby("agreement_date"):
         assert group["transaction"].nunique() == 1
     undated = frame[frame["agreement_date"].isna()]
     assert undated["transaction"].notna().all()

@@ -109,8 +109,15 @@ def test_integers_and_their_floats(euros: int) -> None:
 
 # -- garbage → null, anything → no exception ---------------------------------------------------------------
 anything = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.decimals() | st.text() | st.binary()
-    | st.dates() | st.datetimes(),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.decimals()
+    | st.text()
+    | st.binary()
+    | st.dates()
+    | st.datetimes(),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
     max_leaves=6,
 )
@@ -174,8 +181,22 @@ def test_dates_round_trip_in_every_form(day: dt.date) -> None:
     assert parse_date(day) == day and parse_date(dt.datetime(day.year, day.month, day.day, 23)) == day
 
 
-@pytest.mark.parametrize("text", ["31.02.2024", "2024-02-30", "00.01.2024", "1.13.2024", "2024-13-01", "24.12.24",
-                                  "bis 24.12.2024", "24.12.2024 (Frist)", "Dezember 2024", "20241224", "0000-01-01"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "31.02.2024",
+        "2024-02-30",
+        "00.01.2024",
+        "1.13.2024",
+        "2024-13-01",
+        "24.12.24",
+        "bis 24.12.2024",
+        "24.12.2024 (Frist)",
+        "Dezember 2024",
+        "20241224",
+        "0000-01-01",
+    ],
+)
 def test_what_is_not_a_date(text: str) -> None:
     assert parse_date(text) is None
 

@@ -8,8 +8,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from regkit.frames import (as_of, companies, contact, history, indicators, insolvency_results,
-                           insolvency_summaries, links, panel, ratios, representatives)  # fmt: skip
+from regkit.frames import (
+    as_of,
+    companies,
+    contact,
+    history,
+    indicators,
+    insolvency_results,
+    insolvency_summaries,  # fmt: skip
+    links,
+    panel,
+    ratios,
+    representatives,
+)
 from regkit.frames.financials import MEASURES
 
 
@@ -95,8 +106,15 @@ def test_empty_inputs_keep_their_dtypes(company):
 def test_dtypes_are_the_documented_ones(company):
     names = history(company, "capitals")
     assert {c: str(t) for c, t in names.dtypes.items()} == {
-        "company_id": "str", "version": "int64", "valid_from": "datetime64[us]", "valid_to": "datetime64[us]",
-        "is_current": "bool", "amount": "Float64", "currency": "category", "amount_eur": "Float64"}
+        "company_id": "str",
+        "version": "int64",
+        "valid_from": "datetime64[us]",
+        "valid_to": "datetime64[us]",
+        "is_current": "bool",
+        "amount": "Float64",
+        "currency": "category",
+        "amount_eur": "Float64",
+    }
     assert list(names["currency"].cat.categories) == ["EUR", "DEM", "USD"]
     wide = indicators(company)
     assert set(map(str, wide[list(MEASURES)].dtypes)) == {"Float64"} and str(wide["employees"].dtype) == "Int64"
@@ -112,7 +130,10 @@ def test_corrected_report_kept_with_revision(company):
 
 def test_long_indicators_keep_nulls_and_units(company):
     long = indicators(company, wide=False)
-    assert len(long) == 3 * 13 and long["value"].isna().sum() == indicators(company)[[*MEASURES, "employees"]].isna().sum().sum()
+    assert (
+        len(long) == 3 * 13
+        and long["value"].isna().sum() == indicators(company)[[*MEASURES, "employees"]].isna().sum().sum()
+    )
     assert set(long.loc[long["measure"] == "employees", "unit"]) == {"persons"}
     assert set(long.loc[long["measure"] != "employees", "unit"]) == {"EUR"}
 

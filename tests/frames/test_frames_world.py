@@ -11,8 +11,22 @@ from decimal import ROUND_HALF_UP, Decimal
 import pandas as pd
 import pytest
 
-from regkit.frames import (as_of, companies, contact, documents, events, history, indicators, industry_codes,
-                           insolvency_summaries, links, panel, proceedings, ratios, representatives)  # fmt: skip
+from regkit.frames import (
+    as_of,
+    companies,
+    contact,
+    documents,
+    events,
+    history,
+    indicators,
+    industry_codes,
+    insolvency_summaries,  # fmt: skip
+    links,
+    panel,
+    proceedings,
+    ratios,
+    representatives,
+)
 from regkit.frames.status import status_on
 
 DEM_CONVERTED = "DE-HRB-R1102-109244"
@@ -59,7 +73,11 @@ def test_move_to_another_court_changes_register_and_address(world):
     registers, addresses = history(company, "registers"), history(company, "addresses")
     assert len(registers) == len(addresses) == 2
     assert registers["register_company_id"].tolist() == [r["company_id"] for r in company["registers"]]
-    assert registers.loc[1, "register_company_id"] == MOVED == world.meta["former_ids"][registers.loc[0, "register_company_id"]]
+    assert (
+        registers.loc[1, "register_company_id"]
+        == MOVED
+        == world.meta["former_ids"][registers.loc[0, "register_company_id"]]
+    )
     assert registers.loc[1, "valid_from"] == addresses.loc[1, "valid_from"]
     assert registers.loc[0, "register_court"] != registers.loc[1, "register_court"]
 
@@ -117,7 +135,8 @@ def test_open_insolvency(world):
     company = world.companies[OPEN_INSOLVENCY]
     summary = insolvency_summaries(company)
     assert summary[["case_number", "court", "current_status"]].values.tolist() == [
-        ["89 IN 762/20", "Amtsgericht Hildesheim", "opened"]]
+        ["89 IN 762/20", "Amtsgericht Hildesheim", "opened"]
+    ]
     rows = panel(company, years=[2019, 2020, 2021])
     assert rows["insolvency_opened"].tolist() == [False, True, False]
     assert companies(company)["has_insolvency"].tolist() == [True]
@@ -132,7 +151,8 @@ def test_consumer_insolvency_events(world):
     assert frame["event_type"].iloc[-1] == "discharge_granted" == proceeding["current_status"]
     assert frame["discharge_granted"].iloc[-1] == True  # noqa: E712 - a nullable boolean
     assert proceedings(proceeding)[["debtor_name", "event_count"]].values.tolist() == [
-        ["Christian Ahrens", len(proceeding["events"])]]
+        ["Christian Ahrens", len(proceeding["events"])]
+    ]
 
 
 def test_corrected_reports_are_both_kept(world_companies):

@@ -48,15 +48,31 @@ def readme_groups() -> list[dict[str, Any]]:
         match = ROW.match(line)
         if match:
             group, top, name, companies, pta, mergers = match.groups()
-            rows.append({"group": group, "organtraeger": top, "name": name, "companies": int(companies),
-                         "with_pta": int(pta), "mergers": int(mergers)})
+            rows.append(
+                {
+                    "group": group,
+                    "organtraeger": top,
+                    "name": name,
+                    "companies": int(companies),
+                    "with_pta": int(pta),
+                    "mergers": int(mergers),
+                }
+            )
     assert len(rows) == 12, "the groups table of data/README.md changed shape"
     return rows
 
 
 def _entry(**fields: Any) -> dict[str, Any]:
-    entry = {"id": None, "name": "Eva Roth", "type": "natural_person", "role": "DIRECTOR", "start_date": "2010-01-01",
-             "end_date": None, "authority": None, "natural_person": None}
+    entry = {
+        "id": None,
+        "name": "Eva Roth",
+        "type": "natural_person",
+        "role": "DIRECTOR",
+        "start_date": "2010-01-01",
+        "end_date": None,
+        "authority": None,
+        "natural_person": None,
+    }
     entry.update(fields)
     return entry
 
@@ -70,15 +86,31 @@ def make_company() -> Callable[..., dict[str, Any]]:
 
     def make(n: int | str, **members: Any) -> dict[str, Any]:
         cid = n if isinstance(n, str) else f"DE-HRB-B1204-{n}"
-        company = {"id": cid, "name": {"name": f"Firma {n} GmbH", "legal_form": "gmbh", "start_date": "2000-01-01"},
-                   "names": [], "status": "active", "legal_form": "gmbh", "incorporated_at": "2000-01-01",
-                   "terminated_at": None, "address": {"city": "Berlin"}, "representation": [], "merged_into": None,
-                   "acquisitions": [], "asset_spin_offs": [], "profit_transfer_agreement": None}
+        company = {
+            "id": cid,
+            "name": {"name": f"Firma {n} GmbH", "legal_form": "gmbh", "start_date": "2000-01-01"},
+            "names": [],
+            "status": "active",
+            "legal_form": "gmbh",
+            "incorporated_at": "2000-01-01",
+            "terminated_at": None,
+            "address": {"city": "Berlin"},
+            "representation": [],
+            "merged_into": None,
+            "acquisitions": [],
+            "asset_spin_offs": [],
+            "profit_transfer_agreement": None,
+        }
         company.update(members)
         return company
 
-    def person(pid: str | None = "p-1", name: str = "Eva Roth", born: str | None = "1970-01-01",
-               city: str | None = "Berlin", **fields: Any) -> dict[str, Any]:
+    def person(
+        pid: str | None = "p-1",
+        name: str = "Eva Roth",
+        born: str | None = "1970-01-01",
+        city: str | None = "Berlin",
+        **fields: Any,
+    ) -> dict[str, Any]:
         first, _, last = name.partition(" ")
         details = {"first_name": first, "last_name": last, "date_of_birth": born, "city": city}
         return _entry(id=pid, name=name, natural_person=details, **fields)
@@ -86,12 +118,22 @@ def make_company() -> Callable[..., dict[str, Any]]:
     def legal(lid: str | int | None, name: str = "Alpha AG", role: str = "SHAREHOLDER",
               **fields: Any) -> dict[str, Any]:  # fmt: skip
         ident = f"DE-HRB-B1204-{lid}" if isinstance(lid, int) else lid
-        return _entry(id=ident, name=name, type="legal_person", role=role,
-                      legal_person={"name": name, "city": "Berlin", "country": "DE"}, **fields)
+        return _entry(
+            id=ident,
+            name=name,
+            type="legal_person",
+            role=role,
+            legal_person={"name": name, "city": "Berlin", "country": "DE"},
+            **fields,
+        )
 
     def link(n: int, registered: str = "2020-01-01", agreed: str | None = None) -> dict[str, Any]:
-        return {"company_id": f"DE-HRB-B1204-{n}", "name": f"Firma {n} GmbH", "registration_date": registered,
-                "agreement_date": agreed}
+        return {
+            "company_id": f"DE-HRB-B1204-{n}",
+            "name": f"Firma {n} GmbH",
+            "registration_date": registered,
+            "agreement_date": agreed,
+        }
 
     make.person, make.legal, make.link = person, legal, link  # type: ignore[attr-defined]
     return make

@@ -16,13 +16,19 @@ import regkit.graph
 
 GRAPH_DIR = Path(regkit.graph.__file__).parent
 PLOT_DIR = GRAPH_DIR.parent / "plot"
-MODULES = ["regkit.graph"] + sorted(f"regkit.graph.{m.name}" for m in pkgutil.iter_modules([str(GRAPH_DIR)])) + [
-    "regkit.plot.group", "regkit.plot"]
+MODULES = (
+    ["regkit.graph"]
+    + sorted(f"regkit.graph.{m.name}" for m in pkgutil.iter_modules([str(GRAPH_DIR)]))
+    + ["regkit.plot.group", "regkit.plot"]
+)
 
 
 def test_all_lists_the_public_names() -> None:
-    public = {name for name, value in vars(regkit.graph).items()
-              if not name.startswith("_") and not isinstance(value, types.ModuleType)} - {"annotations"}
+    public = {
+        name
+        for name, value in vars(regkit.graph).items()
+        if not name.startswith("_") and not isinstance(value, types.ModuleType)
+    } - {"annotations"}
     assert set(regkit.graph.__all__) == public
 
 

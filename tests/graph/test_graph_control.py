@@ -18,8 +18,14 @@ def cid(n: int) -> str:
 
 def test_a_cycle_of_shareholdings_ends(make_company: Any) -> None:
     legal = make_company.legal
-    G = from_companies([make_company(1, representation=[legal(2)]), make_company(2, representation=[legal(3)]),
-                        make_company(3, representation=[legal(1)]), make_company(4, representation=[legal(1)])])
+    G = from_companies(
+        [
+            make_company(1, representation=[legal(2)]),
+            make_company(2, representation=[legal(3)]),
+            make_company(3, representation=[legal(1)]),
+            make_company(4, representation=[legal(1)]),
+        ]
+    )
     # 2 holds 1, 3 holds 2, 1 holds 3; 1 holds 4
     assert control_chain(G, cid(4)) == [cid(4), cid(1), cid(2), cid(3)]
     assert ultimate_parent(G, cid(4)) == cid(3)
@@ -28,15 +34,17 @@ def test_a_cycle_of_shareholdings_ends(make_company: Any) -> None:
 
 def test_a_cycle_of_agreements_ends(make_company: Any) -> None:
     link = make_company.link
-    G = from_companies([make_company(1, profit_transfer_agreement=link(2)),
-                        make_company(2, profit_transfer_agreement=link(1))])
+    G = from_companies(
+        [make_company(1, profit_transfer_agreement=link(2)), make_company(2, profit_transfer_agreement=link(1))]
+    )
     top, members = organkreis(G, cid(1))
     assert top == cid(2) and members == {cid(1)}
 
 
 def test_an_agreement_outranks_shareholdings(make_company: Any) -> None:
-    G = from_companies([make_company(3, profit_transfer_agreement=make_company.link(1),
-                                     representation=[make_company.legal(2)])])
+    G = from_companies(
+        [make_company(3, profit_transfer_agreement=make_company.link(1), representation=[make_company.legal(2)])]
+    )
     assert controlling_parents(G, cid(3)) == {cid(1)}
     assert ultimate_parent(G, cid(3)) == cid(1)
 
@@ -49,8 +57,13 @@ def test_shared_control_stops_the_walk(make_company: Any) -> None:
 
 
 def test_people_and_general_partners_do_not_control(make_company: Any) -> None:
-    kg = make_company(3, representation=[make_company.person("p-1", role="SHAREHOLDER"),
-                                         make_company.legal(2, "Komplementär GmbH", "PERSONAL_LIABLE_DIRECTOR")])
+    kg = make_company(
+        3,
+        representation=[
+            make_company.person("p-1", role="SHAREHOLDER"),
+            make_company.legal(2, "Komplementär GmbH", "PERSONAL_LIABLE_DIRECTOR"),
+        ],
+    )
     G = from_companies([kg])
     assert ultimate_parent(G, cid(3)) == cid(3)
 
@@ -62,9 +75,14 @@ def test_legal_person_without_company_id_can_be_the_ultimate_parent(make_company
 
 def test_control_over_time(make_company: Any) -> None:
     legal = make_company.legal
-    company = make_company(3, representation=[legal(1, start_date="2000-01-01", end_date="2010-06-30"),
-                                              legal(2, "Beta AG", start_date="2010-06-30")],
-                           profit_transfer_agreement=make_company.link(2, "2015-01-01"))
+    company = make_company(
+        3,
+        representation=[
+            legal(1, start_date="2000-01-01", end_date="2010-06-30"),
+            legal(2, "Beta AG", start_date="2010-06-30"),
+        ],
+        profit_transfer_agreement=make_company.link(2, "2015-01-01"),
+    )
     G = from_companies([company])
     assert ultimate_parent(G, cid(3), "2005-01-01") == cid(1)
     assert ultimate_parent(G, cid(3), "2010-06-29") == cid(1)
@@ -91,11 +109,18 @@ def test_in_force_is_half_open() -> None:
 
 def test_as_of_keeps_what_existed_and_what_was_in_force(make_company: Any) -> None:
     person, link = make_company.person, make_company.link
-    absorbed = make_company(2, status="inactive", terminated_at="2022-10-12", merged_into=link(1, "2022-10-12"),
-                            representation=[person("p-1", start_date="2005-01-01", end_date="2022-10-12")])
-    acquirer = make_company(1, incorporated_at="2001-01-01",
-                            representation=[person("p-2", start_date="2001-01-01"),
-                                            person("p-1", start_date="2020-01-01")])
+    absorbed = make_company(
+        2,
+        status="inactive",
+        terminated_at="2022-10-12",
+        merged_into=link(1, "2022-10-12"),
+        representation=[person("p-1", start_date="2005-01-01", end_date="2022-10-12")],
+    )
+    acquirer = make_company(
+        1,
+        incorporated_at="2001-01-01",
+        representation=[person("p-2", start_date="2001-01-01"), person("p-1", start_date="2020-01-01")],
+    )
     G = from_companies([absorbed, acquirer])
     before = as_of(G, "2021-01-01")
     assert set(before) == {cid(1), cid(2), "p-1", "p-2"}
@@ -121,12 +146,20 @@ def test_as_of_on_the_world_drops_the_merged_and_ended(world: Any, world_graph: 
     day = dt.date(2015, 1, 1)
     H = as_of(world_graph, day)
     iso = day.isoformat()
-    alive = {c for c, r in world.companies.items()
-             if r["incorporated_at"] <= iso and (r["terminated_at"] is None or iso < r["terminated_at"])}
+    alive = {
+        c
+        for c, r in world.companies.items()
+        if r["incorporated_at"] <= iso and (r["terminated_at"] is None or iso < r["terminated_at"])
+    }
     assert {n for n, d in H.nodes(data=True) if d["kind"] == "company"} == alive
     # a company representative must exist on the day too (the world has shareholder mandates that start
     # before the holding company was incorporated: those are not in force before it exists)
-    mandates = sum(1 for c in alive for r in world.companies[c]["representation"]
-                   if r["start_date"] <= day.isoformat() and (r["end_date"] is None or day.isoformat() < r["end_date"])
-                   and (r["type"] == "natural_person" or r["id"] in alive))
+    mandates = sum(
+        1
+        for c in alive
+        for r in world.companies[c]["representation"]
+        if r["start_date"] <= day.isoformat()
+        and (r["end_date"] is None or day.isoformat() < r["end_date"])
+        and (r["type"] == "natural_person" or r["id"] in alive)
+    )
     assert sum(1 for *_, d in H.edges(data=True) if d["relation"] == "representation") == mandates

@@ -40,8 +40,16 @@ def test_each_company_is_paid_once_and_each_estimate_holds(make_client: Any, wor
     levels = report.levels
     assert list(levels["level"]) == list(range(len(levels))) and len(levels) >= 3
     assert {c: str(t) for c, t in levels.dtypes.items()} == {
-        "level": "int64", "ids": "object", "companies": "int64", "cached": "int64", "estimated_credits": "int64",
-        "spent_credits": "int64", "fetched": "int64", "failed": "int64", "skipped": "int64"}
+        "level": "int64",
+        "ids": "object",
+        "companies": "int64",
+        "cached": "int64",
+        "estimated_credits": "int64",
+        "spent_credits": "int64",
+        "fetched": "int64",
+        "failed": "int64",
+        "skipped": "int64",
+    }
     assert (levels["estimated_credits"] == levels["spent_credits"]).all()
     assert levels["estimated_credits"].iloc[0] == 10 * len(seeds)
 
@@ -119,9 +127,13 @@ def test_arguments_are_checked_before_anything_is_spent() -> None:
         def __getattr__(self, name: str) -> Any:
             raise AssertionError("nothing may be called")
 
-    for kwargs in ({"seeds": ["not-an-id"]}, {"seeds": ["DE-HRB-B1204-1"], "depth": -1},
-                   {"seeds": ["DE-HRB-B1204-1"], "budget": -5}, {"seeds": ["DE-HRB-B1204-1"], "max_companies": 0},
-                   {"seeds": ["DE-HRB-B1204-1"], "relations": ["ownership"]}):
+    for kwargs in (
+        {"seeds": ["not-an-id"]},
+        {"seeds": ["DE-HRB-B1204-1"], "depth": -1},
+        {"seeds": ["DE-HRB-B1204-1"], "budget": -5},
+        {"seeds": ["DE-HRB-B1204-1"], "max_companies": 0},
+        {"seeds": ["DE-HRB-B1204-1"], "relations": ["ownership"]},
+    ):
         with pytest.raises(ValueError):
             crawl(NoClient(), **kwargs)
 
@@ -131,4 +143,6 @@ def test_linked_companies_follow_the_relations(world: Any) -> None:
     assert linked_companies(kg) == ["DE-HRB-B1204-124641", G065_TOP]
     assert linked_companies(kg, relations=("profit_transfer",)) == []
     assert linked_companies(world.companies[G065_TOP], relations=("merger",)) == [
-        "DE-HRB-T3104-127867", "DE-HRB-R2103-101451"]
+        "DE-HRB-T3104-127867",
+        "DE-HRB-R2103-101451",
+    ]

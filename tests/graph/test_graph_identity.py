@@ -32,8 +32,10 @@ def graph_mandates(G: Any) -> Counter:
 
 def distinct_entries(companies: list[dict[str, Any]]) -> int:
     """Entries of the input that differ in some member (exact repeats within a company count once)."""
-    return sum(len({json.dumps(e, sort_keys=True) for e in c["representation"]})
-               for c in {c["id"]: c for c in companies}.values())
+    return sum(
+        len({json.dumps(e, sort_keys=True) for e in c["representation"]})
+        for c in {c["id"]: c for c in companies}.values()
+    )
 
 
 def assert_joined(companies: Any, raw: list[dict[str, Any]], person_city: bool = False) -> None:
@@ -53,8 +55,9 @@ def test_the_bundled_world(world: Any) -> None:
 
 def test_through_the_local_register(world: Any, make_client: Any) -> None:
     """Companies fetched from the in-process local register (records, a CompanyBatch): the same join."""
-    ids = [c["id"] for c in world.companies.values()
-           if any(r["id"] is None for r in c["representation"])][:120]  # id-less persons: derived keys
+    ids = [c["id"] for c in world.companies.values() if any(r["id"] is None for r in c["representation"])][
+        :120
+    ]  # id-less persons: derived keys
     batch = make_client().get_companies(ids, progress=False)
     assert len(batch.ok) == len(ids)
     assert_joined(batch, [record.raw for record in batch.ok])
@@ -77,8 +80,10 @@ def test_one_person_listed_twice_with_another_split_is_two_edges(make_company: A
     G = from_companies([company])
     assert G.number_of_edges() == 20
     hans = "person:hans mueller peter|1960-05-05"
-    assert sorted(G[hans]["DE-HRB-B1204-1"]) == ["representation/DIRECTOR/2010-01-01",
-                                                  "representation/DIRECTOR/2010-01-01/2"]
+    assert sorted(G[hans]["DE-HRB-B1204-1"]) == [
+        "representation/DIRECTOR/2010-01-01",
+        "representation/DIRECTOR/2010-01-01/2",
+    ]
     assert representatives(company)["id"].tolist()[-2:] == [hans, hans]
 
 

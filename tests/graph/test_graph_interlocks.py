@@ -23,17 +23,31 @@ def cid(n: int) -> str:
 
 def test_periods_sets_and_dtypes(make_company: Any) -> None:
     person = make_company.person
-    G = from_companies([
-        make_company(1, representation=[person("p-1", start_date="2010-01-01")]),
-        make_company(2, representation=[person("p-1", start_date="2012-01-01", end_date="2016-01-01")]),
-        make_company(3, representation=[person("p-1", start_date="2014-01-01", end_date="2015-01-01"),
-                                        person("p-1", role="PROKURA", start_date="2014-06-01", end_date="2018-01-01")]),
-    ])
+    G = from_companies(
+        [
+            make_company(1, representation=[person("p-1", start_date="2010-01-01")]),
+            make_company(2, representation=[person("p-1", start_date="2012-01-01", end_date="2016-01-01")]),
+            make_company(
+                3,
+                representation=[
+                    person("p-1", start_date="2014-01-01", end_date="2015-01-01"),
+                    person("p-1", role="PROKURA", start_date="2014-06-01", end_date="2018-01-01"),
+                ],
+            ),
+        ]
+    )
     frame = interlocks(G)
     assert tuple(frame.columns) == INTERLOCK_COLUMNS
     assert {c: str(t) for c, t in frame.dtypes.items()} == {
-        "person": "str", "name": "str", "n_companies": "int64", "companies": "object", "company_names": "object",
-        "start": "datetime64[us]", "end": "datetime64[us]", "days": "Int64"}
+        "person": "str",
+        "name": "str",
+        "n_companies": "int64",
+        "companies": "object",
+        "company_names": "object",
+        "start": "datetime64[us]",
+        "end": "datetime64[us]",
+        "days": "Int64",
+    }
     rows = [(r.companies, r.start.date(), None if pd.isna(r.end) else r.end.date()) for r in frame.itertuples()]
     assert rows == [
         ((cid(1), cid(2)), D(2012, 1, 1), D(2014, 1, 1)),
@@ -47,8 +61,12 @@ def test_periods_sets_and_dtypes(make_company: Any) -> None:
 
 def test_shareholders_do_not_serve_unless_asked(make_company: Any) -> None:
     person = make_company.person
-    G = from_companies([make_company(1, representation=[person("p-1", role="SHAREHOLDER")]),
-                        make_company(2, representation=[person("p-1", role="SHAREHOLDER")])])
+    G = from_companies(
+        [
+            make_company(1, representation=[person("p-1", role="SHAREHOLDER")]),
+            make_company(2, representation=[person("p-1", role="SHAREHOLDER")]),
+        ]
+    )
     assert interlocks(G).empty
     open_ended = interlocks(G, roles=None)
     assert len(open_ended) == 1 and pd.isna(open_ended["end"].iloc[0]) and pd.isna(open_ended["days"].iloc[0])
@@ -79,42 +97,77 @@ def test_property_agrees_with_a_day_by_day_count(mandates: list, minimum: int) -
     reps: dict[int, list] = {n: [] for n in range(4)}
     for pid, (company, start, length) in mandates:
         end = None if length is None else (base + dt.timedelta(start + length)).isoformat()
-        reps[company].append({"id": pid, "name": pid, "type": "natural_person", "role": "DIRECTOR",
-                              "start_date": (base + dt.timedelta(start)).isoformat(), "end_date": end,
-                              "authority": None, "natural_person": None})
+        reps[company].append(
+            {
+                "id": pid,
+                "name": pid,
+                "type": "natural_person",
+                "role": "DIRECTOR",
+                "start_date": (base + dt.timedelta(start)).isoformat(),
+                "end_date": end,
+                "authority": None,
+                "natural_person": None,
+            }
+        )
     G = from_companies([{"id": cid(n), "name": {"name": str(n)}, "representation": r} for n, r in reps.items()])
     frame = interlocks(G, min_companies=minimum)
-    rows = [(r.person, r.companies, r.start.date(), None if pd.isna(r.end) else r.end.date())
-            for r in frame.itertuples()]
+    rows = [
+        (r.person, r.companies, r.start.date(), None if pd.isna(r.end) else r.end.date()) for r in frame.itertuples()
+    ]
     for day_number in range(0, 70):
         day = base + dt.timedelta(day_number)
         for pid in ("p-1", "p-2"):
-            serving = tuple(sorted({cid(c) for p, (c, s, length) in mandates
-                                    if p == pid and s <= day_number and (length is None or day_number < s + length)}))
-            hits = [companies for person, companies, start, end in rows
-                    if person == pid and start <= day and (end is None or day < end)]
+            serving = tuple(
+                sorted(
+                    {
+                        cid(c)
+                        for p, (c, s, length) in mandates
+                        if p == pid and s <= day_number and (length is None or day_number < s + length)
+                    }
+                )
+            )
+            hits = [
+                companies
+                for person, companies, start, end in rows
+                if person == pid and start <= day and (end is None or day < end)
+            ]
             assert hits == ([serving] if len(serving) >= minimum else [])
     # maximal periods: consecutive rows of a person never have the same companies back to back
     for _, rows in frame.groupby("person"):
-        for (a, b) in zip(rows.itertuples(), list(rows.itertuples())[1:]):
+        for a, b in zip(rows.itertuples(), list(rows.itertuples())[1:]):
             assert not (a.companies == b.companies and a.end == b.start)
 
 
 def test_merger_history_in_order_with_transactions(make_company: Any) -> None:
     link = make_company.link
-    G = from_companies([
-        make_company(1, acquisitions=[link(2, "2022-10-12", "2022-07-01"), link(3, "2022-10-12", "2022-07-01"),
-                                      link(4, "2010-05-05", None)]),
-        make_company(2, acquisitions=[link(5, "2001-01-01", "2000-11-11")]),
-        make_company(1, merged_into=None),
-        make_company(6, acquisitions=[link(1, "2024-01-01", "2023-09-09")]),
-    ])
+    G = from_companies(
+        [
+            make_company(
+                1,
+                acquisitions=[
+                    link(2, "2022-10-12", "2022-07-01"),
+                    link(3, "2022-10-12", "2022-07-01"),
+                    link(4, "2010-05-05", None),
+                ],
+            ),
+            make_company(2, acquisitions=[link(5, "2001-01-01", "2000-11-11")]),
+            make_company(1, merged_into=None),
+            make_company(6, acquisitions=[link(1, "2024-01-01", "2023-09-09")]),
+        ]
+    )
     frame = merger_history(G, cid(1))
     assert tuple(frame.columns) == MERGER_COLUMNS
     assert {c: str(t) for c, t in frame.dtypes.items()} == {
-        "absorbed": "str", "absorbed_name": "str", "acquirer": "str", "acquirer_name": "str",
-        "registration_date": "datetime64[us]", "agreement_date": "datetime64[us]", "direction": "str",
-        "depth": "int64", "transaction": "int64"}
+        "absorbed": "str",
+        "absorbed_name": "str",
+        "acquirer": "str",
+        "acquirer_name": "str",
+        "registration_date": "datetime64[us]",
+        "agreement_date": "datetime64[us]",
+        "direction": "str",
+        "depth": "int64",
+        "transaction": "int64",
+    }
     got = [(r.absorbed, r.acquirer, r.direction, r.depth, r.transaction) for r in frame.itertuples()]
     assert got == [
         (cid(5), cid(2), "in", 2, 1),
@@ -124,5 +177,7 @@ def test_merger_history_in_order_with_transactions(make_company: Any) -> None:
         (cid(1), cid(6), "out", 1, 4),
     ]
     assert merger_history(G, cid(3))[["absorbed", "acquirer", "direction", "depth"]].values.tolist() == [
-        [cid(3), cid(1), "out", 1], [cid(1), cid(6), "out", 2]]
+        [cid(3), cid(1), "out", 1],
+        [cid(1), cid(6), "out", 2],
+    ]
     assert merger_history(from_companies([make_company(7)]), cid(7)).empty

@@ -10,8 +10,7 @@ import matplotlib.pyplot as plt
 import pytest
 
 import regkit.plot
-from regkit.graph import as_of, control_chain, from_companies
-from regkit.graph import layered_layout
+from regkit.graph import as_of, control_chain, from_companies, layered_layout
 from regkit.plot.group import EDGE_STYLES, NODE_STYLES, select_group
 
 G065_TOP = "DE-HRB-R2103-65834"  # Luxlog Holding AG
@@ -35,8 +34,14 @@ def test_draws_a_group_on_the_given_axes(world_graph: Any) -> None:
     assert out is ax and ax.figure is fig
     assert ax.get_title() == f"Luxlog Holding AG ({G065_TOP}) and its group"
     labels = legend_labels(ax)
-    assert {"company, active", "company, inactive", "profit transfer (to parent)", "merger (into acquirer)",
-            "shareholder (parent → company)", "general partner"} <= labels
+    assert {
+        "company, active",
+        "company, inactive",
+        "profit transfer (to parent)",
+        "merger (into acquirer)",
+        "shareholder (parent → company)",
+        "general partner",
+    } <= labels
     assert "person" not in labels
     texts = {t.get_text().replace("\n", " ") for t in ax.texts}
     assert "Luxlog Holding AG" in texts
@@ -82,18 +87,34 @@ def test_a_date_draws_the_group_as_it_stood(world_graph: Any) -> None:
     drawn = {t.get_text().replace("\n", " ") for t in ax.texts}
     assert "company, inactive" not in legend_labels(ax)
     assert "person" in legend_labels(ax)
-    assert all(world_graph.nodes[n]["name"] in drawn for n in select_group(world_graph, G065_TOP, "2010-01-01")
-               if n in alive and len(world_graph.nodes[n]["name"]) <= 16)
+    assert all(
+        world_graph.nodes[n]["name"] in drawn
+        for n in select_group(world_graph, G065_TOP, "2010-01-01")
+        if n in alive and len(world_graph.nodes[n]["name"]) <= 16
+    )
 
 
 def test_any_graph_and_styles(make_company: Any) -> None:
     link = make_company.link
-    G = from_companies([make_company(2, status="liquidation", asset_spin_offs=[link(3)],
-                                     representation=[make_company.legal(None, "Acme Ltd.")])])
+    G = from_companies(
+        [
+            make_company(
+                2,
+                status="liquidation",
+                asset_spin_offs=[link(3)],
+                representation=[make_company.legal(None, "Acme Ltd.")],
+            )
+        ]
+    )
     ax = regkit.plot.group(G, labels=False, legend=True, title="small")
     assert ax.get_title() == "small" and not ax.texts
-    assert {"company, in liquidation", "company, not fetched", "legal person", "spin-off (to recipient)",
-            "shareholder (parent → company)"} == legend_labels(ax)
+    assert {
+        "company, in liquidation",
+        "company, not fetched",
+        "legal person",
+        "spin-off (to recipient)",
+        "shareholder (parent → company)",
+    } == legend_labels(ax)
     assert {label for label, *_ in NODE_STYLES.values()} >= legend_labels(ax) - {s[0] for s in EDGE_STYLES.values()}
 
 

@@ -5,18 +5,31 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import networkx as nx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regkit.graph import (CrawlReport, from_companies, from_edgelist, node_link_data, node_link_graph, read_gexf,
-                          read_graphml, read_node_link, to_edgelist, to_nodelist, write_gexf, write_graphml,
-                          write_node_link)  # fmt: skip
 from regkit.client.errors import ValidationError
+from regkit.graph import (
+    CrawlReport,
+    from_companies,
+    from_edgelist,
+    node_link_data,
+    node_link_graph,
+    read_gexf,
+    read_graphml,
+    read_node_link,
+    to_edgelist,
+    to_nodelist,
+    write_gexf,
+    write_graphml,
+    write_node_link,  # fmt: skip
+)
 
 
 @pytest.fixture
@@ -24,15 +37,27 @@ def tricky(make_company: Any) -> nx.MultiDiGraph:
     """A small graph with every relation, stubs, id-less persons, empty strings, umlauts and duplicate keys."""
     person, legal, link = make_company.person, make_company.legal, make_company.link
     companies = [
-        make_company(1, acquisitions=[link(2, "2022-10-12", "2022-07-01")], address={"city": "Köln"},
-                     representation=[person("p-1", "Jörg Müller", "1960-05-05", "Köln", authority=""),
-                                     person("p-1", "Jörg Müller", "1960-05-05", "Köln", authority="b"),
-                                     person(None, "Anna Schmidt", None, None),
-                                     legal(None, "Acme & Söhne <Ltd.>")]),
+        make_company(
+            1,
+            acquisitions=[link(2, "2022-10-12", "2022-07-01")],
+            address={"city": "Köln"},
+            representation=[
+                person("p-1", "Jörg Müller", "1960-05-05", "Köln", authority=""),
+                person("p-1", "Jörg Müller", "1960-05-05", "Köln", authority="b"),
+                person(None, "Anna Schmidt", None, None),
+                legal(None, "Acme & Söhne <Ltd.>"),
+            ],
+        ),
         make_company(2, status="inactive", terminated_at="2022-10-12", merged_into=link(1, "2022-10-12", None)),
-        make_company(3, profit_transfer_agreement=link(1, "2019-03-01"), asset_spin_offs=[link(8, "2015-03-01")],
-                     representation=[legal(1, role="SHAREHOLDER", end_date="2020-01-01"),
-                                     legal(7, "Beta GmbH", "PERSONAL_LIABLE_DIRECTOR")]),
+        make_company(
+            3,
+            profit_transfer_agreement=link(1, "2019-03-01"),
+            asset_spin_offs=[link(8, "2015-03-01")],
+            representation=[
+                legal(1, role="SHAREHOLDER", end_date="2020-01-01"),
+                legal(7, "Beta GmbH", "PERSONAL_LIABLE_DIRECTOR"),
+            ],
+        ),
     ]
     return from_companies(companies)
 
@@ -120,15 +145,26 @@ def test_what_cannot_be_written(tricky: nx.MultiDiGraph, tmp_path: Path) -> None
 
 def test_edgelist_columns_and_a_relation_frame_without_keys(tricky: nx.MultiDiGraph) -> None:
     frame = to_edgelist(tricky)
-    assert list(frame.columns[:10]) == ["source", "target", "key", "relation", "role", "valid_from", "valid_to",
-                                        "registration_date", "agreement_date", "authority"]
+    assert list(frame.columns[:10]) == [
+        "source",
+        "target",
+        "key",
+        "relation",
+        "role",
+        "valid_from",
+        "valid_to",
+        "registration_date",
+        "agreement_date",
+        "authority",
+    ]
     assert str(frame["valid_from"].dtype) == "datetime64[us]" and str(frame["relation"].dtype) == "str"
     nodes = to_nodelist(tricky)
     assert str(nodes["fetched"].dtype) == "boolean" and str(nodes["date_of_birth"].dtype) == "datetime64[us]"
     # a relation frame from elsewhere: keys are made by the schema's rule
     H = from_edgelist(frame.drop(columns=["key"]))
-    assert {(u, v, k): d for u, v, k, d in H.edges(keys=True, data=True)} == \
-        {(u, v, k): d for u, v, k, d in tricky.edges(keys=True, data=True)}
+    assert {(u, v, k): d for u, v, k, d in H.edges(keys=True, data=True)} == {
+        (u, v, k): d for u, v, k, d in tricky.edges(keys=True, data=True)
+    }
     assert from_edgelist(frame.drop(columns=["key"]).iloc[[0, 0]]).number_of_edges() == 1
     with pytest.raises(KeyError, match="relation"):
         from_edgelist(frame[["source", "target"]], edge_key=None)
@@ -143,8 +179,9 @@ def test_the_frames_relation_frame_feeds_from_edgelist(world: Any, world_graph: 
 
     frame = frames.links(world.companies)
     H = from_edgelist(frame, edge_key=None, edge_attr=EDGE_ATTRIBUTES)
-    expected = {(u, v, k): d for u, v, k, d in world_graph.edges(keys=True, data=True)
-                if d["relation"] != "representation"}
+    expected = {
+        (u, v, k): d for u, v, k, d in world_graph.edges(keys=True, data=True) if d["relation"] != "representation"
+    }
     assert {(u, v, k): d for u, v, k, d in H.edges(keys=True, data=True)} == expected
 
 
@@ -191,8 +228,12 @@ def test_property_every_character_survives(name: str, person: str, city: str, au
 
 
 @settings(max_examples=60, deadline=None)
-@given(before=xml_text, bad=st.sampled_from(NOT_XML), after=xml_text,
-       where=st.sampled_from(["name", "person", "authority", "note"]))
+@given(
+    before=xml_text,
+    bad=st.sampled_from(NOT_XML),
+    after=xml_text,
+    where=st.sampled_from(["name", "person", "authority", "note"]),
+)
 def test_property_what_xml_cannot_hold_is_refused_and_json_keeps_it(before: str, bad: str, after: str, where: str,
                                                                     tmp_path_factory: Any,
                                                                     assert_same_graph: Any) -> None:  # fmt: skip

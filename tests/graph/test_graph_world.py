@@ -37,8 +37,11 @@ def raw_parent(company: dict[str, Any]) -> str | None:
     """The PTA target, else the one current legal-person shareholder, from the raw record."""
     if company["profit_transfer_agreement"]:
         return company["profit_transfer_agreement"]["company_id"]
-    holders = {r["id"] for r in company["representation"]
-               if r["type"] == "legal_person" and r["role"] == "SHAREHOLDER" and r["end_date"] is None}
+    holders = {
+        r["id"]
+        for r in company["representation"]
+        if r["type"] == "legal_person" and r["role"] == "SHAREHOLDER" and r["end_date"] is None
+    }
     return holders.pop() if len(holders) == 1 else None
 
 
@@ -48,9 +51,14 @@ def raw_parent_on(company: dict[str, Any], day: dt.date) -> str | None:
     pta = company["profit_transfer_agreement"]
     if pta and D(pta["registration_date"]) <= day:
         return pta["company_id"]
-    holders = {r["id"] for r in company["representation"]
-               if r["type"] == "legal_person" and r["role"] == "SHAREHOLDER" and D(r["start_date"]) <= day
-               and (r["end_date"] is None or day < D(r["end_date"]))}
+    holders = {
+        r["id"]
+        for r in company["representation"]
+        if r["type"] == "legal_person"
+        and r["role"] == "SHAREHOLDER"
+        and D(r["start_date"]) <= day
+        and (r["end_date"] is None or day < D(r["end_date"]))
+    }
     return holders.pop() if len(holders) == 1 else None
 
 
@@ -88,9 +96,13 @@ def raw_overlaps(companies: list[dict[str, Any]]) -> dict[tuple, list[tuple]]:
     for person, companies_ in served.items():
         ids = sorted(companies_)
         for i, a in enumerate(ids):
-            for b in ids[i + 1:]:
-                periods = [(max(s1, s2), min(e1, e2)) for s1, e1 in companies_[a] for s2, e2 in companies_[b]
-                           if max(s1, s2) < min(e1, e2)]
+            for b in ids[i + 1 :]:
+                periods = [
+                    (max(s1, s2), min(e1, e2))
+                    for s1, e1 in companies_[a]
+                    for s2, e2 in companies_[b]
+                    if max(s1, s2) < min(e1, e2)
+                ]
                 if periods:
                     out[(person, a, b)] = merge(periods)
     return out
@@ -164,12 +176,20 @@ def test_merger_history(world: Any, world_graph: Any, readme_groups: list[dict[s
         for member in groups_by_top(world)[top]["members"]:
             expected = raw_mergers_into(world, member) | raw_mergers_out(world, member)
             frame = merger_history(world_graph, member)
-            got = {(r.absorbed, r.acquirer, r.registration_date.date().isoformat(),
+            got = {
+                (
+                    r.absorbed,
+                    r.acquirer,
+                    r.registration_date.date().isoformat(),
                     None if r.agreement_date != r.agreement_date else r.agreement_date.date().isoformat(),
-                    r.direction, r.depth) for r in frame.itertuples()}
+                    r.direction,
+                    r.depth,
+                )
+                for r in frame.itertuples()
+            }
             assert got == expected and len(frame) == len(expected), member
             assert list(frame["registration_date"]) == sorted(frame["registration_date"])
-            for (acquirer, agreed), rows in frame.groupby(["acquirer", "agreement_date"]):
+            for _, rows in frame.groupby(["acquirer", "agreement_date"]):
                 assert rows["transaction"].nunique() == 1, "one agreement_date, one transaction"
 
 
@@ -196,7 +216,7 @@ def assert_interlocks_match(G: Any, frame: Any, expected: dict[tuple, list], lab
         start = OPEN_START if r.start != r.start else r.start.date()
         end = OPEN_END if r.end != r.end else r.end.date()
         for i, a in enumerate(r.companies):
-            for b in r.companies[i + 1:]:
+            for b in r.companies[i + 1 :]:
                 got[(r.person, a, b)].append((start, end))
     got = {k: merge(v) for k, v in got.items()}
     # person node ids: the raw id, or the id-less node for persons the rule leaves alone

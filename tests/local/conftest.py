@@ -9,8 +9,8 @@ description by a response hook (``tests/openapi_check.py``).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Callable, Iterator
 
 import pytest
 
@@ -23,6 +23,7 @@ from regkit.local.adapter import LOCAL_ORIGIN  # noqa: E402
 from regkit.local.models.catalog import load_catalog  # noqa: E402
 from regkit.local.register import LocalRegister, open_local_register  # noqa: E402
 from regkit.local.server import LocalServer  # noqa: E402
+
 
 @pytest.fixture(scope="session")
 def catalog():
@@ -43,7 +44,9 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def make_register(tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[..., LocalRegister]]:
+def make_register(
+    tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[..., LocalRegister]]:
     """Factory for in-process registers on the bundled world with a fresh state file in ``tmp_path``.
 
     Keyword arguments go to :func:`open_local_register` (``extract_delay``, ``rate_limit``, ``faults``, ...).
@@ -55,8 +58,15 @@ def make_register(tmp_path: Path, clock: Clock, monkeypatch: pytest.MonkeyPatch)
     opened: list[LocalRegister] = []
 
     def make(**kwargs: object) -> LocalRegister:
-        options = {"state_path": tmp_path / "state" / "register.sqlite", "key_path": tmp_path / "keys" / "local.key",
-                   "clock": clock, "rate_limit": None, "extract_delay": 5.0, "realtime_latency": 0.0, **kwargs}
+        options = {
+            "state_path": tmp_path / "state" / "register.sqlite",
+            "key_path": tmp_path / "keys" / "local.key",
+            "clock": clock,
+            "rate_limit": None,
+            "extract_delay": 5.0,
+            "realtime_latency": 0.0,
+            **kwargs,
+        }
         register = open_local_register(**options)
         opened.append(register)
         return register

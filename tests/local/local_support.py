@@ -49,8 +49,9 @@ def conforming(response: requests.Response, *args: Any, **kwargs: Any) -> None:
     assert_conforms(response)
 
 
-def session_for(register: Any, key: str | None = PAID, *, base_url: str | None = None,
-                conform: bool = True) -> RegisterSession:
+def session_for(
+    register: Any, key: str | None = PAID, *, base_url: str | None = None, conform: bool = True
+) -> RegisterSession:
     """A session on ``register`` (in-process, or the server at ``base_url``) sending ``key``.
 
     With ``conform`` (the default) every response is checked against the OpenAPI description; turn it off
@@ -88,8 +89,9 @@ class WorldIds:
         self.without_owner = next(c for c in unique if not beneficial_owners(c, catalog.holders))
         self.ambiguous = next(c for c in active if len(entities.get(c, ())) > 1)
         self.no_match = next(c for c in active if c not in entities)
-        self.inactive_match = next(c for c, rec in companies.items()
-                                   if rec.get("status") == "inactive" and len(entities.get(c, ())) == 1)
+        self.inactive_match = next(
+            c for c, rec in companies.items() if rec.get("status") == "inactive" and len(entities.get(c, ())) == 1
+        )
         self.pending_change = next(iter(catalog.world.realtime))
         self.person = next(p for p in catalog.persons)
 

@@ -55,7 +55,9 @@ def test_realtime_without_pending_change_is_the_stored_record(company, api, cata
 def test_company_with_insolvencies_lists_their_summaries(api, catalog):
     company_id = next(c for c, rec in catalog.world.companies.items() if rec.get("insolvencies"))
     body = api().get(f"/v1/company/{company_id}").json()
-    assert [s["id"] for s in body["insolvencies"]] == [s["id"] for s in catalog.world.companies[company_id]["insolvencies"]]
+    assert [s["id"] for s in body["insolvencies"]] == [
+        s["id"] for s in catalog.world.companies[company_id]["insolvencies"]
+    ]
 
 
 def test_former_id_resolves_to_the_company_under_its_current_id(api, catalog):
@@ -65,8 +67,10 @@ def test_former_id_resolves_to_the_company_under_its_current_id(api, catalog):
     assert response.json()["id"] == current
 
 
-@pytest.mark.parametrize("company_id", ["DE-HRB-123", "de-hrb-t2408-79657", "DE-HRB-T2408-79657 ", "DE-XYZ-R1504-1", "x" * 300,
-                                        "DE-HRB-T2408-79657%00"])
+@pytest.mark.parametrize(
+    "company_id",
+    ["DE-HRB-123", "de-hrb-t2408-79657", "DE-HRB-T2408-79657 ", "DE-XYZ-R1504-1", "x" * 300, "DE-HRB-T2408-79657%00"],
+)
 def test_malformed_company_id_is_400_and_free(api, company_id):
     response = api().get(f"/v1/company/{company_id}")
     assert error_of(response) == (400, "invalid_company_id")
@@ -79,8 +83,9 @@ def test_company_id_with_a_slash_is_400_not_404(company, api):
     assert error_of(response) == (400, "invalid_company_id")
 
 
-@pytest.mark.parametrize("params", [{"realtime": "yes"}, {"export": "1"}, {"realtime": ""},
-                                    [("export", "true"), ("export", "false")]])
+@pytest.mark.parametrize(
+    "params", [{"realtime": "yes"}, {"export": "1"}, {"realtime": ""}, [("export", "true"), ("export", "false")]]
+)
 def test_malformed_flags_are_400(company, api, params):
     assert error_of(api().get(f"/v1/company/{company}", params=params)) == (400, "invalid_parameter")
 

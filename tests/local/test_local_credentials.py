@@ -33,18 +33,21 @@ def test_name_defaults_to_default_and_overwrite_keeps_created_at(api, clock):
     assert second["created_at"] == first["created_at"] != second["updated_at"]
 
 
-@pytest.mark.parametrize("body, code", [
-    ({**VALID_ACCOUNT, "name": "sandbox"}, "reserved_credential_name"),
-    ({**VALID_ACCOUNT, "name": "Sandbox"}, "reserved_credential_name"),
-    ({**VALID_ACCOUNT, "name": "has space"}, "invalid_credential_name"),
-    ({**VALID_ACCOUNT, "name": ""}, "invalid_credential_name"),
-    ({"username": VALID_ACCOUNT["username"]}, "invalid_body"),
-    ({"password": VALID_ACCOUNT["password"]}, "invalid_body"),
-    ({**VALID_ACCOUNT, "password": ""}, "invalid_body"),
-    ({**VALID_ACCOUNT, "username": 7}, "invalid_body"),
-    ({**VALID_ACCOUNT, "remember": True}, "invalid_body"),
-    ([], "invalid_body"),
-])
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ({**VALID_ACCOUNT, "name": "sandbox"}, "reserved_credential_name"),
+        ({**VALID_ACCOUNT, "name": "Sandbox"}, "reserved_credential_name"),
+        ({**VALID_ACCOUNT, "name": "has space"}, "invalid_credential_name"),
+        ({**VALID_ACCOUNT, "name": ""}, "invalid_credential_name"),
+        ({"username": VALID_ACCOUNT["username"]}, "invalid_body"),
+        ({"password": VALID_ACCOUNT["password"]}, "invalid_body"),
+        ({**VALID_ACCOUNT, "password": ""}, "invalid_body"),
+        ({**VALID_ACCOUNT, "username": 7}, "invalid_body"),
+        ({**VALID_ACCOUNT, "remember": True}, "invalid_body"),
+        ([], "invalid_body"),
+    ],
+)
 def test_invalid_bodies_are_400(api, body, code):
     assert error_of(api().post(CREDENTIALS, json=body)) == (400, code)
 
@@ -73,7 +76,10 @@ def test_eleventh_name_is_409_but_overwriting_is_allowed(api):
     session = api()
     for i in range(10):
         assert session.post(CREDENTIALS, json={**VALID_ACCOUNT, "name": f"set{i}"}).status_code == 201
-    assert error_of(session.post(CREDENTIALS, json={**VALID_ACCOUNT, "name": "set10"})) == (409, "credential_limit_reached")
+    assert error_of(session.post(CREDENTIALS, json={**VALID_ACCOUNT, "name": "set10"})) == (
+        409,
+        "credential_limit_reached",
+    )
     assert session.post(CREDENTIALS, json={**VALID_ACCOUNT, "name": "set3"}).status_code == 201
 
 

@@ -35,8 +35,9 @@ def test_fault_rate_gives_500s_that_charge_nothing(make_register, ids):
 def test_faults_are_deterministic_for_a_seed(make_register, tmp_path, ids):
     runs = []
     for run in range(2):
-        register = make_register(state_path=tmp_path / f"run{run}" / "s.sqlite",
-                                 faults=Faults(fault_rate=0.3, burst_rate=0.1, seed=42))
+        register = make_register(
+            state_path=tmp_path / f"run{run}" / "s.sqlite", faults=Faults(fault_rate=0.3, burst_rate=0.1, seed=42)
+        )
         runs.append(statuses(session_for(register, "demo-paid"), f"{register.base_url}/v1/credits", 30))
     assert runs[0] == runs[1] and set(runs[0]) == {200, 429, 500}
 

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from openapi_check import schema_validator
 
 from regkit.local.search.query import query_terms
+from regkit.schema import FILTER_FIELDS, FILTER_MEMBERS, FILTER_VALUES, load_openapi
 from regkit.schema.interface import (  # the interface's limits, defined once
     MAX_FILTER_TEXT,
     MAX_FILTER_VALUES,
@@ -23,15 +24,33 @@ from regkit.schema.interface import (  # the interface's limits, defined once
     MAX_QUERY_TERMS,
     PAGE_MAX,
 )
-from regkit.schema import FILTER_FIELDS, FILTER_MEMBERS, FILTER_VALUES, load_openapi
 
 SEARCH = "/v1/search/insolvency"
 REQUEST = "/components/schemas/InsolvencySearchRequest"
 TERMS = load_openapi()["components"]["schemas"]["InsolvencySearchRequest"]["properties"]["query"]["x-regkit-max-terms"]
 
-_TEXTS = st.sampled_from(["Amtsgericht Köln", "köln", "DE-HRB-R3101-94644", " ", "", "\u00a0", "\x1c", "a\x00b",
-                          "2024-02-29", "2023-02-29", "2024-1-01", "2024-01-01\n", "opened", "gmbh", "true", "false",
-                          "over_indebtedness", "Opened"])
+_TEXTS = st.sampled_from(
+    [
+        "Amtsgericht Köln",
+        "köln",
+        "DE-HRB-R3101-94644",
+        " ",
+        "",
+        "\u00a0",
+        "\x1c",
+        "a\x00b",
+        "2024-02-29",
+        "2023-02-29",
+        "2024-1-01",
+        "2024-01-01\n",
+        "opened",
+        "gmbh",
+        "true",
+        "false",
+        "over_indebtedness",
+        "Opened",
+    ]
+)
 _LONG = st.sampled_from([MAX_FILTER_TEXT - 1, MAX_FILTER_TEXT, MAX_FILTER_TEXT + 1]).map(lambda n: "k" * n)
 STRINGS = st.one_of(_TEXTS, _TEXTS, _LONG)
 NUMBERS = st.one_of(
@@ -58,12 +77,18 @@ def filters(draw) -> object:
 
 @st.composite
 def queries(draw) -> object:
-    words = st.lists(st.sampled_from(["müller", "12", "in/24", "bau", "345/24", "x"]),
-                     min_size=MAX_QUERY_TERMS - 3, max_size=MAX_QUERY_TERMS + 2).map(" ".join)
+    words = st.lists(
+        st.sampled_from(["müller", "12", "in/24", "bau", "345/24", "x"]),
+        min_size=MAX_QUERY_TERMS - 3,
+        max_size=MAX_QUERY_TERMS + 2,
+    ).map(" ".join)
     length = st.sampled_from([MAX_QUERY_LENGTH - 1, MAX_QUERY_LENGTH, MAX_QUERY_LENGTH + 1]).map(lambda n: "q" * n)
     text = st.one_of(STRINGS, words, length)
-    return draw(st.one_of(text, text.map(lambda t: {"value": t}), st.none(), NUMBERS,
-                          st.just({"value": "x", "extra": 1}), st.just({})))
+    return draw(
+        st.one_of(
+            text, text.map(lambda t: {"value": t}), st.none(), NUMBERS, st.just({"value": "x", "extra": 1}), st.just({})
+        )
+    )
 
 
 @st.composite
@@ -77,8 +102,12 @@ def bodies(draw) -> dict:
         item = draw(filters())
         body["filters"] = [item] * n if n > 3 else [draw(filters()) for _ in range(n)]
     if draw(st.booleans()):
-        pagination = draw(st.one_of(st.none(), st.fixed_dictionaries({}, optional={
-            "page": NUMBERS, "per_page": NUMBERS, "size": st.just(10)})))
+        pagination = draw(
+            st.one_of(
+                st.none(),
+                st.fixed_dictionaries({}, optional={"page": NUMBERS, "per_page": NUMBERS, "size": st.just(10)}),
+            )
+        )
         body["pagination"] = pagination
     return body
 
@@ -97,9 +126,13 @@ def test_the_document_states_the_server_limit_on_terms():
 
 
 @pytest.mark.slow
-@settings(max_examples=400, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.data_too_large])
+@settings(
+    max_examples=400,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(body=bodies())
 def test_the_register_accepts_exactly_what_the_document_accepts(api, body):
     response = api().post(SEARCH, json=body)  # every answer is also checked against the document
@@ -107,23 +140,29 @@ def test_the_register_accepts_exactly_what_the_document_accepts(api, body):
     assert (response.status_code == 200) == documented(body), (response.status_code, response.text[:300])
 
 
-@pytest.mark.parametrize("body", [
-    {"pagination": {"per_page": 33.0}},
-    {"pagination": {"page": 2.0}},
-    {"query": None, "filters": None, "pagination": None},
-    {"pagination": {"page": PAGE_MAX}},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"pagination": {"per_page": 33.0}},
+        {"pagination": {"page": 2.0}},
+        {"query": None, "filters": None, "pagination": None},
+        {"pagination": {"page": PAGE_MAX}},
+    ],
+)
 def test_edges_the_document_accepts_are_answered(api, body):
     assert documented(body)
     assert api().post(SEARCH, json=body).status_code == 200
 
 
-@pytest.mark.parametrize("body", [
-    {"pagination": {"per_page": 33.5}},
-    {"pagination": {"page": PAGE_MAX + 1}},
-    {"query": "q" * (MAX_QUERY_LENGTH + 1)},
-    {"filters": [{"field": "court", "values": ["a"] * (MAX_FILTER_VALUES + 1)}]},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"pagination": {"per_page": 33.5}},
+        {"pagination": {"page": PAGE_MAX + 1}},
+        {"query": "q" * (MAX_QUERY_LENGTH + 1)},
+        {"filters": [{"field": "court", "values": ["a"] * (MAX_FILTER_VALUES + 1)}]},
+    ],
+)
 def test_edges_the_document_refuses_are_refused(api, body):
     assert not documented(body)
     assert api().post(SEARCH, json=body).status_code == 400

@@ -23,15 +23,24 @@ from local_support import VALID_ACCOUNT
 
 from regkit.local.app import MAX_BODY_BYTES
 
-SETTINGS = settings(max_examples=300, derandomize=True, database=None, deadline=None,
-                    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                           HealthCheck.data_too_large, HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=300,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
+)
 
 NASTY_STRINGS = st.one_of(
     st.text(st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF), min_size=1, max_size=3),
     st.tuples(st.text(max_size=8), st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)).map("".join),
     st.text(st.characters(max_codepoint=0x1F), min_size=1, max_size=4),
-    st.sampled_from(["²", "٣", "1e3", "-1", "+1", " ", "\u00a0", "\ufeff", "\U0001F600", "null", "Amtsgericht Köln"]),
+    st.sampled_from(["²", "٣", "1e3", "-1", "+1", " ", "\u00a0", "\ufeff", "\U0001f600", "null", "Amtsgericht Köln"]),
     st.integers(250, 5000).map(lambda n: "x" * n),
     st.text(max_size=30),
 )
@@ -40,21 +49,39 @@ NASTY_NUMBERS = st.one_of(
     st.floats(),  # includes NaN and ±Infinity, which json.dumps writes as the non-JSON tokens NaN, Infinity
     st.integers(),
 )
-NASTY = st.deferred(lambda: st.one_of(
-    NASTY_STRINGS, NASTY_NUMBERS, st.sampled_from([None, True, False, [], {}]),
-    st.tuples(st.sampled_from([101, 1001, 5000]), st.sampled_from(["a", "\ud800", "²", "", "x" * 300]))
-    .map(lambda pair: [pair[1]] * pair[0]),
-    st.lists(NASTY_STRINGS, max_size=3), st.lists(st.lists(NASTY_NUMBERS, max_size=2), max_size=2),
-))
+NASTY = st.deferred(
+    lambda: st.one_of(
+        NASTY_STRINGS,
+        NASTY_NUMBERS,
+        st.sampled_from([None, True, False, [], {}]),
+        st.tuples(st.sampled_from([101, 1001, 5000]), st.sampled_from(["a", "\ud800", "²", "", "x" * 300])).map(
+            lambda pair: [pair[1]] * pair[0]
+        ),
+        st.lists(NASTY_STRINGS, max_size=3),
+        st.lists(st.lists(NASTY_NUMBERS, max_size=2), max_size=2),
+    )
+)
 SEARCH_TEMPLATES = [
     {"query": "müller", "pagination": {"page": 1, "per_page": 10}},
-    {"query": {"value": "bau"}, "filters": [{"field": "court", "value": "Amtsgericht Köln"},
-                                            {"field": "city", "values": ["Köln", "Bonn"]}]},
-    {"filters": [{"field": "court", "keywords": ["amtsgericht", "köln"]}, {"field": "company_id", "value": "DE-HRB-R3101-94644"},
-                 {"field": "person_id", "values": ["0b9f5a52-4c3e-4f3a-9d0e-2f3c1b6a7d88"]}]},
-    {"filters": [{"field": "opened_at", "min": "2020-01-01", "max": "2024-12-31"},
-                 {"field": "current_status", "values": ["opened"]}, {"field": "has_open_insolvency", "value": "true"}],
-     "pagination": {"page": 2, "per_page": 33}},
+    {
+        "query": {"value": "bau"},
+        "filters": [{"field": "court", "value": "Amtsgericht Köln"}, {"field": "city", "values": ["Köln", "Bonn"]}],
+    },
+    {
+        "filters": [
+            {"field": "court", "keywords": ["amtsgericht", "köln"]},
+            {"field": "company_id", "value": "DE-HRB-R3101-94644"},
+            {"field": "person_id", "values": ["0b9f5a52-4c3e-4f3a-9d0e-2f3c1b6a7d88"]},
+        ]
+    },
+    {
+        "filters": [
+            {"field": "opened_at", "min": "2020-01-01", "max": "2024-12-31"},
+            {"field": "current_status", "values": ["opened"]},
+            {"field": "has_open_insolvency", "value": "true"},
+        ],
+        "pagination": {"page": 2, "per_page": 33},
+    },
 ]
 
 
@@ -114,8 +141,11 @@ def _url_text(value: Any) -> str:
 
 
 @settings(SETTINGS, max_examples=200)
-@given(document_id=st.one_of(st.just("x"), NASTY_STRINGS), expires=st.one_of(NASTY_STRINGS, NASTY_NUMBERS),
-       signature=st.one_of(NASTY_STRINGS, st.just("ab")))
+@given(
+    document_id=st.one_of(st.just("x"), NASTY_STRINGS),
+    expires=st.one_of(NASTY_STRINGS, NASTY_NUMBERS),
+    signature=st.one_of(NASTY_STRINGS, st.just("ab")),
+)
 def test_hostile_document_urls_are_refused_cleanly(api, document_id, expires, signature):
     url = f"/v1/documents/{_url_text(document_id) or 'x'}?expires={_url_text(expires)}&signature={_url_text(signature)}"
     response = api(key=None).get(url, allow_redirects=False)

@@ -11,8 +11,8 @@ from cryptography.fernet import Fernet
 from local_support import VALID_ACCOUNT, error_of, session_for
 
 from regkit.local import Faults, open_local_register
-from regkit.local.models.users import resolve_user
 from regkit.local.config import Config
+from regkit.local.models.users import resolve_user
 
 
 def secrets_of(catalog) -> list[str]:
@@ -46,8 +46,9 @@ def test_an_access_line_per_request_without_a_secret(api, ids, catalog, caplog):
     assert lines[0].startswith(f'- "GET /v1/company/{ids.unique_match}?realtime=false" 200 ')
     assert lines[0].endswith("user=user-1 credits=10") and "user=user-1 credits=0" in lines[1]
     assert '"GET /v1/credits" 401' in lines[2] and "user=-" in lines[2]
-    assert ('"GET /v1/credits?api_key=[redacted]&access_token=[redacted]&signature=[redacted]&q=[redacted]" 401'
-            in lines[3])
+    assert (
+        '"GET /v1/credits?api_key=[redacted]&access_token=[redacted]&signature=[redacted]&q=[redacted]" 401' in lines[3]
+    )
     for secret in (*secrets_of(catalog), "not-a-key-4711", VALID_ACCOUNT["username"]):
         assert secret not in caplog.text
 
@@ -70,7 +71,8 @@ def test_an_injected_500_is_one_line_without_a_traceback(make_register, caplog):
     response = session_for(register, "demo-paid").get(f"{register.base_url}/v1/credits")
     assert error_of(response) == (500, "injected_fault")
     assert [r.getMessage() for r in records(caplog, "regkit.local.faults")] == [
-        "Injecting fault 'error' into GET /v1/credits (fault injection is on)"]
+        "Injecting fault 'error' into GET /v1/credits (fault injection is on)"
+    ]
     [access] = records(caplog, "regkit.local.access")
     assert '"GET /v1/credits" 500' in access.getMessage() and access.getMessage().endswith("fault=error")
     assert all(record.exc_info is None for record in caplog.records) and "Traceback" not in caplog.text
@@ -82,12 +84,21 @@ def test_each_decryption_names_user_credential_and_purpose(api, ids, caplog):
     stored = session.post("/v1/transparenzregister/credentials", json={**VALID_ACCOUNT, "name": "team"})
     assert stored.status_code == 201
     for _ in range(2):
-        order = session.post("/v1/transparenzregister/extracts", json={"company_id": ids.unique_match},
-                             headers={"X-Credential-Name": "team"})
+        order = session.post(
+            "/v1/transparenzregister/extracts",
+            json={"company_id": ids.unique_match},
+            headers={"X-Credential-Name": "team"},
+        )
         assert order.status_code == 201
     lines = [r.getMessage() for r in records(caplog, "regkit.local.vault") if r.getMessage().startswith("Decrypted")]
-    assert lines == [f"Decrypted stored Transparenzregister credentials 'team' of user user-1 for a production "
-                     f"extract of {ids.unique_match}"] * 2
+    assert (
+        lines
+        == [
+            f"Decrypted stored Transparenzregister credentials 'team' of user user-1 for a production "
+            f"extract of {ids.unique_match}"
+        ]
+        * 2
+    )
     assert VALID_ACCOUNT["password"] not in caplog.text and VALID_ACCOUNT["username"] not in caplog.text
 
 
@@ -99,8 +110,16 @@ def test_no_repr_holds_a_key(register, catalog):
     assert "demo-paid" not in repr(user) and "name='user-1'" in repr(user)
 
 
-@pytest.mark.parametrize("url", ["ftp://example.org", "https://example.org/regkit", "https://u:secret@example.org",
-                                 "https://example.org?x=1", "example.org"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://example.org",
+        "https://example.org/regkit",
+        "https://u:secret@example.org",
+        "https://example.org?x=1",
+        "example.org",
+    ],
+)
 def test_a_public_url_that_is_not_an_origin_is_refused(url):
     with pytest.raises(ValueError, match="public_url must be an origin") as info:
         Config(public_url=url)

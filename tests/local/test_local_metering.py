@@ -18,9 +18,14 @@ def test_credits_document(api, clock):
     today = dt.datetime.fromtimestamp(clock.now, dt.timezone.utc).date()
     # nothing counted yet: the rolling window would start with the next request (never null, the live
     # service's client requires a date-time)
-    assert body == {"used_credits": 0, "remaining_credits": 500, "included_credits": 500, "overage_credits": 0,
-                    "paid": False, "period": {"type": "rolling_30_days",
-                                              "reset_at": f"{today + dt.timedelta(days=30)}T00:00:00Z"}}
+    assert body == {
+        "used_credits": 0,
+        "remaining_credits": 500,
+        "included_credits": 500,
+        "overage_credits": 0,
+        "paid": False,
+        "period": {"type": "rolling_30_days", "reset_at": f"{today + dt.timedelta(days=30)}T00:00:00Z"},
+    }
     paid = api().get("/v1/credits").json()
     assert paid["paid"] is True and paid["period"]["type"] == "billing_cycle"
     assert paid["period"]["reset_at"] > today.isoformat() and paid["period"]["reset_at"].endswith("-01T00:00:00Z")
@@ -127,8 +132,15 @@ def test_unknown_route_is_404_json(api):
     assert response.headers["Content-Type"] == "application/json"
 
 
-@pytest.mark.parametrize("method, path", [("DELETE", "/v1/credits"), ("PUT", "/v1/monitor"),
-                                          ("GET", "/v1/search/insolvency"), ("POST", "/v1/company/DE-HRB-B1204-1")])
+@pytest.mark.parametrize(
+    "method, path",
+    [
+        ("DELETE", "/v1/credits"),
+        ("PUT", "/v1/monitor"),
+        ("GET", "/v1/search/insolvency"),
+        ("POST", "/v1/company/DE-HRB-B1204-1"),
+    ],
+)
 def test_wrong_method_is_405_json_with_allow(api, method, path):
     response = api(conform=False).request(method, path)
     assert error_of(response) == (405, "method_not_allowed")

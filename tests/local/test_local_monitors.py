@@ -5,15 +5,16 @@ from __future__ import annotations
 import pytest
 from local_support import EMPTY, FREE, charged, error_of, session_for
 
-from regkit.local.models.admin import OperatorError, enable_monitors, set_plan
 from regkit.local.cli import main as local_cli
+from regkit.local.models.admin import OperatorError, enable_monitors, set_plan
 
 MONITOR = "/v1/monitor"
 
 
 def create(session, entity_id, entity_type="company", **extra):
-    return session.post(MONITOR, json={"entity_type": entity_type, "entity_id": entity_id,
-                                       "preferences": ["basic"], **extra})
+    return session.post(
+        MONITOR, json={"entity_type": entity_type, "entity_id": entity_id, "preferences": ["basic"], **extra}
+    )
 
 
 def test_company_monitor_weekly_costs_25_daily_50(api, catalog):
@@ -21,8 +22,13 @@ def test_company_monitor_weekly_costs_25_daily_50(api, catalog):
     first, second = list(catalog.world.companies)[:2]
     weekly = create(session, first)
     assert weekly.status_code == 200
-    assert weekly.json() == {"entity_type": "company", "entity_id": first, "preferences": ["basic"],
-                             "update_frequency": "weekly", "disabled": False}
+    assert weekly.json() == {
+        "entity_type": "company",
+        "entity_id": first,
+        "preferences": ["basic"],
+        "update_frequency": "weekly",
+        "disabled": False,
+    }
     assert charged(weekly) == 25
     daily = create(session, second, update_frequency="daily", preferences=["basic", "financials"])
     assert charged(daily) == 50 and daily.json()["update_frequency"] == "daily"
@@ -50,25 +56,38 @@ def test_person_monitor_with_update_frequency_is_400(api, ids, frequency):
     assert charged(response) == 0
 
 
-@pytest.mark.parametrize("body, code", [
-    ({"entity_type": "company", "entity_id": "nope", "preferences": ["basic"]}, "invalid_entity_id"),
-    ({"entity_type": "person", "entity_id": "DE-HRB-B1204-1", "preferences": ["basic"]}, "invalid_entity_id"),
-    ({"entity_type": "group", "entity_id": "G001", "preferences": ["basic"]}, "invalid_body"),
-    ({"entity_type": "company", "entity_id": "DE-HRB-B1204-1", "preferences": []}, "invalid_body"),
-    ({"entity_type": "company", "entity_id": "DE-HRB-B1204-1", "preferences": ["gossip"]}, "invalid_body"),
-    ({"entity_type": "company", "entity_id": "DE-HRB-B1204-1", "preferences": ["basic", "basic"]}, "invalid_body"),
-    ({"entity_type": "company", "entity_id": "DE-HRB-B1204-1"}, "invalid_body"),
-    ({"entity_type": "company", "entity_id": "DE-HRB-B1204-1", "preferences": ["basic"],
-      "update_frequency": "hourly"}, "invalid_body"),
-    ({"entity_type": "company", "entity_id": "DE-HRB-B1204-1", "preferences": ["basic"], "webhook": "x"},
-     "invalid_body"),
-])
+@pytest.mark.parametrize(
+    "body, code",
+    [
+        ({"entity_type": "company", "entity_id": "nope", "preferences": ["basic"]}, "invalid_entity_id"),
+        ({"entity_type": "person", "entity_id": "DE-HRB-B1204-1", "preferences": ["basic"]}, "invalid_entity_id"),
+        ({"entity_type": "group", "entity_id": "G001", "preferences": ["basic"]}, "invalid_body"),
+        ({"entity_type": "company", "entity_id": "DE-HRB-B1204-1", "preferences": []}, "invalid_body"),
+        ({"entity_type": "company", "entity_id": "DE-HRB-B1204-1", "preferences": ["gossip"]}, "invalid_body"),
+        ({"entity_type": "company", "entity_id": "DE-HRB-B1204-1", "preferences": ["basic", "basic"]}, "invalid_body"),
+        ({"entity_type": "company", "entity_id": "DE-HRB-B1204-1"}, "invalid_body"),
+        (
+            {
+                "entity_type": "company",
+                "entity_id": "DE-HRB-B1204-1",
+                "preferences": ["basic"],
+                "update_frequency": "hourly",
+            },
+            "invalid_body",
+        ),
+        (
+            {"entity_type": "company", "entity_id": "DE-HRB-B1204-1", "preferences": ["basic"], "webhook": "x"},
+            "invalid_body",
+        ),
+    ],
+)
 def test_invalid_monitor_bodies_are_400(api, body, code):
     assert error_of(api().post(MONITOR, json=body)) == (400, code)
 
 
-@pytest.mark.parametrize("entity_type, entity_id", [("company", "DE-HRB-Z9999-1"),
-                                                    ("person", "00000000-0000-4000-8000-000000000000")])
+@pytest.mark.parametrize(
+    "entity_type, entity_id", [("company", "DE-HRB-Z9999-1"), ("person", "00000000-0000-4000-8000-000000000000")]
+)
 def test_unknown_entity_is_404(api, entity_type, entity_id):
     response = create(api(), entity_id, entity_type=entity_type)
     assert error_of(response) == (404, "entity_not_found")

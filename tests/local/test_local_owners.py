@@ -10,13 +10,23 @@ from regkit.local.models.owners import beneficial_owners, build_report, effectiv
 
 
 def person(company, holder, share):
-    return {"company_id": company, "holder_id": holder, "holder_type": "natural_person",
-            "holder_name": f"Person {holder}", "share": share}
+    return {
+        "company_id": company,
+        "holder_id": holder,
+        "holder_type": "natural_person",
+        "holder_name": f"Person {holder}",
+        "share": share,
+    }
 
 
 def firm(company, holder, share):
-    return {"company_id": company, "holder_id": holder, "holder_type": "legal_person",
-            "holder_name": f"Firm {holder}", "share": share}
+    return {
+        "company_id": company,
+        "holder_id": holder,
+        "holder_type": "legal_person",
+        "holder_name": f"Firm {holder}",
+        "share": share,
+    }
 
 
 def owners(rows, company="A"):
@@ -43,8 +53,7 @@ def test_below_threshold_through_a_chain_is_not_an_owner():
 
 
 def test_cycles_terminate():
-    rows = [firm("A", "B", 0.6), firm("B", "A", 0.5), firm("B", "C", 0.5), person("C", "p", 1.0),
-            person("A", "q", 0.4)]
+    rows = [firm("A", "B", 0.6), firm("B", "A", 0.5), firm("B", "C", 0.5), person("C", "p", 1.0), person("A", "q", 0.4)]
     assert owners(rows) == {"p": (0.3, "indirect"), "q": (0.4, "direct")}
 
 
@@ -56,13 +65,34 @@ def test_any_graph_terminates_with_shares_in_range(edges):
 
 
 def test_report_lists_owners_or_fictional_representatives():
-    company = {"id": "A", "incorporated_at": "2019-05-01", "representation": [
-        {"id": "d", "name": "Dora Direktorin", "type": "natural_person", "role": "DIRECTOR", "end_date": None,
-         "natural_person": {"first_name": "Dora", "last_name": "Direktorin", "city": "Kiel", "date_of_birth": None}},
-        {"id": "x", "name": "Xaver Alt", "type": "natural_person", "role": "DIRECTOR", "end_date": "2020-01-01",
-         "natural_person": None},
-        {"id": "k", "name": "Klara Prokura", "type": "natural_person", "role": "PROKURA", "end_date": None},
-    ]}
+    company = {
+        "id": "A",
+        "incorporated_at": "2019-05-01",
+        "representation": [
+            {
+                "id": "d",
+                "name": "Dora Direktorin",
+                "type": "natural_person",
+                "role": "DIRECTOR",
+                "end_date": None,
+                "natural_person": {
+                    "first_name": "Dora",
+                    "last_name": "Direktorin",
+                    "city": "Kiel",
+                    "date_of_birth": None,
+                },
+            },
+            {
+                "id": "x",
+                "name": "Xaver Alt",
+                "type": "natural_person",
+                "role": "DIRECTOR",
+                "end_date": "2020-01-01",
+                "natural_person": None,
+            },
+            {"id": "k", "name": "Klara Prokura", "type": "natural_person", "role": "PROKURA", "end_date": None},
+        ],
+    }
     persons = {"p": {"first_name": "Paula", "last_name": "Eigner", "city": "Ulm", "date_of_birth": "1970-01-02"}}
     real = build_report(company, {}, holders_by_company([person("A", "p", 0.6)]), persons, "2026-07-01")
     assert real["fictional_ubo_reason"] is None and real["validity"]["from"]["date"] == "2019-05-01"
@@ -74,11 +104,25 @@ def test_report_lists_owners_or_fictional_representatives():
 
 
 def test_kg_without_natural_directors_takes_the_general_partners_directors():
-    gmbh = {"id": "G", "representation": [{"id": "m", "name": "Max Muster", "type": "natural_person",
-                                           "role": "DIRECTOR", "end_date": None}]}
-    kg = {"id": "K", "incorporated_at": "2010-01-01", "representation": [
-        {"id": "G", "name": "Komplementär GmbH", "type": "legal_person", "role": "PERSONAL_LIABLE_DIRECTOR",
-         "end_date": None}]}
+    gmbh = {
+        "id": "G",
+        "representation": [
+            {"id": "m", "name": "Max Muster", "type": "natural_person", "role": "DIRECTOR", "end_date": None}
+        ],
+    }
+    kg = {
+        "id": "K",
+        "incorporated_at": "2010-01-01",
+        "representation": [
+            {
+                "id": "G",
+                "name": "Komplementär GmbH",
+                "type": "legal_person",
+                "role": "PERSONAL_LIABLE_DIRECTOR",
+                "end_date": None,
+            }
+        ],
+    }
     report = build_report(kg, {"G": gmbh}, {}, {}, "2026-07-01")
     assert [u["natural_person"]["full_name"] for u in report["ubos"]] == ["Max Muster"]
     assert report["validity"]["from"]["date"] == "2017-10-01"

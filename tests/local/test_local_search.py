@@ -9,9 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from local_support import EMPTY, charged, error_of, filter_matches
 
+from regkit.local.exceptions import ApiError
 from regkit.local.search.query import fold, match_expression
 from regkit.local.search.request import parse_search_request
-from regkit.local.exceptions import ApiError
 from regkit.schema.interface import FILTER_FIELDS
 
 SEARCH = "/v1/search/insolvency"
@@ -41,8 +41,18 @@ def order(proceedings):
 
 # --- unit: folding and the FTS expression ---------------------------------------------------------------
 
-@pytest.mark.parametrize("a, b", [("Müller", "Mueller"), ("Müller", "muller"), ("STRASSE", "Straße"),
-                                  ("Bölükbasi", "Boelukbasi"), ("Hüttges", "huttges"), ("Äpfel", "Aepfel")])
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("Müller", "Mueller"),
+        ("Müller", "muller"),
+        ("STRASSE", "Straße"),
+        ("Bölükbasi", "Boelukbasi"),
+        ("Hüttges", "huttges"),
+        ("Äpfel", "Aepfel"),
+    ],
+)
 def test_fold_unifies_german_spellings(a, b):
     assert fold(a) == fold(b)
 
@@ -66,12 +76,19 @@ def test_match_expression_never_breaks_fts_syntax(text):
 
 # --- text query ----------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("query", ["Müller", "Mueller", "muller", "MÜLLER", {"value": "mueller"}])
 def test_spelling_variants_find_the_same_debtors(api, catalog, query):
     results = search_all(api(), {"query": query})
-    expected = [p for p in catalog.world.insolvencies.values()
-                if any("muller" == fold(word) for f in ("debtor_name", "administrator_name", "court")
-                       for word in (p.get(f) or "").replace("&", " ").split())]
+    expected = [
+        p
+        for p in catalog.world.insolvencies.values()
+        if any(
+            "muller" == fold(word)
+            for f in ("debtor_name", "administrator_name", "court")
+            for word in (p.get(f) or "").replace("&", " ").split()
+        )
+    ]
     assert {"Friedhelm Müller", "Harry Müller"} <= {r["debtor_name"] for r in results}
     assert {p["id"] for p in expected} <= {r["id"] for r in results}
 
@@ -87,8 +104,11 @@ def test_every_word_must_match_and_the_last_is_a_prefix(api, catalog):
 def test_case_number_court_and_administrator_are_searchable(api, catalog):
     target = next(iter(catalog.world.insolvencies.values()))
     session = api()
-    for query in (target["case_number"], f"{target['court']} {target['case_number']}",
-                  target["administrator_name"].split()[-1]):
+    for query in (
+        target["case_number"],
+        f"{target['court']} {target['case_number']}",
+        target["administrator_name"].split()[-1],
+    ):
         assert target["id"] in {r["id"] for r in search_all(session, {"query": query})}, query
 
 
@@ -100,6 +120,7 @@ def test_blank_query_matches_everything(api, catalog, query):
 
 # --- filters, order and paging -------------------------------------------------------------------------
 
+
 def test_empty_body_lists_all_in_order_with_default_paging(api, catalog):
     session = api()
     for body in ({}, None):
@@ -107,8 +128,12 @@ def test_empty_body_lists_all_in_order_with_default_paging(api, catalog):
         assert response.status_code == 200
         page = response.json()
         total = len(catalog.world.insolvencies)
-        assert page["pagination"] == {"page": 1, "per_page": 10, "total_pages": math.ceil(total / 10),
-                                      "total_results": total}
+        assert page["pagination"] == {
+            "page": 1,
+            "per_page": 10,
+            "total_pages": math.ceil(total / 10),
+            "total_results": total,
+        }
         assert [r["id"] for r in page["results"]] == order(catalog.world.insolvencies.values())[:10]
         assert charged(response) == 10
 
@@ -170,14 +195,26 @@ def test_filter_combinations_match_the_oracle(api, catalog, data):
     expected = order(p for p in catalog.world.insolvencies.values() if all(filter_matches(p, c) for c in chosen))
     response = api().post(SEARCH, json={"filters": chosen, "pagination": {"page": page, "per_page": per_page}})
     body = response.json()
-    assert body["pagination"] == {"page": page, "per_page": per_page, "total_results": len(expected),
-                                  "total_pages": math.ceil(len(expected) / per_page)}
-    assert [r["id"] for r in body["results"]] == expected[(page - 1) * per_page: page * per_page]
+    assert body["pagination"] == {
+        "page": page,
+        "per_page": per_page,
+        "total_results": len(expected),
+        "total_pages": math.ceil(len(expected) / per_page),
+    }
+    assert [r["id"] for r in body["results"]] == expected[(page - 1) * per_page : page * per_page]
 
 
 def test_text_and_filters_combine(api, catalog):
-    results = search_all(api(), {"query": "GmbH", "filters": [{"field": "court", "value": "Amtsgericht Stuttgart"},
-                                                              {"field": "has_open_insolvency", "value": "true"}]})
+    results = search_all(
+        api(),
+        {
+            "query": "GmbH",
+            "filters": [
+                {"field": "court", "value": "Amtsgericht Stuttgart"},
+                {"field": "has_open_insolvency", "value": "true"},
+            ],
+        },
+    )
     assert results
     assert all(r["court"] == "Amtsgericht Stuttgart" and r["has_open_insolvency"] for r in results)
     assert all("gmbh" in fold(r["debtor_name"]) or "gmbh" in fold(r["administrator_name"]) for r in results)
@@ -188,8 +225,12 @@ def test_page_past_the_end_is_empty_with_correct_totals(api, catalog):
     for page in (math.ceil(total / 100) + 1, 10**15):
         body = api().post(SEARCH, json={"pagination": {"page": page, "per_page": 100}}).json()
         assert body["results"] == []
-        assert body["pagination"] == {"page": page, "per_page": 100, "total_pages": math.ceil(total / 100),
-                                      "total_results": total}
+        assert body["pagination"] == {
+            "page": page,
+            "per_page": 100,
+            "total_pages": math.ceil(total / 100),
+            "total_results": total,
+        }
 
 
 def test_text_page_past_the_end_keeps_the_total(api):
@@ -264,6 +305,7 @@ def test_parser_rejects_unknown_member_kind_directly():
 
 # --- insolvency detail -------------------------------------------------------------------------------------
 
+
 def test_insolvency_detail_has_events_and_no_search_only_members(api, catalog):
     proceeding = next(iter(catalog.world.insolvencies.values()))
     response = api().get(f"/v1/insolvency/{proceeding['id']}")
@@ -279,13 +321,18 @@ def test_unknown_grounds_are_null_in_search_and_an_empty_array_in_the_detail(api
     unknown = [p for p in catalog.world.insolvencies.values() if p["insolvency_grounds"] is None]
     assert unknown
     session = api()
-    found = session.post("/v1/search/insolvency", json={"query": unknown[0]["case_number"], "filters": [
-        {"field": "court", "value": unknown[0]["court"]}]}).json()["results"]
+    found = session.post(
+        "/v1/search/insolvency",
+        json={"query": unknown[0]["case_number"], "filters": [{"field": "court", "value": unknown[0]["court"]}]},
+    ).json()["results"]
     assert [r["insolvency_grounds"] for r in found if r["id"] == unknown[0]["id"]] == [None]
     detail = session.get(f"/v1/insolvency/{unknown[0]['id']}").json()
     assert detail["insolvency_grounds"] == []
     assert {k: v for k, v in detail.items() if k != "insolvency_grounds"} == {
-        k: v for k, v in unknown[0].items() if k not in {"insolvency_grounds", "city", "person_id", "has_open_insolvency"}}
+        k: v
+        for k, v in unknown[0].items()
+        if k not in {"insolvency_grounds", "city", "person_id", "has_open_insolvency"}
+    }
 
 
 def test_insolvency_detail_serves_event_details_as_published_text(api, catalog):
@@ -295,10 +342,13 @@ def test_insolvency_detail_serves_event_details_as_published_text(api, catalog):
     assert amounts and all(isinstance(a, str) for a in amounts)
 
 
-@pytest.mark.parametrize("insolvency_id, status, code", [
-    ("not-a-uuid", 400, "invalid_insolvency_id"),
-    ("00000000-0000-4000-8000-000000000000", 404, "insolvency_not_found"),
-])
+@pytest.mark.parametrize(
+    "insolvency_id, status, code",
+    [
+        ("not-a-uuid", 400, "invalid_insolvency_id"),
+        ("00000000-0000-4000-8000-000000000000", 404, "insolvency_not_found"),
+    ],
+)
 def test_insolvency_detail_errors(api, insolvency_id, status, code):
     response = api().get(f"/v1/insolvency/{insolvency_id}")
     assert error_of(response) == (status, code)

@@ -21,13 +21,13 @@ import uuid
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from local_support import filter_matches
 
-from regkit.local.search.query import fold, phrases_of
 from regkit.local.search.build import record_row
 from regkit.local.search.index import InsolvencyIndex, Tuning
+from regkit.local.search.query import fold, phrases_of
 from regkit.local.search.request import parse_search_request
 from regkit.schema.interface import INSOLVENCY_GROUNDS, INSOLVENCY_STATUSES
-from local_support import filter_matches
 
 SIZE = 3000
 FIRST = ["Inge", "Ingrid", "Ina", "Max", "Maria", "Marta", "José", "Émile", "Jörg", "Ute"]
@@ -42,9 +42,45 @@ TUNINGS = [
     Tuning(probe_always=0, probe_cost=0, rows_max=10**9),  # never probe, read matches as rows
     Tuning(probe_always=0, probe_cost=0, rows_max=0),  # never probe, read matches as one string
 ]
-WORDS = ["in", "i", "ing", "inge", "m", "ma", "mu", "muller", "mueller", "müll", "jose", "josé", "emile", "é", "gomez",
-         "amtsgericht", "amts", "koln", "köln", "rechtsanwalt", "gmbh", "co", "kg", "12", "in/12", "12/in", "345/24",
-         "bau", "metall", "zzz", "gmbh&co", "frei", "im", "zander", "377", "37", "377/24"]
+WORDS = [
+    "in",
+    "i",
+    "ing",
+    "inge",
+    "m",
+    "ma",
+    "mu",
+    "muller",
+    "mueller",
+    "müll",
+    "jose",
+    "josé",
+    "emile",
+    "é",
+    "gomez",
+    "amtsgericht",
+    "amts",
+    "koln",
+    "köln",
+    "rechtsanwalt",
+    "gmbh",
+    "co",
+    "kg",
+    "12",
+    "in/12",
+    "12/in",
+    "345/24",
+    "bau",
+    "metall",
+    "zzz",
+    "gmbh&co",
+    "frei",
+    "im",
+    "zander",
+    "377",
+    "37",
+    "377/24",
+]
 
 
 def _day(rng: random.Random, start: int = 2010) -> str:
@@ -55,34 +91,45 @@ def synthetic_proceedings(n: int = SIZE, seed: int = 7) -> list[dict]:
     """``n`` proceedings with a skewed vocabulary (some words in most of them, some in few)."""
     rng = random.Random(seed)
     out = []
-    for i in range(n):
+    for _ in range(n):
         legal = rng.random() < 0.6
         last = rng.choices(LAST, weights=[30, 5, 10, 8, 6, 2, 2, 2, 1])[0]
-        name = (f"{last} {rng.choice(TRADES)} GmbH" + (" & Co. KG" if rng.random() < 0.3 else "") if legal
-                else f"{rng.choice(FIRST)} {last}")
+        name = (
+            f"{last} {rng.choice(TRADES)} GmbH" + (" & Co. KG" if rng.random() < 0.3 else "")
+            if legal
+            else f"{rng.choice(FIRST)} {last}"
+        )
         grounds = None if rng.random() < 0.1 else rng.sample(INSOLVENCY_GROUNDS, rng.randint(0, 2))
         status = rng.choice(INSOLVENCY_STATUSES)
-        out.append({
-            "id": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
-            "debtor_name": name, "debtor_kind": "legal_person" if legal else "natural_person",
-            "debtor_legal_form": "gmbh" if legal else None,
-            "case_number": f"{rng.choice([12, 13, 34])} {'IN' if legal else 'IK'} {rng.randrange(1, 400)}/{rng.choice([23, 24])}",
-            "court": rng.choice(COURTS), "city": rng.choice(CITIES), "current_status": status,
-            "has_open_insolvency": status in ("preliminary", "opened"),
-            "proceeding_kind": rng.choice(["regular_insolvency", "consumer_insolvency", None]),
-            "administration_kind": rng.choice(["external_administration", "self_administration", None]),
-            "insolvency_grounds": grounds, "administrator_name": f"Rechtsanwalt {rng.choice(LAST)}",
-            "company_id": rng.choice(COMPANIES) if legal and rng.random() < 0.5 else None,
-            "person_id": None, "opened_at": _day(rng) if rng.random() < 0.9 else None,
-            "closed_at": _day(rng, 2015) if rng.random() < 0.4 else None,
-            # few distinct days, so that ties are broken by id
-            "last_event_at": None if rng.random() < 0.05 else f"2024-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}",
-            "claims_filing_deadline": _day(rng, 2016) if rng.random() < 0.5 else None,
-        })
+        out.append(
+            {
+                "id": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+                "debtor_name": name,
+                "debtor_kind": "legal_person" if legal else "natural_person",
+                "debtor_legal_form": "gmbh" if legal else None,
+                "case_number": f"{rng.choice([12, 13, 34])} {'IN' if legal else 'IK'} {rng.randrange(1, 400)}/{rng.choice([23, 24])}",
+                "court": rng.choice(COURTS),
+                "city": rng.choice(CITIES),
+                "current_status": status,
+                "has_open_insolvency": status in ("preliminary", "opened"),
+                "proceeding_kind": rng.choice(["regular_insolvency", "consumer_insolvency", None]),
+                "administration_kind": rng.choice(["external_administration", "self_administration", None]),
+                "insolvency_grounds": grounds,
+                "administrator_name": f"Rechtsanwalt {rng.choice(LAST)}",
+                "company_id": rng.choice(COMPANIES) if legal and rng.random() < 0.5 else None,
+                "person_id": None,
+                "opened_at": _day(rng) if rng.random() < 0.9 else None,
+                "closed_at": _day(rng, 2015) if rng.random() < 0.4 else None,
+                # few distinct days, so that ties are broken by id
+                "last_event_at": None if rng.random() < 0.05 else f"2024-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}",
+                "claims_filing_deadline": _day(rng, 2016) if rng.random() < 0.5 else None,
+            }
+        )
     return out
 
 
 # --- the oracle ----------------------------------------------------------------------------------------------
+
 
 def _normal(text: str | None) -> list[str]:
     """Tokens as FTS5 stores them: folded, diacritics removed (``unicode61 remove_diacritics 2``)."""
@@ -92,7 +139,7 @@ def _normal(text: str | None) -> list[str]:
 
 def _phrase_in(tokens: list[str], prefix: bool, column: list[str]) -> bool:
     for start in range(len(column) - len(tokens) + 1):
-        window = column[start:start + len(tokens)]
+        window = column[start : start + len(tokens)]
         if window[:-1] == tokens[:-1] and (window[-1].startswith(tokens[-1]) if prefix else window[-1] == tokens[-1]):
             return True
     return False
@@ -157,10 +204,20 @@ def test_the_synthetic_index_reaches_every_plan(world):
     assert vocabulary.plan(phrases_of("12/in")).fts == '"12 in"*'  # a phrase stays a phrase
 
 
-@settings(max_examples=200, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-@given(words=st.lists(st.sampled_from(WORDS), max_size=3), filters=st.lists(st.sampled_from(FILTERS), max_size=3),
-       page=st.integers(1, 4), per_page=st.integers(1, 60), tuning=st.sampled_from(TUNINGS))
+@settings(
+    max_examples=200,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    words=st.lists(st.sampled_from(WORDS), max_size=3),
+    filters=st.lists(st.sampled_from(FILTERS), max_size=3),
+    page=st.integers(1, 4),
+    per_page=st.integers(1, 60),
+    tuning=st.sampled_from(TUNINGS),
+)
 def test_every_plan_matches_the_oracle(world, words, filters, page, per_page, tuning):
     proceedings, index = world
     query = " ".join(words)
@@ -168,7 +225,7 @@ def test_every_plan_matches_the_oracle(world, words, filters, page, per_page, tu
     results, total = index.tuned(tuning).search(parse_search_request(body))
     expected = in_order(p for p in proceedings if text_matches(p, query) and all(filter_matches(p, f) for f in filters))
     assert total == len(expected)
-    assert [r["id"] for r in results] == expected[(page - 1) * per_page:page * per_page]
+    assert [r["id"] for r in results] == expected[(page - 1) * per_page : page * per_page]
 
 
 def test_results_are_the_stored_proceedings(world):

@@ -40,8 +40,11 @@ def test_serve_logs_every_request_a_500_traceback_and_each_decryption_but_no_sec
     document_url = company.json()["sources"][0]["document_url"]
     assert requests.get(document_url).status_code == 200
     assert paid.post(f"{served.url}/v1/transparenzregister/credentials", json=VALID_ACCOUNT).status_code == 201
-    order = paid.post(f"{served.url}/v1/transparenzregister/extracts", json={"company_id": ids.unique_match},
-                      headers={"X-Credential-Name": "default"})
+    order = paid.post(
+        f"{served.url}/v1/transparenzregister/extracts",
+        json={"company_id": ids.unique_match},
+        headers={"X-Credential-Name": "default"},
+    )
     assert order.status_code == 201
     assert requests.get(f"{served.url}/v1/credits", headers={"Authorization": f"Bearer {WRONG_KEY}"}).status_code == 401
     assert requests.get(f"{served.url}/v1/credits?api_key=demo-free&token=demo-empty&key=x").status_code == 401
@@ -54,16 +57,22 @@ def test_serve_logs_every_request_a_500_traceback_and_each_decryption_but_no_sec
     log = wait_for(served.log_file, r"Traceback[\s\S]*no such table: monitors")
     access = [line for line in log.splitlines() if " regkit.local.access: " in line and "openapi.json" not in line]
     assert len(access) == 7, access  # one line per request (the fixture's readiness probe left aside)
-    assert any(f'"GET /v1/company/{ids.unique_match}" 200' in line and "user=user-1 credits=10" in line
-               for line in access)
+    assert any(
+        f'"GET /v1/company/{ids.unique_match}" 200' in line and "user=user-1 credits=10" in line for line in access
+    )
     assert any('"GET /v1/credits?api_key=[redacted]&token=[redacted]&key=[redacted]" 401' in line for line in access)
     assert any('"GET /v1/documents/' in line and "signature=[redacted]" in line for line in access)
     assert any('"GET /v1/monitor" 500' in line and "user=user-1" in line for line in access)
-    assert re.search(r"ERROR regkit\.local\.app: Internal error on GET /v1/monitor \(user user-1\)\n"
-                     r"Traceback \(most recent call last\):[\s\S]*sqlite3\.OperationalError: no such table: monitors",
-                     log)
-    assert re.search(rf"INFO regkit\.local\.vault: Decrypted stored Transparenzregister credentials 'default' of "
-                     rf"user user-1 for a production extract of {ids.unique_match}", log)
+    assert re.search(
+        r"ERROR regkit\.local\.app: Internal error on GET /v1/monitor \(user user-1\)\n"
+        r"Traceback \(most recent call last\):[\s\S]*sqlite3\.OperationalError: no such table: monitors",
+        log,
+    )
+    assert re.search(
+        rf"INFO regkit\.local\.vault: Decrypted stored Transparenzregister credentials 'default' of "
+        rf"user user-1 for a production extract of {ids.unique_match}",
+        log,
+    )
     written = served.everything_written()
     for secret in (*secrets_of(catalog), WRONG_KEY, VALID_ACCOUNT["username"], document_url.split("signature=")[1]):
         assert secret not in written, secret
@@ -93,10 +102,21 @@ def test_serve_reports_an_unwritable_log_file_in_one_line(tmp_path):
     import subprocess
     import sys
 
-    command = [sys.executable, "-m", "regkit.cli", "serve", "--port", "0", "--state", str(tmp_path / "s.sqlite"),
-               "--log-file", str(tmp_path / "missing-directory" / "serve.log")]
+    command = [
+        sys.executable,
+        "-m",
+        "regkit.cli",
+        "serve",
+        "--port",
+        "0",
+        "--state",
+        str(tmp_path / "s.sqlite"),
+        "--log-file",
+        str(tmp_path / "missing-directory" / "serve.log"),
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 1 and result.stdout == ""
     log_file = tmp_path / "missing-directory" / "serve.log"
-    assert result.stderr.splitlines() == [f"regkit serve: cannot write the log file {log_file}: No such file or "
-                                          "directory; choose another with --log-file"]
+    assert result.stderr.splitlines() == [
+        f"regkit serve: cannot write the log file {log_file}: No such file or directory; choose another with --log-file"
+    ]

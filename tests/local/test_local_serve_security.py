@@ -23,13 +23,19 @@ def urls_handed_out(session, ids, clock) -> list[str]:
     """The presigned URLs of a company, of a completed extract, and the OpenAPI servers default."""
     company = session.get(f"/v1/company/{ids.unique_match}", headers=FORGED).json()
     assert session.post("/v1/transparenzregister/credentials", json=VALID_ACCOUNT).status_code == 201
-    order = session.post("/v1/transparenzregister/extracts", json={"company_id": ids.unique_match},
-                         headers={**FORGED, "X-Credential-Name": "default"}).json()
+    order = session.post(
+        "/v1/transparenzregister/extracts",
+        json={"company_id": ids.unique_match},
+        headers={**FORGED, "X-Credential-Name": "default"},
+    ).json()
     clock.advance(5)
     extract = session.get(f"/v1/transparenzregister/extracts/{order['id']}", headers=FORGED).json()
     openapi = session.get("/v1/openapi.json", headers=FORGED).json()
-    return [*(s["document_url"] for s in company["sources"]), *(d["url"] for d in extract["documents"]),
-            openapi["servers"][0]["variables"]["base_url"]["default"]]
+    return [
+        *(s["document_url"] for s in company["sources"]),
+        *(d["url"] for d in extract["documents"]),
+        openapi["servers"][0]["variables"]["base_url"]["default"],
+    ]
 
 
 def test_a_forged_host_header_does_not_move_presigned_urls(remote, server, ids, clock):
@@ -53,15 +59,26 @@ def test_in_process_urls_stay_on_the_local_origin(api, ids):
 @pytest.mark.serve
 def test_regkit_serve_uses_public_url_not_the_host_header(regkit_serve, ids):
     served = regkit_serve("--public-url", "https://register.example.org")
-    company = requests.get(f"{served.url}/v1/company/{ids.unique_match}",
-                           headers={**FORGED, "Authorization": "Bearer demo-paid"}).json()
+    company = requests.get(
+        f"{served.url}/v1/company/{ids.unique_match}", headers={**FORGED, "Authorization": "Bearer demo-paid"}
+    ).json()
     assert company["sources"][0]["document_url"].startswith("https://register.example.org/v1/documents/")
     assert "document URLs name https://register.example.org" in served.out.read_text()
 
 
 def test_regkit_serve_refuses_a_public_url_with_a_path(tmp_path):
-    command = [sys.executable, "-m", "regkit.cli", "serve", "--port", "0", "--state", str(tmp_path / "s.sqlite"),
-               "--public-url", "https://register.example.org/api"]
+    command = [
+        sys.executable,
+        "-m",
+        "regkit.cli",
+        "serve",
+        "--port",
+        "0",
+        "--state",
+        str(tmp_path / "s.sqlite"),
+        "--public-url",
+        "https://register.example.org/api",
+    ]
     result = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith("regkit serve: --public-url must be an origin such as")

@@ -29,24 +29,36 @@ def test_representative_calls_over_loopback(remote, ids, clock):
     search = session.post("/v1/search/insolvency", json={"query": {"value": "mueller"}})
     assert search.status_code == 200 and search.json()["results"]
     assert session.post("/v1/transparenzregister/credentials", json=VALID_ACCOUNT).status_code == 201
-    extract = session.post("/v1/transparenzregister/extracts", json={"company_id": ids.unique_match},
-                           headers={"X-Credential-Name": "default"}).json()
+    extract = session.post(
+        "/v1/transparenzregister/extracts",
+        json={"company_id": ids.unique_match},
+        headers={"X-Credential-Name": "default"},
+    ).json()
     clock.advance(5)
     assert session.get(f"/v1/transparenzregister/extracts/{extract['id']}").json()["status"] == "completed"
-    assert session.post("/v1/monitor", json={"entity_type": "company", "entity_id": ids.unique_match,
-                                             "preferences": ["basic"]}).status_code == 200
+    assert (
+        session.post(
+            "/v1/monitor", json={"entity_type": "company", "entity_id": ids.unique_match, "preferences": ["basic"]}
+        ).status_code
+        == 200
+    )
     assert session.delete(f"/v1/monitor/{ids.unique_match}").status_code == 204
     assert session.get("/v1/credits").json()["used_credits"] == 10 + 10 + 50 + 25
     assert error_of(remote(None).get("/v1/credits")) == (401, "unauthorized")
     assert error_of(remote(conform=False).get("/v1/missing")) == (404, "not_found")
-    assert remote(None).get("/v1/openapi.json").json()["servers"][0]["variables"]["base_url"]["default"] == session.base_url
+    assert (
+        remote(None).get("/v1/openapi.json").json()["servers"][0]["variables"]["base_url"]["default"]
+        == session.base_url
+    )
 
 
 def test_truncated_and_malformed_input_over_loopback(remote):
     session = remote()
     assert error_of(session.post("/v1/search/insolvency", data=b"{")) == (400, "invalid_json")
     assert error_of(session.post("/v1/search/insolvency", json={"pagination": {"per_page": 500}})) == (
-        400, "invalid_pagination")
+        400,
+        "invalid_pagination",
+    )
 
 
 def test_server_start_stop_and_port(register):
@@ -54,7 +66,7 @@ def test_server_start_stop_and_port(register):
 
     server = LocalServer(register.app)
     with pytest.raises(RuntimeError):
-        server.url
+        _ = server.url
     server.start()
     assert server.ready.is_set() and server.port > 0
     assert session_for(register, None, base_url=server.url).get("/v1/openapi.json").status_code == 200
@@ -86,8 +98,9 @@ def test_adapter_streams(register, ids):
 
 def test_regkit_serve_prints_where_it_listens_and_whom_it_serves_but_no_key(register, tmp_path):
     command = [sys.executable, "-m", "regkit.local", "serve", "--port", "0", "--state", str(tmp_path / "s.sqlite")]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                               cwd=Path(__file__).parents[2])
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, cwd=Path(__file__).parents[2]
+    )
     try:
         banner = [process.stdout.readline() for _ in range(8)]
         match = re.search(r"listening on (http://127\.0\.0\.1:\d+)", banner[0])
@@ -148,7 +161,9 @@ def test_serve_reports_a_damaged_world_in_one_line(tmp_path):
 def test_serve_reports_an_invalid_port_in_one_line(tmp_path, port):
     result = _serve(tmp_path, "--port", port)
     assert result.returncode == 2
-    assert f"--port must be a whole number from 0 to 65535 (0 picks a free one), not {port!r}" in _one_line_error(result)
+    assert f"--port must be a whole number from 0 to 65535 (0 picks a free one), not {port!r}" in _one_line_error(
+        result
+    )
 
 
 def test_serve_reports_a_port_in_use_in_one_line(tmp_path):

@@ -16,8 +16,9 @@ def order(ids):
     """``order(session, company_id=<unique match>, name="default")``: place a production order."""
 
     def place(session, company_id=None, name="default"):
-        return session.post(EXTRACTS, json={"company_id": company_id or ids.unique_match},
-                            headers={"X-Credential-Name": name})
+        return session.post(
+            EXTRACTS, json={"company_id": company_id or ids.unique_match}, headers={"X-Credential-Name": name}
+        )
 
     return place
 
@@ -31,6 +32,7 @@ def paid(api):
 
 
 # --- sandbox ---------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("kwargs", [{}, {"json": {}}, {"data": b"  "}])
 def test_sandbox_order_is_free_and_completes(api, clock, kwargs):
@@ -76,6 +78,7 @@ def test_sandbox_needs_a_paid_plan(api):
 
 
 # --- production ---------------------------------------------------------------------------------------------
+
 
 def test_production_order_completes_with_report_and_documents(ids, order, paid, clock, catalog):
     response = order(paid, ids.with_owner)
@@ -127,11 +130,14 @@ def test_polling_another_users_extract_is_404(order, paid, make_register, regist
     assert error_of(api(EMPTY).get(f"{EXTRACTS}/{extract['id']}")) == (404, "extract_not_found")
 
 
-@pytest.mark.parametrize("extract_id, status, code", [
-    ("tre_99999999", 404, "extract_not_found"),
-    ("tre_0100001", 404, "extract_not_found"),
-    ("tre_" + "9" * 40, 404, "extract_not_found"),
-])
+@pytest.mark.parametrize(
+    "extract_id, status, code",
+    [
+        ("tre_99999999", 404, "extract_not_found"),
+        ("tre_0100001", 404, "extract_not_found"),
+        ("tre_" + "9" * 40, 404, "extract_not_found"),
+    ],
+)
 def test_unknown_extract_is_404(paid, extract_id, status, code):
     assert error_of(paid.get(f"{EXTRACTS}/{extract_id}")) == (status, code)
 
@@ -148,12 +154,16 @@ def test_polling_needs_a_paid_plan(api):
 
 # --- the Errors table, order extract ----------------------------------------------------------------------
 
-@pytest.mark.parametrize("body, headers, code", [
-    ({}, {}, "invalid_body"),
-    ({"company_id": "nope"}, {}, "invalid_company_id"),
-    ({"company_id": "DE-HRB-Z9999-1", "extra": 1}, {}, "invalid_body"),
-    ({"company_id": "DE-HRB-Z9999-1"}, {"X-Credential-Name": "bad name!"}, "invalid_credential_name"),
-])
+
+@pytest.mark.parametrize(
+    "body, headers, code",
+    [
+        ({}, {}, "invalid_body"),
+        ({"company_id": "nope"}, {}, "invalid_company_id"),
+        ({"company_id": "DE-HRB-Z9999-1", "extra": 1}, {}, "invalid_body"),
+        ({"company_id": "DE-HRB-Z9999-1"}, {"X-Credential-Name": "bad name!"}, "invalid_credential_name"),
+    ],
+)
 def test_order_400s_are_free(paid, body, headers, code):
     response = paid.post(EXTRACTS, json=body, headers=headers)
     assert error_of(response) == (400, code)
@@ -161,7 +171,10 @@ def test_order_400s_are_free(paid, body, headers, code):
 
 
 def test_order_with_malformed_json_is_400(paid):
-    assert error_of(paid.post(EXTRACTS, data=b"{nope", headers={"X-Credential-Name": "sandbox"})) == (400, "invalid_json")
+    assert error_of(paid.post(EXTRACTS, data=b"{nope", headers={"X-Credential-Name": "sandbox"})) == (
+        400,
+        "invalid_json",
+    )
 
 
 def test_order_without_paid_plan_is_402(order, api):
@@ -185,12 +198,15 @@ def test_order_with_rejected_account_is_403(order, api, state):
     assert charged(response) == 0
 
 
-@pytest.mark.parametrize("role, name, status, code", [
-    ("unknown", "default", 404, "company_not_found"),
-    ("unique_match", "elsewhere", 404, "credentials_not_found"),
-    ("no_match", "default", 404, "register_entity_not_found"),
-    ("ambiguous", "default", 409, "ambiguous_register_entity"),
-])
+@pytest.mark.parametrize(
+    "role, name, status, code",
+    [
+        ("unknown", "default", 404, "company_not_found"),
+        ("unique_match", "elsewhere", 404, "credentials_not_found"),
+        ("no_match", "default", 404, "register_entity_not_found"),
+        ("ambiguous", "default", 409, "ambiguous_register_entity"),
+    ],
+)
 def test_order_404_and_409(paid, order, ids, role, name, status, code):
     response = order(paid, getattr(ids, role, "DE-HRB-Z9999-1"), name)
     assert error_of(response) == (status, code)

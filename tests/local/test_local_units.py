@@ -13,8 +13,8 @@ import regkit.local
 from regkit.local.config import Config, default_key_path, default_state_path, parse_duration
 from regkit.local.exceptions import ERROR_CODES, ApiError
 from regkit.local.models.pdf import text_pdf
-from regkit.local.signing import UrlSigner
 from regkit.local.models.state import StateDB
+from regkit.local.signing import UrlSigner
 
 
 @pytest.mark.parametrize("text, seconds", [("50ms", 0.05), ("1.5s", 1.5), ("2m", 120.0), ("3", 3.0), (".5", 0.5)])
@@ -49,9 +49,13 @@ def test_signer_round_trip_and_rejections():
     assert url.startswith("http://x/v1/documents/doc%2F1?expires=1060&signature=")
     signature = url.rsplit("=", 1)[1]
     signer.verify("doc/1", "1060", signature)
-    for expires, sig, code in [("1060", "00", "invalid_signature"), ("1061", signature, "invalid_signature"),
-                               (None, signature, "invalid_signature"), ("10x", signature, "invalid_signature"),
-                               ("1060", "ü" * 64, "invalid_signature")]:
+    for expires, sig, code in [
+        ("1060", "00", "invalid_signature"),
+        ("1061", signature, "invalid_signature"),
+        (None, signature, "invalid_signature"),
+        ("10x", signature, "invalid_signature"),
+        ("1060", "ü" * 64, "invalid_signature"),
+    ]:
         with pytest.raises(ApiError) as caught:
             signer.verify("doc/1", expires, sig)
         assert caught.value.code == code
@@ -65,7 +69,7 @@ def test_pdf_is_well_formed_and_survives_odd_text():
     data = text_pdf("Titel (mit) Klammern \\", ["Ümläute ß", "Emoji 🙂 wird ersetzt"])
     assert data.startswith(b"%PDF-1.4") and b"startxref" in data
     xref = int(data.rsplit(b"startxref\n", 1)[1].split(b"\n")[0])
-    assert data[xref:xref + 4] == b"xref"
+    assert data[xref : xref + 4] == b"xref"
 
 
 def test_state_file_is_private_and_reopens(tmp_path):

@@ -45,6 +45,10 @@ def test_without_an_installation_it_says_so(tmp_path):
     shutil.copytree(ROOT / "regkit", tmp_path / "regkit", ignore=shutil.ignore_patterns("__pycache__"))
     result = subprocess.run(
         [sys.executable, "-S", "-c", "import regkit.cli; print(regkit.cli.version_text())"],
-        capture_output=True, text=True, timeout=120, cwd=tmp_path, check=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+        check=True,
     )
     assert result.stdout.strip() == "regkit (version unknown: not installed; run `pip install -e .` in the checkout)"

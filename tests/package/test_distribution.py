@@ -41,8 +41,11 @@ def test_every_package_under_regkit_is_packaged(setuptools_config):
 def test_every_file_of_data_ships_as_package_data(setuptools_config):
     assert setuptools_config["package-dir"] == {"regkit._data": "data"}
     packages, globs = set(setuptools_config["packages"]), setuptools_config["package-data"]
-    files = [p for p in (ROOT / "data").rglob("*") if p.is_file() and not p.name.startswith(".")
-             and "__pycache__" not in p.parts]
+    files = [
+        p
+        for p in (ROOT / "data").rglob("*")
+        if p.is_file() and not p.name.startswith(".") and "__pycache__" not in p.parts
+    ]
     assert any(p.name == "world.json" for p in files) and any(p.suffix == ".csv" for p in files)
     unshipped = []
     for path in files:
@@ -69,10 +72,13 @@ def test_regkit_data_dir_wins_and_is_read_at_call_time(tmp_path, monkeypatch):
 
 def _default_data_dir_in(site: Path) -> str:
     """``default_data_dir()`` of a copy of the package at ``site/regkit`` (not the checkout's)."""
-    code = ("import sys; sys.path.insert(0, sys.argv[1]); import regkit; from regkit.local.world import default_data_dir;"
-            " assert regkit.__file__.startswith(sys.argv[1]), regkit.__file__; print(default_data_dir())")
-    result = subprocess.run([sys.executable, "-I", "-c", code, str(site)], capture_output=True, text=True,
-                            timeout=120, check=True)
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import regkit; from regkit.local.world import default_data_dir;"
+        " assert regkit.__file__.startswith(sys.argv[1]), regkit.__file__; print(default_data_dir())"
+    )
+    result = subprocess.run(
+        [sys.executable, "-I", "-c", code, str(site)], capture_output=True, text=True, timeout=120, check=True
+    )
     return result.stdout.strip()
 
 
@@ -120,11 +126,41 @@ def test_a_directory_that_is_no_world_names_the_build_command(tmp_path):
 
 def test_an_empty_reference_directory_names_the_bundled_reference_lists(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
-    assert main(["world", "build", "--companies", "50", "--seed", "3", "--out", str(tmp_path / "b"),
-                 "--reference", str(tmp_path / "empty")]) == 1
+    assert (
+        main(
+            [
+                "world",
+                "build",
+                "--companies",
+                "50",
+                "--seed",
+                "3",
+                "--out",
+                str(tmp_path / "b"),
+                "--reference",
+                str(tmp_path / "empty"),
+            ]
+        )
+        == 1
+    )
     err = capsys.readouterr().err
     advice = re.search(r"Pass `--reference (\S+)`", err)
     assert advice and "holds no reference lists" in err, err
     assert Path(advice.group(1)) == ROOT / "data" / "reference"
-    assert main(["world", "build", "--companies", "50", "--seed", "3", "--out", str(tmp_path / "b"),
-                 "--reference", advice.group(1)]) == 0
+    assert (
+        main(
+            [
+                "world",
+                "build",
+                "--companies",
+                "50",
+                "--seed",
+                "3",
+                "--out",
+                str(tmp_path / "b"),
+                "--reference",
+                advice.group(1),
+            ]
+        )
+        == 0
+    )

@@ -115,7 +115,9 @@ def test_nothing_points_outside_the_repository(path):
     assert not found, f"{path.relative_to(ROOT)} points outside the repository:\n" + "\n".join(found[:10])
 
 
-@pytest.mark.parametrize("source, text", _markdown_sources(), ids=lambda v: str(v.relative_to(ROOT)) if isinstance(v, Path) else "")
+@pytest.mark.parametrize(
+    "source, text", _markdown_sources(), ids=lambda v: str(v.relative_to(ROOT)) if isinstance(v, Path) else ""
+)
 def test_every_relative_link_resolves_inside_the_repository(source, text):
     broken = broken_links(source, text)
     assert not broken, f"{source.relative_to(ROOT)} has broken links:\n" + "\n".join(broken)
@@ -125,8 +127,12 @@ def test_the_readme_links_the_interface_page_and_the_page_covers_every_operation
     assert "docs/interface.md" in links((ROOT / "README.md").read_text(encoding="utf-8"))
     page = (ROOT / "docs" / "interface.md").read_text(encoding="utf-8")
     document = json.loads((ROOT / "regkit" / "schema" / "openapi.json").read_text(encoding="utf-8"))
-    operations = [f"{method.upper()} {path}" for path, item in document["paths"].items()
-                  for method in item if method in {"get", "post", "put", "patch", "delete"}]
+    operations = [
+        f"{method.upper()} {path}"
+        for path, item in document["paths"].items()
+        for method in item
+        if method in {"get", "post", "put", "patch", "delete"}
+    ]
     assert operations
     missing = [op for op in operations if f"`{op}" not in page]
     assert not missing, f"docs/interface.md does not describe {missing} (from regkit/schema/openapi.json)"
@@ -134,20 +140,39 @@ def test_the_readme_links_the_interface_page_and_the_page_covers_every_operation
 
 def test_the_checks_catch_what_they_are_meant_to(tmp_path):
     # The scanner: a sibling checkout, a machine path, a file URL, a Windows path; but not /tmp or API paths.
-    for bad in ("see ../shared/spec/service-interface.md", "open /work/shared/spec/x.md", "/home/ann/regkit/data",
-                "file:///etc/hosts", r"C:\Users\ann\data"):
+    for bad in (
+        "see ../shared/spec/service-interface.md",
+        "open /work/shared/spec/x.md",
+        "/home/ann/regkit/data",
+        "file:///etc/hosts",
+        r"C:\Users\ann\data",
+    ):
         assert outside_references(bad), bad
-    for fine in ("GET /v1/company/{company_id}", "state_path='/tmp/state.sqlite'", "cache=~/regkit-cache",
-                 "https://api.openregister.de", "data/README.md"):
+    for fine in (
+        "GET /v1/company/{company_id}",
+        "state_path='/tmp/state.sqlite'",
+        "cache=~/regkit-cache",
+        "https://api.openregister.de",
+        "data/README.md",
+    ):
         assert not outside_references(fine), fine
     # The link checker, on a file inside the repository.
     page = ROOT / "docs" / "page.md"
-    text = ("# Top\n[ok](../README.md) [ok anchor](../README.md#set-up) [url](https://example.org) [self](#top)\n"
-            "[gone](missing.md) [up](../../shared/spec/service-interface.md) [abs](/etc/hosts) "
-            "[bad anchor](../README.md#no-such-heading) [bad self](#bottom)\n```\n[in code](ignored.md)\n```\n")
+    text = (
+        "# Top\n[ok](../README.md) [ok anchor](../README.md#set-up) [url](https://example.org) [self](#top)\n"
+        "[gone](missing.md) [up](../../shared/spec/service-interface.md) [abs](/etc/hosts) "
+        "[bad anchor](../README.md#no-such-heading) [bad self](#bottom)\n```\n[in code](ignored.md)\n```\n"
+    )
     broken = broken_links(page, text)
     assert [b.split(":")[0] for b in broken] == [
-        "missing.md", "../../shared/spec/service-interface.md", "/etc/hosts", "../README.md#no-such-heading",
-        "#bottom"]
+        "missing.md",
+        "../../shared/spec/service-interface.md",
+        "/etc/hosts",
+        "../README.md#no-such-heading",
+        "#bottom",
+    ]
     assert anchors("# Company (CompanyV1)\n## Get company\n## Get company\n") == {
-        "company-companyv1", "get-company", "get-company-1"}
+        "company-companyv1",
+        "get-company",
+        "get-company-1",
+    }

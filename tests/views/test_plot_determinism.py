@@ -10,9 +10,9 @@ import pytest
 
 import regkit.frames as frames
 from regkit.plot.financials import indicators, ratios
+from regkit.plot.history import timeline
 from regkit.plot.insolvency import insolvency_timeline, insolvency_trend
 from regkit.plot.style import figure_svg
-from regkit.plot.history import timeline
 
 TOP = "DE-HRB-R2103-65834"
 DISTRESSED = "DE-HRB-P2408-81776"

@@ -13,8 +13,8 @@ from matplotlib import dates as mdates
 
 import regkit.frames as frames
 from regkit.frames.status import status_on
-from regkit.plot.style import figure_svg
 from regkit.plot.history import LANES, record_horizon, timeline, timeline_bars
+from regkit.plot.style import figure_svg
 
 MOVED = "DE-HRB-R2307-168089"  # two registers, two addresses
 DEM = "DE-HRB-R1102-109244"  # capital converted from DEM
@@ -66,7 +66,7 @@ def test_history_bars_equal_the_history_frames(company: Any) -> None:
 def test_role_bars_span_start_to_end_date(company: Any) -> None:
     record = company(UG)
     ax = timeline(record, until="2027-01-01")
-    roles = sorted(((r["start_date"], r["end_date"] or "2027-01-01") for r in record["representation"]))
+    roles = sorted((r["start_date"], r["end_date"] or "2027-01-01") for r in record["representation"])
     drawn = sorted((x0, x1) for x0, x1, _ in _bars(ax, "representatives"))
     assert _flat(drawn) == pytest.approx(_flat(sorted((_num(s), _num(e)) for s, e in roles)))
     labels = {t.get_text() for t in ax.get_yticklabels()}
@@ -100,8 +100,9 @@ def test_insolvency_bars_run_from_opening(company: Any) -> None:
     ax = timeline(record, until="2026-06-30")
     expected = [(_num(s["opened_at"]), _num(s["closed_at"] or "2026-06-30")) for s in record["insolvencies"]]
     assert _flat((x0, x1) for x0, x1, _ in _bars(ax, "insolvencies")) == pytest.approx(_flat(expected))
-    assert [s["case_number"] for s in record["insolvencies"]] == [
-        t.get_text() for t in ax.get_yticklabels()][-len(expected):]
+    assert [s["case_number"] for s in record["insolvencies"]] == [t.get_text() for t in ax.get_yticklabels()][
+        -len(expected) :
+    ]
 
 
 def test_lanes_are_in_order_and_rows_are_labelled(company: Any) -> None:

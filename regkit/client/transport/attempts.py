@@ -87,10 +87,14 @@ class Attempts:
         policy = self.policy
         too_long = (getattr(error, "retry_after", None) or 0) > policy.max_retry_after
         if isinstance(error, RateLimitedError) and self.limited and not too_long and 429 in policy.statuses:
-            note = (f"still rate-limited after {self.limited + 1} answers 429 and {self.waited:.1f} s of waiting; "
-                    f"RetryPolicy.rate_limit_wait is {policy.rate_limit_wait:g} s")
-            error.suggestion = ("wait a few minutes and call again (what was fetched is cached and costs nothing "
-                                "again), or give calls more patience: Client(retries=RetryPolicy(rate_limit_wait=...))")
+            note = (
+                f"still rate-limited after {self.limited + 1} answers 429 and {self.waited:.1f} s of waiting; "
+                f"RetryPolicy.rate_limit_wait is {policy.rate_limit_wait:g} s"
+            )
+            error.suggestion = (
+                "wait a few minutes and call again (what was fetched is cached and costs nothing "
+                "again), or give calls more patience: Client(retries=RetryPolicy(rate_limit_wait=...))"
+            )
         elif self.sent > 1:
             limited = f", {self.limited} of them answered 429" if self.limited else ""
             note = f"gave up after {self.sent} attempts{limited}"

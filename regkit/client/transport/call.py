@@ -249,4 +249,3 @@ class Caller:
             source=source, attempts=attempts, uncertain=uncertain,
             error=type(error).__name__ if error is not None else None,
         )  # fmt: skip
-

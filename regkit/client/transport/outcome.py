@@ -102,7 +102,7 @@ def server_message(response: Any, scrub: Callable[[str], str]) -> tuple[str | No
     return None, text or str(getattr(response, "reason", "") or "no message")
 
 
-def api_error(op: "Operation", response: Any, scrub: Callable[[str], str]) -> APIError:
+def api_error(op: Operation, response: Any, scrub: Callable[[str], str]) -> APIError:
     """The error for an answer with an error status."""
     status = int(response.status_code)
     code, message = server_message(response, scrub)
@@ -120,7 +120,7 @@ def api_error(op: "Operation", response: Any, scrub: Callable[[str], str]) -> AP
 
 
 def transport_error(
-    op: "Operation", exc: BaseException, status: int | None, scrub: Callable[[str], str]
+    op: Operation, exc: BaseException, status: int | None, scrub: Callable[[str], str]
 ) -> TransportError:
     """The error for an attempt that got no complete answer (``status``: what the meter saw)."""
     if isinstance(exc, (ValueError, UnicodeDecodeError)) and not isinstance(exc, requests.RequestException):
@@ -138,8 +138,10 @@ def transport_error(
         elif status is not None and 200 <= status < 300:
             kwargs["outcome_unknown"] = True  # carried out, but what was created is unknown
             kwargs["suggestion"] = op.unknown_hint
-            what += (f" — the interface accepted {op.call} (status {status}), so it was most likely carried "
-                     "out, but its answer is lost; not retried")
+            what += (
+                f" — the interface accepted {op.call} (status {status}), so it was most likely carried "
+                "out, but its answer is lost; not retried"
+            )
         else:
             kwargs["outcome_unknown"] = True
             kwargs["suggestion"] = op.unknown_hint

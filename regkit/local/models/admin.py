@@ -50,7 +50,9 @@ def enable_monitors(state: StateDB, catalog: Catalog, api_key: str) -> int:
     with state.transaction() as conn:
         user = resolve_user(conn, catalog, api_key)
         if not user.monitoring:
-            raise OperatorError(f"{api_key}'s plan {user.plan_name!r} does not include monitoring; change the plan first.")
+            raise OperatorError(
+                f"{api_key}'s plan {user.plan_name!r} does not include monitoring; change the plan first."
+            )
         return set_disabled(conn, user.ref, False)
 
 

@@ -25,7 +25,7 @@ __all__ = ["Catalog", "load_catalog"]
 
 logger = logging.getLogger("regkit.local.catalog")  # the name log configurations know it by
 
-_CACHE: dict[Any, "Catalog"] = {}
+_CACHE: dict[Any, Catalog] = {}
 _CACHE_LOCK = threading.Lock()
 
 
@@ -91,8 +91,9 @@ class Catalog:
         with self._index_lock:
             if self._index is None:
                 started = time.perf_counter()
-                index = InsolvencyIndex.in_memory(record_row(i + 1, p)
-                                                  for i, p in enumerate(self.world.insolvencies.values()))
+                index = InsolvencyIndex.in_memory(
+                    record_row(i + 1, p) for i, p in enumerate(self.world.insolvencies.values())
+                )
                 logger.info("Indexed %d proceedings in %.0f ms", index.size, (time.perf_counter() - started) * 1000)
                 self._index = index
             return self._index

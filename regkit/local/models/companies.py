@@ -36,8 +36,9 @@ def find_company(context: RegisterContext, company_id: str, *, realtime: bool = 
     return record
 
 
-def get_company(context: RegisterContext, user: User, company_id: str, *, realtime: bool, export: bool,
-                base_url: str) -> Charged[dict[str, Any]]:
+def get_company(
+    context: RegisterContext, user: User, company_id: str, *, realtime: bool, export: bool, base_url: str
+) -> Charged[dict[str, Any]]:
     """A CompanyV1 of a well-formed id; ``realtime`` shows pending register changes.
 
     ``export`` returns the company without source documents: ``sources`` stays present and empty, as
@@ -45,8 +46,9 @@ def get_company(context: RegisterContext, user: User, company_id: str, *, realti
     URLs are presigned below ``base_url``.
     """
     record = find_company(context, company_id, realtime=realtime)
-    sources = [] if export else [{"document_url": context.signer.url(base_url, d["id"])}
-                                 for d in record.get("documents", ())]
+    sources = (
+        [] if export else [{"document_url": context.signer.url(base_url, d["id"])} for d in record.get("documents", ())]
+    )
     company = {**record, "sources": sources}
     if realtime and context.config.realtime_latency:
         time.sleep(context.config.realtime_latency)

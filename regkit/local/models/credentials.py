@@ -28,8 +28,11 @@ def _store(conn: sqlite3.Connection, user: str, name: str, token: bytes, now: fl
     if existing is None:
         count = conn.execute("SELECT count(*) FROM credentials WHERE user = ?", (user,)).fetchone()[0]
         if count >= MAX_CREDENTIAL_SETS:
-            raise ApiError("credential_limit_reached", f"You already store {MAX_CREDENTIAL_SETS} credential sets; "
-                                                       "overwrite one of their names instead of adding a new one.")
+            raise ApiError(
+                "credential_limit_reached",
+                f"You already store {MAX_CREDENTIAL_SETS} credential sets; "
+                "overwrite one of their names instead of adding a new one.",
+            )
     created = existing[0] if existing else now
     conn.execute(
         "INSERT INTO credentials (user, name, token, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
@@ -47,8 +50,9 @@ def accepted_account(context: RegisterContext, username: str, password: str) -> 
     return account
 
 
-def store_credentials(context: RegisterContext, user: User, username: str, password: str,
-                      name: str) -> Charged[dict[str, Any]]:
+def store_credentials(
+    context: RegisterContext, user: User, username: str, password: str, name: str
+) -> Charged[dict[str, Any]]:
     """Validate a credential set against the Transparenzregister and store it encrypted under a well-formed
     ``name`` that is not ``sandbox`` in any case (free); storing under a name in use overwrites that set.
 
@@ -59,14 +63,19 @@ def store_credentials(context: RegisterContext, user: User, username: str, passw
         409 ``credential_limit_reached`` for an 11th name.
     """
     if accepted_account(context, username, password) is None:
-        raise ApiError("register_credentials_rejected", "The Transparenzregister rejected this username and "
-                                                        "password; check them and try again.")
+        raise ApiError(
+            "register_credentials_rejected",
+            "The Transparenzregister rejected this username and password; check them and try again.",
+        )
     token = context.vault.seal(username, password)
     now = context.now()
     stored = spend(context, user, 0, lambda conn: _store(conn, user.ref, name, token, now))
     created, updated = stored.value
-    return Charged({"name": name, "username": username, "created_at": iso_time(created),
-                    "updated_at": iso_time(updated)}, stored.credits, stored.remaining)
+    return Charged(
+        {"name": name, "username": username, "created_at": iso_time(created), "updated_at": iso_time(updated)},
+        stored.credits,
+        stored.remaining,
+    )
 
 
 def stored_credentials(context: RegisterContext, user: User, name: str, *, purpose: str) -> tuple[str, str]:
@@ -81,6 +90,9 @@ def stored_credentials(context: RegisterContext, user: User, name: str, *, purpo
     with context.state.connection() as conn:
         row = conn.execute("SELECT token FROM credentials WHERE user = ? AND name = ?", (user.ref, name)).fetchone()
     if row is None:
-        raise ApiError("credentials_not_found", f"You have no stored credentials named {name!r}; store them with "
-                                                "POST /v1/transparenzregister/credentials first.")
+        raise ApiError(
+            "credentials_not_found",
+            f"You have no stored credentials named {name!r}; store them with "
+            "POST /v1/transparenzregister/credentials first.",
+        )
     return context.vault.unseal(row[0], name=name, user=user.name, purpose=purpose)

@@ -21,8 +21,17 @@ from .users import User
 if TYPE_CHECKING:
     from .backend import RegisterContext
 
-__all__ = ["Balance", "Charged", "balance", "charge", "spend", "credits_document", "get_credits",
-           "remaining_credits", "period_start"]
+__all__ = [
+    "Balance",
+    "Charged",
+    "balance",
+    "charge",
+    "spend",
+    "credits_document",
+    "get_credits",
+    "remaining_credits",
+    "period_start",
+]
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)  # Charged is frozen: read-only, so covariant
@@ -58,8 +67,9 @@ class Balance:
 def balance(conn: sqlite3.Connection, user: User, now: float) -> Balance:
     """The user's balance at ``now``."""
     start = period_start(user.period, now).isoformat()
-    row = conn.execute("SELECT coalesce(sum(credits), 0) FROM usage WHERE user = ? AND day >= ?",
-                       (user.ref, start)).fetchone()
+    row = conn.execute(
+        "SELECT coalesce(sum(credits), 0) FROM usage WHERE user = ? AND day >= ?", (user.ref, start)
+    ).fetchone()
     return Balance(used=int(row[0]), included=user.included_credits)
 
 
@@ -75,8 +85,11 @@ def charge(conn: sqlite3.Connection, user: User, credits: int, now: float) -> Ba
     if credits <= 0:
         return before
     if before.remaining < credits:
-        raise ApiError("insufficient_credits", f"This call costs {credits} credits and {before.remaining} remain in "
-                                               "the current period; wait for the period to reset or upgrade the plan.")
+        raise ApiError(
+            "insufficient_credits",
+            f"This call costs {credits} credits and {before.remaining} remain in "
+            "the current period; wait for the period to reset or upgrade the plan.",
+        )
     conn.execute(
         "INSERT INTO usage (user, day, credits) VALUES (?, ?, ?) "
         "ON CONFLICT (user, day) DO UPDATE SET credits = credits + excluded.credits",
@@ -100,12 +113,14 @@ def spend(context: RegisterContext, user: User, credits: int, change: None = Non
 
 
 @overload
-def spend(context: RegisterContext, user: User, credits: int,
-          change: Callable[[sqlite3.Connection], T]) -> Charged[T]: ...
+def spend(
+    context: RegisterContext, user: User, credits: int, change: Callable[[sqlite3.Connection], T]
+) -> Charged[T]: ...
 
 
-def spend(context: RegisterContext, user: User, credits: int,
-          change: Callable[[sqlite3.Connection], T] | None = None) -> Charged[T | None]:
+def spend(
+    context: RegisterContext, user: User, credits: int, change: Callable[[sqlite3.Connection], T] | None = None
+) -> Charged[T | None]:
     """Apply ``change`` and charge ``credits`` to ``user`` in one transaction; return its result as charged.
 
     Either both happen or neither: an :class:`~regkit.local.exceptions.ApiError` raised by ``change`` (a 409,
@@ -127,8 +142,10 @@ def remaining_credits(context: RegisterContext, user: User) -> int:
 def _reset_at(conn: sqlite3.Connection, user: User, now: float) -> str:
     today = _today(now)
     if user.period == "rolling_30_days":
-        row = conn.execute("SELECT min(day) FROM usage WHERE user = ? AND day >= ? AND credits > 0",
-                           (user.ref, period_start(user.period, now).isoformat())).fetchone()
+        row = conn.execute(
+            "SELECT min(day) FROM usage WHERE user = ? AND day >= ? AND credits > 0",
+            (user.ref, period_start(user.period, now).isoformat()),
+        ).fetchone()
         first = dt.date.fromisoformat(row[0]) if row[0] is not None else today
         day = first + dt.timedelta(days=ROLLING_DAYS)
     else:

@@ -44,14 +44,17 @@ def extract_document_pdf(extract_id: str, report: dict[str, Any]) -> bytes:
         lines += [f"Fiktiver wirtschaftlich Berechtigter: {report['fictional_ubo_reason']}", ""]
     for ubo in report.get("ubos") or ():
         person, interest = ubo["natural_person"], ubo["interest"]
-        lines.append(f"{ubo['position']}. {person['full_name']} ({person.get('date_of_birth')}, {person.get('city')}): "
-                     f"{interest['type']}, {interest['scope']}, {interest['percentage']} %")
+        lines.append(
+            f"{ubo['position']}. {person['full_name']} ({person.get('date_of_birth')}, {person.get('city')}): "
+            f"{interest['type']}, {interest['scope']}, {interest['percentage']} %"
+        )
     lines += ["", "Synthetisches Dokument des lokalen regkit-Registers."]
     return text_pdf("Transparenzregister - Auszug", lines)
 
 
-def download_document(context: RegisterContext, document_id: str, expires: str | None,
-                      signature: str | None) -> tuple[bytes, str]:
+def download_document(
+    context: RegisterContext, document_id: str, expires: str | None, signature: str | None
+) -> tuple[bytes, str]:
     """The PDF and file name behind a presigned URL.
 
     Raises

@@ -27,8 +27,9 @@ __all__ = ["SEARCH_ONLY_MEMBERS", "search_insolvency", "get_insolvency", "detail
 SEARCH_ONLY_MEMBERS = frozenset({"city", "person_id", "has_open_insolvency"})
 
 
-def search_insolvency(context: RegisterContext, user: User, search: SearchRequest, *,
-                      client_gone: Callable[[], bool] = lambda: False) -> Charged[dict[str, Any]]:
+def search_insolvency(
+    context: RegisterContext, user: User, search: SearchRequest, *, client_gone: Callable[[], bool] = lambda: False
+) -> Charged[dict[str, Any]]:
     """One page of proceedings matching a validated search, newest last event first.
 
     ``client_gone`` is asked once the page is ready: when it says the client has disconnected, nothing is

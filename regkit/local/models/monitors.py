@@ -12,11 +12,10 @@ import json
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
-from regkit.schema.interface import PRICES
+from regkit.schema.interface import PRICES, UUID_PATTERN
 
 from ..exceptions import ApiError
 from .credits import Charged, spend
-from regkit.schema.interface import UUID_PATTERN
 from .users import User
 
 if TYPE_CHECKING:
@@ -29,8 +28,13 @@ _SELECT = "SELECT entity_type, entity_id, preferences, update_frequency, disable
 
 def _monitor(row: tuple[Any, ...]) -> dict[str, Any]:
     entity_type, entity_id, preferences, update_frequency, disabled = row
-    return {"entity_type": entity_type, "entity_id": entity_id, "preferences": json.loads(preferences),
-            "update_frequency": update_frequency, "disabled": bool(disabled)}
+    return {
+        "entity_type": entity_type,
+        "entity_id": entity_id,
+        "preferences": json.loads(preferences),
+        "update_frequency": update_frequency,
+        "disabled": bool(disabled),
+    }
 
 
 def list_monitors(context: RegisterContext, user: User) -> list[dict[str, Any]]:
@@ -47,8 +51,14 @@ def _check_exists(context: RegisterContext, entity_type: str, entity_id: str) ->
         raise ApiError("entity_not_found", f"No {entity_type} has the id {entity_id}.")
 
 
-def create_monitor(context: RegisterContext, user: User, entity_type: str, entity_id: str,
-                   preferences: list[str], update_frequency: str) -> Charged[dict[str, Any]]:
+def create_monitor(
+    context: RegisterContext,
+    user: User,
+    entity_type: str,
+    entity_id: str,
+    preferences: list[str],
+    update_frequency: str,
+) -> Charged[dict[str, Any]]:
     """Create a monitor on an entity given by its canonical id (25 credits weekly, 50 daily).
 
     Raises
@@ -61,12 +71,15 @@ def create_monitor(context: RegisterContext, user: User, entity_type: str, entit
 
     def insert(conn: sqlite3.Connection) -> tuple[Any, ...]:
         try:
-            conn.execute("INSERT INTO monitors (user, entity_id, entity_type, preferences, update_frequency, created_at)"
-                         " VALUES (?, ?, ?, ?, ?, ?)", (user.ref, entity_id, entity_type, json.dumps(preferences),
-                                                       update_frequency, now))
+            conn.execute(
+                "INSERT INTO monitors (user, entity_id, entity_type, preferences, update_frequency, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (user.ref, entity_id, entity_type, json.dumps(preferences), update_frequency, now),
+            )
         except sqlite3.IntegrityError:
-            raise ApiError("monitor_exists", f"You already monitor {entity_id}; delete that monitor first to change "
-                                             "it.") from None
+            raise ApiError(
+                "monitor_exists", f"You already monitor {entity_id}; delete that monitor first to change it."
+            ) from None
         return conn.execute(f"{_SELECT} WHERE user = ? AND entity_id = ?", (user.ref, entity_id)).fetchone()
 
     created = spend(context, user, PRICES[f"monitor_{update_frequency}"], insert)
@@ -84,5 +97,6 @@ def delete_monitor(context: RegisterContext, user: User, entity_id: str) -> None
 
 def set_disabled(conn: sqlite3.Connection, user_ref: str, disabled: bool) -> int:
     """Disable (or re-enable) every monitor of ``user_ref`` that is not so yet; return how many changed."""
-    return conn.execute("UPDATE monitors SET disabled = ? WHERE user = ? AND disabled = ?",
-                        (int(disabled), user_ref, int(not disabled))).rowcount
+    return conn.execute(
+        "UPDATE monitors SET disabled = ? WHERE user = ? AND disabled = ?", (int(disabled), user_ref, int(not disabled))
+    ).rowcount

@@ -14,8 +14,8 @@ import os
 import secrets
 import sqlite3
 import threading
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 __all__ = ["StateDB", "SCHEMA_VERSION"]
 

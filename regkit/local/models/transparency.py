@@ -57,14 +57,18 @@ def _date(timestamp: float) -> str:
 def _documents(context: RegisterContext, seq: int, base_url: str) -> list[dict[str, Any]]:
     """The documents of a completed extract, with URLs presigned below ``base_url``."""
     with context.state.connection() as conn:
-        files = conn.execute("SELECT document_id, filename, format FROM extract_documents WHERE extract_seq = ? "
-                             "ORDER BY filename", (seq,)).fetchall()
-    return [{"document_id": d, "filename": f, "format": fmt, "url": context.signer.url(base_url, d)}
-            for d, f, fmt in files]
+        files = conn.execute(
+            "SELECT document_id, filename, format FROM extract_documents WHERE extract_seq = ? ORDER BY filename",
+            (seq,),
+        ).fetchall()
+    return [
+        {"document_id": d, "filename": f, "format": fmt, "url": context.signer.url(base_url, d)} for d, f, fmt in files
+    ]
 
 
-def _resource(context: RegisterContext, row: tuple[Any, ...], now: float, *, base_url: str = "",
-              order: bool = False) -> dict[str, Any]:
+def _resource(
+    context: RegisterContext, row: tuple[Any, ...], now: float, *, base_url: str = "", order: bool = False
+) -> dict[str, Any]:
     seq, company_id, ekrn, submitted_at, ready_at, outcome, reference_number, report = row
     done = not order and now >= ready_at
     completed = done and outcome == "completed"
@@ -86,26 +90,35 @@ def check_quota(conn: sqlite3.Connection, user_ref: str, quota: int, now: float)
     """Raise 429 ``extract_quota_exceeded`` (with ``Retry-After``) when ``user_ref`` has ordered ``quota``
     production extracts in the 30 days before ``now``; sandbox extracts do not count."""
     since = now - QUOTA_WINDOW_SECONDS
-    count, oldest = conn.execute("SELECT count(*), min(submitted_at) FROM extracts WHERE user = ? AND mode = "
-                                 "'production' AND submitted_at > ?", (user_ref, since)).fetchone()
+    count, oldest = conn.execute(
+        "SELECT count(*), min(submitted_at) FROM extracts WHERE user = ? AND mode = 'production' AND submitted_at > ?",
+        (user_ref, since),
+    ).fetchone()
     if count >= quota:
         wait = max(1, math.ceil(oldest + QUOTA_WINDOW_SECONDS - now)) if oldest is not None else QUOTA_WINDOW_SECONDS
-        raise ApiError("extract_quota_exceeded", f"Your plan allows {quota} production extracts in any 30 days and "
-                                                 f"they are used; retry in {wait} s or upgrade the plan.",
-                       headers={"Retry-After": str(wait)})
+        raise ApiError(
+            "extract_quota_exceeded",
+            f"Your plan allows {quota} production extracts in any 30 days and "
+            f"they are used; retry in {wait} s or upgrade the plan.",
+            headers={"Retry-After": str(wait)},
+        )
 
 
 def _insert(conn: sqlite3.Connection, values: dict[str, Any]) -> tuple[Any, ...]:
     cursor = conn.execute(
         "INSERT INTO extracts (user, mode, credential_name, account_ref, company_id, ekrn, submitted_at, ready_at, "
         "outcome, report) VALUES (:user, :mode, :credential_name, :account_ref, :company_id, :ekrn, :submitted_at, "
-        ":ready_at, :outcome, :report)", values)
+        ":ready_at, :outcome, :report)",
+        values,
+    )
     seq = cursor.lastrowid
     reference = f"TR-{_date(values['submitted_at'])[:4]}-{seq:07d}"
     conn.execute("UPDATE extracts SET reference_number = ? WHERE seq = ?", (reference, seq))
     if values["outcome"] == "completed":
-        conn.execute("INSERT INTO extract_documents (document_id, extract_seq, format, filename) VALUES (?, ?, 'pdf', ?)",
-                     (str(uuid.uuid4()), seq, f"transparenzregister-tre_{seq}.pdf"))
+        conn.execute(
+            "INSERT INTO extract_documents (document_id, extract_seq, format, filename) VALUES (?, ?, 'pdf', ?)",
+            (str(uuid.uuid4()), seq, f"transparenzregister-tre_{seq}.pdf"),
+        )
     return conn.execute(f"SELECT {_COLUMNS} FROM extracts WHERE seq = ?", (seq,)).fetchone()
 
 
@@ -114,14 +127,19 @@ def _login(context: RegisterContext, user: User, name: str, company_id: str) -> 
     username, password = stored_credentials(context, user, name, purpose=f"a production extract of {company_id}")
     account = accepted_account(context, username, password)
     if account is None:
-        raise ApiError("register_authentication_rejected", f"The Transparenzregister no longer accepts the "
-                                                           f"credentials {name!r}; store them again.")
+        raise ApiError(
+            "register_authentication_rejected",
+            f"The Transparenzregister no longer accepts the credentials {name!r}; store them again.",
+        )
     state = account.get("state")
     if state != "valid":
         unknown = f"the account state is {state!r}"
         reason = unknown if state is None else _STATE_MESSAGES.get(state, unknown)
-        raise ApiError("register_authentication_rejected", f"The Transparenzregister rejected the login: {reason}. "
-                                                           "Settle it with the Transparenzregister, then retry.")
+        raise ApiError(
+            "register_authentication_rejected",
+            f"The Transparenzregister rejected the login: {reason}. "
+            "Settle it with the Transparenzregister, then retry.",
+        )
     return username
 
 
@@ -131,8 +149,10 @@ def _register_entity(context: RegisterContext, company_id: str) -> str:
     if not ekrns:
         raise ApiError("register_entity_not_found", f"The Transparenzregister has no entity for {company_id}.")
     if len(ekrns) > 1:
-        raise ApiError("ambiguous_register_entity", f"{len(ekrns)} Transparenzregister entities match {company_id}; "
-                                                    "the order cannot be disambiguated.")
+        raise ApiError(
+            "ambiguous_register_entity",
+            f"{len(ekrns)} Transparenzregister entities match {company_id}; the order cannot be disambiguated.",
+        )
     return ekrns[0]
 
 
@@ -143,24 +163,47 @@ def _production(context: RegisterContext, user: User, name: str, company_id: str
     ekrn = _register_entity(context, company["id"])
     ready_at = now + context.config.extract_delay
     failed = company.get("status") == "inactive"
-    report = None if failed else build_report(company, context.catalog.world.companies, context.catalog.holders,
-                                              context.catalog.persons, _date(ready_at))
-    return {"user": user.ref, "mode": "production", "credential_name": name,
-            "account_ref": hashlib.sha256(username.encode()).hexdigest()[:16], "company_id": company["id"],
-            "ekrn": ekrn, "submitted_at": now, "ready_at": ready_at,
-            "outcome": "failed" if failed else "completed", "report": None if report is None else json.dumps(report)}
+    report = (
+        None
+        if failed
+        else build_report(
+            company, context.catalog.world.companies, context.catalog.holders, context.catalog.persons, _date(ready_at)
+        )
+    )
+    return {
+        "user": user.ref,
+        "mode": "production",
+        "credential_name": name,
+        "account_ref": hashlib.sha256(username.encode()).hexdigest()[:16],
+        "company_id": company["id"],
+        "ekrn": ekrn,
+        "submitted_at": now,
+        "ready_at": ready_at,
+        "outcome": "failed" if failed else "completed",
+        "report": None if report is None else json.dumps(report),
+    }
 
 
 def _sandbox(context: RegisterContext, user: User, now: float) -> dict[str, Any]:
     """The row of a sandbox order: the test EKRN's fixed report, always completed."""
     ready_at = now + context.config.extract_delay
-    return {"user": user.ref, "mode": "sandbox", "credential_name": SANDBOX_CREDENTIAL_NAME, "account_ref": None,
-            "company_id": None, "ekrn": context.catalog.sandbox_ekrn, "submitted_at": now, "ready_at": ready_at,
-            "outcome": "completed", "report": json.dumps(sandbox_report(_date(ready_at)))}
+    return {
+        "user": user.ref,
+        "mode": "sandbox",
+        "credential_name": SANDBOX_CREDENTIAL_NAME,
+        "account_ref": None,
+        "company_id": None,
+        "ekrn": context.catalog.sandbox_ekrn,
+        "submitted_at": now,
+        "ready_at": ready_at,
+        "outcome": "completed",
+        "report": json.dumps(sandbox_report(_date(ready_at))),
+    }
 
 
-def order_extract(context: RegisterContext, user: User, credential_name: str,
-                  company_id: str | None) -> Charged[dict[str, Any]]:
+def order_extract(
+    context: RegisterContext, user: User, credential_name: str, company_id: str | None
+) -> Charged[dict[str, Any]]:
     """Order an extract (status ``processing``); the credential name ``sandbox`` is the free test mode.
 
     ``credential_name`` is well-formed and not a case variant of ``sandbox``; a production order has a
@@ -188,8 +231,13 @@ def get_extract(context: RegisterContext, user: User, extract_id: str, *, base_u
     document URLs presigned below ``base_url``."""
     digits = extract_id[4:]
     with context.state.connection() as conn:
-        row = None if len(digits) > 18 or str(int(digits)) != digits else conn.execute(
-            f"SELECT {_COLUMNS} FROM extracts WHERE seq = ? AND user = ?", (int(digits), user.ref)).fetchone()
+        row = (
+            None
+            if len(digits) > 18 or str(int(digits)) != digits
+            else conn.execute(
+                f"SELECT {_COLUMNS} FROM extracts WHERE seq = ? AND user = ?", (int(digits), user.ref)
+            ).fetchone()
+        )
     if row is None:
         raise ApiError("extract_not_found", f"You have no extract {extract_id}.")
     return _resource(context, row, context.now(), base_url=base_url)
@@ -201,7 +249,9 @@ def extract_document(context: RegisterContext, document_id: str) -> tuple[str, d
     with context.state.connection() as conn:
         row = conn.execute(
             "SELECT e.seq, e.report, e.ready_at, d.filename FROM extract_documents d "
-            "JOIN extracts e ON e.seq = d.extract_seq WHERE d.document_id = ?", (document_id,)).fetchone()
+            "JOIN extracts e ON e.seq = d.extract_seq WHERE d.document_id = ?",
+            (document_id,),
+        ).fetchone()
     if row is None or row[1] is None or row[2] > context.now():
         return None
     return f"tre_{row[0]}", json.loads(row[1]), row[3]

@@ -42,8 +42,10 @@ def user_ref(api_key: str) -> str:
 
 @functools.lru_cache(maxsize=16)
 def _names(catalog: Catalog) -> dict[str, str]:
-    return {key: str(entry.get("name") or f"user-{number}")
-            for number, (key, entry) in enumerate(catalog.users.items(), start=1)}
+    return {
+        key: str(entry.get("name") or f"user-{number}")
+        for number, (key, entry) in enumerate(catalog.users.items(), start=1)
+    }
 
 
 def user_name(catalog: Catalog, api_key: str) -> str:
@@ -81,14 +83,19 @@ class User:
     def require_paid(self) -> None:
         """Raise 402 ``plan_required`` unless the plan is paid."""
         if not self.paid:
-            raise ApiError("plan_required", f"Transparenzregister access requires a paid plan; the plan "
-                                            f"{self.plan_name!r} is not one. Upgrade the plan.")
+            raise ApiError(
+                "plan_required",
+                f"Transparenzregister access requires a paid plan; the plan "
+                f"{self.plan_name!r} is not one. Upgrade the plan.",
+            )
 
     def require_monitoring(self) -> None:
         """Raise 402 ``plan_required`` unless the plan includes monitoring."""
         if not self.monitoring:
-            raise ApiError("plan_required", f"Monitoring requires a plan that includes it; the plan "
-                                            f"{self.plan_name!r} does not. Upgrade the plan.")
+            raise ApiError(
+                "plan_required",
+                f"Monitoring requires a plan that includes it; the plan {self.plan_name!r} does not. Upgrade the plan.",
+            )
 
 
 def current_plan_name(conn: sqlite3.Connection, catalog: Catalog, api_key: str) -> str:
@@ -99,9 +106,11 @@ def current_plan_name(conn: sqlite3.Connection, catalog: Catalog, api_key: str) 
 
 def store_plan(conn: sqlite3.Connection, api_key: str, plan: str, now: float) -> None:
     """Put ``api_key`` on ``plan`` in the state file (the operator's change, which wins over the world's)."""
-    conn.execute("INSERT INTO user_plans (user, plan, changed_at) VALUES (?, ?, ?) "
-                 "ON CONFLICT (user) DO UPDATE SET plan = excluded.plan, changed_at = excluded.changed_at",
-                 (user_ref(api_key), plan, now))
+    conn.execute(
+        "INSERT INTO user_plans (user, plan, changed_at) VALUES (?, ?, ?) "
+        "ON CONFLICT (user) DO UPDATE SET plan = excluded.plan, changed_at = excluded.changed_at",
+        (user_ref(api_key), plan, now),
+    )
 
 
 def resolve_user(conn: sqlite3.Connection, catalog: Catalog, api_key: str) -> User:
@@ -136,20 +145,32 @@ def authenticate(context: RegisterContext, authorization: str | None, address: s
         wait = throttle.peek(address)
         if wait:
             seconds = max(1, math.ceil(wait))
-            raise ApiError("rate_limited", f"Too many failed authentications from your address; no key is checked "
-                                           f"from it for {seconds} s. Check the API key, then retry after that.",
-                           headers={"Retry-After": str(seconds)})
+            raise ApiError(
+                "rate_limited",
+                f"Too many failed authentications from your address; no key is checked "
+                f"from it for {seconds} s. Check the API key, then retry after that.",
+                headers={"Retry-After": str(seconds)},
+            )
     scheme, _, token = (authorization or "").strip().partition(" ")
     token = token.strip()
     if scheme.lower() != "bearer" or not token:
-        raise ApiError("unauthorized", "Authentication required: send 'Authorization: Bearer <API_KEY>'.",
-                       headers={"WWW-Authenticate": 'Bearer realm="regkit"'})
+        raise ApiError(
+            "unauthorized",
+            "Authentication required: send 'Authorization: Bearer <API_KEY>'.",
+            headers={"WWW-Authenticate": 'Bearer realm="regkit"'},
+        )
     if token not in context.catalog.users:
         if throttle is not None and throttle.acquire(address) == 0 and throttle.peek(address):
-            logger.warning("Client %s used up its %d failed authentications; its requests are answered 429 until "
-                           "the bucket refills", address, int(throttle.burst))
-        raise ApiError("unauthorized", "The API key is not valid; check it (the local register accepts the "
-                                       "world's demo keys, e.g. demo-paid).",
-                       headers={"WWW-Authenticate": 'Bearer realm="regkit", error="invalid_token"'})
+            logger.warning(
+                "Client %s used up its %d failed authentications; its requests are answered 429 until "
+                "the bucket refills",
+                address,
+                int(throttle.burst),
+            )
+        raise ApiError(
+            "unauthorized",
+            "The API key is not valid; check it (the local register accepts the world's demo keys, e.g. demo-paid).",
+            headers={"WWW-Authenticate": 'Bearer realm="regkit", error="invalid_token"'},
+        )
     with context.state.connection() as conn:
         return resolve_user(conn, context.catalog, token)

@@ -78,8 +78,11 @@ def read_json_object(*, required: bool) -> dict[str, Any]:
         raise ApiError("invalid_json", f"The body is not valid JSON ({exc}); send a JSON object.") from None
     where = _surrogate_at(body)
     if where is not None:
-        raise ApiError("invalid_json", f"The body holds a lone surrogate (an unpaired \\ud800-\\udfff escape, "
-                                       f"which is no character) in {where}; send the text as valid Unicode.")
+        raise ApiError(
+            "invalid_json",
+            f"The body holds a lone surrogate (an unpaired \\ud800-\\udfff escape, "
+            f"which is no character) in {where}; send the text as valid Unicode.",
+        )
     if not isinstance(body, dict):
         raise ApiError("invalid_body", "The body must be a JSON object.")
     return body

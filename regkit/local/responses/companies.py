@@ -18,8 +18,11 @@ __all__ = ["get_company", "check_company_id"]
 def check_company_id(company_id: object, *, code: str = "invalid_company_id") -> str:
     """Return ``company_id`` if it is well-formed, else raise a 400 with ``code``."""
     if not isinstance(company_id, str) or not COMPANY_ID_PATTERN.match(company_id):
-        raise ApiError(code, f"{company_id!r} is not a company id; the form is "
-                             "DE-<HRB|HRA|PR|GnR|VR>-<court code>-<number>, e.g. DE-HRB-F1103-267645.")
+        raise ApiError(
+            code,
+            f"{company_id!r} is not a company id; the form is "
+            "DE-<HRB|HRA|PR|GnR|VR>-<court code>-<number>, e.g. DE-HRB-F1103-267645.",
+        )
     return company_id
 
 
@@ -27,5 +30,10 @@ def get_company(company_id: str):
     """A CompanyV1, 10 credits (20 with ``realtime=true``); ``export=true`` leaves out the source documents."""
     realtime, export = query_flag("realtime"), query_flag("export")
     company_id = check_company_id(company_id)
-    return json_response(charged(companies.get_company(current(), current_user(), company_id, realtime=realtime,
-                                                       export=export, base_url=request.host_url)))
+    return json_response(
+        charged(
+            companies.get_company(
+                current(), current_user(), company_id, realtime=realtime, export=export, base_url=request.host_url
+            )
+        )
+    )

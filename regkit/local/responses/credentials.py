@@ -16,8 +16,10 @@ __all__ = ["store_credentials", "check_credential_name"]
 def check_credential_name(name: object, *, where: str) -> str:
     """Validate a credential name; ``sandbox`` is returned as is (callers decide whether it is allowed)."""
     if not isinstance(name, str) or not CREDENTIAL_NAME_PATTERN.match(name):
-        raise ApiError("invalid_credential_name", f"{where} must be a credential name of letters, digits, '_', '.' "
-                                                  "or '-' (at most 64), e.g. 'default'.")
+        raise ApiError(
+            "invalid_credential_name",
+            f"{where} must be a credential name of letters, digits, '_', '.' or '-' (at most 64), e.g. 'default'.",
+        )
     return name
 
 
@@ -29,15 +31,16 @@ def store_credentials():
     unknown = set(body) - {"username", "password", "name"}
     if unknown:
         shown = ", ".join(ascii(m[:40]) for m in sorted(unknown)[:5])
-        raise ApiError("invalid_body", f"Unknown member(s) {shown}; send username, password "
-                                       "and optionally name.")
+        raise ApiError("invalid_body", f"Unknown member(s) {shown}; send username, password and optionally name.")
     username, password = body.get("username"), body.get("password")
     for member, value in (("username", username), ("password", password)):
         if not isinstance(value, str) or not value:
             raise ApiError("invalid_body", f"'{member}' is required and must be a non-empty string.")
     name = check_credential_name(body.get("name", DEFAULT_CREDENTIAL_NAME), where="'name'")
     if name.lower() == SANDBOX_CREDENTIAL_NAME:
-        raise ApiError("reserved_credential_name", "The name 'sandbox' is reserved for the built-in test mode; "
-                                                   "choose another name.")
+        raise ApiError(
+            "reserved_credential_name",
+            "The name 'sandbox' is reserved for the built-in test mode; choose another name.",
+        )
     stored = credentials.store_credentials(current(), user, username, password, name)
     return json_response(charged(stored), 201)

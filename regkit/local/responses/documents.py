@@ -15,6 +15,7 @@ __all__ = ["download_document"]
 
 def download_document(document_id: str):
     """The PDF behind a presigned URL (403 when unsigned, tampered with or expired; 404 when unknown)."""
-    data, filename = documents.download_document(current(), document_id, request.args.get("expires"),
-                                                 request.args.get("signature"))
+    data, filename = documents.download_document(
+        current(), document_id, request.args.get("expires"), request.args.get("signature")
+    )
     return Response(data, mimetype="application/pdf", headers={"Content-Disposition": f'inline; filename="{filename}"'})

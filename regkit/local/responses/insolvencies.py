@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from flask import request
 
+from regkit.schema.interface import UUID_PATTERN
+
 from ..exceptions import ApiError
 from ..models import insolvencies
-from regkit.schema.interface import UUID_PATTERN
 from ..search.request import parse_search_request
 from .bodies import read_json_object
 from .context import charged, current, current_user
@@ -37,6 +38,9 @@ def search_insolvency():
 def get_insolvency(insolvency_id: str):
     """One proceeding with all its events, oldest first."""
     if not UUID_PATTERN.match(insolvency_id):
-        raise ApiError("invalid_insolvency_id", f"{insolvency_id!r} is not a proceeding id (a UUID, as in search "
-                                                "results and company insolvency summaries).")
+        raise ApiError(
+            "invalid_insolvency_id",
+            f"{insolvency_id!r} is not a proceeding id (a UUID, as in search "
+            "results and company insolvency summaries).",
+        )
     return json_response(charged(insolvencies.get_insolvency(current(), current_user(), insolvency_id)))

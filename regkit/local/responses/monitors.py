@@ -7,11 +7,10 @@ from typing import Any
 
 from flask import Response
 
-from regkit.schema.interface import MONITOR_ENTITY_TYPES, PREFERENCES, UPDATE_FREQUENCIES
+from regkit.schema.interface import MONITOR_ENTITY_TYPES, PREFERENCES, UPDATE_FREQUENCIES, UUID_PATTERN
 
 from ..exceptions import ApiError
 from ..models import monitors
-from regkit.schema.interface import UUID_PATTERN
 from .bodies import read_json_object
 from .companies import check_company_id
 from .context import charged, current, current_user
@@ -23,10 +22,15 @@ _MEMBERS = frozenset({"entity_type", "entity_id", "preferences", "update_frequen
 
 
 def _preferences(value: Any) -> list[str]:
-    if (not isinstance(value, list) or not value or not all(isinstance(p, str) and p in PREFERENCES for p in value)
-            or len(set(value)) != len(value)):
-        raise ApiError("invalid_body", f"'preferences' must be a non-empty array of distinct values from "
-                                       f"{', '.join(PREFERENCES)}.")
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(p, str) and p in PREFERENCES for p in value)
+        or len(set(value)) != len(value)
+    ):
+        raise ApiError(
+            "invalid_body", f"'preferences' must be a non-empty array of distinct values from {', '.join(PREFERENCES)}."
+        )
     return value
 
 
@@ -54,8 +58,11 @@ def create_monitor():
     user.require_monitoring()
     body = read_json_object(required=True)
     if set(body) - _MEMBERS:
-        raise ApiError("invalid_body", f"Unknown member(s) {', '.join(sorted(set(body) - _MEMBERS))}; a monitor takes "
-                                       f"{', '.join(sorted(_MEMBERS))}.")
+        raise ApiError(
+            "invalid_body",
+            f"Unknown member(s) {', '.join(sorted(set(body) - _MEMBERS))}; a monitor takes "
+            f"{', '.join(sorted(_MEMBERS))}.",
+        )
     entity_type = body.get("entity_type")
     if entity_type == "person" and body.get("update_frequency") is not None:
         raise ApiError("invalid_body", "Person monitors are always weekly; leave out 'update_frequency'.")

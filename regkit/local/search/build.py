@@ -12,7 +12,8 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from .columns import ColumnStore
 from .query import GROUND_BITS, RESULT_MEMBERS, fold
@@ -49,20 +50,38 @@ def record_row(rowid: int, record: dict[str, Any]) -> tuple[Any, ...]:
     grounds = record.get("insolvency_grounds")
     has_open = record.get("has_open_insolvency")
     return (
-        rowid, record["id"], record.get("debtor_name"), record.get("debtor_kind"), record.get("debtor_legal_form"),
-        record.get("case_number"), record.get("court"), record.get("city"), record.get("current_status"),
-        None if has_open is None else int(bool(has_open)), record.get("proceeding_kind"),
-        record.get("administration_kind"), None if grounds is None else json.dumps(grounds),
-        record.get("administrator_name"), record.get("company_id"), record.get("person_id"),
-        record.get("opened_at"), record.get("closed_at"), record.get("last_event_at"),
-        record.get("claims_filing_deadline"), fold(record.get("court")), fold(record.get("city")),
+        rowid,
+        record["id"],
+        record.get("debtor_name"),
+        record.get("debtor_kind"),
+        record.get("debtor_legal_form"),
+        record.get("case_number"),
+        record.get("court"),
+        record.get("city"),
+        record.get("current_status"),
+        None if has_open is None else int(bool(has_open)),
+        record.get("proceeding_kind"),
+        record.get("administration_kind"),
+        None if grounds is None else json.dumps(grounds),
+        record.get("administrator_name"),
+        record.get("company_id"),
+        record.get("person_id"),
+        record.get("opened_at"),
+        record.get("closed_at"),
+        record.get("last_event_at"),
+        record.get("claims_filing_deadline"),
+        fold(record.get("court")),
+        fold(record.get("city")),
         sum(GROUND_BITS.get(g, 0) for g in grounds or ()),
-        fold(record.get("debtor_name")), fold(record.get("case_number")), fold(record.get("administrator_name")),
+        fold(record.get("debtor_name")),
+        fold(record.get("case_number")),
+        fold(record.get("administrator_name")),
     )
 
 
-def build_index(conn: sqlite3.Connection, rows: Iterable[Sequence[Any]], chunk_size: int = 50_000, *,
-                dense_min: int = DENSE_MIN) -> int:
+def build_index(
+    conn: sqlite3.Connection, rows: Iterable[Sequence[Any]], chunk_size: int = 50_000, *, dense_min: int = DENSE_MIN
+) -> int:
     """Create the search tables in ``conn`` and fill them from ``rows`` (see :func:`record_row`), in any order.
 
     ``dense_min`` is the fewest proceedings a word needs for a bitmap (see
@@ -79,17 +98,17 @@ def build_index(conn: sqlite3.Connection, rows: Iterable[Sequence[Any]], chunk_s
     iterator = iter(rows)
     with conn:
         while chunk := list(itertools.islice(iterator, chunk_size)):
-            conn.executemany(insert, (row[1:len(_STAGED) + 1] for row in chunk))
+            conn.executemany(insert, (row[1 : len(_STAGED) + 1] for row in chunk))
     table = ", ".join(_TABLE_COLUMNS[1:])
     with conn:
         conn.execute(f"INSERT INTO proceedings (rowid, {table}) SELECT {_ORDER}, {table} FROM staged")
-        conn.execute(f"INSERT INTO proceedings_fts (rowid, debtor_name, case_number, administrator_name, court) "
-                     f"SELECT {_ORDER}, {', '.join(_FOLDED)}, court_key FROM staged")
+        conn.execute(
+            f"INSERT INTO proceedings_fts (rowid, debtor_name, case_number, administrator_name, court) "
+            f"SELECT {_ORDER}, {', '.join(_FOLDED)}, court_key FROM staged"
+        )
         conn.execute("DROP TABLE staged")
         conn.execute("INSERT INTO proceedings_fts (proceedings_fts) VALUES ('optimize')")
         store = ColumnStore.build(conn)
         store.save(conn)
         Vocabulary.build(conn, store.size, dense_min).save(conn)
     return store.size
-
-

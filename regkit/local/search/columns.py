@@ -16,16 +16,27 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 __all__ = ["ColumnStore", "CATEGORICAL", "DATES"]
 
 #: Columns stored as dictionary codes.
-CATEGORICAL = ("current_status", "proceeding_kind", "administration_kind", "debtor_kind", "debtor_legal_form",
-               "has_open_insolvency", "court_key", "city_key", "company_id", "person_id")
+CATEGORICAL = (
+    "current_status",
+    "proceeding_kind",
+    "administration_kind",
+    "debtor_kind",
+    "debtor_legal_form",
+    "has_open_insolvency",
+    "court_key",
+    "city_key",
+    "company_id",
+    "person_id",
+)
 #: Columns stored as ``YYYYMMDD`` integers.
 DATES = ("opened_at", "closed_at", "last_event_at", "claims_filing_deadline")
 _COLUMNS = (*CATEGORICAL, *DATES, "grounds_mask")
@@ -42,8 +53,7 @@ def _day(text: Any) -> int:
 def _encode(values: Sequence[Any]) -> tuple[np.ndarray, list[Any]]:
     labels = sorted({v for v in values if v is not None})
     code = {label: i for i, label in enumerate(labels)}
-    codes = np.fromiter((code.get(v, -1) if v is not None else -1 for v in values), dtype=np.int32,
-                        count=len(values))
+    codes = np.fromiter((code.get(v, -1) if v is not None else -1 for v in values), dtype=np.int32, count=len(values))
     return codes, labels
 
 
@@ -69,7 +79,7 @@ class ColumnStore:
         self._codes = {name: {label: i for i, label in enumerate(values)} for name, values in self.labels.items()}
 
     @classmethod
-    def build(cls, conn: sqlite3.Connection) -> "ColumnStore":
+    def build(cls, conn: sqlite3.Connection) -> ColumnStore:
         """Read the columns of ``proceedings`` in rowid order (rowids must be ``1..n``)."""
         rows = conn.execute(f"SELECT {', '.join(_COLUMNS)} FROM proceedings ORDER BY rowid").fetchall()
         columns = list(zip(*rows)) if rows else [() for _ in _COLUMNS]
@@ -87,12 +97,16 @@ class ColumnStore:
     def save(self, conn: sqlite3.Connection) -> None:
         """Store the arrays in ``conn`` (table ``search_columns``)."""
         conn.execute(_TABLE)
-        conn.executemany("INSERT INTO search_columns (name, dtype, data, labels) VALUES (?, ?, ?, ?)", [
-            (name, array.dtype.str, array.tobytes(), json.dumps(self.labels[name]) if name in self.labels else None)
-            for name, array in self.arrays.items()])
+        conn.executemany(
+            "INSERT INTO search_columns (name, dtype, data, labels) VALUES (?, ?, ?, ?)",
+            [
+                (name, array.dtype.str, array.tobytes(), json.dumps(self.labels[name]) if name in self.labels else None)
+                for name, array in self.arrays.items()
+            ],
+        )
 
     @classmethod
-    def load(cls, conn: sqlite3.Connection) -> "ColumnStore":
+    def load(cls, conn: sqlite3.Connection) -> ColumnStore:
         """Read the arrays stored by :meth:`save`."""
         arrays: dict[str, np.ndarray] = {}
         labels: dict[str, list[Any]] = {}
@@ -148,4 +162,3 @@ class ColumnStore:
             labels = self.labels[column]
             return self._lookup(column, (v for v in labels if isinstance(v, str) and all(k in v for k in operand)))
         raise ValueError(f"unknown filter kind {kind!r} on {column!r}")  # pragma: no cover - parser builds the above
-

@@ -27,9 +27,10 @@ import copy
 import sqlite3
 import threading
 import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -58,6 +59,7 @@ class Tuning:
     probe_always: int = 256
     probe_cost: int = 80
     rows_max: int = 2000
+
 
 _FTS = "SELECT {what} FROM proceedings_fts WHERE proceedings_fts MATCH ?"
 _COUNT = _FTS.format(what="count(*)")
@@ -97,8 +99,13 @@ class InsolvencyIndex:
     InsolvencyIndex.in_memory, InsolvencyIndex.open : the two ways to get one.
     """
 
-    def __init__(self, connect: Callable[[], sqlite3.Connection], *, keep_alive: sqlite3.Connection | None = None,
-                 tuning: Tuning = Tuning()):
+    def __init__(
+        self,
+        connect: Callable[[], sqlite3.Connection],
+        *,
+        keep_alive: sqlite3.Connection | None = None,
+        tuning: Tuning = Tuning(),
+    ):
         self.tuning = tuning
         self._connect = connect
         self._keep_alive = keep_alive
@@ -109,7 +116,7 @@ class InsolvencyIndex:
             self.vocabulary = Vocabulary.load(conn, self.columns.size)
 
     @classmethod
-    def in_memory(cls, rows: Iterable[Sequence[Any]], **options: Any) -> "InsolvencyIndex":
+    def in_memory(cls, rows: Iterable[Sequence[Any]], **options: Any) -> InsolvencyIndex:
         """Build an index of ``rows`` (see :func:`~regkit.local.search.build.record_row`) in a shared in-memory
         database; ``options`` go to :func:`~regkit.local.search.build.build_index`."""
         uri = f"file:/regkit-insolvencies-{uuid.uuid4().hex}?vfs=memdb"
@@ -119,12 +126,12 @@ class InsolvencyIndex:
         return cls(lambda: _reader(uri), keep_alive=writer)
 
     @classmethod
-    def open(cls, path: str | Path) -> "InsolvencyIndex":
+    def open(cls, path: str | Path) -> InsolvencyIndex:
         """Open an index file written by :func:`~regkit.local.search.build.build_index` (read only)."""
         uri = Path(path).resolve().as_uri() + "?mode=ro"
         return cls(lambda: _reader(uri))
 
-    def tuned(self, tuning: Tuning) -> "InsolvencyIndex":
+    def tuned(self, tuning: Tuning) -> InsolvencyIndex:
         """The same index (database and connection pool shared) with other plan switch points."""
         other = copy.copy(self)
         other.tuning = tuning
@@ -179,13 +186,18 @@ class InsolvencyIndex:
             elif match is None:
                 positions = np.flatnonzero(mask)
                 total = int(positions.size)
-                rowids = (positions[offset:offset + limit] + 1).tolist() if offset < total else []
+                rowids = (positions[offset : offset + limit] + 1).tolist() if offset < total else []
             else:
                 hits = _text_in_mask(conn, plan, mask, self.tuning)
                 total = int(hits.size)
-                rowids = hits[offset:offset + limit].tolist() if offset < total else []
-            rows = conn.execute(f"SELECT {_SELECT} FROM proceedings WHERE rowid IN ({_in_list(rowids)}) "
-                                "ORDER BY rowid").fetchall() if rowids else []
+                rowids = hits[offset : offset + limit].tolist() if offset < total else []
+            rows = (
+                conn.execute(
+                    f"SELECT {_SELECT} FROM proceedings WHERE rowid IN ({_in_list(rowids)}) ORDER BY rowid"
+                ).fetchall()
+                if rowids
+                else []
+            )
         return [result_of(row) for row in rows], total
 
     def _union(self, conn: sqlite3.Connection, union: tuple[list[str], str | None]) -> np.ndarray:

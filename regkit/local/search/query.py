@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from regkit.schema.interface import INSOLVENCY_GROUNDS
 
@@ -146,10 +147,27 @@ class SearchRequest:
 
 #: Members of a search result, in the interface's order (also the first columns after ``rowid``).
 RESULT_MEMBERS = (
-    "id", "debtor_name", "debtor_kind", "debtor_legal_form", "case_number", "court", "city",
-    "current_status", "has_open_insolvency", "proceeding_kind", "administration_kind", "insolvency_grounds",
-    "administrator_name", "company_id", "person_id", "opened_at", "closed_at", "last_event_at",
+    "id",
+    "debtor_name",
+    "debtor_kind",
+    "debtor_legal_form",
+    "case_number",
+    "court",
+    "city",
+    "current_status",
+    "has_open_insolvency",
+    "proceeding_kind",
+    "administration_kind",
+    "insolvency_grounds",
+    "administrator_name",
+    "company_id",
+    "person_id",
+    "opened_at",
+    "closed_at",
+    "last_event_at",
 )
+
+
 def result_of(row: Sequence[Any]) -> dict[str, Any]:
     """A search result from a row of :data:`RESULT_MEMBERS`."""
     result = dict(zip(RESULT_MEMBERS, row))

@@ -33,8 +33,15 @@ from regkit.schema.interface import (
 from ..exceptions import ApiError
 from .query import GROUND_BITS, Filter, SearchRequest, fold, lone_surrogate, query_terms
 
-__all__ = ["parse_search_request", "MAX_QUERY_LENGTH", "MAX_QUERY_TERMS", "MAX_FILTERS", "MAX_FILTER_VALUES",
-           "MAX_FILTER_TEXT", "PAGE_MAX"]
+__all__ = [
+    "parse_search_request",
+    "MAX_QUERY_LENGTH",
+    "MAX_QUERY_TERMS",
+    "MAX_FILTERS",
+    "MAX_FILTER_VALUES",
+    "MAX_FILTER_TEXT",
+    "PAGE_MAX",
+]
 
 # The limits are the interface's (regkit.schema.interface), which the client checks before sending too.
 
@@ -60,11 +67,13 @@ def _string(field: str, member: str, value: Any) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _bad(f"Filter on {field!r}: {member!r} must be a non-empty string.")
     if len(value) > MAX_FILTER_TEXT:
-        raise _bad(f"Filter on {field!r}: {member!r} is {len(value):,} characters long; at most {MAX_FILTER_TEXT} "
-                   "are allowed.")
+        raise _bad(
+            f"Filter on {field!r}: {member!r} is {len(value):,} characters long; at most {MAX_FILTER_TEXT} are allowed."
+        )
     if lone_surrogate(value):
-        raise _bad(f"Filter on {field!r}: {member!r} holds a lone surrogate, which is no character; send valid "
-                   "Unicode.")
+        raise _bad(
+            f"Filter on {field!r}: {member!r} holds a lone surrogate, which is no character; send valid Unicode."
+        )
     return value
 
 
@@ -72,8 +81,9 @@ def _strings(field: str, member: str, value: Any) -> list[str]:
     if not isinstance(value, list) or not value:
         raise _bad(f"Filter on {field!r}: {member!r} must be a non-empty array of strings.")
     if len(value) > MAX_FILTER_VALUES:
-        raise _bad(f"Filter on {field!r}: {member!r} holds {len(value):,} entries; at most {MAX_FILTER_VALUES} "
-                   "are allowed.")
+        raise _bad(
+            f"Filter on {field!r}: {member!r} holds {len(value):,} entries; at most {MAX_FILTER_VALUES} are allowed."
+        )
     return [_string(field, member, item) for item in value]
 
 
@@ -111,11 +121,15 @@ def _parse_filter(item: Any) -> list[Filter]:
         raise _bad(f"Filter on {field!r} has unknown member(s) {', '.join(map(_shown, sorted(unknown)[:5]))}.")
     ways = [way for way in _WAYS if members & way]
     if len(ways) != 1:
-        raise _bad(f"Filter on {field!r} needs exactly one of value, values, keywords or min/max; got "
-                   f"{', '.join(sorted(members)) or 'none'}.")
+        raise _bad(
+            f"Filter on {field!r} needs exactly one of value, values, keywords or min/max; got "
+            f"{', '.join(sorted(members)) or 'none'}."
+        )
     fitting = FILTER_MEMBER_KINDS[field]
     if not members <= fitting:
-        raise _bad(f"Filter on {field!r} takes {', '.join(sorted(fitting))}, not {', '.join(sorted(members - fitting))}.")
+        raise _bad(
+            f"Filter on {field!r} takes {', '.join(sorted(fitting))}, not {', '.join(sorted(members - fitting))}."
+        )
     column = _FOLDED_FIELDS.get(field, "grounds_mask" if field == "insolvency_grounds" else field)
     if "value" in members:
         operand = _operand(field, "value", _string(field, "value", item["value"]))
@@ -127,12 +141,17 @@ def _parse_filter(item: Any) -> list[Filter]:
         return [Filter(column, "in", tuple(operands))]
     if "keywords" in members:
         return [Filter(column, "contains_all", tuple(fold(k) for k in _strings(field, "keywords", item["keywords"])))]
-    return [Filter(column, bound, _operand(field, bound, _string(field, bound, item[bound])))
-            for bound in ("min", "max") if bound in members]
+    return [
+        Filter(column, bound, _operand(field, bound, _string(field, bound, item[bound])))
+        for bound in ("min", "max")
+        if bound in members
+    ]
 
 
-_QUERY_LIMITS = (f"a query takes at most {MAX_QUERY_LENGTH} characters and {MAX_QUERY_TERMS} search terms "
-                 "(runs of letters or digits); narrow the search with filters instead")
+_QUERY_LIMITS = (
+    f"a query takes at most {MAX_QUERY_LENGTH} characters and {MAX_QUERY_TERMS} search terms "
+    "(runs of letters or digits); narrow the search with filters instead"
+)
 
 
 def _parse_query(query: Any) -> str | None:
@@ -159,8 +178,10 @@ def _integer(pagination: dict[str, Any], name: str, default: int, low: int, high
     if isinstance(value, float) and value.is_integer():  # 33.0 is an integer in JSON (and JSON Schema)
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ApiError("invalid_pagination", f"pagination.{name} must be an integer between {low} and {high:,}, "
-                                             f"not {_shown(value)}.")
+        raise ApiError(
+            "invalid_pagination",
+            f"pagination.{name} must be an integer between {low} and {high:,}, not {_shown(value)}.",
+        )
     return value
 
 
@@ -177,15 +198,20 @@ def parse_search_request(body: Any) -> SearchRequest:
         raise ApiError("invalid_body", "The search body must be a JSON object.")
     unknown = set(body) - _BODY_MEMBERS
     if unknown:
-        raise ApiError("invalid_body", f"Unknown member(s) {', '.join(map(_shown, sorted(unknown)[:5]))}; "
-                                       "the body takes query, filters and pagination.")
+        raise ApiError(
+            "invalid_body",
+            f"Unknown member(s) {', '.join(map(_shown, sorted(unknown)[:5]))}; "
+            "the body takes query, filters and pagination.",
+        )
     filters = body.get("filters")
     filters = [] if filters is None else filters
     if not isinstance(filters, list):
         raise ApiError("invalid_body", "'filters' must be an array of filter objects.")
     if len(filters) > MAX_FILTERS:
-        raise _bad(f"A search takes at most {MAX_FILTERS} filters, not {len(filters):,}; put several values of one "
-                   f"field into one filter's 'values' (at most {MAX_FILTER_VALUES}).")
+        raise _bad(
+            f"A search takes at most {MAX_FILTERS} filters, not {len(filters):,}; put several values of one "
+            f"field into one filter's 'values' (at most {MAX_FILTER_VALUES})."
+        )
     pagination = body.get("pagination")
     pagination = {} if pagination is None else pagination
     if not isinstance(pagination, dict) or set(pagination) - {"page", "per_page"}:

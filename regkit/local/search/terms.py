@@ -22,8 +22,8 @@ from __future__ import annotations
 import bisect
 import re
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
@@ -91,7 +91,7 @@ class Vocabulary:
         self._bitmaps = {key: np.frombuffer(data, dtype=np.uint8) for key, data in bitmaps.items()}
 
     @classmethod
-    def build(cls, conn: sqlite3.Connection, size: int, dense_min: int = DENSE_MIN) -> "Vocabulary":
+    def build(cls, conn: sqlite3.Connection, size: int, dense_min: int = DENSE_MIN) -> Vocabulary:
         """Read the terms of ``proceedings_fts`` and compute the bitmaps of the dense ones."""
         conn.execute("CREATE VIRTUAL TABLE temp.search_vocabulary USING fts5vocab(main, 'proceedings_fts', 'row')")
         rows = sorted(conn.execute("SELECT term, doc FROM temp.search_vocabulary").fetchall())
@@ -113,14 +113,17 @@ class Vocabulary:
     def save(self, conn: sqlite3.Connection) -> None:
         """Store the vocabulary in ``conn`` (table ``search_terms``)."""
         conn.execute(_TABLE)
-        conn.executemany("INSERT INTO search_terms (term, docs, bitmap) VALUES (?, ?, ?)",
-                         [(t, self.docs[t], self._bitmaps[t].tobytes() if t in self._bitmaps else None)
-                          for t in self.terms])
-        conn.executemany("INSERT INTO search_terms (term, docs, bitmap) VALUES (?, -1, ?)",
-                         [(k, b.tobytes()) for k, b in self._bitmaps.items() if k.endswith("*")])
+        conn.executemany(
+            "INSERT INTO search_terms (term, docs, bitmap) VALUES (?, ?, ?)",
+            [(t, self.docs[t], self._bitmaps[t].tobytes() if t in self._bitmaps else None) for t in self.terms],
+        )
+        conn.executemany(
+            "INSERT INTO search_terms (term, docs, bitmap) VALUES (?, -1, ?)",
+            [(k, b.tobytes()) for k, b in self._bitmaps.items() if k.endswith("*")],
+        )
 
     @classmethod
-    def load(cls, conn: sqlite3.Connection, size: int) -> "Vocabulary":
+    def load(cls, conn: sqlite3.Connection, size: int) -> Vocabulary:
         """Read a vocabulary stored by :meth:`save`."""
         rows = conn.execute("SELECT term, docs, bitmap FROM search_terms").fetchall()
         terms = sorted((t, d) for t, d, _ in rows if d >= 0)
