@@ -67,6 +67,7 @@ _EXPORTS.update(
             "as_of",
             "CompanyAsOf",
             "companies",
+            "companies_frame",
             "insolvency_results",
             "events",
             "panel",

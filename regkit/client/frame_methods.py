@@ -39,11 +39,11 @@ class CompanyFrames:
 
         return history(self, field)
 
-    def representatives(self, active_on: Any = None, *, person_city: bool = False) -> pd.DataFrame:
+    def representatives(self, active_on: Any = None, *, person_city: bool = False, **deprecated: Any) -> pd.DataFrame:
         """One row per role held (see ``regkit.frames.representatives``)."""
         from regkit.frames.roles import representatives
 
-        return representatives(self, active_on, person_city=person_city)
+        return representatives(self, active_on, person_city=person_city, **deprecated)
 
     def indicators(self, unit: str = "EUR", wide: bool = True) -> pd.DataFrame:
         """Published indicators per reporting date (see ``regkit.frames.indicators``)."""
@@ -120,11 +120,11 @@ class BatchFrames:
 
         return history(self, field)
 
-    def representatives(self, active_on: Any = None, *, person_city: bool = False) -> pd.DataFrame:
+    def representatives(self, active_on: Any = None, *, person_city: bool = False, **deprecated: Any) -> pd.DataFrame:
         """One row per role held, for every fetched company."""
         from regkit.frames.roles import representatives
 
-        return representatives(self, active_on, person_city=person_city)
+        return representatives(self, active_on, person_city=person_city, **deprecated)
 
     def indicators(self, unit: str = "EUR", wide: bool = True) -> pd.DataFrame:
         """Published indicators of every fetched company."""

@@ -34,9 +34,9 @@ from regkit._lazy import lazy_exports
 _EXPORTS = {
     "CompanyAsOf": "snapshot", "DEM_PER_EUR": "money", "MAX_EXACT_CENTS": "money", "MEASURES": "financials",
     "RATIOS": "financial_ratios", "as_of": "snapshot", "beneficial_owners": "extracts", "capital_eur": "money",
-    "companies": "overview", "companies_frame": "overview", "company_card_html": "card", "contact": "details", "documents": "details",
-    "events": "insolvency", "example_company": "_example", "history": "histories", "indicators": "financials",
-    "industry_codes": "details", "insolvency_results": "insolvency",
+    "companies": "overview", "companies_frame": "overview", "company_card_html": "card", "contact": "details",
+    "documents": "details", "events": "insolvency", "example_company": "_example", "history": "histories",
+    "indicators": "financials", "industry_codes": "details", "insolvency_results": "insolvency",
     "insolvency_summaries": "details", "links": "relations", "panel": "panels", "parse_amount": "published",
     "parse_date": "published", "person_key": "identity", "proceedings": "insolvency", "ratios": "financial_ratios",
     "representatives": "roles",

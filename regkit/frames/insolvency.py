@@ -19,7 +19,7 @@ from regkit.schema import (
     EVENT_TYPES,
     INSOLVENCY_GROUNDS,
     INSOLVENCY_STATUSES,
-    LEGAL_FORMS,  # fmt: skip
+    LEGAL_FORMS,
     PROCEEDING_KINDS,
     REPORT_TYPES,
 )

@@ -37,7 +37,7 @@ from ._columns import (
     block_column,
     build_frame,
     date_array,
-    number_block,  # fmt: skip
+    number_block,
 )
 from ._input import company_list, required
 from .financials import MEASURES, UNITS

@@ -17,6 +17,7 @@ Activity
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from collections.abc import Mapping
 from typing import Any
@@ -157,6 +158,9 @@ def _renamed_argument(active_on: Any, deprecated: dict[str, Any]) -> Any:
         return active_on
     if active_on is not None:
         raise TypeError("representatives() takes active_on= (as_of= is its former name), not both")
-    warnings.warn("representatives(as_of=...) is now representatives(active_on=...)", DeprecationWarning,
-                  stacklevel=3)  # fmt: skip
+    frame, level = inspect.currentframe(), 1  # the warning points at the first caller outside regkit
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "regkit":
+        frame, level = frame.f_back, level + 1
+    message = "representatives(as_of=...) is now representatives(active_on=...)"
+    warnings.warn(message, DeprecationWarning, stacklevel=level)
     return deprecated["as_of"]

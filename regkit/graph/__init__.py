@@ -30,7 +30,7 @@ from .control import (
     controlled_companies,
     controlling_parents,
     organkreis,
-    ultimate_parent,  # fmt: skip
+    ultimate_parent,
 )
 from .crawler import crawl, linked_companies
 from .edgelist import from_edgelist, to_edgelist, to_nodelist
@@ -43,7 +43,7 @@ from .readwrite import (
     read_graphml,
     read_node_link,
     write_gexf,
-    write_graphml,  # fmt: skip
+    write_graphml,
     write_node_link,
 )
 from .report import CrawlReport, LevelEstimate

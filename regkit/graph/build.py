@@ -18,7 +18,7 @@ from .schema import (
     PROFIT_TRANSFER,
     RELATIONS,
     REPRESENTATION,
-    SPIN_OFF,  # fmt: skip
+    SPIN_OFF,
     check_relations,
 )
 

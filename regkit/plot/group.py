@@ -28,7 +28,7 @@ from regkit.graph.schema import (
     MERGER,
     NATURAL_PERSON,
     REPRESENTATION,
-    SPIN_OFF,  # fmt: skip
+    SPIN_OFF,
     to_date,
 )
 from regkit.graph.timeline import in_force

@@ -18,7 +18,7 @@ from regkit.frames import (
     indicators,
     insolvency_summaries,
     links,
-    representatives,  # fmt: skip
+    representatives,
 )
 from regkit.frames.histories import FIELDS
 

@@ -17,7 +17,7 @@ from regkit.client import (
     NotFoundError,
     RetryPolicy,
     ServerError,
-    ValidationError,  # fmt: skip
+    ValidationError,
 )
 
 

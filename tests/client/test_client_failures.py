@@ -23,7 +23,7 @@ from regkit.client import (
     PermissionDeniedError,
     RateLimitedError,
     RetryPolicy,
-    ServerError,  # fmt: skip
+    ServerError,
     TransportError,
 )
 

@@ -16,7 +16,7 @@ from regkit.client import (
     ExtractRecord,
     InsolvencyRecord,
     InsolvencySearchPage,
-    MonitorRecord,  # fmt: skip
+    MonitorRecord,
 )
 
 ACCOUNT = {"username": "tr-demo@regkit.example", "password": "Transparenz-2026!"}

@@ -19,7 +19,7 @@ from regkit.client import (
     BudgetExceededError,
     CachePolicy,
     NotFoundError,
-    OfflineCacheMiss,  # fmt: skip
+    OfflineCacheMiss,
     RateLimitedError,
     ServerError,
     TransportError,

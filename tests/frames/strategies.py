@@ -24,7 +24,7 @@ from regkit.schema import (
     CURRENCIES,
     DOCUMENT_TYPES,
     ENTITY_TYPES,
-    INSOLVENCY_STATUSES,  # fmt: skip
+    INSOLVENCY_STATUSES,
     LEGAL_FORMS,
     PROCEEDING_KINDS,
     REGISTER_TYPES,

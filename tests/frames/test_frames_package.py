@@ -12,8 +12,10 @@ import sys
 import warnings
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
+import regkit
 import regkit.frames as frames
 from regkit.frames.financials import MEASURES
 
@@ -114,3 +116,37 @@ def test_company_card_escapes_values(company):
     company["name"]["name"] = "<script>alert(1)</script> GmbH"
     html = frames.company_card_html(company)
     assert "<script>" not in html and "&lt;script&gt;" in html
+
+
+def test_every_record_method_takes_what_its_builder_takes():
+    """A record's analysis method (regkit/client/frame_methods.py) passes its arguments to the frames builder of
+    the same name: the two signatures must agree, past the record itself."""
+    from regkit.client import frame_methods
+
+    builders = {"to_dataframe": None, "_repr_html_": None}  # named differently: checked by test_frames_client
+    checked = 0
+    for mixin in (getattr(frame_methods, name) for name in frame_methods.__all__):
+        for name, method in vars(mixin).items():
+            if not callable(method) or name in builders or name.startswith("__"):
+                continue
+            builder = getattr(frames, name)
+            own = list(inspect.signature(method).parameters.values())[1:]
+            theirs = list(inspect.signature(builder).parameters.values())[1:]
+            assert own == theirs, (
+                f"{mixin.__name__}.{name}{inspect.signature(method)} vs {name}{inspect.signature(builder)}"
+            )
+            checked += 1
+    assert checked >= 15
+
+
+def test_record_representatives_keep_the_former_keyword_with_a_warning_at_the_callers_line(company):
+    from regkit.client import CompanyRecord
+
+    record = CompanyRecord(company)
+    with pytest.warns(DeprecationWarning, match="active_on") as caught:
+        frame = record.representatives(as_of="2016-12-31")
+    assert caught[0].filename == __file__  # the user's line, not regkit's
+    pd.testing.assert_frame_equal(frame, frames.representatives(company, active_on="2016-12-31"))
+    with pytest.warns(DeprecationWarning, match="companies"):
+        old = regkit.companies_frame(company)
+    pd.testing.assert_frame_equal(old, frames.companies(company))

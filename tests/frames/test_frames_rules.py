@@ -15,7 +15,7 @@ from regkit.frames import (
     history,
     indicators,
     insolvency_results,
-    insolvency_summaries,  # fmt: skip
+    insolvency_summaries,
     links,
     panel,
     ratios,

@@ -20,7 +20,7 @@ from regkit.frames import (
     history,
     indicators,
     industry_codes,
-    insolvency_summaries,  # fmt: skip
+    insolvency_summaries,
     links,
     panel,
     proceedings,

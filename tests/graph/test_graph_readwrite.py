@@ -28,7 +28,7 @@ from regkit.graph import (
     to_nodelist,
     write_gexf,
     write_graphml,
-    write_node_link,  # fmt: skip
+    write_node_link,
 )
 
 

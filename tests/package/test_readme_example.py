@@ -23,4 +23,6 @@ def test_first_session_example_runs():
     assert namespace["G"].number_of_nodes() > 0
     opened = namespace["opened"]
     assert len(opened) == opened.total_results > 0 and opened.pages >= 1
-    assert client.estimate_search_cost("müller") == 10  # the example searched "müller" with a filter: another page
+    spent = client.credits_spent
+    assert client.estimate_search_cost("müller", {"debtor_kind": "natural_person"}, per_page=20) == 0  # cached
+    assert client.estimate_search_cost("müller") == 10 and client.credits_spent == spent  # another page; nothing sent
