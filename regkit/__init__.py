@@ -49,6 +49,7 @@ _EXPORTS = {
         "BudgetExceededError",
         "OfflineCacheMiss",
         "WaitTimeout",
+        "company_id",
     )
 }
 _EXPORTS.update(

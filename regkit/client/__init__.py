@@ -3,6 +3,7 @@ validation and the exception tree.  ``regkit`` re-exports the public names."""
 
 from .bulk import CostEstimate
 from .cache import ClientCache
+from .company_ids import company_id
 from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
 from .errors import (
     APIError,
@@ -70,4 +71,5 @@ __all__ = [
     "TransportError",
     "ValidationError",
     "WaitTimeout",
+    "company_id",
 ]
