@@ -22,7 +22,29 @@ SIZE, SEED = 400, 11
 #: For a stage seeded differently: the members of company records it decides, and what else may change
 #: (``shareholdings``, ``insolvencies``, ``realtime`` — the realtime copies repeat the records —, the
 #: Transparenzregister ``entities`` and the ``scenarios`` picked from all of them). Everything else must not.
+#: Every stage from "names" on is here; the planning stages before it ("groups" … "numbers") decide the
+#: companies themselves (ids, legal forms, dates, links), so everything drawn for a company follows them.
+#: A name appears wherever the company is mentioned (links, legal-person representatives, website, holders,
+#: debtors); an address also in legal-person representatives and debtors.
 DECIDES = {
+    "names": (
+        {
+            "name",
+            "names",
+            "acquisitions",
+            "asset_spin_offs",
+            "merged_into",
+            "profit_transfer_agreement",
+            "representation",
+            "contact",
+            "documents",
+        },
+        {"shareholdings", "insolvencies", "realtime"},
+    ),  # fmt: skip
+    "addresses": ({"address", "addresses", "representation"}, {"insolvencies", "realtime"}),
+    "purposes": ({"purpose", "purposes"}, {"realtime"}),
+    "documents": ({"documents"}, {"realtime"}),
+    "details": ({"industry_codes", "lei", "notarized_at", "representation_rule"}, {"realtime"}),
     "capitals": ({"capital", "capitals", "documents"}, {"realtime", "scenarios"}),
     "board": ({"representation"}, {"shareholdings", "realtime"}),
     "contact": ({"contact"}, {"realtime"}),
