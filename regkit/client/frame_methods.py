@@ -20,20 +20,23 @@ if TYPE_CHECKING:
 
     from regkit.frames.snapshot import CompanyAsOf
 
-__all__ = ["CompanyFrames", "BatchFrames", "InsolvencyPageFrames", "InsolvencyFrames", "ExtractFrames"]
+__all__ = ["CompaniesFrames", "CompanyFrames", "InsolvencyPageFrames", "InsolvencyFrames", "ExtractFrames"]
 
 
-class CompanyFrames:
-    """Frames of one company (mixed into :class:`~regkit.client.records.CompanyRecord`)."""
+class CompaniesFrames:
+    """Frames that one company and a batch of companies both offer (mixed into
+    :class:`~regkit.client.records.CompanyBatch`, and through :class:`CompanyFrames` into
+    :class:`~regkit.client.records.CompanyRecord`); a batch's frame is the concatenation over its fetched
+    companies."""
 
     def to_dataframe(self) -> pd.DataFrame:
-        """One-row frame of the company's current values (see ``regkit.frames.companies``)."""
+        """One row per company: its current values and latest indicators (see ``regkit.frames.companies``)."""
         from regkit.frames.overview import companies
 
         return companies(self)
 
     def history(self, field: str) -> pd.DataFrame:
-        """The history of one member (``"names"``, ``"addresses"``, ``"capitals"``, ...) as a frame
+        """The history of one member (``"names"``, ``"addresses"``, ``"capitals"``, ...), one row per version
         (see ``regkit.frames.history``)."""
         from regkit.frames.histories import history
 
@@ -52,10 +55,22 @@ class CompanyFrames:
         return indicators(self, unit=unit, wide=wide)
 
     def links(self) -> pd.DataFrame:
-        """Mergers, spin-offs and the profit-transfer agreement as a relation frame (see ``regkit.frames.links``)."""
+        """Mergers, spin-offs and profit-transfer agreements as a relation frame (see ``regkit.frames.links``)."""
         from regkit.frames.relations import links
 
         return links(self)
+
+    def panel(self, years: Iterable[int] | None = None, unit: str = "EUR") -> pd.DataFrame:
+        """A company-year panel (see ``regkit.frames.panel``)."""
+        from regkit.frames.panels import panel
+
+        return panel(self, years=years, unit=unit)
+
+
+class CompanyFrames(CompaniesFrames):
+    """Frames of one company (mixed into :class:`~regkit.client.records.CompanyRecord`): those of
+    :class:`CompaniesFrames`, and what only one company has (its documents, contact, the company on a date,
+    the card Jupyter shows)."""
 
     def documents(self) -> pd.DataFrame:
         """The company's documents (see ``regkit.frames.documents``)."""
@@ -88,12 +103,6 @@ class CompanyFrames:
 
         return as_of(self, date, person_city=person_city)
 
-    def panel(self, years: Iterable[int] | None = None, unit: str = "EUR") -> pd.DataFrame:
-        """A company-year panel (see ``regkit.frames.panel``)."""
-        from regkit.frames.panels import panel
-
-        return panel(self, years=years, unit=unit)
-
     def _repr_html_(self) -> str | None:
         """The compact company card Jupyter shows (``None`` falls back to the repr)."""
         from regkit.frames.card import company_card_html
@@ -102,47 +111,6 @@ class CompanyFrames:
             return company_card_html(self)
         except RegkitError:
             return None
-
-
-class BatchFrames:
-    """Frames of many companies at once (mixed into :class:`~regkit.client.records.CompanyBatch`):
-    the same frames as one company's, concatenated over the fetched companies."""
-
-    def to_dataframe(self) -> pd.DataFrame:
-        """One row per fetched company (see ``regkit.frames.companies``)."""
-        from regkit.frames.overview import companies
-
-        return companies(self)
-
-    def history(self, field: str) -> pd.DataFrame:
-        """The history of one member for every fetched company."""
-        from regkit.frames.histories import history
-
-        return history(self, field)
-
-    def representatives(self, active_on: Any = None, *, person_city: bool = False, **deprecated: Any) -> pd.DataFrame:
-        """One row per role held, for every fetched company."""
-        from regkit.frames.roles import representatives
-
-        return representatives(self, active_on, person_city=person_city, **deprecated)
-
-    def indicators(self, unit: str = "EUR", wide: bool = True) -> pd.DataFrame:
-        """Published indicators of every fetched company."""
-        from regkit.frames.financials import indicators
-
-        return indicators(self, unit=unit, wide=wide)
-
-    def links(self) -> pd.DataFrame:
-        """Mergers, spin-offs and profit-transfer agreements of every fetched company."""
-        from regkit.frames.relations import links
-
-        return links(self)
-
-    def panel(self, years: Iterable[int] | None = None, unit: str = "EUR") -> pd.DataFrame:
-        """A company-year panel of every fetched company."""
-        from regkit.frames.panels import panel
-
-        return panel(self, years=years, unit=unit)
 
 
 class InsolvencyPageFrames:

@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Any
 
 from .errors import RegkitError, ValidationError
-from .frame_methods import BatchFrames, CompanyFrames, ExtractFrames, InsolvencyFrames, InsolvencyPageFrames
+from .frame_methods import CompaniesFrames, CompanyFrames, ExtractFrames, InsolvencyFrames, InsolvencyPageFrames
 
 __all__ = [
     "RecordMeta",
@@ -137,7 +137,7 @@ class CompanyRecord(CompanyFrames, Record):
         return f"{self.raw.get('id', '')} {name}".strip()
 
 
-class CompanyBatch(BatchFrames, Sequence[CompanyRecord | None]):
+class CompanyBatch(CompaniesFrames, Sequence[CompanyRecord | None]):
     """The result of a bulk lookup, in input order.
 
     Attributes

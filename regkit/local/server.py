@@ -25,7 +25,7 @@ from waitress.server import create_server
 from waitress.wasyncore import close_all
 
 from .faults import DroppedConnection
-from .origin import origin_of, set_origin
+from .origin import FixedOrigin, origin_of
 
 __all__ = ["LocalServer", "DEFAULT_THREADS"]
 
@@ -40,17 +40,12 @@ DEFAULT_THREADS = 16
 _POLL = 0.5
 
 
-class _Served:
+class _Served(FixedOrigin):
     """The application as the server calls it: its origin fixed, an injected drop turned into a closed connection."""
 
-    def __init__(self, app: Callable[..., Iterable[bytes]], origin: str):
-        self.app = app
-        self.origin = origin
-
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
-        set_origin(environ, self.origin)
         try:
-            return self.app(environ, start_response)
+            return super().__call__(environ, start_response)
         except DroppedConnection as drop:
             # waitress closes a connection whose client went away without writing anything to it
             raise ClientDisconnected(str(drop)) from drop

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from local_support import PAID
 
-from regkit.local.search.request import MAX_QUERY_LENGTH
+from regkit.schema.interface import MAX_QUERY_LENGTH
 
 SEARCH = "/v1/search/insolvency"
 

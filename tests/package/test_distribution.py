@@ -126,41 +126,14 @@ def test_a_directory_that_is_no_world_names_the_build_command(tmp_path):
 
 def test_an_empty_reference_directory_names_the_bundled_reference_lists(tmp_path, capsys):
     (tmp_path / "empty").mkdir()
-    assert (
-        main(
-            [
-                "world",
-                "build",
-                "--companies",
-                "50",
-                "--seed",
-                "3",
-                "--out",
-                str(tmp_path / "b"),
-                "--reference",
-                str(tmp_path / "empty"),
-            ]
-        )
-        == 1
-    )
+
+    def build(reference: str) -> int:
+        return main(["world", "build", "--companies", "50", "--seed", "3", "--out", str(tmp_path / "b"),
+                     "--reference", reference])  # fmt: skip
+
+    assert build(str(tmp_path / "empty")) == 1
     err = capsys.readouterr().err
     advice = re.search(r"Pass `--reference (\S+)`", err)
     assert advice and "holds no reference lists" in err, err
     assert Path(advice.group(1)) == ROOT / "data" / "reference"
-    assert (
-        main(
-            [
-                "world",
-                "build",
-                "--companies",
-                "50",
-                "--seed",
-                "3",
-                "--out",
-                str(tmp_path / "b"),
-                "--reference",
-                advice.group(1),
-            ]
-        )
-        == 0
-    )
+    assert build(advice.group(1)) == 0

@@ -33,15 +33,7 @@ from regkit.schema.interface import (
 from ..exceptions import ApiError
 from .query import GROUND_BITS, Filter, SearchRequest, fold, lone_surrogate, query_terms
 
-__all__ = [
-    "parse_search_request",
-    "MAX_QUERY_LENGTH",
-    "MAX_QUERY_TERMS",
-    "MAX_FILTERS",
-    "MAX_FILTER_VALUES",
-    "MAX_FILTER_TEXT",
-    "PAGE_MAX",
-]
+__all__ = ["parse_search_request"]
 
 # The limits are the interface's (regkit.schema.interface), which the client checks before sending too.
 
