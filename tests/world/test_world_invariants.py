@@ -329,21 +329,89 @@ def test_realtime_shows_only_newer_changes(world):
         assert newer, company_id
 
 
+#: How holders relate to a company, by legal form (research-endpoints.md; the KG's general partners are its
+#: PERSONAL_LIABLE_DIRECTOR entries, see data/README.md).
+RELATION = {"gmbh": "shareholder", "ug": "shareholder", "ggmbh": "shareholder", "ag": "stockholder",
+            "se": "stockholder", "kgaa": "stockholder", "kg": "limited_partner", "ohg": "general_partner"}  # fmt: skip
+IN_REGISTER = {"gmbh", "ug", "ggmbh", "kg", "ohg"}
+
+
 def test_shareholdings_resolve_and_add_up(world):
     people = {r["id"] for c in world.companies.values() for r in c["representation"] if r["type"] == "natural_person"}
-    total = defaultdict(float)
+    current = defaultdict(float)
     for row in world.shareholdings:
-        assert row["company_id"] in world.companies
-        assert 0 < row["share"] <= 1
+        company = world.companies[row["company_id"]]
         known = world.companies if row["holder_type"] == "legal_person" else people
-        if row["holder_type"] == "legal_person" or world.companies[row["company_id"]]["legal_form"] not in {
-            "ag",
-            "se",
-            "kgaa",
-        }:
+        if row["holder_type"] == "legal_person" or company["legal_form"] in IN_REGISTER:
             assert row["holder_id"] in known, row
-        total[row["company_id"]] += row["share"]
-    assert max(total.values()) <= 1.0001
+        if row["relation_type"] == "general_partner" and company["legal_form"] == "kg":
+            assert row["share"] == 0 and row["nominal_share"] == 0, row
+        else:
+            assert row["relation_type"] == RELATION[company["legal_form"]], row
+            assert 0 < row["share"] <= 1, row
+        if row["end"] is None:
+            current[row["company_id"]] += row["share"]
+        else:
+            assert row["start"] is None or row["start"] <= row["end"], row
+    assert max(current.values()) <= 1.0001
+    for company_id, total in current.items():
+        if world.companies[company_id]["legal_form"] in IN_REGISTER:
+            assert total == pytest.approx(1, abs=1e-3), company_id  # the register knows every shareholder
+
+
+def test_shareholdings_are_the_shareholder_entries(world):
+    rows = defaultdict(set)
+    for row in world.shareholdings:
+        rows[row["company_id"], row["relation_type"] == "general_partner" and row["share"] == 0].add(
+            (row["holder_id"], row["start"], row["end"])
+        )
+    for company in world.companies.values():
+        if company["legal_form"] not in IN_REGISTER:
+            continue
+        entries = {(e["id"], e["start_date"], e["end_date"]) for e in company["representation"]
+                   if e["role"] == "SHAREHOLDER"}  # fmt: skip
+        assert rows[company["id"], False] == entries, company["id"]
+        partners = {(e["id"], e["start_date"], e["end_date"]) for e in company["representation"]
+                    if e["role"] == "PERSONAL_LIABLE_DIRECTOR" and e["id"]}  # fmt: skip
+        assert rows[company["id"], True] == (partners if company["legal_form"] == "kg" else set()), company["id"]
+
+
+def test_nominal_shares_are_shares_of_the_capital(world):
+    checked = 0
+    for row in world.shareholdings:
+        capital = world.companies[row["company_id"]]["capital"]
+        if capital and row["share"] > 0:
+            amount = capital["amount"] / 1.95583 if capital["currency"] == "DEM" else capital["amount"]
+            assert row["nominal_share"] == pytest.approx(row["share"] * amount, abs=0.01), row
+            checked += 1
+        assert row["nominal_share"] >= 0
+    assert checked > 1000
+
+
+def test_some_stakes_were_handed_on_and_keep_their_size(world):
+    by_company = defaultdict(list)
+    for row in world.shareholdings:
+        by_company[row["company_id"]].append(row)
+    handed_on = 0
+    for company_id, held in by_company.items():
+        if world.companies[company_id]["status"] != "active":
+            continue
+        for ended in (r for r in held if r["end"] is not None and r["share"] > 0):
+            successors = [r for r in held if r["start"] == ended["end"] and r["end"] is None]
+            assert successors and ended["share"] in {r["share"] for r in successors}, ended
+            handed_on += 1
+    assert handed_on >= 50
+
+
+def test_a_person_is_the_same_everywhere_and_a_few_have_no_published_birth(world):
+    seen = {}
+    for company in world.companies.values():
+        for entry in company["representation"]:
+            if entry["type"] == "natural_person" and entry["id"]:
+                details = (entry["name"], *sorted(entry["natural_person"].items()))
+                assert seen.setdefault(entry["id"], details) == details, entry["id"]
+    without = sum(dict(d[1:])["date_of_birth"] is None for d in seen.values())
+    assert 0.01 * len(seen) < without < 0.05 * len(seen)
 
 
 @pytest.mark.parametrize("field", ["names", "addresses", "registers"])

@@ -82,8 +82,10 @@ class Catalog:
 
     @cached_property
     def holders(self) -> dict[str, list[Mapping[str, Any]]]:
-        """Shareholdings grouped by the company held (for beneficial owners)."""
-        return holders_by_company(self.world.shareholdings)
+        """Current shareholdings with a share, grouped by the company held (for beneficial owners)."""
+        return holders_by_company(
+            row for row in self.world.shareholdings if row.get("end") is None and float(row["share"]) > 0
+        )
 
     @property
     def insolvency_index(self) -> InsolvencyIndex:

@@ -6,6 +6,7 @@ generator derived from ``(seed, stage)`` (:func:`~regkit.local.world.seeding.sta
 * planning (:mod:`.plan`): ``groups`` … ``numbers`` decide every company's :class:`~.specs.Spec`;
 * records: ``names`` for every company first (links show the other company's name), then per company
   ``addresses``, ``capitals``, ``board``, ``purposes``, ``accounts``, ``documents``, ``details``, ``contact``;
+* ``holdings`` over all records (share transfers, dates and nominal shares of the shareholdings);
 * the world around them: ``proceedings``, ``transparency``, ``realtime``.
 
 A stage sees only what earlier stages decided, never their generators: changing what one stage draws
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from .company import Context, name_history
+from .holdings import complete_shareholdings
 from .meta import scenarios, transparency_entities, world_meta
 from .people import PersonPool
 from .plan import Plan, plan_companies
@@ -94,6 +96,7 @@ def _build(size: int, seed: int, rngs: Mapping[str, random.Random], reference_di
     for spec in plan.specs:
         record = company_record(ctx, spec)
         companies[record["id"]] = record
+    shareholdings = complete_shareholdings(rngs["holdings"], companies, ctx.shareholdings, AS_OF)
     insolvencies = plan_proceedings(rngs["proceedings"], reference, plan.specs, plan.timelines, companies, AS_OF)
     for proceeding in insolvencies.values():
         if proceeding["company_id"]:
@@ -102,7 +105,7 @@ def _build(size: int, seed: int, rngs: Mapping[str, random.Random], reference_di
     realtime = pending_changes(rngs["realtime"], reference, companies, AS_OF)
     meta = _meta(seed, size, plan, companies, insolvencies, entities, realtime)
     return World(
-        meta=meta, companies=companies, realtime=realtime, insolvencies=insolvencies, shareholdings=ctx.shareholdings
+        meta=meta, companies=companies, realtime=realtime, insolvencies=insolvencies, shareholdings=shareholdings
     )
 
 

@@ -35,6 +35,10 @@ def random_date(rng: random.Random, start: date, end: date) -> date:
     return start if span <= 0 else start + timedelta(days=rng.randint(0, span))
 
 
+#: One person in this many has no published date of birth (:attr:`Person.birth_published`).
+UNPUBLISHED_BIRTH_EVERY = 40
+
+
 @dataclass(frozen=True)
 class Person:
     """One natural person (an officer, owner, shareholder or consumer debtor)."""
@@ -49,13 +53,22 @@ class Person:
     def full_name(self) -> str:
         return f"{self.first_name} {self.last_name}"
 
+    @property
+    def birth_published(self) -> bool:
+        """Whether the register gives this person's date of birth: for all but about 1 in 40.
+
+        Decided by the person's id (already drawn), so it draws nothing and shifts no other decision. The
+        generator still knows the date (ages of officers), the register just does not show it.
+        """
+        return int(self.id[:8], 16) % UNPUBLISHED_BIRTH_EVERY != 0
+
     def details(self) -> dict[str, str | None]:
         """The ``natural_person`` member of a representative entry (a fresh dict each time)."""
         return {
             "city": self.city,
             "first_name": self.first_name,
             "last_name": self.last_name,
-            "date_of_birth": iso(self.date_of_birth),
+            "date_of_birth": iso(self.date_of_birth) if self.birth_published else None,
         }
 
 

@@ -26,6 +26,7 @@ STAGES: dict[str, str] = {
     "addresses": "addresses and their histories",
     "capitals": "share capital and its history (DEM, conversions to EUR, increases)",
     "board": "representation, shareholders and the beneficial owners of stock corporations",
+    "holdings": "share transfers to directors, partnerships' contributions (nominal shares)",
     "purposes": "registered business purposes",
     "accounts": "yearly indicators (and corrected reports)",
     "documents": "document ids and which documents exist",
