@@ -30,6 +30,14 @@ _EXPORTS = {
         "InsolvencySearchPage",
         "InsolvencyResults",
         "InsolvencyRecord",
+        "CompanySearchPage",
+        "CompanySearchResults",
+        "CompanySuggestions",
+        "OwnersRecord",
+        "HoldingsRecord",
+        "PersonSearchPage",
+        "PersonSearchResults",
+        "PersonRecord",
         "ExtractRecord",
         "CredentialRecord",
         "CreditsRecord",
@@ -74,12 +82,20 @@ _EXPORTS.update(
             "panel",
             "proceedings",
             "beneficial_owners",
+            "company_search_results",
+            "owners",
+            "holdings",
+            "person_search_results",
+            "persons",
+            "management_positions",
         )
     }
 )
 
 _EXPORTS["crawl"] = "regkit.graph"
-_EXPORTS.update({name: "regkit.widgets" for name in ("CompanyExplorer", "InsolvencyExplorer", "GroupExplorer")})
+_EXPORTS.update(
+    {name: "regkit.widgets" for name in ("CompanyExplorer", "InsolvencyExplorer", "GroupExplorer", "PersonExplorer")}
+)
 
 #: Subpackages reachable as ``regkit.graph``, ``regkit.plot``, … without importing them first.
 _SUBPACKAGES = ("client", "frames", "graph", "plot", "widgets", "local", "schema")

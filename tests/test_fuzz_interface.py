@@ -190,6 +190,8 @@ def _steer(case: Any, real: dict[str, list[Any]], draw: Callable[[Any], Any]) ->
         path["company_id"] = pick("company_id")
     if "insolvency_id" in path:
         path["insolvency_id"] = pick("insolvency_id")
+    if "person_id" in path:
+        path["person_id"] = pick("person_id")
     if "extract_id" in path:
         path["extract_id"] = pick("extract_id")
     if "entity_id" in path:

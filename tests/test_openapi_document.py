@@ -32,6 +32,13 @@ UNAUTHENTICATED = {"get_openapi", "download_document"}
 
 EXPECTED_STATUS = {
     ("get", "/v1/company/{company_id}"): "200 400 401 402 404 429 500",
+    ("get", "/v1/company/{company_id}/owners"): "200 400 401 402 404 429 500",
+    ("get", "/v1/company/{company_id}/holdings"): "200 400 401 402 404 429 500",
+    ("post", "/v1/search/company"): "200 400 401 402 429 500",
+    ("get", "/v1/autocomplete/company"): "200 400 401 429 500",
+    ("post", "/v1/search/person"): "200 400 401 402 429 500",
+    ("get", "/v1/person/{person_id}"): "200 400 401 402 404 429 500",
+    ("get", "/v1/person/{person_id}/holdings"): "200 400 401 402 404 429 500",
     ("post", "/v1/search/insolvency"): "200 400 401 402 429 500",
     ("get", "/v1/insolvency/{insolvency_id}"): "200 400 401 402 404 429 500",
     ("post", "/v1/transparenzregister/extracts"): "201 400 401 402 403 404 409 429 500",
@@ -168,6 +175,7 @@ def test_components_named_as_in_the_spec():
         "InsolvencyStatus",
         "InsolvencyProceedingKind",
         "InsolvencyAdministrationKind",
+        "PersonV1",
     }
     assert named <= set(SCHEMAS)
 
@@ -225,7 +233,15 @@ def test_operation_ids_are_unique():
 
 
 def test_request_bodies_fixed_by_the_spec_are_closed():
-    for name in ("InsolvencySearchRequest", "PaginationRequest", "ExtractOrder", "CredentialSetCreate"):
+    for name in (
+        "InsolvencySearchRequest",
+        "CompanySearchRequest",
+        "CompanySearchLocation",
+        "PersonSearchRequest",
+        "PaginationRequest",
+        "ExtractOrder",
+        "CredentialSetCreate",
+    ):
         assert SCHEMAS[name]["additionalProperties"] is False, name
     for variant in SCHEMAS["MonitorCreate"]["oneOf"]:
         assert variant["additionalProperties"] is False

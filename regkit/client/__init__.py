@@ -35,6 +35,16 @@ from .records import (
     MonitorRecord,
     RecordMeta,
 )
+from .research_records import (
+    CompanySearchPage,
+    CompanySearchResults,
+    CompanySuggestions,
+    HoldingsRecord,
+    OwnersRecord,
+    PersonRecord,
+    PersonSearchPage,
+    PersonSearchResults,
+)
 from .retry import RetryPolicy
 
 __all__ = [
@@ -47,6 +57,9 @@ __all__ = [
     "ClientCache",
     "CompanyBatch",
     "CompanyRecord",
+    "CompanySearchPage",
+    "CompanySearchResults",
+    "CompanySuggestions",
     "ConflictError",
     "CostEstimate",
     "CredentialRecord",
@@ -54,6 +67,7 @@ __all__ = [
     "DEFAULT_LIVE_BASE_URL",
     "DEMO_API_KEY",
     "ExtractRecord",
+    "HoldingsRecord",
     "InsolvencyRecord",
     "InsolvencyResults",
     "InsolvencySearchPage",
@@ -61,8 +75,12 @@ __all__ = [
     "MonitorRecord",
     "NotFoundError",
     "OfflineCacheMiss",
+    "OwnersRecord",
     "PaymentRequiredError",
     "PermissionDeniedError",
+    "PersonRecord",
+    "PersonSearchPage",
+    "PersonSearchResults",
     "RateLimitedError",
     "RecordMeta",
     "RegkitError",

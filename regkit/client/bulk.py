@@ -23,11 +23,10 @@ from concurrent.futures import Future, as_completed, wait
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from regkit.schema.interface import PRICES
-
 from . import validation
 from .errors import RateLimitedError, RegkitError, ValidationError
 from .records import CompanyBatch, CompanyRecord
+from .research_lookups import lookup
 from .retry import is_transient
 
 if TYPE_CHECKING:
@@ -55,7 +54,7 @@ class CostEstimate:
     to_fetch : int
         Distinct ids that would be sent (and paid).
     price : int
-        Credits per lookup (10, or 20 realtime).
+        Credits per lookup (10, or 20 realtime; see ``Client.estimate_cost(endpoint=...)``).
     credits : int
         ``to_fetch * price``: the most the call can spend.
     budget_remaining : int or None
@@ -81,24 +80,30 @@ class CostEstimate:
                 f"{self.to_fetch} × {self.price} = {self.credits} credits{budget}")  # fmt: skip
 
 
-def _split_valid(ids: Sequence[str]) -> tuple[list[str], dict[str, RegkitError]]:
+def _split_valid(ids: Sequence[str], check: Any = validation.company_id) -> tuple[list[str], dict[str, RegkitError]]:
     valid: dict[str, None] = {}
     invalid: dict[str, RegkitError] = {}
     for raw in ids:
         try:
-            valid[validation.company_id(raw)] = None
+            valid[check(raw)] = None
         except ValidationError as exc:
             invalid[str(raw)] = exc
     return list(valid), invalid
 
 
-def estimate_cost(client: Client, company_ids: Sequence[str], realtime: bool = False) -> CostEstimate:
-    """The cost of looking up ``company_ids`` now; nothing is sent.  Malformed ids are not counted."""
+def estimate_cost(client: Client, company_ids: Sequence[str], realtime: bool = False, *,
+                  endpoint: str = "company") -> CostEstimate:  # fmt: skip
+    """The cost of looking up ``company_ids`` now; nothing is sent.  Malformed ids are not counted.
+
+    ``endpoint`` names the lookup (:data:`regkit.client.research_lookups.LOOKUPS`): ``"company"``,
+    ``"owners"``, ``"holdings"``, ``"person"`` or ``"person_holdings"`` (the last two take person UUIDs).
+    """
+    found = lookup(endpoint, realtime)
     if isinstance(company_ids, str):
         company_ids = [company_ids]
-    distinct, _ = _split_valid(company_ids)
-    cached = sum(client.is_cached(cid, realtime) for cid in distinct)
-    price = PRICES["company_realtime" if realtime else "company"]
+    distinct, _ = _split_valid(company_ids, found.check)
+    cached = sum(client.is_cached(cid, realtime, endpoint=endpoint) for cid in distinct)
+    price = found.price_of(realtime)
     to_fetch = len(distinct) - cached
     return CostEstimate(len(company_ids), len(distinct), cached, to_fetch, price, to_fetch * price,
                         client.budget.remaining)  # fmt: skip

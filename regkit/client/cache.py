@@ -138,11 +138,14 @@ class ClientCache:
             info["bytes"] = sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
         info["lifetimes"] = {
             "company": str(self.policy.company),
-            "search": str(self.policy.search),
+            "owners and holdings": str(self.policy.ownership),
+            "person, person holdings": str(self.policy.person),
+            "search (insolvency, company, person)": str(self.policy.search),
+            "autocomplete": str(self.policy.autocomplete),
             "insolvency": str(self.policy.insolvency),
             "extract (terminal only)": str(self.policy.extract),
             "presigned URLs": str(self.policy.url_lifetime),
-            "realtime, credentials, monitors, credits, orders": "never",
+            "realtime (company, owners), credentials, monitors, credits, orders": "never",
         }
         return info
 

@@ -1,4 +1,5 @@
-"""The client's command-line commands: ``company``, ``insolvencies``, ``credits``, ``cache``.
+"""The client's command-line commands: ``company``, ``insolvencies``, ``search``, ``owners``, ``holdings``,
+``person``, ``credits``, ``cache``.
 
 ``regkit.cli`` calls :func:`add_commands` on its subparsers; each command sets ``handler`` to a
 handler ``handler(args) -> int`` (the exit status).  Errors print one line to stderr and exit
@@ -16,6 +17,7 @@ from typing import Any
 from .errors import (
     AuthenticationError,
     BudgetExceededError,
+    NotFoundError,
     OfflineCacheMiss,
     PaymentRequiredError,
     RegkitError,
@@ -25,6 +27,10 @@ from .errors import (
 __all__ = ["add_commands", "main", "parse_filters"]
 
 _SUMMARY_COLUMNS = ["id", "debtor_name", "court", "city", "current_status", "opened_at", "last_event_at"]
+_COMPANY_COLUMNS = ["company_id", "name", "legal_form", "register_court", "city", "active"]
+_OWNER_COLUMNS = ["holder_name", "holder_type", "relation_type", "share", "nominal_share", "start", "holder_id"]
+_HOLDING_COLUMNS = ["company_id", "company_name", "relation_type", "share", "nominal_share", "start", "end"]
+_POSITION_COLUMNS = ["company_id", "company_name", "role", "start_date", "end_date"]
 #: What to do next, said for a shell user (the errors' own suggestions are written for Python).
 _SHELL_HINTS: dict[type, str] = {
     OfflineCacheMiss: "run the command again without --offline to fetch it (that spends its credits)",
@@ -157,6 +163,88 @@ def insolvencies(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_frame(frame: Any, columns: list[str]) -> None:
+    """A frame of :mod:`regkit.frames` as a plain table (see :func:`regkit.client.cli_format.frame_lines`)."""
+    from .cli_format import frame_lines
+
+    print("\n".join(frame_lines(frame, columns)))
+
+
+@_guarded
+def search(args: argparse.Namespace) -> int:
+    """Print one page of a company search."""
+    filters = parse_filters(args.filter or [])
+    with _client(args) as client:
+        page = client.search_companies(args.query, filters, page=args.page, per_page=args.per_page)
+    if args.format == "json":
+        print(json.dumps(page.raw, ensure_ascii=False, indent=2))
+        return 0
+    frame = page.to_dataframe()
+    if args.format == "csv":
+        sys.stdout.write(frame.to_csv(index=False))
+        return 0
+    _print_frame(frame, _COMPANY_COLUMNS)
+    pagination = page.raw.get("pagination", {})
+    more = f"; --page {args.page + 1} for more" if page.has_next else ""
+    print(f"page {pagination.get('page')} of {pagination.get('total_pages')}, {page.total_results} results{more}")
+    return 0
+
+
+@_guarded
+def owners(args: argparse.Namespace) -> int:
+    """Print a company's owners."""
+    with _client(args) as client:
+        try:
+            record = client.get_owners(args.company_id, realtime=args.realtime, best_available=args.best_available)
+        except NotFoundError as exc:
+            if not args.best_available:
+                exc.suggestion = ("an AG, SE or KGaA has no shareholders in the register: --best-available lists "
+                                  "those known from filed documents")  # fmt: skip
+            raise
+    if args.format == "json":
+        print(json.dumps(record.raw, ensure_ascii=False, indent=2))
+        return 0
+    known = " (best available: from filed documents)" if record.raw.get("best_available") else ""
+    print(f"{record.raw.get('company_id')}: {len(record)} current owner(s){known}")
+    _print_frame(record.to_dataframe(), _OWNER_COLUMNS)
+    return 0
+
+
+@_guarded
+def holdings(args: argparse.Namespace) -> int:
+    """Print the companies a company or a person holds shares in."""
+    from regkit.schema.interface import UUID_PATTERN
+
+    with _client(args) as client:
+        person = bool(UUID_PATTERN.match(args.holder_id.strip()))
+        record = client.get_person_holdings(args.holder_id) if person else client.get_holdings(args.holder_id)
+    if args.format == "json":
+        print(json.dumps(record.raw, ensure_ascii=False, indent=2))
+        return 0
+    frame = record.to_dataframe()
+    if args.current:
+        frame = frame[frame["is_current"]]
+    print(f"{record.holder_id}: {len(record.current)} current, {len(record) - len(record.current)} past holding(s)")
+    _print_frame(frame, _HOLDING_COLUMNS)
+    return 0
+
+
+@_guarded
+def person(args: argparse.Namespace) -> int:
+    """Print one person and their management positions."""
+    with _client(args) as client:
+        record = client.get_person(args.person_id)
+    if args.format == "json":
+        print(json.dumps(record.raw, ensure_ascii=False, indent=2))
+        return 0
+    from .cli_format import record_lines
+
+    print("\n".join(record_lines({k: v for k, v in record.raw.items() if k != "management_positions"})))
+    print(f"management positions ({len(record.raw.get('management_positions') or [])}):")
+    _print_frame(record.to_dataframe(), _POSITION_COLUMNS)
+    return 0
+
+
 @_guarded
 def credits(args: argparse.Namespace) -> int:
     """Print the account's credits."""
@@ -189,7 +277,8 @@ def cache(args: argparse.Namespace) -> int:
 
 
 def add_commands(subparsers: Any) -> None:
-    """Register ``company``, ``insolvencies``, ``credits`` and ``cache`` on ``subparsers``.
+    """Register ``company``, ``insolvencies``, ``search``, ``owners``, ``holdings``, ``person``, ``credits`` and
+    ``cache`` on ``subparsers``.
 
     The client reads ``REGKIT_API_KEY``, ``REGKIT_BASE_URL`` and ``REGKIT_CACHE_DIR``.
     """
@@ -210,6 +299,39 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--format", choices=("csv", "json", "table"), default="table")
     _common(p)
     p.set_defaults(handler=insolvencies)
+
+    p = subparsers.add_parser("search", help="search companies by name, register number or city (10 credits a page)")
+    p.add_argument("query", nargs="?", help="words of the name (current or former), register number or city")
+    p.add_argument("--filter", "-f", action="append", metavar="FIELD=VALUE",
+                   help="a filter (legal_form=gmbh, city=Kassel, revenue=1000000.., active=true); a,b for several "
+                        "values, MIN..MAX for a range; repeatable")  # fmt: skip
+    p.add_argument("--page", type=_positive, default=1, help="page number (default 1)")
+    p.add_argument("--per-page", type=_positive, default=20, help="results per page, 1-100 (default 20)")
+    p.add_argument("--format", choices=("csv", "json", "table"), default="table")
+    _common(p)
+    p.set_defaults(handler=search)
+
+    p = subparsers.add_parser("owners", help="a company's current owners (10 credits, cached)")
+    p.add_argument("company_id", help="e.g. DE-HRB-R3101-94644")
+    p.add_argument("--best-available", action="store_true",
+                   help="for an AG, SE or KGaA: the owners known from filed documents")  # fmt: skip
+    p.add_argument("--realtime", action="store_true", help="fetch from the official register (20 credits)")
+    p.add_argument("--format", choices=("json", "table"), default="table")
+    _common(p)
+    p.set_defaults(handler=owners)
+
+    p = subparsers.add_parser("holdings", help="what a company or person holds shares in (10 credits, cached)")
+    p.add_argument("holder_id", metavar="ID", help="a company id, or a person's UUID")
+    p.add_argument("--current", action="store_true", help="current holdings only (past ones have an end date)")
+    p.add_argument("--format", choices=("json", "table"), default="table")
+    _common(p)
+    p.set_defaults(handler=holdings)
+
+    p = subparsers.add_parser("person", help="one person and their management positions (10 credits, cached)")
+    p.add_argument("person_id", help="the person's UUID (representation[].id of a company, or regkit owners)")
+    p.add_argument("--format", choices=("json", "table"), default="table")
+    _common(p)
+    p.set_defaults(handler=person)
 
     p = subparsers.add_parser("credits", help="show the account's credits (free)")
     p.set_defaults(handler=credits)

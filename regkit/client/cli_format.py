@@ -1,4 +1,5 @@
-"""Rendering records for a terminal: nested members in full and readable, and why a search row matched.
+"""Rendering records for a terminal: nested members in full and readable, frames as tables, and why a search row
+matched.
 
 Used by :mod:`regkit.client.cli`; plain functions over plain data, so they are tested without a
 terminal.
@@ -13,7 +14,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["record_lines", "inline", "matched_fields", "fold"]
+__all__ = ["record_lines", "inline", "matched_fields", "fold", "frame_lines"]
 
 _SKIP: tuple[object, ...] = (None, "", [], {})
 
@@ -130,3 +131,43 @@ def matched_fields(row: Mapping[str, Any], query: str) -> str:
         if any(t.startswith(w) for w in words for t in tokens):
             found.append(label if field == "debtor_name" else f"{label}: {value}")
     return "; ".join(found)
+
+
+def _cell(value: Any, column: str) -> str:
+    import pandas as pd
+
+    if pd.isna(value):
+        return ""
+    if hasattr(value, "strftime"):
+        return str(value.strftime("%Y-%m-%d"))
+    if column == "share":
+        return f"{value * 100:.2f} %"
+    if column == "nominal_share":
+        return f"{value:,.2f} EUR"
+    return _scalar(value)
+
+
+def frame_lines(frame: Any, columns: list[str]) -> list[str]:
+    """A frame of :mod:`regkit.frames` as aligned text lines: ``columns`` (those present), dates as
+    ``YYYY-MM-DD``, ``share`` (a fraction) as a percentage, ``nominal_share`` in EUR, nulls empty, booleans
+    ``yes``/``no``; ``(none)`` for no rows.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"holder_name": ["Ida Roth"], "share": pd.array([0.5], dtype="Float64"),
+    ...                       "start": pd.to_datetime(["2019-04-01"]), "end": [pd.NaT]})
+    >>> print("\\n".join(frame_lines(frame, ["holder_name", "share", "start", "end"])))
+    holder_name  share    start       end
+    Ida Roth     50.00 %  2019-04-01
+    """
+    shown = [c for c in columns if c in frame.columns]
+    if not len(frame):
+        return ["(none)"]
+    cells = [
+        [_cell(value, column) for column, value in zip(shown, row)] for row in frame[shown].itertuples(index=False)
+    ]
+    widths = [max([len(c)] + [len(r[i]) for r in cells]) for i, c in enumerate(shown)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(shown, widths)).rstrip()]
+    lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)).rstrip() for r in cells]
+    return lines

@@ -23,6 +23,8 @@ from .insolvencies import InsolvencyMethods
 from .ledger import Ledger
 from .policy import CachePolicy, company_ids, scope_token
 from .records import CompanyBatch, CompanyRecord, RecordMeta
+from .research import ResearchMethods
+from .research_lookups import COMPANY_HINTS
 from .retry import RetryPolicy
 from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, resolve_target
 from .transport.call import Answer, Caller, Operation
@@ -36,13 +38,7 @@ logger = logging.getLogger(__name__)
 DEFAULT_LIVE_BASE_URL = LIVE_BASE_URL
 
 
-_COMPANY_HINTS = {
-    404: "no credits were spent; check the id where you found it (ids are case-sensitive)",
-    402: "not enough credits: see client.get_credits()",
-}
-
-
-class Client(InsolvencyMethods, ExtractMethods, AccountMethods):
+class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods):
     """A client of the company register interface that is careful with credits.
 
     Parameters
@@ -179,7 +175,7 @@ class Client(InsolvencyMethods, ExtractMethods, AccountMethods):
         params = tuple((k, "true") for k, on in (("realtime", realtime), ("export", export)) if on)
         price = PRICES["company_realtime" if realtime else "company"]
         return Operation("get_company", "GET", f"/v1/company/{quote(company_id)}", params=params,
-                         price=price, hints=_COMPANY_HINTS)  # fmt: skip
+                         price=price, hints=COMPANY_HINTS)  # fmt: skip
 
     def get_company(self, company_id: str, realtime: bool = False, export: bool = False, *,
                     refresh_sources: bool = False) -> CompanyRecord:  # fmt: skip
@@ -224,11 +220,30 @@ class Client(InsolvencyMethods, ExtractMethods, AccountMethods):
                         op.path)  # fmt: skip
         return CompanyRecord(data, self._meta(answer, urls_expired=stale))
 
-    def is_cached(self, company_id: str, realtime: bool = False) -> bool:
-        """Whether ``get_company(company_id)`` would be answered by the cache now, for free (a former id
-        of a cached company counts).  Nothing is sent; a malformed id raises ``ValidationError``.
-        ``realtime`` lookups are never cached."""
-        op = self._company_op(validation.company_id(company_id), validation.flag(realtime, "realtime"), False)
+    def is_cached(self, company_id: str, realtime: bool = False, *, endpoint: str = "company",
+                  best_available: bool = False) -> bool:  # fmt: skip
+        """Whether a lookup would be answered by the cache now, for free.  Nothing is sent.
+
+        Parameters
+        ----------
+        company_id : str
+            The company's id (a former id of a cached company counts); for ``endpoint="person"`` and
+            ``"person_holdings"`` the person's UUID.
+        realtime : bool
+            Realtime lookups (``company``, ``owners``) are never cached: always ``False``.
+        endpoint : {"company", "owners", "holdings", "person", "person_holdings"}
+            Which lookup: :meth:`get_company`, :meth:`get_owners`, :meth:`get_holdings`, :meth:`get_person`,
+            :meth:`get_person_holdings` (each with its default options).
+        best_available : bool
+            For ``endpoint="owners"``: ``get_owners(id, best_available=True)``.
+
+        Raises
+        ------
+        ValidationError
+            A malformed id, an unknown endpoint, or ``realtime`` for an endpoint without it.
+        """
+        realtime = validation.flag(realtime, "realtime")
+        op = self._lookup_op(endpoint, company_id, realtime, validation.flag(best_available, "best_available"))
         return not realtime and self._caller.is_cached(op)
 
     def _alias_company(self, op: Operation, data: Any) -> None:
@@ -270,6 +285,12 @@ class Client(InsolvencyMethods, ExtractMethods, AccountMethods):
                                   progress=validation.flag(progress, "progress"),
                                   dry_run=validation.flag(dry_run, "dry_run"))  # fmt: skip
 
-    def estimate_cost(self, company_ids: Sequence[str], realtime: bool = False) -> bulk.CostEstimate:
-        """What a bulk lookup would cost now: distinct uncached ids × price (nothing is sent)."""
-        return bulk.estimate_cost(self, company_ids, realtime=validation.flag(realtime, "realtime"))
+    def estimate_cost(self, company_ids: Sequence[str], realtime: bool = False, *,
+                      endpoint: str = "company") -> bulk.CostEstimate:  # fmt: skip
+        """What looking up ``company_ids`` would cost now: distinct uncached ids × price (nothing is sent).
+
+        ``endpoint`` is one of ``"company"`` (the default), ``"owners"``, ``"holdings"``, ``"person"`` and
+        ``"person_holdings"`` (person UUIDs for the last two), as for :meth:`is_cached`; malformed ids are not
+        counted.  See :func:`regkit.client.bulk.estimate_cost`.
+        """
+        return bulk.estimate_cost(self, company_ids, realtime=validation.flag(realtime, "realtime"), endpoint=endpoint)

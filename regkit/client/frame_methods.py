@@ -20,7 +20,18 @@ if TYPE_CHECKING:
 
     from regkit.frames.snapshot import CompanyAsOf
 
-__all__ = ["CompaniesFrames", "CompanyFrames", "InsolvencyPageFrames", "InsolvencyFrames", "ExtractFrames"]
+__all__ = [
+    "CompaniesFrames",
+    "CompanyFrames",
+    "InsolvencyPageFrames",
+    "InsolvencyFrames",
+    "ExtractFrames",
+    "CompanySearchFrames",
+    "OwnersFrames",
+    "HoldingsFrames",
+    "PersonSearchFrames",
+    "PersonFrames",
+]
 
 
 class CompaniesFrames:
@@ -147,3 +158,62 @@ class ExtractFrames:
         from regkit.frames.extracts import beneficial_owners
 
         return beneficial_owners(self)
+
+
+class CompanySearchFrames:
+    """Frames of company search results (a page, all pages of a search, or autocomplete's suggestions)."""
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per result (see ``regkit.frames.company_search_results``)."""
+        from regkit.frames.company_search import company_search_results
+
+        return company_search_results(self)
+
+
+class OwnersFrames:
+    """Frames of a company's owners (mixed into :class:`~regkit.client.OwnersRecord`)."""
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per owner, ``share`` a fraction in [0, 1] (see ``regkit.frames.owners``)."""
+        from regkit.frames.ownership import owners
+
+        return owners(self)
+
+
+class HoldingsFrames:
+    """Frames of a company's or a person's holdings (mixed into :class:`~regkit.client.HoldingsRecord`)."""
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per holding, current and past, ``share`` a fraction in [0, 1] (see ``regkit.frames.holdings``)."""
+        from regkit.frames.ownership import holdings
+
+        return holdings(self)
+
+
+class PersonSearchFrames:
+    """Frames of person search results (one page, or all pages of a search)."""
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per result (see ``regkit.frames.person_search_results``)."""
+        from regkit.frames.people import person_search_results
+
+        return person_search_results(self)
+
+
+class PersonFrames:
+    """Frames of one person (mixed into :class:`~regkit.client.PersonRecord`)."""
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """The person's management positions, current and past (see ``regkit.frames.management_positions``)."""
+        from regkit.frames.people import management_positions
+
+        return management_positions(self)
+
+    def _repr_html_(self) -> str | None:
+        """The person card Jupyter shows (``None`` falls back to the repr)."""
+        from regkit.frames.person_card import person_card_html
+
+        try:
+            return person_card_html(self)
+        except RegkitError:
+            return None

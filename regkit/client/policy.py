@@ -2,11 +2,14 @@
 
 Rules, first match wins (requests-cache checks ``urls_expire_after`` in dict order)::
 
-    GET  /v1/company/{id}?...realtime=true...   never (DO_NOT_CACHE) — this rule comes first
+    GET  /v1/company/{id}[/owners]?...realtime=true...  never (DO_NOT_CACHE) — this rule comes first
     POST /v1/transparenzregister/credentials    never (DO_NOT_CACHE: POST bodies are stored as sent)
     POST /v1/transparenzregister/extracts       never (an order)
+    GET  /v1/company/{id}/owners, .../holdings  ``ownership``  (default 30 days)
     GET  /v1/company/{id}                       ``company``    (default 30 days)
-    POST /v1/search/insolvency                  ``search``     (default 1 day; the body is in the key)
+    POST /v1/search/insolvency, /company, /person  ``search``  (default 1 day; the body is in the key)
+    GET  /v1/autocomplete/company               ``autocomplete`` (default 1 hour; free, but rate-limited)
+    GET  /v1/person/{id}, /v1/person/{id}/holdings  ``person`` (default 30 days)
     GET  /v1/insolvency/{id}                    ``insolvency`` (default 1 day)
     GET  /v1/transparenzregister/extracts/{id}  ``extract``    (default 30 days), terminal answers only
     /v1/monitor..., /v1/credits, anything else  never (DO_NOT_CACHE is the session default)
@@ -66,12 +69,14 @@ class CachePolicy:
     Parameters
     ----------
     company, search, insolvency, extract : timedelta
-        Lifetime of company lookups, insolvency searches, insolvency details and terminal
-        extracts in the cache.
+        Lifetime of company lookups, searches (insolvencies, companies, persons), insolvency details
+        and terminal extracts in the cache.
     url_lifetime : timedelta
-        How long presigned URLs (company ``sources``, extract ``documents``) are treated as
+        How long presigned URLs (company and owners ``sources``, extract ``documents``) are treated as
         usable after the answer was produced: 5 minutes short of the interface's validity
         (``SOURCE_URL_VALIDITY_SECONDS``, 30 minutes), so a URL handed out still works for a while.
+    ownership, person, autocomplete : timedelta
+        Lifetime of owners and holdings, of persons and their holdings, and of autocomplete's suggestions.
     """
 
     company: timedelta = timedelta(days=30)
@@ -79,6 +84,9 @@ class CachePolicy:
     insolvency: timedelta = timedelta(days=1)
     extract: timedelta = timedelta(days=30)
     url_lifetime: timedelta = timedelta(seconds=SOURCE_URL_VALIDITY_SECONDS) - _URL_MARGIN
+    ownership: timedelta = timedelta(days=30)
+    person: timedelta = timedelta(days=30)
+    autocomplete: timedelta = timedelta(hours=1)
 
     def urls_expire_after(self, base_url: str) -> ExpirationPatterns:
         """The ``urls_expire_after`` mapping for a client talking to ``base_url`` (order matters)."""
@@ -86,11 +94,16 @@ class CachePolicy:
         segment = r"[^/?#]+"
         end = r"/?(?:[?#]|$)"
         return {
-            re.compile(root + rf"/v1/company/{segment}\?(?:[^#]*&)?realtime=true(?:[&#]|$)"): DO_NOT_CACHE,
+            re.compile(
+                root + rf"/v1/company/{segment}(?:/owners)?/?\?(?:[^#]*&)?realtime=true(?:[&#]|$)"
+            ): DO_NOT_CACHE,
             re.compile(root + rf"/v1/transparenzregister/credentials{end}"): DO_NOT_CACHE,
             re.compile(root + rf"/v1/transparenzregister/extracts{end}"): DO_NOT_CACHE,
+            re.compile(root + rf"/v1/company/{segment}/(?:owners|holdings){end}"): self.ownership,
             re.compile(root + rf"/v1/company/{segment}{end}"): self.company,
-            re.compile(root + rf"/v1/search/insolvency{end}"): self.search,
+            re.compile(root + rf"/v1/search/(?:insolvency|company|person){end}"): self.search,
+            re.compile(root + rf"/v1/autocomplete/company{end}"): self.autocomplete,
+            re.compile(root + rf"/v1/person/{segment}(?:/holdings)?{end}"): self.person,
             re.compile(root + rf"/v1/insolvency/{segment}{end}"): self.insolvency,
             re.compile(root + rf"/v1/transparenzregister/extracts/{segment}{end}"): self.extract,
         }
@@ -126,8 +139,10 @@ def keep_response(response: Any) -> bool:
 
     It must be a JSON object; a company lookup must be the company asked for — its current id, or
     one of its own former ids (``registers[].company_id``: a lookup by the id it had before a move
-    to another register court answers with the current record); an extract must be terminal.  Anything else (a body cut off by the network, an HTML error page, a processing
-    extract) is neither written nor, if somehow present, served.
+    to another register court answers with the current record); owners and holdings must name the
+    company asked for (``company_id``), a person and a person's holdings the person (``id``,
+    ``person_id``); an extract must be terminal.  Anything else (a body cut off by the network, an HTML
+    error page, a processing extract) is neither written nor, if somehow present, served.
     """
     if getattr(response, "status_code", None) != 200:
         return True  # only 200s are cacheable (allowable_codes); errors are left to the caller
@@ -139,7 +154,14 @@ def keep_response(response: Any) -> bool:
         return False
     path = _path_of(response)
     if "/v1/company/" in path:
-        return path.rsplit("/", 1)[-1] in company_ids(data)
+        asked, _, part = path.split("/v1/company/", 1)[1].partition("/")
+        if part in ("owners", "holdings"):
+            return data.get("company_id") == asked
+        return not part and asked in company_ids(data)
+    if "/v1/person/" in path:
+        asked, _, part = path.split("/v1/person/", 1)[1].partition("/")
+        named = data.get("person_id" if part == "holdings" else "id")
+        return part in ("", "holdings") and isinstance(named, str) and named.lower() == asked.lower()
     if "/v1/transparenzregister/extracts/" in path:
         return data.get("status") in _TERMINAL_EXTRACT
     return True

@@ -26,6 +26,8 @@ __all__ = [
     "Record",
     "CompanyRecord",
     "CompanyBatch",
+    "SearchPage",
+    "SearchResults",
     "InsolvencySearchPage",
     "InsolvencyResults",
     "InsolvencyRecord",
@@ -197,10 +199,14 @@ class CompanyBatch(CompaniesFrames, Sequence[CompanyRecord | None]):
         return text + ">"
 
 
-class InsolvencySearchPage(InsolvencyPageFrames, Record):
-    """One page of an insolvency search: ``results`` (list of dicts) and ``pagination``."""
+class SearchPage(Record):
+    """One page of a search: ``results`` (list of dicts) and ``pagination``; iterating yields the results,
+    ``page[0]`` is the first result (``page["pagination"]`` a member, as for every record)."""
 
-    kind = "insolvency_page"
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, (int, slice)):
+            return self.raw.get("results", [])[key]
+        return super().__getitem__(key)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         """Iterate over the results of this page."""
@@ -225,13 +231,13 @@ class InsolvencySearchPage(InsolvencyPageFrames, Record):
         return f"page {p.get('page')}/{p.get('total_pages')} ({p.get('total_results')} results)"
 
 
-class InsolvencyResults(InsolvencyPageFrames, Sequence[dict[str, Any]]):
-    """Every result of an insolvency search, or its first ``limit`` (``client.search_all_insolvencies``).
+class SearchResults(Sequence[dict[str, Any]]):
+    """Every result of a search, or its first ``limit`` (what ``client.search_all_*`` returns).
 
     Attributes
     ----------
     results : list of dict
-        The results in the interface's order (``last_event_at`` descending, then ``id``).
+        The results in the interface's order.
     total_results : int
         Matches over all pages.
     pages : int
@@ -256,17 +262,31 @@ class InsolvencyResults(InsolvencyPageFrames, Sequence[dict[str, Any]]):
     def __len__(self) -> int:
         return len(self.results)
 
-    def to_dataframe(self) -> Any:
-        """One row per result (see ``regkit.frames.insolvency_results``); ``attrs`` holds ``total_results``,
-        ``pages``, ``credits`` and ``estimated_credits``."""
-        frame = super().to_dataframe()
+    def _with_totals(self, frame: Any) -> Any:
+        """``frame`` with ``total_results``, ``pages``, ``credits`` and ``estimated_credits`` in its ``attrs``."""
         frame.attrs.update(total_results=self.total_results, pages=self.pages, credits=self.credits,
                            estimated_credits=self.estimated_credits)  # fmt: skip
         return frame
 
     def __repr__(self) -> str:
-        return (f"<InsolvencyResults {len(self.results)} of {self.total_results} results, {self.pages} page(s), "
+        return (f"<{type(self).__name__} {len(self.results)} of {self.total_results} results, {self.pages} page(s), "
                 f"{self.credits} credits>")  # fmt: skip
+
+
+class InsolvencySearchPage(InsolvencyPageFrames, SearchPage):
+    """One page of an insolvency search: ``results`` (list of dicts) and ``pagination``."""
+
+    kind = "insolvency_page"
+
+
+class InsolvencyResults(InsolvencyPageFrames, SearchResults):
+    """Every result of an insolvency search, or its first ``limit`` (``client.search_all_insolvencies``), in the
+    interface's order (``last_event_at`` descending, then ``id``); the attributes are :class:`SearchResults`'."""
+
+    def to_dataframe(self) -> Any:
+        """One row per result (see ``regkit.frames.insolvency_results``); ``attrs`` holds ``total_results``,
+        ``pages``, ``credits`` and ``estimated_credits``."""
+        return self._with_totals(super().to_dataframe())
 
 
 class InsolvencyRecord(InsolvencyFrames, Record):

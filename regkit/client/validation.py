@@ -11,15 +11,18 @@ import difflib
 import re
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime
+from decimal import Decimal
 from typing import Any
 
 from regkit.schema import interface as api
 
 from .errors import ValidationError
+from .filter_fields import INSOLVENCY_FILTERS, FilterVocabulary
 
 __all__ = [
     "company_id",
     "insolvency_id",
+    "person_id",
     "extract_id",
     "credential_name",
     "credentials",
@@ -31,10 +34,11 @@ __all__ = [
     "flag",
 ]
 
-_DATE_FIELDS = frozenset(f for f, kinds in api.FILTER_MEMBER_KINDS.items() if "min" in kinds)
 _DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _UUID = api.UUID_PATTERN
 _TERM = re.compile(r"[^\W_]+")
+_NUMBER_DIGITS = 30
+_NUMBER_TEXT = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
 
 
 def _fail(message: str, allowed: str = "") -> ValidationError:
@@ -42,7 +46,9 @@ def _fail(message: str, allowed: str = "") -> ValidationError:
 
 
 def _close(word: str, choices: Iterable[str]) -> str:
-    match = difflib.get_close_matches(word, list(choices), n=1)
+    choices = list(choices)
+    same = [c for c in choices if c.casefold() == word.casefold()]  # a slip of the letter case: "GmbH"
+    match = same or difflib.get_close_matches(word, choices, n=1)
     return f" (did you mean {match[0]!r}?)" if match else ""
 
 
@@ -112,6 +118,26 @@ def insolvency_id(value: Any) -> str:
         raise _fail(f"insolvency_id {text!r} is not a proceeding id",
                     "a UUID such as '7da364e3-c5b0-4073-9e81-299f0003a075', the id member of a search result")  # fmt: skip
     return text
+
+
+def person_id(value: Any) -> str:
+    """A person id: a UUID, as ``representation[].id``, an owner's ``id`` or a person search result gives it;
+    lower-cased (UUIDs are case-insensitive), so that one person has one cache entry.
+
+    Examples
+    --------
+    >>> person_id(" 9922B97A-9C35-4D0B-8D2B-3908753A84B7 ")
+    '9922b97a-9c35-4d0b-8d2b-3908753a84b7'
+    """
+    text = _text(value, "person_id")
+    if not _UUID.match(text):
+        hint = (
+            " (that is a company id: use it where a company is asked for)" if api.COMPANY_ID_PATTERN.match(text) else ""
+        )
+        raise _fail(f"person_id {text!r} is not a person id{hint}",
+                    "a UUID such as '9922b97a-9c35-4d0b-8d2b-3908753a84b7', as representation[].id, an owner's id or "
+                    "a person search result gives it")  # fmt: skip
+    return text.lower()
 
 
 def extract_id(value: Any) -> str:
@@ -203,19 +229,40 @@ def _date(value: Any, where: str) -> str:
     raise _fail(f"{where} must be a date, not {value!r}", "datetime.date, datetime.datetime or 'YYYY-MM-DD'")
 
 
-def _scalar(field: str, value: Any, where: str) -> str:
-    if field in _DATE_FIELDS:
+def _number(value: Any, where: str) -> str:
+    """A number as the decimal text a filter sends (``1000000``, ``2500.5``)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal, str)):
+        raise _fail(f"{where} must be a number, not {value!r}", "an int, a float or decimal text such as '250000'")
+    text = value.strip() if isinstance(value, str) else str(value)
+    if len(text) > api.MAX_FILTER_TEXT or not _NUMBER_TEXT.match(text):
+        raise _fail(f"{where} must be a number, not {value!r}", "an int, a float or decimal text such as '250000'")
+    number = Decimal(text)  # finite: the pattern admits no inf or nan
+    if not number:
+        return "0"
+    if not -_NUMBER_DIGITS <= number.adjusted() <= _NUMBER_DIGITS:
+        raise _fail(f"{where}: {value!r} is out of range", f"numbers from 1e-{_NUMBER_DIGITS} to 1e{_NUMBER_DIGITS}")
+    exact = format(number, "f")
+    return exact.rstrip("0").rstrip(".") if "." in exact else exact
+
+
+def _scalar(field: str, value: Any, where: str, vocabulary: FilterVocabulary) -> str:
+    if field in vocabulary.dates:
         return _date(value, where)
+    if field in vocabulary.numbers:
+        return _number(value, where)
     if isinstance(value, bool):
         value = "true" if value else "false"
     if isinstance(value, (date, datetime)):
-        raise _fail(f"{where} takes no date", f"dates only for {', '.join(sorted(_DATE_FIELDS))}")
+        raise _fail(f"{where} takes no date", f"dates only for {', '.join(sorted(vocabulary.dates))}")
     text = _text(value, where)
     if len(text) > api.MAX_FILTER_TEXT:
         raise _fail(f"{where} is {len(text):,} characters long", f"at most {api.MAX_FILTER_TEXT} characters")
-    allowed = api.FILTER_VALUES.get(field)
+    allowed = vocabulary.values.get(field)
     if allowed is not None and text not in allowed:
         raise _fail(f"{where}: {text!r} is not a {field} value{_close(text, allowed)}", ", ".join(allowed))
+    pattern = vocabulary.patterns.get(field)
+    if pattern is not None and not pattern[0].match(text):
+        raise _fail(f"{where}: {text!r} does not have the form of {field}", pattern[1])
     if field == "company_id":
         company_id(text)
     if field == "person_id" and not _UUID.match(text):
@@ -223,17 +270,29 @@ def _scalar(field: str, value: Any, where: str) -> str:
     return text
 
 
-def _one_filter(spec: Mapping[str, Any]) -> dict[str, Any]:
+def _unknown_field(field: Any, vocabulary: FilterVocabulary) -> ValidationError:
+    served = ", ".join(vocabulary.served)
+    also = (f" (and {len(vocabulary.live_only)} fields only the live service serves: "
+            f"regkit.client.filter_fields.{vocabulary.search.split()[0].upper()}_FILTERS.live_only)"
+            if vocabulary.live_only else "")  # fmt: skip
+    return _fail(f"unknown filter field {field!r}{_close(str(field), vocabulary.fields)} of the {vocabulary.search}",
+                 served + also)  # fmt: skip
+
+
+def _in_order(field: str, low: str, high: str, vocabulary: FilterVocabulary) -> bool:
+    return Decimal(low) <= Decimal(high) if field in vocabulary.numbers else low <= high
+
+
+def _one_filter(spec: Mapping[str, Any], vocabulary: FilterVocabulary) -> dict[str, Any]:
     field = spec.get("field")
-    if field not in api.FILTER_FIELDS:
-        raise _fail(f"unknown filter field {field!r}{_close(str(field), api.FILTER_FIELDS)}",
-                    ", ".join(api.FILTER_FIELDS))  # fmt: skip
+    if not isinstance(field, str) or field not in vocabulary.members:
+        raise _unknown_field(field, vocabulary)
     members = [m for m in spec if m != "field"]
     unknown = [m for m in members if m not in api.FILTER_MEMBERS]
     if unknown:
         raise _fail(f"filter on {field!r} has unknown member(s) {unknown}", ", ".join(api.FILTER_MEMBERS))
     kinds = {"range" if m in ("min", "max") else m for m in members if spec[m] is not None}
-    fits = sorted(api.FILTER_MEMBER_KINDS[field])
+    fits = sorted(vocabulary.members[field])
     if len(kinds) != 1:
         raise _fail(f"filter on {field!r} must use exactly one of value, values, keywords or a min/max range, "
                     f"not {sorted(kinds) or 'none'}", f"for {field}: {', '.join(fits)}")  # fmt: skip
@@ -242,13 +301,13 @@ def _one_filter(spec: Mapping[str, Any]) -> dict[str, Any]:
         value = spec.get(member)
         if value is None:
             continue
-        if member not in api.FILTER_MEMBER_KINDS[field]:
+        if member not in vocabulary.members[field]:
             raise _fail(f"filter on {field!r} cannot use {member!r}", f"for {field}: {', '.join(fits)}")
         where = f"filter {field}.{member}"
         if member in ("values", "keywords"):
             if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
                 raise _fail(f"{where} must be a list of strings, not {value!r}")
-            items = sorted({_scalar(field, v, where) for v in value})
+            items = sorted({_scalar(field, v, where, vocabulary) for v in value})
             if not items:
                 raise _fail(f"{where} must not be empty")
             if len(items) > api.MAX_FILTER_VALUES:
@@ -256,13 +315,14 @@ def _one_filter(spec: Mapping[str, Any]) -> dict[str, Any]:
                             f"at most {api.MAX_FILTER_VALUES}; split the search, or use a range or keywords")  # fmt: skip
             out[member] = items
         else:
-            out[member] = _scalar(field, value, where)
-    if "min" in out and "max" in out and out["min"] > out["max"]:
-        raise _fail(f"filter {field}: min {out['min']} is after max {out['max']}", "min <= max (both inclusive)")
+            out[member] = _scalar(field, value, where, vocabulary)
+    if "min" in out and "max" in out and not _in_order(field, out["min"], out["max"], vocabulary):
+        order = "above" if field in vocabulary.numbers else "after"
+        raise _fail(f"filter {field}: min {out['min']} is {order} max {out['max']}", "min <= max (both inclusive)")
     return out
 
 
-def _from_mapping_entry(field: str, spec: Any) -> dict[str, Any]:
+def _from_mapping_entry(field: str, spec: Any, vocabulary: FilterVocabulary) -> dict[str, Any]:
     if isinstance(spec, Mapping):
         return {"field": field, **spec}
     if isinstance(spec, tuple):
@@ -273,37 +333,46 @@ def _from_mapping_entry(field: str, spec: Any) -> dict[str, Any]:
         if low is None and high is None:
             raise _fail(f"filter {field}: a range needs at least one end")
         return {"field": field, "min": low, "max": high}
+    if vocabulary.members.get(field) == frozenset({"keywords"}):  # a keywords-only field: words to look for
+        return {"field": field, "keywords": [spec] if isinstance(spec, str) else spec}
     if isinstance(spec, (list, set, frozenset)):
         return {"field": field, "values": list(spec)}
     return {"field": field, "value": spec}
 
 
-def filters(value: Any) -> list[dict[str, Any]]:
-    """Normalise insolvency search filters to the interface's list of filter objects.
+def filters(value: Any, vocabulary: FilterVocabulary = INSOLVENCY_FILTERS) -> list[dict[str, Any]]:
+    """Normalise search filters to the interface's list of filter objects.
 
     Parameters
     ----------
     value : None, mapping or list of mappings
         A mapping ``{field: spec}`` where ``spec`` is a str (``value``), a list (``values``), a
         ``(min, max)`` tuple with ``None`` for an open end, a bool (``has_open_insolvency``), a
-        date, or a dict of explicit members (``{"keywords": [...]}``); or the interface's own list
-        of ``{"field": ..., "value" | "values" | "keywords" | "min"/"max": ...}`` objects.
+        date, a number (amounts of the company search), or a dict of explicit members
+        (``{"keywords": [...]}``; a field that takes only keywords, such as the company search's
+        ``purpose``, takes a str or list as keywords); or the interface's own list of
+        ``{"field": ..., "value" | "values" | "keywords" | "min"/"max": ...}`` objects.
+    vocabulary : FilterVocabulary
+        Which search's fields (:mod:`regkit.client.filter_fields`); default the insolvency search's.
 
     Returns
     -------
     list of dict
-        Filter objects, dates as ``YYYY-MM-DD``, sorted by field (and lists sorted) so equal
-        searches share one cache entry.
+        Filter objects, dates as ``YYYY-MM-DD``, numbers as decimal text, sorted by field (and lists
+        sorted) so equal searches share one cache entry.
 
     Examples
     --------
     >>> filters({"court": "Charlottenburg", "opened_at": ("2024-01-01", None)})
     [{'field': 'court', 'value': 'Charlottenburg'}, {'field': 'opened_at', 'min': '2024-01-01'}]
+    >>> from regkit.client.filter_fields import COMPANY_FILTERS
+    >>> filters({"revenue": (1e6, None), "purpose": "Software", "active": True}, COMPANY_FILTERS)
+    [{'field': 'active', 'value': 'true'}, {'field': 'purpose', 'keywords': ['Software']}, {'field': 'revenue', 'min': '1000000'}]
     """
     if value is None:
         return []
     if isinstance(value, Mapping):
-        specs = [_from_mapping_entry(str(field), spec) for field, spec in value.items()]
+        specs = [_from_mapping_entry(str(field), spec, vocabulary) for field, spec in value.items()]
     elif isinstance(value, Iterable) and not isinstance(value, (str, bytes)):
         specs = list(value)
         if not all(isinstance(s, Mapping) for s in specs):
@@ -312,7 +381,7 @@ def filters(value: Any) -> list[dict[str, Any]]:
         raise _fail(f"filters must be a mapping or a list of filter objects, not {type(value).__name__}")
     if len(specs) > api.MAX_FILTERS:
         raise _fail(f"{len(specs)} filters in one search", f"at most {api.MAX_FILTERS}")
-    normalised = [_one_filter(spec) for spec in specs]
+    normalised = [_one_filter(spec, vocabulary) for spec in specs]
     return sorted(normalised, key=lambda f: (f["field"], repr(sorted(f.items()))))
 
 

@@ -17,9 +17,13 @@ industry_codes          WZ 2025 codes
 as_of                   the company on a date (facts, status, active representatives)
 companies               one row per company: current facts and latest indicators
 insolvency_results      insolvency search results (a page, all pages of a search, or ``iter_insolvencies``)
+company_search_results  company search results (a page, all pages, ``iter_companies``, or autocomplete)
+owners, holdings        who holds shares in whom; ``share`` is a fraction in [0, 1] in both
+person_search_results   person search results
+persons                 one row per person; ``management_positions`` one row per position held
 events, proceedings     a proceeding's events (details flattened); proceedings one row each
 panel                   company-year research panel
-company_card_html       the HTML card of a company record in Jupyter
+company_card_html       the HTML card of a company record in Jupyter (``person_card_html``: of a person)
 person_key              who a representative is: the key ``representatives`` and the graph share
 parse_amount/_date      published text → exact amounts and dates (event details), never raising
 ======================  ===============================================================================
@@ -33,13 +37,16 @@ from regkit._lazy import lazy_exports
 #: ``regkit.frames.published`` can be imported without pandas — the graph does).
 _EXPORTS = {
     "CompanyAsOf": "snapshot", "DEM_PER_EUR": "money", "MAX_EXACT_CENTS": "money", "MEASURES": "financials",
-    "RATIOS": "financial_ratios", "as_of": "snapshot", "beneficial_owners": "extracts", "capital_eur": "money",
-    "companies": "overview", "companies_frame": "overview", "company_card_html": "card", "contact": "details",
+    "OWNERSHIP_COLUMNS": "ownership", "RATIOS": "financial_ratios", "RELATION_TYPES": "ownership",
+    "as_of": "snapshot", "beneficial_owners": "extracts", "capital_eur": "money",
+    "companies": "overview", "companies_frame": "overview", "company_card_html": "card",
+    "company_search_results": "company_search", "contact": "details",
     "documents": "details", "events": "insolvency", "example_company": "_example", "history": "histories",
-    "indicators": "financials", "industry_codes": "details", "insolvency_results": "insolvency",
-    "insolvency_summaries": "details", "links": "relations", "panel": "panels", "parse_amount": "published",
-    "parse_date": "published", "person_key": "identity", "proceedings": "insolvency", "ratios": "financial_ratios",
-    "representatives": "roles",
+    "holdings": "ownership", "indicators": "financials", "industry_codes": "details", "insolvency_results": "insolvency",
+    "insolvency_summaries": "details", "links": "relations", "management_positions": "people", "owners": "ownership",
+    "panel": "panels", "parse_amount": "published", "parse_date": "published", "person_card_html": "person_card",
+    "person_key": "identity", "person_search_results": "people", "persons": "people", "proceedings": "insolvency",
+    "ratios": "financial_ratios", "representatives": "roles", "share_fraction": "ownership",
 }  # fmt: skip
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {n: f"regkit.frames.{home}" for n, home in _EXPORTS.items()})

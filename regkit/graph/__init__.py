@@ -1,11 +1,12 @@
 """Corporate group structures as time-aware networkx graphs.
 
-Build a graph from company records (:func:`from_companies`) or by crawling the interface
-(:func:`crawl`); ask it the questions analysts ask of a group in one call each (:func:`as_of`,
-:func:`organkreis`, :func:`ultimate_parent`, :func:`merger_history`, :func:`interlocks`); move it
-to DataFrames (:func:`to_edgelist` / :func:`from_edgelist`) and files (GraphML, GEXF, node-link
-JSON). The graph's shape — node kinds, relations, directions, dates — is defined in
-:mod:`regkit.graph.schema`; who counts as the same person in :mod:`regkit.graph.persons`; what
+Build a graph from company records (:func:`from_companies`, with holdings for ownership) or by
+crawling the interface (:func:`crawl`: up along the links records list, or down a group through its
+holdings); ask it the questions analysts ask of a group in one call each (:func:`as_of`,
+:func:`organkreis`, :func:`ultimate_parent`, :func:`subsidiaries`, :func:`merger_history`,
+:func:`interlocks`); move it to DataFrames (:func:`to_edgelist` / :func:`from_edgelist`) and files
+(GraphML, GEXF, node-link JSON). The graph's shape — node kinds, relations, directions, dates — is
+defined in :mod:`regkit.graph.schema`; who counts as the same person in :mod:`regkit.graph.persons`; what
 counts as control in :mod:`regkit.graph.control`; validity in time in :mod:`regkit.graph.timeline`;
 the file encoding in :mod:`regkit.graph.readwrite`. Drawing lives above, in ``regkit.plot.group``
 (:func:`layered_layout` here gives its positions without matplotlib).
@@ -32,7 +33,7 @@ from .control import (
     organkreis,
     ultimate_parent,
 )
-from .crawler import crawl, linked_companies
+from .crawler import DIRECTIONS, crawl, linked_companies
 from .edgelist import from_edgelist, to_edgelist, to_nodelist
 from .layout import control_layers, layered_layout
 from .mergers import merger_history
@@ -47,10 +48,13 @@ from .readwrite import (
     write_node_link,
 )
 from .report import CrawlReport, LevelEstimate
-from .schema import RELATIONS
+from .schema import OWNERSHIP, RELATIONS
+from .subsidiaries import subsidiaries
 from .timeline import as_of
 
 __all__ = [
+    "DIRECTIONS",
+    "OWNERSHIP",
     "RELATIONS",
     "SERVING_ROLES",
     "CrawlReport",
@@ -74,6 +78,7 @@ __all__ = [
     "read_gexf",
     "read_graphml",
     "read_node_link",
+    "subsidiaries",
     "to_edgelist",
     "to_nodelist",
     "ultimate_parent",

@@ -7,7 +7,7 @@ from typing import Any
 
 import networkx as nx
 
-from . import persons
+from . import ownership, persons
 from ._input import iter_companies
 from ._memo import Dates, gc_paused
 from .schema import (
@@ -15,6 +15,7 @@ from .schema import (
     LEGAL_PERSON,
     MERGER,
     NATURAL_PERSON,
+    OWNERSHIP,
     PROFIT_TRANSFER,
     RELATIONS,
     REPRESENTATION,
@@ -204,8 +205,20 @@ class _Builder:
         return graph
 
 
+def _answers(answers: Any, what: str) -> list[Any]:
+    if answers is None:
+        return []
+    if isinstance(answers, (str, bytes, Mapping)) or hasattr(answers, "raw"):
+        answers = [answers]
+    try:
+        return [a for a in answers if a is not None]
+    except TypeError:
+        raise TypeError(f"{what}= takes answers (records or dicts) or a list of them, not "
+                        f"{type(answers).__name__}") from None  # fmt: skip
+
+
 def from_companies(companies: Any, relations: Any = RELATIONS, *, create_using: Any = None,
-                   person_city: bool = False) -> nx.MultiDiGraph:  # fmt: skip
+                   person_city: bool = False, holdings: Any = None, persons: Any = None) -> nx.MultiDiGraph:  # fmt: skip
     """Build the group graph of some companies.
 
     Parameters
@@ -214,14 +227,25 @@ def from_companies(companies: Any, relations: Any = RELATIONS, *, create_using: 
         CompanyV1 dicts or client records (anything with ``.raw``): one, a list, a ``CompanyBatch``
         (failed slots are skipped), or a mapping id → company such as ``read_world().companies``.
     relations : sequence of str
-        Which links to include, from ``("merger", "spin_off", "profit_transfer", "representation")``
-        (all by default). Without ``"representation"`` the graph has no person nodes.
+        Which links to include, from ``("merger", "spin_off", "profit_transfer", "representation",
+        "ownership")`` (all by default). Without ``"representation"`` the graph has no person nodes
+        from company records; ``"ownership"`` edges come from ``holdings`` only.
     create_using : networkx graph class or instance, optional
         A directed multigraph to fill (default a new :class:`networkx.MultiDiGraph`).
     person_city : bool, default False
         Add the city to the node id of a natural person without id (a tie-breaker between namesakes
         born the same day; see :mod:`regkit.graph.persons`). Pass the same to
         :func:`regkit.frames.representatives` to join its ``id`` to the nodes.
+    holdings : holdings answer or list of them, optional
+        What ``client.get_holdings(id)`` / ``client.get_person_holdings(id)`` return (records or
+        their ``.raw`` dicts ``{"company_id" or "person_id", "holdings": [...]}``): one ``ownership``
+        edge per holding, holder → held company, current and past ones (see
+        :mod:`regkit.graph.ownership`; shares as fractions). Ignored without ``"ownership"`` in
+        ``relations``.
+    persons : person answer or list of them, optional
+        What ``client.get_person(id)`` returns: the person's node and, with ``"representation"``
+        in ``relations``, an edge per management position (one edge with the company's own entry
+        for the same role and start).
 
     Returns
     -------
@@ -240,9 +264,10 @@ def from_companies(companies: Any, relations: Any = RELATIONS, *, create_using: 
     Raises
     ------
     TypeError
-        When ``companies`` holds something that is not a company.
+        When ``companies`` holds something that is not a company (``holdings`` / ``persons``: not
+        such an answer).
     ValueError
-        For an unknown relation name.
+        For an unknown relation name, or a holding whose share is not a fraction.
 
     Examples
     --------
@@ -259,6 +284,7 @@ def from_companies(companies: Any, relations: Any = RELATIONS, *, create_using: 
     """
     builder = _Builder(check_relations(relations), person_city=bool(person_city))
     records = list(iter_companies(companies))
+    people, held = _answers(persons, "persons"), _answers(holdings, "holdings")
     with gc_paused():
         for company in records:
             builder.company(company)
@@ -266,4 +292,9 @@ def from_companies(companies: Any, relations: Any = RELATIONS, *, create_using: 
             builder.links(company)
             if REPRESENTATION in builder.relations:
                 builder.representation(company)
+        for person in people:
+            ownership.add_person(builder, person, REPRESENTATION in builder.relations)
+        if OWNERSHIP in builder.relations:
+            for answer in held:
+                ownership.add_holdings(builder, answer)
         return builder.graph(create_using)

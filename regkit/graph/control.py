@@ -2,22 +2,28 @@
 
 What counts as control
 ----------------------
-Two kinds of edge, both as they stand on the day asked (:mod:`regkit.graph.timeline`):
+Two kinds of link, both as they stand on the day asked (:mod:`regkit.graph.timeline`):
 
 * a **profit-transfer agreement**, from the Organgesellschaft to its parent (an Organschaft needs the
   parent to hold the majority of the voting rights, so the parent controls);
-* a **legal-person shareholder**: a ``representation`` edge with role ``SHAREHOLDER`` whose source is a
-  company or another legal person (the parent), pointing to the company it holds.
+* a **legal-person shareholder**: a company or another legal person holding the company, known from a
+  ``representation`` edge with role ``SHAREHOLDER`` and/or from ``ownership`` edges (holdings). Each
+  holder is judged once, whichever edges name it: when ownership edges in force give its share, it
+  controls with more than half (:data:`~regkit.graph.schema.CONTROL_SHARE`; the shares of its
+  ownership edges in force are added up); when no share is known — a ``SHAREHOLDER`` entry only, or an
+  ownership of unknown share as ``shareholder`` / ``stockholder`` — it counts, as the register gives no
+  shares to weigh.
 
-Natural-person shareholders, directors, Prokura and the general partner of a KG
-(``PERSONAL_LIABLE_DIRECTOR``, which manages but does not own) do not count.
+Natural-person holders, directors, Prokura and the general partner of a KG
+(``PERSONAL_LIABLE_DIRECTOR`` / ownership ``general_partner`` without a majority share, which manages
+but does not own) do not count.
 
 The walk upwards
 ----------------
 From a company, the *controlling parent* is the target of its profit-transfer agreement if it has
-one (an agreement outranks shareholdings), else its legal-person shareholder. When there is no
-parent, or several different ones (the register gives no shares, so shared control cannot be
-resolved), the walk stops. It also stops before it would visit a company a second time: in a cycle
+one (an agreement outranks shareholdings), else its controlling legal-person shareholder. When there is
+no parent, or several different ones (shared control, which shares of unknown size cannot resolve),
+the walk stops. It also stops before it would visit a company a second time: in a cycle
 of mutual control the last company reached before the cycle closes is the ultimate parent.
 """
 
@@ -29,7 +35,8 @@ from typing import Any, NamedTuple
 
 import networkx as nx
 
-from .schema import CONTROL_ROLES, NATURAL_PERSON, PROFIT_TRANSFER, REPRESENTATION, to_date
+from .holders import holder_shares, holding_parents, is_control_edge
+from .schema import OWNERSHIP, PROFIT_TRANSFER, REPRESENTATION, to_date
 from .timeline import in_force
 
 __all__ = [
@@ -40,16 +47,8 @@ __all__ = [
     "controlling_parents",
     "controlled_companies",
     "is_control_edge",
+    "holder_shares",
 ]
-
-
-def is_control_edge(G: nx.MultiDiGraph, u: str, v: str, attrs: dict[str, Any]) -> bool:
-    """Whether the edge ``u → v`` carries control (see the module docstring)."""
-    relation = attrs.get("relation")
-    if relation == PROFIT_TRANSFER:
-        return True
-    return (relation == REPRESENTATION and attrs.get("role") in CONTROL_ROLES
-            and G.nodes[u].get("kind") != NATURAL_PERSON)  # fmt: skip
 
 
 def _pta_parents(G: nx.MultiDiGraph, node: str, day: _dt.date | None) -> set[str]:
@@ -70,17 +69,16 @@ def controlling_parents(G: nx.MultiDiGraph, company_id: str, date: Any = None) -
     Returns
     -------
     set of str
-        The target of the company's profit-transfer agreement if it has one, else its legal-person
-        shareholders.
+        The target of the company's profit-transfer agreement if it has one, else its controlling
+        legal-person shareholders (more than half where ownership edges give the share; see the
+        module docstring).
     """
     _check(G, company_id)
     day = to_date(date)
     parents = _pta_parents(G, company_id, day)
     if parents:
         return parents
-    return {u for u, _, attrs in G.in_edges(company_id, data=True)
-            if attrs.get("relation") == REPRESENTATION and attrs.get("role") in CONTROL_ROLES
-            and G.nodes[u].get("kind") != NATURAL_PERSON and in_force(attrs, day)}  # fmt: skip
+    return holding_parents(G, company_id, day)
 
 
 def _check(G: nx.MultiDiGraph, node: str) -> None:
@@ -251,7 +249,8 @@ def controlled_companies(G: nx.MultiDiGraph, company_id: str, date: Any = None) 
     -------
     set of str
         The companies reached downwards along control edges (profit-transfer agreements to it,
-        legal-person shareholdings it holds), ``company_id`` excluded. With ``ultimate_parent``
+        legal-person shareholdings by which it controls — the rule of :func:`controlling_parents`),
+        ``company_id`` excluded. With ``ultimate_parent``
         this is a whole group: ``{top} | controlled_companies(G, top)``.
 
     Examples
@@ -272,11 +271,9 @@ def controlled_companies(G: nx.MultiDiGraph, company_id: str, date: Any = None) 
         node = queue.popleft()
         below = {u for u, _, a in G.in_edges(node, data=True)
                  if a.get("relation") == PROFIT_TRANSFER and in_force(a, day)}  # fmt: skip
-        below |= {
-            v
-            for _, v, a in G.out_edges(node, data=True)
-            if a.get("relation") == REPRESENTATION and is_control_edge(G, node, v, a) and in_force(a, day)
-        }
+        held = {v for _, v, a in G.out_edges(node, data=True)
+                if a.get("relation") in (REPRESENTATION, OWNERSHIP) and in_force(a, day)}  # fmt: skip
+        below |= {v for v in held if node in holding_parents(G, v, day)}
         for child in below - found - {company_id}:
             found.add(child)
             queue.append(child)

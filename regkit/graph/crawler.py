@@ -1,13 +1,23 @@
-"""``crawl``: map a group breadth-first through the client, paying for each company once.
+"""``crawl``: map a group breadth-first through the client, paying for each call once.
 
-Each level is estimated before it is fetched (``client.estimate_cost``: distinct uncached ids ×
-price), logged at INFO on ``regkit.graph.crawler``, handed to an optional ``callback`` (which may stop
-the crawl), checked against the budget, then fetched with the client's bulk lookup
-(``client.get_companies``), which merges duplicates and answers cached companies for free.
+Each level is estimated before it is fetched (``client.estimate_cost`` per endpoint: distinct uncached
+ids × price), logged at INFO on ``regkit.graph.crawler``, handed to an optional ``callback`` (which may
+stop the crawl), checked against the budget, then fetched: companies with the client's bulk lookup
+(``client.get_companies``, which merges duplicates and answers cached companies for free), then the
+holdings of each company fetched, then the person seeds.
 
-The interface lists links *upwards* (a subsidiary names its Organträger and its shareholders, an
-absorbed company its acquirer, an acquirer what it absorbed, a transferor its recipient), not down
-to subsidiaries: to map a whole group, seed the crawl with its members.
+Which way it goes
+-----------------
+A company record lists links *upwards*: a subsidiary names its Organträger and its shareholders, an
+absorbed company its acquirer, an acquirer what it absorbed, a transferor its recipient — never its
+subsidiaries. ``direction="up"`` (the default, as before) follows those links only, so from a group's
+parent it finds almost nothing below it. The holdings endpoint is the downward edge:
+``direction="down"`` asks each company reached for its holdings (current and past: a member merged
+into another is reached only through a past holding) and follows them, together with the record's
+merger, spin-off and profit-transfer links (not its shareholders and representatives, which lead
+upwards and out of the group); a crawl down from an Organträger reaches every member.
+``direction="both"`` follows everything. A person seed (a UUID) is looked up (``client.get_person``:
+their management positions) and asked for their holdings (``client.get_person_holdings``).
 """
 
 from __future__ import annotations
@@ -18,12 +28,27 @@ from typing import Any
 
 import networkx as nx
 
+from regkit.client.errors import RegkitError
+
+from . import _plan
+from ._plan import DIRECTIONS
 from .build import from_companies
+from .ownership import held_companies
 from .persons import is_company_id
 from .report import CrawlReport, LevelEstimate
-from .schema import LEGAL_PERSON, MERGER, PROFIT_TRANSFER, RELATIONS, REPRESENTATION, SPIN_OFF, check_relations
+from .schema import (
+    LEGAL_PERSON,
+    MERGER,
+    OWNERSHIP,
+    PROFIT_TRANSFER,
+    RECORD_RELATIONS,
+    RELATIONS,
+    REPRESENTATION,
+    SPIN_OFF,
+    check_relations,
+)
 
-__all__ = ["crawl", "linked_companies"]
+__all__ = ["crawl", "linked_companies", "DIRECTIONS"]
 
 logger = logging.getLogger(__name__)
 
@@ -37,7 +62,8 @@ def linked_companies(company: Mapping[str, Any], relations: Iterable[str] = RELA
     relations : iterable of str
         ``merger`` (``merged_into``, ``acquisitions``), ``spin_off`` (``asset_spin_offs``),
         ``profit_transfer`` (``profit_transfer_agreement``), ``representation`` (legal-person
-        representatives whose id is a company id).
+        representatives whose id is a company id). ``ownership`` adds nothing: a record does not
+        list holdings (see :func:`crawl` with ``direction="down"``).
 
     Returns
     -------
@@ -59,67 +85,123 @@ def linked_companies(company: Mapping[str, Any], relations: Iterable[str] = RELA
     return [cid for cid in dict.fromkeys(found) if cid != company.get("id")]
 
 
-def _remaining(client: Any, budget: int | None, spent: int) -> int | None:
-    limits = [budget - spent] if budget is not None else []
-    client_left = getattr(getattr(client, "budget", None), "remaining", None)
-    if client_left is not None:
-        limits.append(client_left)
-    return min(limits) if limits else None
+class _Crawl:
+    """What one crawl has fetched so far, and how it fetches a level."""
 
+    def __init__(self, client: Any, relations: tuple[str, ...], direction: str, progress: bool) -> None:
+        self.client, self.progress, self.report = client, progress, CrawlReport()
+        down = direction != "up"
+        self.shape = _plan.Level(("company", "holdings") if down else ("company",),
+                                 tuple(e for e, r in (("person", REPRESENTATION), ("person_holdings", OWNERSHIP))
+                                       if r in relations))  # fmt: skip
+        follow = [r for r in relations if r in RECORD_RELATIONS and not (direction == "down" and r == REPRESENTATION)]
+        self.follow = tuple(follow)
+        self.companies: dict[str, dict[str, Any]] = {}  # company id → raw record
+        self.requested: set[str] = set()
+        self.holdings: dict[tuple[str, str], Any] = {}  # (endpoint, holder) → raw holdings answer
+        self.persons: dict[str, Any] = {}  # person id → raw person answer
+        self.persons_done: set[str] = set()
 
-def _fit(client: Any, ids: list[str], remaining: int) -> tuple[list[str], list[str]]:
-    """The ids, in order, that ``remaining`` credits pay for (cached ones are free)."""
-    keep, cut = [], []
-    for cid in ids:
-        cost = client.estimate_cost([cid]).credits
-        if cost <= remaining:
-            keep.append(cid)
-            remaining -= cost
-        else:
-            cut.append(cid)
-    return keep, cut
+    def todo(self, frontier: list[str], persons: list[str]) -> tuple[list[str], list[str]]:
+        ids = [cid for cid in dict.fromkeys(frontier) if cid not in self.requested and cid not in self.companies]
+        return ids, [p for p in dict.fromkeys(persons) if p not in self.persons_done]
 
+    def each(self, endpoint: str, method: Callable[[str], Any], ids: list[str]) -> tuple[dict[str, Any], int, int]:
+        """Call ``method`` for each id: the answers, the credits spent and the failures."""
+        from tqdm.auto import tqdm
 
-def _plan(client: Any, ids: list[str], level: int, report: CrawlReport, left: int | None,
-          max_left: int | None) -> LevelEstimate:  # fmt: skip
-    skipped: list[str] = []
-    if max_left is not None and len(ids) > max_left:
-        ids, skipped = ids[:max_left], ids[max_left:]
-        report.stopped = f"max_companies reached at level {level}"
-    estimate = client.estimate_cost(ids)
-    if left is not None and estimate.credits > left:
-        ids, cut = _fit(client, ids, left)
-        skipped = cut + skipped
-        report.stopped = (f"budget: level {level} needs {estimate.credits} credits, {left} left; "
-                          f"fetched {len(ids)} of its {len(ids) + len(cut)} companies")  # fmt: skip
-        estimate = client.estimate_cost(ids)
-    return LevelEstimate(level, tuple(ids), estimate.cached, estimate.credits, tuple(skipped), left)
+        before, answers, failed = self.client.credits_spent, {}, 0
+        for one in tqdm(ids, desc=endpoint, unit="call", leave=False, disable=not self.progress or len(ids) < 2):
+            try:
+                answers[one] = method(one).raw
+            except RegkitError as error:
+                self.report.failed_calls[(endpoint, one)] = error
+                failed += 1
+        return answers, self.client.credits_spent - before, failed
+
+    def fetch(self, plan: LevelEstimate) -> list[str]:
+        """Fetch a planned level; the companies its answers lead to (only seeds are persons)."""
+        client, rows, frontier = self.client, [], []
+        fresh: dict[str, dict[str, Any]] = {}
+        errors: dict[str, Exception] = {}
+        if plan.ids:
+            before = client.credits_spent
+            batch = client.get_companies(list(plan.ids), errors="collect", progress=self.progress)
+            fresh, errors = {record.raw["id"]: record.raw for record in batch.ok}, dict(batch.errors)
+            rows.append(("company", len(plan.ids), client.credits_spent - before, len(errors)))
+        self.requested.update(plan.ids)
+        self.companies.update(fresh)
+        self.report.failed.update(errors)
+        for raw in fresh.values():
+            frontier += linked_companies(raw, self.follow)
+        if plan.holdings:
+            asked = [cid for cid in fresh if ("holdings", cid) not in self.holdings]
+            frontier += self.ask("holdings", client.get_holdings, asked, rows)
+        if plan.persons:
+            frontier += self.ask_persons(list(plan.persons), rows)
+        self.record(plan, rows, len(fresh), len(errors))
+        return frontier
+
+    def ask(self, endpoint: str, method: Callable[[str], Any], ids: list[str], rows: list[Any]) -> list[str]:
+        """Holdings (of companies or persons): kept, and the companies they list."""
+        answers, spent, failed = self.each(endpoint, method, ids)
+        rows.append((endpoint, len(ids), spent, failed))
+        self.holdings.update(((endpoint, holder), answer) for holder, answer in answers.items())
+        return [cid for answer in answers.values() for cid in held_companies(answer)]
+
+    def ask_persons(self, persons: list[str], rows: list[Any]) -> list[str]:
+        """The person seeds and their holdings: kept, and the companies of their positions and holdings."""
+        frontier: list[str] = []
+        if "person" in self.shape.person_endpoints:
+            answers, spent, failed = self.each("person", self.client.get_person, persons)
+            rows.append(("person", len(persons), spent, failed))
+            self.persons.update(answers)
+            frontier += [p["register_id"] for answer in answers.values()
+                         for p in answer.get("management_positions") or () if is_company_id(p.get("register_id"))]  # fmt: skip
+        if "person_holdings" in self.shape.person_endpoints:
+            frontier += self.ask("person_holdings", self.client.get_person_holdings, persons, rows)
+        self.persons_done.update(persons)
+        return frontier
+
+    def record(self, plan: LevelEstimate, rows: list[tuple[str, int, int, int]], fetched: int, failed: int) -> None:
+        for endpoint, calls, spent, fails in rows:
+            self.report.endpoint_rows.append({
+                "level": plan.level, "endpoint": endpoint, "calls": calls,
+                "cached": plan.cached_calls.get(endpoint, 0), "estimated_credits": plan.credits.get(endpoint, 0),
+                "spent_credits": spent, "failed": fails})  # fmt: skip
+        self.report.rows.append({"level": plan.level, "ids": plan.ids, "companies": len(plan.ids), "cached": plan.cached,
+                                 "estimated_credits": plan.estimated_credits,
+                                 "spent_credits": sum(row[2] for row in rows), "fetched": fetched, "failed": failed,
+                                 "skipped": len(plan.skipped)})  # fmt: skip
 
 
 def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, budget: int | None = None,
           max_companies: int | None = None, progress: bool = True,
           callback: Callable[[LevelEstimate], Any] | None = None, *,
-          person_city: bool = False) -> nx.MultiDiGraph:  # fmt: skip
+          person_city: bool = False, direction: str = "up") -> nx.MultiDiGraph:  # fmt: skip
     """Fetch companies breadth-first along their links and return their group graph.
 
     Parameters
     ----------
     client : regkit.Client
         Anything with ``estimate_cost(ids)``, ``get_companies(ids, errors=, progress=)`` and
-        ``credits_spent`` (``regkit.Client``).
+        ``credits_spent`` (``regkit.Client``); going down or from persons also
+        ``estimate_cost(ids, endpoint=)``, ``get_holdings``, ``get_person``, ``get_person_holdings``.
     seeds : str or iterable of str
-        Company ids to start from (level 0).
+        Company ids and person ids (UUIDs) to start from (level 0).
     depth : int
         Levels of links to follow: 0 fetches the seeds only, 2 (default) the seeds, what they link
         to, and what those link to.
     relations : sequence of str
-        Links to follow and to put in the graph (see :func:`linked_companies`).
+        Links to put in the graph (:data:`~regkit.graph.RELATIONS`), and to follow as ``direction``
+        says.
     budget : int, optional
         Credits this crawl may spend (the client's own budget, if any, applies too). A level that
-        would cross it is cut to what fits — cached companies first, they are free — and the crawl
-        stops after it, saying so in the log (WARNING) and in ``report.stopped``.
+        would cross it is cut to what fits — in order, each company with its holdings call, cached
+        calls free — and the crawl stops after it, saying so in the log (WARNING) and in
+        ``report.stopped``.
     max_companies : int, optional
-        Stop after this many lookups (cut the level that reaches it).
+        Stop after this many company lookups (cut the level that reaches it).
     progress : bool
         Show the bulk lookup's progress bar.
     callback : callable, optional
@@ -127,20 +209,28 @@ def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, b
         ``False`` stops the crawl there (e.g. ask the user in a notebook, or ``callback=print``).
     person_city : bool, default False
         Passed to :func:`from_companies` (the city as tie-breaker in the node ids of persons without id).
+    direction : {"up", "down", "both"}
+        ``"up"`` (default): the links company records list, as before (see the module docstring).
+        ``"down"``: each company's holdings (one call per company, 10 credits, cached afterwards;
+        needs ``"ownership"`` in ``relations``) and its record's merger, spin-off and profit-transfer
+        links. ``"both"``: all of it.
 
     Returns
     -------
     networkx.MultiDiGraph
-        :func:`from_companies` of the companies fetched; ``G.graph["crawl"]`` is the
-        :class:`CrawlReport` (its ``levels`` frame shows estimate and spending per level; in a
-        notebook the report displays as a table). Each level's estimate equals what it then
-        cost, unless a lookup fails: failed lookups (404) cost nothing, so the estimate is an upper
-        bound.
+        :func:`from_companies` of the companies fetched, with the holdings (``ownership`` edges,
+        shares as fractions, past holdings with their end) and person answers; ``G.graph["crawl"]`` is
+        the :class:`CrawlReport` (its ``levels`` frame shows estimate and spending per level, its
+        ``endpoints`` frame per endpoint; in a notebook the report displays as a table). Each level's
+        estimate equals what it then cost, unless a call fails: failed calls (404) cost nothing, so
+        the estimate is an upper bound.
 
     Raises
     ------
-    ValueError
-        For a malformed seed id, a negative depth or budget, or a ``max_companies`` below 1.
+    regkit.ValidationError
+        (a ``ValueError``) For a seed that is neither a company id nor a UUID, a negative depth or
+        budget, a ``max_companies`` below 1, an unknown direction, or relations that give the
+        direction nothing to follow.
 
     Examples
     --------
@@ -151,9 +241,9 @@ def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, b
     >>> from regkit.graph import crawl, ultimate_parent
     >>> client = regkit.Client(cache="memory")
     >>> G = crawl(client, ["DE-HRB-R2103-158659"], progress=False, callback=print)
-    level 0: 1 companies (0 cached) → 10 credits
-    level 1: 1 companies (0 cached) → 10 credits
-    level 2: 1 companies (0 cached) → 10 credits
+    level 0: 1 company (0 cached) → 10 credits
+    level 1: 1 company (0 cached) → 10 credits
+    level 2: 1 company (0 cached) → 10 credits
     >>> G.graph["crawl"].levels[["level", "ids", "estimated_credits", "spent_credits"]]
        level                     ids  estimated_credits  spent_credits
     0      0  (DE-HRB-R2103-158659,)                 10             10
@@ -163,42 +253,31 @@ def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, b
     'DE-HRB-R2103-65834'
     """
     relations = check_relations(relations)
-    seeds = [seeds] if isinstance(seeds, str) else list(seeds)
-    bad = [s for s in seeds if not is_company_id(s)]
-    if bad:
-        raise ValueError(f"not company ids: {bad[:5]}; ids look like DE-HRB-B1204-12345")
-    if depth < 0 or (budget is not None and budget < 0) or (max_companies is not None and max_companies < 1):
-        raise ValueError("depth and budget must be ≥ 0 and max_companies ≥ 1")
-    fetched: dict[str, dict[str, Any]] = {}  # company id → raw record
-    report, frontier = CrawlReport(), list(dict.fromkeys(seeds))
+    seeds, people = _plan.check_arguments(seeds, depth, relations, budget, max_companies, direction)
+    state = _Crawl(client, relations, direction, bool(progress))
+    report, frontier = state.report, seeds
     for level in range(depth + 1):
-        ids = [cid for cid in dict.fromkeys(frontier) if cid not in fetched and cid not in report.failed]
-        if not ids:
+        ids, people = state.todo(frontier, people)
+        if not ids and not people:
             break
-        done = len(fetched) + len(report.failed)
-        plan = _plan(client, ids, level, report, _remaining(client, budget, report.spent_credits),
-                     None if max_companies is None else max_companies - done)  # fmt: skip
+        done = len(state.requested)
+        plan, stopped = _plan.estimate(client, state.shape, ids, people, level,
+                                       _plan.remaining(client, budget, report.spent_credits),
+                                       None if max_companies is None else max(max_companies - done, 0))  # fmt: skip
+        report.stopped = stopped or report.stopped
         report.skipped += plan.skipped
         logger.info("crawl %s", plan)
         if callback is not None and callback(plan) is False:
             report.stopped = f"callback declined level {level}"
-            report.skipped += plan.ids
+            report.skipped += plan.ids + plan.persons
             logger.info("crawl stopped: %s", report.stopped)
             break
-        if plan.ids:
-            before = client.credits_spent
-            batch = client.get_companies(list(plan.ids), errors="collect", progress=progress)
-            fresh = {record.raw["id"]: record.raw for record in batch.ok}
-            fetched.update(fresh)
-            report.failed.update(batch.errors)
-            report.rows.append({"level": level, "ids": plan.ids, "companies": len(plan.ids), "cached": plan.cached,
-                                "estimated_credits": plan.estimated_credits,
-                                "spent_credits": client.credits_spent - before, "fetched": len(fresh),
-                                "failed": len(batch.errors), "skipped": len(plan.skipped)})  # fmt: skip
-            frontier = [cid for raw in fresh.values() for cid in linked_companies(raw, relations)]
+        if plan.ids or plan.persons:
+            frontier, people = state.fetch(plan), []
         if report.stopped:
             logger.warning("crawl stopped: %s", report.stopped)
             break
-    graph = from_companies(fetched.values(), relations, person_city=person_city)
+    graph = from_companies(state.companies.values(), relations, person_city=person_city,
+                           holdings=list(state.holdings.values()), persons=list(state.persons.values()))  # fmt: skip
     graph.graph["crawl"] = report
     return graph

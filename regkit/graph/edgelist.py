@@ -13,7 +13,15 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from .build import empty_graph
-from .schema import DATE_ATTRIBUTES, EDGE_ATTRIBUTES, NODE_ATTRIBUTES, to_date
+from .schema import (
+    DATE_ATTRIBUTES,
+    NODE_ATTRIBUTES,
+    OWNERSHIP,
+    OWNERSHIP_ATTRIBUTES,
+    REPRESENTATION,
+    edge_attribute_names,
+    to_date,
+)
 from .schema import edge_key as make_edge_key
 
 if TYPE_CHECKING:
@@ -26,6 +34,9 @@ NODE_COLUMNS = ("kind", "name", "legal_form", "status", "city", "country", "fetc
                 "terminated_at", "first_name", "last_name", "date_of_birth", "person_id")  # fmt: skip
 
 
+_FLOAT_ATTRIBUTES = frozenset({"share", "nominal_share"})
+
+
 def _column(name: str, values: list[Any]) -> Any:
     import pandas as pd
 
@@ -35,6 +46,8 @@ def _column(name: str, values: list[Any]) -> Any:
         return date_column(values)
     if name == "fetched":
         return pd.array(values, dtype="boolean")
+    if name in _FLOAT_ATTRIBUTES:
+        return pd.array(values, dtype="Float64")
     if all(v is None or isinstance(v, str) for v in values):
         return str_column(values)
     return pd.Series(values, dtype=object)
@@ -57,13 +70,22 @@ def to_edgelist(G: nx.MultiDiGraph, source: str = "source", target: str = "targe
         source              str              source node
         target              str              target node
         key                 str              edge key
-        relation            str              ``merger``, ``spin_off``, ``profit_transfer``, ``representation``
+        relation            str              ``merger``, ``spin_off``, ``profit_transfer``, ``representation``,
+                                             ``ownership``
         role                str              representation role (NaN otherwise)
         valid_from          datetime64[us]   NaT when unknown
         valid_to            datetime64[us]   NaT when open
         registration_date   datetime64[us]
         agreement_date      datetime64[us]
         authority           str
+        ==================  ===============  ==========================================
+
+        A graph with ``ownership`` edges has three more columns (<NA> / NaN on other edges):
+
+        ==================  ===============  ==========================================
+        nominal_share       Float64          EUR
+        relation_type       str              ``shareholder``, ``stockholder``, ...
+        share               Float64          fraction, 0.5 = 50 %
         ==================  ===============  ==========================================
 
         Further edge attributes follow as extra columns (``str`` if all values are strings,
@@ -84,7 +106,7 @@ def to_edgelist(G: nx.MultiDiGraph, source: str = "source", target: str = "targe
     True
     """
     edges = list(G.edges(keys=True, data=True))
-    names = list(EDGE_ATTRIBUTES)
+    names = list(edge_attribute_names(None))
     names += sorted({name for *_, attrs in edges for name in attrs} - set(names) - {source, target, edge_key})
     columns: dict[str, Any] = {
         source: _column(source, [u for u, *_ in edges]),
@@ -157,7 +179,9 @@ def from_edgelist(edges: pd.DataFrame, source: str = "source", target: str = "ta
         same key; an identical repeated row is one edge).
     edge_attr : iterable of str, optional
         Columns to keep as edge attributes (default: all other columns). The seven attributes of
-        :data:`~regkit.graph.schema.EDGE_ATTRIBUTES` are always present (``None`` when no column).
+        :data:`~regkit.graph.schema.EDGE_ATTRIBUTES` are always present (``None`` when no column),
+        on ``ownership`` edges the three of :data:`~regkit.graph.schema.OWNERSHIP_ATTRIBUTES` too;
+        other edges leave those out where they are null.
     nodes : pandas.DataFrame, optional
         A :func:`to_nodelist` frame: its nodes (isolated ones too) and their attributes; each node
         gets the attributes of its kind (:data:`~regkit.graph.schema.NODE_ATTRIBUTES`) plus extra
@@ -192,8 +216,13 @@ def from_edgelist(edges: pd.DataFrame, source: str = "source", target: str = "ta
     skip = {source, target, edge_key}
     names = [c for c in (edges.columns if edge_attr is None else edge_attr) if c not in skip]
     for record in edges.to_dict("records"):
-        attrs = dict.fromkeys(EDGE_ATTRIBUTES)
-        attrs.update((name, to_python(record.get(name), name in DATE_ATTRIBUTES)) for name in names)
+        values = {name: to_python(record.get(name), name in DATE_ATTRIBUTES) for name in names}
+        attrs = dict.fromkeys(edge_attribute_names(values.get("relation")))
+        attrs.update(values)
+        if attrs["relation"] != OWNERSHIP:
+            for name in OWNERSHIP_ATTRIBUTES:
+                if name in attrs and attrs[name] is None:
+                    del attrs[name]
         u, v = to_python(record[source]), to_python(record[target])
         key = to_python(record[edge_key]) if has_key else _free_key(graph, u, v, attrs)
         if key is not None:
@@ -204,8 +233,9 @@ def from_edgelist(edges: pd.DataFrame, source: str = "source", target: str = "ta
 def _free_key(graph: nx.MultiDiGraph, u: str, v: str, attrs: dict[str, Any]) -> str | None:
     """The schema's key for an edge without one: ``key``, or ``key/2``, ... when another edge holds it;
     ``None`` when an identical edge is already there."""
-    day = attrs["valid_from"] if attrs["relation"] == "representation" else attrs["registration_date"]
-    base = make_edge_key(attrs["relation"], attrs["role"], to_date(day))
+    relation = attrs["relation"]
+    day = attrs["valid_from"] if relation in (REPRESENTATION, OWNERSHIP) else attrs["registration_date"]
+    base = make_edge_key(relation, attrs.get("relation_type") if relation == OWNERSHIP else attrs["role"], to_date(day))
     key, n = base, 1
     while graph.has_edge(u, v, key):
         if graph.edges[u, v, key] == attrs:

@@ -1,8 +1,8 @@
 """Control layers: where each node of a group sits in the hierarchy, and positions for drawing it.
 
 A node's *layout parents* are the nodes drawn above it: the target of its profit-transfer agreement,
-its legal-person shareholders (see :mod:`regkit.graph.control`), the company it merged into, the
-company that spun assets off to it. Layers are longest paths from the top (every node below all of
+its legal-person shareholders and holders of more than half of it (see :mod:`regkit.graph.control`),
+the company it merged into, the company that spun assets off to it. Layers are longest paths from the top (every node below all of
 its layout parents; a cycle is cut where it closes); natural persons form one row below everything.
 No matplotlib here: the positions feed any drawing (``regkit.plot.group``, ``networkx.draw``).
 """
@@ -14,7 +14,7 @@ from typing import Any
 import networkx as nx
 
 from .control import is_control_edge
-from .schema import MERGER, NATURAL_PERSON, PROFIT_TRANSFER, REPRESENTATION, SPIN_OFF
+from .schema import MERGER, NATURAL_PERSON, OWNERSHIP, PROFIT_TRANSFER, REPRESENTATION, SPIN_OFF
 
 __all__ = ["layout_parents", "control_layers", "layered_layout"]
 
@@ -26,7 +26,7 @@ def layout_parents(G: nx.MultiDiGraph) -> dict[str, set[str]]:
         relation = attrs.get("relation")
         if relation in (PROFIT_TRANSFER, MERGER):
             parents[u].add(v)
-        elif relation == SPIN_OFF or (relation == REPRESENTATION and is_control_edge(G, u, v, attrs)):
+        elif relation == SPIN_OFF or (relation in (REPRESENTATION, OWNERSHIP) and is_control_edge(G, u, v, attrs)):
             parents[v].add(u)
     return parents
 

@@ -48,7 +48,7 @@ from regkit.client.errors import ValidationError
 
 from ._xml import read_gexf_multigraph, write_xml
 from .build import empty_graph
-from .schema import DATE_ATTRIBUTES, EDGE_ATTRIBUTES, NODE_ATTRIBUTES
+from .schema import DATE_ATTRIBUTES, NODE_ATTRIBUTES, edge_attribute_names
 
 __all__ = [
     "write_graphml",
@@ -109,7 +109,7 @@ def _decode(H: nx.Graph, drop_node: tuple[str, ...] = (), drop_edge: tuple[str, 
         restored.update((k, _decode_value(k, v)) for k, v in attrs.items())
         G.add_node(node, **restored)
     for u, v, key, attrs in H.edges(keys=True, data=True):
-        restored = dict.fromkeys(EDGE_ATTRIBUTES)
+        restored = dict.fromkeys(edge_attribute_names(attrs.get("relation")))
         restored.update((k, _decode_value(k, val)) for k, val in attrs.items() if k not in drop_edge)
         G.add_edge(u, v, key=key, **restored)
     return G

@@ -17,7 +17,10 @@ kind                node id                                attributes
                                                            only as a link target or representative)
 ``natural_person``  the person's id (a UUID); without an   ``name``, ``first_name``, ``last_name``,
                     id, ``person:<name key>|<birth>``      ``date_of_birth`` (date), ``city``,
-                    (see :mod:`regkit.graph.persons`)      ``person_id`` (the register's id or ``None``)
+                    (see :mod:`regkit.graph.persons`)      ``person_id`` (the register's id or ``None``);
+                                                           a person known only as a holder (its
+                                                           holdings, not its record) has ``None``
+                                                           but for ``kind`` and ``person_id``
 ``legal_person``    its id if the register gives one that  ``name``, ``city``, ``country``, ``person_id``
                     is not a company id, else
                     ``legal:<name>|<city>|<country>``
@@ -25,8 +28,28 @@ kind                node id                                attributes
 
 Edges
 -----
-Every edge has the same seven attributes (``None`` where they do not apply): ``relation``, ``role``,
-``valid_from``, ``valid_to``, ``registration_date``, ``agreement_date`` (dates) and ``authority``.
+Every edge has the same seven attributes (:data:`EDGE_ATTRIBUTES`, ``None`` where they do not apply);
+``ownership`` edges have three more (:data:`OWNERSHIP_ATTRIBUTES`), which other edges do not have:
+
+=====================  ======================================================================
+attribute              meaning
+=====================  ======================================================================
+``relation``           one of :data:`RELATIONS` (below)
+``role``               representation only: ``DIRECTOR``, ``SHAREHOLDER``, ``PROKURA``, ...
+``valid_from``         date the link is in force from (see *Validity*), ``None`` if unknown
+``valid_to``           date it ended (exclusive), ``None`` while it is in force
+``registration_date``  merger, spin-off, profit transfer: date of the register entry
+``agreement_date``     merger, profit transfer: date of the contract (``None`` if not cited)
+``authority``          representation only: the power of representation as registered (str)
+``share``              ownership only: the holder's share of the company as a **fraction**
+                       (``0.5`` is 50 %; ``None`` if the register gives none). The holdings
+                       endpoint reports fractions, the owners endpoint percent: a graph always
+                       holds fractions
+``nominal_share``      ownership only: nominal amount held, EUR (float; ``None`` if unknown)
+``relation_type``      ownership only: ``shareholder``, ``stockholder``, ``limited_partner``
+                       or ``general_partner``
+=====================  ======================================================================
+
 Directions, one per relation:
 
 ===================  =========================================  ==================================
@@ -38,17 +61,21 @@ relation             direction (source → target)                from the inter
                      or an intermediate holding)
 ``representation``   representative → company (``role`` says    ``representation``
                      which: ``DIRECTOR``, ``SHAREHOLDER``, ...)
+``ownership``        holder (company or person) → the company   ``holdings`` of a company or a
+                     it holds shares in                         person (``GET …/holdings``)
 ===================  =========================================  ==================================
 
 Validity is half-open: an edge is in force on day ``d`` when ``valid_from <= d < valid_to``
 (``None`` bounds are open). ``valid_from`` is the registration date for mergers, spin-offs and
 profit-transfer agreements (the register entry is what makes them effective; the contract date is
-kept in ``agreement_date``) and ``start_date`` for representation; ``valid_to`` is ``end_date`` for
-representation and ``None`` for the others (the interface lists only current agreements).
+kept in ``agreement_date``), ``start_date`` for representation and ``start`` for ownership;
+``valid_to`` is ``end_date`` for representation, ``end`` for ownership (past holdings are kept, with
+their end) and ``None`` for the others (the interface lists only current agreements). Ownership
+keeps its dates as ``valid_from`` / ``valid_to``, not as ``start`` / ``end``, which GEXF reserves.
 
 Edge keys are strings that start with the relation: ``"merger"``, ``"profit_transfer"``,
-``"spin_off/<registration_date>"`` and ``"representation/<ROLE>/<start_date>"`` (see
-:func:`edge_key`). A link reported by both ends (a merger: ``merged_into`` and ``acquisitions``) is
+``"spin_off/<registration_date>"``, ``"representation/<ROLE>/<start_date>"`` and
+``"ownership/<relation_type>/<start>"`` (see :func:`edge_key`). A link reported by both ends (a merger: ``merged_into`` and ``acquisitions``) is
 one edge; a representation entry repeated exactly (equal in every member) is one edge; an entry that
 differs from another with the same key in *any* member — the register lists the same person twice with
 the same role and start date, e.g. with two authorities or with the name split differently into first
@@ -62,20 +89,26 @@ from typing import Any
 
 __all__ = [
     "RELATIONS",
+    "RECORD_RELATIONS",
     "MERGER",
     "SPIN_OFF",
     "PROFIT_TRANSFER",
     "REPRESENTATION",
+    "OWNERSHIP",
     "COMPANY",
     "NATURAL_PERSON",
     "LEGAL_PERSON",
     "NODE_KINDS",
     "NODE_ATTRIBUTES",
     "EDGE_ATTRIBUTES",
+    "OWNERSHIP_ATTRIBUTES",
     "DATE_ATTRIBUTES",
     "CONTROL_ROLES",
+    "CONTROL_RELATION_TYPES",
+    "CONTROL_SHARE",
     "edge_key",
     "edge_attributes",
+    "edge_attribute_names",
     "check_relations",
     "to_date",
 ]
@@ -84,8 +117,13 @@ MERGER = "merger"
 SPIN_OFF = "spin_off"
 PROFIT_TRANSFER = "profit_transfer"
 REPRESENTATION = "representation"
-#: The relations a graph can hold, in the order they are documented.
-RELATIONS = (MERGER, SPIN_OFF, PROFIT_TRANSFER, REPRESENTATION)
+#: The relation of ownership edges, holder → held company (from holdings; see :mod:`regkit.graph.schema`).
+OWNERSHIP = "ownership"
+#: The relations a graph can hold, in the order they are documented. All but ``ownership`` come from
+#: company records; ``ownership`` from holdings (:func:`regkit.graph.crawl` with ``direction="down"``).
+RELATIONS = (MERGER, SPIN_OFF, PROFIT_TRANSFER, REPRESENTATION, OWNERSHIP)
+#: The relations a company record lists (and :func:`regkit.graph.linked_companies` follows).
+RECORD_RELATIONS = (MERGER, SPIN_OFF, PROFIT_TRANSFER, REPRESENTATION)
 
 COMPANY = "company"
 NATURAL_PERSON = "natural_person"
@@ -102,6 +140,9 @@ NODE_ATTRIBUTES: dict[str, tuple[str, ...]] = {
 #: Edge attributes, the same on every edge.
 EDGE_ATTRIBUTES = ("relation", "role", "valid_from", "valid_to", "registration_date", "agreement_date", "authority")
 
+#: The further attributes of ``ownership`` edges (absent on other edges).
+OWNERSHIP_ATTRIBUTES = ("share", "nominal_share", "relation_type")
+
 #: Attributes (of nodes or edges) that hold :class:`datetime.date` values or ``None``.
 DATE_ATTRIBUTES = frozenset(
     {"incorporated_at", "terminated_at", "date_of_birth", "valid_from", "valid_to", "registration_date",
@@ -112,6 +153,13 @@ DATE_ATTRIBUTES = frozenset(
 #: :mod:`regkit.graph.control`).
 CONTROL_ROLES = frozenset({"SHAREHOLDER"})
 
+#: Ownership ``relation_type`` values that count as control when the share is not known (the
+#: ownership counterpart of :data:`CONTROL_ROLES`; see :mod:`regkit.graph.control`).
+CONTROL_RELATION_TYPES = frozenset({"shareholder", "stockholder"})
+
+#: A holder whose known share is above this fraction controls the company (more than half).
+CONTROL_SHARE = 0.5
+
 
 def edge_key(relation: str, role: str | None = None, date: _dt.date | None = None) -> str:
     """The key of an edge: unique for one link between two nodes.
@@ -121,9 +169,10 @@ def edge_key(relation: str, role: str | None = None, date: _dt.date | None = Non
     relation : str
         One of :data:`RELATIONS`.
     role : str, optional
-        The representation role (representation only).
+        The representation role (representation), the ``relation_type`` (ownership).
     date : datetime.date, optional
-        ``start_date`` of a representation, ``registration_date`` of a spin-off.
+        ``start_date`` of a representation, ``start`` of an ownership, ``registration_date`` of a
+        spin-off.
 
     Returns
     -------
@@ -134,19 +183,27 @@ def edge_key(relation: str, role: str | None = None, date: _dt.date | None = Non
     >>> import datetime
     >>> edge_key("representation", "DIRECTOR", datetime.date(2018, 8, 27))
     'representation/DIRECTOR/2018-08-27'
+    >>> edge_key("ownership", "shareholder", datetime.date(2005, 1, 31))
+    'ownership/shareholder/2005-01-31'
     >>> edge_key("merger")
     'merger'
     """
-    if relation == REPRESENTATION:
+    if relation in (REPRESENTATION, OWNERSHIP):
         return f"{relation}/{role}/{date.isoformat() if date else ''}"
     if relation == SPIN_OFF:
         return f"{relation}/{date.isoformat() if date else ''}"
     return relation
 
 
+def edge_attribute_names(relation: Any) -> tuple[str, ...]:
+    """The attributes an edge of ``relation`` has: :data:`EDGE_ATTRIBUTES`, and for ``ownership``
+    :data:`OWNERSHIP_ATTRIBUTES` too."""
+    return EDGE_ATTRIBUTES + OWNERSHIP_ATTRIBUTES if relation == OWNERSHIP else EDGE_ATTRIBUTES
+
+
 def edge_attributes(relation: str, **values: Any) -> dict[str, Any]:
-    """A complete edge attribute dict: every name of :data:`EDGE_ATTRIBUTES`, ``None`` unless given."""
-    attrs = dict.fromkeys(EDGE_ATTRIBUTES)
+    """A complete edge attribute dict: every name of :func:`edge_attribute_names`, ``None`` unless given."""
+    attrs = dict.fromkeys(edge_attribute_names(relation))
     attrs.update(values, relation=relation)
     return attrs
 

@@ -14,7 +14,18 @@ from typing import Any
 
 from flask import Flask
 
-from .responses import companies, credentials, documents, insolvencies, monitors, service, transparency
+from .responses import (
+    companies,
+    credentials,
+    documents,
+    insolvencies,
+    monitors,
+    ownership,
+    persons,
+    search,
+    service,
+    transparency,
+)
 
 __all__ = ["Route", "ROUTES", "PUBLIC_ENDPOINTS", "add_routes"]
 
@@ -36,6 +47,13 @@ class Route:
 
 ROUTES = (
     Route("GET", "/v1/company/<path:company_id>", companies.get_company),
+    Route("GET", "/v1/company/<path:company_id>/owners", ownership.get_owners),
+    Route("GET", "/v1/company/<path:company_id>/holdings", ownership.get_holdings),
+    Route("POST", "/v1/search/person", persons.search_person),
+    Route("GET", "/v1/person/<path:person_id>", persons.get_person),
+    Route("GET", "/v1/person/<path:person_id>/holdings", persons.get_person_holdings),
+    Route("POST", "/v1/search/company", search.search_company),
+    Route("GET", "/v1/autocomplete/company", search.autocomplete_company),
     Route("POST", "/v1/search/insolvency", insolvencies.search_insolvency),
     Route("GET", "/v1/insolvency/<path:insolvency_id>", insolvencies.get_insolvency),
     Route("POST", "/v1/transparenzregister/extracts", transparency.order_extract),

@@ -69,6 +69,8 @@ def _node_style(attrs: dict[str, Any]) -> tuple[str, str | None]:
 
 def _edge_style(G: nx.MultiDiGraph, u: str, attrs: dict[str, Any]) -> str:
     relation = attrs.get("relation")
+    if relation == "ownership":  # a holding: drawn as the shareholder entry it repeats (one line per pair)
+        return "general_partner" if attrs.get("relation_type") == "general_partner" else "shareholder"
     if relation != REPRESENTATION:
         return relation if relation in EDGE_STYLES else "representation"
     legal = G.nodes[u].get("kind") != NATURAL_PERSON

@@ -24,6 +24,7 @@ _EXPORTS = {
     "CompanyExplorer": "regkit.widgets.company",
     "InsolvencyExplorer": "regkit.widgets.insolvency",
     "GroupExplorer": "regkit.widgets.group",
+    "PersonExplorer": "regkit.widgets.person",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

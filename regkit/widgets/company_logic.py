@@ -20,19 +20,26 @@ from regkit.frames import (
     links,
     representatives,
 )
+from regkit.frames import owners as owners_frame
 from regkit.frames.histories import FIELDS
+from regkit.schema.interface import PRICES
 
-from .render import draw_html, frame_html, message_html
+from .render import draw_html, frame_html, message_html, percent_text
 
-__all__ = ["EXAMPLE_ID", "TABS", "check_company_id", "load_company", "tab_html",
+__all__ = ["BEST_AVAILABLE_FORMS", "EXAMPLE_ID", "TABS", "check_company_id", "load_company", "tab_html",
            "indicator_metrics", "indicator_chart_html", "summary_html", "histories_html", "representatives_html",
-           "documents_html", "insolvencies_html", "links_html"]  # fmt: skip
+           "documents_html", "insolvencies_html", "links_html", "owners_request", "owners_cost",
+           "owners_button_text", "load_owners", "owners_html"]  # fmt: skip
 
 EXAMPLE_ID = "DE-HRB-R2103-65834"
 """Shown as the placeholder of the id input."""
 
-TABS = ("summary", "histories", "representatives", "indicators", "documents", "insolvencies", "links")
+TABS = ("summary", "histories", "representatives", "owners", "indicators", "documents", "insolvencies", "links")
 """The explorer's tabs, in order."""
+
+BEST_AVAILABLE_FORMS = ("ag", "se", "kgaa")
+"""Legal forms whose shareholders the register does not list: their owners are asked for with
+``best_available=True`` (those known from filed documents)."""
 
 _HISTORY_COLUMNS = {
     "names": ["valid_from", "valid_to", "name", "legal_form"],
@@ -77,6 +84,56 @@ def load_company(client: Any, company_id: str) -> tuple[Any, str]:
     cost = "from the cache, 0 credits" if record.meta.from_cache else f"{record.meta.credits} credits"
     name = (record.raw.get("name") or {}).get("name") or company_id
     return record, message_html(f"Loaded {name} ({cost}).", "ok")
+
+
+def owners_request(record: Any) -> tuple[str, bool]:
+    """The company id and ``best_available`` flag the owners of a company record are asked for with.
+
+    Examples
+    --------
+    >>> owners_request({"id": "DE-HRB-D4301-56744", "legal_form": "ag"})
+    ('DE-HRB-D4301-56744', True)
+    """
+    raw = getattr(record, "raw", record)
+    return str(raw["id"]), str(raw.get("legal_form") or "") in BEST_AVAILABLE_FORMS
+
+
+def owners_cost(client: Any, record: Any) -> int:
+    """Credits fetching the owners would cost now: 0 when the cache holds them, else 10 (nothing is sent)."""
+    company, best = owners_request(record)
+    return 0 if client.is_cached(company, endpoint="owners", best_available=best) else PRICES["owners"]
+
+
+def owners_button_text(client: Any, record: Any) -> str:
+    """``"Fetch owners (10 credits)"``, or ``"Fetch owners (cached: 0 credits)"``."""
+    cost = owners_cost(client, record)
+    return f"Fetch owners ({'cached: 0' if cost == 0 else cost} credits)"
+
+
+def load_owners(client: Any, record: Any) -> tuple[Any, str]:
+    """Fetch a company's owners (``best_available`` for an AG, SE or KGaA); ``(owners record, message)`` or
+    ``(None, error message)`` — errors are shown, not raised."""
+    company, best = owners_request(record)
+    try:
+        found = client.get_owners(company, best_available=best)
+    except RegkitError as exc:
+        return None, message_html(str(exc), "error")
+    cost = "from the cache, 0 credits" if found.meta.from_cache else f"{found.meta.credits} credits"
+    return found, message_html(f"Fetched {len(found)} owner{'' if len(found) == 1 else 's'} ({cost}).", "ok")
+
+
+def owners_html(found: Any) -> str:
+    """The owners table, shares in percent; for an AG, SE or KGaA first a note that they come from filed
+    documents (``best_available``)."""
+    frame = owners_frame(found)
+    frame["share"] = [percent_text(v) for v in frame["share"]]
+    note = ""
+    if getattr(found, "raw", found).get("best_available"):
+        note = message_html("The register does not list the shareholders of an AG, SE or KGaA: these are the owners "
+                            "known from filed documents (asked with best_available=True).", "warning")  # fmt: skip
+    columns = ["holder_name", "holder_type", "relation_type", "share", "nominal_share", "start", "holder_city",
+               "holder_id"]  # fmt: skip
+    return note + frame_html(frame, columns, empty="no owners known")
 
 
 def summary_html(record: Any) -> str:
@@ -149,7 +206,8 @@ _TABS = {"summary": summary_html, "histories": histories_html, "representatives"
 
 
 def tab_html(record: Any, tab: str) -> str:
-    """The HTML of one tab other than ``indicators`` (which has a metric picker); errors become messages."""
+    """The HTML of one tab other than ``indicators`` (which has a metric picker) and ``owners`` (a lookup of
+    its own: :func:`load_owners`, :func:`owners_html`); errors become messages."""
     try:
         return _TABS[tab](record)
     except (RegkitError, ValueError) as exc:

@@ -8,31 +8,40 @@ from typing import Any
 import ipywidgets as widgets
 
 from . import group_logic as logic
+from . import search_logic
 from .base import Explorer
-from .company_logic import EXAMPLE_ID, check_company_id
 from .render import message_html
 
 __all__ = ["GroupExplorer"]
 
+_DIRECTION_STYLE = {"button_width": "70px"}
+
 
 class GroupExplorer(Explorer):
-    """Map a corporate group from a seed company: estimate, crawl, then browse it through time.
+    """Map a corporate group from a seed, down through holdings or up along the records' links: estimate,
+    crawl, then browse it through time.
 
-    **Estimate** is a dry run that spends nothing (see :mod:`regkit.widgets.group_logic`); only then is
-    **Crawl** enabled, and it spends at most ``budget`` credits. Changing an input asks for a new
-    estimate. After the crawl, the ``date`` slider steps through the days the group changed; the drawing
-    and the interlocks table follow it.
+    The seed is a company id, register text (``"HRB 62135 Kiel"``, read offline), a company name (looked up
+    with autocomplete, 0 credits, when **Estimate** is clicked) or a person's UUID. **Estimate** is a dry
+    run that spends nothing (see :mod:`regkit.widgets.group_logic`); it counts every call a level makes —
+    company lookups and, going down, each company's holdings. Only then is **Crawl** enabled, and it
+    spends at most ``budget`` credits. Changing an input asks for a new estimate. After the crawl, the
+    ``date`` slider steps through the days the group changed; the drawing and the interlocks table follow it.
 
     Parameters
     ----------
     client : regkit.Client, optional
         Default ``regkit.Client()``.
     seed : str, optional
-        Put this company id in the input.
+        Put this seed (company id, register text, name or person UUID) in the input.
+    direction : {"down", "up", "both"}
+        ``"down"`` (default): from a parent through the holdings to its whole group; ``"up"``: from a member
+        to the top along profit transfers, shareholders and mergers; ``"both"``.
 
     Attributes
     ----------
     seed : ipywidgets.Text
+    direction : ipywidgets.ToggleButtons
     depth : ipywidgets.IntSlider
     relation_boxes : dict of str to ipywidgets.Checkbox
         One per relation of :data:`regkit.graph.RELATIONS`.
@@ -45,15 +54,19 @@ class GroupExplorer(Explorer):
         ISO dates the group changed on, then ``"current"``.
     estimate, status, credits, drawing, interlocks, report : ipywidgets.HTML
     graph : networkx.MultiDiGraph or None
-        The crawled graph (``crawled_seed``: the seed it was crawled from).
+        The crawled graph (``crawled_seed``: the company id or person UUID it was crawled from).
     """
 
-    def __init__(self, client: Any = None, seed: str = "") -> None:
+    def __init__(self, client: Any = None, seed: str = "", direction: str = "down") -> None:
         super().__init__(client)
         self.graph: Any = None
         self.crawled_seed: str | None = None
         self._quiet = False
-        self.seed = widgets.Text(description="Seed id", placeholder=EXAMPLE_ID, layout=widgets.Layout(width="360px"))
+        hint = f"company id, {search_logic.REGISTER_EXAMPLE}, name or person id"
+        self.seed = widgets.Text(description="Seed", placeholder=hint, layout=widgets.Layout(width="420px"))
+        tips = [logic.DIRECTION_HELP[d] for d in logic.DIRECTION_OPTIONS]
+        self.direction = widgets.ToggleButtons(description="Direction", options=logic.DIRECTION_OPTIONS,
+                                               value=direction, tooltips=tips, style=_DIRECTION_STYLE)  # fmt: skip
         self.depth = widgets.IntSlider(description="Depth", value=2, min=0, max=5)
         self.relation_boxes = {r: widgets.Checkbox(description=r.replace("_", " "), value=True, indent=False,
                                                    layout=widgets.Layout(width="150px"))
@@ -61,16 +74,17 @@ class GroupExplorer(Explorer):
         self.persons = widgets.Checkbox(description="draw people", value=False, indent=False)
         self.budget = widgets.BoundedIntText(description="Max credits", value=500, min=0, max=1_000_000)
         self.estimate_button = widgets.Button(description="Estimate cost", button_style="info", disabled=True)
-        self.crawl_button = widgets.Button(description="Crawl", button_style="primary", disabled=True)
+        self.crawl_button = widgets.Button(description="Crawl", button_style="primary", disabled=True,
+                                           layout=widgets.Layout(width="auto"))  # fmt: skip
         self.date = widgets.SelectionSlider(description="As of", options=[logic.CURRENT], value=logic.CURRENT,
                                             continuous_update=False, layout=widgets.Layout(width="95%"))  # fmt: skip
         self.estimate, self.drawing, self.interlocks, self.report = (widgets.HTML() for _ in range(4))
         self.children = [
-            widgets.HBox([self.seed, self.depth]), widgets.HBox(list(self.relation_boxes.values())),
+            widgets.HBox([self.seed, self.depth]), self.direction, widgets.HBox(list(self.relation_boxes.values())),
             widgets.HBox([self.budget, self.estimate_button, self.crawl_button]), self.estimate, self.status,
             self.credits, self.report, widgets.HBox([self.date, self.persons]), self.drawing, self.interlocks,
         ]  # fmt: skip
-        for control in (self.seed, self.depth, self.budget, *self.relation_boxes.values()):
+        for control in (self.seed, self.direction, self.depth, self.budget, *self.relation_boxes.values()):
             control.observe(self._on_inputs, names="value")
         self.estimate_button.on_click(lambda _: self.run_estimate())
         self.crawl_button.on_click(lambda _: self.run_crawl())
@@ -83,23 +97,54 @@ class GroupExplorer(Explorer):
         """The relations ticked."""
         return [r for r, box in self.relation_boxes.items() if box.value]
 
+    def _parsed(self) -> search_logic.Parsed:
+        return search_logic.parse_text(self.seed.value, persons=True)
+
     def _on_inputs(self, change: Any = None) -> None:
-        cid, message = check_company_id(self.seed.value)
-        ok = cid is not None and bool(self.relations())
+        parsed = self._parsed()
+        problem = logic.check_crawl(parsed.kind, self.direction.value, self.relations())
+        if parsed.kind == "":
+            message = message_html("Enter a seed: a company id, register text, a company name or a person id.")
+        elif parsed.kind == search_logic.INVALID:
+            message = parsed.message
+        elif problem is not None:
+            message = message_html(problem, "error")
+        elif parsed.kind == search_logic.NAME:
+            message = message_html(f"{self.seed.value.strip()!r} is a name: Estimate looks it up first "
+                                   "(autocomplete, 0 credits).")  # fmt: skip
+        else:
+            message = parsed.message
+        ok = parsed.kind in (search_logic.COMPANY, search_logic.PERSON, search_logic.NAME) and problem is None
         self.estimate_button.disabled = not ok
         self.crawl_button.disabled = True
-        self.status.value = message or ("" if ok else message_html("Tick at least one relation.", "error"))
+        self.crawl_button.description = "Crawl"
+        self.status.value = message
         self.estimate.value = message_html("Estimate the cost before crawling.") if ok else ""
+
+    def _seed_id(self) -> str | None:
+        """The seed's company id or person UUID; a name is looked up (autocomplete) and replaced by its id."""
+        parsed = self._parsed()
+        if parsed.kind != search_logic.NAME:
+            return parsed.id
+        found, message = search_logic.name_to_id(self.client, self.seed.value)
+        self.refresh_credits()
+        if found is not None:
+            self.seed.value = found  # the input shows what is crawled (and asks for a new estimate)
+        self.status.value = message
+        return found
 
     def run_estimate(self) -> Any:
         """Dry-run the crawl (0 credits) and show its estimate; enables **Crawl**. Returns the level estimates."""
-        cid, _ = check_company_id(self.seed.value)
-        if cid is None:
+        if self.estimate_button.disabled:
             return None
-        plans = self._run(lambda: logic.estimate_crawl(self.client, cid, self.depth.value, self.relations()),
-                          "Estimating …")  # fmt: skip
+        seed = self._seed_id()
+        if seed is None:
+            return None
+        looked_up = self.status.value
+        plans = self._run(lambda: logic.estimate_crawl(self.client, seed, self.depth.value, self.relations(),
+                                                       self.direction.value), "Estimating …")  # fmt: skip
         if plans is not None:
-            self.status.value = ""
+            self.status.value = looked_up
             self.estimate.value = logic.estimate_html(plans, self.depth.value)
             self.crawl_button.disabled = False
             self.crawl_button.description = f"Crawl (≤ {self.budget.value} credits)"
@@ -107,18 +152,14 @@ class GroupExplorer(Explorer):
 
     def run_crawl(self) -> Any:
         """Crawl the group within the budget and show it; returns the graph (``None`` on an error)."""
-        cid, _ = check_company_id(self.seed.value)
-        if cid is None or self.crawl_button.disabled:
+        seed = self._parsed().id
+        if seed is None or self.crawl_button.disabled:
             return None
-        graph = self._run(lambda: logic.run_crawl(self.client, cid, self.depth.value, self.relations(),
-                                                  self.budget.value), "Crawling …")  # fmt: skip
+        graph = self._run(lambda: logic.run_crawl(self.client, seed, self.depth.value, self.relations(),
+                                                  self.budget.value, self.direction.value), "Crawling …")  # fmt: skip
         if graph is None:
             return None
-        self.graph, self.crawled_seed = graph, cid
-        report = graph.graph["crawl"]
-        stopped = f" Stopped: {report.stopped}." if report.stopped else ""
-        self.status.value = message_html(f"Crawled {graph.number_of_nodes()} nodes for {report.spent_credits} "
-                                         f"credits.{stopped}", "warning" if stopped else "ok")  # fmt: skip
+        self.graph, self.crawled_seed = graph, seed
         self.report.value = logic.report_html(graph)
         self._quiet = True  # one drawing, not one per trait change
         try:
@@ -126,13 +167,17 @@ class GroupExplorer(Explorer):
             self.date.value = logic.CURRENT
         finally:
             self._quiet = False
-        self.redraw()
+        drawn = self.redraw()
+        stopped = graph.graph["crawl"].stopped
+        text = logic.crawl_summary(graph, drawn) + (f" Stopped: {stopped}." if stopped else "")
+        self.status.value = message_html(text, "warning" if stopped else "ok")
         return graph
 
-    def redraw(self) -> None:
-        """Draw the group and its interlocks on the slider's date."""
+    def redraw(self) -> int:
+        """Draw the group and its interlocks on the slider's date; returns the number of companies drawn."""
         if self.graph is None or self.crawled_seed is None or self._quiet:
-            return
+            return 0
         day = logic.to_day(self.date.value)
-        self.drawing.value = logic.drawing_html(self.graph, self.crawled_seed, day, self.persons.value)
+        self.drawing.value, drawn = logic.drawing_html(self.graph, self.crawled_seed, day, self.persons.value)
         self.interlocks.value = logic.interlocks_html(self.graph, day)
+        return drawn

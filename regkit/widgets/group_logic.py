@@ -1,11 +1,13 @@
-"""What :class:`~regkit.widgets.GroupExplorer` does, as plain functions: estimate a crawl without
-spending, crawl, the dates the group changed on, its drawing and its interlocks on a date.
+"""What :class:`~regkit.widgets.GroupExplorer` does, as plain functions: check the inputs, estimate a crawl
+without spending, crawl, the dates the group changed on, its drawing and its interlocks on a date.
 
 The estimate is a dry run of :func:`regkit.graph.crawl`: its ``callback`` sees each level's
 :class:`~regkit.graph.LevelEstimate` before anything is spent, and the dry run lets a level through
 only when the cache answers all of it (0 credits). So it reports every level that can be known
 for free and the first level that would cost; what lies beyond a paid level is known only once that
-level has been fetched (the crawl then tells each level's estimate as it reaches it).
+level has been fetched (the crawl then tells each level's estimate as it reaches it). A level's
+estimate covers every call it makes: company lookups, and going ``down`` (or ``both``) the holdings of
+each company; for a person seed the person and their holdings.
 """
 
 from __future__ import annotations
@@ -16,22 +18,58 @@ from typing import Any
 
 import pandas as pd
 
-from regkit.graph import RELATIONS, LevelEstimate, crawl, interlocks
-from regkit.graph.schema import COMPANY, NATURAL_PERSON
+from regkit.graph import DIRECTIONS, OWNERSHIP, RELATIONS, LevelEstimate, as_of, crawl, interlocks
+from regkit.graph.report import ENDPOINTS
+from regkit.graph.schema import COMPANY, LEGAL_PERSON, NATURAL_PERSON, RECORD_RELATIONS, REPRESENTATION
 
 from .render import draw_html, frame_html, message_html
 
-__all__ = ["CURRENT", "RELATION_OPTIONS", "change_dates", "drawing_html", "estimate_crawl", "estimate_html",
-           "interlocks_frame", "interlocks_html", "report_html", "run_crawl", "to_day"]  # fmt: skip
+__all__ = ["CURRENT", "DIRECTION_HELP", "DIRECTION_OPTIONS", "RELATION_OPTIONS", "change_dates", "check_crawl",
+           "crawl_summary", "drawing_html", "drawn_nodes", "estimate_crawl", "estimate_html", "interlocks_frame",
+           "interlocks_html", "report_html", "run_crawl", "to_day"]  # fmt: skip
 
 RELATION_OPTIONS = RELATIONS
 """The relations a crawl can follow (one checkbox each)."""
 
+DIRECTION_OPTIONS = DIRECTIONS
+"""The ways a crawl can go: ``down`` (holdings: from a parent to its group), ``up`` (the links company
+records list: from a member to the top), ``both``."""
+
+DIRECTION_HELP = {"down": "through holdings, from a parent to its group",
+                  "up": "along the records' links, from a member to the top", "both": "both ways"}  # fmt: skip
+"""What each direction does, in a few words (the buttons' tooltips)."""
+
 CURRENT = "current"
 """The date slider's last option: the group as it stands now."""
 
+_ENDPOINT_LABELS = {"company": "company lookups", "holdings": "holdings", "person": "person lookups",
+                    "person_holdings": "person holdings"}  # fmt: skip
 
-def estimate_crawl(client: Any, seed: str, depth: int, relations: Sequence[str]) -> list[LevelEstimate]:
+
+def check_crawl(seed_kind: str, direction: str, relations: Sequence[str]) -> str | None:
+    """Why a crawl with these inputs cannot run (plain text), or ``None``: the rules of
+    :func:`regkit.graph.crawl`, said before anything is sent.
+
+    Examples
+    --------
+    >>> check_crawl("company", "down", ["profit_transfer"])
+    "Going down follows holdings: tick 'ownership'."
+    >>> check_crawl("person", "up", ["ownership"]) is None
+    True
+    """
+    if not relations:
+        return "Tick at least one relation."
+    if direction != "up" and OWNERSHIP not in relations:
+        return f"Going {direction} follows holdings: tick 'ownership'."
+    if direction == "up" and seed_kind != "person" and not set(relations) & set(RECORD_RELATIONS):
+        return "Going up follows the links company records list: tick one of " + ", ".join(RECORD_RELATIONS) + "."
+    if seed_kind == "person" and not {REPRESENTATION, OWNERSHIP} & set(relations):
+        return "A person is followed through their positions and holdings: tick 'representation' or 'ownership'."
+    return None
+
+
+def estimate_crawl(client: Any, seed: str, depth: int, relations: Sequence[str],
+                   direction: str = "down") -> list[LevelEstimate]:  # fmt: skip
     """The levels of a crawl that can be estimated without spending a credit (see the module docstring).
 
     Returns
@@ -45,31 +83,78 @@ def estimate_crawl(client: Any, seed: str, depth: int, relations: Sequence[str])
         plans.append(plan)
         return plan.estimated_credits == 0
 
-    crawl(client, [seed], depth=depth, relations=list(relations), progress=False, callback=free_only)
+    crawl(client, [seed], depth=depth, relations=list(relations), progress=False, callback=free_only,
+          direction=direction)  # fmt: skip
     return plans
 
 
+def _split(plan: LevelEstimate) -> str:
+    parts = [f"{_ENDPOINT_LABELS[e]} {plan.credits[e]}" for e in ENDPOINTS if plan.calls.get(e)]
+    return f" ({', '.join(parts)})" if len(parts) > 1 else ""
+
+
 def estimate_html(plans: Sequence[LevelEstimate], depth: int) -> str:
-    """The estimate as a table of levels and one sentence on what it covers."""
-    frame = pd.DataFrame([{"level": p.level, "companies": len(p.ids), "cached": p.cached,
-                           "credits": p.estimated_credits} for p in plans])  # fmt: skip
+    """The estimate as a table of levels (calls and credits per endpoint) and one sentence on what it covers."""
+    rows = []
+    for p in plans:
+        row: dict[str, Any] = {"level": p.level, "companies": len(p.ids)}
+        for e in ENDPOINTS:
+            if any(q.calls.get(e) for q in plans):
+                row[f"{e} calls"] = p.calls.get(e, 0)
+                row[f"{e} cached"] = p.cached_calls.get(e, 0)
+        rows.append({**row, "credits": p.estimated_credits})
+    frame = pd.DataFrame(rows)
     paid = [p for p in plans if p.estimated_credits]
     if not paid:
         text = "Everything the crawl reaches is cached: it costs 0 credits."
     elif paid[-1].level < depth:
         last = paid[-1]
         text = (
-            f"Level {last.level} costs {last.estimated_credits} credits; levels {last.level + 1}–{depth} are "
-            "estimated when the crawl reaches them — the budget caps the whole crawl."
+            f"Level {last.level} costs {last.estimated_credits} credits{_split(last)}; levels {last.level + 1}–"
+            f"{depth} are estimated when the crawl reaches them — the budget caps the whole crawl."
         )
     else:
-        text = f"The crawl costs at most {paid[-1].estimated_credits} credits."
-    return message_html(text, "warning" if paid else "ok") + frame_html(frame, empty="no companies to fetch")
+        text = f"The crawl costs at most {paid[-1].estimated_credits} credits{_split(paid[-1])}."
+    return message_html(text, "warning" if paid else "ok") + frame_html(frame, empty="nothing to fetch")
 
 
-def run_crawl(client: Any, seed: str, depth: int, relations: Sequence[str], budget: int | None) -> Any:
+def run_crawl(client: Any, seed: str, depth: int, relations: Sequence[str], budget: int | None,
+              direction: str = "down") -> Any:  # fmt: skip
     """Crawl the group (at most ``budget`` credits); the graph, its report in ``G.graph["crawl"]``."""
-    return crawl(client, [seed], depth=depth, relations=list(relations), budget=budget, progress=False)
+    return crawl(client, [seed], depth=depth, relations=list(relations), budget=budget, progress=False,
+                 direction=direction)  # fmt: skip
+
+
+def crawl_summary(G: Any, drawn: int) -> str:
+    """What a crawl found and spent, companies and persons counted apart, and how many companies are drawn.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> from regkit.graph import CrawlReport
+    >>> G = nx.MultiDiGraph(crawl=CrawlReport())
+    >>> G.add_nodes_from([("a", {"kind": "company"}), ("b", {"kind": "company", "fetched": False}),
+    ...                   ("p", {"kind": "natural_person"})])
+    >>> crawl_summary(G, 1)
+    'Crawled 1 company (1 more named, not fetched) and 1 person for 0 credits; drew 1 company.'
+    """
+    kinds = dict(G.nodes(data="kind"))
+    fetched = sum(1 for n, k in kinds.items() if k == COMPANY and G.nodes[n].get("fetched", True))
+    named = sum(1 for k in kinds.values() if k == COMPANY) - fetched
+    people = sum(1 for k in kinds.values() if k == NATURAL_PERSON)
+    others = sum(1 for k in kinds.values() if k == LEGAL_PERSON)
+    report = G.graph["crawl"]
+    by = report.credits_by_endpoint()
+    split = f" ({', '.join(f'{_ENDPOINT_LABELS.get(e, e)} {c}' for e, c in by.items())})" if len(by) > 1 else ""
+    text = f"Crawled {_count(fetched, 'company', 'companies')}"
+    text += f" ({named} more named, not fetched)" if named else ""
+    text += f" and {_count(people, 'person', 'persons')}"
+    text += f" (and {_count(others, 'other legal person', 'other legal persons')})" if others else ""
+    return f"{text} for {report.spent_credits} credits{split}; drew {_count(drawn, 'company', 'companies')}."
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
 
 
 def report_html(G: Any) -> str:
@@ -102,20 +187,41 @@ def change_dates(G: Any) -> list[str]:
     return sorted(d.isoformat() for d in days if d is not None)
 
 
-def drawing_html(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -> str:
-    """The drawing of the seed's group on ``day`` (``None``: its whole history, ended links faded)."""
-    from regkit.plot.group import group, layered_layout, select_group
+def drawn_nodes(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -> set[str]:
+    """The nodes the drawing shows: a company seed's group (:func:`regkit.plot.group.select_group`); for a
+    person seed the person and every company crawled. Natural persons only with ``persons``."""
+    from regkit.plot.group import select_group
+
+    if G.nodes[seed].get("kind") == NATURAL_PERSON:
+        nodes = {n for n, kind in G.nodes(data="kind") if kind != NATURAL_PERSON} | {seed}
+        if persons:
+            nodes |= {n for n, kind in G.nodes(data="kind") if kind == NATURAL_PERSON}
+        return nodes
+    nodes = select_group(G, seed, day, persons)
+    return nodes if persons else {n for n in nodes if G.nodes[n].get("kind") != NATURAL_PERSON}
+
+
+def drawing_html(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -> tuple[str, int]:
+    """The drawing of the seed's group on ``day`` (``None``: its whole history, ended links faded), and the
+    number of companies drawn."""
+    from regkit.graph.layout import layered_layout
+    from regkit.plot.group import group
 
     if seed not in G or not G.nodes[seed].get("fetched", True):
-        return message_html(f"{seed} is not in the crawled graph (its lookup failed).", "error")
-    nodes = select_group(G, seed, day, persons)
-    if not persons:
-        nodes = {n for n in nodes if G.nodes[n].get("kind") != NATURAL_PERSON}
-    pos = layered_layout(G.subgraph(nodes)) or {seed: (0.0, 0.0)}
+        return message_html(f"{seed} is not in the crawled graph (its lookup failed).", "error"), 0
+    nodes = drawn_nodes(G, seed, day, persons)
+    H = G.subgraph(nodes)
+    shown = H if day is None else as_of(H, day)
+    companies = sum(1 for _, kind in shown.nodes(data="kind") if kind == COMPANY)
+    pos = layered_layout(H) or {seed: (0.0, 0.0)}
     xs, ys = [x for x, _ in pos.values()], [y for _, y in pos.values()]
     width = min(max(7.0, 1.6 * (max(xs) - min(xs) + 1) + 2.5), 24.0)  # + room for the legend
     size = (width, min(max(3.5, 1.3 * (max(ys) - min(ys) + 1)), 16.0))
-    return draw_html(lambda ax: group(G, ax, company_id=seed, date=day, persons=persons), size)
+    if G.nodes[seed].get("kind") == NATURAL_PERSON:
+        title = f"{G.nodes[seed].get('name') or seed} and the companies crawled from them"
+        title += f" on {day.isoformat()}" if day is not None else ""
+        return draw_html(lambda ax: group(H, ax, date=day, persons=True, title=title), size), companies
+    return draw_html(lambda ax: group(G, ax, company_id=seed, date=day, persons=persons), size), companies
 
 
 def interlocks_frame(G: Any, day: _dt.date | None) -> pd.DataFrame:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["LEVELS", "credits_html", "draw_html", "figure_html", "frame_html", "message_html"]
+__all__ = ["LEVELS", "credits_html", "draw_html", "figure_html", "frame_html", "message_html", "percent_text"]
 
 LEVELS = {"info": "#57606a", "ok": "#1a7f37", "warning": "#9a6700", "error": "#cf222e"}
 """Message kinds and their colours."""
@@ -49,6 +49,20 @@ def frame_html(frame: pd.DataFrame, columns: Sequence[str] | None = None, max_ro
     more = len(frame) - max_rows
     table = frame.head(max_rows).to_html(index=False, na_rep="–", border=0, classes="regkit-table", escape=True)
     return table + (message_html(f"… and {more} more rows") if more > 0 else "")
+
+
+def percent_text(share: Any) -> str:
+    """A share given as a fraction (0.5) as percent text (``"50 %"``), at most two decimals; ``–`` for null.
+
+    Examples
+    --------
+    >>> percent_text(0.7273), percent_text(0.5), percent_text(None), percent_text(pd.NA)
+    ('72.73 %', '50 %', '–', '–')
+    """
+    if share is None or pd.isna(share):
+        return "–"
+    text = f"{float(share) * 100:.2f}".rstrip("0").rstrip(".")
+    return f"{text} %"
 
 
 def figure_html(fig: Any) -> str:

@@ -237,22 +237,25 @@ def test_expired_document_urls_are_refreshed_before_download(tmp_path: Any) -> N
 
     from regkit.client import CachePolicy
 
+    # Windows of LIFETIME seconds between steps: wide enough that a pause of the process (a full garbage
+    # collection in a long suite) does not age an answer past the client's lifetime between two lines.
+    LIFETIME = 2.5
     register = _open_register(tmp_path, url_ttl=1)
     try:
         client = Client(base_url=register.base_url, adapter=register.adapter, cache="memory",
-                        policy=CachePolicy(url_lifetime=timedelta(seconds=0.5)))  # fmt: skip
+                        policy=CachePolicy(url_lifetime=timedelta(seconds=LIFETIME)))  # fmt: skip
         done = client.wait_for_extract(client.order_extract(credential_name="sandbox").id, timeout=10, poll=0.05)
-        time.sleep(1.2)  # the register's URLs are dead now
+        time.sleep(1.2)  # the register's URLs are dead now (not yet the client's lifetime: it learns from a 403)
         files = client.download_extract(done, tmp_path / "docs")  # 403 url_expired, then fresh URLs
         assert files and all(p.read_bytes() for p in files)
         assert client.get_extract(done.id).meta.from_cache  # the refresh was stored
-        time.sleep(0.6)
+        time.sleep(LIFETIME + 0.1)
         again = client.get_extract(done.id)  # cached, but older than url_lifetime: fetched again (free)
         assert not again.meta.from_cache and again.documents[0]["url"] != done.documents[0]["url"]
         client.cache.offline = True
         offline = client.get_extract(done.id)
         assert offline.meta.from_cache and offline.meta.urls_expired is False  # fresh enough still
-        time.sleep(0.6)
+        time.sleep(LIFETIME + 0.1)
         stale = client.get_extract(done.id)
         assert stale.meta.urls_expired and all("url" not in d for d in stale.documents)
         assert client.credits_spent == 0

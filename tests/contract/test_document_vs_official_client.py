@@ -30,6 +30,13 @@ SHARED = {
     ("get", "/v1/monitor", "200"): sdk_types.MonitorListResponse,
     ("post", "/v1/monitor", "200"): sdk_types.MonitorCreateResponse,
     ("get", "/v1/credits", "200"): sdk_types.UsageGetCreditsV1Response,
+    ("post", "/v1/search/company", "200"): sdk_types.CompanySearch,
+    ("get", "/v1/autocomplete/company", "200"): sdk_types.SearchAutocompleteCompaniesV1Response,
+    ("get", "/v1/company/{company_id}/owners", "200"): sdk_types.CompanyGetOwnersV1Response,
+    ("get", "/v1/company/{company_id}/holdings", "200"): sdk_types.CompanyGetHoldingsV1Response,
+    ("post", "/v1/search/person", "200"): sdk_types.SearchFindPersonV1Response,
+    ("get", "/v1/person/{person_id}", "200"): sdk_types.PersonGetDetailsV1Response,
+    ("get", "/v1/person/{person_id}/holdings", "200"): sdk_types.PersonGetHoldingsV1Response,
 }
 
 
@@ -69,6 +76,13 @@ def test_every_operation_the_client_shares_is_compared():
         ("post", "/v1/monitor"),
         ("delete", "/v1/monitor/{entity_id}"),
         ("get", "/v1/credits"),
+        ("post", "/v1/search/company"),
+        ("get", "/v1/autocomplete/company"),
+        ("get", "/v1/company/{company_id}/owners"),
+        ("get", "/v1/company/{company_id}/holdings"),
+        ("post", "/v1/search/person"),
+        ("get", "/v1/person/{person_id}"),
+        ("get", "/v1/person/{person_id}/holdings"),
     }
     assert shared <= served
     # the client reads no body of the credentials store (201) or of a monitor's deletion (204)
@@ -145,6 +159,36 @@ def _loosened(pointer: list[str], change) -> dict[str, Any]:
             lambda n: n.update(schema={"$ref": "#/components/schemas/TransparenzregisterExtract"}),
             ("post", "/v1/transparenzregister/extracts", "201"),
             "$.status: the document allows ['completed', 'failed']",
+        ),
+        (
+            ["components", "schemas", "OwnerNaturalPerson", "properties", "city"],
+            lambda n: n.update(type=["string", "null"]),
+            ("get", "/v1/company/{company_id}/owners", "200"),
+            "$.owners[].natural_person.city: the document allows null",
+        ),
+        (
+            ["components", "schemas", "CompanyHolding", "required"],
+            lambda n: n.remove("company_id"),
+            ("get", "/v1/person/{person_id}/holdings", "200"),
+            "$.holdings[].company_id: the document lets it be absent",
+        ),
+        (
+            ["components", "schemas", "PersonSearchResult", "properties", "date_of_birth"],
+            lambda n: n.update(type=["string", "null"]),
+            ("post", "/v1/search/person", "200"),
+            "$.results[].date_of_birth: the document allows null",
+        ),
+        (
+            ["components", "schemas", "PersonV1", "properties", "city"],
+            lambda n: n.update(type=["string", "null"]),
+            ("get", "/v1/person/{person_id}", "200"),
+            "$.city: the document allows null",
+        ),
+        (
+            ["components", "schemas", "CompanySearchAddress", "required"],
+            lambda n: n.remove("formatted_value"),
+            ("get", "/v1/autocomplete/company", "200"),
+            "$.results[].address.formatted_value: the document lets it be absent",
         ),
     ],
 )

@@ -178,7 +178,7 @@ def test_usd_capital_has_no_eur_value(world_companies):
 
 def test_whole_world_frames_are_complete(world, world_companies):
     assert len(companies(world.companies)) == 5000
-    assert len(representatives(world_companies)) == 21_358  # the README's counts
+    assert len(representatives(world_companies)) == 21_531  # the README's counts
     assert len(indicators(world_companies)) == 45_148
     assert len(documents(world_companies)) == 10_384
     assert len(insolvency_summaries(world_companies)) == 971

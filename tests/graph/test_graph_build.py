@@ -218,7 +218,7 @@ def test_relations_select_what_is_built(make_company: Any) -> None:
     G = from_companies([company], relations=("merger",))
     assert [d["relation"] for *_, d in G.edges(data=True)] == ["merger"] and "p-1" not in G
     with pytest.raises(ValueError, match="unknown relations"):
-        from_companies([company], relations=("ownership",))
+        from_companies([company], relations=("owns",))
     assert from_companies([company], relations="representation").number_of_edges() == 1
 
 

@@ -132,3 +132,17 @@ def test_imports_stay_light() -> None:
             "import regkit.graph.build, regkit.graph.control\n"
             "assert 'pandas' not in sys.modules, 'pandas'\n")  # fmt: skip
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_holdings_are_drawn_as_shareholdings_one_line_per_pair() -> None:
+    parent = {"id": "DE-HRB-F1103-1", "name": {"name": "Mutter AG"}, "status": "active", "legal_form": "ag"}
+    child = {"id": "DE-HRB-F1103-2", "name": {"name": "Tochter GmbH"}, "status": "active", "legal_form": "gmbh"}
+    holdings = {"company_id": parent["id"], "holdings": [
+        {"company_id": child["id"], "name": "Tochter GmbH", "relation_type": "shareholder", "nominal_share": 25000.0,
+         "percentage_share": 0.8, "start": "2010-01-01", "end": None}]}  # fmt: skip
+    G = from_companies([parent, child], holdings=holdings)
+    assert [d["relation"] for *_, d in G.edges(data=True)] == ["ownership"]
+    fig, ax = plt.subplots()
+    regkit.plot.group(G, ax, company_id=parent["id"])
+    assert "shareholder (parent → company)" in legend_labels(ax)
+    assert "officer / other role" not in legend_labels(ax)

@@ -230,14 +230,18 @@ def _drive_company_explorer(page: Any) -> Any:
     view.get_by_text("Loaded Gerber Dienstleistungen GmbH").wait_for()  # the notebook's own last click
     spent = _credits_spent(view)
 
-    id_input = view.locator(".widget-text input").first
+    find_input = view.locator(".widget-text input").first  # the Find box comes first, in front of the id
+    id_input = view.get_by_placeholder("DE-HRB-R2103-65834")
     load = view.get_by_role("button", name=re.compile(r"^Load"))
     id_input.fill("HRB 81776")  # a register number, not an id: Load stays disabled, nothing is sent
     page.wait_for_function("button => button.disabled", arg=load.element_handle())
     view.get_by_text("is not a company identifier").wait_for()
 
-    id_input.fill("DE-HRB-P2408-81776")
+    find_input.fill("HRB 81776 Hildesheim")  # what people write: read offline into the id, free
+    find_input.press("Enter")
+    page.wait_for_function("input => input.value === 'DE-HRB-P2408-81776'", arg=id_input.element_handle())
     page.wait_for_function("button => !button.disabled", arg=load.element_handle())
+    assert _credits_spent(view) == spent
     load.click()
     view.get_by_text("Loaded Elbwind Consulting GmbH (10 credits).").wait_for()
     assert "Elbwind Consulting GmbH" in view.locator(".widget-tab").first.inner_text()  # the summary card

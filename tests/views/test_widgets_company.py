@@ -8,13 +8,15 @@ import ipywidgets as widgets
 import pytest
 
 from regkit.frames import MEASURES
-from regkit.widgets import CompanyExplorer
+from regkit.widgets import CompanyExplorer, search_logic
 from regkit.widgets import company_logic as logic
 
 DISTRESSED = "DE-HRB-P2408-81776"
 ABSORBED = "DE-HRB-B8534-111252"
 ACQUIRER = "DE-HRB-R3208-147620"
 LIQUIDATION = "DE-HRA-T2408-42049"  # an e.K.: publishes no indicators
+WALDSTEIN = "DE-HRB-X1517-62135KI"  # a GmbH: Organträger of group G017, owned by natural persons
+SUEDLICHT = "DE-HRB-D4301-56744"  # an AG: owners only from filed documents (best_available)
 
 
 def test_an_explorer_is_a_vbox_with_its_parts_as_attributes(client: Any) -> None:
@@ -107,7 +109,140 @@ def test_check_company_id_uses_the_clients_validation() -> None:
 def test_tab_html_of_every_tab(company: Any) -> None:
     raw = company(ACQUIRER)
     for tab in logic.TABS:
-        if tab != "indicators":
+        if tab not in ("indicators", "owners"):
             assert logic.tab_html(raw, tab), tab
     absorbed = [a["company_id"] for a in raw["acquisitions"]]
     assert absorbed and all(cid in logic.links_html(raw) for cid in absorbed)
+
+
+# -- finding a company --------------------------------------------------------------------------------
+
+
+def _fold(text: str) -> str:
+    return text.casefold().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss")
+
+
+def test_register_text_becomes_the_id_offline(client: Any, world: Any) -> None:
+    register = world.companies[WALDSTEIN]["register"]
+    text = f"{register['register_type']} 62135 KI {register['register_court'].replace('Amtsgericht ', '')}"
+    explorer = CompanyExplorer(client)
+    explorer.search.value = text
+    assert explorer.company_id.value == WALDSTEIN and not explorer.load_button.disabled
+    assert f"{text} is {WALDSTEIN} (read offline: nothing sent, 0 credits)." in explorer.status.value
+    assert explorer.record is None and client.requests_sent == 0 and client.credits_spent == 0
+
+
+def test_ambiguous_register_text_lists_the_courts_and_sends_nothing(client: Any) -> None:
+    explorer = CompanyExplorer(client)
+    explorer.search.value = "HRB 1 Frankfurt"
+    assert "ambiguous" in explorer.status.value and "Frankfurt am Main" in explorer.status.value
+    assert "Frankfurt/Oder" in explorer.status.value and "regkit-error" in explorer.status.value
+    assert explorer.company_id.value == "" and explorer.matches.options == ()
+    assert client.requests_sent == 0
+
+
+def test_a_name_lists_matches_for_free_and_picking_fills_the_id(client: Any, world: Any) -> None:
+    starting = sorted(cid for cid, c in world.companies.items() if _fold(c["name"]["name"]).startswith("waldstein"))
+    explorer = CompanyExplorer(client)
+    assert explorer.search.continuous_update is False  # typing sends nothing: Enter or Find does
+    explorer.find_button.click()  # nothing typed: a hint, nothing sent
+    assert "Type a company name" in explorer.status.value and client.requests_sent == 0
+    explorer.search.value = "Waldstein"  # submitted (Enter): one autocomplete call
+    ids = [cid for _, cid in explorer.matches.options]
+    assert len(ids) == min(10, len(starting)) and set(ids) <= set(starting)
+    assert f"{len(ids)} companies start like 'Waldstein' (autocomplete, 0 credits)" in explorer.status.value
+    assert explorer.company_id.value == "" and explorer.matches.value is None  # nothing picked yet
+    explorer.matches.value = ids[1]
+    assert explorer.company_id.value == ids[1] and not explorer.load_button.disabled
+    assert explorer.record is None and client.credits_spent == 0  # nothing paid until Load
+    explorer.load_button.click()
+    assert explorer.record.raw["id"] == ids[1] and client.credits_spent == 10
+
+
+def test_a_single_match_fills_the_id_and_no_match_says_what_else_to_try(client: Any, world: Any) -> None:
+    explorer = CompanyExplorer(client)
+    explorer.search.value = "waldstein holding"
+    assert explorer.company_id.value == WALDSTEIN and explorer.matches.options[0][1] == WALDSTEIN
+    assert world.companies[WALDSTEIN]["name"]["name"] in explorer.status.value
+    explorer.search.value = "Qxzyvw"
+    assert "No company name starts like 'Qxzyvw'" in explorer.status.value and explorer.matches.options == ()
+    assert client.credits_spent == 0
+
+
+def test_a_person_id_is_not_a_company(client: Any) -> None:
+    explorer = CompanyExplorer(client)
+    explorer.search.value = "cfd35d80-f1f6-4762-911e-a0c0413fdb53"
+    assert "is a person id" in explorer.status.value and client.requests_sent == 0
+
+
+def test_parse_text_kinds() -> None:
+    assert search_logic.parse_text("").kind == ""
+    assert search_logic.parse_text("Solplan Holding").kind == search_logic.NAME
+    assert search_logic.parse_text("DE-HRB-x").kind == search_logic.INVALID
+    person = search_logic.parse_text("CFD35D80-F1F6-4762-911E-A0C0413FDB53", persons=True)
+    assert person[:2] == (search_logic.PERSON, "cfd35d80-f1f6-4762-911e-a0c0413fdb53")
+
+
+# -- the load button and the owners tab ---------------------------------------------------------------
+
+
+def _current_shares(world: Any, company_id: str) -> dict[str, float]:
+    return {h["holder_name"]: h["share"] for h in world.shareholdings
+            if h["company_id"] == company_id and h["end"] is None}  # fmt: skip
+
+
+def test_the_load_button_says_what_it_costs(client: Any) -> None:
+    explorer = CompanyExplorer(client, WALDSTEIN)
+    assert explorer.load_button.description == "Load (10 credits)"
+    explorer.load_button.click()
+    assert explorer.load_button.description == "Load (cached: 0 credits)"
+    explorer.load_button.click()
+    assert client.credits_spent == 10 and "from the cache, 0 credits" in explorer.status.value
+
+
+def test_the_owners_tab_costs_what_it_says_and_shows_percent(client: Any, world: Any) -> None:
+    explorer = CompanyExplorer(client, WALDSTEIN)
+    assert explorer.owners_button.disabled and "Load a company first." in explorer.owners_pane.value
+    explorer.load()
+    assert explorer.owners_button.description == "Fetch owners (10 credits)" and not explorer.owners_button.disabled
+    assert client.credits_spent == 10  # loading the company does not fetch its owners
+    explorer.owners_button.click()
+    assert client.credits_spent == 20 and explorer.owners is not None
+    shares = _current_shares(world, WALDSTEIN)
+    assert shares and len(explorer.owners) == len(shares)
+    for name, share in shares.items():
+        percent = f"{share * 100:.2f}".rstrip("0").rstrip(".")
+        assert (
+            f"<td>{name}</td>" in explorer.owners_pane.value and f"<td>{percent} %</td>" in explorer.owners_pane.value
+        )
+    assert "best_available" not in explorer.owners_pane.value
+    assert explorer.owners_button.description == "Fetch owners (cached: 0 credits)"
+    explorer.owners_button.click()
+    assert client.credits_spent == 20 and "from the cache, 0 credits" in explorer.owners_pane.value
+
+
+def test_an_ag_asks_for_the_best_available_owners_and_says_so(client: Any, world: Any) -> None:
+    assert world.companies[SUEDLICHT]["legal_form"] == "ag"
+    explorer = CompanyExplorer(client, SUEDLICHT)
+    explorer.load()
+    assert "known from filed documents" in explorer.owners_pane.value
+    explorer.owners_button.click()
+    assert "regkit-error" not in explorer.owners_pane.value and explorer.owners.raw["best_available"] is True
+    assert "asked with best_available=True" in explorer.owners_pane.value
+    assert all(f"<td>{name}</td>" in explorer.owners_pane.value for name in _current_shares(world, SUEDLICHT))
+    assert client.is_cached(SUEDLICHT, endpoint="owners", best_available=True)
+    assert logic.owners_cost(client, explorer.record) == 0
+
+
+def test_a_404_clears_what_the_tabs_showed(client: Any) -> None:
+    explorer = CompanyExplorer(client, WALDSTEIN)
+    explorer.load()
+    explorer.owners_button.click()
+    assert explorer.panes["summary"].value and explorer.owners is not None
+    explorer.company_id.value = "DE-HRB-B1204-999999999"
+    explorer.load_button.click()
+    assert "404" in explorer.status.value and explorer.record is None and explorer.owners is None
+    assert all(pane.value == "" for pane in explorer.panes.values())
+    assert explorer.metrics.options == () and explorer.indicator_chart.value == ""
+    assert explorer.owners_button.disabled and "Load a company first." in explorer.owners_pane.value
+    assert client.credits_spent == 20

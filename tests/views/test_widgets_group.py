@@ -14,12 +14,19 @@ from regkit.widgets import group_logic as logic
 
 SUBSIDIARY = "DE-HRB-R2103-158659"  # in group G065; its links lead up to the Organträger
 TOP = "DE-HRB-R2103-65834"
+WALDSTEIN = "DE-HRB-X1517-62135KI"  # Organträger of G017, the largest group (24 companies)
+SCHABER = "cfd35d80-f1f6-4762-911e-a0c0413fdb53"  # a person: director in two groups, shareholder of two companies
+
+
+def _up(client: Any, seed: str = SUBSIDIARY) -> GroupExplorer:
+    return GroupExplorer(client, seed, direction="up")
 
 
 def test_an_explorer_is_a_vbox_and_asks_for_an_estimate_first(client: Any) -> None:
     explorer = GroupExplorer(client)
     assert isinstance(explorer, widgets.VBox) and set(explorer.relation_boxes) == set(RELATIONS)
     assert explorer.estimate_button.disabled and explorer.crawl_button.disabled
+    assert explorer.direction.value == "down" and tuple(explorer.direction.options) == ("up", "down", "both")
     explorer.seed.value = "DE-HRB-158659"
     assert "is not a company identifier" in explorer.status.value and explorer.estimate_button.disabled
     explorer.seed.value = SUBSIDIARY
@@ -31,7 +38,7 @@ def test_an_explorer_is_a_vbox_and_asks_for_an_estimate_first(client: Any) -> No
 
 
 def test_the_estimate_spends_nothing_and_enables_the_crawl(client: Any) -> None:
-    explorer = GroupExplorer(client, SUBSIDIARY)
+    explorer = _up(client)
     explorer.estimate_button.click()
     assert client.credits_spent == 0 and client.requests_sent == 0
     assert "Level 0 costs 10 credits; levels 1–2 are estimated when the crawl reaches them" in explorer.estimate.value
@@ -43,13 +50,13 @@ def test_the_estimate_spends_nothing_and_enables_the_crawl(client: Any) -> None:
 
 
 def test_the_crawl_draws_the_group_and_lists_interlocks(client: Any, fresh_figures: Any) -> None:
-    explorer = GroupExplorer(client, SUBSIDIARY)
+    explorer = _up(client)
     explorer.estimate_button.click()
     explorer.crawl_button.click()
     G = explorer.graph
     report = G.graph["crawl"]
     assert {SUBSIDIARY, TOP} <= set(G) and report.spent_credits == client.credits_spent <= 500
-    assert f"for {report.spent_credits} credits." in explorer.status.value
+    assert f"for {report.spent_credits} credits; drew " in explorer.status.value
     assert "spent_credits" in explorer.report.value
     assert list(explorer.date.options) == [*logic.change_dates(G), "current"] and explorer.date.value == "current"
     assert "<svg" in explorer.drawing.value
@@ -60,7 +67,7 @@ def test_the_crawl_draws_the_group_and_lists_interlocks(client: Any, fresh_figur
 
 
 def test_the_slider_redraws_the_group_on_its_date(client: Any) -> None:
-    explorer = GroupExplorer(client, SUBSIDIARY)
+    explorer = _up(client)
     explorer.estimate_button.click()
     explorer.crawl_button.click()
     now = explorer.drawing.value
@@ -76,11 +83,11 @@ def test_the_slider_redraws_the_group_on_its_date(client: Any) -> None:
 
 def test_after_a_crawl_the_estimate_is_free_and_a_second_crawl_too(make_client: Any) -> None:
     first = make_client()
-    explorer = GroupExplorer(first, SUBSIDIARY)
+    explorer = _up(first)
     explorer.estimate_button.click()
     explorer.crawl_button.click()
     second = make_client()  # same cache file
-    again = GroupExplorer(second, SUBSIDIARY)
+    again = _up(second)
     again.estimate_button.click()
     assert "Everything the crawl reaches is cached: it costs 0 credits." in again.estimate.value
     again.crawl_button.click()
@@ -88,7 +95,7 @@ def test_after_a_crawl_the_estimate_is_free_and_a_second_crawl_too(make_client: 
 
 
 def test_the_budget_caps_the_crawl(client: Any) -> None:
-    explorer = GroupExplorer(client, SUBSIDIARY)
+    explorer = _up(client)
     explorer.budget.value = 10
     explorer.estimate_button.click()
     explorer.crawl_button.click()
@@ -114,6 +121,12 @@ def test_interlocks_on_a_date() -> None:
     assert logic.change_dates(G) == ["2000-01-01", "2010-01-01", "2015-01-01", "2020-01-01"]
 
 
+def test_check_crawl() -> None:
+    assert logic.check_crawl("company", "down", []) == "Tick at least one relation."
+    assert logic.check_crawl("company", "both", list(RELATIONS)) is None
+    assert "representation" in str(logic.check_crawl("person", "up", ["merger"]))
+
+
 def test_to_day_and_estimate_html() -> None:
     assert logic.to_day("current") is None and logic.to_day("2016-01-02") == dt.date(2016, 1, 2)
     assert "at most 30 credits" in logic.estimate_html([_plan(0, 0), _plan(1, 30)], depth=1)
@@ -124,3 +137,89 @@ def _plan(level: int, credits: int) -> Any:
     from regkit.graph import LevelEstimate
 
     return LevelEstimate(level, ("DE-HRB-B1204-1",) * max(1, credits // 10), 0 if credits else 1, credits)
+
+
+# -- down from a parent, seeds by name, register text and person id -------------------------------------
+
+
+def _company_nodes(G: Any) -> set[str]:
+    return {n for n, kind in G.nodes(data="kind") if kind == "company" and G.nodes[n].get("fetched", True)}
+
+
+def test_down_from_a_parent_found_by_name_maps_the_whole_group(client: Any, world: Any) -> None:
+    members = next(g["members"] for g in world.meta["groups"] if g["organtraeger"] == WALDSTEIN)
+    explorer = GroupExplorer(client, world.companies[WALDSTEIN]["name"]["name"], direction="down")
+    assert "is a name: Estimate looks it up first" in explorer.status.value and not explorer.estimate_button.disabled
+    explorer.depth.value = 5
+    explorer.budget.value = 1000
+    explorer.estimate_button.click()
+    assert explorer.seed.value == WALDSTEIN and client.credits_spent == 0  # autocomplete and the dry run are free
+    assert "Level 0 costs 20 credits (company lookups 10, holdings 10)" in explorer.estimate.value
+    explorer.crawl_button.click()
+    G = explorer.graph
+    assert _company_nodes(G) >= set(members)
+    endpoints = G.graph["crawl"].endpoints
+    calls = endpoints.groupby("endpoint")["calls"].sum()
+    assert client.credits_spent == 10 * calls["company"] + 10 * calls["holdings"] == G.graph["crawl"].spent_credits
+    persons = sum(1 for _, kind in G.nodes(data="kind") if kind == "natural_person")
+    drawn = len(members)  # today's group: every member still belongs to it
+    assert (f"Crawled {len(_company_nodes(G))} companies and {persons} persons for {client.credits_spent} credits "
+            f"(company lookups {10 * calls['company']}, holdings {10 * calls['holdings']}); "
+            f"drew {drawn} companies.") in explorer.status.value  # fmt: skip
+    assert (
+        f"<!-- {world.companies[WALDSTEIN]['name']['name']} ({WALDSTEIN}) and its group -->" in explorer.drawing.value
+    )
+
+
+def test_the_estimate_covers_holdings_and_is_free_after_the_crawl(make_client: Any) -> None:
+    first = make_client()
+    explorer = GroupExplorer(first, "HRB 62135 KI Kiel", direction="down")
+    assert f"is {WALDSTEIN} (read offline" in explorer.status.value
+    explorer.depth.value = 1
+    explorer.budget.value = 1000
+    explorer.estimate_button.click()
+    explorer.crawl_button.click()
+    again = GroupExplorer(make_client(), WALDSTEIN, direction="down")
+    again.depth.value = 1
+    again.estimate_button.click()
+    assert "Everything the crawl reaches is cached: it costs 0 credits." in again.estimate.value
+    assert "holdings calls" in again.estimate.value
+
+
+def test_a_person_seed_crawls_their_companies(client: Any, world: Any) -> None:
+    served = {cid for cid, c in world.companies.items()
+              for r in c.get("representation") or () if r.get("id") == SCHABER}  # fmt: skip
+    explorer = GroupExplorer(client, SCHABER.upper(), direction="up")
+    assert explorer.status.value == "" and not explorer.estimate_button.disabled
+    explorer.depth.value = 1
+    explorer.estimate_button.click()
+    assert "person lookups 10, person holdings 10" in explorer.estimate.value
+    explorer.crawl_button.click()
+    assert explorer.crawled_seed == SCHABER and _company_nodes(explorer.graph) >= served
+    persons = sum(1 for _, kind in explorer.graph.nodes(data="kind") if kind == "natural_person")
+    assert f"Crawled {len(_company_nodes(explorer.graph))} companies" in explorer.status.value
+    assert f" and {persons} persons for {client.credits_spent} credits" in explorer.status.value
+    assert "Raimund Schaber and the companies crawled from them" in explorer.drawing.value
+
+
+def test_directions_need_their_relations(client: Any) -> None:
+    explorer = GroupExplorer(client, WALDSTEIN)
+    explorer.relation_boxes["ownership"].value = False
+    assert "Going down follows holdings: tick 'ownership'." in explorer.status.value
+    assert explorer.estimate_button.disabled
+    explorer.direction.value = "up"
+    assert not explorer.estimate_button.disabled
+    explorer.relation_boxes["ownership"].value = True
+    for relation in ("merger", "spin_off", "profit_transfer", "representation"):
+        explorer.relation_boxes[relation].value = False
+    assert "Going up follows the links company records list" in explorer.status.value
+    explorer.seed.value = "HRB 1 Frankfurt"
+    assert "ambiguous" in explorer.status.value and explorer.estimate_button.disabled
+    assert client.requests_sent == 0
+
+
+def test_an_ambiguous_name_lists_the_candidates(client: Any) -> None:
+    explorer = GroupExplorer(client, "Waldstein")
+    explorer.estimate_button.click()
+    assert "Several companies start like 'Waldstein'" in explorer.status.value and explorer.crawl_button.disabled
+    assert explorer.seed.value == "Waldstein" and client.credits_spent == 0

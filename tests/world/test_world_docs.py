@@ -45,3 +45,19 @@ def test_documented_accounts_and_keys_are_the_worlds(world):
         assert f"`{user['api_key']}`" in section
     for account in world.meta["transparenzregister"]["accounts"]:
         assert f"| `{account['username']}` | `{account['password']}` |" in section
+
+
+def test_names_and_persons_to_try_are_found_as_the_table_says(world):
+    from regkit import Client
+
+    rows = re.findall(r"^\| (search|person) `([^`]+)` \| `([^`]+)` \| (.+?) \|$", _section("Names and persons to try"),
+                      flags=re.M)  # fmt: skip
+    assert len(rows) == 5
+    with Client() as client:
+        for kind, text, ident, _ in rows:
+            if kind == "search":
+                assert client.search_companies(text)[0]["company_id"] == ident, text  # the best match
+            else:
+                found = client.search_persons(text, per_page=100)
+                assert ident in {r["id"] for r in found}, text
+                assert client.get_person(ident).full_name == text

@@ -25,7 +25,8 @@ SIZE, SEED = 400, 11
 #: Every stage from "names" on is here; the planning stages before it ("groups" … "numbers") decide the
 #: companies themselves (ids, legal forms, dates, links), so everything drawn for a company follows them.
 #: A name appears wherever the company is mentioned (links, legal-person representatives, website, holders,
-#: debtors); an address also in legal-person representatives and debtors.
+#: debtors); an address also in legal-person representatives, debtors and persons' home towns (which shareholdings
+#: repeat).
 DECIDES = {
     "names": (
         {
@@ -41,7 +42,7 @@ DECIDES = {
         },
         {"shareholdings", "insolvencies", "realtime"},
     ),  # fmt: skip
-    "addresses": ({"address", "addresses", "representation"}, {"insolvencies", "realtime"}),
+    "addresses": ({"address", "addresses", "representation"}, {"shareholdings", "insolvencies", "realtime"}),
     "purposes": ({"purpose", "purposes"}, {"realtime"}),
     "documents": ({"documents"}, {"realtime"}),
     "details": ({"industry_codes", "lei", "notarized_at", "representation_rule"}, {"realtime"}),

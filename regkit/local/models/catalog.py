@@ -18,8 +18,11 @@ from typing import Any
 from regkit.local.world.store import World, default_data_dir, read_world
 
 from ..search.build import record_row
+from ..search.company_index import CompanyIndex
+from ..search.company_rows import company_row
 from ..search.index import InsolvencyIndex
 from .owners import holders_by_company
+from .people_index import Ownership, Person, person_index
 
 __all__ = ["Catalog", "load_catalog"]
 
@@ -49,6 +52,8 @@ class Catalog:
         self.entities: dict[str, list[str]] = register.get("entities", {})
         self._index_lock = threading.Lock()
         self._index: InsolvencyIndex | None = None
+        self._company_lock = threading.Lock()  # its own: building one index does not hold up the other
+        self._company_index: CompanyIndex | None = None
 
     @cached_property
     def documents(self) -> dict[str, tuple[str, dict[str, Any]]]:
@@ -74,10 +79,12 @@ class Catalog:
                     found.setdefault(entry["id"], {"name": entry.get("name"), **details})
         for holding in self.world.shareholdings:
             if holding.get("holder_type") == "natural_person":
-                found.setdefault(holding["holder_id"], {"name": holding.get("holder_name")})
+                details = dict(holding.get("holder_details") or {})
+                found.setdefault(holding["holder_id"], {"name": holding.get("holder_name"), **details})
         for proceeding in self.world.insolvencies.values():
             if proceeding.get("person_id"):
-                found.setdefault(proceeding["person_id"], {"name": proceeding.get("debtor_name")})
+                found.setdefault(proceeding["person_id"], {"name": proceeding.get("debtor_name"),
+                                                           "city": proceeding.get("city")})  # fmt: skip
         return found
 
     @cached_property
@@ -86,6 +93,21 @@ class Catalog:
         return holders_by_company(
             row for row in self.world.shareholdings if row.get("end") is None and float(row["share"]) > 0
         )
+
+    @cached_property
+    def ownership(self) -> Ownership:
+        """The shareholdings by company held and by holder (owners and holdings answer from it)."""
+        return Ownership.of(self.world.shareholdings)
+
+    @cached_property
+    def people(self) -> dict[str, Person]:
+        """Every person of the world by lower-case UUID, with their management positions."""
+        return person_index(self.world.companies, self.persons)
+
+    @cached_property
+    def people_sorted(self) -> tuple[Person, ...]:
+        """The persons in the person search's order (last name, first name, date of birth, id)."""
+        return tuple(sorted(self.people.values(), key=lambda person: person.sort_key()))
 
     @property
     def insolvency_index(self) -> InsolvencyIndex:
@@ -99,6 +121,25 @@ class Catalog:
                 logger.info("Indexed %d proceedings in %.0f ms", index.size, (time.perf_counter() - started) * 1000)
                 self._index = index
             return self._index
+
+    @property
+    def company_index(self) -> CompanyIndex:
+        """The company search index over the world's companies (built in a shared in-memory database on first
+        use)."""
+        with self._company_lock:
+            if self._company_index is None:
+                started = time.perf_counter()
+                open_cases = {
+                    p["company_id"]
+                    for p in self.world.insolvencies.values()
+                    if p.get("company_id") and p.get("has_open_insolvency")
+                }
+                index = CompanyIndex.in_memory(
+                    company_row(c, open_insolvency=c["id"] in open_cases) for c in self.world.companies.values()
+                )
+                logger.info("Indexed %d companies in %.0f ms", index.size, (time.perf_counter() - started) * 1000)
+                self._company_index = index
+            return self._company_index
 
     def plan(self, name: str) -> dict[str, Any]:
         """The plan ``name`` (``{"paid", "monitoring", "extract_quota_30d"}``); raises KeyError if unknown."""

@@ -1,10 +1,20 @@
-"""The insolvency search: the query model, the body parser, and the index (FTS5 and numpy columns).
+"""The insolvency and company searches: query models, body parsers, and indexes (FTS5 and numpy columns).
+
+Insolvency search:
 
 :mod:`~regkit.local.search.query` (folded text, phrases, filters, the request and result rows),
 :mod:`~regkit.local.search.request` (validating a search body), :mod:`~regkit.local.search.build` (building
 the index in result order), :mod:`~regkit.local.search.columns` (filters over column arrays),
 :mod:`~regkit.local.search.terms` (the vocabulary and bitmaps of common words) and
 :mod:`~regkit.local.search.index` (running searches, side by side).
+
+Company search (``POST /v1/search/company``, ``GET /v1/autocomplete/company``), built the same way:
+:mod:`~regkit.local.search.company_rows` (result shape and index rows), :mod:`~regkit.local.search.company_request`
+(validating a body), :mod:`~regkit.local.search.company_columns` and :mod:`~regkit.local.search.company_text`
+(filters), :mod:`~regkit.local.search.company_terms` (vocabulary, bitmaps, query plans) and
+:mod:`~regkit.local.search.company_index` (:class:`~regkit.local.search.company_index.CompanyIndex`).
+
+The person search serves a few thousand persons and scans them (:mod:`regkit.local.models.person_search`).
 """
 
 __all__: list[str] = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from typing import Any
 
 from regkit.schema.interface import (
@@ -33,7 +34,7 @@ from regkit.schema.interface import (
 from ..exceptions import ApiError
 from .query import GROUND_BITS, Filter, SearchRequest, fold, lone_surrogate, query_terms
 
-__all__ = ["parse_search_request"]
+__all__ = ["parse_search_request", "parse_body"]
 
 # The limits are the interface's (regkit.schema.interface), which the client checks before sending too.
 
@@ -185,16 +186,39 @@ def parse_search_request(body: Any) -> SearchRequest:
     ApiError
         400 with ``invalid_body``, ``invalid_filter`` or ``invalid_pagination``.
     """
+    return parse_body(body, _BODY_MEMBERS, _parse_filter)
+
+
+def _listed(words: list[str]) -> str:
+    """``"a, b and c"``."""
+    return ", ".join(words[:-1]) + f" and {words[-1]}" if len(words) > 1 else "".join(words)
+
+
+def parse_body(
+    body: Any,
+    members: frozenset[str],
+    parse_filter: Callable[[Any], list[Filter]],
+    *,
+    check: Callable[[dict], None] | None = None,
+) -> SearchRequest:
+    """Validate a search body with the interface's rules (members, filters, query, pagination, limits).
+
+    ``members`` are the body members the search takes, ``parse_filter`` turns one filter object into
+    :class:`~regkit.local.search.query.Filter` s, and ``check`` (optional) refuses what else the search does
+    not serve, after the members are known (the company search's ``location``).
+    """
     body = {} if body is None else body
     if not isinstance(body, dict):
         raise ApiError("invalid_body", "The search body must be a JSON object.")
-    unknown = set(body) - _BODY_MEMBERS
+    unknown = set(body) - members
     if unknown:
         raise ApiError(
             "invalid_body",
             f"Unknown member(s) {', '.join(map(_shown, sorted(unknown)[:5]))}; "
-            "the body takes query, filters and pagination.",
+            f"the body takes {_listed([m for m in ('query', 'filters', 'location', 'pagination') if m in members])}.",
         )
+    if check is not None:
+        check(body)
     filters = body.get("filters")
     filters = [] if filters is None else filters
     if not isinstance(filters, list):
@@ -210,7 +234,7 @@ def parse_search_request(body: Any) -> SearchRequest:
         raise ApiError("invalid_pagination", "'pagination' must be an object with integer page and per_page.")
     return SearchRequest(
         query=_parse_query(body.get("query")),
-        filters=tuple(f for item in filters for f in _parse_filter(item)),
+        filters=tuple(f for item in filters for f in parse_filter(item)),
         page=_integer(pagination, "page", PAGE_DEFAULT, 1, PAGE_MAX),
         per_page=_integer(pagination, "per_page", PER_PAGE_DEFAULT, PER_PAGE_MIN, PER_PAGE_MAX),
     )

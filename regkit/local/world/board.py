@@ -89,7 +89,8 @@ def _holdings(ctx: Context, spec: Spec, directors: list[Person]) -> list[dict]:
             row = {"holder_id": parent.id, "holder_type": "legal_person", "holder_name": name}
         else:
             entries.append(natural_entry(holder, "SHAREHOLDER", spec.incorporated, spec.end, None))
-            row = {"holder_id": holder.id, "holder_type": "natural_person", "holder_name": holder.full_name}
+            row = {"holder_id": holder.id, "holder_type": "natural_person", "holder_name": holder.full_name,
+                   "holder_details": holder.details()}  # fmt: skip
         ctx.shareholdings.append({"company_id": spec.id, **row, "share": share})
     return entries
 
@@ -107,6 +108,7 @@ def _owners_of_corporation(ctx: Context, spec: Spec) -> None:
                 "holder_id": person.id,
                 "holder_type": "natural_person",
                 "holder_name": person.full_name,
+                "holder_details": person.details(),
                 "share": round(rng.uniform(0.26, 1 / len(family)), 4),
             }
         )

@@ -93,7 +93,7 @@ def _company_rows(rng: random.Random, company: dict[str, Any], held: list[dict[s
             company["representation"].sort(key=lambda e: (e["start_date"], e["role"], e["name"]))
             entries[new_entry["id"]] = new_entry
             holder = {"company_id": company["id"], "holder_id": director["id"], "holder_type": "natural_person",
-                      "holder_name": director["name"]}  # fmt: skip
+                      "holder_name": director["name"], "holder_details": dict(director["natural_person"])}  # fmt: skip
             rows.append(_row(holder, relation, row["share"], capital, taken_on, None))
     if company["legal_form"] == "kg":
         rows += _general_partners(company)
@@ -121,6 +121,7 @@ def _row(row: Mapping[str, Any], relation: str, share: float, capital: float, st
         "holder_id": row["holder_id"],
         "holder_type": row["holder_type"],
         "holder_name": row["holder_name"],
+        **({"holder_details": row["holder_details"]} if "holder_details" in row else {}),
         "relation_type": relation,
         "share": share,
         "nominal_share": round(share * capital, 2),
@@ -137,6 +138,7 @@ def _general_partners(company: Mapping[str, Any]) -> list[dict[str, Any]]:
             "holder_id": e["id"],
             "holder_type": e["type"],
             "holder_name": e["name"],
+            **({"holder_details": dict(e["natural_person"])} if e["type"] == "natural_person" else {}),
             "relation_type": "general_partner",
             "share": 0.0,
             "nominal_share": 0.0,

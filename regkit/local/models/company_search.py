@@ -1,0 +1,53 @@
+"""Company search and autocomplete: a page of companies for 10 credits, the first few for nothing.
+
+A search is charged after its page is ready, and not at all when the client has gone by then (as the
+insolvency search). An autocomplete costs nothing; like every authenticated call it counts against the rate
+limit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from regkit.schema.interface import PRICES
+
+from ..search.company_request import AUTOCOMPLETE_LIMIT
+from ..search.query import SearchRequest
+from .credits import Charged, spend
+from .users import User
+
+if TYPE_CHECKING:
+    from .backend import RegisterContext
+
+__all__ = ["search_company", "autocomplete_company"]
+
+
+def search_company(
+    context: RegisterContext, user: User, search: SearchRequest, *, client_gone: Callable[[], bool] = lambda: False
+) -> Charged[dict[str, Any]]:
+    """One page of companies matching a validated search, best match first (without a query: by id).
+
+    ``client_gone`` is asked once the page is ready: when it says the client has disconnected, nothing is
+    charged.
+    """
+    results, total = context.catalog.company_index.search(search)
+    page = {
+        "results": results,
+        "pagination": {
+            "page": search.page,
+            "per_page": search.per_page,
+            "total_pages": math.ceil(total / search.per_page),
+            "total_results": total,
+        },
+    }
+    if client_gone():
+        return Charged(page)
+    charged = spend(context, user, PRICES["company_search"])
+    return Charged(page, charged.credits, charged.remaining)
+
+
+def autocomplete_company(context: RegisterContext, user: User, query: str) -> dict[str, Any]:
+    """The first companies a validated query finds, best first (at most ``AUTOCOMPLETE_LIMIT``), free."""
+    return {"results": context.catalog.company_index.autocomplete(query, AUTOCOMPLETE_LIMIT)}

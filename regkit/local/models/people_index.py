@@ -1,0 +1,101 @@
+"""The read-only lookups behind owners, holdings and persons, built from the world once per catalog.
+
+Kept apart from the metered models (:mod:`.ownership`, :mod:`.persons`) so that the catalog can build them
+without importing metering, which needs the catalog.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..search.query import fold, query_terms
+
+__all__ = ["Ownership", "Person", "person_index"]
+
+
+@dataclass
+class Ownership:
+    """The world's shareholding rows by the company held and by the holder (a company id or a person UUID)."""
+
+    by_company: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)
+    by_holder: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, rows: Iterable[Mapping[str, Any]]) -> Ownership:
+        """Index ``rows`` (shareholdings as the world stores them)."""
+        by_company: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+        by_holder: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+        for row in rows:
+            by_company[row["company_id"]].append(row)
+            if row.get("holder_id"):
+                by_holder[row["holder_id"]].append(row)
+        return cls(dict(by_company), dict(by_holder))
+
+
+@dataclass(frozen=True)
+class Person:
+    """One person of the world as the person endpoints show them, with what the search matches on."""
+
+    id: str
+    first_name: str | None
+    last_name: str | None
+    city: str | None
+    date_of_birth: str | None
+    positions: tuple[dict[str, Any], ...]
+    terms: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return " ".join(p for p in (self.first_name, self.last_name) if p)
+
+    @property
+    def active(self) -> bool:
+        """Holds at least one current management position."""
+        return any(p["end_date"] is None for p in self.positions)
+
+    def sort_key(self) -> tuple[str, str, str, str]:
+        return (fold(self.last_name), fold(self.first_name), self.date_of_birth or "", self.id)
+
+
+def _positions(companies: Mapping[str, Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    found: dict[str, list[dict[str, Any]]] = {}
+    for company in companies.values():
+        for entry in company.get("representation", ()):
+            if entry.get("type") != "natural_person" or not entry.get("id") or entry["role"] == "SHAREHOLDER":
+                continue
+            found.setdefault(entry["id"], []).append(
+                {
+                    "company_name": company["name"]["name"],
+                    "register_id": company["id"],
+                    "role": entry["role"],
+                    "start_date": entry["start_date"],
+                    "end_date": entry["end_date"],
+                }
+            )
+    return found
+
+
+def person_index(
+    companies: Mapping[str, Mapping[str, Any]], persons: Mapping[str, Mapping[str, Any]]
+) -> dict[str, Person]:
+    """Every person by (lower-case) UUID; ``persons`` are the catalog's details by id."""
+    positions = _positions(companies)
+    index = {}
+    for person_id, details in persons.items():
+        first, last = details.get("first_name"), details.get("last_name")
+        if not (first and last) and details.get("name"):
+            first, _, last = str(details["name"]).rpartition(" ")
+        held = sorted(positions.get(person_id, ()), key=lambda p: (p["start_date"], p["register_id"], p["role"]))
+        index[person_id.lower()] = Person(
+            id=person_id,
+            first_name=first or None,
+            last_name=last or None,
+            city=details.get("city"),
+            date_of_birth=details.get("date_of_birth"),
+            positions=tuple(held),
+            terms=tuple(query_terms(f"{first or ''} {last or ''}")),
+        )
+    return index

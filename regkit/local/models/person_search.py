@@ -1,0 +1,167 @@
+"""Validation of a person search body (``POST /v1/search/person``) into a :class:`PersonSearch`.
+
+The body follows the interface's search rules (``filled-gaps.md``): ``query`` as a string or ``{"value": …}``,
+``filters`` as filter objects (``field`` plus exactly one of ``value``, ``values``, ``keywords``, ``min``/``max``),
+``pagination`` ``{page, per_page}``. The person search serves three filter fields: ``date_of_birth`` (a date or
+an inclusive range), ``city`` (a value, values or keywords, German spelling folded) and ``active`` (``"true"`` /
+``"false"``). Every malformed body is a 400 that says what to send.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from regkit.schema.interface import (
+    MAX_FILTER_TEXT,
+    MAX_FILTER_VALUES,
+    MAX_FILTERS,
+    MAX_QUERY_LENGTH,
+    MAX_QUERY_TERMS,
+    PAGE_DEFAULT,
+    PAGE_MAX,
+    PER_PAGE_DEFAULT,
+    PER_PAGE_MAX,
+    PER_PAGE_MIN,
+)
+from regkit.schema.research import PERSON_FILTER_MEMBER_KINDS
+
+from ..exceptions import ApiError
+from ..search.query import fold, query_terms
+
+if TYPE_CHECKING:
+    from .people_index import Person
+
+__all__ = ["PersonSearch", "PERSON_FILTER_FIELDS", "parse_person_search"]
+
+#: The filter fields of the person search, and the ways each may match.
+PERSON_FILTER_FIELDS = PERSON_FILTER_MEMBER_KINDS
+_DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+_MEMBERS = frozenset({"value", "values", "keywords", "min", "max"})
+
+Check = Callable[["Person"], bool]
+
+
+@dataclass(frozen=True)
+class PersonSearch:
+    """A validated person search: the folded query words, one check per filter, the page."""
+
+    terms: tuple[str, ...] = ()
+    checks: tuple[Check, ...] = field(default=())
+    page: int = PAGE_DEFAULT
+    per_page: int = PER_PAGE_DEFAULT
+
+
+def _bad(code: str, message: str) -> ApiError:
+    return ApiError(code, message)
+
+
+def _query(query: Any) -> tuple[str, ...]:
+    if query is None:
+        return ()
+    if isinstance(query, dict):
+        if set(query) != {"value"}:
+            raise _bad("invalid_query", 'The query is a string or {"value": "<text>"}.')
+        query = query["value"]
+    if not isinstance(query, str):
+        raise _bad("invalid_query", 'The query is a string or {"value": "<text>"}.')
+    if len(query) > MAX_QUERY_LENGTH:
+        raise _bad("invalid_query", f"The query may have at most {MAX_QUERY_LENGTH} characters.")
+    terms = tuple(query_terms(query))
+    if len(terms) > MAX_QUERY_TERMS:
+        raise _bad("invalid_query", f"The query may have at most {MAX_QUERY_TERMS} words.")
+    return terms
+
+
+def _text(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_FILTER_TEXT:
+        raise _bad(
+            "invalid_filter", f"Filter on {name!r}: give a non-empty string of at most {MAX_FILTER_TEXT} characters."
+        )
+    return value
+
+
+def _date(name: str, value: Any) -> str:
+    if not isinstance(value, str) or not _DATE.match(value):
+        raise _bad("invalid_filter", f"Filter on {name!r}: dates are YYYY-MM-DD, not {str(value)[:40]!r}.")
+    return value
+
+
+def _check(item: Any) -> Check:
+    if not isinstance(item, dict) or not isinstance(item.get("field"), str):
+        raise _bad("invalid_filter", 'Each filter is an object with a "field" and one way to match.')
+    name = item["field"]
+    if name not in PERSON_FILTER_FIELDS:
+        raise _bad("invalid_filter", f"Unknown filter field {name!r}; the person search filters on "
+                   f"{', '.join(PERSON_FILTER_FIELDS)}.")  # fmt: skip
+    ways = set(item) - {"field"}
+    if ways - _MEMBERS or not ways or (len(ways) > 1 and not ways <= {"min", "max"}):
+        raise _bad("invalid_filter", f"Filter on {name!r}: give exactly one of value, values, keywords, or min/max.")
+    if not ways <= PERSON_FILTER_FIELDS[name]:
+        raise _bad("invalid_filter", f"Filter on {name!r} matches by {', '.join(sorted(PERSON_FILTER_FIELDS[name]))}.")
+    if name == "active":
+        value = item["value"]
+        if value not in ("true", "false", True, False):
+            raise _bad("invalid_filter", 'Filter on \'active\': the value is "true" or "false".')
+        wanted = value in ("true", True)
+        return lambda p: p.active == wanted
+    if name == "date_of_birth":
+        if "value" in item:
+            day = _date(name, item["value"])
+            return lambda p: p.date_of_birth == day
+        low, high = (_date(name, item[k]) if item.get(k) is not None else None for k in ("min", "max"))
+        if low and high and low > high:
+            raise _bad("invalid_filter", f"Filter on {name!r}: min {low} is after max {high}.")
+        return lambda p: (
+            (low is None or (p.date_of_birth or "") >= low) and (high is None or (p.date_of_birth or "~") <= high)
+        )
+    return _city_check(item)
+
+
+def _city_check(item: dict[str, Any]) -> Check:
+    if "keywords" in item:
+        words = query_terms(_text("city", item["keywords"]))
+        return lambda p: all(w in query_terms(p.city) for w in words)
+    values = item.get("values", [item.get("value")])
+    if not isinstance(values, list) or not values or len(values) > MAX_FILTER_VALUES:
+        raise _bad("invalid_filter", f"Filter on 'city': values is a list of 1 to {MAX_FILTER_VALUES} strings.")
+    wanted = {fold(_text("city", v)).strip() for v in values}
+    return lambda p: fold(p.city).strip() in wanted
+
+
+def _number(pagination: dict[str, Any], name: str, default: int, low: int, high: int) -> int:
+    value = pagination.get(name, default)
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise _bad("invalid_pagination", f"pagination.{name} is an integer from {low} to {high}.")
+    return value
+
+
+def parse_person_search(body: dict[str, Any]) -> PersonSearch:
+    """Validate a person search body.
+
+    Raises
+    ------
+    ApiError
+        400 ``invalid_body`` (unknown members), ``invalid_query``, ``invalid_filter``, ``invalid_pagination``.
+    """
+    unknown = set(body) - {"query", "filters", "pagination"}
+    if unknown:
+        raise _bad(
+            "invalid_body", f"Unknown members {sorted(unknown)}; a person search has query, filters, pagination."
+        )
+    filters = body.get("filters") or []
+    if not isinstance(filters, list) or len(filters) > MAX_FILTERS:
+        raise _bad("invalid_filter", f"filters is a list of at most {MAX_FILTERS} filter objects.")
+    pagination = body.get("pagination") or {}
+    if not isinstance(pagination, dict) or set(pagination) - {"page", "per_page"}:
+        raise _bad("invalid_pagination", "pagination is an object with page and per_page.")
+    return PersonSearch(
+        terms=_query(body.get("query")),
+        checks=tuple(_check(item) for item in filters),
+        page=_number(pagination, "page", PAGE_DEFAULT, 1, PAGE_MAX),
+        per_page=_number(pagination, "per_page", PER_PAGE_DEFAULT, PER_PAGE_MIN, PER_PAGE_MAX),
+    )

@@ -1,0 +1,229 @@
+"""The vocabulary of the company index: its words with their counts, bitmaps of the common ones, and the plan
+that turns a query's phrases into bitmaps, unions and FTS5 phrases.
+
+Words in at least ``size / DENSE_SHARE`` companies (``gmbh``, ``kg``) and prefixes of up to
+:data:`PREFIX_BITMAPS` letters as common have precomputed bitmaps, one for the current name and one for all
+text, so the worst case is a few numpy passes rather than reading half a million FTS5 entries. A longer prefix
+standing for common words and a few rare ones (``handel`` for ``handel``, ``handels``, ``handelshaus``) is a
+union: the common words' bitmaps and an FTS5 ``OR`` of the rare ones. Any other phrase is left to FTS5; a word
+the index does not hold matches nothing, answered without a lookup.
+
+Only words of ASCII letters and digits are looked up (after :func:`~regkit.local.search.query.fold`): for them
+the tokenizer (``unicode61 remove_diacritics 2``) changes nothing, so a vocabulary entry is exactly what FTS5
+would match. Any other phrase goes to FTS5 as it is.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .query import Phrase
+
+__all__ = [
+    "CompanyTerms",
+    "CompanyPlan",
+    "rowids",
+    "bits",
+    "in_column",
+    "DENSE_SHARE",
+    "DENSE_MIN",
+    "PREFIX_BITMAPS",
+    "UNION_TERMS",
+    "UNION_SHARE",
+]
+
+#: A word or prefix in at least ``size / DENSE_SHARE`` companies (and :data:`DENSE_MIN`) gets bitmaps.
+DENSE_SHARE = 32
+DENSE_MIN = 1000
+#: Longest prefix with bitmaps (when common); FTS5 keeps prefix indexes up to 4 letters.
+PREFIX_BITMAPS = 3
+#: A longer prefix with common words becomes a union of their bitmaps and at most this many rare words, in at
+#: most ``size / UNION_SHARE`` companies together.
+UNION_TERMS = 64
+UNION_SHARE = 8
+
+_ALL = "SELECT group_concat(rowid) FROM companies_fts WHERE companies_fts MATCH ?"
+_ASCII = re.compile(r"[a-z0-9]+\Z")
+
+
+@dataclass
+class CompanyPlan:
+    """A query's phrases split into bitmap keys, unions and FTS5 phrases; ``empty`` when a word is in no company.
+
+    A union stands for a prefix: the companies in any of its bitmaps (common words) or matching its FTS5
+    expression (the rare words, ``"a" OR "b"``; ``None`` when there are none).
+    """
+
+    dense: list[str] = field(default_factory=list)
+    unions: list[tuple[list[str], str | None]] = field(default_factory=list)
+    phrases: list[Phrase] = field(default_factory=list)
+    empty: bool = False
+
+    @property
+    def expression(self) -> str:
+        """The FTS5 expression of the phrases left to FTS5."""
+        return " ".join(p.expression() for p in self.phrases)
+
+
+def rowids(conn: sqlite3.Connection, expression: str) -> np.ndarray:
+    """Rowids, ascending, matching an FTS5 expression on ``companies_fts`` (one string, parsed by numpy)."""
+    text = conn.execute(_ALL, (expression,)).fetchone()[0]
+    found = np.fromstring(text, dtype=np.int64, sep=",") if text else np.empty(0, dtype=np.int64)
+    if found.size > 1 and not bool(np.all(found[1:] > found[:-1])):
+        found = np.unique(found)
+    return found
+
+
+def bits(packed: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Whether each position is set in a ``np.packbits`` bitmap."""
+    return ((packed[positions >> 3] >> (7 - (positions & 7))) & 1).astype(bool)
+
+
+def _bit(packed: np.ndarray, position: int) -> bool:
+    return bool((packed[position >> 3] >> (7 - (position & 7))) & 1)
+
+
+def in_column(expression: str, which: int) -> str:
+    """The expression restricted to the current name (``which`` 0) or over all text (1)."""
+    return f"name : ({expression})" if which == 0 else expression
+
+
+class CompanyTerms:
+    """The words of the FTS5 index with their document counts, and the bitmaps of the common words and prefixes.
+
+    Parameters
+    ----------
+    size : int
+        Number of companies (bitmap length).
+    terms : list of (str, int)
+        Every word of the index with the companies holding it, sorted.
+    bitmaps : dict
+        Word (or prefix ``"ab*"``) → ``np.packbits`` of its positions: ``(current name, all text)``.
+    """
+
+    def __init__(self, size: int, terms: list[tuple[str, int]], bitmaps: dict[str, tuple[np.ndarray, np.ndarray]]):
+        self.size = size
+        self.terms = [t for t, _ in terms]
+        self.docs = dict(terms)
+        self.bitmaps = bitmaps
+
+    @classmethod
+    def build(cls, conn: sqlite3.Connection, size: int, dense_min: int = DENSE_MIN) -> CompanyTerms:
+        """Read the words of ``companies_fts`` and compute the bitmaps of the common words and prefixes."""
+        conn.execute("CREATE VIRTUAL TABLE temp.company_vocabulary USING fts5vocab(main, 'companies_fts', 'row')")
+        terms = sorted(conn.execute("SELECT term, doc FROM temp.company_vocabulary").fetchall())
+        conn.execute("DROP TABLE temp.company_vocabulary")
+        threshold = max(1, dense_min, size // DENSE_SHARE)
+        prefixes: dict[str, int] = {}
+        for term, docs in terms:
+            if _ASCII.match(term):
+                for length in range(1, min(PREFIX_BITMAPS, len(term)) + 1):
+                    prefixes[term[:length]] = prefixes.get(term[:length], 0) + docs
+        keys = [(t, f'"{t}"') for t, d in terms if d >= threshold and _ASCII.match(t)]
+        keys += [(f"{p}*", f'"{p}"*') for p, d in sorted(prefixes.items()) if d >= threshold]
+        bitmaps = {}
+        for key, expression in keys:
+            maps = []
+            for which in (0, 1):
+                flags = np.zeros(size, dtype=bool)
+                flags[rowids(conn, in_column(expression, which)) - 1] = True
+                maps.append(np.packbits(flags))
+            bitmaps[key] = (maps[0], maps[1])
+        return cls(size, terms, bitmaps)
+
+    def bitmap(self, key: str, which: int) -> np.ndarray:
+        """The positions of a common word or prefix as a boolean array (``which``: 0 current name, 1 all text)."""
+        return np.unpackbits(self.bitmaps[key][which], count=self.size).view(bool)
+
+    def _expansion(self, prefix: str) -> tuple[int, int]:
+        """Index range of the terms starting with ``prefix``."""
+        return bisect.bisect_left(self.terms, prefix), bisect.bisect_left(self.terms, prefix + "\U0010ffff")
+
+    def _union(self, low: int, high: int) -> tuple[list[str], str | None] | None:
+        """The terms ``low:high`` as bitmaps of the common ones and an FTS5 ``OR`` of the rare ones, if cheap."""
+        dense = [t for t in self.terms[low:high] if t in self.bitmaps]
+        rare = [t for t in self.terms[low:high] if t not in self.bitmaps]
+        if not dense or len(rare) > UNION_TERMS or sum(self.docs[t] for t in rare) > self.size // UNION_SHARE:
+            return None
+        return dense, " OR ".join(f'"{t}"' for t in rare) or None
+
+    def plan(self, phrases: list[Phrase]) -> CompanyPlan:
+        """Split ``phrases`` (all must match) into bitmap keys, unions and FTS5 phrases."""
+        plan = CompanyPlan()
+        for phrase in phrases:
+            if not all(_ASCII.match(t) for t in phrase.tokens):
+                plan.phrases.append(phrase)  # FTS5 folds it further (diacritics): no vocabulary lookup
+                continue
+            *exact, last = phrase.tokens
+            if any(t not in self.docs for t in exact):
+                return CompanyPlan(empty=True)
+            union = None
+            if phrase.prefix:
+                low, high = self._expansion(last)
+                if low == high:
+                    return CompanyPlan(empty=True)
+                if high - low == 1:  # the prefix stands for one word: ask for that word
+                    phrase = Phrase((*exact, self.terms[low]))
+                elif not exact and last + "*" not in self.bitmaps:
+                    union = self._union(low, high)
+                key = phrase.tokens[-1] if not phrase.prefix else last + "*"
+            elif last not in self.docs:
+                return CompanyPlan(empty=True)
+            else:
+                key = last
+            if not exact and key in self.bitmaps:
+                plan.dense.append(key)
+            elif union is not None:
+                plan.unions.append(union)
+            else:
+                plan.phrases.append(phrase)
+        return plan
+
+    def mask(self, conn: sqlite3.Connection, plan: CompanyPlan, which: int) -> np.ndarray:
+        """The companies every bitmap key and union of ``plan`` selects, over all positions."""
+        selected = np.ones(self.size, dtype=bool)
+        for key in plan.dense:
+            selected &= self.bitmap(key, which)
+        for keys, rare in plan.unions:
+            union = np.logical_or.reduce([self.bitmap(k, which) for k in keys])
+            if rare is not None:
+                union[rowids(conn, in_column(rare, which)) - 1] = True
+            selected &= union
+        return selected
+
+    def member(self, conn: sqlite3.Connection, plan: CompanyPlan, found: np.ndarray, which: int) -> np.ndarray:
+        """Which of the rowids ``found`` every bitmap key and union of ``plan`` selects."""
+        selected = np.ones(found.size, dtype=bool)
+        for key in plan.dense:
+            selected &= bits(self.bitmaps[key][which], found - 1)
+        for keys, rare in plan.unions:
+            union = np.logical_or.reduce([bits(self.bitmaps[k][which], found - 1) for k in keys])
+            if rare is not None:
+                union |= np.isin(found, rowids(conn, in_column(rare, which)))
+            selected &= union
+        return selected
+
+    def test(self, conn: sqlite3.Connection, plan: CompanyPlan, which: int) -> Callable[[int], bool]:
+        """:meth:`member` for one rowid at a time (the rare words of unions read once)."""
+        dense = [self.bitmaps[key][which] for key in plan.dense]
+        unions = [
+            (
+                [self.bitmaps[k][which] for k in keys],
+                set(rowids(conn, in_column(rare, which)).tolist()) if rare is not None else set(),
+            )
+            for keys, rare in plan.unions
+        ]
+
+        def test(rowid: int) -> bool:
+            position = rowid - 1
+            return all(_bit(b, position) for b in dense) and all(
+                rowid in rare or any(_bit(b, position) for b in maps) for maps, rare in unions
+            )
+
+        return test

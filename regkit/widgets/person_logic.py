@@ -1,0 +1,249 @@
+"""What :class:`~regkit.widgets.PersonExplorer` does, as plain functions: search persons (cost first), load
+one, their positions, holdings and the people who serve with them.
+
+Costs
+    A person search page costs 10 credits, 0 when the cache holds it (``client.estimate_search_cost``);
+    loading a person is two lookups, the person (their positions) and their holdings, 10 credits each, 0
+    from the cache (``client.is_cached``). Who serves with them is in the records of the companies they
+    serve: one company lookup each (``client.estimate_cost`` says what they cost before anything is sent).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from regkit.client import RegkitError
+from regkit.frames import holdings as holdings_frame
+from regkit.frames import management_positions, person_search_results, representatives
+from regkit.schema.interface import PRICES
+
+from .person_chart import positions_chart
+from .render import draw_html, frame_html, message_html, percent_text
+
+__all__ = ["CO_OFFICER_COLUMNS", "TABS", "co_officer_companies", "co_officers", "co_officers_cost",
+           "co_officers_html", "holdings_html", "interlocks", "load_cost", "load_person", "positions_html",
+           "result_options", "results_html", "run_search", "search_cost", "summary_html"]  # fmt: skip
+
+TABS = ("summary", "positions", "holdings", "interlocks")
+"""The explorer's tabs, in order."""
+
+CO_OFFICER_COLUMNS = ("person_id", "name", "company_id", "company_name", "roles", "start", "end", "is_current")
+"""Columns of :func:`co_officers`."""
+
+_PERSON_ENDPOINTS = ("person", "person_holdings")
+
+
+def search_cost(client: Any, query: str) -> int:
+    """Credits the person search would cost now: 0 from the cache, else 10 (nothing is sent).
+
+    Raises
+    ------
+    regkit.ValidationError
+        For a query the client would reject.
+    """
+    return int(client.estimate_search_cost(query.strip() or None, None, kind="person"))
+
+
+def run_search(client: Any, query: str) -> tuple[Any, pd.DataFrame]:
+    """The first page of a person search (10 results): the page record and its frame."""
+    page = client.search_persons(query.strip() or None)
+    return page, person_search_results(page)
+
+
+def results_html(page: Any, frame: pd.DataFrame) -> str:
+    """How many persons were found, at what cost, and the table of this page."""
+    cost = "from the cache, 0 credits" if page.meta.from_cache else f"{page.meta.credits} credits"
+    total = page.raw.get("pagination", {}).get("total_results", len(frame))
+    more = f"; the first {len(frame)} are listed — add words to narrow it" if total > len(frame) else ""
+    text = message_html(f"{total} person{'' if total == 1 else 's'} found ({cost}){more}.", "ok")
+    return text + frame_html(frame, ["name", "date_of_birth", "city", "active"], empty="nobody matches")
+
+
+def result_options(frame: pd.DataFrame) -> list[tuple[str, str]]:
+    """``(label, person id)`` per search result, for the picker.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"id": ["p1"], "name": ["Ida Roth"], "date_of_birth": [pd.Timestamp("1970-05-04")],
+    ...                       "city": ["Kassel"], "active": [False]})
+    >>> result_options(frame)
+    [('Ida Roth — born 1970-05-04, Kassel (no current position)', 'p1')]
+    """
+    options = []
+    for r in frame.itertuples(index=False):
+        city = f", {r.city}" if pd.notna(r.city) else ""
+        state = "" if r.active else " (no current position)"
+        options.append((f"{r.name} — born {r.date_of_birth:%Y-%m-%d}{city}{state}", str(r.id)))
+    return options
+
+
+def load_cost(client: Any, person_id: str) -> int:
+    """Credits loading a person (their record and their holdings) would cost now; nothing is sent."""
+    return sum(0 if client.is_cached(person_id, endpoint=e) else PRICES[e] for e in _PERSON_ENDPOINTS)
+
+
+def load_person(client: Any, person_id: str) -> tuple[Any, Any, str]:
+    """Fetch a person and their holdings: ``(person, holdings, message)``; ``None`` for what failed (the
+    message says why — errors are shown, not raised)."""
+    try:
+        person = client.get_person(person_id)
+    except RegkitError as exc:
+        return None, None, message_html(str(exc), "error")
+    try:
+        held = client.get_person_holdings(person_id)
+    except RegkitError as exc:
+        return person, None, message_html(f"Loaded {person.full_name}, but not their holdings: {exc}", "warning")
+    spent = person.meta.credits + held.meta.credits
+    cost = "from the cache, 0 credits" if spent == 0 else f"{spent} credits"
+    return person, held, message_html(f"Loaded {person.full_name} and their holdings ({cost}).", "ok")
+
+
+def summary_html(person: Any) -> str:
+    """The person's card (:func:`regkit.frames.person_card_html`)."""
+    return str(person._repr_html_())
+
+
+def positions_html(person: Any, held: Any = None) -> str:
+    """The positions chart (holdings drawn too) and the table of positions, earliest first."""
+    frame = management_positions(person).sort_values(["start_date", "company_name"], kind="stable")
+    if frame.empty and (held is None or not len(held)):
+        return message_html("No management positions and no holdings registered.")
+    rows = int(frame["company_id"].nunique()) + (len(held) if held is not None else 0)
+    chart = draw_html(lambda ax: positions_chart(person, ax, holdings=held), (9.0, max(2.6, 0.42 * rows + 1.9)))
+    columns = ["company_name", "company_id", "role", "start_date", "end_date", "is_current"]
+    return chart + frame_html(frame, columns, empty="no management positions registered")
+
+
+def holdings_html(held: Any) -> str:
+    """The companies the person holds (held) shares in, current first, shares in percent."""
+    if held is None:
+        return message_html("The holdings could not be fetched (see the status line).", "error")
+    frame = holdings_frame(held).sort_values(["is_current", "start"], ascending=[False, True], kind="stable")
+    frame["share"] = [percent_text(v) for v in frame["share"]]
+    columns = ["company_name", "company_id", "relation_type", "share", "nominal_share", "start", "end", "is_current"]
+    return frame_html(frame, columns, empty="no shareholdings registered")
+
+
+def co_officer_companies(person: Any) -> list[str]:
+    """The companies the person holds or held a management position in, in the order listed (distinct)."""
+    return list(dict.fromkeys(management_positions(person)["company_id"]))
+
+
+def co_officers_cost(client: Any, person: Any) -> Any:
+    """What looking up the person's companies would cost now (``client.estimate_cost``: a ``CostEstimate``)."""
+    return client.estimate_cost(co_officer_companies(person))
+
+
+def _overlap(a_start: Any, a_end: Any, b_start: Any, b_end: Any) -> tuple[Any, Any] | None:
+    start = max(a_start, b_start)
+    ends = [e for e in (a_end, b_end) if pd.notna(e)]
+    end = min(ends) if ends else pd.NaT
+    return (start, end) if pd.isna(end) or start < end else None
+
+
+def co_officers(person: Any, companies: Any) -> pd.DataFrame:
+    """Who served with the person: natural persons in a non-shareholder role at one of their companies while
+    the person held a position there.
+
+    Parameters
+    ----------
+    person : record or dict
+        The person (``client.get_person``).
+    companies : iterable of records or dicts
+        The records of their companies (``client.get_companies(co_officer_companies(person))``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per other person and company, most shared companies first, then by name:
+
+        ============  ==============  ===============================================================
+        person_id     str             their id (UUID; a derived key where the register gives none)
+        name          str
+        company_id    str
+        company_name  str
+        roles         str             their roles there while serving together, `` · ``-joined
+        start         datetime64[us]  when they first served together there
+        end           datetime64[us]  when that ended; NaT while both still serve
+        is_current    bool            both serve there now
+        ============  ==============  ===============================================================
+    """
+    mine = management_positions(person)
+    subject = str(getattr(person, "raw", person)["id"])
+    names = dict(zip(mine["company_id"], mine["company_name"]))
+    reps = representatives(list(companies))
+    reps = reps[(reps["type"] == "natural_person") & (reps["role"] != "SHAREHOLDER") & (reps["id"] != subject)]
+    found: dict[tuple[str, str], dict[str, Any]] = {}
+    for own in mine.itertuples(index=False):
+        for r in reps[reps["company_id"] == own.company_id].itertuples(index=False):
+            both = _overlap(own.start_date, own.end_date, r.start_date, r.end_date)
+            if both is None:
+                continue
+            row = found.setdefault((r.id, r.company_id), {"person_id": r.id, "name": r.name, "roles": [],
+                                                           "company_id": r.company_id, "start": both[0],
+                                                           "ends": []})  # fmt: skip
+            row["start"] = min(row["start"], both[0])
+            row["ends"].append(both[1])
+            row["roles"].append(str(r.role).replace("_", " ").lower())
+    rows = [{**{k: v for k, v in row.items() if k not in ("roles", "ends")},
+             "company_name": names.get(row["company_id"]), "roles": " · ".join(dict.fromkeys(row["roles"])),
+             "end": pd.NaT if any(pd.isna(e) for e in row["ends"]) else max(row["ends"])}
+            for row in found.values()]  # fmt: skip
+    frame = pd.DataFrame(rows, columns=["person_id", "name", "company_id", "company_name", "roles", "start", "end"])
+    for column in ("start", "end"):
+        frame[column] = pd.to_datetime(frame[column]).astype("datetime64[us]")
+    frame["is_current"] = frame["end"].isna().to_numpy(bool)
+    shared = frame.groupby("person_id")["company_id"].transform("nunique")
+    frame = frame.assign(_shared=shared).sort_values(["_shared", "name", "person_id", "start"],
+                                                     ascending=[False, True, True, True], kind="stable")  # fmt: skip
+    return frame[list(CO_OFFICER_COLUMNS)].astype({"person_id": str, "name": str, "company_id": str}).reset_index(
+        drop=True)  # fmt: skip
+
+
+def interlocks(co: pd.DataFrame) -> pd.DataFrame:
+    """Who served with the person at two or more of their companies: the interlocks of a :func:`co_officers`
+    frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per other person, most shared companies first, then by name:
+
+        =============  ======  ==========================================================
+        person_id      str
+        name           str
+        n_companies    int64   companies at which they served together (at least 2)
+        company_names  str     their names, `` · ``-joined, in the order of ``co``
+        current        bool    they still serve together at one of them
+        =============  ======  ==========================================================
+    """
+    grouped = co.groupby(["person_id", "name"], sort=False)
+    frame = grouped.agg(n_companies=("company_id", "nunique"),
+                        company_names=("company_name", lambda names: " · ".join(dict.fromkeys(map(str, names)))),
+                        current=("is_current", "any")).reset_index()  # fmt: skip
+    frame = frame[frame["n_companies"] >= 2].astype({"n_companies": "int64", "current": bool})
+    return frame.sort_values(["n_companies", "name"], ascending=[False, True], kind="stable", ignore_index=True)
+
+
+def co_officers_html(client: Any, person: Any) -> tuple[pd.DataFrame | None, str]:
+    """Look up the person's companies and show who served with them; ``(co-officers frame or None, HTML)``."""
+    ids = co_officer_companies(person)
+    if not ids:
+        return None, message_html("No management positions: nobody served with them.")
+    before = client.credits_spent
+    try:
+        batch = client.get_companies(ids, errors="collect", progress=False)
+    except RegkitError as exc:
+        return None, message_html(str(exc), "error")
+    co = co_officers(person, list(batch.ok))
+    failed = f"; {len(batch.errors)} could not be fetched" if batch.errors else ""
+    spent = client.credits_spent - before
+    head = message_html(f"From the records of their {len(ids)} companies ({spent} credits{failed}): "
+                        f"{co['person_id'].nunique()} people served with them, "
+                        f"{len(interlocks(co))} of them at two or more of these companies.", "ok")  # fmt: skip
+    table = frame_html(interlocks(co), ["name", "n_companies", "company_names", "current"],
+                       empty="nobody served with them at two or more of these companies")  # fmt: skip
+    details = frame_html(co, ["name", "company_name", "roles", "start", "end", "is_current"], empty="nobody")
+    return co, head + "<h4>At two or more companies</h4>" + table + "<h4>Everyone, per company</h4>" + details
