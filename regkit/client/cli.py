@@ -96,8 +96,9 @@ def parse_filters(items: Sequence[str]) -> dict[str, Any]:
         field = field.strip()
         if not sep or not field:
             raise ValidationError(f"--filter {item!r} is not FIELD=VALUE",
-                                  suggestion="e.g. --filter current_status=opened or --filter 'court=Amtsgericht "
-                                             "Charlottenburg'")  # fmt: skip
+                                  suggestion="e.g. --filter legal_form=gmbh, --filter 'city=Frankfurt am Main' or "
+                                             "--filter incorporated_at=2020-01-01.. (regkit insolvencies: "
+                                             "--filter current_status=opened)")  # fmt: skip
         spec: Any
         if ".." in value:
             low, _, high = value.partition("..")
@@ -197,7 +198,7 @@ def owners(args: argparse.Namespace) -> int:
         try:
             record = client.get_owners(args.company_id, realtime=args.realtime, best_available=args.best_available)
         except NotFoundError as exc:
-            if not args.best_available:
+            if not args.best_available and getattr(exc, "code", None) == "owners_not_available":
                 exc.suggestion = ("an AG, SE or KGaA has no shareholders in the register: --best-available lists "
                                   "those known from filed documents")  # fmt: skip
             raise
@@ -217,7 +218,13 @@ def holdings(args: argparse.Namespace) -> int:
 
     with _client(args) as client:
         person = bool(UUID_PATTERN.match(args.holder_id.strip()))
-        record = client.get_person_holdings(args.holder_id) if person else client.get_holdings(args.holder_id)
+        try:
+            record = client.get_person_holdings(args.holder_id) if person else client.get_holdings(args.holder_id)
+        except ValidationError as exc:
+            exc.suggestion = (
+                f"{exc.suggestion}; or a person's UUID (regkit holdings 9922b97a-9c35-4d0b-8d2b-3908753a84b7)"
+            )
+            raise
     if args.format == "json":
         print(json.dumps(record.raw, ensure_ascii=False, indent=2))
         return 0

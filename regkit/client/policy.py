@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from requests_cache import DO_NOT_CACHE
 from requests_cache.policy import DEFAULT_IGNORED_PARAMS
 
-from regkit.schema.interface import SOURCE_URL_VALIDITY_SECONDS
+from regkit.schema.interface import COMPANY_ID_PATTERN, SOURCE_URL_VALIDITY_SECONDS
 
 if TYPE_CHECKING:
     from requests_cache.policy import ExpirationPatterns
@@ -155,8 +155,9 @@ def keep_response(response: Any) -> bool:
     path = _path_of(response)
     if "/v1/company/" in path:
         asked, _, part = path.split("/v1/company/", 1)[1].partition("/")
-        if part in ("owners", "holdings"):
-            return data.get("company_id") == asked
+        if part in ("owners", "holdings"):  # asked by a former id, the answer names the current one
+            named = data.get("company_id")
+            return isinstance(named, str) and bool(COMPANY_ID_PATTERN.match(named)) and isinstance(data.get(part), list)
         return not part and asked in company_ids(data)
     if "/v1/person/" in path:
         asked, _, part = path.split("/v1/person/", 1)[1].partition("/")

@@ -115,7 +115,8 @@ class LookupMethods:
         """The operation of one lookup (arguments checked; nothing is sent)."""
         found = lookup(endpoint, realtime)
         if best_available and endpoint != "owners":
-            raise ValidationError("best_available applies to endpoint='owners' only")
+            raise ValidationError(f"best_available applies to endpoint='owners' only, not {endpoint!r}",
+                                  suggestion="leave best_available out, or ask with endpoint='owners'")  # fmt: skip
         ident = found.check(identifier)
         if endpoint == "company":
             return self._company_op(ident, realtime, False)

@@ -259,7 +259,8 @@ def _scalar(field: str, value: Any, where: str, vocabulary: FilterVocabulary) ->
         raise _fail(f"{where} is {len(text):,} characters long", f"at most {api.MAX_FILTER_TEXT} characters")
     allowed = vocabulary.values.get(field)
     if allowed is not None and text not in allowed:
-        raise _fail(f"{where}: {text!r} is not a {field} value{_close(text, allowed)}", ", ".join(allowed))
+        article = "an" if field[:1] in "aeiou" else "a"
+        raise _fail(f"{where}: {text!r} is not {article} {field} value{_close(text, allowed)}", ", ".join(allowed))
     pattern = vocabulary.patterns.get(field)
     if pattern is not None and not pattern[0].match(text):
         raise _fail(f"{where}: {text!r} does not have the form of {field}", pattern[1])

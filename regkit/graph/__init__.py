@@ -33,7 +33,7 @@ from .control import (
     organkreis,
     ultimate_parent,
 )
-from .crawler import DIRECTIONS, crawl, linked_companies
+from .crawler import DIRECTIONS, crawl, downward_links, linked_companies
 from .edgelist import from_edgelist, to_edgelist, to_nodelist
 from .layout import control_layers, layered_layout
 from .mergers import merger_history
@@ -71,6 +71,7 @@ __all__ = [
     "interlocks",
     "layered_layout",
     "linked_companies",
+    "downward_links",
     "merger_history",
     "node_link_data",
     "node_link_graph",

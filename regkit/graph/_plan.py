@@ -40,8 +40,11 @@ def check_arguments(seeds: Any, depth: int, relations: tuple[str, ...], budget: 
     if bad:
         raise ValidationError(f"not company ids or person ids: {bad[:5]}",
                               suggestion="company ids look like DE-HRB-B1204-12345, person ids are UUIDs")  # fmt: skip
-    if depth < 0 or (budget is not None and budget < 0) or (max_companies is not None and max_companies < 1):
-        raise ValidationError("depth and budget must be ≥ 0 and max_companies ≥ 1")
+    wrong = [f"{name}={value!r}" for name, value, low in (("depth", depth, 0), ("budget", budget, 0),
+             ("max_companies", max_companies, 1)) if value is not None and value < low]  # fmt: skip
+    if wrong:
+        raise ValidationError(f"{', '.join(wrong)} is out of range",
+                              suggestion="depth and budget are ≥ 0, max_companies ≥ 1 (or None)")  # fmt: skip
     if direction not in DIRECTIONS:
         raise ValidationError(f"direction must be one of {list(DIRECTIONS)}, not {direction!r}")
     if direction != "up" and OWNERSHIP not in relations:

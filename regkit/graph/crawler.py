@@ -14,8 +14,10 @@ subsidiaries. ``direction="up"`` (the default, as before) follows those links on
 parent it finds almost nothing below it. The holdings endpoint is the downward edge:
 ``direction="down"`` asks each company reached for its holdings (current and past: a member merged
 into another is reached only through a past holding) and follows them, together with the record's
-merger, spin-off and profit-transfer links (not its shareholders and representatives, which lead
-upwards and out of the group); a crawl down from an Organträger reaches every member.
+downward links — what it absorbed and the recipients of its spin-offs (:func:`downward_links`); never its
+Organträger, the company it merged into, its shareholders or representatives, which lead upwards and out of
+the part below the seed. A crawl down from an Organträger reaches every member, and one from a subsidiary
+only what lies below it.
 ``direction="both"`` follows everything. A person seed (a UUID) is looked up (``client.get_person``:
 their management positions) and asked for their holdings (``client.get_person_holdings``).
 """
@@ -48,7 +50,7 @@ from .schema import (
     check_relations,
 )
 
-__all__ = ["crawl", "linked_companies", "DIRECTIONS"]
+__all__ = ["crawl", "linked_companies", "downward_links", "DIRECTIONS"]
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +87,17 @@ def linked_companies(company: Mapping[str, Any], relations: Iterable[str] = RELA
     return [cid for cid in dict.fromkeys(found) if cid != company.get("id")]
 
 
+def downward_links(company: Mapping[str, Any], relations: Iterable[str] = RELATIONS) -> list[str]:
+    """The company ids a CompanyV1 record links to *downwards*: what it absorbed (``acquisitions``, with
+    ``merger``) and the recipients of its spin-offs (``asset_spin_offs``, with ``spin_off``). Its profit-transfer
+    agreement, the company it merged into and its shareholders point upwards and are left out.
+    """
+    relations = set(relations)
+    found = [link["company_id"] for link in company.get("acquisitions") or ()] if MERGER in relations else []
+    found += [link["company_id"] for link in company.get("asset_spin_offs") or ()] if SPIN_OFF in relations else []
+    return [cid for cid in dict.fromkeys(found) if cid != company.get("id")]
+
+
 class _Crawl:
     """What one crawl has fetched so far, and how it fetches a level."""
 
@@ -96,6 +109,7 @@ class _Crawl:
                                        if r in relations))  # fmt: skip
         follow = [r for r in relations if r in RECORD_RELATIONS and not (direction == "down" and r == REPRESENTATION)]
         self.follow = tuple(follow)
+        self.down_only = direction == "down"
         self.companies: dict[str, dict[str, Any]] = {}  # company id → raw record
         self.requested: set[str] = set()
         self.holdings: dict[tuple[str, str], Any] = {}  # (endpoint, holder) → raw holdings answer
@@ -133,7 +147,7 @@ class _Crawl:
         self.companies.update(fresh)
         self.report.failed.update(errors)
         for raw in fresh.values():
-            frontier += linked_companies(raw, self.follow)
+            frontier += downward_links(raw, self.follow) if self.down_only else linked_companies(raw, self.follow)
         if plan.holdings:
             asked = [cid for cid in fresh if ("holdings", cid) not in self.holdings]
             frontier += self.ask("holdings", client.get_holdings, asked, rows)
@@ -212,8 +226,8 @@ def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, b
     direction : {"up", "down", "both"}
         ``"up"`` (default): the links company records list, as before (see the module docstring).
         ``"down"``: each company's holdings (one call per company, 10 credits, cached afterwards;
-        needs ``"ownership"`` in ``relations``) and its record's merger, spin-off and profit-transfer
-        links. ``"both"``: all of it.
+        needs ``"ownership"`` in ``relations``) and its record's downward links (acquisitions, spin-offs;
+        :func:`downward_links`). ``"both"``: all of it.
 
     Returns
     -------

@@ -118,7 +118,7 @@ def test_estimate_search_cost_for_each_kind(inprocess: Any) -> None:
         (lambda c: c.search_companies(filters={"incorporated_at": ("2020-02-30", None)}), "must be a date"),
         (lambda c: c.search_companies(filters={"purpose": {"value": "Software"}}), "cannot use 'value'"),
         (lambda c: c.search_companies(filters={"industry_codes": "6201"}), "WZ 2025"),
-        (lambda c: c.search_companies(filters={"active": "yes"}), "not a active value"),
+        (lambda c: c.search_companies(filters={"active": "yes"}), "not an active value"),
         (lambda c: c.search_companies(per_page=101), "per_page"),
         (lambda c: c.search_persons(filters={"legal_form": "gmbh"}), "of the person search"),
         (lambda c: c.autocomplete_companies("N"), "2 to 200 characters"),
@@ -331,6 +331,9 @@ def test_only_the_answer_asked_for_is_kept() -> None:
     company = "DE-HRB-B1234-1"
     assert keep_response(response(f"/v1/company/{company}/owners", {"company_id": company, "owners": []}))
     assert not keep_response(response(f"/v1/company/{company}/owners", {"company_id": "DE-HRB-B1234-2"}))
+    # asked by a former id, the answer names the company's current id: kept (a repeat is free)
+    assert keep_response(response(f"/v1/company/{company}/owners", {"company_id": "DE-HRB-B1234-2", "owners": []}))
+    assert not keep_response(response(f"/v1/company/{company}/owners", {"company_id": "HRB 2", "owners": []}))
     assert keep_response(response(f"/v1/company/{company}/holdings", {"company_id": company, "holdings": []}))
     assert not keep_response(response(f"/v1/company/{company}/holdings", {"id": company}))
     assert keep_response(response(f"/v1/person/{UUID.upper()}", {"id": UUID}))
@@ -369,3 +372,14 @@ def test_amounts_are_sent_as_exact_decimal_text(amount: Decimal) -> None:
         sent = validation.filters({"revenue": (value, None)}, COMPANY_FILTERS)[0]["min"]
         assert Decimal(sent) == Decimal(str(value)) and "e" not in sent.lower()
         assert validation.filters([{"field": "revenue", "min": sent}], COMPANY_FILTERS)[0]["min"] == sent  # stable
+
+
+def test_owners_and_holdings_asked_by_a_former_id_are_paid_once(inprocess: Any, world: Any) -> None:
+    former, current = next((f, c) for f, c in sorted(world.meta["former_ids"].items())
+                           if world.companies[c]["legal_form"] in ("gmbh", "ug"))  # fmt: skip
+    client = inprocess.client()
+    first = client.get_owners(former)
+    assert first.raw["company_id"] == current and client.credits_spent == 10
+    assert client.get_owners(former).meta.from_cache and client.is_cached(former, endpoint="owners")
+    client.get_holdings(former)
+    assert client.get_holdings(former).meta.from_cache and client.credits_spent == 20 == inprocess.used()

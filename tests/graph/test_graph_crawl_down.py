@@ -334,3 +334,23 @@ def test_arguments_are_checked_before_anything_is_spent() -> None:
     for kwargs, match in cases:
         with pytest.raises(regkit.ValidationError, match=match):
             crawl(NoClient(), **{"seeds": [A], **kwargs})
+
+
+def test_down_from_a_subsidiary_stays_below_it(make_client: Any, world: Any) -> None:
+    # The companies below a holding in the world: what it holds (current or past), and so on, by shareholdings,
+    # plus what those absorbed or spun off to, from the records — never its parent or Organträger.
+    holds: dict[str, set[str]] = {}
+    for row in world.shareholdings:
+        holds.setdefault(row["holder_id"], set()).add(row["company_id"])
+    middle = next(cid for cid in sorted(h for h in holds if h) if cid in world.companies and world.companies[cid]["profit_transfer_agreement"]
+                  and any(c in holds for c in holds[cid]))  # fmt: skip
+    below, todo = {middle}, [middle]
+    while todo:
+        cid = todo.pop()
+        record = world.companies[cid]
+        nxt = holds.get(cid, set()) | {a["company_id"] for a in record["acquisitions"]}
+        nxt |= {s["company_id"] for s in record["asset_spin_offs"]}
+        todo += sorted(nxt - below)
+        below |= nxt
+    G = crawl(make_client(), middle, depth=10, direction="down", progress=False)
+    assert fetched(G) == below and world.companies[middle]["profit_transfer_agreement"]["company_id"] not in fetched(G)

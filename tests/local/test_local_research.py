@@ -226,6 +226,7 @@ def test_person_search_filters(api, entries_by_person):
         ({"filters": [{"field": "zip", "value": "10115"}]}, "invalid_filter"),
         ({"filters": [{"field": "date_of_birth", "value": "1.1.1960"}]}, "invalid_filter"),
         ({"filters": [{"field": "active", "value": "yes"}]}, "invalid_filter"),
+        ({"filters": [{"field": "date_of_birth", "min": None}]}, "invalid_filter"),
         ({"filters": [{"field": "city", "value": "Köln", "keywords": "Köln"}]}, "invalid_filter"),
         ({"query": 5}, "invalid_query"),
         ({"pagination": {"per_page": 101}}, "invalid_pagination"),
@@ -270,3 +271,15 @@ def test_the_same_answers_over_loopback(remote, api):
     assert found.status_code == 200 and charged(found) == 10
     person = found.json()["results"][0]["id"]
     assert remote().get(f"/v1/person/{person}").json() == api().get(f"/v1/person/{person}").json()
+
+
+def test_a_general_partner_without_an_id_is_an_owner_with_a_null_id(api, catalog):
+    kg = next(c for c in catalog.world.companies.values() if c["legal_form"] == "kg" and c["status"] == "active"
+              and any(e["role"] == "PERSONAL_LIABLE_DIRECTOR" and e["id"] is None and e["end_date"] is None
+                      for e in c["representation"]))  # fmt: skip
+    owners = api().get(f"/v1/company/{kg['id']}/owners").json()["owners"]
+    nameless = [o for o in owners if o["id"] is None]
+    expected = [e["name"] for e in kg["representation"]
+                if e["role"] == "PERSONAL_LIABLE_DIRECTOR" and e["id"] is None and e["end_date"] is None]  # fmt: skip
+    assert sorted(o["name"] for o in nameless) == sorted(expected)
+    assert all(o["relation_type"] == "general_partner" and o["percentage_share"] == 0 for o in nameless)

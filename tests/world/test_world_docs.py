@@ -54,9 +54,11 @@ def test_names_and_persons_to_try_are_found_as_the_table_says(world):
                       flags=re.M)  # fmt: skip
     assert len(rows) == 5
     with Client() as client:
-        for kind, text, ident, _ in rows:
+        for kind, text, ident, what in rows:
             if kind == "search":
                 assert client.search_companies(text)[0]["company_id"] == ident, text  # the best match
+                if "best_available=True" in what:
+                    assert len(client.get_owners(ident, best_available=True)) == 3
             else:
                 found = client.search_persons(text, per_page=100)
                 assert ident in {r["id"] for r in found}, text

@@ -52,6 +52,8 @@ class Catalog:
         self.entities: dict[str, list[str]] = register.get("entities", {})
         self._index_lock = threading.Lock()
         self._index: InsolvencyIndex | None = None
+        self._people_lock = threading.Lock()
+        self._people: tuple[Ownership, dict[str, Person], tuple[Person, ...]] | None = None
         self._company_lock = threading.Lock()  # its own: building one index does not hold up the other
         self._company_index: CompanyIndex | None = None
 
@@ -78,7 +80,7 @@ class Catalog:
                     details = dict(entry.get("natural_person") or {})
                     found.setdefault(entry["id"], {"name": entry.get("name"), **details})
         for holding in self.world.shareholdings:
-            if holding.get("holder_type") == "natural_person":
+            if holding.get("holder_type") == "natural_person" and holding.get("holder_id"):
                 details = dict(holding.get("holder_details") or {})
                 found.setdefault(holding["holder_id"], {"name": holding.get("holder_name"), **details})
         for proceeding in self.world.insolvencies.values():
@@ -94,20 +96,29 @@ class Catalog:
             row for row in self.world.shareholdings if row.get("end") is None and float(row["share"]) > 0
         )
 
-    @cached_property
+    @property
     def ownership(self) -> Ownership:
         """The shareholdings by company held and by holder (owners and holdings answer from it)."""
-        return Ownership.of(self.world.shareholdings)
+        return self._people_indexes()[0]
 
-    @cached_property
+    @property
     def people(self) -> dict[str, Person]:
         """Every person of the world by lower-case UUID, with their management positions."""
-        return person_index(self.world.companies, self.persons)
+        return self._people_indexes()[1]
 
-    @cached_property
+    @property
     def people_sorted(self) -> tuple[Person, ...]:
         """The persons in the person search's order (last name, first name, date of birth, id)."""
-        return tuple(sorted(self.people.values(), key=lambda person: person.sort_key()))
+        return self._people_indexes()[2]
+
+    def _people_indexes(self) -> tuple[Ownership, dict[str, Person], tuple[Person, ...]]:
+        """Built once, under a lock: the first requests of a threaded server come together."""
+        with self._people_lock:
+            if self._people is None:
+                people = person_index(self.world.companies, self.persons)
+                ordered = tuple(sorted(people.values(), key=lambda person: person.sort_key()))
+                self._people = (Ownership.of(self.world.shareholdings), people, ordered)
+            return self._people
 
     @property
     def insolvency_index(self) -> InsolvencyIndex:

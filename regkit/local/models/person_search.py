@@ -112,6 +112,8 @@ def _check(item: Any) -> Check:
             day = _date(name, item["value"])
             return lambda p: p.date_of_birth == day
         low, high = (_date(name, item[k]) if item.get(k) is not None else None for k in ("min", "max"))
+        if low is None and high is None:
+            raise _bad("invalid_filter", f"Filter on {name!r}: give a date as min, max or both (not null).")
         if low and high and low > high:
             raise _bad("invalid_filter", f"Filter on {name!r}: min {low} is after max {high}.")
         return lambda p: (

@@ -131,7 +131,8 @@ def _row(row: Mapping[str, Any], relation: str, share: float, capital: float, st
 
 
 def _general_partners(company: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """A KG's general partners (its ``PERSONAL_LIABLE_DIRECTOR`` entries with an id): rows with share 0."""
+    """A KG's general partners (its ``PERSONAL_LIABLE_DIRECTOR`` entries): rows with share 0 (``holder_id``
+    null where the register gives the partner no id)."""
     return [
         {
             "company_id": company["id"],
@@ -146,7 +147,7 @@ def _general_partners(company: Mapping[str, Any]) -> list[dict[str, Any]]:
             "end": e["end_date"],
         }
         for e in company["representation"]
-        if e["role"] == "PERSONAL_LIABLE_DIRECTOR" and e["id"]
+        if e["role"] == "PERSONAL_LIABLE_DIRECTOR"
     ]
 
 
