@@ -18,10 +18,14 @@ from __future__ import annotations
 import logging
 import os
 import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from requests_cache.backends import BaseCache, SQLiteCache
+from requests_cache.backends.sqlite import SQLiteDict
 
 from .errors import ValidationError
 
@@ -82,7 +86,27 @@ def _sqlite(path: Path) -> SQLiteCache:
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     if not path.exists():
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-    return SQLiteCache(path, busy_timeout=30_000, wal=True)
+    backend = SQLiteCache(path, busy_timeout=30_000, wal=True)
+    for table in (backend.responses, backend.redirects):
+        table.__class__ = SerialSQLiteDict  # same state, reads under the lock too
+    return backend
+
+
+class SerialSQLiteDict(SQLiteDict):
+    """requests-cache's ``SQLiteDict``, with reads serialised as its writes are.
+
+    ``SQLiteDict`` shares one ``sqlite3`` connection between threads and takes its lock for writes only, so a
+    read in one thread can run on the connection while another thread begins a write on it. With a bulk
+    lookup's 16 workers that surfaced as ``sqlite3.DatabaseError: no more rows available`` from
+    ``BEGIN IMMEDIATE`` (requests-cache issues #820 and #1008 describe the same). Holding the (re-entrant,
+    shared by both tables) lock for every use of the connection makes each use exclusive; a read of the
+    cache takes tens of microseconds, so workers barely wait.
+    """
+
+    @contextmanager
+    def connection(self, commit: bool = False) -> Iterator[sqlite3.Connection]:
+        with self._lock, super().connection(commit) as con:
+            yield con
 
 
 def _redis(url: str) -> BaseCache:

@@ -125,3 +125,29 @@ def test_redis_backend_needs_redis_installed(monkeypatch: pytest.MonkeyPatch) ->
     with pytest.raises(ImportError, match="pip install redis") as info:
         Client(api_key="k", base_url="http://x.test", cache="redis://user:secret@host:6379/0")
     assert "secret" not in str(info.value)
+
+
+def test_the_sqlite_cache_uses_its_connection_one_thread_at_a_time(tmp_path: Path) -> None:
+    # requests-cache shares one sqlite3 connection between threads and locks only writes; a read beside another
+    # thread's write on that connection failed a bulk lookup ("no more rows available"). regkit's SQLite
+    # cache holds the lock for reads too: while one thread reads, another's write waits, then goes through.
+    import threading
+
+    from regkit.client.cache import open_backend
+
+    backend = open_backend(tmp_path / "cache.sqlite")
+    assert backend is not None
+    backend.redirects["a"] = "1"
+    written = threading.Event()
+
+    def write() -> None:
+        backend.redirects["b"] = "2"
+        written.set()
+
+    with backend.redirects.connection() as con:  # a read in progress in this thread
+        writer = threading.Thread(target=write)
+        writer.start()
+        assert not written.wait(0.3)  # the writer waits for the read to end
+        assert con.execute("SELECT value FROM redirects WHERE key = 'a'").fetchone()[0] == "1"
+    assert written.wait(10) and backend.redirects["b"] == "2"
+    writer.join()
