@@ -21,6 +21,7 @@ import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -173,11 +174,22 @@ class ClientCache:
         }
         return info
 
-    def clear(self) -> None:
-        """Delete every stored answer (the next calls are paid again)."""
-        if self.backend is not None:
+    def clear(self, older_than: timedelta | None = None) -> int:
+        """Delete the stored answers — all of them, or those cached longer ago than ``older_than`` — and return
+        how many were deleted (the next calls for them are paid again)."""
+        if self.backend is None:
+            return 0
+        before = len(self.backend.responses)
+        if older_than is None:
             self.backend.clear()
-            logger.info("cache cleared: %s", self.location())
+        else:
+            if older_than <= timedelta(0):
+                raise ValidationError(f"older_than must be positive, not {older_than}",
+                                      suggestion="e.g. timedelta(days=30); clear() without it deletes everything")  # fmt: skip
+            self.backend.delete(older_than=older_than)
+        removed = before - len(self.backend.responses)
+        logger.info("cache: %d answer(s) deleted from %s", removed, self.location())
+        return removed
 
     def __repr__(self) -> str:
         mode = ", offline" if self.offline else ""

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Callable, Sequence
+from datetime import timedelta
 from typing import Any
 
 from .errors import (
@@ -24,7 +26,7 @@ from .errors import (
     ValidationError,
 )
 
-__all__ = ["add_commands", "main", "parse_filters"]
+__all__ = ["add_commands", "main", "parse_age", "parse_filters"]
 
 _SUMMARY_COLUMNS = ["id", "debtor_name", "court", "city", "current_status", "opened_at", "last_event_at"]
 _COMPANY_COLUMNS = ["company_id", "name", "legal_form", "register_court", "city", "active"]
@@ -77,6 +79,20 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value
+
+
+def parse_age(text: str) -> timedelta:
+    """``30d`` / ``12h`` / ``2w`` / ``90m`` → a ``timedelta`` (for ``regkit cache clear --older-than``).
+
+    >>> parse_age("30d")
+    datetime.timedelta(days=30)
+    """
+    match = re.fullmatch(r"\s*(\d+)\s*([mhdw])\s*", text)
+    if not match or int(match.group(1)) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an age: a positive whole number and m, h, d or w "
+                                         "(minutes, hours, days, weeks), e.g. 30d")  # fmt: skip
+    unit = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}[match.group(2)]
+    return timedelta(**{unit: int(match.group(1))})
 
 
 def parse_filters(items: Sequence[str]) -> dict[str, Any]:
@@ -269,9 +285,12 @@ def cache(args: argparse.Namespace) -> int:
     from .policy import CachePolicy
 
     handle = ClientCache(open_backend("sqlite"), CachePolicy())
+    if args.older_than is not None and args.action != "clear":
+        raise ValidationError("--older-than goes with 'clear'", suggestion="regkit cache clear --older-than 30d")
     if args.action == "clear":
-        handle.clear()
-        print(f"cleared {handle.location()}")
+        removed = handle.clear(args.older_than)
+        older = "" if args.older_than is None else f" cached more than {args.older_than} ago"
+        print(f"deleted {removed} answer(s){older} from {handle.location()}")
         return 0
     for key, value in handle.info().items():
         if isinstance(value, dict):
@@ -345,6 +364,8 @@ def add_commands(subparsers: Any) -> None:
 
     p = subparsers.add_parser("cache", help="show or clear the client's cache")
     p.add_argument("action", choices=("info", "clear"))
+    p.add_argument("--older-than", type=parse_age, default=None, metavar="AGE",
+                   help="with clear: only answers cached longer ago than AGE (30d, 12h, 2w, 90m)")  # fmt: skip
     p.set_defaults(handler=cache)
 
 

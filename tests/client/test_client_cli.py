@@ -57,8 +57,42 @@ def test_credits_and_cache(run: Any, world: Any) -> None:
     status, out, _ = run("cache", "info")
     assert status == 0 and "responses: 1" in out
     status, out, _ = run("cache", "clear")
-    assert status == 0 and "cleared" in out
+    assert status == 0 and "deleted 1 answer(s) from" in out
     assert "responses: 0" in run("cache", "info")[1]
+
+
+def test_cache_clear_older_than_keeps_what_is_younger(run: Any, world: Any) -> None:
+    from datetime import datetime, timedelta, timezone
+
+    from regkit.client.cache import ClientCache, open_backend
+    from regkit.client.policy import CachePolicy
+
+    old, young = list(world.companies)[:2]
+    run("company", old)
+    run("company", young)
+    backend = open_backend("sqlite")  # the cache the commands used (REGKIT_CACHE_DIR of the test)
+    assert backend is not None and len(backend.responses) == 2
+    for key in list(backend.responses.keys()):
+        response = backend.responses[key]
+        if old in response.url:  # cached 40 days ago
+            response.created_at = datetime.now(timezone.utc) - timedelta(days=40)
+            backend.responses[key] = response
+    status, out, _ = run("cache", "clear", "--older-than", "30d")
+    assert status == 0 and "deleted 1 answer(s) cached more than 30 days, 0:00:00 ago" in out
+    remaining = [backend.responses[k].url for k in backend.responses.keys()]
+    assert len(remaining) == 1 and young in remaining[0]
+    assert ClientCache(backend, CachePolicy()).clear() == 1
+
+
+@pytest.mark.parametrize("age", ["30", "0d", "3y", "-2d", "thirty days"])
+def test_cache_clear_older_than_refuses_what_is_not_an_age(run: Any, age: str) -> None:
+    with pytest.raises(SystemExit):
+        run("cache", "clear", "--older-than", age)
+
+
+def test_older_than_goes_with_clear(run: Any) -> None:
+    status, _, err = run("cache", "info", "--older-than", "30d")
+    assert status != 0 and "regkit cache clear --older-than 30d" in err
 
 
 @pytest.mark.parametrize(
