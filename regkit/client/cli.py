@@ -95,6 +95,16 @@ def parse_age(text: str) -> timedelta:
     return timedelta(**{unit: int(match.group(1))})
 
 
+def _age_text(age: timedelta) -> str:
+    """``timedelta(days=30)`` → ``"30 days"`` (what ``parse_age`` read, said back)."""
+    minutes = int(age.total_seconds()) // 60
+    for size, unit in ((24 * 60, "day"), (60, "hour"), (1, "minute")):
+        if minutes % size == 0:
+            count = minutes // size
+            return f"{count} {unit}{'' if count == 1 else 's'}"
+    return str(age)
+
+
 def parse_filters(items: Sequence[str]) -> dict[str, Any]:
     """Turn ``FIELD=VALUE`` options into the filter mapping of ``search_insolvencies``.
 
@@ -289,7 +299,7 @@ def cache(args: argparse.Namespace) -> int:
         raise ValidationError("--older-than goes with 'clear'", suggestion="regkit cache clear --older-than 30d")
     if args.action == "clear":
         removed = handle.clear(args.older_than)
-        older = "" if args.older_than is None else f" cached more than {args.older_than} ago"
+        older = "" if args.older_than is None else f" cached more than {_age_text(args.older_than)} ago"
         print(f"deleted {removed} answer(s){older} from {handle.location()}")
         return 0
     for key, value in handle.info().items():
