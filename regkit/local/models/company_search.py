@@ -7,15 +7,12 @@ limit.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from regkit.schema.interface import PRICES
-
 from ..search.company_request import AUTOCOMPLETE_LIMIT
 from ..search.query import SearchRequest
-from .credits import Charged, spend
+from .credits import Charged, charged_page
 from .users import User
 
 if TYPE_CHECKING:
@@ -33,19 +30,7 @@ def search_company(
     charged.
     """
     results, total = context.catalog.company_index.search(search)
-    page = {
-        "results": results,
-        "pagination": {
-            "page": search.page,
-            "per_page": search.per_page,
-            "total_pages": math.ceil(total / search.per_page),
-            "total_results": total,
-        },
-    }
-    if client_gone():
-        return Charged(page)
-    charged = spend(context, user, PRICES["company_search"])
-    return Charged(page, charged.credits, charged.remaining)
+    return charged_page(context, user, results, total, search.page, search.per_page, "company_search", client_gone)
 
 
 def autocomplete_company(context: RegisterContext, user: User, query: str) -> dict[str, Any]:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from .backend import RegisterContext
 
 __all__ = [
+    "charged_page",
     "Balance",
     "Charged",
     "balance",
@@ -175,3 +176,33 @@ def get_credits(context: RegisterContext, user: User) -> dict[str, Any]:
     """The caller's credit balance for the current period (``GET /v1/credits``, free)."""
     with context.state.connection() as conn:
         return credits_document(conn, user, context.now())
+
+
+def charged_page(
+    context: RegisterContext,
+    user: User,
+    results: list[Any],
+    total: int,
+    page: int,
+    per_page: int,
+    price: str,
+    client_gone: Callable[[], bool],
+) -> Charged[dict[str, Any]]:
+    """A search page (``results`` plus ``pagination``), charged ``PRICES[price]`` once it is ready — unless
+    ``client_gone()`` says the client has disconnected by then (nobody receives the answer: nothing is charged).
+    """
+    from regkit.schema.interface import PRICES
+
+    body = {
+        "results": results,
+        "pagination": {
+            "page": page,
+            "per_page": per_page,
+            "total_pages": -(-total // per_page),
+            "total_results": total,
+        },
+    }
+    if client_gone():
+        return Charged(body)
+    charged = spend(context, user, PRICES[price])
+    return Charged(body, charged.credits, charged.remaining)

@@ -6,7 +6,6 @@ the client has gone by then (nobody receives the answer).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +13,7 @@ from regkit.schema.interface import PRICES
 
 from ..exceptions import ApiError
 from ..search.query import SearchRequest
-from .credits import Charged, spend
+from .credits import Charged, charged_page, spend
 from .users import User
 
 if TYPE_CHECKING:
@@ -36,19 +35,7 @@ def search_insolvency(
     charged.
     """
     results, total = context.catalog.insolvency_index.search(search)
-    page = {
-        "results": results,
-        "pagination": {
-            "page": search.page,
-            "per_page": search.per_page,
-            "total_pages": math.ceil(total / search.per_page),
-            "total_results": total,
-        },
-    }
-    if client_gone():
-        return Charged(page)
-    charged = spend(context, user, PRICES["insolvency_search"])
-    return Charged(page, charged.credits, charged.remaining)
+    return charged_page(context, user, results, total, search.page, search.per_page, "insolvency_search", client_gone)
 
 
 def get_insolvency(context: RegisterContext, user: User, insolvency_id: str) -> Charged[dict[str, Any]]:

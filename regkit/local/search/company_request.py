@@ -33,7 +33,7 @@ from regkit.schema.research import (
 from ..exceptions import ApiError
 from .company_rows import AMOUNTS, court_key, register_number_key
 from .query import Filter, SearchRequest, fold, lone_surrogate, query_terms
-from .request import _shown, _string, _strings, parse_body
+from .request import _shown, _string, _strings, filter_members, parse_body
 
 __all__ = [
     "SERVED_FIELDS",
@@ -59,7 +59,6 @@ FIELD_MEMBERS = COMPANY_FILTER_MEMBER_KINDS
 FIELD_VALUES = COMPANY_FILTER_VALUES
 
 _BODY_MEMBERS = frozenset({"query", "filters", "location", "pagination"})
-_WAYS = (frozenset({"value"}), frozenset({"values"}), frozenset({"keywords"}), frozenset({"min", "max"}))
 _DATE_TEXT = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 _NUMBER = re.compile(r"^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?\Z")
 _WZ_CODE = WZ_CODE_PATTERN
@@ -128,25 +127,6 @@ def _field(item: Any) -> str:
     return field
 
 
-def _members(field: str, item: dict[str, Any]) -> set[str]:
-    members = set(item) - {"field"}
-    unknown = members - {"value", "values", "keywords", "min", "max"}
-    if unknown:
-        raise _bad(f"Filter on {field!r} has unknown member(s) {', '.join(map(_shown, sorted(unknown)[:5]))}.")
-    ways = [way for way in _WAYS if members & way]
-    if len(ways) != 1:
-        raise _bad(
-            f"Filter on {field!r} needs exactly one of value, values, keywords or min/max; got "
-            f"{', '.join(sorted(members)) or 'none'}."
-        )
-    fitting = FIELD_MEMBERS[field]
-    if not members <= fitting:
-        raise _bad(
-            f"Filter on {field!r} takes {', '.join(sorted(fitting))}, not {', '.join(sorted(members - fitting))}."
-        )
-    return members
-
-
 def _range(field: str, item: dict[str, Any], members: set[str]) -> list[Filter]:
     bounds = {b: _string(field, b, item[b]) for b in ("min", "max") if b in members}
     if field == "incorporated_at":
@@ -163,7 +143,7 @@ def _range(field: str, item: dict[str, Any], members: set[str]) -> list[Filter]:
 
 def _parse_filter(item: Any) -> list[Filter]:
     field = _field(item)
-    members = _members(field, item)
+    members = filter_members(field, item, FIELD_MEMBERS[field])
     if "min" in members or "max" in members:
         return _range(field, item, members)
     if "keywords" in members:

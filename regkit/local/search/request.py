@@ -34,7 +34,7 @@ from regkit.schema.interface import (
 from ..exceptions import ApiError
 from .query import GROUND_BITS, Filter, SearchRequest, fold, lone_surrogate, query_terms
 
-__all__ = ["parse_search_request", "parse_body"]
+__all__ = ["parse_search_request", "parse_body", "filter_members"]
 
 # The limits are the interface's (regkit.schema.interface), which the client checks before sending too.
 
@@ -102,12 +102,9 @@ def _operand(field: str, member: str, text: str) -> Any:
     return text
 
 
-def _parse_filter(item: Any) -> list[Filter]:
-    if not isinstance(item, dict):
-        raise _bad("Each filter must be an object with 'field' and one of value, values, keywords, min/max.")
-    field = item.get("field")
-    if not isinstance(field, str) or field not in FILTER_FIELDS:
-        raise _bad(f"Unknown filter field {_shown(field)}; filterable are: {', '.join(FILTER_FIELDS)}.")
+def filter_members(field: str, item: dict[str, Any], fitting: frozenset[str]) -> set[str]:
+    """The members of filter object ``item`` on ``field`` — exactly one way of matching, among ``fitting`` —
+    or a 400 ``invalid_filter`` that says which members the field takes."""
     members = set(item) - {"field"}
     unknown = members - set(FILTER_MEMBERS)
     if unknown:
@@ -118,11 +115,20 @@ def _parse_filter(item: Any) -> list[Filter]:
             f"Filter on {field!r} needs exactly one of value, values, keywords or min/max; got "
             f"{', '.join(sorted(members)) or 'none'}."
         )
-    fitting = FILTER_MEMBER_KINDS[field]
     if not members <= fitting:
         raise _bad(
             f"Filter on {field!r} takes {', '.join(sorted(fitting))}, not {', '.join(sorted(members - fitting))}."
         )
+    return members
+
+
+def _parse_filter(item: Any) -> list[Filter]:
+    if not isinstance(item, dict):
+        raise _bad("Each filter must be an object with 'field' and one of value, values, keywords, min/max.")
+    field = item.get("field")
+    if not isinstance(field, str) or field not in FILTER_FIELDS:
+        raise _bad(f"Unknown filter field {_shown(field)}; filterable are: {', '.join(FILTER_FIELDS)}.")
+    members = filter_members(field, item, FILTER_MEMBER_KINDS[field])
     column = _FOLDED_FIELDS.get(field, "grounds_mask" if field == "insolvency_grounds" else field)
     if "value" in members:
         operand = _operand(field, "value", _string(field, "value", item["value"]))
