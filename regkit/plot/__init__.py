@@ -21,6 +21,9 @@ _EXPORTS = {
     "deterministic": "regkit.plot.style",
     "figure_svg": "regkit.plot.style",
     "EuroFormatter": "regkit.plot.style",
+    "fiscal_years": "regkit.plot.fiscal",
+    "fiscal_year_label": "regkit.plot.fiscal",
+    "fiscal_year_axis": "regkit.plot.fiscal",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -24,7 +24,8 @@ from regkit.frames import MEASURES, RATIOS
 from regkit.frames import indicators as indicators_frame
 from regkit.frames import ratios as ratios_frame
 
-from .style import EuroFormatter, date_axis, new_axes
+from .fiscal import fiscal_year_axis, fiscal_years
+from .style import EuroFormatter, new_axes
 
 __all__ = ["KINDS", "indicators", "ratios", "line_data"]
 
@@ -67,11 +68,20 @@ def _frame(data: Any, build: Any) -> tuple[pd.DataFrame, dict[str, str]]:
     return build([c for c in companies if c is not None]), names
 
 
-def line_data(frame: pd.DataFrame, company_id: str, metric: str) -> tuple[np.ndarray, np.ndarray]:
-    """The x (``datetime64``) and y (``float``, NaN where null) of one line, as :func:`indicators` draws it.
+def _rows(frame: pd.DataFrame, company_id: str) -> pd.DataFrame:
+    """The reports of one company that are drawn: dated, latest revision, in date order."""
+    rows = frame[(frame["company_id"] == company_id).to_numpy(bool) & frame["date"].notna().to_numpy(bool)]
+    if "is_latest_revision" in rows:
+        rows = rows[rows["is_latest_revision"].to_numpy(bool)]
+    return rows.sort_values("date", kind="stable")
 
-    Rows of other companies, earlier revisions and rows without a date are left out; a frame in
-    cents gives EUR for the monetary measures.
+
+def line_data(frame: pd.DataFrame, company_id: str, metric: str) -> tuple[np.ndarray, np.ndarray]:
+    """The x (fiscal years, ``int64``) and y (``float``, NaN where null) of one line, as :func:`indicators` draws it.
+
+    A report is drawn at the fiscal year it reports on (:func:`regkit.plot.fiscal.fiscal_years`: the report dated
+    2014-12-31 at 2014), not at its closing date. Rows of other companies, earlier revisions and rows without a
+    date are left out; a frame in cents gives EUR for the monetary measures.
 
     Examples
     --------
@@ -79,17 +89,15 @@ def line_data(frame: pd.DataFrame, company_id: str, metric: str) -> tuple[np.nda
     ...     "date": pd.to_datetime(["2021-12-31", "2022-12-31", "2023-12-31"]),
     ...     "revenue": pd.array([150, None, 300], dtype="Int64")})
     >>> frame.attrs["unit"] = "cents"
-    >>> line_data(frame, "A", "revenue")[1]
-    array([1.5, nan, 3. ])
+    >>> x, y = line_data(frame, "A", "revenue")
+    >>> x.tolist(), y
+    ([2021, 2022, 2023], array([1.5, nan, 3. ]))
     """
-    rows = frame[(frame["company_id"] == company_id).to_numpy(bool) & frame["date"].notna().to_numpy(bool)]
-    if "is_latest_revision" in rows:
-        rows = rows[rows["is_latest_revision"].to_numpy(bool)]
-    rows = rows.sort_values("date", kind="stable")
+    rows = _rows(frame, company_id)
     y = rows[metric].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
     if frame.attrs.get("unit") == "cents" and KINDS.get(metric) == "EUR":
         y = y / 100
-    return rows["date"].to_numpy(dtype="datetime64[us]"), y
+    return fiscal_years(rows["date"]), y
 
 
 def _format_axis(ax: Any, kind: str, scale: str | None) -> None:
@@ -105,6 +113,7 @@ def _draw(frame: pd.DataFrame, metrics: list[str], names: dict[str, str], ax: An
           marker: str, title: str | None) -> Any:  # fmt: skip
     companies = list(dict.fromkeys(frame["company_id"].dropna()))
     ax = new_axes(ax)
+    drawn = [d for cid in companies for d in _rows(frame, cid)["date"]]
     for cid in companies:
         for metric in metrics:
             x, y = line_data(frame, cid, metric)
@@ -112,7 +121,7 @@ def _draw(frame: pd.DataFrame, metrics: list[str], names: dict[str, str], ax: An
                 f"{names.get(cid, cid)} · {metric}"  # fmt: skip
             ax.plot(x, y, marker=marker, markersize=4, linewidth=1.6, label=label, gid=f"{cid}|{metric}")
     kind = KINDS[metrics[0]]
-    date_axis(ax)
+    fiscal_year_axis(ax, drawn)
     _format_axis(ax, kind, scale)
     if kind == "ratio" and any(line.get_ydata().size for line in ax.get_lines()):
         ax.axhline(0.0, color="#888888", linewidth=0.6, zorder=0)
@@ -153,8 +162,9 @@ def indicators(frame: Any, metrics: str | Sequence[str] = "revenue", *, ax: Any 
     Returns
     -------
     matplotlib.axes.Axes
-        One line per company and metric (``line.get_gid()`` is ``"<company_id>|<metric>"``), y in EUR
-        with NaN where the value is null.
+        One line per company and metric (``line.get_gid()`` is ``"<company_id>|<metric>"``), x the fiscal year
+        (a report dated 2014-12-31 at 2014; a year closing on 30 June 2015 at 2015, labelled "2014/15": see
+        :mod:`regkit.plot.fiscal`), y in EUR with NaN where the value is null.
 
     Raises
     ------

@@ -15,6 +15,7 @@ from matplotlib import dates as mdates
 
 from regkit.frames import events as events_frame
 from regkit.frames import insolvency_results
+from regkit.schema.labels import column_label, display_label
 
 from .style import date_axis, new_axes
 
@@ -117,8 +118,11 @@ def insolvency_trend(frame: Any, freq: str = "M", by: str | None = None, *, date
     Returns
     -------
     matplotlib.axes.Axes
-        One ``BarContainer`` per group in ``ax.containers`` (its label is the group), bars starting at
-        each period's first day (date numbers). The x label says how many proceedings had no date.
+        One ``BarContainer`` per group in ``ax.containers`` (each bar's gid is the group's code, the container's
+        label the group as a reader says it:
+        ``"GmbH"`` for ``gmbh``, :func:`regkit.schema.labels.display_label`; the legend's title is the column's,
+        "Legal form"), bars starting at each period's first day (date numbers). Quarters are labelled "Q1 2024",
+        years "2024". The x label says how many proceedings had no date.
 
     Examples
     --------
@@ -141,22 +145,41 @@ def insolvency_trend(frame: Any, freq: str = "M", by: str | None = None, *, date
     palette = _palette(len(counts.columns))
     for colour, group in zip(palette, counts.columns):
         heights = counts[group].to_numpy(dtype=float)
-        ax.bar(left, heights, width=width, bottom=bottom, align="edge", label=group,
+        label = group if group == _OTHER or counts.attrs["by"] is None else display_label(counts.attrs["by"], group)
+        ax.bar(left, heights, width=width, bottom=bottom, align="edge", label=label, gid=group,
                color="#B0B0B0" if group == _OTHER else colour, edgecolor="white", linewidth=0.3)  # fmt: skip
         bottom += heights
-    date_axis(ax)
+    _period_axis(ax, counts.index, str(freq).upper()[:1])
     period = _PERIODS.get(str(freq).upper()[:1], str(freq))
     ax.set_ylabel(f"proceedings per {period}")
     missing = counts.attrs["without_date"]
-    ax.set_xlabel(date + (f" ({missing} without a date not shown)" if missing else ""))
+    ax.set_xlabel(column_label(date) + (f" ({missing} without a date not shown)" if missing else ""))
     ax.yaxis.get_major_locator().set_params(integer=True)
+    ax.set_ylim(0, max(1.0, float(bottom.max(initial=0.0))) * 1.05)
     ax.grid(True, axis="y", alpha=0.3)
     if by is not None and len(counts.columns):
-        ax.legend(title=counts.attrs["by"], fontsize=8, title_fontsize=8, frameon=False, loc="upper left",
+        ax.legend(title=column_label(counts.attrs["by"]), fontsize=8, title_fontsize=8, frameon=False, loc="upper left",
                   bbox_to_anchor=(1.0, 1.0))  # fmt: skip
     if title:
         ax.set_title(title)
     return ax
+
+
+def _period_axis(ax: Any, periods: pd.PeriodIndex, freq: str, max_ticks: int = 8) -> None:
+    """Label quarters "Q1 2024" and years "2024" at the start of their bars; other periods get a date axis."""
+    if freq not in ("Q", "Y") or not len(periods):
+        date_axis(ax)
+        return
+    from matplotlib import ticker
+
+    step = 1
+    while len(periods) / step > max_ticks:
+        step = {1: 2, 2: 4}.get(step, step * 2)
+    shown = [p for i, p in enumerate(periods) if i % step == 0]
+    ax.xaxis.set_major_locator(ticker.FixedLocator(mdates.date2num(pd.PeriodIndex(shown).to_timestamp(how="start"))))
+    ax.xaxis.set_major_formatter(ticker.FixedFormatter([f"Q{p.quarter} {p.year}" if freq == "Q" else str(p.year)
+                                                        for p in shown]))  # fmt: skip
+    ax.xaxis.set_minor_locator(ticker.NullLocator())
 
 
 def _palette(n: int) -> list[str]:

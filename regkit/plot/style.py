@@ -10,14 +10,18 @@ In a notebook
 Run once, near the top (nbval then compares the SVG outputs byte for byte)::
 
     import regkit.plot
-    regkit.plot.deterministic()   # svg.hashsalt, SVG output, no date in the files
+    regkit.plot.deterministic()   # svg.hashsalt, SVG and PNG output, no date in the files
 
 which is the same as::
 
     import matplotlib
     matplotlib.rcParams["svg.hashsalt"] = "regkit"
-    %config InlineBackend.figure_formats = ["svg"]
+    %config InlineBackend.figure_formats = ["svg", "png"]
     %config InlineBackend.print_figure_kwargs = {"bbox_inches": "tight", "metadata": {"Date": None}}
+
+Each figure is stored twice: as SVG (sharp, and what nbval compares) and as PNG beside it. JupyterLab does not
+render SVG from a notebook it does not trust — any notebook opened fresh from a download or a clone — and shows
+the PNG instead of ``<Figure size 900x250 with 1 Axes>``. Both render to the same bytes every time.
 
 Outside IPython only the rcParams are set. Figures whose content depends on the clock (none of
 regkit's do unless asked, e.g. ``timeline(..., until="today")``) stay non-deterministic, of course.
@@ -59,7 +63,8 @@ def deterministic(ipython: bool = True, svg: bool = True) -> dict[RcKeyType, Any
         In a running IPython/Jupyter kernel, also configure the inline backend: no date in the SVG
         metadata, ``bbox_inches="tight"``. Ignored outside IPython.
     svg : bool
-        With ``ipython``: show figures as SVG (nbval compares SVG text; it ignores PNG images).
+        With ``ipython``: store figures as SVG and PNG (nbval compares the SVG text and ignores PNG images; the PNG
+        is what an untrusted notebook shows).
 
     Returns
     -------
@@ -76,7 +81,7 @@ def deterministic(ipython: bool = True, svg: bool = True) -> dict[RcKeyType, Any
     shell = _ipython() if ipython else None
     if shell is not None:
         if svg:
-            shell.run_line_magic("config", "InlineBackend.figure_formats = ['svg']")
+            shell.run_line_magic("config", "InlineBackend.figure_formats = ['svg', 'png']")
         kwargs = {"bbox_inches": "tight", "metadata": dict(SVG_METADATA)}
         shell.run_line_magic("config", f"InlineBackend.print_figure_kwargs = {kwargs!r}")
     return dict(RC)

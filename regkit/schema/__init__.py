@@ -47,8 +47,13 @@ from regkit.schema.interface import (
     UUID_PATTERN,
     load_openapi,
 )
+from regkit.schema.labels import COLUMN_LABELS, LABELS, column_label, display_label
 
 __all__ = [
+    "COLUMN_LABELS",
+    "LABELS",
+    "column_label",
+    "display_label",
     "ADMINISTRATION_KINDS",
     "API_VERSION",
     "COMPANY_ID_PATTERN",

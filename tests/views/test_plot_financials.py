@@ -11,7 +11,6 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from matplotlib import dates as mdates
 
 import regkit.frames as frames
 from regkit.plot.financials import indicators, line_data, ratios
@@ -21,13 +20,19 @@ TOP = "DE-HRB-R2103-65834"
 CORRECTED = "DE-HRA-B1204-20819"  # two reports for 2024-12-31
 
 
+def _fiscal_year(day: str) -> int:
+    """The year a report closing on ``day`` reports on: a year closing January–May mostly lies in the one before."""
+    year, month = int(day[:4]), int(day[5:7])
+    return year - 1 if month <= 5 else year
+
+
 def _expected(company: dict[str, Any], measure: str) -> tuple[list[float], list[float]]:
-    """x (date numbers) and y (EUR, NaN for null) straight from the payload, the last report of a date winning."""
+    """x (fiscal years) and y (EUR, NaN for null) straight from the payload, the last report of a date winning."""
     by_date: dict[str, Any] = {}
     for report in company["indicators"]:
         by_date[report["date"]] = report[measure]
     days = sorted(by_date)
-    xs = [mdates.date2num(np.datetime64(d)) for d in days]
+    xs = [_fiscal_year(d) for d in days]
     ys = [math.nan if by_date[d] is None else by_date[d] / 100 for d in days]
     return xs, ys
 
@@ -47,7 +52,7 @@ def test_a_null_in_the_middle_is_a_gap_not_a_zero(company: Any) -> None:
     ax = indicators(record, "equity")
     xs, ys = _expected(record, "equity")
     line = _line(ax, f"{TOP}|equity")
-    _assert_same(mdates.date2num(line.get_xdata()), xs)
+    _assert_same(line.get_xdata(), xs)
     _assert_same(line.get_ydata(), ys)
     assert math.isnan(line.get_ydata()[2]) and not (line.get_ydata() == 0).any()
 
@@ -155,3 +160,51 @@ def test_records_of_the_client_and_a_batch(client: Any) -> None:
     record = client.get_company(TOP)
     ax = ratios({TOP: record}, "net_margin", ax=plt.subplots()[1])
     assert ax.get_title() == record.raw["name"]["name"]
+
+
+def _tick_labels(ax: Any) -> dict[float, str]:
+    ax.figure.canvas.draw()
+    lo, hi = ax.get_xlim()
+    return {t.get_position()[0]: t.get_text() for t in ax.get_xticklabels() if lo <= t.get_position()[0] <= hi}
+
+
+def _reports(days: list[str]) -> dict[str, Any]:
+    return {"id": "DE-HRB-B1234-1", "name": {"name": "A GmbH"}, "names": [], "indicators": [
+        {"date": day, "report_id": f"r{day}", "revenue": 100_000 * (i + 1), "employees": None,
+         **{m: None for m in frames.MEASURES if m != "revenue"}} for i, day in enumerate(days)]}  # fmt: skip
+
+
+def test_a_report_closing_on_31_december_sits_on_its_own_year() -> None:
+    """The report dated 2014-12-31 is fiscal year 2014: drawn at the tick labelled 2014, not next to 2015."""
+    ax = indicators(_reports(["2013-12-31", "2014-12-31", "2015-12-31"]), "revenue")
+    line = ax.get_lines()[0]
+    labels = _tick_labels(ax)
+    assert [labels[x] for x in line.get_xdata()] == ["2013", "2014", "2015"]
+    assert ax.get_xlabel() == "fiscal year"
+    plt.close(ax.figure)
+
+
+def test_a_fiscal_year_closing_mid_year_is_named_by_both_years() -> None:
+    ax = indicators(_reports(["2014-06-30", "2015-06-30"]), "revenue")
+    labels = _tick_labels(ax)
+    assert [labels[x] for x in ax.get_lines()[0].get_xdata()] == ["2013/14", "2014/15"]
+    assert ax.get_xlabel() == "fiscal year (ending 30 Jun)"
+    plt.close(ax.figure)
+
+
+def test_ratios_share_the_fiscal_year_axis(company: Any) -> None:
+    record = company(TOP)
+    ax = ratios(record, "equity_ratio")
+    xs, _ = _expected(record, "equity")
+    _assert_same(ax.get_lines()[0].get_xdata(), xs)
+    labels = _tick_labels(ax)
+    assert all(label.isdigit() or "/" in label for label in labels.values())
+    plt.close(ax.figure)
+
+
+def test_a_long_series_is_thinned_to_at_most_twelve_ticks() -> None:
+    days = [f"{year}-12-31" for year in range(1995, 2025)]
+    ax = indicators(_reports(days), "revenue")
+    labels = _tick_labels(ax)
+    assert 2 <= len(labels) <= 12 and all(label.isdigit() for label in labels.values())
+    plt.close(ax.figure)

@@ -4,6 +4,7 @@ the bundled world's proceedings."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
 from typing import Any
 
@@ -33,7 +34,8 @@ def _month(day: str) -> str:
 
 
 def _stacks(ax: Any) -> dict[str, list[float]]:
-    return {c.get_label(): [float(p.get_height()) for p in c] for c in ax.containers}
+    """Heights per group code (each bar's gid)."""
+    return {c.patches[0].get_gid(): [float(p.get_height()) for p in c] for c in ax.containers}
 
 
 def _period_labels(ax: Any) -> list[str]:
@@ -72,7 +74,7 @@ def test_top_groups_and_the_rest_as_other(proceedings: list[dict[str, Any]], res
     assert list(stacks) == [*largest, "other"]
     assert sum(map(sum, stacks.values())) == sum(counts.values())
     assert sum(stacks["other"]) == sum(counts.values()) - sum(counts[c] for c in largest)
-    assert ax.get_legend().get_title().get_text() == "court"
+    assert ax.get_legend().get_title().get_text() == "Court"
 
 
 def test_without_by_one_bar_per_period_and_missing_dates_are_told(proceedings: list[dict[str, Any]],
@@ -84,8 +86,24 @@ def test_without_by_one_bar_per_period_and_missing_dates_are_told(proceedings: l
     assert [float(p.get_height()) for p in container] == [quarters.get(str(s.to_period("Q")), 0) for s in starts]
     assert all(s == s.to_period("Q").start_time for s in starts)
     missing = sum(1 for p in proceedings if not p["opened_at"])
-    assert ax.get_xlabel() == f"opened_at ({missing} without a date not shown)"
+    assert ax.get_xlabel() == f"Opened at ({missing} without a date not shown)"
     assert ax.get_ylabel() == "proceedings per quarter"
+
+
+def test_groups_and_periods_are_labelled_as_a_reader_says_them(results: pd.DataFrame) -> None:
+    """Legal forms as the register writes them, the legend titled in words, quarters as "Q1 2024"."""
+    ax = insolvency_trend(results, "Q", by="legal_form", top=None)
+    legend = ax.get_legend()
+    assert legend.get_title().get_text() == "Legal form"
+    shown = {c.patches[0].get_gid(): c.get_label() for c in ax.containers}
+    readable = {"gmbh": "GmbH", "ug": "UG (haftungsbeschränkt)", "ag": "AG", "kg": "KG", "ek": "e.K."}
+    assert {code: shown[code] for code in readable if code in shown} == {c: readable[c] for c in readable if c in shown}
+    assert "gmbh" in shown and [t.get_text() for t in legend.get_texts()] == list(shown.values())
+    ax.figure.canvas.draw()
+    ticks = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert ticks and all(re.fullmatch(r"Q[1-4] (19|20)\d\d", t) for t in ticks), ticks
+    assert 2 <= len(ticks) <= 8
+    plt.close(ax.figure)
 
 
 def test_another_date_column_and_the_counts_table(results: pd.DataFrame) -> None:
