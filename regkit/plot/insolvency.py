@@ -224,7 +224,9 @@ def insolvency_timeline(insolvency: Any, ax: Any = None, *, title: str | None = 
         One row per event (y tick labels: publication date and event type), coloured by phase. By gid:
         the collection ``"published"`` (offsets: ``published_at``, row), the lines ``"decision"``
         (x: ``decision_date`` where known), ``"claims_deadline"`` and ``"meetings"`` (creditors'
-        meetings); a grey segment joins decision and publication.
+        meetings); a grey segment joins decision and publication. The x axis spans at least
+        60 days (a one-event proceeding gets days and months, not hours), and its label counts
+        the events ("1 event", "4 events").
 
     Examples
     --------
@@ -250,11 +252,32 @@ def insolvency_timeline(insolvency: Any, ax: Any = None, *, title: str | None = 
     labels = [f"{d:%Y-%m-%d}  {str(t).replace('_', ' ')}" for d, t in zip(frame["published_at"], frame["event_type"])]
     ax.set_yticks(y, labels, fontsize=8)
     ax.set_ylim(-n + 0.4, 0.6)
+    _minimum_span(ax, [published, decided, *(_days(frame[c]) for c in _MARKED)])
     date_axis(ax)
     ax.grid(True, axis="x", alpha=0.3)
+    ax.set_xlabel("1 event" if n == 1 else f"{n} events")
     ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_title(title if title is not None else _title(insolvency), fontsize=10)
     return ax
+
+
+#: Date columns of the events frame drawn as markers besides publication and decision.
+_MARKED = ("claims_filing_deadline", "report_meeting_at", "examination_meeting_at")
+
+#: The shortest time an event timeline shows (days): one event, or events a day apart, get a readable axis of
+#: days and months, not hours.
+_MIN_SPAN_DAYS = 60.0
+
+
+def _minimum_span(ax: Any, days: list[np.ndarray]) -> None:
+    """Widen the x axis to at least 60 days, centred on what is drawn."""
+    values = np.concatenate([d[~np.isnan(d)] for d in days]) if days else np.array([])
+    if not values.size:
+        return
+    low, high = float(values.min()), float(values.max())
+    if high - low < _MIN_SPAN_DAYS:
+        middle = (low + high) / 2
+        ax.set_xlim(middle - _MIN_SPAN_DAYS / 2, middle + _MIN_SPAN_DAYS / 2)
 
 
 def _extra_markers(ax: Any, frame: pd.DataFrame, y: np.ndarray) -> None:

@@ -188,3 +188,15 @@ def test_counts_add_up_per_period_and_group(rows: list[tuple[Any, Any]], top: in
         assert {g: int(n) for g, n in counts.sum().items()} == dict(groups)
     else:
         assert counts.shape[1] == top and counts.columns[-1] == "other"
+
+
+def test_a_one_event_proceeding_gets_an_axis_of_days_not_hours(world: Any) -> None:
+    single = next(p for p in world.insolvencies.values() if len(p["events"]) == 1)
+    ax = insolvency_timeline(single)
+    low, high = ax.get_xlim()
+    assert high - low >= 59.9  # days, whatever the one event's date
+    assert ax.get_xlabel() == "1 event"
+    ax.figure.canvas.draw()
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert labels and not any(":" in label for label in labels), labels  # no "12:00" hour ticks
+    plt.close(ax.figure)
