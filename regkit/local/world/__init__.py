@@ -1,6 +1,7 @@
 """The bundled world: a synthetic, internally consistent German corporate register (see ``data/README.md``).
 
-Reading a world is cheap to import; the generator (``build_world``) is imported only when used.
+Reading a world is cheap to import; the generator (``build_world`` in memory, ``build_world_to`` straight to a
+directory) is imported only when used.
 """
 
 from __future__ import annotations
@@ -15,12 +16,13 @@ __all__ = [
     "DEFAULT_SIZE",
     "World",
     "build_world",
+    "build_world_to",
     "default_data_dir",
     "read_world",
     "write_world",
 ]
 
-_GENERATOR_NAMES = {"AS_OF", "DEFAULT_SEED", "DEFAULT_SIZE", "build_world"}
+_GENERATOR_NAMES = {"AS_OF", "DEFAULT_SEED", "DEFAULT_SIZE", "build_world", "build_world_to"}
 
 
 def __getattr__(name: str) -> Any:

@@ -6,6 +6,8 @@ shareholders change only when this stage does.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .company import Context
 from .officers import legal_entry, natural_entry, representation
 from .people import Person
@@ -31,7 +33,7 @@ def board_of(ctx: Context, spec: Spec, city: str) -> list[dict]:
         partner = ctx.specs[spec.general_partner]
         start = max(spec.incorporated, partner.incorporated)
         general = legal_entry(
-            partner.id, ctx.names[partner.index][-1]["name"], None, "PERSONAL_LIABLE_DIRECTOR", start, None
+            partner.id, ctx.current_names[partner.index], None, "PERSONAL_LIABLE_DIRECTOR", start, None
         )
     provisional = representation(
         rng,
@@ -83,10 +85,10 @@ def _holdings(ctx: Context, spec: Spec, directors: list[Person]) -> list[dict]:
     for holder, share in _holders(ctx, spec, directors):
         if isinstance(holder, int):
             parent = ctx.specs[holder]
-            name = ctx.names[parent.index][-1]["name"]
+            name = ctx.current_names[parent.index]
             since = max(spec.incorporated, parent.incorporated)  # a holder cannot hold before it exists
             entries.append(legal_entry(parent.id, name, None, "SHAREHOLDER", since, spec.end))
-            row = {"holder_id": parent.id, "holder_type": "legal_person", "holder_name": name}
+            row: dict[str, Any] = {"holder_id": parent.id, "holder_type": "legal_person", "holder_name": name}
         else:
             entries.append(natural_entry(holder, "SHAREHOLDER", spec.incorporated, spec.end, None))
             row = {"holder_id": holder.id, "holder_type": "natural_person", "holder_name": holder.full_name,

@@ -16,7 +16,10 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
     world = subparsers.add_parser("world", help="build the synthetic register world")
     actions = world.add_subparsers(dest="world_command", metavar="ACTION", required=True)
-    build = actions.add_parser("build", help="build a world directory (deterministic for a seed and size)")
+    build = actions.add_parser(
+        "build",
+        help="build a world directory (deterministic for a seed and size; records go to disk as they are built)",
+    )
     build.add_argument(
         "--companies", type=int, default=DEFAULT_SIZE, help=f"number of companies (default {DEFAULT_SIZE})"
     )
@@ -32,17 +35,15 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from .build import build_world
-    from .store import write_world
+    from .build import build_world_to
 
     if args.companies < 50:
         print(f"regkit world build: --companies must be at least 50 (got {args.companies})", file=sys.stderr)
         return 2
     started = time.perf_counter()
-    world = build_world(args.companies, args.seed, args.reference)
-    out = write_world(world, args.out)
+    written = build_world_to(args.out, args.companies, args.seed, args.reference)
     print(
-        f"wrote {len(world.companies)} companies, {len(world.insolvencies)} insolvency proceedings and "
-        f"{len(world.meta['groups'])} groups to {out} in {time.perf_counter() - started:.1f} s"
+        f"wrote {written.companies} companies, {written.insolvencies} insolvency proceedings and "
+        f"{len(written.meta['groups'])} groups to {written.directory} in {time.perf_counter() - started:.1f} s"
     )
     return 0

@@ -51,8 +51,9 @@ class Context:
     """What every record builder draws from: the stages' generators, the reference lists and the plan.
 
     ``pool`` hands out officers, owners and shareholders (it draws from the ``board`` generator);
-    ``names`` (by company index) is filled by the ``names`` stage before any record is written; the
-    ``board`` stage fills ``directors`` (an Organträger's directors, by group) and ``shareholdings``.
+    ``current_names`` (every company's current name, by index: links and representatives show it) is filled
+    by the ``names`` stage before any record is written; the ``board`` stage fills ``directors`` (an
+    Organträger's directors, by group) and ``shareholdings`` (the rows of the company it builds).
     """
 
     rngs: Mapping[str, random.Random]
@@ -60,14 +61,18 @@ class Context:
     pool: PersonPool
     as_of: date
     specs: list[Spec]
-    names: dict[int, list[dict]] = field(default_factory=dict)
+    current_names: list[str] = field(default_factory=list)
     directors: dict[str, list[Person]] = field(default_factory=dict)
     shareholdings: list[dict] = field(default_factory=list)
 
 
-def name_history(ctx: Context, spec: Spec) -> list[dict]:
-    """The ``names`` stage for one company: the founding name, conversions, a renaming, the liquidation suffix."""
-    rng, reference = ctx.rngs["names"], ctx.reference
+def name_history(ctx: Context, spec: Spec, rng: random.Random | None = None) -> list[dict]:
+    """The ``names`` stage for one company: the founding name, conversions, a renaming, the liquidation suffix.
+
+    ``rng`` is the ``names`` generator (default ``ctx.rngs["names"]``); a copy of it taken before the stage
+    draws the same histories again.
+    """
+    rng, reference = rng if rng is not None else ctx.rngs["names"], ctx.reference
     place = reference.court_places[spec.registrations[0].court.code]
     city = place[0].city if place else spec.registrations[0].court.town
     stem = spec.stem or company_stem(rng, [reference.last_names.draw(rng), reference.last_names.draw(rng)], city)

@@ -1,7 +1,7 @@
 """The ``holdings`` stage: who holds what share of which company, over time, as owners and holdings show it.
 
 The ``board`` stage decides the shareholders and their fractions (``shareholdings`` rows with ``share``) and
-writes their ``SHAREHOLDER`` entries; this stage, once every record exists, completes the rows:
+writes their ``SHAREHOLDER`` entries; this stage completes a company's rows once its record exists:
 
 * **transfers**: now and then (``TRANSFER_RATE`` of the founders' stakes in active GmbHs and UGs
   without a corporate shareholder) a founder hands their whole stake to a director who held none: the
@@ -22,7 +22,7 @@ contributions).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from datetime import date, timedelta
 from typing import Any
 
@@ -30,7 +30,7 @@ from regkit.schema.interface import DEM_PER_EUR
 
 from .people import random_date
 
-__all__ = ["TRANSFER_RATE", "RELATION_BY_FORM", "complete_shareholdings"]
+__all__ = ["TRANSFER_RATE", "RELATION_BY_FORM", "company_shareholdings"]
 
 #: Share of founders' stakes (natural persons; active GmbHs and UGs without a corporate shareholder) handed on.
 TRANSFER_RATE = 0.12
@@ -52,28 +52,16 @@ _CONTRIBUTIONS = (5_000, 10_000, 20_000, 25_000, 50_000, 100_000, 250_000, 500_0
 _MANAGERS = frozenset({"DIRECTOR", "OWNER", "PARTNER", "PERSONAL_LIABLE_DIRECTOR"})
 
 
-def complete_shareholdings(
-    rng: random.Random, companies: Mapping[str, dict[str, Any]], rows: Iterable[dict[str, Any]], as_of: date
-) -> list[dict[str, Any]]:
-    """The world's shareholdings, complete: see the module docstring.
+def company_shareholdings(rng: random.Random, company: dict[str, Any], held: list[dict[str, Any]],
+                          as_of: date) -> list[dict[str, Any]]:  # fmt: skip
+    """The complete rows of one company's holders ``held`` (the ``board`` stage's rows of ``company``): see the
+    module docstring.
 
-    ``companies`` are the records by id; their ``representation`` gains the new entries of transfers
-    (kept in the ``board`` stage's order: start date, role, name). Rows come out grouped by company in
-    the order of ``rows``, a company's general partners after its other holders, a transfer's new row
-    after the row it ends.
+    ``company`` is the record; its ``representation`` gains the new entries of transfers (kept in the
+    ``board`` stage's order: start date, role, name). The rows come out in the order of ``held``, the
+    general partners after the other holders, a transfer's new row after the row it ends. A build calls
+    this company by company in plan order (each company with rows), so the stage's draws follow that order.
     """
-    by_company: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        by_company.setdefault(row["company_id"], []).append(row)
-    completed: list[dict[str, Any]] = []
-    for company_id, held in by_company.items():
-        completed += _company_rows(rng, companies[company_id], held, as_of)
-    return completed
-
-
-def _company_rows(rng: random.Random, company: dict[str, Any], held: list[dict[str, Any]],
-                  as_of: date) -> list[dict[str, Any]]:  # fmt: skip
-    """The complete rows of one company's holders (transfers written into its representation)."""
     capital = _capital_eur(company) or _contributions(rng, company)
     relation = RELATION_BY_FORM.get(company["legal_form"], "shareholder")
     entries = {e["id"]: e for e in company["representation"] if e["role"] == "SHAREHOLDER" and e["id"]}

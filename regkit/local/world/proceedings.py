@@ -9,7 +9,7 @@ of an event's published text from the event's id, see :mod:`.published`).
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator
 from datetime import date, timedelta
 
 from .cases import Administrators, CaseNumbers
@@ -19,7 +19,7 @@ from .published import publish_details
 from .reference import Reference
 from .specs import Court, Spec
 
-__all__ = ["plan_proceedings", "proceeding_record", "summary_of"]
+__all__ = ["Proceedings", "proceeding_record", "summary_of"]
 
 
 def _event(rng: random.Random, event_type: str, day: date, details: dict, not_before: date) -> dict:
@@ -185,30 +185,26 @@ def summary_of(record: dict) -> dict:
     return {key: record[key] for key in keys}
 
 
-def plan_proceedings(
-    rng: random.Random,
-    reference: Reference,
-    specs: Sequence[Spec],
-    timelines: Mapping[int, Timeline],
-    companies: Mapping[str, dict],
-    as_of: date,
-) -> dict[str, dict]:
-    """The ``proceedings`` stage: the record of every company's proceeding, and proceedings against natural
-    persons (one for every ten companies), by id. ``companies`` are the records (for the debtor's name when
-    the proceeding was filed, and its town)."""
-    pool = PersonPool(rng, reference)
-    cases = CaseNumbers(rng)
-    administrators = Administrators(rng, pool, max(12, len(specs) // 80), reference)
-    records: dict[str, dict] = {}
-    for spec in specs:
-        timeline = timelines.get(spec.index)
-        if timeline is not None:
-            record = _company_proceeding(rng, spec, timeline, companies[spec.id], cases, administrators)
-            records[record["id"]] = record
-    for _ in range(max(1, round(len(specs) * 0.1))):
-        record = _person_proceeding(rng, reference, pool, cases, administrators, as_of)
-        records[record["id"]] = record
-    return records
+class Proceedings:
+    """The ``proceedings`` stage, one proceeding at a time: each company's as soon as its record exists
+    (:meth:`of_company`, in plan order), then those against natural persons (:meth:`of_people`, one for every
+    ten of the world's ``companies``)."""
+
+    def __init__(self, rng: random.Random, reference: Reference, companies: int):
+        self.rng, self.reference, self.companies = rng, reference, companies
+        self.pool = PersonPool(rng, reference)
+        self.cases = CaseNumbers(rng)
+        self.administrators = Administrators(rng, self.pool, max(12, companies // 80), reference)
+
+    def of_company(self, spec: Spec, timeline: Timeline, company: dict) -> dict:
+        """The proceeding of ``timeline`` against ``spec``'s company; ``company`` is its record (for the
+        debtor's name when the proceeding was filed, and its town)."""
+        return _company_proceeding(self.rng, spec, timeline, company, self.cases, self.administrators)
+
+    def of_people(self, as_of: date) -> Iterator[dict]:
+        """The proceedings against natural persons (call it once, after every company's)."""
+        for _ in range(max(1, round(self.companies * 0.1))):
+            yield _person_proceeding(self.rng, self.reference, self.pool, self.cases, self.administrators, as_of)
 
 
 def _company_proceeding(

@@ -4,35 +4,47 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import date, timedelta
+from typing import Any
 
 from .officers import natural_entry
 from .people import PersonPool, random_date
 from .reference import Reference
 
-__all__ = ["pending_changes"]
+__all__ = ["PENDING", "is_candidate", "chosen", "pending_changes"]
+
+#: How many companies have register changes after the stored copy's date.
+PENDING = 12
+
+
+def is_candidate(company: Mapping[str, Any]) -> bool:
+    """Whether a (final) record may get a pending change: an active GmbH or AG with capital and no insolvency."""
+    return (
+        company["status"] == "active"
+        and "insolvencies" not in company
+        and company["legal_form"] in {"gmbh", "ag"}
+        and company["capital"] is not None
+    )
+
+
+def chosen(candidates: int, count: int = PENDING) -> range:
+    """The positions, among ``candidates`` candidates in plan order, of the companies that get a change:
+    ``count`` of them, evenly spread."""
+    return range(0, candidates, max(1, candidates // count))[:count]
 
 
 def pending_changes(
-    rng: random.Random, reference: Reference, companies: Mapping[str, dict], as_of: date, count: int = 12
+    rng: random.Random, reference: Reference, companies: Iterable[Mapping[str, Any]], as_of: date
 ) -> dict[str, dict]:
-    """Up to ``count`` active GmbHs and AGs (with no insolvency) as a realtime lookup shows them, by id.
+    """The :func:`chosen` candidates ``companies`` (records, in plan order) as a realtime lookup shows them, by id.
 
     They take turns: a new address, a new director, a doubled capital — each 5–120 days after ``as_of``.
+    The records themselves are left as they are.
     """
-    candidates = [
-        c
-        for c in companies.values()
-        if c["status"] == "active"
-        and "insolvencies" not in c
-        and c["legal_form"] in {"gmbh", "ag"}
-        and c["capital"] is not None
-    ]
-    step = max(1, len(candidates) // count)
     realtime = {}
-    for number, company in enumerate(candidates[::step][:count]):
-        changed = copy.deepcopy(company)
+    for number, company in enumerate(companies):
+        changed = copy.deepcopy(dict(company))
         day = random_date(rng, as_of + timedelta(days=5), as_of + timedelta(days=120))
         kind = number % 3
         if kind == 0:

@@ -24,9 +24,8 @@ __all__ = ["company_record"]
 _PHONE_RANGES = (("030", "23125"), ("069", "90009"), ("040", "66969"), ("0221", "47110"), ("089", "99998"))
 
 
-def company_record(ctx: Context, spec: Spec) -> dict:
-    """The CompanyV1 record of ``spec`` (without ``sources`` and ``insolvencies``)."""
-    names = ctx.names[spec.index]
+def company_record(ctx: Context, spec: Spec, names: list[dict]) -> dict:
+    """The CompanyV1 record of ``spec`` with its name history ``names`` (without ``sources`` and ``insolvencies``)."""
     addresses = addresses_of(ctx, spec)
     capitals = capitals_of(ctx, spec)
     representation = board_of(ctx, spec, addresses[-1]["city"])
@@ -87,7 +86,7 @@ def _link(ctx: Context, link: Link) -> dict:
     other = ctx.specs[link.other]
     return {
         "company_id": other.id,
-        "name": ctx.names[other.index][-1]["name"],
+        "name": ctx.current_names[other.index],
         "registration_date": link.registration_date.isoformat(),
         "agreement_date": iso_or_none(link.agreement_date),
     }

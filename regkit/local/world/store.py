@@ -25,7 +25,7 @@ import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 __all__ = [
     "World",
@@ -36,6 +36,9 @@ __all__ = [
     "read_world",
     "write_world",
     "iter_jsonl",
+    "dump_line",
+    "gzip_writer",
+    "write_meta",
 ]
 
 FORMAT_VERSION = 1
@@ -107,13 +110,19 @@ def default_reference_dir() -> Path:
     return next((d / "reference" for d in bundled_data_dirs() if (d / "reference").is_dir()), chosen)
 
 
-def _dumps(record: dict[str, Any]) -> str:
+def dump_line(record: dict[str, Any]) -> str:
+    """One record as a line of a world's ``.jsonl.gz`` files (without the newline)."""
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
+def gzip_writer(raw: BinaryIO) -> gzip.GzipFile:
+    """A gzip stream onto ``raw`` as a world's files are written: no file name and no timestamp in the header,
+    level 6, so the bytes depend on the content only."""
+    return gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6)
+
+
 def _write_gz_lines(path: Path, lines: Iterable[str]) -> None:
-    # No file name and no timestamp in the gzip header: the bytes depend on the content only.
-    with path.open("wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6) as gz:
+    with path.open("wb") as raw, gzip_writer(raw) as gz:
         for line in lines:
             gz.write(line.encode("utf-8"))
             gz.write(b"\n")
@@ -131,16 +140,18 @@ def write_world(world: World, out: str | os.PathLike[str]) -> Path:
     """Write ``world`` to the directory ``out`` (created if missing) and return its path."""
     directory = Path(out)
     directory.mkdir(parents=True, exist_ok=True)
-    meta = dict(world.meta)
-    meta["format"] = FORMAT_VERSION
-    (directory / "world.json").write_text(
-        json.dumps(meta, ensure_ascii=False, indent=1, sort_keys=False) + "\n", encoding="utf-8"
-    )
-    _write_gz_lines(directory / "companies.jsonl.gz", (_dumps(c) for _, c in sorted(world.companies.items())))
-    _write_gz_lines(directory / "realtime.jsonl.gz", (_dumps(c) for _, c in sorted(world.realtime.items())))
-    _write_gz_lines(directory / "insolvencies.jsonl.gz", (_dumps(p) for _, p in sorted(world.insolvencies.items())))
-    _write_gz_lines(directory / "shareholdings.jsonl.gz", (_dumps(s) for s in world.shareholdings))
+    write_meta(directory / "world.json", world.meta)
+    _write_gz_lines(directory / "companies.jsonl.gz", (dump_line(c) for _, c in sorted(world.companies.items())))
+    _write_gz_lines(directory / "realtime.jsonl.gz", (dump_line(c) for _, c in sorted(world.realtime.items())))
+    _write_gz_lines(directory / "insolvencies.jsonl.gz", (dump_line(p) for _, p in sorted(world.insolvencies.items())))
+    _write_gz_lines(directory / "shareholdings.jsonl.gz", (dump_line(s) for s in world.shareholdings))
     return directory
+
+
+def write_meta(path: Path, meta: dict[str, Any]) -> None:
+    """Write ``world.json`` (``meta`` and the format version) to ``path``."""
+    content = {**meta, "format": FORMAT_VERSION}
+    path.write_text(json.dumps(content, ensure_ascii=False, indent=1, sort_keys=False) + "\n", encoding="utf-8")
 
 
 def read_world(path: str | os.PathLike[str] | None = None) -> World:
