@@ -50,11 +50,18 @@ class CaseNumbers:
 
 
 class Administrators:
-    """Insolvency administrators: a few dozen lawyers who handle many proceedings each."""
+    """Insolvency administrators: a few dozen lawyers who handle many proceedings each.
+
+    An administrator is named as the announcements name them, with a doctorate in front (``Dr. Renate Scheffler``)
+    and without the professional designation (the register's name fields carry none). About three in ten hold a
+    doctorate: those the name lists gave one, and others decided by their id (as
+    :attr:`~.people.Person.birth_published` is), so that it draws nothing.
+    """
 
     def __init__(self, rng: random.Random, pool: PersonPool, size: int, reference: Reference):
         self.rng = rng
         self.offices = {}
+        self.names: dict[str, str] = {}
         self.people = []
         for _ in range(size):
             court = reference.current_courts.draw(rng)
@@ -63,8 +70,11 @@ class Administrators:
             person = pool.create(city=place.city)
             self.people.append(person)
             self.offices[person.id] = f"{rng.choice(_STREETS)} {rng.randint(1, 120)}, {place.postal_code} {place.city}"
+            doctorate = not person.title and int(person.id[9:13], 16) % 10 < 3
+            self.names[person.id] = f"Dr. {person.full_name}" if doctorate else person.full_name
 
     def draw(self) -> tuple[str, str]:
+        """The administrator of the next proceeding: (name, office address)."""
         person = self.people[int(self.rng.random() ** 2 * len(self.people))]
-        title = "Dr. " if self.rng.random() < 0.3 else ""
-        return f"Rechtsanwalt {title}{person.full_name}", self.offices[person.id]
+        self.rng.random()  # a title was drawn here per proceeding; still drawn, so later proceedings stay as they were
+        return self.names[person.id], self.offices[person.id]

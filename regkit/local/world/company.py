@@ -13,6 +13,7 @@ from datetime import date, timedelta
 
 from regkit.schema.interface import DEM_PER_EUR
 
+from .names import written
 from .naming import company_stem, full_name, sector_word
 from .people import Person, PersonPool, random_date
 from .reference import Place, Reference
@@ -75,8 +76,10 @@ def name_history(ctx: Context, spec: Spec, rng: random.Random | None = None) -> 
     rng, reference = rng if rng is not None else ctx.rngs["names"], ctx.reference
     place = reference.court_places[spec.registrations[0].court.code]
     city = place[0].city if place else spec.registrations[0].court.town
-    stem = spec.stem or company_stem(rng, [reference.last_names.draw(rng), reference.last_names.draw(rng)], city)
-    owner = f"{reference.first_names.draw(rng)} {reference.last_names.draw(rng)}" if spec.legal_form == "ek" else None
+    stem = spec.stem or company_stem(rng, [written(reference.last_names.draw(rng)) for _ in range(2)], city)
+    owner = None
+    if spec.legal_form == "ek":
+        owner = written(reference.first_names.draw(rng), reference.last_names.draw(rng))
     if spec.group is None:
         word = sector_word(rng, spec.wz[0])
     elif spec.parent is None:
@@ -95,7 +98,7 @@ def name_history(ctx: Context, spec: Spec, rng: random.Random | None = None) -> 
         and rng.random() < 0.12
     ):
         renamed = random_date(rng, spec.incorporated + timedelta(days=700), end - timedelta(days=100))
-        new_stem = company_stem(rng, [reference.last_names.draw(rng)] * 2, city)
+        new_stem = company_stem(rng, [written(reference.last_names.draw(rng))] * 2, city)
         names.append(
             (full_name(new_stem, sector_word(rng, spec.wz[0]), spec.legal_form, owner), spec.legal_form, renamed)
         )

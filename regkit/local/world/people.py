@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import cache
 
+from .names import titled
 from .reference import Reference
 
 __all__ = ["Person", "PersonPool", "iso", "iso_or_none", "new_uuid", "random_date"]
@@ -41,17 +42,28 @@ UNPUBLISHED_BIRTH_EVERY = 40
 
 @dataclass(frozen=True)
 class Person:
-    """One natural person (an officer, owner, shareholder or consumer debtor)."""
+    """One natural person (an officer, owner, shareholder or consumer debtor).
+
+    ``title`` is an academic title (``Dr.``, ``Prof. Dr.``; ``""`` for none). The register's person fields
+    have no member for it: it stands in front of the first name, as the register prints the name
+    (``Dr. Sven Müller``; ``first_name`` ``Dr. Sven``, ``last_name`` ``Müller``).
+    """
 
     id: str
     first_name: str
     last_name: str
     date_of_birth: date
     city: str
+    title: str = ""
+
+    @property
+    def registered_first_name(self) -> str:
+        """The first name with the title in front, as the register's ``first_name`` shows it."""
+        return f"{self.title} {self.first_name}" if self.title else self.first_name
 
     @property
     def full_name(self) -> str:
-        return f"{self.first_name} {self.last_name}"
+        return f"{self.registered_first_name} {self.last_name}"
 
     @property
     def birth_published(self) -> bool:
@@ -66,7 +78,7 @@ class Person:
         """The ``natural_person`` member of a representative entry (a fresh dict each time)."""
         return {
             "city": self.city,
-            "first_name": self.first_name,
+            "first_name": self.registered_first_name,
             "last_name": self.last_name,
             "date_of_birth": iso(self.date_of_birth) if self.birth_published else None,
         }
@@ -86,12 +98,15 @@ class PersonPool:
         """A new person; ``city`` is the home town (default: drawn from officers' home towns)."""
         rng = self.rng
         born = random_date(rng, date(1938, 1, 1), min(born_before, date(2004, 1, 1)))
+        person_id = new_uuid(rng)  # drawn first, then the names, then the town
+        first, last = self.reference.first_names.draw(rng), self.reference.last_names.draw(rng)
         person = Person(
-            id=new_uuid(rng),
-            first_name=self.reference.first_names.draw(rng),
-            last_name=self.reference.last_names.draw(rng),
+            id=person_id,
+            first_name=first.name,
+            last_name=last.name,
             date_of_birth=born,
             city=city if city and rng.random() < 0.7 else self.reference.officer_cities.draw(rng),
+            title=titled(first, last)[0],
         )
         self.people.append(person)
         self.by_id[person.id] = person

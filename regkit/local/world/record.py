@@ -115,7 +115,9 @@ def _indicators(rng: random.Random, ctx: Context, spec: Spec) -> list[dict]:
     if indicators and rng.random() < 0.015:  # a corrected report for the same date: both are published
         corrected = dict(indicators[-1], report_id=new_uuid(rng))
         if corrected["equity"] is not None:
-            corrected["equity"] += rng.randint(-500_000, 500_000)
+            shift = rng.randint(-500_000, 500_000)  # cents; the balance sheet total stays, liabilities make up
+            corrected["equity"] += shift
+            corrected["liabilities"] -= shift
         indicators.append(corrected)
     return indicators
 

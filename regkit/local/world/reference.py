@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from .names import Name, first_names, last_names
 from .store import bundled_data_dirs
 
 __all__ = ["Court", "Place", "Reference", "Weighted", "load_reference", "STATE_NAMES_DE"]
@@ -95,8 +96,8 @@ class Reference:
     places_by_district: dict[str, list[Place]]
     wz_subclasses: list[tuple[str, str]]  # (code, title)
     wz_codes: set[str]
-    first_names: Weighted[str]
-    last_names: Weighted[str]
+    first_names: Weighted[Name]  # as the register writes them: titles apart (``Dr.``), debris removed
+    last_names: Weighted[Name]
     officer_cities: Weighted[str]
     authority: dict[str, Weighted[str]]
     gds_codes: set[str]
@@ -115,6 +116,16 @@ def _rows(path: Path) -> list[dict[str, str]]:
 def _weighted(path: Path, minimum: int = 1) -> Weighted[str]:
     rows = [r for r in _rows(path) if int(r["count"]) >= minimum]
     return Weighted([r["value"] for r in rows], [int(r["count"]) for r in rows])
+
+
+def _name_lists(directory: Path) -> tuple[Weighted[Name], Weighted[Name]]:
+    """The officers' first and last names, each value read as a name (:mod:`.names`), at the lists' counts."""
+    first, last, towns = ([(r["value"], int(r["count"])) for r in _rows(directory / f"officer_{name}.csv")]
+                          for name in ("first_names", "last_names", "cities"))  # fmt: skip
+    return (
+        Weighted(first_names(first, dict(towns), dict(last)), [count for _, count in first]),
+        Weighted(last_names(last, dict(first)), [count for _, count in last]),
+    )
 
 
 def _authority_classes(path: Path) -> dict[str, Weighted[str]]:
@@ -199,6 +210,7 @@ def load_reference(directory: Path) -> Reference:
             former.setdefault(court.state, []).append(court)
     places_by_state, places_by_city, places_by_district = _places(directory)
     wz_rows = _rows(directory / "wz2025.csv")
+    first, last = _name_lists(directory)
     reference = Reference(
         courts=courts,
         current_courts=Weighted(current, [c.weight for c in current]),
@@ -210,8 +222,8 @@ def load_reference(directory: Path) -> Reference:
             (r["code"], r["title"]) for r in wz_rows if r["level"] == "5" and r["code"][:2] not in _NOT_FOR_FIRMS
         ],
         wz_codes={r["code"] for r in wz_rows},
-        first_names=_weighted(directory / "officer_first_names.csv"),
-        last_names=_weighted(directory / "officer_last_names.csv"),
+        first_names=first,
+        last_names=last,
         officer_cities=_weighted(directory / "officer_cities.csv"),
         authority=_authority_classes(directory / "representation_authority_texts.csv"),
         gds_codes={r["code"][:5] for r in _rows(directory / "gds_gerichte.csv")},
