@@ -17,6 +17,7 @@ from regkit.frames import events as events_frame
 from regkit.frames import insolvency_results
 from regkit.schema.labels import column_label, display_label
 
+from .periods import minimum_span, period_axis
 from .style import date_axis, new_axes
 
 __all__ = ["BY", "insolvency_trend", "insolvency_timeline", "trend_counts"]
@@ -149,7 +150,7 @@ def insolvency_trend(frame: Any, freq: str = "M", by: str | None = None, *, date
         ax.bar(left, heights, width=width, bottom=bottom, align="edge", label=label, gid=group,
                color="#B0B0B0" if group == _OTHER else colour, edgecolor="white", linewidth=0.3)  # fmt: skip
         bottom += heights
-    _period_axis(ax, counts.index, str(freq).upper()[:1])
+    period_axis(ax, counts.index, str(freq).upper()[:1])
     period = _PERIODS.get(str(freq).upper()[:1], str(freq))
     ax.set_ylabel(f"proceedings per {period}")
     missing = counts.attrs["without_date"]
@@ -163,23 +164,6 @@ def insolvency_trend(frame: Any, freq: str = "M", by: str | None = None, *, date
     if title:
         ax.set_title(title)
     return ax
-
-
-def _period_axis(ax: Any, periods: pd.PeriodIndex, freq: str, max_ticks: int = 8) -> None:
-    """Label quarters "Q1 2024" and years "2024" at the start of their bars; other periods get a date axis."""
-    if freq not in ("Q", "Y") or not len(periods):
-        date_axis(ax)
-        return
-    from matplotlib import ticker
-
-    step = 1
-    while len(periods) / step > max_ticks:
-        step = {1: 2, 2: 4}.get(step, step * 2)
-    shown = [p for i, p in enumerate(periods) if i % step == 0]
-    ax.xaxis.set_major_locator(ticker.FixedLocator(mdates.date2num(pd.PeriodIndex(shown).to_timestamp(how="start"))))
-    ax.xaxis.set_major_formatter(ticker.FixedFormatter([f"Q{p.quarter} {p.year}" if freq == "Q" else str(p.year)
-                                                        for p in shown]))  # fmt: skip
-    ax.xaxis.set_minor_locator(ticker.NullLocator())
 
 
 def _palette(n: int) -> list[str]:
@@ -252,7 +236,7 @@ def insolvency_timeline(insolvency: Any, ax: Any = None, *, title: str | None = 
     labels = [f"{d:%Y-%m-%d}  {str(t).replace('_', ' ')}" for d, t in zip(frame["published_at"], frame["event_type"])]
     ax.set_yticks(y, labels, fontsize=8)
     ax.set_ylim(-n + 0.4, 0.6)
-    _minimum_span(ax, [published, decided, *(_days(frame[c]) for c in _MARKED)])
+    minimum_span(ax, [published, decided, *(_days(frame[c]) for c in _MARKED)], days_shown=60.0)
     date_axis(ax)
     ax.grid(True, axis="x", alpha=0.3)
     ax.set_xlabel("1 event" if n == 1 else f"{n} events")
@@ -263,21 +247,6 @@ def insolvency_timeline(insolvency: Any, ax: Any = None, *, title: str | None = 
 
 #: Date columns of the events frame drawn as markers besides publication and decision.
 _MARKED = ("claims_filing_deadline", "report_meeting_at", "examination_meeting_at")
-
-#: The shortest time an event timeline shows (days): one event, or events a day apart, get a readable axis of
-#: days and months, not hours.
-_MIN_SPAN_DAYS = 60.0
-
-
-def _minimum_span(ax: Any, days: list[np.ndarray]) -> None:
-    """Widen the x axis to at least 60 days, centred on what is drawn."""
-    values = np.concatenate([d[~np.isnan(d)] for d in days]) if days else np.array([])
-    if not values.size:
-        return
-    low, high = float(values.min()), float(values.max())
-    if high - low < _MIN_SPAN_DAYS:
-        middle = (low + high) / 2
-        ax.set_xlim(middle - _MIN_SPAN_DAYS / 2, middle + _MIN_SPAN_DAYS / 2)
 
 
 def _extra_markers(ax: Any, frame: pd.DataFrame, y: np.ndarray) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from regkit.plot.style import HASH_SALT, EuroFormatter, deterministic, eur_text, figure_svg, new_axes
 
-VIEW_MODULES = ["regkit.plot.style", "regkit.plot.fiscal", "regkit.plot.financials", "regkit.plot.insolvency", "regkit.plot.history",
+VIEW_MODULES = ["regkit.plot.style", "regkit.plot.fiscal", "regkit.plot.periods", "regkit.plot.financials", "regkit.plot.insolvency", "regkit.plot.history",
                 "regkit.widgets", "regkit.widgets.render", "regkit.widgets.base", "regkit.widgets.company",
                 "regkit.widgets.company_logic", "regkit.widgets.insolvency", "regkit.widgets.insolvency_logic",
                 "regkit.widgets.group", "regkit.widgets.group_logic"]  # fmt: skip
