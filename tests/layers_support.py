@@ -64,6 +64,9 @@ SANCTIONED_LAZY_UPWARD = {
     ("regkit.client.frame_methods", "regkit.frames"): "record methods (record.history(...)) call their frames "
     "builder when asked, as edgartools' Company.to_dataframe() does; import regkit.client stays free of pandas "
     "(CONTRIBUTING.md, Layers)",
+    ("regkit.client.export_methods", "regkit.frames"): "client.export_parquet(directory) imports "
+    "regkit.frames.export when called, like the record methods; import regkit.client stays free of pandas and "
+    "pyarrow",
 }
 
 FACADE = "facade"

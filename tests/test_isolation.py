@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 POLLUTED = {"REGKIT_API_KEY": "sk-from-the-shell", "REGKIT_BASE_URL": "https://example.invalid",
-            "REGKIT_DATA_DIR": "/nonexistent", "OPENREGISTER_API_KEY": "sk-sdk", "OPENREGISTER_CUSTOM_HEADERS": "x=1"}  # fmt: skip
+            "REGKIT_DATA_DIR": "/nonexistent", "REGKIT_CACHE": "redis://example.invalid:6379/0", "OPENREGISTER_API_KEY": "sk-sdk", "OPENREGISTER_CUSTOM_HEADERS": "x=1"}  # fmt: skip
 
 
 def test_no_setting_of_the_shell_reaches_a_test(isolated_env: Path) -> None:
@@ -17,6 +17,7 @@ def test_no_setting_of_the_shell_reaches_a_test(isolated_env: Path) -> None:
         "REGKIT_BASE_URL",
         "REGKIT_DATA_DIR",
         "REGKIT_CACHE_DIR",
+        "REGKIT_CACHE",
         "REGKIT_LOCAL_STATE",
         "REGKIT_LOCAL_SECRET_KEY",
     )  # what regkit reads (README, "Settings")

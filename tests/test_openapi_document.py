@@ -379,8 +379,11 @@ def test_interface_imports_only_the_standard_library():
 
 
 def test_package_reexports_exactly_the_public_names():
-    assert sorted(schema_pkg.__all__) == sorted(interface.__all__)
+    from regkit.schema import labels
+
+    assert sorted(schema_pkg.__all__) == sorted([*interface.__all__, *labels.__all__])
     assert all(getattr(schema_pkg, n) is getattr(interface, n) for n in interface.__all__)
+    assert all(getattr(schema_pkg, n) is getattr(labels, n) for n in labels.__all__)
 
 
 # --------------------------------------------------------------------------- request bodies

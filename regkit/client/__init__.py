@@ -46,8 +46,10 @@ from .research_records import (
     PersonSearchResults,
 )
 from .retry import RetryPolicy
+from .team_budget import TeamBudget
 
 __all__ = [
+    "TeamBudget",
     "APIError",
     "AuthenticationError",
     "BadRequestError",

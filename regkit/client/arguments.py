@@ -7,11 +7,22 @@ Each function returns the argument as the client uses it, or raises
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 from .errors import ValidationError
 
-__all__ = ["budget", "max_workers", "timeout", "retries", "policy", "offline", "adapter"]
+__all__ = [
+    "budget",
+    "budget_scope",
+    "budget_member",
+    "max_workers",
+    "timeout",
+    "retries",
+    "policy",
+    "offline",
+    "adapter",
+]
 
 
 def _whole(value: Any) -> bool:
@@ -38,6 +49,61 @@ def budget(value: Any) -> int | None:
         return value
     raise ValidationError(f"budget must be a whole number of credits (>= 0) or None, not {_got(value)}",
                           suggestion="e.g. Client(budget=100); nothing was sent")  # fmt: skip
+
+
+_TEAM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+_SCOPE_EXAMPLE = "e.g. Client(budget=300, budget_scope='redis://host:6379/0#team-a')"
+
+
+def budget_scope(value: Any) -> tuple[str, str] | None:
+    """``None`` (the client's own budget) or ``"<Redis URL>#<team>"``: the Redis URL and the team's name.
+
+    The URL is ``redis://``, ``rediss://`` (TLS) or ``unix://``; the team's name has letters, digits, ``.``,
+    ``_`` and ``-`` (at most 64, the first a letter or digit). Messages never show a password of the URL.
+
+    Examples
+    --------
+    >>> budget_scope("redis://:s3cret@cache.example:6379/0#team-a")
+    ('redis://:s3cret@cache.example:6379/0', 'team-a')
+    >>> budget_scope("https://cache.example/#team-a")
+    Traceback (most recent call last):
+    ...
+    regkit.client.errors.ValidationError: budget_scope must be a Redis URL (redis://, rediss:// or unix://) and '#' with a team name, not 'https://cache.example/#team-a' — e.g. Client(budget=300, budget_scope='redis://host:6379/0#team-a')
+    """
+    from .cache import is_redis_url, redact_url
+
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValidationError(f"budget_scope must be a Redis URL with '#' and a team name, or None, not {_got(value)}",
+                              suggestion=_SCOPE_EXAMPLE)  # fmt: skip
+    shown = redact_url(value.strip())
+    if not is_redis_url(value):
+        raise ValidationError(f"budget_scope must be a Redis URL (redis://, rediss:// or unix://) and '#' with a "
+                              f"team name, not {shown!r}", suggestion=_SCOPE_EXAMPLE)  # fmt: skip
+    url, sep, team = value.strip().rpartition("#")
+    if not sep:
+        raise ValidationError(f"budget_scope {shown!r} names no team: add '#' and the team's name to the Redis URL",
+                              suggestion=_SCOPE_EXAMPLE)  # fmt: skip
+    if not _TEAM.fullmatch(team):
+        raise ValidationError(f"budget_scope: team name {team!r} is not valid: letters, digits, '.', '_' and '-', "
+                              "at most 64, starting with a letter or digit", suggestion=_SCOPE_EXAMPLE)  # fmt: skip
+    return url, team
+
+
+def budget_member(value: Any, scope: tuple[str, str] | None) -> str | None:
+    """``None`` (``user@host pid N``) or who spends in the team ledger: 1-100 printable characters; only with
+    ``budget_scope``."""
+    if value is None:
+        return None
+    if scope is None:
+        raise ValidationError("budget_member names who spends from a team budget, and there is none",
+                              suggestion="pass budget_scope='redis://host:6379/0#team-a' too, or leave "
+                                         "budget_member out")  # fmt: skip
+    if isinstance(value, str) and 1 <= len(value.strip()) <= 100 and value.isprintable():
+        return value.strip()
+    raise ValidationError(f"budget_member must be a name of 1 to 100 printable characters, not {_got(value)}",
+                          suggestion="e.g. Client(..., budget_member='alice')")  # fmt: skip
 
 
 def max_workers(value: Any) -> int:

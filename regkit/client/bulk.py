@@ -1,5 +1,7 @@
 """Bulk company lookups: estimate first, fetch each distinct company once, concurrently.
 
+* The cache is read first, in one batch: what it has is answered at once (free, one ledger row each), and
+  only the rest goes to the workers.
 * Duplicate ids are fetched once; concurrent identical requests (another thread, another bulk
   call) are merged by the client's in-flight map, so nothing is paid for twice.
 * The cost is estimated before anything is sent (distinct uncached ids × price) and checked
@@ -102,7 +104,8 @@ def estimate_cost(client: Client, company_ids: Sequence[str], realtime: bool = F
     if isinstance(company_ids, str):
         company_ids = [company_ids]
     distinct, _ = _split_valid(company_ids, found.check)
-    cached = sum(client.is_cached(cid, realtime, endpoint=endpoint) for cid in distinct)
+    cached = 0 if realtime else sum(client._caller.are_cached([client._lookup_op(endpoint, cid, False)
+                                                                for cid in distinct]))  # fmt: skip
     price = found.price_of(realtime)
     to_fetch = len(distinct) - cached
     return CostEstimate(len(company_ids), len(distinct), cached, to_fetch, price, to_fetch * price,
@@ -182,11 +185,12 @@ def _fetch_all(client: Client, distinct: list[str], realtime: bool, errors: str,
                progress: bool) -> tuple[dict[str, CompanyRecord], dict[str, RegkitError]]:  # fmt: skip
     """Every id once, then (up to ``bulk_passes``) the ids that failed in a way a later call may mend."""
     passes = client._caller.retry.passes
-    results: dict[str, CompanyRecord] = {}
     failures: dict[str, RegkitError] = {}
-    pending = distinct
     with _progress_bar(len(distinct), progress) as bar:
-        for n in range(passes):
+        results = client._cached_companies(distinct, realtime)  # one read of the cache; the rest is sent
+        bar.update(len(results))
+        pending = [cid for cid in distinct if cid not in results]
+        for n in range(passes if pending else 0):
             failed = _fetch_pass(client, pending, realtime, errors, bar, results, len(distinct))
             pending = [cid for cid in pending if cid in failed and _worth_another_pass(failed[cid])]
             if n + 1 == passes:

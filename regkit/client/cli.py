@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -23,6 +24,7 @@ from .errors import (
     OfflineCacheMiss,
     PaymentRequiredError,
     RegkitError,
+    TransportError,
     ValidationError,
 )
 
@@ -291,12 +293,37 @@ def credits(args: argparse.Namespace) -> int:
 @_guarded
 def cache(args: argparse.Namespace) -> int:
     """Show or clear the cache."""
-    from .cache import ClientCache, open_backend
+    from .cache import CACHE_SETTING, ClientCache, open_backend
     from .policy import CachePolicy
 
-    handle = ClientCache(open_backend("sqlite"), CachePolicy())
     if args.older_than is not None and args.action != "clear":
         raise ValidationError("--older-than goes with 'clear'", suggestion="regkit cache clear --older-than 30d")
+    where = "default" if args.cache is None else args.cache.strip()
+    named = where if where != "default" else os.environ.get(CACHE_SETTING, "").strip()
+    if named == "memory":
+        source = "--cache memory" if where == "memory" else f"{CACHE_SETTING}=memory"
+        raise ValidationError(f"{source} is a cache inside one Python process: a command has none to show or "
+                              "clear", suggestion="give a path, sqlite or a redis:// URL, or leave --cache out "
+                                                  "(REGKIT_CACHE, else the default SQLite file)")  # fmt: skip
+    handle = ClientCache(open_backend(where), CachePolicy())
+    try:
+        return _cache_action(handle, args)
+    except _redis_errors() as exc:
+        raise TransportError(f"the cache at {handle.location()} failed: {type(exc).__name__}",
+                             suggestion="check that Redis is running and reachable, then try again") from None  # fmt: skip
+
+
+def _redis_errors() -> tuple[type[Exception], ...]:
+    """``redis.RedisError`` when the redis package is installed (a Redis cache needs it), else nothing."""
+    try:
+        import redis
+    except ImportError:
+        return ()
+    return (redis.RedisError,)
+
+
+def _cache_action(handle: Any, args: argparse.Namespace) -> int:
+    """``info`` or ``clear`` on the opened cache."""
     if args.action == "clear":
         removed = handle.clear(args.older_than)
         older = "" if args.older_than is None else f" cached more than {_age_text(args.older_than)} ago"
@@ -316,7 +343,7 @@ def add_commands(subparsers: Any) -> None:
     """Register ``company``, ``insolvencies``, ``search``, ``owners``, ``holdings``, ``person``, ``credits`` and
     ``cache`` on ``subparsers``.
 
-    The client reads ``REGKIT_API_KEY``, ``REGKIT_BASE_URL`` and ``REGKIT_CACHE_DIR``.
+    The client reads ``REGKIT_API_KEY``, ``REGKIT_BASE_URL``, ``REGKIT_CACHE`` and ``REGKIT_CACHE_DIR``.
     """
     p = subparsers.add_parser("company", help="look up one company (10 credits, cached)")
     p.add_argument("company_id", help="e.g. DE-HRB-R3101-94644")
@@ -376,6 +403,9 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("action", choices=("info", "clear"))
     p.add_argument("--older-than", type=parse_age, default=None, metavar="AGE",
                    help="with clear: only answers cached longer ago than AGE (30d, 12h, 2w, 90m)")  # fmt: skip
+    p.add_argument("--cache", default=None, metavar="WHERE",
+                   help="which cache: a SQLite file or directory, sqlite (the default file) or a redis:// URL "
+                        "(default: REGKIT_CACHE, else the default SQLite file)")  # fmt: skip
     p.set_defaults(handler=cache)
 
 

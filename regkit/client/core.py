@@ -18,6 +18,7 @@ from .account import AccountMethods
 from .budget import Budget
 from .cache import ClientCache, open_backend
 from .errors import ValidationError
+from .export_methods import ExportMethods
 from .extracts import ExtractMethods
 from .insolvencies import InsolvencyMethods
 from .ledger import Ledger
@@ -26,7 +27,9 @@ from .records import CompanyBatch, CompanyRecord, RecordMeta
 from .research import ResearchMethods
 from .research_lookups import COMPANY_HINTS
 from .retry import RetryPolicy
+from .stored import CHUNK
 from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, resolve_target
+from .team_budget import TeamBudget
 from .transport.call import Answer, Caller, Operation
 from .transport.session import build_session
 
@@ -38,7 +41,7 @@ logger = logging.getLogger(__name__)
 DEFAULT_LIVE_BASE_URL = LIVE_BASE_URL
 
 
-class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods):
+class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods, ExportMethods):
     """A client of the company register interface that is careful with credits.
 
     Parameters
@@ -53,11 +56,25 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods)
         bundled local register in-process with the demo key (said once on stderr).  See
         :mod:`regkit.client.target` for the whole rule.
     cache : str, path, backend or False
-        Where answers are cached (see :mod:`regkit.client.cache`); default SQLite in
-        ``REGKIT_CACHE_DIR`` or the user cache directory.
+        Where answers are cached (see :mod:`regkit.client.cache`): ``"default"`` is ``REGKIT_CACHE`` if set (a
+        path or a ``redis://`` URL), else SQLite in ``REGKIT_CACHE_DIR`` or the user cache directory. A
+        ``redis://`` URL shares the cache with every client pointed at it: what one analyst fetched costs the
+        others nothing (user-scoped answers, extracts, stay with their key).
     budget : int, optional
         Credits this client may spend; a call that could cross it raises
-        :class:`~regkit.client.errors.BudgetExceededError` before it is sent.
+        :class:`~regkit.client.errors.BudgetExceededError` before it is sent.  With ``budget_scope`` it is
+        the team's cap instead (see there).
+    budget_scope : str, optional
+        ``"redis://host:6379/0#team-a"``: a Redis URL, ``#`` and a team name. ``budget`` is then shared by every
+        client of the team, in any process on any machine (:class:`~regkit.client.team_budget.TeamBudget`):
+        prices are reserved atomically in Redis before a call is sent, so the team together never spends
+        more than its cap, and a process that crashes mid-call releases its reservation after
+        ``client.budget.hold`` seconds. The cap lives in Redis: ``budget`` sets it for a team that has
+        none and must equal it otherwise (``client.budget.set_limit(n)`` changes it for everyone);
+        without ``budget`` the team's cap applies, and a team without one has its spending counted and
+        recorded but never refused. ``client.budget.ledger()`` says who spent what.
+    budget_member : str, optional
+        Who this client is in the team ledger (with ``budget_scope`` only); default ``user@host pid N``.
     max_workers : int
         Threads of the shared pool of bulk calls.
     timeout : float or (float, float)
@@ -78,7 +95,7 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods)
         self,
         api_key: str | None = None,
         base_url: str | None = None,
-        cache: Any = "sqlite",
+        cache: Any = "default",
         budget: int | None = None,
         max_workers: int = 8,
         timeout: float | tuple[float, float] = 30.0,
@@ -87,16 +104,20 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods)
         policy: CachePolicy | None = None,
         offline: bool = False,
         adapter: Any = None,
+        budget_scope: str | None = None,
+        budget_member: str | None = None,
     ) -> None:
         budget, max_workers = arguments.budget(budget), arguments.max_workers(max_workers)
         timeout, retry = arguments.timeout(timeout), arguments.retries(retries)
         policy, offline = arguments.policy(policy), arguments.offline(offline)
+        scope = arguments.budget_scope(budget_scope)
+        member = arguments.budget_member(budget_member, scope)
         self.target = target = resolve_target(api_key, base_url, arguments.adapter(adapter))
         self.base_url, self.mode, api_key, adapter = target.base_url, target.mode, target.api_key, target.adapter
         self.max_workers = max_workers
         self.policy = policy
         self.cache = ClientCache(open_backend(cache), self.policy, offline=offline)
-        self.budget = Budget(budget)
+        self.budget = Budget(budget) if scope is None else TeamBudget(*scope, limit=budget, member=member)
         self._ledger = Ledger()
         self._secret = api_key
         session, meter = build_session(self.base_url, api_key, self.cache.backend, self.policy,
@@ -136,7 +157,10 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods)
         return self._caller.meter.sent
 
     def __repr__(self) -> str:
-        budget = "" if self.budget.limit is None else f" budget={self.budget.limit} left={self.budget.remaining}"
+        if isinstance(self.budget, TeamBudget):
+            budget = f" budget={self.budget.describe()}"
+        else:
+            budget = "" if self.budget.limit is None else f" budget={self.budget.limit} left={self.budget.remaining}"
         offline = " OFFLINE" if self.cache.offline else ""
         return (f"<regkit.Client {self.target.describe()} at {self.base_url} cache={self.cache.location()}"
                 f"{offline} spent={self.credits_spent} saved={self.credits_saved}{budget}>")  # fmt: skip
@@ -207,7 +231,10 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods)
         op = self._company_op(validation.company_id(company_id), validation.flag(realtime, "realtime"),
                               validation.flag(export, "export"))  # fmt: skip
         refresh_sources = validation.flag(refresh_sources, "refresh_sources")
-        answer = self._call(op)
+        return self._company_record(op, self._call(op), refresh_sources)
+
+    def _company_record(self, op: Operation, answer: Answer, refresh_sources: bool = False) -> CompanyRecord:
+        """The record of a company answer, its presigned URLs checked (see :meth:`get_company`)."""
         stale = "sources" in answer.data and self._urls_stale(answer)
         if stale and refresh_sources:
             answer, stale = self._call(replace(op, refresh=True)), False
@@ -219,6 +246,18 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods)
             logger.info("%s: cached source URLs expired and were left out (refresh_sources=True fetches them)",
                         op.path)  # fmt: skip
         return CompanyRecord(data, self._meta(answer, urls_expired=stale))
+
+    def _cached_companies(self, company_ids: Sequence[str], realtime: bool = False) -> dict[str, CompanyRecord]:
+        """The companies of ``company_ids`` (valid, distinct) the cache answers now, read in one batch, each with
+        its ledger row as :meth:`get_company` records a hit; the others are left out."""
+        found: dict[str, CompanyRecord] = {}
+        for start in range(0, len(company_ids), CHUNK):  # a chunk at a time: few temporary objects live at once
+            part = company_ids[start : start + CHUNK]
+            ops = [self._company_op(cid, realtime, False) for cid in part]
+            for cid, op, answer in zip(part, ops, self._caller.cached_many(ops)):
+                if answer is not None:
+                    found[cid] = self._company_record(op, answer)
+        return found
 
     def is_cached(self, company_id: str, realtime: bool = False, *, endpoint: str = "company",
                   best_available: bool = False) -> bool:  # fmt: skip

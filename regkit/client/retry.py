@@ -6,11 +6,13 @@ told apart:
 * **Failures** (transport errors, truncated bodies, 5xx, 408) spend the failure budget
   (``RetryPolicy.retries``), each retry after an exponential backoff with jitter.
 * **429** ("too many requests") is no failure: the call waits and goes on.  It has its own, generous
-  budget (``RetryPolicy.rate_limit_wait``: total seconds one call may wait on 429s), honours the
-  server's ``Retry-After`` (up to ``max_retry_after``) and closes a shared :class:`Gate`, so every
-  worker of a bulk call pauses, not just the one that was told.  When the gate opens again the
-  workers held by it are released one at a time, ``release_spacing`` apart, so they do not all run
-  into the rest of a burst at once.
+  budget (``RetryPolicy.rate_limit_wait``: total seconds one call may wait on 429s) and honours the
+  server's ``Retry-After`` (up to ``max_retry_after``) for every worker of the client, not just the one
+  that was told.  Then the workers go on at a pace learned from the 429s
+  (:class:`~regkit.client.transport.pacing.Pacer`, ``RetryPolicy.pacing``), so a bulk call keeps close
+  to the server's limit without running into it again and again.  With ``pacing=False`` a shared
+  :class:`Gate` releases the held workers one at a time, ``release_spacing`` apart, and then lets them
+  all run freely again.
 """
 
 from __future__ import annotations
@@ -105,7 +107,7 @@ class RetryPolicy:
         Seconds one call may wait on 429s in all (each waits ``Retry-After``, or a backoff when the
         server does not say); when the next wait would cross it, the 429 is raised.
     release_spacing : float
-        Seconds between two workers released by the shared :class:`Gate` after a 429.
+        Seconds between two workers released by the shared :class:`Gate` after a 429 (``pacing=False``).
     bulk_passes : int
         Passes of a bulk lookup: ids that still failed after their retries (not 429, not a
         rejection such as 404) are fetched again once the others are done (``1``: no second pass).
@@ -113,6 +115,10 @@ class RetryPolicy:
         Statuses that are retried (429 among them: waited for).
     rng : random.Random
         Source of jitter (seeded in tests).
+    pacing : bool
+        Learn the server's rate limit from its 429s and send at that pace, shared by all workers of the
+        client (:class:`~regkit.client.transport.pacing.Pacer`); ``False``: after a 429 every worker waits
+        (the :class:`Gate`) and then sends as fast as it can again.
     """
 
     retries: int = 4
@@ -124,6 +130,7 @@ class RetryPolicy:
     bulk_passes: int = 2
     statuses: frozenset[int] = RETRY_STATUSES
     rng: random.Random = field(default_factory=random.Random, repr=False)
+    pacing: bool = True
 
     def __post_init__(self) -> None:
         numbers = (self.retries, self.backoff, self.backoff_max, self.rate_limit_wait, self.release_spacing)
@@ -229,6 +236,10 @@ class Gate:
         """Seconds until the gate opens (0 when open)."""
         with self._cond:
             return max(0.0, self._not_before - self._clock())
+
+    def observe(self, status: int | None, headers: object = None) -> None:
+        """Nothing: a gate reacts to :meth:`close_for` only (the :class:`~regkit.client.transport.pacing.Pacer`
+        learns from every answer)."""
 
     def wait(self) -> float:
         """Block until this caller may send; return the seconds waited."""

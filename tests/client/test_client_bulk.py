@@ -165,3 +165,40 @@ def test_collect_names_each_failure_and_resumes_at_no_cost(tmp_path: Any, world:
         assert used == 10 * len(ids)  # every company paid exactly once over both runs
     finally:
         clean.close()
+
+
+# -- cached ids: one read of the cache, no workers ---------------------------------------------------------
+
+
+def test_cached_ids_are_answered_from_one_read_of_the_cache_without_the_workers(inprocess: Any, world: Any) -> None:
+    ids = _ids(world, 12)
+    inprocess.client().get_companies(ids[:8], progress=False)
+    client = inprocess.client()  # a new client on the same cache, as after a restart
+    batch = client.get_companies(ids[:8] + ids[:2])  # progress bar on, duplicates
+    assert client._pool is None and client.requests_sent == 0  # no thread was started, nothing sent
+    assert [r.id for r in batch] == ids[:8] + ids[:2] and all(r.meta.from_cache for r in batch)
+    ledger = client.ledger
+    assert len(ledger) == 8 and set(ledger["source"]) == {"cache"} and ledger["saved"].sum() == 80
+    mixed = client.get_companies(ids, progress=False)  # 8 from the cache, 4 sent
+    assert [r.id for r in mixed] == ids and client.requests_sent == 4 and inprocess.used() == 120
+    assert Counter(client.ledger["source"][8:]) == {"cache": 8, "network": 4}
+
+
+def test_a_former_id_and_an_expired_answer_in_a_bulk_lookup(inprocess: Any, world: Any) -> None:
+    moved = next((cid, former) for cid, company in world.companies.items()
+                 for former in {r["company_id"] for r in company["registers"]} - {cid})  # fmt: skip
+    other = next(cid for cid in world.companies if cid != moved[0])
+    client = inprocess.client()
+    client.get_companies([moved[0], other], progress=False)
+    backend = client.cache.backend
+    key = client._caller.cache_key(client._company_op(other, False, False))
+    response = backend.get_response(key)
+    from datetime import datetime, timedelta, timezone
+
+    response.expires = datetime.now(timezone.utc) - timedelta(seconds=1)
+    backend.responses[key] = response
+    estimate = client.estimate_cost([moved[1], other])
+    assert (estimate.cached, estimate.to_fetch) == (1, 1)  # the former id is cached, the expired answer is not
+    batch = client.get_companies([moved[1], other], progress=False)
+    assert batch[0].id == moved[0] and batch[0].meta.from_cache
+    assert not batch[1].meta.from_cache and client.requests_sent == 3

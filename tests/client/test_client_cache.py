@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from regkit.client import Client, NotFoundError, OfflineCacheMiss
+from regkit.client import Client, NotFoundError, OfflineCacheMiss, ValidationError
 
 PASSWORD = "Transparenz-2026!"
 USERNAME = "tr-demo@regkit.example"
@@ -151,3 +151,38 @@ def test_the_sqlite_cache_uses_its_connection_one_thread_at_a_time(tmp_path: Pat
         assert con.execute("SELECT value FROM redirects WHERE key = 'a'").fetchone()[0] == "1"
     assert written.wait(10) and backend.redirects["b"] == "2"
     writer.join()
+
+
+def test_regkit_cache_names_the_default_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, register: Any) -> None:
+    monkeypatch.setenv("REGKIT_CACHE", str(tmp_path / "team" / "shared.sqlite"))
+    client = Client(adapter=register.adapter)  # cache not given: REGKIT_CACHE
+    assert client.cache.location() == str(tmp_path / "team" / "shared.sqlite")
+    explicit = Client(adapter=register.adapter, cache="sqlite")  # "sqlite" is the file in REGKIT_CACHE_DIR
+    assert explicit.cache.location().endswith("cache/http_cache.sqlite")
+    monkeypatch.setenv("REGKIT_CACHE", "memory")
+    assert Client(adapter=register.adapter).cache.location() == "memory"
+    monkeypatch.setenv("REGKIT_CACHE", "none")
+    with pytest.raises(ValidationError, match="REGKIT_CACHE='none' names no cache") as info:
+        Client(adapter=register.adapter)
+    assert "Client(cache=False)" in str(info.value)
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("REGKIT_CACHE", str(tmp_path / "a-file" / "cache.sqlite"))
+    with pytest.raises(ValidationError, match=r"^REGKIT_CACHE: cache: .*a-file/cache.sqlite cannot hold the cache"):
+        Client(adapter=register.adapter)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("redis://:s3cret@host:6379/0", "redis://***@host:6379/0"),
+        ("redis://user:s3cret@host:6379/0#team-a", "redis://***@host:6379/0#team-a"),
+        ("rediss://user:p@ss@host/0", "rediss://***@host/0"),
+        ("redis://host/0?password=s3cret&db=1", "redis://host/0?password=***&db=1"),
+        ("unix:///run/redis.sock?db=0&Password=s3cret", "unix:///run/redis.sock?db=0&Password=***"),
+        ("redis://host:6379/0", "redis://host:6379/0"),
+    ],
+)
+def test_redis_urls_are_shown_without_their_password(url: str, shown: str) -> None:
+    from regkit.client.cache import redact_url
+
+    assert redact_url(url) == shown

@@ -261,3 +261,9 @@ def test_429_patience_is_a_total_wait_and_the_error_says_how_to_get_more(fake: F
     assert "still rate-limited after 3 answers 429 and 4.0 s of waiting" in str(info.value)
     assert "rate_limit_wait" in info.value.suggestion and FakeInterface.KEY not in str(info.value)
     assert client.ledger.iloc[-1]["attempts"] == 3 and client.ledger.iloc[-1]["error"] == "RateLimitedError"
+
+
+def test_pacing_is_on_by_default_and_the_positional_fields_keep_their_places() -> None:
+    policy = RetryPolicy(2, 0.5, 5.0, 60.0, 100.0, 0.2, 3)
+    assert (policy.retries, policy.release_spacing, policy.bulk_passes, policy.pacing) == (2, 0.2, 3, True)
+    assert RetryPolicy(pacing=False).pacing is False

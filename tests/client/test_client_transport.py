@@ -270,3 +270,19 @@ def test_creation_is_sent_once_even_on_5xx(fake: FakeInterface, make_fake_client
         client.create_monitor("company", CID, ["basic"], update_frequency="daily")
     assert fake.count() == 1 and info.value.outcome_unknown and info.value.code is None
     assert "bad gateway" in info.value.message and "list_monitors()" in info.value.suggestion
+
+
+def test_a_cache_hit_waits_for_no_rate_limit_pause(fake: FakeInterface, make_fake_client) -> None:
+    fake.route("GET", "/v1/company/*", script(ok_company))
+    client = make_fake_client()
+    client.get_company(CID)
+    client._caller.gate.close_for(3600.0)  # a 429 elsewhere holds every request for an hour
+    slept: list[float] = []
+    client._caller.gate._sleep = slept.append
+    assert client.get_company(CID).meta.from_cache and slept == [] and fake.count() == 1
+    other = "DE-HRB-B1234-99999"
+    fake.route(
+        "GET", "/v1/company/*", lambda request: (200, FakeInterface.company_body(other), FakeInterface.charged(10))
+    )
+    client.get_company(other)  # a miss is sent, after the pause
+    assert slept and slept[0] > 3500 and fake.count() == 2

@@ -41,6 +41,10 @@ def test_the_identity_and_parser_modules_import_without_pandas():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
+#: The modules that read the client's cache (the Parquet export and its command): they import the client to run.
+CACHE_READERS = ("export", "cli")
+
+
 @pytest.mark.parametrize("name", MODULES)
 def test_module_size_all_and_layering(name):
     path = PACKAGE / f"{name}.py"
@@ -53,7 +57,7 @@ def test_module_size_all_and_layering(name):
             target = node.module if isinstance(node, ast.ImportFrom) else node.names[0].name
             target = target or ""
             assert not target.startswith(("regkit.plot", "regkit.widgets", "regkit.graph"))
-            if target.startswith("regkit.client"):  # type hints only
+            if target.startswith("regkit.client") and name not in CACHE_READERS:  # type hints only
                 assert "TYPE_CHECKING" in source
 
 

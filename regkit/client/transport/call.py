@@ -2,14 +2,16 @@
 
 :class:`Caller` turns an :class:`Operation` (what to send, what it costs, whether it may be retried)
 into an :class:`Answer` or one of the errors of :mod:`regkit.client.errors`, and writes exactly one
-ledger row for it.
+ledger row for it.  A cache hit is read from the stored row first (:mod:`.hits`, for many operations in
+one batch: :meth:`Caller.cached_many`); everything else goes through requests-cache as it always did, every
+request that leaves after the shared pace (:mod:`.pacing`).
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from datetime import datetime, timezone
 from typing import Any
@@ -24,9 +26,12 @@ from ..ledger import Ledger
 from ..policy import parsed_json
 from ..retry import Gate, RetryPolicy
 from .attempts import Attempts
+from .hits import CacheReader
 from .inflight import InFlight
+from .keys import CacheKeys
 from .operation import Answer, Attempted, Operation
 from .outcome import api_error, never_sent, transport_error
+from .pacing import Pacer
 from .session import Attempt, MeteringAdapter
 
 __all__ = ["Operation", "Answer", "Attempted", "Caller"]  # the first three from .operation
@@ -61,8 +66,12 @@ class Caller:
         self.offline = offline
         self.scrub = scrub
         self.sleep = sleep
-        self.gate = Gate(sleep=sleep, spacing=retry.release_spacing)
+        self.gate: Pacer | Gate = (
+            Pacer(sleep=sleep) if retry.pacing else Gate(sleep=sleep, spacing=retry.release_spacing)
+        )
         self.inflight = InFlight()
+        self.keys = CacheKeys(session, self.base_url)
+        self.reader = CacheReader(self.keys)
         self.credits_remaining: int | None = None
 
     # -- entry point -------------------------------------------------------------------------
@@ -70,6 +79,9 @@ class Caller:
         """Answer ``op`` from the cache, a concurrent identical call, or the interface."""
         if not op.idempotent:
             return self._call(op)
+        hit = None if op.refresh else self.reader.answer(op)
+        if hit is not None:
+            return self._hit(op, hit)
         answer, merged = self.inflight.run(
             op.key(),
             lambda: self._call(op),
@@ -115,18 +127,30 @@ class Caller:
 
     def cache_key(self, op: Operation) -> str:
         """The key the cache stores ``op``'s answer under: what requests-cache computes when it is sent
-        (method, URL, query, JSON body, headers).  The one place that derives it."""
-        request = requests.Request(op.method, self.base_url + op.path, params=list(op.params) or None,
-                                   json=op.body, headers=dict(op.headers) or None)  # fmt: skip
-        return str(self.session.cache.create_key(self.session.prepare_request(request)))
+        (method, URL, query, JSON body, headers).  The one place that derives it (:class:`CacheKeys`)."""
+        return self.keys.key(op)
 
     def is_cached(self, op: Operation) -> bool:
         """Whether the cache would answer ``op`` now (stored and not expired).  Nothing is sent and
         nothing is recorded in the ledger."""
-        if op.refresh:
-            return False
-        response = self.session.cache.get_response(self.cache_key(op))
-        return response is not None and not response.is_expired
+        return self.are_cached([op])[0]
+
+    def are_cached(self, ops: Sequence[Operation]) -> list[bool]:
+        """:meth:`is_cached` of each of ``ops``, read from the cache in one batch."""
+        return [stored is not None for stored in self.reader.stored(ops)]
+
+    def cached_many(self, ops: Sequence[Operation]) -> Iterator[Answer | None]:
+        """The answers of ``ops`` the cache has now, in order, read in one batch, each with its ledger row (as
+        :meth:`call` records a hit) when its turn comes; ``None`` where :meth:`call` has to answer (not stored,
+        expired, or not the plain kind of lookup read this way)."""
+        answers = self.reader.answers([op for op in ops if op.idempotent])
+        for op in ops:
+            answer = next(answers) if op.idempotent else None
+            yield None if answer is None else self._hit(op, answer)
+
+    def _hit(self, op: Operation, answer: Answer) -> Answer:
+        self._record(op, answer.status, source="cache", saved=op.price, attempts=0)
+        return answer
 
     def _cached(self, op: Operation) -> Answer | None:
         """The cached answer, or ``None``; never sends anything."""
@@ -137,9 +161,8 @@ class Caller:
 
     def _cache_answer(self, op: Operation, response: Any) -> Answer:
         data = parsed_json(response)
-        self._record(op, response.status_code, source="cache", saved=op.price, attempts=0)
         logger.debug("%s %s answered from the cache", op.method, op.target)
-        return Answer(data, response.status_code, "cache", response.created_at, 0)
+        return self._hit(op, Answer(data, response.status_code, "cache", response.created_at, 0))
 
     def _offline_miss(self, op: Operation, refresh: bool = False) -> RegkitError:
         rule = get_url_expiration(self.base_url + op.target, self.session.settings.urls_expire_after)
@@ -183,6 +206,8 @@ class Caller:
         self.budget.settle(reservation, charged + uncertain)
         tally.add(charged, uncertain, len(log))
         status = response.status_code if response is not None else (log[-1].status if log else None)
+        if log:  # sent, not answered by the cache
+            self.gate.observe(log[-1].status, getattr(response, "headers", None))
         attempted = Attempted(response, status, error)
         if attempted.ok and not attempted.from_cache:
             attempted = attempted.decoded()
@@ -219,7 +244,7 @@ class Caller:
         if plan is None:
             return False
         pause, rate_limited = plan
-        if rate_limited:  # every worker waits; the gate lets them go again one by one
+        if rate_limited:  # every worker waits; then they go at the pace (or one by one: the gate)
             logger.info("%s %s: 429; every worker waits %.2f s", op.method, op.target, pause)
             self.gate.close_for(pause)
         else:

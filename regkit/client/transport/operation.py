@@ -67,7 +67,7 @@ class Operation:
         return (self.method, self.path, self.params, body, self.headers, self.refresh)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Answer:
     """A successful answer: parsed JSON (``None`` for an empty body) and how it was obtained."""
 

@@ -1,0 +1,166 @@
+"""Export a cache of 100,000 company answers to Parquet; print rows, seconds and peak memory beside the targets.
+
+Target (issue 14, "The cache as a dataset"): exporting 100,000 cached companies takes under 60 s and under
+1.5 GB peak on two cores.
+
+How the cache is built (quickly, and as the client stores answers):
+
+1. the bundled world's 5,000 companies are fetched once through ``regkit.Client`` from the local register
+   in-process, into a fresh SQLite cache (what a user's cache holds after ``client.get_companies(ids)``);
+2. each stored answer is copied ``--companies / 5,000 - 1`` times under new company ids: the row is read as
+   requests-cache's pickle serializer stored it, the id is replaced everywhere in the body and the request URL
+   (``DE-HRB-B1204-17572`` → ``DE-HRB-B1204-90117572``: ``9``, the copy's number, the original number, so no
+   copy collides with a world id), and the row is inserted under a new key (a hash of the new URL; the export
+   reads every row, so the key need not be the one requests-cache would compute).
+
+The export then runs in a fresh subprocess (``export_parquet(open_backend(cache), out)``), so its peak resident
+memory (``ru_maxrss``) is its own: imports, both passes, the part files and the manifest.
+
+    python benchmarks/bench_export.py [--companies 100000] [--cache PATH] [--keep DIR]
+
+``--cache PATH`` builds the cache there (or reuses it when it already holds at least ``--companies`` answers);
+``--keep DIR`` writes the export there instead of a temporary directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import pickle
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGET_SECONDS = 60.0
+TARGET_PEAK_MIB = 1536.0
+
+_CHILD = r"""
+import json, resource, sys, time
+started = time.perf_counter()
+from regkit.client.cache import open_backend
+from regkit.frames.export import export_parquet
+manifest = export_parquet(open_backend(sys.argv[1]), sys.argv[2])
+seconds = time.perf_counter() - started
+print(json.dumps({"seconds": seconds, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "tables": {name: t["rows"] for name, t in manifest["tables"].items()},
+                  "files": sum(len(t["files"]) for t in manifest["tables"].values()),
+                  "answers": sum(s["exported"] for s in manifest["sources"].values())}))
+"""
+
+
+def fetch_world(cache: Path, state: Path) -> tuple[int, float]:
+    """Fetch every company of the bundled world once into the SQLite cache ``cache``; (companies, seconds)."""
+    from regkit.client import Client
+    from regkit.local import open_local_register
+    from regkit.local.world import read_world
+
+    ids = sorted(read_world().companies)
+    register = open_local_register(state_path=state, rate_limit=None)
+    started = time.perf_counter()
+    with Client(api_key="demo-paid", base_url=register.base_url, adapter=register.adapter, cache=cache) as client:
+        batch = client.get_companies(ids, progress=False)
+    register.close()
+    return len(batch.ok), time.perf_counter() - started
+
+
+def _copy_id(company_id: str, copy: int) -> str:
+    head, number, suffix = re.fullmatch(r"(DE-[A-Za-z]+-[A-Z]\d{4}-)(\d+)([A-Z]{0,2})", company_id).groups()
+    return f"{head}9{copy:02d}{number}{suffix}"
+
+
+def add_copies(cache: Path, copies: int) -> tuple[int, float]:
+    """Insert ``copies`` variants of every stored company answer of ``cache``; (rows inserted, seconds)."""
+    started = time.perf_counter()
+    con = sqlite3.connect(cache)
+    rows = con.execute("SELECT key, value, expires FROM responses").fetchall()
+    inserted = 0
+    with con:
+        for _, value, expires in rows:
+            fields = pickle.loads(value)
+            url = fields["request"]["url"]
+            match = re.search(r"/v1/company/([^/?]+)$", url)
+            if match is None:
+                continue
+            original = match.group(1)
+            body, quoted = fields["_content"], f'"{original}"'.encode()
+            batch = []
+            for copy in range(1, copies + 1):
+                new = _copy_id(original, copy)
+                fields["_content"] = body.replace(quoted, f'"{new}"'.encode())  # the id, never a longer one
+                fields["request"]["url"] = fields["url"] = url.replace(original, new)
+                key = hashlib.sha256(fields["url"].encode()).hexdigest()[:16]
+                batch.append((key, pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL), expires))
+            con.executemany("INSERT INTO responses (key, value, expires) VALUES (?, ?, ?)", batch)
+            inserted += len(batch)
+    con.close()
+    return inserted, time.perf_counter() - started
+
+
+def stored(cache: Path) -> int:
+    """Rows in the cache's responses table (0 if there is no cache yet)."""
+    if not cache.exists():
+        return 0
+    with sqlite3.connect(cache) as con:
+        return int(con.execute("SELECT count(*) FROM responses").fetchone()[0])
+
+
+def build_cache(cache: Path, companies: int) -> None:
+    """A cache of ``companies`` company answers at ``cache`` (reused when it already holds enough)."""
+    if stored(cache) >= companies:
+        print(f"cache: reusing {cache} ({stored(cache):,} answers)")
+        return
+    fetched, seconds = fetch_world(cache, cache.parent / "register-state.sqlite")
+    print(f"cache: fetched the world's {fetched:,} companies through the client in {seconds:.1f} s")
+    copies = max(0, -(-companies // fetched) - 1)
+    inserted, seconds = add_copies(cache, copies)
+    size = cache.stat().st_size / 2**20
+    print(f"cache: {copies} copies of each under new ids, {inserted:,} rows in {seconds:.1f} s "
+          f"({stored(cache):,} answers, {size:,.0f} MiB)")  # fmt: skip
+
+
+def export(cache: Path, out: Path) -> dict:
+    """Run the export in a fresh interpreter; its own measurements."""
+    result = subprocess.run([sys.executable, "-c", _CHILD, str(cache), str(out)], capture_output=True, text=True,
+                            check=False)  # fmt: skip
+    if result.returncode:
+        raise SystemExit(f"the export failed:\n{result.stderr}")
+    return json.loads(result.stdout.splitlines()[-1])
+
+
+def report(companies: int, measured: dict) -> None:
+    """Rows, seconds and peak MiB beside the targets, and the tables' rows."""
+    ok = lambda good: "ok" if good else "MISSED"  # noqa: E731
+    rows = measured["tables"]["companies"]
+    print(f"\nexport of {rows:,} cached companies ({measured['answers']:,} answers, {measured['files']} part files, "
+          "0 credits):")  # fmt: skip
+    print(f"  {'':<22}{'measured':>12}{'target':>12}")
+    print(f"  {'companies (rows)':<22}{rows:>12,}{companies:>12,}  {ok(rows >= companies)}")
+    seconds, peak = measured["seconds"], measured["peak_mib"]
+    print(f"  {'seconds':<22}{seconds:>12.1f}{'< ' + str(int(TARGET_SECONDS)):>12}  {ok(seconds < TARGET_SECONDS)}")
+    print(f"  {'peak MiB':<22}{peak:>12,.0f}{'< ' + str(int(TARGET_PEAK_MIB)):>12}  {ok(peak < TARGET_PEAK_MIB)}")
+    print("\nrows per table:")
+    for name, count in measured["tables"].items():
+        print(f"  {name:<24}{count:>12,}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--companies", type=int, default=100_000, help="company answers in the cache")
+    parser.add_argument("--cache", type=Path, default=None, help="build (or reuse) the cache here")
+    parser.add_argument("--keep", type=Path, default=None, help="write the export here (a new directory)")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-export-") as scratch:
+        cache = args.cache or Path(scratch) / "cache.sqlite"
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        build_cache(cache, args.companies)
+        measured = export(cache, args.keep or Path(scratch) / "export")
+    report(args.companies, measured)
+
+
+if __name__ == "__main__":
+    main()

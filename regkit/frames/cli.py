@@ -1,0 +1,91 @@
+"""The ``regkit export parquet DIR`` command: the cache written out as a Parquet dataset, 0 credits.
+
+``regkit.cli`` calls :func:`add_commands` on its subparsers. The command reads the cache only — the one a
+``regkit.Client()`` uses, or the one ``--cache`` names — and sends nothing; it prints the tables written with
+their rows. Errors print one line to stderr: exit status 2 for a refused argument or directory, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+from pathlib import Path
+from typing import Any
+
+from regkit.client.errors import RegkitError, ValidationError
+
+__all__ = ["add_commands", "export_parquet_command", "open_cache"]
+
+
+def open_cache(where: str | None) -> Any:
+    """The requests-cache backend ``--cache`` names, or the one ``regkit.Client()`` uses when ``where`` is None.
+
+    A path must exist (a file, or a directory holding ``http_cache.sqlite``): a mistyped path is an error, not a
+    new, empty cache. A ``redis://`` URL is opened as the client opens it.
+    """
+    from regkit.client.cache import CACHE_FILE, open_backend
+    from regkit.client.core import Client
+
+    if where is None:
+        return open_backend(inspect.signature(Client).parameters["cache"].default)
+    if "://" in where:
+        return open_backend(where)
+    path = Path(where).expanduser()
+    file = path / CACHE_FILE if path.is_dir() else path
+    if not file.is_file():
+        raise ValidationError(f"--cache {where}: no cache there ({file} does not exist)",
+                              suggestion="name the cache file (or its directory) a client used: "
+                                         "Client(cache=PATH), or REGKIT_CACHE_DIR; leave --cache out for the "
+                                         "default cache")  # fmt: skip
+    return open_backend(file)
+
+
+def export_parquet_command(args: argparse.Namespace) -> int:
+    """``regkit export parquet DIR [--overwrite] [--cache WHERE]``."""
+    from regkit.client.cache import ClientCache
+    from regkit.client.policy import CachePolicy
+
+    from .export import export_parquet
+
+    try:
+        handle = ClientCache(open_cache(args.cache), CachePolicy())
+        manifest = export_parquet(handle, args.directory, overwrite=args.overwrite)
+    except RegkitError as exc:
+        print(f"regkit: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2 if isinstance(exc, ValidationError) else 1
+    except ImportError as exc:
+        print(f"regkit: error: {exc}", file=sys.stderr)
+        return 1
+    answers = sum(entry["exported"] for entry in manifest["sources"].values())
+    print(f"exported {answers} cached answer(s) from {manifest['cache']['location']} to {args.directory}")
+    width = max(len(name) for name in manifest["tables"])
+    print(f"  {'table'.ljust(width)}  {'rows':>9}  files")
+    for name, table in manifest["tables"].items():
+        print(f"  {name.ljust(width)}  {table['rows']:>9,}  {len(table['files'])}")
+    left = {reason: n for reason, n in manifest["left_out"].items() if n}
+    if left:
+        print("left out: " + ", ".join(f"{n} {reason.replace('_', ' ')}" for reason, n in left.items()))
+    print(f"manifest: {Path(args.directory) / 'manifest.json'}")
+    print("0 credits spent: the export read the cache only and sent nothing")
+    return 0
+
+
+def add_commands(subparsers: Any) -> None:
+    """Register ``export`` (with the sub-command ``parquet``) on ``subparsers``."""
+    export = subparsers.add_parser("export", help="write the cache out as a dataset (free: nothing is sent)")
+    formats = export.add_subparsers(dest="format", metavar="FORMAT", required=True)
+    p = formats.add_parser(
+        "parquet",
+        help="every cached answer as Parquet tables with the frames' dtypes, and a manifest",
+        description="Write every cached company, its histories, representatives, indicators and links, owners, "
+        "holdings, persons, insolvency proceedings and events, and the results of cached searches as Parquet "
+        "tables (one directory of part files each) with manifest.json. Reads the cache only: 0 credits.",
+    )
+    p.add_argument("directory", metavar="DIR", help="a new or empty directory (created if missing)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace a previous export in DIR (refused if DIR holds anything else)")  # fmt: skip
+    p.add_argument("--cache", metavar="WHERE", default=None,
+                   help="the cache to export: a SQLite file or its directory, or a redis:// URL (default: the "
+                        "cache regkit.Client() uses)")  # fmt: skip
+    p.set_defaults(handler=export_parquet_command)

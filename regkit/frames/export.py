@@ -1,0 +1,198 @@
+"""``export_parquet``: the cache as a dataset — every cached answer as Parquet tables with the frames' dtypes.
+
+Months of lookups sit in the cache; this writes them out for DuckDB, pandas, pyarrow or Dask, reading the cache
+only (:mod:`regkit.client.stored`): nothing is sent and no credit is spent. Two passes keep memory bounded: the
+first reads every stored answer's request line and date and picks the newest answer per company, person, owners,
+holdings and proceeding (:mod:`regkit.frames.export_sources`); the second reads the picked answers a batch at a
+time, in id order (:mod:`regkit.frames.export_pass`), builds each batch's frames with the :mod:`regkit.frames`
+builders (:mod:`regkit.frames.export_tables`) and appends them to the tables' part files
+(:mod:`regkit.frames.export_files`). Only this module and the command (:mod:`regkit.frames.cli`) use the client:
+its cache, read with :mod:`regkit.client.stored`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from datetime import datetime, timezone
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from requests_cache.backends import BaseCache
+
+from regkit.client.cache import ClientCache
+from regkit.client.errors import ValidationError
+from regkit.client.policy import SCOPE_HEADER, CachePolicy
+from regkit.client.stored import read_many, scan
+
+from .export_files import MANIFEST, TargetRefused, check_target, publish, remove_staging, require_pyarrow, staging_dir
+from .export_manifest import build_manifest
+from .export_pass import write_tables
+from .export_sources import survey
+
+__all__ = ["export_parquet"]
+
+logger = logging.getLogger("regkit.frames")
+
+
+def export_parquet(cache: Any, directory: str | os.PathLike[str], *, overwrite: bool = False,
+                   rows_per_file: int = 1_000_000) -> dict[str, Any]:  # fmt: skip
+    """Write everything a cache holds as Parquet tables with the frames' dtypes, and a manifest: 0 credits.
+
+    Parameters
+    ----------
+    cache : Client, ClientCache or requests-cache backend
+        Whose cache: a client (``client.export_parquet(directory)`` passes itself), its ``client.cache``, or a
+        backend (``regkit.client.cache.open_backend(path_or_url)``). Only the cache is read: nothing is sent.
+    directory : str or path
+        A new or empty directory (created with its parents). The export is written beside it first and moved in
+        when complete, so the directory never holds half an export.
+    overwrite : bool, default False
+        Replace a previous export in ``directory``: its ``manifest.json`` and the table directories it lists.
+        Anything else there makes the export refuse, and nothing is deleted.
+    rows_per_file : int, default 1,000,000
+        Most rows in one part file of a table.
+
+    Returns
+    -------
+    dict
+        The manifest, as written to ``directory/manifest.json``: ``format``, ``format_version``,
+        ``regkit_version``, ``exported_at`` (UTC), ``cache`` (backend and location, never a password),
+        ``credits_spent`` and ``requests_sent`` (0: the export sends nothing), ``tables`` (per table: ``rows``,
+        ``files`` relative to ``directory``, ``columns`` with their pandas dtypes, ``made_by`` the builder call,
+        ``from`` the answer kinds), ``sources`` (per answer kind: ``answers``, ``exported``, ``expired``,
+        ``origins``, ``first_fetched_at``, ``last_fetched_at``) and ``left_out`` (answers not exported, by
+        reason).
+
+    Raises
+    ------
+    ValidationError
+        Before anything is read or written: a malformed argument, a cache that is off, a ``directory`` that is
+        a file or not empty (without ``overwrite``), or holds more than a previous export (with it).
+    ImportError
+        pyarrow is not installed (``pip install 'regkit[parquet]'``).
+
+    Notes
+    -----
+    **Tables.** One directory of ``part-NNNNN.parquet`` files per table. Each table is the frame of a
+    :mod:`regkit.frames` builder over the cached records — ``pd.read_parquet(directory / "names")`` equals
+    ``regkit.frames.history(records, "names")`` with its dtypes (categories, ``Float64``, ``Int64``, ``str``,
+    ``datetime64[us]``); the builders' docstrings list the columns:
+
+    ==========================================================  =====================================================
+    table                                                       builder, over
+    ==========================================================  =====================================================
+    companies                                                   ``companies``, company answers
+    names, addresses, purposes, capitals, registers             ``history(records, "names")``, …
+    representatives, indicators, links, documents,              ``representatives`` (``active_on`` unset),
+    industry_codes, contact, insolvency_summaries               ``indicators`` (EUR, wide), ``links``, …
+    owners                                                      ``owners``, owners answers
+    holdings                                                    ``holdings``, company and person holdings answers
+    persons, management_positions                               ``persons``, ``management_positions``, person answers
+    proceedings, events                                         ``proceedings``, ``events``, insolvency answers
+    insolvency_results, company_search_results,                 the search frames, over the results of cached
+    person_search_results                                       search pages
+    ==========================================================  =====================================================
+
+    Every row keeps the id that joins it (``company_id``, ``person_id``, ``holder_id``, ``insolvency_id``, ``id``).
+    Rows follow the things' ids (holdings: companies' holdings, then persons'); search results come newest page
+    first, each result once. When several answers stand for one thing (with and without ``export=true``, by a
+    former and the current id, with and without ``best_available``), the newest is exported. Expired answers are
+    exported too (``sources.expired`` says which). Left out: user-scoped answers (Transparenzregister extracts),
+    autocomplete suggestions and answers that cannot be read (counted in ``left_out``).
+
+    The tables are not hive-partitioned by a column: a partition column comes back from pandas and pyarrow as the
+    directory names' dictionary, at the end, and the re-read would no longer equal the frame. DuckDB
+    (``read_parquet('DIR/companies/*.parquet')``), ``pd.read_parquet``, ``pyarrow.dataset`` and Dask read the
+    directories as they are; rows sorted by id and row-group statistics let a filter skip what it excludes.
+
+    **sources** lists every answer read, one row each:
+
+    ==========  ===================  ==============================================================
+    kind        category             company, owners, holdings, person, person_holdings, insolvency,
+                                     insolvency_search, company_search, person_search
+    entity_id   str                  the company, person or proceeding it is about (NaN for searches)
+    origin      str                  scheme, host and port of the service (never a user or password)
+    method      category             GET / POST
+    path        str                  from ``/v1/`` (a search's body, the query, is not stored)
+    query       str                  ``realtime``, ``export``, ``best_available`` as asked; NaN if none
+    fetched_at  datetime64[us, UTC]  when the interface produced it
+    expires     datetime64[us, UTC]  when the cache stops serving it (NaT: never)
+    expired     bool                 it had expired when exported
+    exported    bool                 its rows are in the tables (False: a newer answer superseded it,
+                                     or it could not be read)
+    ==========  ===================  ==============================================================
+
+    Examples
+    --------
+    >>> import regkit                                                     # doctest: +SKIP
+    >>> client = regkit.Client()                                          # doctest: +SKIP
+    >>> manifest = client.export_parquet("register-dataset")              # doctest: +SKIP
+    >>> manifest["tables"]["companies"]["rows"], manifest["credits_spent"]  # doctest: +SKIP
+    (42, 0)
+    >>> import duckdb                                                     # doctest: +SKIP
+    >>> duckdb.sql("SELECT legal_form, count(*) FROM 'register-dataset/companies/*.parquet' GROUP BY 1")
+    ... # doctest: +SKIP
+    """
+    handle = _cache_of(cache)
+    target = _directory(directory)
+    overwrite = _flag(overwrite, "overwrite")
+    rows_per_file = _positive(rows_per_file, "rows_per_file")
+    require_pyarrow()
+    if handle.backend is None:
+        raise ValidationError("this cache is off (cache=False): there is nothing to export",
+                              suggestion="export the cache your lookups went to, e.g. Client(cache='sqlite')")  # fmt: skip
+    _check_target(target, overwrite)
+    started = datetime.now(timezone.utc)
+    found = survey(scan(handle.backend), started, SCOPE_HEADER)
+    staging = staging_dir(target)
+    try:
+        writers, exported = write_tables(partial(read_many, handle.backend), found, staging, rows_per_file)
+        manifest = build_manifest(handle, started, writers, found, exported)
+        (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        publish(staging, target, _check_target(target, overwrite))
+    except BaseException:
+        remove_staging(staging)
+        raise
+    logger.info("exported %d answer(s) of %s to %s", len(exported), handle.location(), target)
+    return manifest
+
+
+def _check_target(target: Path, overwrite: bool) -> list[Path]:
+    try:
+        return check_target(target, overwrite)
+    except TargetRefused as refused:
+        raise ValidationError(str(refused), suggestion=refused.suggestion) from None
+
+
+def _cache_of(cache: Any) -> ClientCache:
+    if isinstance(cache, ClientCache):
+        return cache
+    if isinstance(cache, BaseCache):
+        return ClientCache(cache, CachePolicy())
+    handle = getattr(cache, "cache", None)
+    if isinstance(handle, ClientCache):
+        return handle
+    raise ValidationError(f"cache must be a regkit Client, its .cache or a requests-cache backend, not "
+                          f"{type(cache).__name__}", suggestion="client.export_parquet(directory)")  # fmt: skip
+
+
+def _directory(directory: Any) -> Path:
+    if not isinstance(directory, (str, os.PathLike)) or not str(directory).strip():
+        raise ValidationError(f"directory must be a path, not {directory!r}",
+                              suggestion="e.g. export_parquet(client, 'register-dataset')")  # fmt: skip
+    return Path(directory).expanduser().absolute()
+
+
+def _flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValidationError(f"{name} must be True or False, not {value!r}")
+    return value
+
+
+def _positive(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValidationError(f"{name} must be a whole number of at least 1, not {value!r}")
+    return value
