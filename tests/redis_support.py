@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serve_support import stop_process
 
 __all__ = ["RedisServer", "redis_server", "require_redis_server", "REDIS_MISSING"]
 
@@ -180,13 +181,7 @@ class RedisServer:
 
     def stop(self) -> None:
         """Stop the process (terminate; kill it if it does not end within 10 s)."""
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        stop_process(self.process)
 
 
 @contextlib.contextmanager

@@ -23,7 +23,7 @@ from typing import Any
 import requests
 from cryptography.fernet import Fernet
 
-__all__ = ["ServedRegister", "served_register", "regkit_command"]
+__all__ = ["ServedRegister", "served_register", "regkit_command", "stop_process"]
 
 _BANNER = re.compile(r"listening on (http://127\.0\.0\.1:\d+)")
 
@@ -140,13 +140,18 @@ class ServedRegister:
         for client in self._clients:
             client.close()
         self._clients.clear()
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
+        stop_process(self.process)
+
+
+def stop_process(process: subprocess.Popen[Any]) -> None:
+    """Stop a server process started by a test: terminate it, and kill it if it does not end within 10 s."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
 
 
 @contextlib.contextmanager

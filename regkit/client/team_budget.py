@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING, Any
 from .budget import Budget, Reservation
 from .cache import connect_redis, redact_url
 from .errors import BudgetExceededError, TransportError, ValidationError
+from .team_scripts import BEAT, CLAIM, RESERVE, SETTLE, STATE
 
 if TYPE_CHECKING:  # pandas is imported when the ledger is asked for, not with the client
     import pandas as pd
@@ -62,79 +63,6 @@ DEFAULT_HOLD_SECONDS = 120.0
 #: About how many settlements the team ledger keeps (older ones are trimmed: ``XADD MAXLEN ~``).
 LEDGER_LENGTH = 100_000
 _LIMIT_REFRESH = 1.0  # seconds a read of the team's cap is reused (the reservation script always reads it anew)
-
-# Shared by the scripts: the time on Redis' clock in ms, and dropping reservations that expired by then.
-_PURGE = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local dead = redis.call('ZRANGEBYSCORE', KEYS[4], '-inf', now)
-for i = 1, #dead do
-  redis.call('ZREM', KEYS[4], dead[i])
-  redis.call('HDEL', KEYS[3], dead[i])
-end
-local held = 0
-for _, v in ipairs(redis.call('HVALS', KEYS[3])) do held = held + tonumber(v) end
-local spent = tonumber(redis.call('GET', KEYS[2]) or '0')
-local limit = redis.call('GET', KEYS[1])
-"""
-
-# KEYS: limit, spent, holds, expiry.  ARGV: id, credits, hold ms.  -> {1 held | 0 refused, spent, held, limit|-1}
-_RESERVE = (
-    _PURGE
-    + """
-local credits = tonumber(ARGV[2])
-if limit and credits > tonumber(limit) - spent - held then
-  return {0, spent, held, tonumber(limit)}
-end
-redis.call('HSET', KEYS[3], ARGV[1], credits)
-redis.call('ZADD', KEYS[4], now + tonumber(ARGV[3]), ARGV[1])
-return {1, spent, held + credits, limit and tonumber(limit) or -1}
-"""
-)
-
-# KEYS: limit, spent, holds, expiry.  -> {spent, held, limit|-1}
-_STATE = _PURGE + "return {spent, held, limit and tonumber(limit) or -1}\n"
-
-# KEYS: spent, holds, expiry, ledger.  ARGV: id ('' for none), charged, who, call, path, ledger length.
-_SETTLE = """
-if ARGV[1] ~= '' then
-  redis.call('HDEL', KEYS[2], ARGV[1])
-  redis.call('ZREM', KEYS[3], ARGV[1])
-end
-local charged = tonumber(ARGV[2])
-local spent = redis.call('INCRBY', KEYS[1], charged)
-if charged > 0 then
-  local t = redis.call('TIME')
-  local at = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  redis.call('XADD', KEYS[4], 'MAXLEN', '~', ARGV[6], '*',
-             'who', ARGV[3], 'call', ARGV[4], 'path', ARGV[5], 'credits', ARGV[2], 'at', at)
-end
-return spent
-"""
-
-# KEYS: holds, expiry.  ARGV: hold ms, ids...  -> how many were still held (and are extended)
-_BEAT = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local alive = 0
-for i = 2, #ARGV do
-  if redis.call('HEXISTS', KEYS[1], ARGV[i]) == 1 then
-    redis.call('ZADD', KEYS[2], 'XX', now + tonumber(ARGV[1]), ARGV[i])
-    alive = alive + 1
-  end
-end
-return alive
-"""
-
-# KEYS: limit.  ARGV: the cap.  -> the team's cap after the call (set only if it had none)
-_CLAIM = """
-local limit = redis.call('GET', KEYS[1])
-if not limit then
-  redis.call('SET', KEYS[1], ARGV[1])
-  return tonumber(ARGV[1])
-end
-return tonumber(limit)
-"""
 
 
 def default_member() -> str:
@@ -224,10 +152,10 @@ class TeamBudget(Budget):
         self._connection = connect_redis(url, what=f"budget_scope (team {team})")
         prefix = f"regkit-team:{{{team}}}:"
         self._keys = {name: prefix + name for name in ("limit", "spent", "holds", "expiry", "ledger")}
-        self._reserve = self._connection.register_script(_RESERVE)
-        self._state = self._connection.register_script(_STATE)
-        self._settle = self._connection.register_script(_SETTLE)
-        self._beat = self._connection.register_script(_BEAT)
+        self._reserve = self._connection.register_script(RESERVE)
+        self._state = self._connection.register_script(STATE)
+        self._settle = self._connection.register_script(SETTLE)
+        self._beat = self._connection.register_script(BEAT)
         self._lock = threading.Lock()
         self._live: dict[str, None] = {}
         self._beating = False
@@ -238,7 +166,7 @@ class TeamBudget(Budget):
     # -- the cap -------------------------------------------------------------------------------------
     def _claim(self, limit: int) -> None:
         stored = int(
-            self._redis(lambda: self._connection.register_script(_CLAIM)(keys=[self._keys["limit"]], args=[limit]))
+            self._redis(lambda: self._connection.register_script(CLAIM)(keys=[self._keys["limit"]], args=[limit]))
         )
         if stored != limit:
             raise ValidationError(

@@ -273,3 +273,19 @@ def test_a_memory_cache_exports_the_same_frames(tmp_path):
     records = sorted(batch.ok, key=lambda r: r.raw["id"])
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "out" / "companies"), regkit.frames.companies(records))
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "out" / "names"), regkit.frames.history(records, "names"))
+
+
+@pytest.mark.filterwarnings("ignore:The inplace keyword:Warning")  # inside dask, not regkit
+def test_dask_reads_the_export_as_it_is(exported):
+    """Dask reads each table's directory of part files as one frame, equal to what pandas reads, dtypes included."""
+    dd = pytest.importorskip("dask.dataframe", reason="dask is not installed")
+    import dask
+
+    directory, _, _, _ = exported
+    for table in ("companies", "indicators", "events"):
+        with dask.config.set({"dataframe.convert-string": False}):
+            lazy = dd.read_parquet(directory / table)
+            got = lazy.compute().reset_index(drop=True)
+        want = pd.read_parquet(directory / table)
+        assert lazy.npartitions >= 1 and list(got.columns) == list(want.columns), table
+        pd.testing.assert_frame_equal(got, want, obj=table)  # dtypes included

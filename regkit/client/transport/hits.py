@@ -94,7 +94,7 @@ class CacheReader:
         return [answer if answer is not None and not answer.is_expired(now) else None for answer in answers]
 
     def _served(self, stored: StoredAnswer | None, now: datetime) -> Answer | None:
-        if stored is None or stored.status not in self._codes or stored.status != 200 or stored.is_expired(now):
+        if stored is None or stored.status != 200 or 200 not in self._codes or stored.is_expired(now):
             return None
         if any(name.lower() == "vary" for name in stored.headers):
             return None  # requests-cache compares the varying request headers: let it
