@@ -47,9 +47,25 @@ from regkit.schema.interface import (
     UUID_PATTERN,
     load_openapi,
 )
+from regkit.schema.formatting import (
+    count_text,
+    credits_text,
+    date_text,
+    euro_text,
+    number_text,
+    percent_text,
+    value_text,
+)
 from regkit.schema.labels import COLUMN_LABELS, LABELS, column_label, display_label
 
 __all__ = [
+    "count_text",
+    "credits_text",
+    "date_text",
+    "euro_text",
+    "number_text",
+    "percent_text",
+    "value_text",
     "COLUMN_LABELS",
     "LABELS",
     "column_label",

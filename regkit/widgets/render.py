@@ -13,6 +13,8 @@ from typing import Any
 
 import pandas as pd
 
+from regkit.schema.formatting import percent_text
+
 __all__ = ["LEVELS", "credits_html", "draw_html", "figure_html", "frame_html", "message_html", "percent_text"]
 
 LEVELS = {"info": "#57606a", "ok": "#1a7f37", "warning": "#9a6700", "error": "#cf222e"}
@@ -33,36 +35,18 @@ def message_html(text: str, level: str = "info") -> str:
 
 def frame_html(frame: pd.DataFrame, columns: Sequence[str] | None = None, max_rows: int = 200,
                empty: str = "nothing to show") -> str:  # fmt: skip
-    """A frame as an HTML table (escaped, nulls as ``–``, at most ``max_rows`` rows), or ``empty``.
+    """A frame as the explorers' table (formatted, one style): :func:`regkit.widgets.tables.table_html`.
 
     Examples
     --------
     >>> frame_html(pd.DataFrame({"a": [1, None]}))  # doctest: +ELLIPSIS
-    '<table class="dataframe regkit-table">...<td>–</td>...'
+    '<style>...<table class="regkit-table">...<td class="regkit-num">–</td>...'
     >>> frame_html(pd.DataFrame({"a": []}), empty="no rows")
     '<div class="regkit-message regkit-info" style="color:#57606a">no rows</div>'
     """
-    if columns is not None:
-        frame = frame[[c for c in columns if c in frame]]
-    if frame.empty:
-        return message_html(empty)
-    more = len(frame) - max_rows
-    table = frame.head(max_rows).to_html(index=False, na_rep="–", border=0, classes="regkit-table", escape=True)
-    return table + (message_html(f"… and {more} more rows") if more > 0 else "")
+    from .tables import table_html
 
-
-def percent_text(share: Any) -> str:
-    """A share given as a fraction (0.5) as percent text (``"50 %"``), at most two decimals; ``–`` for null.
-
-    Examples
-    --------
-    >>> percent_text(0.7273), percent_text(0.5), percent_text(None), percent_text(pd.NA)
-    ('72.73 %', '50 %', '–', '–')
-    """
-    if share is None or pd.isna(share):
-        return "–"
-    text = f"{float(share) * 100:.2f}".rstrip("0").rstrip(".")
-    return f"{text} %"
+    return table_html(frame, columns, empty=empty, max_rows=max_rows)
 
 
 def figure_html(fig: Any) -> str:
