@@ -17,6 +17,7 @@ ENUMERATIONS = {
     "proceeding_kind": schema.PROCEEDING_KINDS,
     "debtor_kind": schema.DEBTOR_KINDS,
     "administration_kind": schema.ADMINISTRATION_KINDS,
+    "event_type": schema.EVENT_TYPES,
 }
 
 

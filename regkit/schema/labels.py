@@ -41,6 +41,21 @@ ADMINISTRATION_KIND_LABELS: dict[str, str] = {
     "protective_shield": "protective shield",
 }  # fmt: skip
 
+EVENT_TYPE_LABELS: dict[str, str] = {
+    "preliminary_measures": "preliminary measures", "preliminary_measures_lifted": "preliminary measures lifted",
+    "proceedings_opened": "proceedings opened", "rejected_insufficient_assets": "rejected (insufficient assets)",
+    "in_proceeding_decision": "decision in the proceedings", "mass_insufficiency_notified": "insufficient assets notified",
+    "distribution_announced": "distribution announced", "distribution_record_filed": "distribution record filed",
+    "final_distribution_announced": "final distribution announced", "proceedings_lifted": "proceedings lifted",
+    "proceedings_discontinued": "proceedings discontinued", "proceedings_terminated": "proceedings terminated",
+    "post_termination_decision": "decision after termination",
+    "subsequent_distribution_ordered": "subsequent distribution ordered", "discharge_pending": "discharge pending",
+    "discharge_granted": "discharge granted", "discharge_denied": "discharge denied",
+    "discharge_revoked": "discharge revoked", "plan_confirmed": "insolvency plan confirmed",
+    "plan_supervision_ordered": "plan supervision ordered", "plan_supervision_terminated": "plan supervision ended",
+    "other": "other",
+}  # fmt: skip
+
 #: Labels by the frame column (or filter field) whose codes they name.
 LABELS: dict[str, Mapping[str, str]] = {
     "legal_form": LEGAL_FORM_LABELS,
@@ -51,13 +66,14 @@ LABELS: dict[str, Mapping[str, str]] = {
     "proceeding_kind": PROCEEDING_KIND_LABELS,
     "debtor_kind": DEBTOR_KIND_LABELS,
     "administration_kind": ADMINISTRATION_KIND_LABELS,
+    "event_type": EVENT_TYPE_LABELS,
 }
 
 #: Column names as a heading or legend title says them.
 COLUMN_LABELS: dict[str, str] = {
     "debtor_legal_form": "Legal form", "legal_form": "Legal form", "current_status": "Status", "status": "Status",
     "proceeding_kind": "Proceeding", "debtor_kind": "Debtor", "administration_kind": "Administration",
-    "court": "Court", "city": "City", "role": "Role",
+    "court": "Court", "city": "City", "role": "Role", "event_type": "Event",
 }  # fmt: skip
 
 

@@ -4,7 +4,12 @@ Each explorer is an ``ipywidgets.VBox`` (it displays itself) whose parts are att
 tests can drive it: set ``explorer.company_id.value``, call ``explorer.load_button.click()``, read
 ``explorer.status.value``. The logic lives in plain functions (``company_logic``,
 ``insolvency_logic``, ``group_logic``) that return data or HTML; figures are inline SVG in ``HTML``
-widgets, so everything works — and is tested — without a kernel.
+widgets, long tables sortable with clickable rows (itables), so everything works — and is tested — without
+a kernel. Every button that sends a request says its cost ("Search (10 credits)", "0 credits, cached"), and
+a change of input clears or greys out what no longer answers it.
+
+Displayed, an explorer also carries a static HTML snapshot of what it shows (``regkit.widgets.static``):
+JupyterLab shows it where widgets cannot render — a notebook opened fresh, untrusted, without a kernel.
 
 ======================  ==================================================================
 CompanyExplorer         one company: summary, histories, representatives, indicators, ...

@@ -1,4 +1,5 @@
-"""What every explorer shares: the client, a status line and the credits line."""
+"""What every explorer shares: the client, a status line, the credits line, greying out what no longer
+applies, and a static snapshot for notebooks opened without a live kernel."""
 
 from __future__ import annotations
 
@@ -10,18 +11,35 @@ import ipywidgets as widgets
 from regkit.client import RegkitError
 
 from .render import credits_html, message_html
+from .static import STALE_CLASS, snapshot_html
 
-__all__ = ["Explorer"]
+__all__ = ["EXPLORER_CSS", "Explorer", "STALE_CLASS"]
+
+EXPLORER_CSS = f"<style>.{STALE_CLASS}{{opacity:0.4;pointer-events:none;filter:grayscale(1)}}</style>"
+"""The explorers' own CSS (in the invisible ``css`` widget each explorer shows first)."""
 
 
 class Explorer(widgets.VBox):
     """An ``ipywidgets.VBox`` with ``client``, ``status`` (messages) and ``credits`` (spent / saved).
 
+    Displayed, an explorer is the live widget where a kernel runs it (a trusted notebook); it also carries
+    a static HTML snapshot of what it showed when displayed (``text/html``: its title, inputs, status,
+    credits, the visible tab's tables and figures as images — :func:`regkit.widgets.static.snapshot_html`),
+    which is what JupyterLab shows in a notebook opened fresh and untrusted, where widgets do not render.
+
     Parameters
     ----------
     client : regkit.Client, optional
         Default ``regkit.Client()`` (the bundled local register without a key).
+
+    Attributes
+    ----------
+    css : ipywidgets.HTML
+        The explorers' CSS (:data:`EXPLORER_CSS`), invisible; put it among the children.
     """
+
+    TITLE = ""
+    """The heading of the static snapshot (default: the class name)."""
 
     def __init__(self, client: Any = None, **kwargs: Any) -> None:
         if client is None:
@@ -31,12 +49,21 @@ class Explorer(widgets.VBox):
         self.client = client
         self.status = widgets.HTML()
         self.credits = widgets.HTML()
+        self.css = widgets.HTML(EXPLORER_CSS, layout=widgets.Layout(display="none"))
         super().__init__(**kwargs)
         self.refresh_credits()
 
     def refresh_credits(self) -> None:
         """Show what the client has spent so far."""
         self.credits.value = credits_html(self.client)
+
+    @staticmethod
+    def mark_stale(widget: widgets.DOMWidget, stale: bool) -> None:
+        """Grey ``widget`` out (``stale=True``: what it shows no longer answers the inputs) or back in."""
+        if stale:
+            widget.add_class(STALE_CLASS)
+        else:
+            widget.remove_class(STALE_CLASS)
 
     def _run(self, action: Callable[[], Any], busy: str) -> Any:
         """Run ``action`` with a busy message; a regkit error is shown in ``status`` instead of raised."""
@@ -48,3 +75,14 @@ class Explorer(widgets.VBox):
             return None
         finally:
             self.refresh_credits()
+
+    def snapshot_html(self) -> str:
+        """The explorer as static HTML, as it shows now (see :func:`regkit.widgets.static.snapshot_html`)."""
+        return snapshot_html(self, self.TITLE or type(self).__name__)
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        """The widget view, and beside it ``text/html``: the static snapshot (JupyterLab shows the widget
+        where it can, the snapshot where it cannot — an untrusted notebook, or one without a kernel)."""
+        data: dict[str, Any] = super()._repr_mimebundle_(**kwargs)
+        data["text/html"] = self.snapshot_html()
+        return data

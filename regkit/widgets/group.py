@@ -7,8 +7,10 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from regkit.client import RegkitError
+
+from . import group_drawing, search_logic
 from . import group_logic as logic
-from . import search_logic
 from .base import Explorer
 from .render import message_html
 
@@ -24,9 +26,11 @@ class GroupExplorer(Explorer):
     The seed is a company id, register text (``"HRB 62135 Kiel"``, read offline), a company name (looked up
     with autocomplete, 0 credits, when **Estimate** is clicked) or a person's UUID. **Estimate** is a dry
     run that spends nothing (see :mod:`regkit.widgets.group_logic`); it counts every call a level makes —
-    company lookups and, going down, each company's holdings. Only then is **Crawl** enabled, and it
-    spends at most ``budget`` credits. Changing an input asks for a new estimate. After the crawl, the
-    ``date`` slider steps through the days the group changed; the drawing and the interlocks table follow it.
+    company lookups and, going down, each company's holdings. Only then is **Crawl** enabled, its button
+    saying what the crawl will cost ("Crawl (0 credits, cached)" when the cache holds all of it), and it
+    spends at most ``budget`` credits. Changing an input asks for a new estimate and greys out the group
+    shown (a new seed or a new estimate clears it). After the crawl, the ``date`` slider steps through the
+    days the group changed; the drawing, the line saying what it shows and the interlocks table follow it.
 
     Parameters
     ----------
@@ -52,10 +56,16 @@ class GroupExplorer(Explorer):
     estimate_button, crawl_button : ipywidgets.Button
     date : ipywidgets.SelectionSlider
         ISO dates the group changed on, then ``"current"``.
-    estimate, status, credits, drawing, interlocks, report : ipywidgets.HTML
+    estimate, status, credits, drawn, drawing, interlocks, report : ipywidgets.HTML
+        ``drawn`` says what the drawing shows (which companies, on which day, people or not).
+    result_area : ipywidgets.VBox
+        What the crawl shows: the report, the slider, the drawing, the interlocks (greyed out while the inputs
+        have changed since the crawl).
     graph : networkx.MultiDiGraph or None
         The crawled graph (``crawled_seed``: the company id or person UUID it was crawled from).
     """
+
+    TITLE = "Corporate group"
 
     def __init__(self, client: Any = None, seed: str = "", direction: str = "down") -> None:
         super().__init__(client)
@@ -73,17 +83,22 @@ class GroupExplorer(Explorer):
                                for r in logic.RELATION_OPTIONS}  # fmt: skip
         self.persons = widgets.Checkbox(description="draw people", value=False, indent=False)
         self.budget = widgets.BoundedIntText(description="Max credits", value=500, min=0, max=1_000_000)
-        self.estimate_button = widgets.Button(description="Estimate cost", button_style="info", disabled=True)
+        self.estimate_button = widgets.Button(description="Estimate cost (0 credits)", button_style="info",
+                                              disabled=True, layout=widgets.Layout(width="auto"))  # fmt: skip
         self.crawl_button = widgets.Button(description="Crawl", button_style="primary", disabled=True,
                                            layout=widgets.Layout(width="auto"))  # fmt: skip
         self.date = widgets.SelectionSlider(description="As of", options=[logic.CURRENT], value=logic.CURRENT,
                                             continuous_update=False, layout=widgets.Layout(width="95%"))  # fmt: skip
-        self.estimate, self.drawing, self.interlocks, self.report = (widgets.HTML() for _ in range(4))
+        self.estimate, self.drawn, self.drawing, self.interlocks, self.report = (widgets.HTML() for _ in range(5))
+        self._slider_row = widgets.HBox([self.date, self.persons], layout=widgets.Layout(display="none"))
+        self.result_area = widgets.VBox([self.report, self._slider_row, self.drawn, self.drawing, self.interlocks])
         self.children = [
-            widgets.HBox([self.seed, self.depth]), self.direction, widgets.HBox(list(self.relation_boxes.values())),
+            self.css, widgets.HBox([self.seed, self.depth]), self.direction,
+            widgets.HBox(list(self.relation_boxes.values())),
             widgets.HBox([self.budget, self.estimate_button, self.crawl_button]), self.estimate, self.status,
-            self.credits, self.report, widgets.HBox([self.date, self.persons]), self.drawing, self.interlocks,
+            self.credits, self.result_area,
         ]  # fmt: skip
+        self.seed.observe(lambda _: self.clear(), names="value")
         for control in (self.seed, self.direction, self.depth, self.budget, *self.relation_boxes.values()):
             control.observe(self._on_inputs, names="value")
         self.estimate_button.on_click(lambda _: self.run_estimate())
@@ -120,6 +135,23 @@ class GroupExplorer(Explorer):
         self.crawl_button.description = "Crawl"
         self.status.value = message
         self.estimate.value = message_html("Estimate the cost before crawling.") if ok else ""
+        if self.graph is not None:
+            self.mark_stale(self.result_area, True)
+            self.status.value += message_html("The group below was crawled with other inputs: estimate and crawl "
+                                              "again to update it.", "warning")  # fmt: skip
+
+    def clear(self) -> None:
+        """Take the crawled group off the screen (a new seed, a new estimate: it no longer applies)."""
+        self.graph, self.crawled_seed = None, None
+        self.mark_stale(self.result_area, False)
+        self._slider_row.layout.display = "none"
+        self._quiet = True
+        try:
+            self.date.options = [logic.CURRENT]
+        finally:
+            self._quiet = False
+        for pane in (self.report, self.drawn, self.drawing, self.interlocks):
+            pane.value = ""
 
     def _seed_id(self) -> str | None:
         """The seed's company id or person UUID; a name is looked up (autocomplete) and replaced by its id."""
@@ -140,6 +172,7 @@ class GroupExplorer(Explorer):
         seed = self._seed_id()
         if seed is None:
             return None
+        self.clear()
         looked_up = self.status.value
         plans = self._run(lambda: logic.estimate_crawl(self.client, seed, self.depth.value, self.relations(),
                                                        self.direction.value), "Estimating …")  # fmt: skip
@@ -147,7 +180,7 @@ class GroupExplorer(Explorer):
             self.status.value = looked_up
             self.estimate.value = logic.estimate_html(plans, self.depth.value)
             self.crawl_button.disabled = False
-            self.crawl_button.description = f"Crawl (≤ {self.budget.value} credits)"
+            self.crawl_button.description = logic.crawl_label(plans, self.depth.value, self.budget.value)
         return plans
 
     def run_crawl(self) -> Any:
@@ -160,6 +193,8 @@ class GroupExplorer(Explorer):
         if graph is None:
             return None
         self.graph, self.crawled_seed = graph, seed
+        self.mark_stale(self.result_area, False)
+        self._slider_row.layout.display = None
         self.report.value = logic.report_html(graph)
         self._quiet = True  # one drawing, not one per trait change
         try:
@@ -167,17 +202,31 @@ class GroupExplorer(Explorer):
             self.date.value = logic.CURRENT
         finally:
             self._quiet = False
-        drawn = self.redraw()
+        self.redraw()
         stopped = graph.graph["crawl"].stopped
-        text = logic.crawl_summary(graph, drawn) + (f" Stopped: {stopped}." if stopped else "")
+        text = logic.crawl_summary(graph) + (f" Stopped: {stopped}." if stopped else "")
         self.status.value = message_html(text, "warning" if stopped else "ok")
+        self._estimate_again(seed)
         return graph
+
+    def _estimate_again(self, seed: str) -> None:
+        """After a crawl, what the same crawl would cost now (the cache holds what it fetched): free to ask."""
+        try:
+            plans = logic.estimate_crawl(self.client, seed, self.depth.value, self.relations(), self.direction.value)
+        except RegkitError as exc:
+            self.estimate.value = message_html(str(exc), "error")
+            return
+        self.estimate.value = logic.estimate_html(plans, self.depth.value)
+        self.crawl_button.description = logic.crawl_label(plans, self.depth.value, self.budget.value)
 
     def redraw(self) -> int:
         """Draw the group and its interlocks on the slider's date; returns the number of companies drawn."""
         if self.graph is None or self.crawled_seed is None or self._quiet:
             return 0
         day = logic.to_day(self.date.value)
-        self.drawing.value, drawn = logic.drawing_html(self.graph, self.crawled_seed, day, self.persons.value)
+        self.drawing.value, drawn = group_drawing.drawing_html(self.graph, self.crawled_seed, day, self.persons.value)
+        self.drawn.value = message_html(
+            group_drawing.drawn_text(self.graph, self.crawled_seed, day, self.persons.value)
+        )
         self.interlocks.value = logic.interlocks_html(self.graph, day)
         return drawn

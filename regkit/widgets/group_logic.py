@@ -1,5 +1,6 @@
 """What :class:`~regkit.widgets.GroupExplorer` does, as plain functions: check the inputs, estimate a crawl
-without spending, crawl, the dates the group changed on, its drawing and its interlocks on a date.
+without spending, crawl, the dates the group changed on and its interlocks on a date (its drawing:
+:mod:`regkit.widgets.group_drawing`).
 
 The estimate is a dry run of :func:`regkit.graph.crawl`: its ``callback`` sees each level's
 :class:`~regkit.graph.LevelEstimate` before anything is spent, and the dry run lets a level through
@@ -18,15 +19,16 @@ from typing import Any
 
 import pandas as pd
 
-from regkit.graph import DIRECTIONS, OWNERSHIP, RELATIONS, LevelEstimate, as_of, crawl, interlocks
+from regkit.graph import DIRECTIONS, OWNERSHIP, RELATIONS, LevelEstimate, crawl, interlocks
 from regkit.graph.report import ENDPOINTS
 from regkit.graph.schema import COMPANY, LEGAL_PERSON, NATURAL_PERSON, RECORD_RELATIONS, REPRESENTATION
+from regkit.schema.formatting import count_text, credits_text
 
-from .render import draw_html, frame_html, message_html
+from .render import frame_html, message_html
 
 __all__ = ["CURRENT", "DIRECTION_HELP", "DIRECTION_OPTIONS", "RELATION_OPTIONS", "change_dates", "check_crawl",
-           "crawl_summary", "drawing_html", "drawn_nodes", "estimate_crawl", "estimate_html", "interlocks_frame",
-           "interlocks_html", "report_html", "run_crawl", "to_day"]  # fmt: skip
+           "crawl_label", "crawl_summary", "estimate_crawl", "estimate_html", "interlocks_frame", "interlocks_html",
+           "report_html", "run_crawl", "to_day"]  # fmt: skip
 
 RELATION_OPTIONS = RELATIONS
 """The relations a crawl can follow (one checkbox each)."""
@@ -118,6 +120,37 @@ def estimate_html(plans: Sequence[LevelEstimate], depth: int) -> str:
     return message_html(text, "warning" if paid else "ok") + frame_html(frame, empty="nothing to fetch")
 
 
+def crawl_label(plans: Sequence[LevelEstimate], depth: int, budget: int) -> str:
+    """What the **Crawl** button says the crawl will cost, from the estimate: the whole cost when every level
+    is known, else the first paid level's cost and the budget's cap.
+
+    Examples
+    --------
+    >>> crawl_label([_level(0, 0)], depth=2, budget=500)
+    'Crawl (0 credits, cached)'
+    >>> crawl_label([_level(0, 0), _level(1, 30)], depth=1, budget=500)
+    'Crawl (30 credits)'
+    >>> crawl_label([_level(0, 20)], depth=2, budget=500)
+    'Crawl (20 credits for level 0, at most 500)'
+    >>> crawl_label([_level(0, 0), _level(1, 30)], depth=1, budget=20)
+    'Crawl (at most 20 credits: the budget)'
+    """
+    paid = [p for p in plans if p.estimated_credits]
+    if not paid:
+        return f"Crawl ({credits_text(0, cached=True)})"
+    last = paid[-1]
+    if last.level >= depth:
+        if last.estimated_credits > budget:
+            return f"Crawl (at most {credits_text(budget)}: the budget)"
+        return f"Crawl ({credits_text(last.estimated_credits)})"
+    return f"Crawl ({credits_text(last.estimated_credits)} for level {last.level}, at most {count_text(budget)})"
+
+
+def _level(level: int, credits: int) -> LevelEstimate:
+    """A level estimate of ``credits`` (for the examples)."""
+    return LevelEstimate(level, ("DE-HRB-B1204-1",), 0 if credits else 1, credits)
+
+
 def run_crawl(client: Any, seed: str, depth: int, relations: Sequence[str], budget: int | None,
               direction: str = "down") -> Any:  # fmt: skip
     """Crawl the group (at most ``budget`` credits); the graph, its report in ``G.graph["crawl"]``."""
@@ -125,8 +158,8 @@ def run_crawl(client: Any, seed: str, depth: int, relations: Sequence[str], budg
                  direction=direction)  # fmt: skip
 
 
-def crawl_summary(G: Any, drawn: int) -> str:
-    """What a crawl found and spent, companies and persons counted apart, and how many companies are drawn.
+def crawl_summary(G: Any) -> str:
+    """What a crawl found and spent, companies and persons counted apart (what is drawn: :func:`drawn_text`).
 
     Examples
     --------
@@ -135,8 +168,8 @@ def crawl_summary(G: Any, drawn: int) -> str:
     >>> G = nx.MultiDiGraph(crawl=CrawlReport())
     >>> G.add_nodes_from([("a", {"kind": "company"}), ("b", {"kind": "company", "fetched": False}),
     ...                   ("p", {"kind": "natural_person"})])
-    >>> crawl_summary(G, 1)
-    'Crawled 1 company (1 more named, not fetched) and 1 person for 0 credits; drew 1 company.'
+    >>> crawl_summary(G)
+    'Crawled 1 company (1 more named, not fetched) and 1 person for 0 credits.'
     """
     kinds = dict(G.nodes(data="kind"))
     fetched = sum(1 for n, k in kinds.items() if k == COMPANY and G.nodes[n].get("fetched", True))
@@ -150,17 +183,20 @@ def crawl_summary(G: Any, drawn: int) -> str:
     text += f" ({named} more named, not fetched)" if named else ""
     text += f" and {_count(people, 'person', 'persons')}"
     text += f" (and {_count(others, 'other legal person', 'other legal persons')})" if others else ""
-    return f"{text} for {report.spent_credits} credits{split}; drew {_count(drawn, 'company', 'companies')}."
+    return f"{text} for {credits_text(report.spent_credits)}{split}."
 
 
 def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+    return f"{count_text(n)} {one if n == 1 else many}"
 
 
 def report_html(G: Any) -> str:
-    """What the crawl fetched and spent, level by level."""
+    """What the crawl fetched and spent, level by level (a formatted table of ``G.graph["crawl"].levels``)."""
     report = G.graph.get("crawl")
-    return "" if report is None else report._repr_html_()
+    if report is None:
+        return ""
+    columns = [c for c in report.levels.columns if c != "ids"]  # the ids are in the drawing and the graph
+    return message_html("The crawl, level by level:") + frame_html(report.levels, columns, empty="nothing was fetched")
 
 
 def to_day(option: str) -> _dt.date | None:
@@ -187,43 +223,6 @@ def change_dates(G: Any) -> list[str]:
     return sorted(d.isoformat() for d in days if d is not None)
 
 
-def drawn_nodes(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -> set[str]:
-    """The nodes the drawing shows: a company seed's group (:func:`regkit.plot.group.select_group`); for a
-    person seed the person and every company crawled. Natural persons only with ``persons``."""
-    from regkit.plot.group import select_group
-
-    if G.nodes[seed].get("kind") == NATURAL_PERSON:
-        nodes = {n for n, kind in G.nodes(data="kind") if kind != NATURAL_PERSON} | {seed}
-        if persons:
-            nodes |= {n for n, kind in G.nodes(data="kind") if kind == NATURAL_PERSON}
-        return nodes
-    nodes = select_group(G, seed, day, persons)
-    return nodes if persons else {n for n in nodes if G.nodes[n].get("kind") != NATURAL_PERSON}
-
-
-def drawing_html(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -> tuple[str, int]:
-    """The drawing of the seed's group on ``day`` (``None``: its whole history, ended links faded), and the
-    number of companies drawn."""
-    from regkit.graph.layout import layered_layout
-    from regkit.plot.group import group
-
-    if seed not in G or not G.nodes[seed].get("fetched", True):
-        return message_html(f"{seed} is not in the crawled graph (its lookup failed).", "error"), 0
-    nodes = drawn_nodes(G, seed, day, persons)
-    H = G.subgraph(nodes)
-    shown = H if day is None else as_of(H, day)
-    companies = sum(1 for _, kind in shown.nodes(data="kind") if kind == COMPANY)
-    pos = layered_layout(H) or {seed: (0.0, 0.0)}
-    xs, ys = [x for x, _ in pos.values()], [y for _, y in pos.values()]
-    width = min(max(7.0, 1.6 * (max(xs) - min(xs) + 1) + 2.5), 24.0)  # + room for the legend
-    size = (width, min(max(3.5, 1.3 * (max(ys) - min(ys) + 1)), 16.0))
-    if G.nodes[seed].get("kind") == NATURAL_PERSON:
-        title = f"{G.nodes[seed].get('name') or seed} and the companies crawled from them"
-        title += f" on {day.isoformat()}" if day is not None else ""
-        return draw_html(lambda ax: group(H, ax, date=day, persons=True, title=title), size), companies
-    return draw_html(lambda ax: group(G, ax, company_id=seed, date=day, persons=persons), size), companies
-
-
 def interlocks_frame(G: Any, day: _dt.date | None) -> pd.DataFrame:
     """The interlocks (:func:`regkit.graph.interlocks`) in force on ``day`` (``None``: those still ongoing)."""
     frame = interlocks(G)
@@ -240,5 +239,6 @@ def interlocks_html(G: Any, day: _dt.date | None) -> str:
     frame = interlocks_frame(G, day)
     frame["company_names"] = [" · ".join(str(n) for n in names) for names in frame["company_names"]]
     when = "now" if day is None else f"on {day.isoformat()}"
-    return frame_html(frame, ["name", "n_companies", "company_names", "start", "end", "days"],
+    heading = message_html(f"Interlocks {when}: people who serve several of these companies at once.")
+    return heading + frame_html(frame, ["name", "n_companies", "company_names", "start", "end", "days"],
                       empty=f"nobody serves several of these companies {when}")  # fmt: skip

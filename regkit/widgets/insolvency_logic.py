@@ -2,35 +2,40 @@
 the cost of a search page before it is sent, the search, the results table and one proceeding's events.
 
 Cost of a page
-    Every search request costs 10 credits, whatever its page size; a page the client's cache holds
-    costs 0. :func:`search_cost` asks ``client.estimate_search_cost`` — nothing is sent.
+    Every search request costs 10 credits (``PRICES["insolvency_search"]``), whatever its page size; a page
+    the client's cache holds costs 0. :func:`search_cost` asks ``client.estimate_search_cost`` — nothing is
+    sent — and :func:`cost_label` says it as a button does: ``"10 credits"``, ``"0 credits, cached"``.
 """
 
 from __future__ import annotations
 
 import datetime as _dt
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pandas as pd
 
 from regkit.client import RegkitError
 from regkit.frames import events, insolvency_results
-from regkit.schema import INSOLVENCY_STATUSES, LEGAL_FORMS
+from regkit.schema import INSOLVENCY_STATUSES, LEGAL_FORMS, display_label
+from regkit.schema.formatting import count_text, credits_text
 
 from .render import draw_html, frame_html, message_html
 
-__all__ = ["DATE_FIELDS", "LEGAL_FORM_OPTIONS", "PER_PAGE_OPTIONS", "RESULT_COLUMNS", "STATUS_OPTIONS",
-           "build_filters", "events_html", "page_text", "result_options", "results_html", "run_search",
-           "search_cost", "total_pages"]  # fmt: skip
+__all__ = ["DATE_FIELDS", "EVENT_COLUMNS", "LEGAL_FORM_OPTIONS", "PER_PAGE_OPTIONS", "RESULT_COLUMNS",
+           "STATUS_OPTIONS", "build_filters", "cost_label", "events_html", "page_text", "results_html",
+           "results_table", "run_search", "search_cost", "total_pages"]  # fmt: skip
 
 STATUS_OPTIONS = INSOLVENCY_STATUSES
-LEGAL_FORM_OPTIONS = (("any", None), *((form, form) for form in LEGAL_FORMS))
+LEGAL_FORM_OPTIONS = (("any", None), *((display_label("legal_form", form), form) for form in LEGAL_FORMS))
 DATE_FIELDS = ("opened_at", "closed_at", "last_event_at", "claims_filing_deadline")
 PER_PAGE_OPTIONS = (10, 25, 50, 100)
 RESULT_COLUMNS = ("debtor_name", "case_number", "court", "current_status", "debtor_legal_form", "proceeding_kind",
                   "opened_at", "closed_at", "last_event_at")  # fmt: skip
+"""The columns of the results table, in order (the proceeding's id is kept in the frame, not shown)."""
+EVENT_COLUMNS = ("published_at", "event_type", "decision_date", "summary")
+"""The columns of a proceeding's events table."""
 
 
 def build_filters(statuses: Sequence[str] = (), court: str = "", legal_form: str | None = None,
@@ -74,6 +79,17 @@ def search_cost(client: Any, query: str | None, filters: Any, page: int, per_pag
     return int(client.estimate_search_cost(query, filters, page=page, per_page=per_page))
 
 
+def cost_label(credits: int) -> str:
+    """What a search page costs, as its button says it (a page that costs nothing is one the cache holds).
+
+    Examples
+    --------
+    >>> cost_label(10), cost_label(0)
+    ('10 credits', '0 credits, cached')
+    """
+    return credits_text(credits, cached=credits == 0)
+
+
 def run_search(client: Any, query: str | None, filters: Any, page: int, per_page: int) -> tuple[Any, pd.DataFrame]:
     """One page of results: the page record and its frame (:func:`regkit.frames.insolvency_results`)."""
     result = client.search_insolvencies(query or None, filters, page=page, per_page=per_page)
@@ -88,32 +104,41 @@ def total_pages(result: Any) -> int:
 
 
 def page_text(result: Any) -> str:
-    """``"page 2 of 39 · 388 results (10 credits)"`` for a page record."""
-    cost = "from the cache, 0 credits" if result.meta.from_cache else f"{result.meta.credits} credits"
-    page = result.raw.get("pagination", {}).get("page", 1)
-    return f"page {page} of {total_pages(result)} · {result.total_results} results ({cost})"
-
-
-def results_html(frame: pd.DataFrame) -> str:
-    """The results table."""
-    return frame_html(frame, RESULT_COLUMNS, empty="no proceedings match")
-
-
-def result_options(frame: pd.DataFrame) -> list[tuple[str, str]]:
-    """``(label, id)`` per result, for the row picker.
+    """``"page 2 of 43 · 423 proceedings (10 credits)"`` for a page record (``"0 credits, cached"`` from the cache).
 
     Examples
     --------
-    >>> frame = pd.DataFrame({"id": ["p1"], "debtor_name": ["X GmbH"], "case_number": ["50 IN 1/24"],
-    ...                       "current_status": ["opened"]})
-    >>> result_options(frame)
-    [('X GmbH — 50 IN 1/24 (opened)', 'p1')]
+    >>> from types import SimpleNamespace as NS
+    >>> page = NS(raw={"pagination": {"page": 2, "per_page": 10, "total_pages": 43}}, total_results=423,
+    ...           meta=NS(from_cache=True, credits=0))
+    >>> page_text(page)
+    'page 2 of 43 · 423 proceedings (0 credits, cached)'
     """
-    return [(f"{r.debtor_name} — {r.case_number} ({r.current_status})", r.id) for r in frame.itertuples(index=False)]
+    cost = credits_text(0, cached=True) if result.meta.from_cache else credits_text(result.meta.credits)
+    page = result.raw.get("pagination", {}).get("page", 1)
+    noun = "proceeding" if result.total_results == 1 else "proceedings"
+    return f"page {page} of {total_pages(result)} · {count_text(result.total_results)} {noun} ({cost})"
+
+
+def results_html(frame: pd.DataFrame) -> str:
+    """The results as a static table (formatted, no ids): :func:`regkit.widgets.tables.table_html`."""
+    return frame_html(frame, RESULT_COLUMNS, empty="no proceedings match")
+
+
+def results_table(frame: pd.DataFrame, on_select: Callable[[int | None], Any], page_length: int = 10) -> Any:
+    """The results as a sortable table whose rows are clickable (:func:`regkit.widgets.tables.sortable_table`).
+
+    ``on_select`` receives the position of the row clicked in ``frame`` (or ``None``); ``frame["id"]`` at that
+    position is the proceeding to show.
+    """
+    from .tables import sortable_table
+
+    return sortable_table(frame, RESULT_COLUMNS, on_select=on_select, page_length=page_length)
 
 
 def events_html(client: Any, insolvency_id: str) -> str:
-    """One proceeding's events: its timeline chart and the events table (10 credits, 0 from the cache)."""
+    """One proceeding's events: a line saying whose they are and what they cost (10 credits, 0 from the cache),
+    the timeline chart and the events table; a regkit error as a message."""
     from regkit.plot.insolvency import insolvency_timeline
 
     try:
@@ -121,7 +146,11 @@ def events_html(client: Any, insolvency_id: str) -> str:
     except RegkitError as exc:
         return message_html(str(exc), "error")
     frame = events(record)
-    cost = "from the cache, 0 credits" if record.meta.from_cache else f"{record.meta.credits} credits"
+    cost = credits_text(0, cached=True) if record.meta.from_cache else credits_text(record.meta.credits)
+    debtor = record.raw.get("debtor_name") or insolvency_id
+    case = record.raw.get("case_number")
+    count = f"{count_text(len(frame))} event{'' if len(frame) == 1 else 's'}"
+    line = f"{debtor}{f' ({case})' if case else ''}: {count} ({cost})"
     chart = draw_html(lambda ax: insolvency_timeline(record, ax), (9.0, max(2.5, 0.42 * len(frame) + 1.2)))
-    table = frame_html(frame, ["published_at", "event_type", "decision_date", "summary"], empty="no events published")
-    return message_html(f"{len(frame)} events ({cost})") + chart + table
+    table = frame_html(frame, EVENT_COLUMNS, empty="no events published")
+    return message_html(line) + chart + table

@@ -7,7 +7,6 @@ their own (not pyplot): nothing is shown twice in Jupyter and nothing is left op
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,22 +14,9 @@ import pandas as pd
 
 from regkit.schema.formatting import percent_text
 
+from .messages import LEVELS, message_html
+
 __all__ = ["LEVELS", "credits_html", "draw_html", "figure_html", "frame_html", "message_html", "percent_text"]
-
-LEVELS = {"info": "#57606a", "ok": "#1a7f37", "warning": "#9a6700", "error": "#cf222e"}
-"""Message kinds and their colours."""
-
-
-def message_html(text: str, level: str = "info") -> str:
-    """One escaped line of text in the colour of ``level`` (``info``, ``ok``, ``warning``, ``error``).
-
-    Examples
-    --------
-    >>> message_html("a < b", "error")
-    '<div class="regkit-message regkit-error" style="color:#cf222e">a &lt; b</div>'
-    """
-    colour = LEVELS[level]
-    return f'<div class="regkit-message regkit-{level}" style="color:{colour}">{html.escape(text, quote=False)}</div>'
 
 
 def frame_html(frame: pd.DataFrame, columns: Sequence[str] | None = None, max_rows: int = 200,

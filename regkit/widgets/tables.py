@@ -23,6 +23,8 @@ from regkit.frames.financials import MEASURES
 from regkit.schema import LABELS, column_label, display_label
 from regkit.schema.formatting import MISSING, date_text, euro_text, is_missing, percent_text, value_text
 
+from .messages import message_html
+
 __all__ = ["MONEY_COLUMNS", "PERCENT_COLUMNS", "TABLE_CSS", "display_frame", "is_uuid_column", "sortable_table",
            "table_html"]  # fmt: skip
 
@@ -149,8 +151,6 @@ def table_html(frame: pd.DataFrame, columns: Sequence[str] | None = None, *, emp
     >>> table_html(pd.DataFrame({"a": []}), empty="no rows")
     '<div class="regkit-message regkit-info" style="color:#57606a">no rows</div>'
     """
-    from .render import message_html
-
     plan = _plan(frame, columns, money, percent)
     if frame.empty or not plan:
         return message_html(empty)
@@ -200,7 +200,7 @@ def sortable_table(frame: pd.DataFrame, columns: Sequence[str] | None = None, *,
     column_defs = [{"targets": numbers, "type": "num-fmt", "className": "dt-right regkit-num"},
                    {"targets": dates, "className": "regkit-date"}]  # fmt: skip
     table = ITable(shown, select={"style": "single"} if on_select else False, pageLength=page_length,
-                   lengthMenu=[page_length, 25, 50, 100], classes="display compact nowrap regkit-itable",
+                   lengthMenu=sorted({page_length, 25, 50, 100}), classes="display compact nowrap regkit-itable",
                    showIndex=False, maxBytes=0, allow_html=False, order=[],
                    columnDefs=[d for d in column_defs if d["targets"]])  # fmt: skip
     if on_select is not None:

@@ -4,11 +4,12 @@ within its budget, the drawing and the interlocks on the slider's date; and its 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import ipywidgets as widgets
 
-from regkit.graph import RELATIONS, from_companies, interlocks
+from regkit.graph import RELATIONS, from_companies, interlocks, ultimate_parent
 from regkit.widgets import GroupExplorer
 from regkit.widgets import group_logic as logic
 
@@ -42,7 +43,8 @@ def test_the_estimate_spends_nothing_and_enables_the_crawl(client: Any) -> None:
     explorer.estimate_button.click()
     assert client.credits_spent == 0 and client.requests_sent == 0
     assert "Level 0 costs 10 credits; levels 1–2 are estimated when the crawl reaches them" in explorer.estimate.value
-    assert not explorer.crawl_button.disabled and explorer.crawl_button.description == "Crawl (≤ 500 credits)"
+    assert not explorer.crawl_button.disabled
+    assert explorer.crawl_button.description == "Crawl (10 credits for level 0, at most 500)"
     explorer.depth.value = 1
     assert explorer.crawl_button.disabled  # a new input needs a new estimate
     explorer.crawl_button.click()
@@ -56,14 +58,59 @@ def test_the_crawl_draws_the_group_and_lists_interlocks(client: Any, fresh_figur
     G = explorer.graph
     report = G.graph["crawl"]
     assert {SUBSIDIARY, TOP} <= set(G) and report.spent_credits == client.credits_spent <= 500
-    assert f"for {report.spent_credits} credits; drew " in explorer.status.value
-    assert "spent_credits" in explorer.report.value
+    assert f"for {report.spent_credits} credits." in explorer.status.value and "drew" not in explorer.status.value
+    assert "The crawl, level by level:" in explorer.report.value and "Spent credits" in explorer.report.value
+    assert explorer.crawl_button.description == "Crawl (0 credits, cached)"  # the same crawl again: all cached
+    assert "Everything the crawl reaches is cached" in explorer.estimate.value
     assert list(explorer.date.options) == [*logic.change_dates(G), "current"] and explorer.date.value == "current"
     assert "<svg" in explorer.drawing.value
     assert f"<!-- {G.nodes[TOP]['name']} ({TOP}) and its group -->" in explorer.drawing.value  # the title, as SVG says
     current = logic.interlocks_frame(G, None)
     assert all(name in explorer.interlocks.value for name in current["name"])
     assert fresh_figures() == []
+
+
+def test_a_new_seed_or_estimate_clears_the_group_and_other_inputs_grey_it(client: Any) -> None:
+    explorer = _up(client)
+    explorer.estimate_button.click()
+    explorer.crawl_button.click()
+    assert explorer.graph is not None and "<svg" in explorer.drawing.value and explorer.report.value
+    explorer.depth.value = 1  # another input: the group shown was crawled with the old one
+    assert "regkit-stale" in explorer.result_area._dom_classes and "<svg" in explorer.drawing.value
+    assert "crawled with other inputs" in explorer.status.value
+    explorer.estimate_button.click()  # a new estimate: the old group goes
+    assert explorer.graph is None and "regkit-stale" not in explorer.result_area._dom_classes
+    assert explorer.drawing.value == explorer.drawn.value == explorer.interlocks.value == explorer.report.value == ""
+    explorer.crawl_button.click()
+    assert "<svg" in explorer.drawing.value and explorer.drawn.value.count("Drawn: ") == 1
+    explorer.seed.value = TOP  # a new seed: the old group goes at once
+    assert explorer.graph is None and explorer.drawing.value == "" and list(explorer.date.options) == ["current"]
+    assert explorer.crawl_button.disabled and explorer.crawl_button.description == "Crawl"
+
+
+def _labelled(svg: str) -> tuple[set[str], set[str]]:
+    """The companies and the people the drawing labels (each label is an SVG element ``id="label:<node>"``)."""
+    nodes = set(re.findall(r'id="label:([^"]+)"', svg))
+    return {n for n in nodes if n.startswith("DE-")}, {n for n in nodes if not n.startswith("DE-")}
+
+
+def test_the_drawn_line_counts_what_is_drawn_on_the_slider_date(client: Any) -> None:
+    explorer = _up(client)
+    explorer.estimate_button.click()
+    explorer.crawl_button.click()
+    G = explorer.graph
+    day = dt.date.fromisoformat(explorer.date.options[-2])  # the last day the group changed
+    explorer.date.value = day.isoformat()
+    companies, people = _labelled(explorer.drawing.value)
+    assert len(companies) >= 2 and SUBSIDIARY in companies and not people
+    top = ultimate_parent(G, SUBSIDIARY, day)
+    assert (f"Drawn: the {len(companies)} companies of the group of {G.nodes[top]['name']} ({top}) on "
+            f'{day.isoformat()}; people hidden (tick "draw people").') in explorer.drawn.value  # fmt: skip
+    explorer.persons.value = True
+    companies, people = _labelled(explorer.drawing.value)
+    assert people and f"the {len(companies)} companies" in explorer.drawn.value
+    assert f"and {len(people)} persons who represent them." in explorer.drawn.value
+    assert len(G) > len(companies) + len(people)  # the crawl found more than the group drawn on that day
 
 
 def test_the_slider_redraws_the_group_on_its_date(client: Any) -> None:
@@ -90,6 +137,7 @@ def test_after_a_crawl_the_estimate_is_free_and_a_second_crawl_too(make_client: 
     again = _up(second)
     again.estimate_button.click()
     assert "Everything the crawl reaches is cached: it costs 0 credits." in again.estimate.value
+    assert again.crawl_button.description == "Crawl (0 credits, cached)"
     again.crawl_button.click()
     assert second.credits_spent == 0 and set(again.graph) == set(explorer.graph)
 
@@ -163,9 +211,18 @@ def test_down_from_a_parent_found_by_name_maps_the_whole_group(client: Any, worl
     assert client.credits_spent == 10 * calls["company"] + 10 * calls["holdings"] == G.graph["crawl"].spent_credits
     persons = sum(1 for _, kind in G.nodes(data="kind") if kind == "natural_person")
     drawn = len(members)  # today's group: every member still belongs to it
-    assert (f"Crawled {len(_company_nodes(G))} companies and {persons} persons for {client.credits_spent} credits "
-            f"(company lookups {10 * calls['company']}, holdings {10 * calls['holdings']}); "
-            f"drew {drawn} companies.") in explorer.status.value  # fmt: skip
+    assert (
+        f"Crawled {len(_company_nodes(G))} companies and {persons} persons for {client.credits_spent} credits "
+        f"(company lookups {10 * calls['company']}, holdings {10 * calls['holdings']})."
+    ) in explorer.status.value
+    name = world.companies[WALDSTEIN]["name"]["name"]
+    assert (
+        f"Drawn: the {drawn} companies of the group of {name} ({WALDSTEIN}) over time (links that ended are "
+        'faded); people hidden (tick "draw people").'
+    ) in explorer.drawn.value
+    explorer.persons.value = True
+    assert f"Drawn: the {drawn} companies of the group of {name} ({WALDSTEIN}) over time" in explorer.drawn.value
+    assert " persons who represent them." in explorer.drawn.value  # fmt: skip
     assert (
         f"<!-- {world.companies[WALDSTEIN]['name']['name']} ({WALDSTEIN}) and its group -->" in explorer.drawing.value
     )
@@ -183,7 +240,7 @@ def test_the_estimate_covers_holdings_and_is_free_after_the_crawl(make_client: A
     again.depth.value = 1
     again.estimate_button.click()
     assert "Everything the crawl reaches is cached: it costs 0 credits." in again.estimate.value
-    assert "holdings calls" in again.estimate.value
+    assert "Holdings calls" in again.estimate.value
 
 
 def test_a_person_seed_crawls_their_companies(client: Any, world: Any) -> None:

@@ -4,6 +4,7 @@ proceedings filtered and ordered here, independently of the register's search.""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import ipywidgets as widgets
@@ -31,44 +32,66 @@ def _expected(proceedings: list[dict[str, Any]], statuses: set[str], legal_form:
     return [p["id"] for p in found]
 
 
-def _ids(explorer: InsolvencyExplorer) -> list[str]:
-    return [value for _, value in explorer.result_select.options]
+UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
+
+
+def _case_numbers(explorer: InsolvencyExplorer) -> list[str]:
+    """The case numbers of the rows the table shows, as a reader sees them."""
+    return list(explorer.table.df["Case number"])
+
+
+def _by_id(proceedings: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {p["id"]: p for p in proceedings}
+
+
+def _cases(proceedings: list[dict[str, Any]], ids: list[str]) -> list[str]:
+    return [_by_id(proceedings)[i]["case_number"] for i in ids]
 
 
 def test_the_cost_is_shown_before_anything_is_sent(client: Any) -> None:
     explorer = InsolvencyExplorer(client)
     assert isinstance(explorer, widgets.VBox)
-    assert "Search page 1: 10 credits (not cached)." in explorer.cost.value
+    assert "Search page 1: 10 credits." in explorer.cost.value
     assert explorer.search_button.description == "Search (10 credits)"
+    assert explorer.prev_button.disabled and explorer.next_button.disabled  # no pages before a search
     explorer.statuses.value = ("opened",)
     explorer.court.value = "Darmstadt"
     explorer.legal_form.value = "gmbh"
     explorer.date_from.value = dt.date(2015, 1, 1)
-    assert "10 credits" in explorer.cost.value
+    assert "10 credits" in explorer.cost.value and explorer.table is None
     assert client.requests_sent == 0 and client.credits_spent == 0
 
 
-def test_a_search_shows_the_matching_page_and_then_costs_nothing(client: Any, proceedings: Any) -> None:
+def test_a_search_shows_a_formatted_table_and_then_costs_nothing(client: Any, proceedings: Any) -> None:
     explorer = InsolvencyExplorer(client)
     explorer.statuses.value = ("opened", "preliminary")
     explorer.court.value = "Darmstadt"
     explorer.search_button.click()
     expected = _expected(proceedings, {"opened", "preliminary"}, court="Darmstadt")
-    assert _ids(explorer) == expected[:10] and len(expected) > 0
-    assert f"· {len(expected)} results (10 credits)" in explorer.page_info.value
-    assert all(proceedings_by_id(proceedings)[i]["case_number"] in explorer.results.value for i in _ids(explorer))
+    assert len(expected) > 0 and _case_numbers(explorer) == _cases(proceedings, expected[:10])
+    pages = -(-len(expected) // 10)
+    assert f"page 1 of {pages} · {len(expected)} proceedings (10 credits)" in explorer.page_info.value
+    shown = explorer.table.df
+    assert list(shown.columns[:3]) == ["Debtor name", "Case number", "Court"]
+    assert not any(UUID.search(str(v)) for v in shown.to_numpy().ravel())  # ids are kept in the frame, not shown
+    first = _by_id(proceedings)[expected[0]]
+    assert first["opened_at"][:10] in set(shown["Opened at"]) and "–" in set(shown["Closed at"])
     assert client.credits_spent == 10 and "Credits spent: 10" in explorer.credits.value
-    assert "0 credits (cached: free)" in explorer.cost.value
-    assert explorer.search_button.description == "Search (0 credits)"
+    assert "Search page 1: 0 credits, cached." in explorer.cost.value
+    assert explorer.search_button.description == "Search (0 credits, cached)"
     explorer.search_button.click()
-    assert client.credits_spent == 10 and "from the cache, 0 credits" in explorer.page_info.value
+    assert client.credits_spent == 10 and "(0 credits, cached)" in explorer.page_info.value
 
 
-def proceedings_by_id(proceedings: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    return {p["id"]: p for p in proceedings}
+def test_legal_forms_read_as_the_register_writes_them(client: Any, proceedings: Any) -> None:
+    explorer = InsolvencyExplorer(client)
+    assert ("GmbH", "gmbh") in explorer.legal_form.options
+    explorer.legal_form.value = "gmbh"
+    explorer.search_button.click()
+    assert set(explorer.table.df["Legal form"]) == {"GmbH"}
 
 
-def test_page_controls_choose_the_page_and_search_fetches_it(client: Any, proceedings: Any) -> None:
+def test_the_arrows_fetch_the_next_and_previous_page(client: Any, proceedings: Any) -> None:
     explorer = InsolvencyExplorer(client)
     explorer.statuses.value = ("opened",)
     explorer.legal_form.value = "gmbh"
@@ -78,25 +101,52 @@ def test_page_controls_choose_the_page_and_search_fetches_it(client: Any, procee
     expected = _expected(proceedings, {"opened"}, "gmbh", opened=("2018-01-01", "2025-12-31"))
     pages = -(-len(expected) // 25)
     assert pages >= 2 and explorer.page.max == pages
+    assert explorer.prev_button.disabled and explorer.next_button.description == "Next ▶ (10 credits)"
+    first_page = _case_numbers(explorer)
     explorer.next_button.click()
-    assert explorer.page.value == 2 and "Search page 2: 10 credits (not cached)." in explorer.cost.value
-    assert client.credits_spent == 10  # moving to a page sends nothing
+    assert client.credits_spent == 20 and explorer.page.value == 2
+    assert _case_numbers(explorer) == _cases(proceedings, expected[25:50]) != first_page
+    assert f"page 2 of {pages} · {len(expected)} proceedings (10 credits)" in explorer.page_info.value
+    assert explorer.prev_button.description == "◀ Previous (0 credits, cached)"
+    explorer.prev_button.click()
+    assert _case_numbers(explorer) == first_page and client.credits_spent == 20
+    assert f"page 1 of {pages} · {len(expected)} proceedings (0 credits, cached)" in explorer.page_info.value
+    assert explorer.next_button.description == "Next ▶ (0 credits, cached)"
+    explorer.page.value = pages
     explorer.search_button.click()
-    assert _ids(explorer) == expected[25:50] and client.credits_spent == 20
-    explorer.prev_button.click()
-    assert explorer.page.value == 1 and "0 credits (cached: free)" in explorer.cost.value
-    explorer.prev_button.click()
-    assert explorer.page.value == 1
+    assert _case_numbers(explorer) == _cases(proceedings, expected[25 * (pages - 1) :])
+    assert explorer.next_button.disabled and explorer.next_button.description == "Next ▶"
 
 
-def test_changing_a_filter_goes_back_to_page_one(client: Any) -> None:
+def test_changing_an_input_greys_the_results_until_the_next_search(client: Any) -> None:
     explorer = InsolvencyExplorer(client)
     explorer.statuses.value = ("opened",)
     explorer.search_button.click()
     explorer.next_button.click()
-    assert explorer.page.value == 2
+    assert explorer.page.value == 2 and not explorer.stale
     explorer.court.value = "Hof"
     assert explorer.page.value == 1 and explorer.page.max == 1
+    assert explorer.stale and "regkit-stale" in explorer.results_area._dom_classes
+    assert "The results below are for the previous inputs" in explorer.status.value
+    assert explorer.prev_button.disabled and explorer.next_button.disabled
+    spent = client.credits_spent
+    explorer.table.selected_rows = [0]  # a click on a greyed row does nothing
+    assert client.credits_spent == spent and "Click a row" in explorer.events.value
+    explorer.search_button.click()
+    assert not explorer.stale and "regkit-stale" not in explorer.results_area._dom_classes
+    assert all("Hof" in court for court in explorer.table.df["Court"])
+
+
+def test_an_error_clears_the_results(make_client: Any) -> None:
+    client = make_client(budget=10)
+    explorer = InsolvencyExplorer(client)
+    explorer.search_button.click()
+    assert explorer.table is not None and client.credits_spent == 10
+    explorer.next_button.click()  # 10 more credits: over the budget
+    assert "regkit-error" in explorer.status.value and "budget" in explorer.status.value.lower()
+    assert explorer.table is None and explorer.frame is None and explorer.page_info.value == ""
+    assert explorer._table_box.children == () and explorer.events.value == ""
+    assert client.credits_spent == 10
 
 
 def test_an_invalid_range_is_explained_and_search_disabled(client: Any) -> None:
@@ -109,21 +159,23 @@ def test_an_invalid_range_is_explained_and_search_disabled(client: Any) -> None:
     assert client.requests_sent == 0
 
 
-def test_picking_a_result_shows_its_events(client: Any, world: Any) -> None:
+def test_clicking_a_row_shows_its_events(client: Any, world: Any) -> None:
     explorer = InsolvencyExplorer(client)
     explorer.query.value = "Ahrens"
     explorer.search_button.click()
-    assert explorer.result_select.value is None and explorer.events.value == ""
-    first = _ids(explorer)[0]
-    explorer.result_select.value = first
-    proceeding = world.insolvencies[first]
-    assert f"{len(proceeding['events'])} events (10 credits)" in explorer.events.value
+    assert "Click a row" in explorer.events.value and client.credits_spent == 10
+    explorer.table.selected_rows = [0]
+    proceeding = world.insolvencies[explorer.frame["id"].iloc[0]]
+    n = len(proceeding["events"])
+    assert f"{proceeding['debtor_name']} ({proceeding['case_number']}): {n} event{'s' * (n != 1)} (10 credits)" in (
+        explorer.events.value
+    )
     assert "<svg" in explorer.events.value
     assert all(e["event_type"] in explorer.events.value for e in proceeding["events"])
     assert client.credits_spent == 20 and "Credits spent: 20" in explorer.credits.value
-    explorer.result_select.value = None
-    explorer.result_select.value = first
-    assert "from the cache, 0 credits" in explorer.events.value and client.credits_spent == 20
+    explorer.table.selected_rows = []
+    explorer.table.selected_rows = [0]
+    assert "(0 credits, cached)" in explorer.events.value and client.credits_spent == 20
 
 
 def test_build_filters_maps_each_input() -> None:

@@ -12,7 +12,7 @@ import pytest
 from regkit.widgets.render import credits_html, draw_html, figure_html, frame_html, message_html
 
 WIDGET_MODULES = ["regkit.widgets.render", "regkit.widgets.company_logic", "regkit.widgets.insolvency_logic",
-                  "regkit.widgets.group_logic"]  # fmt: skip
+                  "regkit.widgets.group_logic", "regkit.widgets.group_drawing", "regkit.widgets.static"]  # fmt: skip
 
 
 def test_messages_are_escaped_and_coloured() -> None:
@@ -26,8 +26,10 @@ def test_tables_escape_cut_and_show_nulls() -> None:
     frame = pd.DataFrame({"name": ["<script>", None, "c"], "n": pd.array([1, None, 3], dtype="Int64")})
     html = frame_html(frame, max_rows=2)
     assert "&lt;script&gt;" in html and "<script>" not in html
-    assert html.count("<tr>") == 2 and "… and 1 more rows" in html and "–" in html  # two body rows
-    assert "<th>n</th>" not in frame_html(frame, columns=["name", "missing"])
+    body = html.split("<tbody>")[1]
+    assert body.count("<tr>") == 2 and "… and 1 more rows" in html and ">–</td>" in body  # two rows of three
+    only_name = frame_html(frame, columns=["name", "missing"])
+    assert only_name.count("<th>") == 1 and "<th>Name</th>" in only_name
 
 
 def test_figures_become_inline_svg_without_pyplot(fresh_figures: Any) -> None:
