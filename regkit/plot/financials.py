@@ -7,7 +7,8 @@ company has two reports for one date (a correction), only the latest revision is
 not points: the line joins the reports on either side.
 
 EUR axes are labelled in one unit per axis (``250 k€``, ``1.5 M€``: :class:`~regkit.plot.style.EuroFormatter`);
-a frame in cents (``indicators(..., unit="cents")``) is drawn in EUR. Ratios are drawn as percentages,
+a frame in cents (``indicators(..., unit="cents")``) is drawn in EUR. Ratios are drawn in percent (the frame's
+fraction 0.25 at 25, the axis labelled "%"), with a reference line (:mod:`regkit.plot.references`);
 ``salaries_per_employee`` in EUR.
 """
 
@@ -25,6 +26,7 @@ from regkit.frames import indicators as indicators_frame
 from regkit.frames import ratios as ratios_frame
 
 from .fiscal import fiscal_year_axis, fiscal_years
+from .references import PercentTicks, reference_line
 from .style import EuroFormatter, new_axes
 
 __all__ = ["KINDS", "indicators", "ratios", "line_data"]
@@ -33,7 +35,7 @@ KINDS: dict[str, str] = {**{m: "EUR" for m in MEASURES}, "employees": "persons",
                          **{r: "ratio" for r in RATIOS}, "salaries_per_employee": "EUR"}  # fmt: skip
 """What each plottable column measures: ``EUR``, ``persons`` or ``ratio`` (a fraction)."""
 
-_AXIS_LABELS = {"EUR": "EUR", "persons": "employees", "ratio": "ratio"}
+_AXIS_LABELS = {"EUR": "EUR", "persons": "employees", "ratio": "%"}
 
 
 def _metric_list(metrics: str | Sequence[str], allowed: Sequence[str]) -> list[str]:
@@ -81,7 +83,8 @@ def line_data(frame: pd.DataFrame, company_id: str, metric: str) -> tuple[np.nda
 
     A report is drawn at the fiscal year it reports on (:func:`regkit.plot.fiscal.fiscal_years`: the report dated
     2014-12-31 at 2014), not at its closing date. Rows of other companies, earlier revisions and rows without a
-    date are left out; a frame in cents gives EUR for the monetary measures.
+    date are left out; a frame in cents gives EUR for the monetary measures, and a ratio (a fraction in the frame)
+    is given in percent: 0.25 as 25.
 
     Examples
     --------
@@ -97,6 +100,8 @@ def line_data(frame: pd.DataFrame, company_id: str, metric: str) -> tuple[np.nda
     y = rows[metric].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
     if frame.attrs.get("unit") == "cents" and KINDS.get(metric) == "EUR":
         y = y / 100
+    if KINDS.get(metric) == "ratio":
+        y = y * 100
     return fiscal_years(rows["date"]), y
 
 
@@ -104,30 +109,42 @@ def _format_axis(ax: Any, kind: str, scale: str | None) -> None:
     if kind == "EUR":
         ax.yaxis.set_major_formatter(EuroFormatter(scale))
     elif kind == "ratio":
-        ax.yaxis.set_major_formatter(ticker.PercentFormatter(xmax=1.0, decimals=None))
+        ax.yaxis.set_major_formatter(PercentTicks())
     else:
         ax.yaxis.set_major_locator(ticker.MaxNLocator(integer=True))
 
 
+def _words(metric: str) -> str:
+    return metric.replace("_", " ")
+
+
 def _draw(frame: pd.DataFrame, metrics: list[str], names: dict[str, str], ax: Any, scale: str | None,
-          marker: str, title: str | None) -> Any:  # fmt: skip
+          marker: str, title: str | None, reference: Any = None, reference_label: str | None = None) -> Any:  # fmt: skip
     companies = list(dict.fromkeys(frame["company_id"].dropna()))
     ax = new_axes(ax)
     drawn = [d for cid in companies for d in _rows(frame, cid)["date"]]
+    lines = []
     for cid in companies:
         for metric in metrics:
             x, y = line_data(frame, cid, metric)
-            label = names.get(cid, cid) if len(metrics) == 1 else metric if len(companies) == 1 else \
-                f"{names.get(cid, cid)} · {metric}"  # fmt: skip
+            label = names.get(cid, cid) if len(metrics) == 1 else _words(metric) if len(companies) == 1 else \
+                f"{names.get(cid, cid)} · {_words(metric)}"  # fmt: skip
             ax.plot(x, y, marker=marker, markersize=4, linewidth=1.6, label=label, gid=f"{cid}|{metric}")
+            lines.append((x, y))
     kind = KINDS[metrics[0]]
     fiscal_year_axis(ax, drawn)
     _format_axis(ax, kind, scale)
-    if kind == "ratio" and any(line.get_ydata().size for line in ax.get_lines()):
-        ax.axhline(0.0, color="#888888", linewidth=0.6, zorder=0)
-    ax.set_ylabel(metrics[0].replace("_", " ") if len(metrics) == 1 else _AXIS_LABELS[kind])
+    line = reference_line(ax, metrics, reference, reference_label, lines) if kind == "ratio" and lines else None
+    if kind == "ratio" and lines and (line is None or np.any(np.asarray(line.get_ydata(), dtype=float) != 0)):
+        ax.axhline(0.0, color="#888888", linewidth=0.6, zorder=0)  # where equity, profit or growth run out
+    unit = _AXIS_LABELS[kind]
+    ax.set_ylabel(f"{_words(metrics[0])} ({unit})" if len(metrics) == 1 and kind == "ratio" else
+                  _words(metrics[0]) if len(metrics) == 1 else unit)  # fmt: skip
     ax.grid(True, axis="y", alpha=0.3)
-    if len(companies) * len(metrics) > 1:
+    entries = len(companies) * len(metrics) + (line is not None)
+    if entries > 5:  # beside the lines, not over them
+        ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    elif entries > 1:
         ax.legend(fontsize=8, frameon=False)
     if title is None and len(companies) == 1:
         title = names.get(companies[0], companies[0])
@@ -192,7 +209,7 @@ def indicators(frame: Any, metrics: str | Sequence[str] = "revenue", *, ax: Any 
 
 def ratios(frame: Any, metrics: str | Sequence[str] = "equity_ratio", *, ax: Any = None,
            names: Mapping[str, str] | None = None, scale: str | None = None, marker: str = "o",
-           title: str | None = None) -> Any:  # fmt: skip
+           title: str | None = None, reference: Any = "auto", reference_label: str | None = None) -> Any:  # fmt: skip
     """Draw financial ratios of one or several companies over time.
 
     Parameters
@@ -202,15 +219,23 @@ def ratios(frame: Any, metrics: str | Sequence[str] = "equity_ratio", *, ax: Any
         company records / CompanyV1 dicts.
     metrics : str or sequence of str
         Ratios of :data:`regkit.frames.RATIOS`. ``salaries_per_employee`` (EUR) cannot share an axis
-        with the others (fractions, drawn as percentages).
+        with the others (fractions, drawn in percent).
     ax, names, scale, marker, title
         As for :func:`indicators`.
+    reference : "auto", "median", float or None
+        The reference line (:mod:`regkit.plot.references`): ``"auto"`` the ratio's yardstick (30 % for the
+        equity ratio, 0 % for margins, returns and growth, 100 % for liabilities to equity), ``"median"`` the
+        median of the companies drawn per fiscal year, a fraction (``0.3``) a line at that percentage, ``None``
+        no line.
+    reference_label : str, optional
+        The reference line's legend entry (default: what it is, e.g. "30 %: typical of German SMEs").
 
     Returns
     -------
     matplotlib.axes.Axes
-        One line per company and ratio; NaN (a gap) where a ratio is null (an input null or a zero
-        denominator).
+        One line per company and ratio, y in percent (the frame's 0.25 at 25; ticks "25%", y label "… (%)");
+        NaN (a gap) where a ratio is null (an input null or a zero denominator). The reference line has gid
+        ``"reference"`` and its label in the legend.
 
     Examples
     --------
@@ -219,11 +244,13 @@ def ratios(frame: Any, metrics: str | Sequence[str] = "equity_ratio", *, ax: Any
     >>> frame = pd.DataFrame({"company_id": ["A", "A"], "date": pd.to_datetime(["2022-12-31", "2023-12-31"]),
     ...     "equity_ratio": pd.array([0.25, None], dtype="Float64")})
     >>> ax = ratios(frame, "equity_ratio")
-    >>> ax.get_lines()[0].get_ydata().tolist(), type(ax.yaxis.get_major_formatter()).__name__
-    ([0.25, nan], 'PercentFormatter')
+    >>> ax.get_lines()[0].get_ydata().tolist(), ax.yaxis.get_major_formatter()(25)
+    ([25.0, nan], '25%')
+    >>> [(line.get_label(), line.get_ydata()[0]) for line in ax.get_lines() if line.get_gid() == "reference"]
+    [('30 %: typical of German SMEs', 30.0)]
     """
     chosen = _metric_list(metrics, RATIOS)
     data, found = _frame(frame, lambda items: ratios_frame(indicators_frame(items)))
     if any(m not in data for m in chosen):
         data = ratios_frame(data)
-    return _draw(data, chosen, {**found, **(names or {})}, ax, scale, marker, title)
+    return _draw(data, chosen, {**found, **(names or {})}, ax, scale, marker, title, reference, reference_label)

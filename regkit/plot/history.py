@@ -1,219 +1,78 @@
 """A company's life on one chart: names, addresses, capital, registers, representatives, status and
-insolvency proceedings as bars over time.
+insolvency proceedings as bars over time, years on the axis and a legend of what each colour means.
 
-:func:`timeline_bars` is the table :func:`timeline` draws, one row per bar, built from the frames
-(:func:`regkit.frames.history`, :func:`~regkit.frames.representatives`,
-:func:`~regkit.frames.insolvency_summaries`) and the status rule of :mod:`regkit.frames.status`.
+The bars are :func:`~regkit.plot.history_bars.timeline_bars` (also importable from here); see that module for
+where open bars end (``until``).
 
-Open ends
-    A version still in force (``valid_to`` NaT, a role without ``end_date``, a proceeding not closed)
-    is drawn up to ``until`` and marked with an arrow head. ``until`` defaults to the company's
-    termination date, or else the newest date anywhere in the record, so the same record always gives
-    the same figure; pass ``until="today"`` (or a date) to draw up to another day.
+Colours
+    Every lane has its own colour — name, address, capital, register, insolvency proceeding — and within the
+    representatives lane every role, within the status lane every status, so no two meanings share a colour.
+    The role colours are those of the person explorer's chart. The legend, right of the bars, names each colour
+    the chart uses.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib import dates as mdates
+from matplotlib.patches import Patch
 
-from regkit.frames import history, insolvency_summaries, representatives
-from regkit.frames.status import dissolution_date, status_on
+from regkit.schema.labels import display_label
 
-from .style import date_axis, new_axes
+from .bar_text import bar_text
+from .history_bars import BAR_COLUMNS, LANES, ROLE_WORDS, _raw, record_horizon, timeline_bars
+from .style import new_axes
+from .years import year_axis
 
-__all__ = ["LANES", "BAR_COLUMNS", "timeline", "timeline_bars", "record_horizon"]
+__all__ = ["BAR_COLUMNS", "COLOURS", "LANES", "legend_entries", "record_horizon", "timeline", "timeline_bars"]
 
-LANES = ("names", "addresses", "capitals", "registers", "representatives", "status", "insolvencies")
-"""The lanes of :func:`timeline`, top to bottom."""
+COLOURS: dict[str, str] = {
+    "names": "#F1CE63", "addresses": "#66C2A5", "capitals": "#E5C494", "registers": "#A6CEE3",
+    "insolvencies": "#C44E52", "active": "#1A7F37", "liquidation": "#D95F02", "inactive": "#A0A0A0",
+    "DIRECTOR": "#4C72B0", "PROKURA": "#64B5CD", "SHAREHOLDER": "#937860", "OWNER": "#55A868",
+    "PARTNER": "#8172B3", "PERSONAL_LIABLE_DIRECTOR": "#DA8BC3", "LIQUIDATOR": "#DD8452", "OTHER": "#7F7F7F",
+}  # fmt: skip
+"""Bar colour per ``key`` of :func:`timeline_bars`: a lane, a role or a status; all different."""
 
-BAR_COLUMNS = ("lane", "row", "start", "end", "open", "text", "key")
-"""Columns of :func:`timeline_bars`."""
-
-_ROW = {"names": "name", "addresses": "address", "capitals": "capital", "registers": "register"}
-_LANE_COLOURS = {"names": "#4C72B0", "addresses": "#64B5CD", "capitals": "#55A868", "registers": "#8172B3",
-                 "insolvencies": "#C44E52"}  # fmt: skip
-_KEY_COLOURS = {"active": "#1a7f37", "liquidation": "#DD8452", "inactive": "#A0A0A0", "DIRECTOR": "#4C72B0",
-                "PROKURA": "#64B5CD", "SHAREHOLDER": "#937860", "OWNER": "#55A868", "PARTNER": "#8172B3",
-                "PERSONAL_LIABLE_DIRECTOR": "#DA8BC3", "LIQUIDATOR": "#DD8452", "OTHER": "#7F7F7F"}  # fmt: skip
-
-
-def _raw(company: Any) -> Mapping[str, Any]:
-    raw = getattr(company, "raw", company)
-    if not isinstance(raw, Mapping) or "id" not in raw:
-        raise TypeError(f"timeline takes one company (a record or a CompanyV1 dict), not {type(company).__name__}")
-    return raw
+_LANE_WORDS = {"names": "name", "addresses": "address", "capitals": "capital", "registers": "register",
+               "insolvencies": "insolvency proceeding"}  # fmt: skip
+_ROW_CHARACTERS = 44  # a y label longer than this is shortened with "…"
+_MIN_WIDTH = 0.006  # the narrowest bar drawn, as a fraction of the time span
 
 
-def _dates(value: Any) -> list[str]:
-    """Every ``YYYY-MM-DD`` string in a nested payload."""
-    if isinstance(value, Mapping):
-        return [d for v in value.values() for d in _dates(v)]
-    if isinstance(value, list):
-        return [d for v in value for d in _dates(v)]
-    if isinstance(value, str) and len(value) == 10 and value[4] == "-" and value[7] == "-" and value[:4].isdigit():
-        return [value]
-    return []
-
-
-def record_horizon(company: Any) -> pd.Timestamp:
-    """The default ``until``: ``terminated_at``, or else the newest date in the record (``sources`` apart).
+def legend_entries(bars: pd.DataFrame) -> list[tuple[str, str]]:
+    """The legend of :func:`timeline` for these bars: ``(label, colour)`` per colour drawn, in lane order.
 
     Examples
     --------
-    >>> record_horizon({"id": "X", "terminated_at": None, "names": [{"start_date": "2001-02-03"}],
-    ...                 "indicators": [{"date": "2019-12-31"}]})
-    Timestamp('2019-12-31 00:00:00')
+    >>> bars = pd.DataFrame({"lane": ["names", "representatives", "status", "status"],
+    ...                      "key": ["names", "PROKURA", "active", "liquidation"]})
+    >>> legend_entries(bars)
+    [('name', '#F1CE63'), ('Prokura', '#64B5CD'), ('active', '#1A7F37'), ('in Liquidation', '#D95F02')]
     """
-    raw = _raw(company)
-    if raw.get("terminated_at"):
-        return pd.Timestamp(raw["terminated_at"])
-    found = [d for key, v in raw.items() if key != "sources" for d in _dates(v)]
-    return pd.Timestamp(max(found)) if found else pd.Timestamp(raw.get("incorporated_at") or "1970-01-01")
-
-
-def _until(company: Mapping[str, Any], until: Any) -> pd.Timestamp:
-    if until is None:
-        return record_horizon(company)
-    if isinstance(until, str) and until == "today":
-        return pd.Timestamp.today().normalize()
-    return pd.Timestamp(until)
-
-
-def _history_rows(company: Mapping[str, Any], field: str, until: pd.Timestamp, born: Any) -> list[tuple]:
-    frame = history(company, field)
-    rows = []
-    for r in frame.itertuples(index=False):
-        start = r.valid_from if pd.notna(r.valid_from) else born
-        end = r.valid_to if pd.notna(r.valid_to) else until
-        rows.append((field, _ROW[field], start, end, pd.isna(r.valid_to), _text(field, r), field))
-    return rows
-
-
-def _text(field: str, r: Any) -> str:
-    if field == "names":
-        return str(r.name)
-    if field == "addresses":
-        return " ".join(str(v) for v in (r.postal_code, r.city) if pd.notna(v)) or str(r.formatted_value)
-    if field == "capitals":
-        return f"{r.amount:,.0f} {r.currency}" if pd.notna(r.amount) else "–"
-    return f"{r.register_type} {r.register_number}, {r.register_court}"
-
-
-def _people_rows(company: Mapping[str, Any], until: pd.Timestamp, max_people: int) -> tuple[list[tuple], int]:
-    roles = representatives(company)
-    if roles.empty:
-        return [], 0
-    first = roles.groupby("id", sort=False)["start_date"].min().sort_values(kind="stable")
-    hidden = max(0, len(first) - max_people)
-    labels: dict[str, str] = {}
-    for pid in first.index[hidden:]:  # the same name for two ids: number the later ones
-        name = str(roles.loc[roles["id"] == pid, "name"].iloc[0])
-        taken = sum(1 for label in labels.values() if label == name or label.startswith(name + " ("))
-        labels[pid] = name if not taken else f"{name} ({taken + 1})"
-    rank = {pid: i for i, pid in enumerate(labels)}
-    rows = []
-    for r in roles[roles["id"].isin(labels)].sort_values("start_date", kind="stable").itertuples(index=False):
-        end = r.end_date if pd.notna(r.end_date) else until
-        role = str(r.role).replace("_", " ").lower()
-        rows.append((rank[r.id], ("representatives", f"{labels[r.id]} · {role}", r.start_date, end,
-                                  pd.isna(r.end_date), "", str(r.role))))  # fmt: skip
-    return [row for _, row in sorted(rows, key=lambda item: item[0])], hidden
-
-
-def _status_rows(company: Mapping[str, Any], until: pd.Timestamp) -> list[tuple]:
-    born = company.get("incorporated_at")
-    if not born:
-        return []
-    points = {born, company.get("terminated_at"), dissolution_date(company)}
-    points |= {d for r in company.get("representation") or () if r["role"] == "LIQUIDATOR"
-               for d in (r["start_date"], r["end_date"])}  # fmt: skip
-    days = sorted(d for d in points if d and d >= born)
-    spans: list[list[Any]] = []
-    for day in days:
-        status = status_on(company, day)[1]
-        if spans and spans[-1][0] == status:
-            continue
-        if spans:
-            spans[-1][2] = pd.Timestamp(day)
-        spans.append([status, pd.Timestamp(day), None])
-    end = max(until, spans[-1][1])
-    return [("status", "status", start, stop if stop is not None else end, stop is None and status != "inactive",
-             status, status) for status, start, stop in spans]  # fmt: skip
-
-
-def _insolvency_rows(company: Mapping[str, Any], until: pd.Timestamp) -> tuple[list[tuple], int]:
-    rows, undated = [], 0
-    for r in insolvency_summaries(company).itertuples(index=False):
-        start = r.opened_at if pd.notna(r.opened_at) else r.closed_at
-        if pd.isna(start):  # neither opened nor closed (preliminary): no place on the axis, counted instead
-            undated += 1
-            continue
-        end = r.closed_at if pd.notna(r.closed_at) else until
-        rows.append(("insolvencies", str(r.case_number), start, end, pd.isna(r.closed_at),
-                     str(r.current_status).replace("_", " "), "insolvencies"))  # fmt: skip
-    return rows, undated
-
-
-def timeline_bars(company: Any, until: Any = None, lanes: Sequence[str] = LANES, max_people: int = 12) -> pd.DataFrame:
-    """The bars of :func:`timeline`, one row each, lanes in order.
-
-    Parameters
-    ----------
-    company : record or dict
-        One company.
-    until : date-like or "today", optional
-        Where open bars end (see the module docstring).
-    lanes : sequence of str
-        Which of :data:`LANES` to include, in this order.
-    max_people : int
-        Representatives beyond this many (the earliest appointed) are left out.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ===========  ==============  =================================================================
-        lane         str             one of :data:`LANES`
-        row          str             the y label: ``name``, ``address``, ..., ``<person> · <role>``, a case number
-        start        datetime64[us]  ``valid_from`` / ``start_date`` / ``opened_at``
-        end          datetime64[us]  ``valid_to`` / ``end_date`` / ``closed_at``, or ``until`` if open
-        open         bool            the bar is still in force (its end is ``until``)
-        text         str             what the bar says (name, city, amount, status; "" for a role)
-        key          str             colour key (lane, role or status)
-        ===========  ==============  =================================================================
-
-        ``attrs``: ``until`` (Timestamp), ``hidden_people`` (int: representatives left out),
-        ``undated_insolvencies`` (int: proceedings with neither ``opened_at`` nor ``closed_at``, not drawn).
-    """
-    raw = _raw(company)
-    unknown = [lane for lane in lanes if lane not in LANES]
-    if unknown:
-        raise ValueError(f"lanes must be among {', '.join(LANES)}; not {unknown}")
-    end = _until(raw, until)
-    born = pd.Timestamp(raw["incorporated_at"]) if raw.get("incorporated_at") else pd.NaT
-    rows: list[tuple] = []
-    hidden = undated = 0
-    for lane in lanes:
-        if lane in _ROW:
-            rows += _history_rows(raw, lane, end, born)
-        elif lane == "representatives":
-            people, hidden = _people_rows(raw, end, max_people)
-            rows += people
+    entries = []
+    for lane, key in dict.fromkeys(zip(bars["lane"], bars["key"])):
+        if lane == "representatives":
+            label = ROLE_WORDS.get(key, key.replace("_", " ").lower())
         elif lane == "status":
-            rows += _status_rows(raw, end)
+            label = display_label("status", key)
         else:
-            proceedings, undated = _insolvency_rows(raw, end)
-            rows += proceedings
-    frame = pd.DataFrame(rows, columns=list(BAR_COLUMNS))
-    for column in ("start", "end"):
-        frame[column] = pd.to_datetime(frame[column]).astype("datetime64[us]")
-    frame["open"] = frame["open"].astype(bool)
-    frame.attrs.update(until=end, hidden_people=hidden, undated_insolvencies=undated)
-    return frame
+            label = _LANE_WORDS.get(lane, lane)
+        entries.append((label, _colour(key)))
+    return entries
+
+
+def _colour(key: str) -> str:
+    return COLOURS.get(key, "#7F7F7F")
+
+
+def _short(text: str, limit: int = _ROW_CHARACTERS) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def timeline(company: Any, ax: Any = None, *, until: Any = None, lanes: Sequence[str] = LANES,
@@ -231,14 +90,16 @@ def timeline(company: Any, ax: Any = None, *, until: Any = None, lanes: Sequence
     title : str, optional
         Default: the company's name and id.
     labels : bool
-        Write each bar's text on it.
+        Write each bar's text on it (shortened with "…" to the bar's width when the figure is drawn).
 
     Returns
     -------
     matplotlib.axes.Axes
         One ``BarContainer`` per lane in ``ax.containers`` (label: the lane), bars as in
-        :func:`timeline_bars` (x and width in matplotlib date numbers); dashed vertical lines with gid
-        ``"incorporated"`` / ``"terminated"``; arrow heads (gid ``"open"``) on open bars.
+        :func:`timeline_bars` (x and width in matplotlib date numbers; a bar shorter than 0.6 % of the time span,
+        such as a role begun on the record's last day, is drawn that wide so that it shows), coloured by :data:`COLOURS`; dashed
+        vertical lines with gid ``"incorporated"`` / ``"terminated"``; arrow heads (gid ``"open"``) on open bars;
+        a legend right of the bars (:func:`legend_entries`); x ticks on 1 January, labelled by the year.
 
     Examples
     --------
@@ -252,6 +113,8 @@ def timeline(company: Any, ax: Any = None, *, until: Any = None, lanes: Sequence
     >>> ax = timeline(company, lanes=["names", "status"], until="2020-01-01")
     >>> [(c.get_label(), len(c)) for c in ax.containers]
     [('names', 2), ('status', 1)]
+    >>> [t.get_text() for t in ax.get_legend().get_texts()]
+    ['name', 'active']
     """
     raw = _raw(company)
     bars = timeline_bars(raw, until, lanes, max_people)
@@ -259,36 +122,61 @@ def timeline(company: Any, ax: Any = None, *, until: Any = None, lanes: Sequence
     ax = new_axes(ax, (10.0, max(2.5, 0.34 * len(rows) + 1.4)))
     y_of = {row: -i for i, row in enumerate(rows)}
     left = mdates.date2num(bars["start"].to_numpy())
-    width = mdates.date2num(bars["end"].to_numpy()) - left
+    right = mdates.date2num(bars["end"].to_numpy())
+    span = float(right.max() - left.min()) if len(bars) else 0.0
+    width = np.maximum(right - left, _MIN_WIDTH * span)  # a role begun on the last day still shows
+    fills = [_colour(k) for k in bars["key"]]
     for lane in dict.fromkeys(bars["lane"]):
         pick = (bars["lane"] == lane).to_numpy()
-        colours = [_KEY_COLOURS.get(k, _LANE_COLOURS.get(lane, "#7F7F7F")) for k in bars["key"][pick]]
-        ax.barh([y_of[r] for r in bars["row"][pick]], width[pick], left=left[pick], height=0.62, color=colours,
-                edgecolor="white", linewidth=0.6, label=lane, alpha=0.9)  # fmt: skip
-    if labels:
-        for x, y, text in zip(left, (y_of[r] for r in bars["row"]), bars["text"]):
-            if text:
-                ax.text(x, y, " " + text[:40], va="center", ha="left", fontsize=6.5, clip_on=True)
-    ends = bars[bars["open"]]
-    if len(ends):
-        ax.plot(mdates.date2num(ends["end"].to_numpy()), [y_of[r] for r in ends["row"]], linestyle="none",
-                marker=">", markersize=4, color="#333333", gid="open")  # fmt: skip
+        ax.barh([y_of[r] for r in bars["row"][pick]], width[pick], left=left[pick], height=0.62,
+                color=[f for f, p in zip(fills, pick) if p], edgecolor="white", linewidth=0.6, label=lane)  # fmt: skip
+    ends = bars["open"].to_numpy(bool)
+    if ends.any():
+        ax.plot((left + width)[ends], [y_of[r] for r in bars["row"][ends]], linestyle="none", marker=">",
+                markersize=4, color="#333333", gid="open")  # fmt: skip
     _life_lines(ax, raw)
-    ax.set_yticks([y_of[r] for r in rows], rows, fontsize=7.5)
+    ax.set_yticks([y_of[r] for r in rows], [_short(r) for r in rows], fontsize=7.5)
     ax.set_ylim(-len(rows) + 0.4, 0.6)
-    date_axis(ax)
-    ax.margins(x=0.02)
+    _time_axis(ax, bars, raw, float(np.max(left + width, initial=0.0)))
+    if labels:
+        for x0, w, row, lane, text, fill in zip(left, width, bars["row"], bars["lane"], bars["text"], fills):
+            if text:
+                text = display_label("status", text) if lane == "status" else str(text)
+                bar_text(ax, float(x0), float(x0 + w), y_of[row], text, fill, fontsize=6.5)
     ax.grid(True, axis="x", alpha=0.3)
-    notes = [
-        f"{bars.attrs['hidden_people']} earlier representatives",
-        f"{bars.attrs['undated_insolvencies']} proceedings without a date",
-    ]
-    notes = [note for note in notes if not note.startswith("0 ")]
+    _notes(ax, bars)
+    _legend(ax, bars)
+    name = (raw.get("name") or {}).get("name")
+    ax.set_title(title if title is not None else f"{name} ({raw['id']})" if name else raw["id"], fontsize=10,
+                 wrap=True)  # fmt: skip
+    return ax
+
+
+def _time_axis(ax: Any, bars: pd.DataFrame, raw: Mapping[str, Any], drawn_to: float) -> None:
+    days = [*bars["start"].dropna(), *bars["end"].dropna()]
+    days += [pd.Timestamp(mdates.num2date(drawn_to)).tz_localize(None)] if len(bars) else []
+    days += [pd.Timestamp(raw[k]) for k in ("incorporated_at", "terminated_at") if raw.get(k)]
+    if days:
+        year_axis(ax, min(days), max(days))
+
+
+def _notes(ax: Any, bars: pd.DataFrame) -> None:
+    hidden, undated = bars.attrs["hidden_people"], bars.attrs["undated_insolvencies"]
+    notes = [f"{hidden} earlier representatives"] if hidden else []
+    notes += [f"{undated} proceeding{'' if undated == 1 else 's'} without a date"] if undated else []
     if notes:
         ax.set_xlabel(" and ".join(notes) + " not shown")
-    name = (raw.get("name") or {}).get("name")
-    ax.set_title(title if title is not None else f"{name} ({raw['id']})" if name else raw["id"], fontsize=10)
-    return ax
+
+
+def _legend(ax: Any, bars: pd.DataFrame) -> None:
+    entries = legend_entries(bars)
+    if not entries:
+        return
+    height = ax.figure.get_size_inches()[1] * ax.get_position().height
+    per_column = max(3, int((height - 0.1) / 0.2))
+    handles = [Patch(facecolor=colour, edgecolor="white", label=label) for label, colour in entries]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7.5, frameon=False,
+              ncols=math.ceil(len(handles) / per_column), handlelength=1.2, borderaxespad=0.0)  # fmt: skip
 
 
 def _life_lines(ax: Any, raw: Mapping[str, Any]) -> None:

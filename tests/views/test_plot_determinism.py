@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 import regkit.frames as frames
+from regkit.plot.before_event import ratios_before
+from regkit.plot.breakdown import insolvency_breakdown
 from regkit.plot.financials import indicators, ratios
 from regkit.plot.history import timeline
 from regkit.plot.insolvency import insolvency_timeline, insolvency_trend
@@ -27,10 +29,32 @@ def _drawings(world: Any, proceedings: list[dict[str, Any]]) -> dict[str, Callab
         "insolvency_trend": lambda: insolvency_trend(frames.insolvency_results(proceedings), "Q", by="status"),
         "insolvency_timeline": lambda: insolvency_timeline(world.insolvencies[CONSUMER]),
         "timeline": lambda: timeline(world.companies[DISTRESSED]),
+        "ratios_before": lambda: ratios_before(_with_opening(world, proceedings)),
+        "insolvency_breakdown": lambda: insolvency_breakdown(
+            frames.insolvency_results(proceedings), "legal_form", "status", share=True
+        ),  # fmt: skip
     }
 
 
-@pytest.mark.parametrize("name", ["indicators", "ratios", "insolvency_trend", "insolvency_timeline", "timeline"])
+def _with_opening(world: Any, proceedings: list[dict[str, Any]]) -> Any:
+    opened = {p["company_id"]: p["opened_at"] for p in proceedings if p.get("company_id") in world.companies
+              and p.get("opened_at")}  # fmt: skip
+    table = frames.ratios(frames.indicators([world.companies[cid] for cid in sorted(opened)][:60]))
+    return table.assign(opened_at=table["company_id"].map(opened).astype("datetime64[us]"))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "indicators",
+        "ratios",
+        "insolvency_trend",
+        "insolvency_timeline",
+        "timeline",
+        "ratios_before",
+        "insolvency_breakdown",
+    ],
+)
 def test_two_renders_are_byte_identical(world: Any, proceedings: list[dict[str, Any]], name: str) -> None:
     draw = _drawings(world, proceedings)[name]
     first, second = figure_svg(draw().figure), figure_svg(draw().figure)

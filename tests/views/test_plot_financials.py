@@ -6,6 +6,7 @@ import math
 from typing import Any
 
 import matplotlib.pyplot as plt
+import matplotlib.ticker
 import numpy as np
 import pandas as pd
 import pytest
@@ -126,10 +127,10 @@ def test_ratios_are_computed_from_the_payload_and_drawn_as_percentages(company: 
     ax = ratios(record, "equity_ratio")
     _, equity = _expected(record, "equity")
     _, total = _expected(record, "balance_sheet_total")
-    expected = [e / t if t else math.nan for e, t in zip(equity, total)]
+    expected = [100 * e / t if t else math.nan for e, t in zip(equity, total)]  # percent
     _assert_same(ax.get_lines()[0].get_ydata(), expected)
     assert math.isnan(ax.get_lines()[0].get_ydata()[1])
-    assert type(ax.yaxis.get_major_formatter()).__name__ == "PercentFormatter"
+    assert isinstance(ax.yaxis.get_major_formatter(), matplotlib.ticker.PercentFormatter)
 
 
 def test_ratios_take_an_indicators_frame_or_a_ratios_frame(company: Any) -> None:
@@ -208,3 +209,112 @@ def test_a_long_series_is_thinned_to_at_most_twelve_ticks() -> None:
     labels = _tick_labels(ax)
     assert 2 <= len(labels) <= 12 and all(label.isdigit() for label in labels.values())
     plt.close(ax.figure)
+
+
+def _reference(ax: Any) -> Any:
+    (line,) = [line for line in ax.get_lines() if line.get_gid() == "reference"]
+    return line
+
+
+def test_ratios_are_drawn_in_percent_of_the_frames_fractions(company: Any) -> None:
+    wide = frames.indicators([company(TOP), company(DISTRESSED)])
+    table = frames.ratios(wide)
+    ax = ratios(table, "equity_ratio")
+    for cid in (TOP, DISTRESSED):
+        rows = table[(table["company_id"] == cid) & table["is_latest_revision"]].sort_values("date")
+        expected = rows["equity_ratio"].astype("Float64").to_numpy(dtype=float, na_value=np.nan) * 100
+        _assert_same(_line(ax, f"{cid}|equity_ratio").get_ydata(), list(expected))
+    ax.figure.canvas.draw()
+    ticks = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+    assert len(ticks) >= 3 and all(t.endswith("%") for t in ticks), ticks
+    assert "%" in ax.get_ylabel()
+
+
+@pytest.mark.parametrize(
+    ("metrics", "value", "label"),
+    [("equity_ratio", 30.0, "30 %: typical of German SMEs"), ("net_margin", 0.0, "0 %: break-even"),
+     ("revenue_growth", 0.0, "0 %: no growth"), (["net_margin", "return_on_assets"], 0.0, "0 %: break-even")],
+)  # fmt: skip
+def test_each_ratio_has_its_reference_line_named_in_the_legend(company: Any, metrics: Any, value: float,
+                                                               label: str) -> None:  # fmt: skip
+    ax = ratios(company(TOP), metrics)
+    line = _reference(ax)
+    assert set(line.get_ydata()) == {value} and line.get_label() == label
+    assert label in [t.get_text() for t in ax.get_legend().get_texts()]
+
+
+def test_a_reference_of_ones_own_or_none(company: Any) -> None:
+    ax = ratios(company(TOP), "equity_ratio", reference=0.4, reference_label="peer group")
+    assert set(_reference(ax).get_ydata()) == {40.0} and _reference(ax).get_label() == "peer group"
+    ax = ratios(company(TOP), "equity_ratio", reference=None, ax=plt.subplots()[1])
+    assert not [line for line in ax.get_lines() if line.get_gid() == "reference"] and ax.get_legend() is None
+    with pytest.raises(ValueError, match="reference must be"):
+        ratios(company(TOP), "equity_ratio", reference="typical")
+
+
+def test_the_median_reference_is_the_median_of_the_companies_per_year(company: Any) -> None:
+    records = [company(TOP), company(DISTRESSED), company(CORRECTED)]
+    ax = ratios(records, "equity_ratio", reference="median")
+    line = _reference(ax)
+    assert line.get_label() == "median of the 3 companies"
+    table = frames.ratios(frames.indicators(records))
+    table = table[table["is_latest_revision"]]
+    years = table["date"].dt.year.where(table["date"].dt.month > 5, table["date"].dt.year - 1)
+    expected = (table.assign(year=years, pct=table["equity_ratio"].astype(float) * 100)
+                .groupby("year")["pct"].median())  # fmt: skip
+    _assert_same(line.get_xdata(), list(expected.index))
+    _assert_same(line.get_ydata(), list(expected.to_numpy()))
+
+
+def _debtors(world: Any) -> tuple[pd.DataFrame, dict[str, str]]:
+    """Ratios of every company with a proceeding opened 2020–2025, and each company's (first) opening date."""
+    opened: dict[str, str] = {}
+    for case in sorted(world.insolvencies.values(), key=lambda p: p.get("opened_at") or ""):
+        if case.get("company_id") in world.companies and "2020" <= (case.get("opened_at") or "") < "2026":
+            opened.setdefault(case["company_id"], case["opened_at"])
+    table = frames.ratios(frames.indicators([world.companies[cid] for cid in opened]))
+    return table.assign(opened_at=pd.to_datetime(table["company_id"].map(opened))), opened
+
+
+def test_ratios_before_an_event_are_the_medians_of_each_year_counted_back(world: Any) -> None:
+    from regkit.plot.before_event import ratios_before, ratios_before_summary
+
+    table, opened = _debtors(world)
+    per_year: dict[int, list[float]] = {}
+    for cid, day in opened.items():
+        by_date: dict[str, Any] = {}
+        for report in world.companies[cid]["indicators"]:
+            by_date[report["date"]] = report  # the last report of a date wins (a correction)
+        for date, report in by_date.items():
+            back = int(day[:4]) - _fiscal_year(date)
+            if 1 <= back <= 5 and report["equity"] is not None and report["balance_sheet_total"]:
+                per_year.setdefault(back, []).append(report["equity"] / report["balance_sheet_total"])
+    summary = ratios_before_summary(table, "opened_at", "equity_ratio", years=5)
+    assert list(summary.index) == [5, 4, 3, 2, 1]
+    for back, values in per_year.items():
+        assert summary.loc[back, ("equity_ratio", "median")] == pytest.approx(float(np.median(values)))
+        assert summary.loc[back, ("equity_ratio", "count")] == len(values)
+    ax = ratios_before(table, "opened_at", "equity_ratio", years=5)
+    line = _line(ax, "equity_ratio")
+    _assert_same(line.get_xdata(), [5, 4, 3, 2, 1])
+    _assert_same(line.get_ydata(), [100 * float(np.median(per_year[b])) for b in (5, 4, 3, 2, 1)])
+    counts = [len(per_year[b]) for b in (5, 4, 3, 2, 1)]
+    assert line.get_label() == f"equity ratio (median of {min(counts)}–{max(counts)})"
+
+
+def test_the_years_before_chart_reads_left_to_right_in_percent_with_its_reference(world: Any) -> None:
+    from regkit.plot.before_event import ratios_before
+
+    table, _ = _debtors(world)
+    ax = ratios_before(table, title="debtors")
+    ax.figure.canvas.draw()
+    left, right = ax.get_xlim()
+    assert left > right  # the earliest year on the left, the year before the event on the right
+    assert [t.get_text() for t in ax.get_xticklabels()] == [str(n) for n in range(8, 0, -1)]
+    assert all(t.get_text().endswith("%") for t in ax.get_yticklabels() if t.get_text())
+    assert ax.get_xlabel() == "fiscal years before the proceeding was opened"
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "0 %" in legend and "middle half of the companies" in legend
+    assert {c.get_gid() for c in ax.collections} == {"equity_ratio|spread", "net_margin|spread"}
+    with pytest.raises(ValueError, match="no event column"):
+        ratios_before(table, "closed_on")

@@ -3,6 +3,7 @@ status rule and proceedings say."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import matplotlib.pyplot as plt
@@ -10,6 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from matplotlib import dates as mdates
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 import regkit.frames as frames
 from regkit.frames.status import status_on
@@ -70,7 +74,8 @@ def test_role_bars_span_start_to_end_date(company: Any) -> None:
     drawn = sorted((x0, x1) for x0, x1, _ in _bars(ax, "representatives"))
     assert _flat(drawn) == pytest.approx(_flat(sorted((_num(s), _num(e)) for s, e in roles)))
     labels = {t.get_text() for t in ax.get_yticklabels()}
-    assert {f"{r['name']} · {r['role'].replace('_', ' ').lower()}" for r in record["representation"]} <= labels
+    words = {"DIRECTOR": "director", "SHAREHOLDER": "shareholder", "PROKURA": "Prokura"}
+    assert {f"{r['name']} · {words[r['role']]}" for r in record["representation"]} <= labels
 
 
 def test_status_bars_follow_the_status_rule(company: Any) -> None:
@@ -149,4 +154,88 @@ def test_a_proceeding_without_dates_is_counted_not_dropped_silently(company: Any
     record["insolvencies"].append(preliminary)
     bars = timeline_bars(record)
     assert bars.attrs["undated_insolvencies"] == 1 and "50 IN 9/26" not in set(bars["row"])
-    assert timeline(record).get_xlabel() == "1 proceedings without a date not shown"
+    assert timeline(record).get_xlabel() == "1 proceeding without a date not shown"
+
+
+def _drawn(ax: Any) -> Any:
+    ax.figure.canvas.draw()
+    return ax.figure.canvas.get_renderer()
+
+
+def _inside(inner: Any, outer: Any, slack: float = 1.0) -> bool:
+    return (inner.x0 >= outer.x0 - slack and inner.y0 >= outer.y0 - slack and inner.x1 <= outer.x1 + slack
+            and inner.y1 <= outer.y1 + slack)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("company_id", "expected"),
+    [(UG, {"name", "address", "capital", "register", "director", "shareholder", "active"}),
+     (LIQUIDATION, {"name", "address", "register", "owner", "liquidator", "active", "in Liquidation"}),
+     (DISTRESSED, {"name", "address", "capital", "register", "director", "shareholder", "Prokura", "active",
+                   "in Liquidation", "insolvency proceeding"})],  # opening the proceeding dissolves the GmbH
+)  # fmt: skip
+def test_the_legend_names_every_colour_and_sits_inside_the_figure(company: Any, company_id: str,
+                                                                  expected: set[str]) -> None:  # fmt: skip
+    ax = timeline(company(company_id))
+    renderer = _drawn(ax)
+    legend = ax.get_legend()
+    assert {t.get_text() for t in legend.get_texts()} == expected
+    assert _inside(legend.get_window_extent(renderer), ax.figure.bbox)
+    colours = [tuple(h.get_facecolor()) for h in legend.legend_handles]
+    assert len(set(colours)) == len(colours)
+
+
+def test_no_two_lanes_share_a_colour(company: Any) -> None:
+    ax = timeline(company(DISTRESSED))
+    per_lane = {c.get_label(): {tuple(p.get_facecolor()) for p in c} for c in ax.containers}
+    for lane, colours in per_lane.items():
+        others = set().union(*(v for k, v in per_lane.items() if k != lane))
+        assert not colours & others, lane
+    roles = [c for c in ax.containers if c.get_label() == "representatives"][0]
+    assert len({tuple(p.get_facecolor()) for p in roles}) == 3  # director, shareholder, Prokura
+
+
+@pytest.mark.parametrize("company_id", [MOVED, UG, TOP, ABSORBED, LIQUIDATION])
+@pytest.mark.parametrize("figsize", [None, (10.0, 3.0)])
+def test_every_text_lies_inside_the_figure_and_every_bar_label_inside_its_bar(company: Any, company_id: str,
+                                                                              figsize: Any) -> None:  # fmt: skip
+    record = company(company_id)
+    record["names"][-1]["name"] = record["name"]["name"] = "Überlange Bezeichnung " * 6 + "GmbH"
+    if figsize is None:
+        ax = timeline(record)
+    else:  # as the company explorer draws it: a figure of its own, not pyplot's
+        figure = Figure(figsize=figsize, layout="constrained")
+        FigureCanvasAgg(figure)
+        ax = timeline(record, figure.add_subplot())
+    renderer = _drawn(ax)
+    texts = [t for t in ax.figure.findobj(Text) if t.get_visible() and t.get_text()]
+    outside = [t.get_text() for t in texts if not _inside(t.get_window_extent(renderer), ax.figure.bbox)]
+    assert not outside
+    written = [t for t in texts if t.get_gid() == "bar_text"]
+    assert written and any(t.get_text().endswith("…") for t in written)
+    for text in written:
+        x0, x1 = (ax.transData.transform((x, 0))[0] for x in (text.x0, text.x1))
+        box = text.get_window_extent(renderer)
+        assert x0 - 0.5 <= box.x0 and box.x1 <= x1 + 0.5, text.get_text()
+
+
+@pytest.mark.parametrize("company_id", [TOP, UG, ABSORBED])
+def test_the_axis_reads_in_years(company: Any, company_id: str) -> None:
+    ax = timeline(company(company_id))
+    _drawn(ax)
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert len(labels) >= 3 and all(re.fullmatch(r"(19|20)\d\d", label) for label in labels), labels
+    years = [int(label) for label in labels]
+    assert years == sorted(years) and len(set(np.diff(years))) == 1
+
+
+def test_a_company_a_few_weeks_old_still_gets_an_axis_of_years() -> None:
+    young = {"id": "DE-HRB-B1204-1", "incorporated_at": "2025-03-03", "terminated_at": None,
+             "name": {"name": "Neu GmbH", "legal_form": "gmbh", "start_date": "2025-03-03"},
+             "names": [{"name": "Neu GmbH", "legal_form": "gmbh", "start_date": "2025-03-03"}],
+             "representation": [], "insolvencies": [], "indicators": [{"date": "2025-03-20"}]}  # fmt: skip
+    ax = timeline(young, lanes=["names", "status"])
+    _drawn(ax)
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert labels and all(re.fullmatch(r"20\d\d", label) for label in labels), labels
+    assert "2025" in labels

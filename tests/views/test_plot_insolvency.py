@@ -200,3 +200,52 @@ def test_a_one_event_proceeding_gets_an_axis_of_days_not_hours(world: Any) -> No
     labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
     assert labels and not any(":" in label for label in labels), labels  # no "12:00" hour ticks
     plt.close(ax.figure)
+
+
+def test_the_breakdown_counts_every_proceeding_once_by_legal_form_and_status(
+    results: pd.DataFrame, proceedings: list[dict[str, Any]]
+) -> None:
+    from regkit.plot.breakdown import breakdown_counts, insolvency_breakdown
+
+    pairs = Counter((p.get("debtor_legal_form") or "unknown", p["current_status"]) for p in proceedings)
+    table = breakdown_counts(results, "legal_form", "status", top=None)
+    assert {(form, status): int(n) for form, row in table.iterrows() for status, n in row.items() if n} == dict(pairs)
+    forms = Counter(p.get("debtor_legal_form") or "unknown" for p in proceedings)
+    assert list(table.index) == sorted(forms, key=lambda f: (-forms[f], f))
+    ax = insolvency_breakdown(results, "legal_form", "status", top=None)
+    widths = {c.patches[0].get_gid(): [p.get_width() for p in c] for c in ax.containers}
+    assert {(form, status): w[i] for status, w in widths.items() for i, form in enumerate(table.index) if w[i]} == {
+        k: float(v) for k, v in pairs.items()
+    }
+    labels = [t.get_text() for t in ax.get_yticklabels()]
+    assert "GmbH" in labels and "gmbh" not in labels
+    assert ax.get_legend().get_title().get_text() == "Status"
+    assert "in Liquidation" not in labels
+
+
+def test_a_share_breakdown_compares_groups_of_any_size_and_stays_in_the_figure(
+    results: pd.DataFrame, proceedings: list[dict[str, Any]]
+) -> None:
+    from matplotlib.text import Text
+
+    from regkit.plot.breakdown import insolvency_breakdown
+
+    frame = results.assign(court_is_kiel=(results["court"] == "Amtsgericht Kiel").map({True: "Kiel", False: "rest"}))
+    ax = insolvency_breakdown(frame, "court_is_kiel", "legal_form", share=True, top=5)
+    bars = {c.patches[0].get_gid(): [p.get_width() for p in c] for c in ax.containers}
+    for i in range(len(ax.get_yticklabels())):
+        assert sum(w[i] for w in bars.values()) == pytest.approx(1.0)
+    kiel = [p for p in proceedings if p["court"] == "Amtsgericht Kiel"]
+    gmbh = sum(1 for p in kiel if p.get("debtor_legal_form") == "gmbh") / len(kiel)
+    row = [t.get_text() for t in ax.get_yticklabels()].index("Kiel")
+    assert bars["gmbh"][row] == pytest.approx(gmbh)
+    ax.figure.canvas.draw()
+    assert f"n = {len(kiel)}" in [t.get_text() for t in ax.texts]
+    ticks = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    assert ticks and all(t.endswith("%") for t in ticks)
+    for text in ax.figure.findobj(Text):
+        if text.get_visible() and text.get_text():
+            box, fig = text.get_window_extent(), ax.figure.bbox
+            assert box.x0 >= fig.x0 - 1 and box.x1 <= fig.x1 + 1 and box.y0 >= fig.y0 - 1 and box.y1 <= fig.y1 + 1
+    with pytest.raises(ValueError, match="neither one of"):
+        insolvency_breakdown(frame, "industry")

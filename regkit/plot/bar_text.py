@@ -1,0 +1,87 @@
+"""Text written on a bar that always fits it: shortened with "…" to the bar's width when the figure is drawn.
+
+A bar's label is measured at draw time, when the figure's layout is known, so it never runs past its bar into
+the next one or out of the axes, however the figure is sized; a bar too narrow for three characters shows no text.
+The text is black or white, whichever reads better on the bar's colour.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matplotlib import colors
+from matplotlib.text import Text
+
+__all__ = ["FittedText", "bar_text", "text_colour"]
+
+_ELLIPSIS = "…"
+
+
+def text_colour(fill: Any) -> str:
+    """``"black"`` or ``"white"``: the one that reads better on ``fill`` (by its relative luminance).
+
+    Examples
+    --------
+    >>> text_colour("#1a7f37"), text_colour("#FFD92F")
+    ('white', 'black')
+    """
+    red, green, blue = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in colors.to_rgb(fill))
+    return "black" if 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.18 else "white"
+
+
+class FittedText(Text):
+    """A :class:`~matplotlib.text.Text` at a bar's left end, shortened at draw time to the bar's width.
+
+    ``full_text`` keeps the whole text; :meth:`get_text` is what was drawn last. ``x0`` and ``x1`` are the bar's
+    ends in data coordinates; ``pad`` the space left at either end, in points.
+    """
+
+    def __init__(self, x0: float, x1: float, y: float, text: str, pad: float = 2.0, **kwargs: Any) -> None:
+        super().__init__(x0, y, text, ha="left", va="center", **kwargs)
+        self.full_text, self.x0, self.x1, self.pad = text, x0, x1, pad
+
+    def _room(self) -> float:
+        """The bar's visible width in pixels, less the padding."""
+        axes = self.axes
+        assert axes is not None
+        low, high = sorted(axes.get_xlim())
+        left, right = max(self.x0, low), min(self.x1, high)
+        if right <= left:
+            return 0.0
+        to_pixels = axes.transData.transform
+        width = to_pixels((right, 0))[0] - to_pixels((left, 0))[0]
+        return width - 2 * self.pad * axes.figure.dpi / 72
+
+    def draw(self, renderer: Any) -> None:
+        """Fit the text to the bar, then draw it."""
+        if self.axes is None or not self.get_visible():
+            return
+        low = min(self.axes.get_xlim())
+        self.set_x(max(self.x0, low))
+        self.set_transform(self.axes.transData + _offset(self.pad, self.axes.figure))
+        room = self._room()
+        text = self.full_text
+        self.set_text(text)
+        while text and self.get_window_extent(renderer).width > room:
+            text = text[: len(text) - 1 - (len(text) > 12)].rstrip(" ,·(") if len(text) > 3 else ""
+            self.set_text(text + _ELLIPSIS if text else "")
+        super().draw(renderer)
+
+
+def _offset(points: float, figure: Any) -> Any:
+    from matplotlib.transforms import ScaledTranslation
+
+    return ScaledTranslation(points / 72, 0, figure.dpi_scale_trans)
+
+
+def bar_text(ax: Any, x0: float, x1: float, y: float, text: str, fill: Any, fontsize: float = 7.0) -> FittedText:
+    """Write ``text`` on the bar from ``x0`` to ``x1`` at ``y`` (data coordinates) of ``ax``, fitted to it.
+
+    Returns
+    -------
+    FittedText
+        The artist, added to ``ax`` (its gid is ``"bar_text"``).
+    """
+    artist = FittedText(x0, x1, y, text, fontsize=fontsize, color=text_colour(fill), gid="bar_text", clip_on=False)
+    ax.add_artist(artist)
+    return artist

@@ -1,0 +1,182 @@
+"""Proceedings broken down by one column and split by another: a crosstab as stacked horizontal bars.
+
+:func:`breakdown_counts` is the table :func:`insolvency_breakdown` draws (call it for the numbers). Codes are
+shown as a reader says them (``gmbh`` → "GmbH", :func:`regkit.schema.labels.display_label`), the legend titled by
+the column ("Legal form"); ``share=True`` compares groups of different sizes by their make-up (each bar 100 %).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib import ticker
+
+from regkit.frames import insolvency_results
+from regkit.schema.labels import column_label, display_label
+
+from .bar_text import bar_text
+from .insolvency import BY
+from .style import new_axes
+
+__all__ = ["breakdown_counts", "insolvency_breakdown"]
+
+_OTHER, _UNKNOWN, _ALL = "other", "unknown", "proceedings"
+
+
+def _column(frame: pd.DataFrame, name: str) -> str:
+    column = BY.get(name, name)
+    if column not in frame:
+        raise ValueError(f"{name!r} is neither one of {', '.join(BY)} nor a column of the frame")
+    return column
+
+
+def _groups(frame: pd.DataFrame, column: str) -> pd.Series:
+    values = frame[column].astype(object)
+    return values.where(values.notna(), _UNKNOWN).astype(str)
+
+
+def _top(table: pd.DataFrame, top: int | None, axis: int) -> pd.DataFrame:
+    totals = table.sum(axis=1 - axis)
+    order = sorted(totals.index, key=lambda g: (-totals[g], g))
+    table = table.reindex(order, axis=axis)
+    if top is None or len(order) <= top:
+        return table
+    keep, rest = order[: max(top - 1, 0)], order[max(top - 1, 0) :]
+    if axis == 0:
+        return pd.concat([table.loc[keep], table.loc[rest].sum().to_frame(_OTHER).T])
+    return table[keep].assign(**{_OTHER: table[rest].sum(axis=1)})
+
+
+def breakdown_counts(frame: pd.DataFrame, by: str = "legal_form", split: str | None = None, *,
+                     top: int | None = 8, share: bool = False) -> pd.DataFrame:  # fmt: skip
+    """Proceedings per group of ``by``, split into the groups of ``split``.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        One row per proceeding (:func:`regkit.frames.insolvency_results`, ``search_all_insolvencies(...)``'s
+        frame), with any columns of your own (an industry, a region).
+    by, split : str
+        ``legal_form``, ``status``, ``court``, ``kind``, ``debtor_kind``, ``city``, ``administration``
+        (:data:`regkit.plot.insolvency.BY`) or any column; a null counts as ``"unknown"``. Without ``split`` one
+        column ``"proceedings"``.
+    top : int, optional
+        Keep the ``top`` largest groups of each and add the rest up as ``"other"`` (``None``: keep all).
+    share : bool
+        Each row as fractions of its total (rows sum to 1) instead of counts.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the groups of ``by`` (codes as in the frame), largest first, ``"other"`` last; one column per group
+        of ``split``, likewise ordered; ``int64`` counts (``float64`` fractions with ``share``). ``attrs``:
+        ``by`` and ``split`` (the columns), ``totals`` (dict: proceedings per row).
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"debtor_legal_form": ["gmbh", "gmbh", "ug", None],
+    ...                       "current_status": ["opened", "lifted", "opened", "opened"]})
+    >>> breakdown_counts(frame, "legal_form", "status").to_dict("index")
+    {'gmbh': {'opened': 1, 'lifted': 1}, 'ug': {'opened': 1, 'lifted': 0}, 'unknown': {'opened': 1, 'lifted': 0}}
+    """
+    row = _column(frame, by)
+    column = None if split is None else _column(frame, split)
+    rows = _groups(frame, row)
+    columns = pd.Series(_ALL, index=frame.index) if column is None else _groups(frame, column)
+    table = pd.crosstab(rows.to_numpy(), columns.to_numpy())
+    table = _top(_top(table, top, 0), top, 1).astype("int64")
+    table.index, table.columns = pd.Index(table.index, dtype=object), pd.Index(table.columns, dtype=object)
+    table.index.name = table.columns.name = None
+    totals = {str(k): int(v) for k, v in table.sum(axis=1).items()}
+    if share:
+        table = table.div(table.sum(axis=1).replace(0, np.nan), axis=0).astype("float64")
+    table.attrs.update(by=row, split=column, totals=totals)
+    return table
+
+
+def insolvency_breakdown(frame: Any, by: str = "legal_form", split: str | None = None, *, top: int | None = 8,
+                         share: bool = False, ax: Any = None, title: str | None = None) -> Any:  # fmt: skip
+    """Draw proceedings per group of ``by`` as horizontal bars, stacked by ``split``, largest group on top.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame or search results
+        As for :func:`breakdown_counts` (search pages or results become a frame with
+        :func:`regkit.frames.insolvency_results`).
+    by, split, top, share
+        As for :func:`breakdown_counts`; with ``share`` every bar is 100 % and each segment says its percentage.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; default a new figure sized to the number of bars.
+    title : str, optional
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One ``BarContainer`` per group of ``split`` (label: its display label; each bar's gid: its code); y tick labels the
+        groups of ``by`` as a reader says them; each bar's total written at its right end ("n = 4" with
+        ``share``); the legend titled by the column ("Legal form").
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> frame = pd.DataFrame({"debtor_legal_form": ["gmbh", "gmbh", "ug"], "current_status": ["opened"] * 3})
+    >>> ax = insolvency_breakdown(frame, "legal_form")
+    >>> [t.get_text() for t in ax.get_yticklabels()], [float(p.get_width()) for p in ax.containers[0]]
+    (['GmbH', 'UG (haftungsbeschränkt)'], [2.0, 1.0])
+    """
+    data = frame if isinstance(frame, pd.DataFrame) else insolvency_results(frame)
+    table = breakdown_counts(data, by, split, top=top, share=share)
+    ax = new_axes(ax, (8.0, max(2.2, 0.42 * len(table) + 1.3)))
+    y = -np.arange(len(table), dtype=float)
+    left = np.zeros(len(table))
+    palette = _palette(len(table.columns))
+    for colour, group in zip(palette, table.columns):
+        widths = table[group].to_numpy(dtype=float)
+        label = group if group in (_OTHER, _ALL) or split is None else display_label(table.attrs["split"], group)
+        fill = "#B0B0B0" if group == _OTHER else colour
+        ax.barh(y, widths, left=left, height=0.62, color=fill, edgecolor="white", linewidth=0.6, label=label,
+                gid=group)  # fmt: skip
+        if share:
+            for x0, w, row in zip(left, widths, y):
+                if w > 0:
+                    bar_text(ax, x0, x0 + w, row, f"{w * 100:.0f} %", fill, fontsize=7.5)
+        left += widths
+    names = [g if g == _OTHER else display_label(table.attrs["by"], g) for g in table.index]
+    ax.set_yticks(y, names)
+    ax.set_ylim(-len(table) + 0.4, 0.6)
+    _totals(ax, table, y, left, share)
+    ax.grid(True, axis="x", alpha=0.3)
+    ax.set_axisbelow(True)
+    if split is not None and len(table.columns):
+        ax.legend(title=column_label(table.attrs["split"]), fontsize=8, title_fontsize=8, frameon=False,
+                  loc="upper left", bbox_to_anchor=(1.0, 1.0))  # fmt: skip
+    if title:
+        ax.set_title(title)
+    return ax
+
+
+def _totals(ax: Any, table: pd.DataFrame, y: np.ndarray, ends: np.ndarray, share: bool) -> None:
+    totals = table.attrs["totals"]
+    for row, end, group in zip(y, ends, table.index):
+        text = f"n = {totals[str(group)]:,}" if share else f"{totals[str(group)]:,}"
+        ax.annotate(text, (end, row), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8,
+                    gid="total")  # fmt: skip
+    if share:
+        ax.set_xlim(0, 1.12)
+        ax.xaxis.set_major_locator(ticker.FixedLocator([0, 0.25, 0.5, 0.75, 1.0]))
+        ax.xaxis.set_major_formatter(ticker.PercentFormatter(xmax=1.0, decimals=0))
+        ax.set_xlabel("share of proceedings")
+    else:
+        ax.set_xlim(0, max(1.0, float(ends.max(initial=0.0))) * 1.12)
+        ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
+        ax.set_xlabel("proceedings")
+
+
+def _palette(n: int) -> list[str]:
+    import matplotlib
+
+    cmap = matplotlib.colormaps["tab10" if n <= 10 else "tab20"]
+    return [matplotlib.colors.to_hex(cmap(i % cmap.N)) for i in range(n)]
