@@ -1,20 +1,27 @@
 """``CompanyExplorer``: find a company, then browse it in tabs — thin wiring over
-:mod:`regkit.widgets.company_logic` and :mod:`regkit.widgets.search_logic`."""
+:mod:`regkit.widgets.company_logic`, :mod:`regkit.widgets.company_tables` and :mod:`regkit.widgets.search_logic`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import ipywidgets as widgets
 
+from regkit.client import RegkitError
+
 from . import company_logic as logic
-from . import search_logic
+from . import company_tables, search_logic
 from .base import Explorer
+from .company_panes import STALE_CSS, TablePane, mark_stale
 from .render import message_html
 
 __all__ = ["CompanyExplorer"]
 
 _OWNERS_HELP = "Owners are a lookup of their own: GET /v1/company/{id}/owners, 10 credits, free from the cache."
+_TABLE_TABS = {"representatives": company_tables.representatives_table, "documents": company_tables.documents_table}
+_EMPTY = {"representatives": "no representatives registered", "documents": "no documents"}
 
 
 class CompanyExplorer(Explorer):
@@ -24,11 +31,18 @@ class CompanyExplorer(Explorer):
     If you know the id, type it: it is checked as it is typed, with the client's own validation, and nothing
     is sent (and nothing paid) until it is well formed and **Load** is clicked. Otherwise type a name or
     register text into **Find** and press Enter or click **Find**: register text (``"HRB 152955 Darmstadt"``)
-    becomes the id offline, a name is looked up with autocomplete (0 credits) and up to 10 matches are
-    listed; picking one fills in the id. A lookup costs 10 credits, 0 from the cache, and the **Load** button
-    says which. The owners are a lookup of their own (10 credits, 0 from the cache; for an AG, SE or KGaA
-    those known from filed documents): the **owners** tab's button says what it costs. The credits line
-    shows what the client has spent.
+    becomes the id offline; a name is looked up with autocomplete (0 credits) and up to 10 matches are listed
+    in a table (name, register, court, city, legal form, status) — **click a row** to fill in its id, then
+    **Load**. A lookup costs 10 credits, 0 from the cache, and the **Load** button always says which
+    (``"Load (10 credits)"``, ``"Load (0 credits, cached)"``). The owners are a lookup of their own (10
+    credits, 0 from the cache; for an AG, SE or KGaA those known from filed documents): the **owners** tab's
+    button says what it costs. The credits line shows what the client has spent.
+
+    Nothing stale stays on screen: typing an id other than the company shown greys its tabs (and the status
+    line says so) until **Load** replaces them; an error (a 404 for an unknown id) clears them; a new **Find**
+    clears the old matches. Tables are formatted for a reader (labels, ``€``, ``%``, no UUIDs); a list longer
+    than :data:`~regkit.widgets.company_panes.LONG` rows (representatives of a big AG, documents, owners) is
+    sortable and searchable, a shorter one a plain table.
 
     Parameters
     ----------
@@ -45,14 +59,22 @@ class CompanyExplorer(Explorer):
     search : ipywidgets.Text
         A name or register text; submitted with Enter (``continuous_update`` is off: typing sends nothing).
     find_button : ipywidgets.Button
-    matches : ipywidgets.Select
-        What **Find** found (label, company id); picking one fills ``company_id``.
+    matches : itables.widget.ITable or None
+        The table of what **Find** found by name (``None`` before, and for register text); selecting row
+        ``i`` — a click, or ``explorer.matches.selected_rows = [i]`` — fills in the id of match ``i``.
+    match_frame : pandas.DataFrame or None
+        Those matches, raw (:func:`~regkit.widgets.search_logic.match_frame`), in the table's order.
     status, credits : ipywidgets.HTML
         Messages (search, validation, loaded, errors) and the credits line.
     tabs : ipywidgets.Tab
-        One ``HTML`` pane per tab of :data:`~regkit.widgets.company_logic.TABS` (``panes[name]``), except
-        ``indicators`` (the ``metrics`` picker above the ``indicator_chart``) and ``owners`` (the
-        ``owners_button`` above ``owners_pane``).
+        One tab per name of :data:`~regkit.widgets.company_logic.TABS`; greyed (class ``regkit-stale``)
+        while the id typed is not the company shown.
+    panes : dict of str to ipywidgets.HTML
+        The HTML of each tab but ``indicators`` (the ``metrics`` picker above the ``indicator_chart``) and
+        ``owners`` (the ``owners_button`` above ``owners_pane``); for a table tab, the part above the table.
+    tables : dict of str to TablePane
+        ``representatives``, ``documents`` and ``owners``: ``tables[name].table`` is the sortable table of a
+        long list (``None`` for a short one, which is a static table in ``panes[name]``).
     record : CompanyRecord or None
         The company shown.
     owners : OwnersRecord or None
@@ -61,7 +83,8 @@ class CompanyExplorer(Explorer):
     Examples
     --------
     >>> explorer = CompanyExplorer(regkit.Client())     # doctest: +SKIP
-    >>> explorer.search.value = "HRB 65834 Darmstadt"   # doctest: +SKIP
+    >>> explorer.search.value = "Waldstein"             # doctest: +SKIP
+    >>> explorer.matches.selected_rows = [0]            # doctest: +SKIP
     >>> explorer.load_button.click()                    # doctest: +SKIP
     >>> explorer                                        # doctest: +SKIP
     """
@@ -70,9 +93,10 @@ class CompanyExplorer(Explorer):
         super().__init__(client)
         self.record: Any = None
         self.owners: Any = None
+        self.match_frame: Any = None
         self.company_id = widgets.Text(description="Company id", placeholder=logic.EXAMPLE_ID,
                                        layout=widgets.Layout(width="360px"))  # fmt: skip
-        self.load_button = widgets.Button(description="Load (10 credits)", button_style="primary", disabled=True,
+        self.load_button = widgets.Button(description="Load", button_style="primary", disabled=True,
                                           tooltip="GET /v1/company/{id}: 10 credits, free from the cache",
                                           layout=widgets.Layout(width="auto"))  # fmt: skip
         self.search = widgets.Text(description="Find", continuous_update=False, layout=widgets.Layout(width="360px"),
@@ -80,60 +104,76 @@ class CompanyExplorer(Explorer):
         self.find_button = widgets.Button(description="Find (free)", tooltip="register text is read offline; "
                                           "a name is looked up with autocomplete: 0 credits",
                                           layout=widgets.Layout(width="auto"))  # fmt: skip
-        self.matches = widgets.Select(description="Matches", options=[], rows=1, layout=widgets.Layout(width="95%",
-                                      display="none"))  # fmt: skip
+        self.match_pane = TablePane()
         self.metrics = widgets.SelectMultiple(description="Metrics", options=[], rows=6)
         self.indicator_chart = widgets.HTML()
         self.owners_button = widgets.Button(description="Fetch owners", disabled=True, tooltip=_OWNERS_HELP,
                                             layout=widgets.Layout(width="auto"))  # fmt: skip
-        self.owners_pane = widgets.HTML()
-        self.panes = {name: widgets.HTML() for name in logic.TABS if name not in ("indicators", "owners")}
+        self.tables = {name: TablePane() for name in (*_TABLE_TABS, "owners")}
+        self.owners_pane = self.tables["owners"].head
+        self.panes = {name: self.tables[name].head if name in self.tables else widgets.HTML()
+                      for name in logic.TABS if name not in ("indicators", "owners")}  # fmt: skip
         special = {"indicators": widgets.VBox([self.metrics, self.indicator_chart]),
-                   "owners": widgets.VBox([self.owners_button, self.owners_pane])}  # fmt: skip
-        self.tabs = widgets.Tab(children=[self.panes.get(name) or special[name] for name in logic.TABS],
+                   "owners": widgets.VBox([self.owners_button, self.tables["owners"]]),
+                   **{name: self.tables[name] for name in _TABLE_TABS}}  # fmt: skip
+        self.tabs = widgets.Tab(children=[special.get(name) or self.panes[name] for name in logic.TABS],
                                 titles=logic.TABS)  # fmt: skip
-        self.children = [widgets.HBox([self.search, self.find_button]), self.matches,
+        self.children = [widgets.HTML(STALE_CSS), widgets.HBox([self.search, self.find_button]), self.match_pane,
                          widgets.HBox([self.company_id, self.load_button]), self.status, self.credits,
                          self.tabs]  # fmt: skip
         self.company_id.observe(self._on_id, names="value")
         self.load_button.on_click(lambda _: self.load())
         self.search.observe(lambda _: self.find(), names="value")
         self.find_button.on_click(lambda _: self.find())
-        self.matches.observe(self._on_pick, names="value")
         self.owners_button.on_click(lambda _: self.load_owners())
         self.metrics.observe(lambda _: self._draw_indicators(), names="value")
         self.company_id.value = company_id
         self._on_id()
         self._clear()
 
+    @property
+    def matches(self) -> Any:
+        """The table of matches (``itables.widget.ITable``), or ``None`` when there is none."""
+        return self.match_pane.table
+
     def _on_id(self, change: Any = None) -> None:
         cid, message = logic.check_company_id(self.company_id.value)
         self.load_button.disabled = cid is None
+        self.load_button.description = logic.load_button_text(self.client, cid)
+        shown = None if self.record is None else str(self.record.raw["id"])
+        mark_stale(self.tabs, shown is not None and cid != shown)
+        if shown is not None and cid != shown:
+            message += message_html(f"The tabs below still show {shown}, not the id typed: click Load to replace "
+                                    "them.", "warning")  # fmt: skip
         self.status.value = message
-        self._show_load_cost(cid)
-
-    def _show_load_cost(self, cid: str | None) -> None:
-        if cid is not None:
-            cached = self.client.is_cached(cid)
-            self.load_button.description = "Load (cached: 0 credits)" if cached else "Load (10 credits)"
 
     def find(self) -> list[tuple[str, str]]:
-        """Find the text of ``search``: register text → its id (filled in); a name → up to 10 matches to pick
-        from (autocomplete, 0 credits). Returns the matches ``(label, company id)``."""
-        options, message = search_logic.find_companies(self.client, self.search.value)
+        """Find the text of ``search``: register text → its id (filled in); a name → up to 10 matches to click
+        (autocomplete, 0 credits; a single match is selected). Returns the matches ``(label, company id)``."""
+        self.match_pane.clear()  # the old matches go first: they answer another question
+        self.match_frame = None
+        frame, found, message = search_logic.find_company_matches(self.client, self.search.value)
         self.refresh_credits()
-        self.matches.options = options  # clears the pick: nothing is filled in until one is picked
-        self.matches.rows = max(1, min(len(options), 10))
-        self.matches.layout.display = None if len(options) > 1 else "none"
-        if len(options) == 1:
-            self.company_id.value = options[0][1]  # one match: nothing to pick
-        self.status.value = message
-        return options
+        if found is not None:
+            self.company_id.value = found
+            self.status.value = message + self.status.value
+            return [(self.search.value.strip(), found)]
+        if frame is not None and len(frame):
+            self.match_frame = frame
+            self.match_pane.show("", frame, [c for c in search_logic.MATCH_COLUMNS if c != "company_id"] +
+                                 ["company_id"], on_select=self._on_pick)  # fmt: skip
+            if len(frame) == 1:
+                self.matches.selected_rows = [0]  # one match: nothing to pick
+        self.status.value = message + (self.status.value if frame is not None and len(frame) == 1 else "")
+        return [(str(r["name"]), str(r["company_id"])) for r in frame.to_dict("records")] if frame is not None else []
 
-    def _on_pick(self, change: Any) -> None:
-        if change["new"] is not None:
-            self.company_id.value = change["new"]
-            self.status.value = message_html(f"{change['new']}: click Load to fetch it.", "ok")
+    def _on_pick(self, position: int | None) -> None:
+        if position is None or self.match_frame is None:
+            return
+        row = self.match_frame.iloc[position]
+        self.company_id.value = str(row["company_id"])
+        self.status.value = message_html(f"{row['name']} ({row['company_id']}): click {self.load_button.description}"
+                                         " to fetch it.", "ok")  # fmt: skip
 
     def load(self) -> Any:
         """Fetch the company in the input and fill the tabs; returns the record (``None`` on an error, when
@@ -149,25 +189,42 @@ class CompanyExplorer(Explorer):
             self._clear()
         else:
             self.show(record)
+        self.load_button.description = logic.load_button_text(self.client, cid)
         self.status.value = message
-        self._show_load_cost(cid)
         return record
 
     def _clear(self) -> None:
         self.record = self.owners = None
-        for pane in self.panes.values():
-            pane.value = ""
+        mark_stale(self.tabs, False)
+        for name, pane in self.panes.items():
+            if name in self.tables:
+                self.tables[name].clear()
+            else:
+                pane.value = ""
         self.metrics.options = ()
         self.indicator_chart.value = ""
-        self.owners_pane.value = message_html("Load a company first.")
+        self.tables["owners"].clear("Load a company first.")
         self.owners_button.description = "Fetch owners"
         self.owners_button.disabled = True
+
+    def _fill(self, pane: TablePane, make: Callable[[], Any], empty: str, name: str) -> None:
+        try:
+            head, frame, columns = make()
+        except (RegkitError, ValueError) as exc:
+            pane.message(message_html(f"{name}: cannot show this record ({type(exc).__name__}: {exc})", "error"))
+            return
+        pane.show(head, frame, columns, empty=empty)
 
     def show(self, record: Any) -> None:
         """Fill the tabs from a record (no lookup; the owners wait for a click on **Fetch owners**)."""
         self.record, self.owners = record, None
+        mark_stale(self.tabs, False)
         for name, pane in self.panes.items():
-            pane.value = logic.tab_html(record, name)
+            make = _TABLE_TABS.get(name)
+            if make is not None:
+                self._fill(self.tables[name], partial(make, record), _EMPTY[name], name)
+            else:
+                pane.value = logic.tab_html(record, name)
         options = logic.indicator_metrics(record)
         default = tuple(m for m in ("revenue", "equity", "balance_sheet_total") if m in options)[:2]
         self.metrics.options = options  # resets the value (one redraw)
@@ -175,7 +232,7 @@ class CompanyExplorer(Explorer):
         self._draw_indicators()
         company, best = logic.owners_request(record)
         how = " (an AG, SE or KGaA: the owners known from filed documents)" if best else ""
-        self.owners_pane.value = message_html(f"The owners of {company}{how} are fetched on a click. {_OWNERS_HELP}")
+        self.tables["owners"].clear(f"The owners of {company}{how} are fetched on a click. {_OWNERS_HELP}")
         self.owners_button.description = logic.owners_button_text(self.client, record)
         self.owners_button.disabled = False
 
@@ -186,10 +243,19 @@ class CompanyExplorer(Explorer):
         found, message = logic.load_owners(self.client, self.record)
         self.refresh_credits()
         self.owners = found
-        self.owners_pane.value = message + (logic.owners_html(found) if found is not None else "")
+        if found is None:
+            self.tables["owners"].message(message)
+        else:
+            self._fill(self.tables["owners"], partial(_with_head, message, partial(company_tables.owners_table, found)),
+                       "no owners known", "owners")  # fmt: skip
         self.owners_button.description = logic.owners_button_text(self.client, self.record)
         return found
 
     def _draw_indicators(self) -> None:
         if self.record is not None:
             self.indicator_chart.value = logic.indicator_chart_html(self.record, self.metrics.value)
+
+
+def _with_head(message: str, make: Callable[[], tuple[str, Any, list[str]]]) -> tuple[str, Any, list[str]]:
+    head, frame, columns = make()
+    return message + head, frame, columns

@@ -1,5 +1,5 @@
 """``PersonExplorer``: find a person, follow them across companies — thin wiring over
-:mod:`regkit.widgets.person_logic`."""
+:mod:`regkit.widgets.person_logic` and :mod:`regkit.widgets.person_tables`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ import ipywidgets as widgets
 from regkit.client import RegkitError
 
 from . import person_logic as logic
+from . import person_tables as tables
 from .base import Explorer
+from .company_panes import STALE_CSS, TablePane, mark_stale
 from .render import message_html
 from .search_logic import is_person_id
 
@@ -21,13 +23,20 @@ _EXAMPLE_UUID = "cfd35d80-f1f6-4762-911e-a0c0413fdb53"
 
 
 class PersonExplorer(Explorer):
-    """Search persons by name, pick one, and follow them across companies: their card, their management
+    """Search persons by name, click one, and follow them across companies: their card, their management
     positions over time, their holdings, and who served with them.
 
     Every step says its price before it is paid: the ``cost`` line and the **Search** button (10 credits a
-    page, 0 when cached), the **Load** button (the person and their holdings, 10 credits each, 0 when
-    cached) and, on the ``interlocks`` tab, the **Find co-officers** button (one company lookup per company
-    they served, cached ones free). A person's UUID can be typed into ``person_id`` directly.
+    page, ``"0 credits, cached"`` when cached), the **Load** button (the person and their holdings, 10 credits
+    each, 0 when cached) and, on the ``interlocks`` tab, the **Find co-officers** button (one company lookup
+    per company they served, cached ones free). The search results are a table (name, born, city, current
+    position): **click a row** to fill in ``person_id`` (from code: ``explorer.matches.selected_rows = [i]`` or
+    ``explorer.pick(person_id)``). A person's UUID can also be typed into ``person_id`` directly.
+
+    Nothing stale stays on screen: a new search clears the old results; typing another id greys the tabs
+    (class ``regkit-stale``) until **Load** replaces them; an error (a 404) clears them. Tables are formatted
+    for a reader; a list longer than :data:`~regkit.widgets.company_panes.LONG` rows (a person's positions,
+    everyone who served with them) is sortable and searchable.
 
     Parameters
     ----------
@@ -41,13 +50,21 @@ class PersonExplorer(Explorer):
     query : ipywidgets.Text
         Words of the name; typing sends nothing.
     search_button, load_button, co_officers_button : ipywidgets.Button
-    results_select : ipywidgets.Select
-        One option per search result (value: the person id); picking one fills ``person_id``.
+    matches : itables.widget.ITable or None
+        The search results (``None`` before a search and when nobody matches); selecting row ``i`` fills in
+        the id of result ``i``.
+    result_frame : pandas.DataFrame or None
+        The results, raw (:func:`regkit.frames.person_search_results`), in the table's order.
     person_id : ipywidgets.Text
     cost, status, credits, results : ipywidgets.HTML
+        ``results`` says how many were found, at what cost.
     tabs : ipywidgets.Tab
-        One ``HTML`` pane per tab of :data:`~regkit.widgets.person_logic.TABS` (``panes[name]``); the
-        ``interlocks`` tab has the ``co_officers_button`` above its pane.
+        One tab per name of :data:`~regkit.widgets.person_logic.TABS`.
+    panes : dict of str to ipywidgets.HTML
+        The HTML of each tab (for ``positions``, the chart); for a table tab the part above its table.
+    tables : dict of str to TablePane
+        ``positions``, ``holdings``, ``interlocks`` and ``co_officers`` (everyone, per company):
+        ``tables[name].table`` is the sortable table of a long list, ``None`` for a short one.
     person, holdings : PersonRecord, HoldingsRecord or None
         What is shown.
     co_officers : pandas.DataFrame or None
@@ -58,6 +75,7 @@ class PersonExplorer(Explorer):
     >>> explorer = PersonExplorer(regkit.Client())   # doctest: +SKIP
     >>> explorer.query.value = "Raimund Schaber"     # doctest: +SKIP
     >>> explorer.search_button.click()               # doctest: +SKIP
+    >>> explorer.matches.selected_rows = [0]         # doctest: +SKIP
     """
 
     def __init__(self, client: Any = None, person_id: str = "") -> None:
@@ -65,27 +83,29 @@ class PersonExplorer(Explorer):
         self.person: Any = None
         self.holdings: Any = None
         self.co_officers: Any = None
+        self.result_frame: Any = None
         self.query = widgets.Text(description="Name", placeholder="e.g. Schaber, or Raimund Schaber", layout=_WIDE)
-        self.search_button = widgets.Button(description="Search (10 credits)", button_style="info", layout=_AUTO)
+        self.search_button = widgets.Button(description="Search", button_style="info", layout=_AUTO)
         self.cost, self.results = widgets.HTML(), widgets.HTML()
-        self.results_select = widgets.Select(
-            description="Person", options=[], rows=6, layout=widgets.Layout(width="95%")
-        )
+        self.result_pane = TablePane()
         self.person_id = widgets.Text(description="Person id", placeholder="a UUID", layout=_WIDE)
-        self.load_button = widgets.Button(description="Load (20 credits)", button_style="primary", disabled=True,
-                                          layout=_AUTO)  # fmt: skip
+        self.load_button = widgets.Button(description="Load", button_style="primary", disabled=True, layout=_AUTO)
         self.co_officers_button = widgets.Button(description="Find co-officers", disabled=True, layout=_AUTO)
-        self.panes = {name: widgets.HTML() for name in logic.TABS}
-        children = [widgets.VBox([self.co_officers_button, pane]) if name == "interlocks" else pane
-                    for name, pane in self.panes.items()]  # fmt: skip
-        self.tabs = widgets.Tab(children=children, titles=logic.TABS)
+        self.tables = {name: TablePane() for name in ("positions", "holdings", "interlocks", "co_officers")}
+        self.panes = {"summary": widgets.HTML(), "positions": widgets.HTML(), "holdings": self.tables["holdings"].head,
+                      "interlocks": self.tables["interlocks"].head}  # fmt: skip
+        children = {"summary": self.panes["summary"],
+                    "positions": widgets.VBox([self.panes["positions"], self.tables["positions"]]),
+                    "holdings": self.tables["holdings"],
+                    "interlocks": widgets.VBox([self.co_officers_button, self.tables["interlocks"],
+                                                self.tables["co_officers"]])}  # fmt: skip
+        self.tabs = widgets.Tab(children=[children[name] for name in logic.TABS], titles=logic.TABS)
         self.children = [
-            widgets.HBox([self.query, self.search_button]), self.cost, self.results, self.results_select,
-            widgets.HBox([self.person_id, self.load_button]), self.status, self.credits, self.tabs,
+            widgets.HTML(STALE_CSS), widgets.HBox([self.query, self.search_button]), self.cost, self.results,
+            self.result_pane, widgets.HBox([self.person_id, self.load_button]), self.status, self.credits, self.tabs,
         ]  # fmt: skip
         self.query.observe(lambda _: self.update_cost(), names="value")
         self.search_button.on_click(lambda _: self.search())
-        self.results_select.observe(self._on_pick, names="value")
         self.person_id.observe(self._on_id, names="value")
         self.load_button.on_click(lambda _: self.load())
         self.co_officers_button.on_click(lambda _: self.find_co_officers())
@@ -94,55 +114,76 @@ class PersonExplorer(Explorer):
         self._on_id()
         self._clear()
 
+    @property
+    def matches(self) -> Any:
+        """The table of search results (``itables.widget.ITable``), or ``None`` when there is none."""
+        return self.result_pane.table
+
     def update_cost(self) -> int | None:
         """Show what **Search** would cost now; ``None`` (and the reason) when the query is not valid."""
+        credits: int | None = None
         if not self.query.value.strip():
             self.cost.value = message_html("Type a name, then Search: 10 credits a page, 0 when cached.")
-            self.search_button.disabled = True
-            return None
-        try:
-            credits = logic.search_cost(self.client, self.query.value)
-        except (RegkitError, ValueError) as exc:
-            self.cost.value = message_html(str(exc), "error")
-            self.search_button.disabled = True
-            return None
-        where = "cached: free" if credits == 0 else "not cached"
-        self.cost.value = message_html(f"Search {self.query.value.strip()!r}: {credits} credits ({where}).")
-        self.search_button.description = f"Search ({credits} credits)"
-        self.search_button.disabled = False
+        else:
+            try:
+                credits = logic.search_cost(self.client, self.query.value)
+                where = "cached: free" if credits == 0 else "not cached"
+                self.cost.value = message_html(f"Search {self.query.value.strip()!r}: {credits} credits ({where}).")
+            except (RegkitError, ValueError) as exc:
+                self.cost.value = message_html(str(exc), "error")
+        self.search_button.description = logic.search_button_text(credits)
+        self.search_button.disabled = credits is None
         return credits
 
     def search(self) -> Any:
         """Fetch the first page of the search and list it; returns its frame (``None`` on an error)."""
         if self.update_cost() is None:
             return None
+        self.result_pane.clear()  # the old results answer another question
+        self.results.value, self.result_frame = "", None
         found = self._run(lambda: logic.run_search(self.client, self.query.value), "Searching …")
         if found is None:
             return None
         page, frame = found
         self.status.value = ""
-        self.results.value = logic.results_html(page, frame)
-        self.results_select.options = logic.result_options(frame)  # clears the pick
+        self.results.value = tables.results_message(page, frame)
+        self.result_frame = frame.reset_index(drop=True)
+        if len(frame):
+            self.result_pane.show("", tables.results_frame(self.result_frame), tables.RESULT_COLUMNS,
+                                  on_select=self._on_pick)  # fmt: skip
         self.update_cost()
         return frame
 
-    def _on_pick(self, change: Any) -> None:
-        if change["new"] is not None:
-            self.person_id.value = change["new"]
+    def pick(self, person_id: str) -> None:
+        """Select the search result of ``person_id`` (as a click on its row does)."""
+        ids = [] if self.result_frame is None else [str(i) for i in self.result_frame["id"]]
+        if person_id not in ids:
+            raise ValueError(f"{person_id} is not among the search results; type it into person_id instead.")
+        self.matches.selected_rows = [ids.index(person_id)]
+
+    def _on_pick(self, position: int | None) -> None:
+        if position is not None and self.result_frame is not None:
+            self.person_id.value = str(self.result_frame["id"].iloc[position])
 
     def _on_id(self, change: Any = None) -> None:
         text = self.person_id.value.strip()
         ok = is_person_id(text)
         self.load_button.disabled = not ok
+        self.load_button.description = logic.load_button_text(self.client, text.lower() if ok else None)
+        shown = None if self.person is None else str(self.person.raw["id"]).lower()
+        stale = shown is not None and text.lower() != shown
+        mark_stale(self.tabs, stale)
         if not text:
-            self.status.value = message_html("Search a name and pick a person, or paste a person id (a UUID).")
+            self.status.value = message_html("Search a name and click a person, or paste a person id (a UUID).")
         elif not ok:
             self.status.value = message_html(f"{text!r} is not a person id (a UUID such as {_EXAMPLE_UUID}); "
                                              "nothing was sent.", "error")  # fmt: skip
         else:
             credits = logic.load_cost(self.client, text.lower())
-            self.load_button.description = f"Load ({'cached: 0' if credits == 0 else credits} credits)"
             self.status.value = message_html(f"Load costs {credits} credits: the person and their holdings.")
+        if stale:
+            self.status.value += message_html(f"The tabs below still show {self.person.full_name}, not the id "
+                                              "typed: click Load to replace them.", "warning")  # fmt: skip
 
     def load(self) -> Any:
         """Fetch the person in ``person_id`` and their holdings, and fill the tabs; returns the person record
@@ -163,26 +204,36 @@ class PersonExplorer(Explorer):
 
     def _clear(self) -> None:
         self.person = self.holdings = self.co_officers = None
-        for pane in self.panes.values():
-            pane.value = ""
-        self.panes["interlocks"].value = message_html("Load a person first.")
+        mark_stale(self.tabs, False)
+        self.panes["summary"].value = self.panes["positions"].value = ""
+        for pane in self.tables.values():
+            pane.clear()
+        self.tables["interlocks"].clear("Load a person first.")
         self.co_officers_button.description = "Find co-officers"
         self.co_officers_button.disabled = True
 
     def show(self, person: Any, held: Any = None) -> None:
         """Fill the tabs from a person and their holdings (no lookup; co-officers wait for a click)."""
         self.person, self.holdings, self.co_officers = person, held, None
+        mark_stale(self.tabs, False)
         self.panes["summary"].value = logic.summary_html(person)
-        self.panes["positions"].value = logic.positions_html(person, held)
-        self.panes["holdings"].value = logic.holdings_html(held)
+        self.panes["positions"].value = tables.positions_chart_html(person, held)
+        head, frame, columns = tables.positions_table(person)
+        self.tables["positions"].show(head, frame, columns, empty="")
+        if held is None:
+            self.tables["holdings"].message(tables.holdings_html(None))
+        else:
+            head, frame, columns = tables.holdings_table(held)
+            self.tables["holdings"].show(head, frame, columns, empty="no shareholdings registered")
+        self.tables["co_officers"].clear()
         self._show_co_officer_cost()
 
     def _show_co_officer_cost(self) -> None:
         estimate = logic.co_officers_cost(self.client, self.person)
         self.co_officers_button.disabled = estimate.distinct == 0
-        self.co_officers_button.description = f"Find co-officers ({estimate.credits} credits)"
+        self.co_officers_button.description = logic.co_officers_button_text(estimate)
         if self.co_officers is None:
-            self.panes["interlocks"].value = message_html(
+            self.tables["interlocks"].clear(
                 f"Who served with them is in the records of their {estimate.distinct} companies: "
                 f"{estimate.to_fetch} to fetch, {estimate.cached} cached → {estimate.credits} credits.")  # fmt: skip
 
@@ -190,8 +241,14 @@ class PersonExplorer(Explorer):
         """Look up their companies and show who served with them; returns the co-officers frame."""
         if self.person is None:
             return None
-        self.panes["interlocks"].value = message_html("Looking up their companies …")
-        self.co_officers, self.panes["interlocks"].value = logic.co_officers_html(self.client, self.person)
+        self.tables["interlocks"].clear("Looking up their companies …")
+        self.co_officers, head, both, everyone = tables.co_officer_tables(self.client, self.person)
         self.refresh_credits()
+        if both is None or everyone is None:
+            self.tables["interlocks"].message(head)
+        else:
+            self.tables["interlocks"].show(head + both[0], both[1], both[2],
+                                           empty="nobody served with them at two or more of these companies")  # fmt: skip
+            self.tables["co_officers"].show(*everyone, empty="nobody")
         self._show_co_officer_cost()
         return self.co_officers

@@ -22,7 +22,8 @@ from matplotlib import dates as mdates
 from regkit.frames import holdings as holdings_frame
 from regkit.frames import management_positions
 from regkit.plot.style import new_axes
-from regkit.schema import REPRESENTATION_ROLES
+from regkit.schema import REPRESENTATION_ROLES, display_label
+from regkit.schema.labels import ROLE_LABELS
 
 from .render import percent_text
 
@@ -43,7 +44,8 @@ _LANE_LABEL = 34  # characters of a company name on the y axis
 
 
 def _role_text(role: str) -> str:
-    return role.replace("_", " ").lower()
+    """A role as the register names it ("Geschäftsführer / Vorstand", "Prokura"); ``shareholder`` stays a word."""
+    return display_label("role", role) if role in ROLE_LABELS else role.replace("_", " ").lower()
 
 
 def _until(starts: pd.Series, ends: pd.Series, until: Any) -> pd.Timestamp:
@@ -139,8 +141,11 @@ def _year_axis(ax: Any, left: float, right: float) -> None:
     ax.xaxis.set_major_formatter(mdates.DateFormatter("%Y"))
 
 
-def _lane_label(name: str) -> str:
-    return name if len(name) <= _LANE_LABEL else name[: _LANE_LABEL - 1] + "…"
+def _lane_label(name: str, company_id: str, repeated: bool) -> str:
+    """The name (shortened), with the register number where another lane has the same name."""
+    short = name if len(name) <= _LANE_LABEL else name[: _LANE_LABEL - 1] + "…"
+    parts = company_id.split("-")
+    return f"{short} ({parts[1]} {parts[3]})" if repeated and len(parts) == 4 else short
 
 
 def positions_chart(person: Any, ax: Any = None, *, holdings: Any = None, until: Any = None,
@@ -202,9 +207,11 @@ def positions_chart(person: Any, ax: Any = None, *, holdings: Any = None, until:
         ax.plot(mdates.date2num(ends["end"].to_numpy()), -ends["row"].to_numpy(), linestyle="none", marker=">",
                 markersize=4, color="#333333", gid="open")  # fmt: skip
     lanes = bars.groupby("lane", sort=True).agg(
-        top=("row", "min"), bottom=("row", "max"), name=("company_name", "first")
+        top=("row", "min"), bottom=("row", "max"), name=("company_name", "first"), company_id=("company_id", "first")
     )
-    ax.set_yticks(-(lanes["top"] + lanes["bottom"]) / 2, [_lane_label(str(n)) for n in lanes["name"]], fontsize=7.5)
+    counts = lanes["name"].astype(str).value_counts()
+    labels = [_lane_label(str(n), str(c), counts[str(n)] > 1) for n, c in zip(lanes["name"], lanes["company_id"])]
+    ax.set_yticks(-(lanes["top"] + lanes["bottom"]) / 2, labels, fontsize=7.5)
     for bottom in lanes["bottom"].iloc[:-1]:
         ax.axhline(-bottom - 0.5, color="#d0d7de", linewidth=0.6)
     legend_rows = math.ceil(len(keys) / 4) if keys else 0

@@ -15,16 +15,15 @@ from typing import Any
 import pandas as pd
 
 from regkit.client import RegkitError
-from regkit.frames import holdings as holdings_frame
 from regkit.frames import management_positions, person_search_results, representatives
+from regkit.schema.formatting import credits_text
 from regkit.schema.interface import PRICES
 
-from .person_chart import positions_chart
-from .render import draw_html, frame_html, message_html, percent_text
+from .render import message_html
 
-__all__ = ["CO_OFFICER_COLUMNS", "TABS", "co_officer_companies", "co_officers", "co_officers_cost",
-           "co_officers_html", "holdings_html", "interlocks", "load_cost", "load_person", "positions_html",
-           "result_options", "results_html", "run_search", "search_cost", "summary_html"]  # fmt: skip
+__all__ = ["CO_OFFICER_COLUMNS", "TABS", "co_officer_companies", "co_officers", "co_officers_button_text",
+           "co_officers_cost", "interlocks", "load_button_text", "load_cost", "load_person", "run_search",
+           "search_button_text", "search_cost", "summary_html"]  # fmt: skip
 
 TABS = ("summary", "positions", "holdings", "interlocks")
 """The explorer's tabs, in order."""
@@ -52,36 +51,28 @@ def run_search(client: Any, query: str) -> tuple[Any, pd.DataFrame]:
     return page, person_search_results(page)
 
 
-def results_html(page: Any, frame: pd.DataFrame) -> str:
-    """How many persons were found, at what cost, and the table of this page."""
-    cost = "from the cache, 0 credits" if page.meta.from_cache else f"{page.meta.credits} credits"
-    total = page.raw.get("pagination", {}).get("total_results", len(frame))
-    more = f"; the first {len(frame)} are listed — add words to narrow it" if total > len(frame) else ""
-    text = message_html(f"{total} person{'' if total == 1 else 's'} found ({cost}){more}.", "ok")
-    return text + frame_html(frame, ["name", "date_of_birth", "city", "active"], empty="nobody matches")
-
-
-def result_options(frame: pd.DataFrame) -> list[tuple[str, str]]:
-    """``(label, person id)`` per search result, for the picker.
-
-    Examples
-    --------
-    >>> frame = pd.DataFrame({"id": ["p1"], "name": ["Ida Roth"], "date_of_birth": [pd.Timestamp("1970-05-04")],
-    ...                       "city": ["Kassel"], "active": [False]})
-    >>> result_options(frame)
-    [('Ida Roth — born 1970-05-04, Kassel (no current position)', 'p1')]
-    """
-    options = []
-    for r in frame.itertuples(index=False):
-        city = f", {r.city}" if pd.notna(r.city) else ""
-        state = "" if r.active else " (no current position)"
-        options.append((f"{r.name} — born {r.date_of_birth:%Y-%m-%d}{city}{state}", str(r.id)))
-    return options
-
-
 def load_cost(client: Any, person_id: str) -> int:
     """Credits loading a person (their record and their holdings) would cost now; nothing is sent."""
     return sum(0 if client.is_cached(person_id, endpoint=e) else PRICES[e] for e in _PERSON_ENDPOINTS)
+
+
+def load_button_text(client: Any, person_id: str | None) -> str:
+    """``"Load (20 credits)"``, ``"Load (10 credits)"`` (one of the two cached), ``"Load (0 credits, cached)"``,
+    or ``"Load"`` while there is no person id."""
+    if person_id is None:
+        return "Load"
+    cost = load_cost(client, person_id)
+    return f"Load ({credits_text(cost, cached=cost == 0)})"
+
+
+def search_button_text(credits: int | None) -> str:
+    """``"Search (10 credits)"``, ``"Search (0 credits, cached)"``, or ``"Search"`` for no valid query."""
+    return "Search" if credits is None else f"Search ({credits_text(credits, cached=credits == 0)})"
+
+
+def summary_html(person: Any) -> str:
+    """The person's card (:func:`regkit.frames.person_card_html`)."""
+    return str(person._repr_html_())
 
 
 def load_person(client: Any, person_id: str) -> tuple[Any, Any, str]:
@@ -100,32 +91,6 @@ def load_person(client: Any, person_id: str) -> tuple[Any, Any, str]:
     return person, held, message_html(f"Loaded {person.full_name} and their holdings ({cost}).", "ok")
 
 
-def summary_html(person: Any) -> str:
-    """The person's card (:func:`regkit.frames.person_card_html`)."""
-    return str(person._repr_html_())
-
-
-def positions_html(person: Any, held: Any = None) -> str:
-    """The positions chart (holdings drawn too) and the table of positions, earliest first."""
-    frame = management_positions(person).sort_values(["start_date", "company_name"], kind="stable")
-    if frame.empty and (held is None or not len(held)):
-        return message_html("No management positions and no holdings registered.")
-    rows = int(frame["company_id"].nunique()) + (len(held) if held is not None else 0)
-    chart = draw_html(lambda ax: positions_chart(person, ax, holdings=held), (9.0, max(2.6, 0.42 * rows + 1.9)))
-    columns = ["company_name", "company_id", "role", "start_date", "end_date", "is_current"]
-    return chart + frame_html(frame, columns, empty="no management positions registered")
-
-
-def holdings_html(held: Any) -> str:
-    """The companies the person holds (held) shares in, current first, shares in percent."""
-    if held is None:
-        return message_html("The holdings could not be fetched (see the status line).", "error")
-    frame = holdings_frame(held).sort_values(["is_current", "start"], ascending=[False, True], kind="stable")
-    frame["share"] = [percent_text(v) for v in frame["share"]]
-    columns = ["company_name", "company_id", "relation_type", "share", "nominal_share", "start", "end", "is_current"]
-    return frame_html(frame, columns, empty="no shareholdings registered")
-
-
 def co_officer_companies(person: Any) -> list[str]:
     """The companies the person holds or held a management position in, in the order listed (distinct)."""
     return list(dict.fromkeys(management_positions(person)["company_id"]))
@@ -134,6 +99,12 @@ def co_officer_companies(person: Any) -> list[str]:
 def co_officers_cost(client: Any, person: Any) -> Any:
     """What looking up the person's companies would cost now (``client.estimate_cost``: a ``CostEstimate``)."""
     return client.estimate_cost(co_officer_companies(person))
+
+
+def co_officers_button_text(estimate: Any) -> str:
+    """``"Find co-officers (30 credits)"``, ``"Find co-officers (0 credits, cached)"`` from a ``CostEstimate``."""
+    cached = estimate.credits == 0 and estimate.distinct > 0
+    return f"Find co-officers ({credits_text(estimate.credits, cached=cached)})"
 
 
 def _overlap(a_start: Any, a_end: Any, b_start: Any, b_end: Any) -> tuple[Any, Any] | None:
@@ -225,25 +196,3 @@ def interlocks(co: pd.DataFrame) -> pd.DataFrame:
                         current=("is_current", "any")).reset_index()  # fmt: skip
     frame = frame[frame["n_companies"] >= 2].astype({"n_companies": "int64", "current": bool})
     return frame.sort_values(["n_companies", "name"], ascending=[False, True], kind="stable", ignore_index=True)
-
-
-def co_officers_html(client: Any, person: Any) -> tuple[pd.DataFrame | None, str]:
-    """Look up the person's companies and show who served with them; ``(co-officers frame or None, HTML)``."""
-    ids = co_officer_companies(person)
-    if not ids:
-        return None, message_html("No management positions: nobody served with them.")
-    before = client.credits_spent
-    try:
-        batch = client.get_companies(ids, errors="collect", progress=False)
-    except RegkitError as exc:
-        return None, message_html(str(exc), "error")
-    co = co_officers(person, list(batch.ok))
-    failed = f"; {len(batch.errors)} could not be fetched" if batch.errors else ""
-    spent = client.credits_spent - before
-    head = message_html(f"From the records of their {len(ids)} companies ({spent} credits{failed}): "
-                        f"{co['person_id'].nunique()} people served with them, "
-                        f"{len(interlocks(co))} of them at two or more of these companies.", "ok")  # fmt: skip
-    table = frame_html(interlocks(co), ["name", "n_companies", "company_names", "current"],
-                       empty="nobody served with them at two or more of these companies")  # fmt: skip
-    details = frame_html(co, ["name", "company_name", "roles", "start", "end", "is_current"], empty="nobody")
-    return co, head + "<h4>At two or more companies</h4>" + table + "<h4>Everyone, per company</h4>" + details

@@ -14,14 +14,21 @@ import uuid
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
+import pandas as pd
+
 from regkit.client import RegkitError, ValidationError
 from regkit.client import company_id as register_text_id
 from regkit.client.validation import company_id as validate_company_id
+from regkit.schema import display_label
 
 from .render import message_html
 
-__all__ = ["COMPANY", "INVALID", "NAME", "PERSON", "REGISTER_EXAMPLE", "Parsed", "find_companies",
-           "is_person_id", "looks_like_register_entry", "match_label", "name_to_id", "parse_text"]  # fmt: skip
+__all__ = ["COMPANY", "INVALID", "MATCH_COLUMNS", "NAME", "PERSON", "REGISTER_EXAMPLE", "Parsed", "find_companies",
+           "find_company_matches", "is_person_id", "looks_like_register_entry", "match_frame", "match_label",
+           "name_to_id", "parse_text"]  # fmt: skip
+
+MATCH_COLUMNS = ("company_id", "name", "register", "register_court", "city", "legal_form", "status")
+"""Columns of :func:`match_frame`."""
 
 COMPANY, PERSON, NAME, INVALID = "company", "person", "name", "invalid"
 """What :func:`parse_text` found: a company id, a person UUID, a name to look up, or text it cannot use."""
@@ -124,51 +131,97 @@ def match_label(result: Mapping[str, Any]) -> str:
     --------
     >>> match_label({"company_id": "DE-HRB-M1103-1", "name": "A GmbH", "legal_form": "gmbh",
     ...              "register_type": "HRB", "register_number": "1", "register_court": "Darmstadt", "active": False})
-    'A GmbH — HRB 1, Darmstadt (gmbh, inactive)'
+    'A GmbH — HRB 1, Darmstadt (GmbH, inactive)'
     """
     state = "" if result.get("active", True) else ", inactive"
     register = f"{result.get('register_type', '')} {result.get('register_number', '')}".strip()
-    return f"{result['name']} — {register}, {result.get('register_court', '')} ({result.get('legal_form')}{state})"
+    form = display_label("legal_form", result.get("legal_form"))
+    return f"{result['name']} — {register}, {result.get('register_court', '')} ({form}{state})"
+
+
+def match_frame(results: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+    """Autocomplete (or company search) results as the rows of the explorer's table of matches, best first.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per result:
+
+        ==============  ======  ===================================================================
+        company_id      str
+        name            str
+        register        str     register type and number, ``"HRB 152955"``
+        register_court  str
+        city            str     of the address; null when the result has none
+        legal_form      str     the code (``gmbh``; tables show "GmbH")
+        status          str     ``active`` or ``inactive`` (autocomplete's ``active`` flag)
+        ==============  ======  ===================================================================
+
+    Examples
+    --------
+    >>> match_frame([{"company_id": "DE-HRB-M1103-1", "name": "A GmbH", "legal_form": "gmbh", "active": True,
+    ...               "register_type": "HRB", "register_number": "1", "register_court": "Amtsgericht Darmstadt",
+    ...               "address": {"city": "Darmstadt"}}]).iloc[0].tolist()
+    ['DE-HRB-M1103-1', 'A GmbH', 'HRB 1', 'Amtsgericht Darmstadt', 'Darmstadt', 'gmbh', 'active']
+    """
+    rows = [{"company_id": str(r["company_id"]), "name": r.get("name"),
+             "register": f"{r.get('register_type') or ''} {r.get('register_number') or ''}".strip() or None,
+             "register_court": r.get("register_court"), "city": (r.get("address") or {}).get("city"),
+             "legal_form": r.get("legal_form"), "status": "active" if r.get("active", True) else "inactive"}
+            for r in results]  # fmt: skip
+    return pd.DataFrame(rows, columns=list(MATCH_COLUMNS), dtype=object)
 
 
 def _autocomplete(client: Any, text: str) -> list[dict[str, Any]]:
     return list(client.autocomplete_companies(text))
 
 
-def find_companies(client: Any, text: str) -> tuple[list[tuple[str, str]], str]:
+def find_company_matches(client: Any, text: str) -> tuple[pd.DataFrame | None, str | None, str]:
     """What the company search box finds: register text offline, a name through autocomplete (0 credits).
 
     Returns
     -------
-    (list of (str, str), str)
-        ``(label, company id)`` per match, at most 10, best first (one for an id or register text), and an
-        HTML message. Errors are in the message, never raised. The explorer fills in the id of a single
-        match and lists several to pick from.
+    (pandas.DataFrame or None, str or None, str)
+        The matches of a name (:func:`match_frame`, at most 10, best first; ``None`` for anything else), the
+        id that register text or a company id is (``None`` otherwise), and an HTML message. Errors are in the
+        message, never raised.
     """
     parsed = parse_text(text)
     if parsed.kind == "":
-        return [], message_html(f"Type a company name (autocomplete: free) or register text, e.g. {REGISTER_EXAMPLE}.")
+        return None, None, message_html(f"Type a company name (autocomplete: free) or register text, e.g. "
+                                        f"{REGISTER_EXAMPLE}.")  # fmt: skip
     if parsed.kind == INVALID:
-        return [], parsed.message
+        return None, None, parsed.message
     if parsed.kind == COMPANY:
-        assert parsed.id is not None
-        return [(f"{text.strip()} → {parsed.id}", parsed.id)], parsed.message or message_html(
-            f"{parsed.id} (nothing sent, 0 credits).", "ok")  # fmt: skip
+        return None, parsed.id, parsed.message or message_html(f"{parsed.id} (nothing sent, 0 credits).", "ok")
     try:
         results = _autocomplete(client, text)
     except RegkitError as exc:
-        return [], message_html(str(exc), "error")
+        return None, None, message_html(str(exc), "error")
     shown = text.strip()
-    if not results:
-        return [], message_html(f"No company name starts like {shown!r} (autocomplete, 0 credits). "
-                                f"client.search_companies({shown!r}) also searches former names, register numbers "
-                                "and cities (10 credits).", "warning")  # fmt: skip
-    options = [(match_label(r), str(r["company_id"])) for r in results]
-    if len(options) == 1:
-        return options, message_html(f"One company starts like {shown!r} (autocomplete, 0 credits): "
-                                     f"{options[0][0]}.", "ok")  # fmt: skip
-    return options, message_html(f"{len(options)} companies start like {shown!r} (autocomplete, 0 credits): pick "
-                                 "one to fill in its id.", "ok")  # fmt: skip
+    frame = match_frame(results)
+    if frame.empty:
+        return frame, None, message_html(f"No company name starts like {shown!r} (autocomplete, 0 credits). "
+                                         f"client.search_companies({shown!r}) also searches former names, register "
+                                         "numbers and cities (10 credits).", "warning")  # fmt: skip
+    if len(frame) == 1:
+        return frame, None, message_html(f"One company starts like {shown!r} (autocomplete, 0 credits): "
+                                         f"{match_label(results[0])}.", "ok")  # fmt: skip
+    return frame, None, message_html(f"{len(frame)} companies start like {shown!r} (autocomplete, 0 credits): "
+                                     "click one to fill in its id.", "ok")  # fmt: skip
+
+
+def find_companies(client: Any, text: str) -> tuple[list[tuple[str, str]], str]:
+    """:func:`find_company_matches` as ``(label, company id)`` pairs (one for an id or register text) and the
+    HTML message."""
+    frame, found, message = find_company_matches(client, text)
+    if found is not None:
+        return [(f"{text.strip()} → {found}", found)], message
+    if frame is None:
+        return [], message
+    return [(match_label({**r, "active": r["status"] == "active", "register_type": r["register"] or "",
+                          "register_number": ""}), str(r["company_id"]))
+            for r in frame.to_dict("records")], message  # fmt: skip
 
 
 def _fold(text: str) -> str:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import ipywidgets as widgets
 import pytest
+from widgets_support import UUID, table_rows, visible_text
 
 from regkit.frames import MEASURES
 from regkit.widgets import CompanyExplorer, search_logic
@@ -54,9 +56,16 @@ def test_loading_fills_every_tab(client: Any, company: Any, fresh_figures: Any) 
     panes = explorer.panes
     assert raw["name"]["name"] in panes["summary"].value
     assert "<svg" in panes["histories"].value and raw["address"]["formatted_value"] in panes["histories"].value
-    assert all(r["name"] in panes["representatives"].value for r in raw["representation"])
-    assert all(d["id"] in panes["documents"].value for d in raw["documents"])
+    assert {r["name"] for r in raw["representation"]} == {
+        row["Name"] for row in table_rows(explorer.tables["representatives"])
+    }
+    documents = table_rows(explorer.tables["documents"])  # newest first, the type in words, no UUID
+    assert [(d["Date"], d["Type"]) for d in documents] == sorted(
+        ((d["date"], d["type"].replace("_", " ")) for d in raw["documents"]), key=lambda d: d[0], reverse=True
+    )
+    assert f"{len(raw['documents'])} document" in panes["documents"].value
     assert all(s["case_number"] in panes["insolvencies"].value for s in raw["insolvencies"])
+    assert not UUID.search(visible_text(explorer.tabs)), "a UUID is shown to the reader"
     assert "no mergers, spin-offs or profit-transfer agreement" in panes["links"].value
     assert fresh_figures() == []  # drawn off pyplot: Jupyter shows nothing twice
 
@@ -137,7 +146,7 @@ def test_ambiguous_register_text_lists_the_courts_and_sends_nothing(client: Any)
     explorer.search.value = "HRB 1 Frankfurt"
     assert "ambiguous" in explorer.status.value and "Frankfurt am Main" in explorer.status.value
     assert "Frankfurt/Oder" in explorer.status.value and "regkit-error" in explorer.status.value
-    assert explorer.company_id.value == "" and explorer.matches.options == ()
+    assert explorer.company_id.value == "" and explorer.matches is None
     assert client.requests_sent == 0
 
 
@@ -148,12 +157,19 @@ def test_a_name_lists_matches_for_free_and_picking_fills_the_id(client: Any, wor
     explorer.find_button.click()  # nothing typed: a hint, nothing sent
     assert "Type a company name" in explorer.status.value and client.requests_sent == 0
     explorer.search.value = "Waldstein"  # submitted (Enter): one autocomplete call
-    ids = [cid for _, cid in explorer.matches.options]
+    answer = list(client.autocomplete_companies("Waldstein"))  # what the register answers, in its order
+    ids = [r["company_id"] for r in answer]
     assert len(ids) == min(10, len(starting)) and set(ids) <= set(starting)
     assert f"{len(ids)} companies start like 'Waldstein' (autocomplete, 0 credits)" in explorer.status.value
-    assert explorer.company_id.value == "" and explorer.matches.value is None  # nothing picked yet
-    explorer.matches.value = ids[1]
+    assert explorer.company_id.value == "" and explorer.matches.selected_rows == []  # nothing picked yet
+    rows = explorer.matches.df.to_dict("records")  # one row per match: what a reader needs to tell them apart
+    assert [(r["Name"], r["Register"], r["City"]) for r in rows] == [
+        (a["name"], f"{a['register_type']} {a['register_number']}", a["address"]["city"]) for a in answer
+    ]
+    assert {r["Legal form"] for r in rows} == {"GmbH"} and not UUID.search(visible_text(explorer))
+    explorer.matches.selected_rows = [1]  # a click on the second row
     assert explorer.company_id.value == ids[1] and not explorer.load_button.disabled
+    assert "click Load (10 credits) to fetch it" in explorer.status.value
     assert explorer.record is None and client.credits_spent == 0  # nothing paid until Load
     explorer.load_button.click()
     assert explorer.record.raw["id"] == ids[1] and client.credits_spent == 10
@@ -162,10 +178,11 @@ def test_a_name_lists_matches_for_free_and_picking_fills_the_id(client: Any, wor
 def test_a_single_match_fills_the_id_and_no_match_says_what_else_to_try(client: Any, world: Any) -> None:
     explorer = CompanyExplorer(client)
     explorer.search.value = "waldstein holding"
-    assert explorer.company_id.value == WALDSTEIN and explorer.matches.options[0][1] == WALDSTEIN
+    assert explorer.company_id.value == WALDSTEIN and explorer.matches.selected_rows == [0]
+    assert explorer.matches.df["Company id"].tolist() == [WALDSTEIN]
     assert world.companies[WALDSTEIN]["name"]["name"] in explorer.status.value
-    explorer.search.value = "Qxzyvw"
-    assert "No company name starts like 'Qxzyvw'" in explorer.status.value and explorer.matches.options == ()
+    explorer.search.value = "Qxzyvw"  # a new Find: the old matches go
+    assert "No company name starts like 'Qxzyvw'" in explorer.status.value and explorer.matches is None
     assert client.credits_spent == 0
 
 
@@ -195,9 +212,15 @@ def test_the_load_button_says_what_it_costs(client: Any) -> None:
     explorer = CompanyExplorer(client, WALDSTEIN)
     assert explorer.load_button.description == "Load (10 credits)"
     explorer.load_button.click()
-    assert explorer.load_button.description == "Load (cached: 0 credits)"
+    assert client.credits_spent == 10 and explorer.load_button.description == "Load (0 credits, cached)"
     explorer.load_button.click()
     assert client.credits_spent == 10 and "from the cache, 0 credits" in explorer.status.value
+    explorer.company_id.value = SUEDLICHT  # another id: its own cost
+    assert explorer.load_button.description == "Load (10 credits)"
+    explorer.company_id.value = "DE-HRB-x"
+    assert explorer.load_button.description == "Load" and explorer.load_button.disabled
+    explorer.company_id.value = WALDSTEIN
+    assert explorer.load_button.description == "Load (0 credits, cached)"
 
 
 def test_the_owners_tab_costs_what_it_says_and_shows_percent(client: Any, world: Any) -> None:
@@ -210,13 +233,14 @@ def test_the_owners_tab_costs_what_it_says_and_shows_percent(client: Any, world:
     assert client.credits_spent == 20 and explorer.owners is not None
     shares = _current_shares(world, WALDSTEIN)
     assert shares and len(explorer.owners) == len(shares)
+    rows = {r["Holder name"]: r for r in table_rows(explorer.tables["owners"])}
+    assert set(rows) == set(shares)
     for name, share in shares.items():
-        percent = f"{share * 100:.2f}".rstrip("0").rstrip(".")
-        assert (
-            f"<td>{name}</td>" in explorer.owners_pane.value and f"<td>{percent} %</td>" in explorer.owners_pane.value
-        )
-    assert "best_available" not in explorer.owners_pane.value
-    assert explorer.owners_button.description == "Fetch owners (cached: 0 credits)"
+        assert rows[name]["Share"] == f"{share * 100:.2f}".rstrip("0").rstrip(".") + " %"
+        assert re.fullmatch(r"\d{1,3}(,\d{3})* €", rows[name]["Nominal share"]), rows[name]
+        assert rows[name]["Holder type"] == "natural person" and rows[name]["Holder register id"] == "–"
+    assert "best_available" not in explorer.owners_pane.value and not UUID.search(explorer.owners_pane.value)
+    assert explorer.owners_button.description == "Fetch owners (0 credits, cached)"
     explorer.owners_button.click()
     assert client.credits_spent == 20 and "from the cache, 0 credits" in explorer.owners_pane.value
 
@@ -229,7 +253,7 @@ def test_an_ag_asks_for_the_best_available_owners_and_says_so(client: Any, world
     explorer.owners_button.click()
     assert "regkit-error" not in explorer.owners_pane.value and explorer.owners.raw["best_available"] is True
     assert "asked with best_available=True" in explorer.owners_pane.value
-    assert all(f"<td>{name}</td>" in explorer.owners_pane.value for name in _current_shares(world, SUEDLICHT))
+    assert {r["Holder name"] for r in table_rows(explorer.tables["owners"])} == set(_current_shares(world, SUEDLICHT))
     assert client.is_cached(SUEDLICHT, endpoint="owners", best_available=True)
     assert logic.owners_cost(client, explorer.record) == 0
 

@@ -10,10 +10,13 @@ from typing import Any
 import ipywidgets as widgets
 import matplotlib
 import pandas as pd
+from widgets_support import UUID, table_rows, visible_text
 
+from regkit.schema.labels import ROLE_LABELS
 from regkit.widgets import PersonExplorer
 from regkit.widgets import person_chart as chart
 from regkit.widgets import person_logic as logic
+from regkit.widgets import person_tables as tables
 
 SCHABER = "cfd35d80-f1f6-4762-911e-a0c0413fdb53"  # director in two groups and of his own UG; holds two companies
 
@@ -52,12 +55,16 @@ def test_search_pick_load(client: Any, world: Any) -> None:
     explorer.query.value = "Raimund Schaber"
     explorer.search_button.click()
     assert client.credits_spent == 10 and "1 person found (10 credits)." in explorer.results.value
-    assert explorer.search_button.description == "Search (0 credits)"  # the page is cached now
-    assert [pid for _, pid in explorer.results_select.options] == [SCHABER]
+    assert explorer.search_button.description == "Search (0 credits, cached)"  # the page is cached now
+    answer = client.search_persons("Raimund Schaber")  # the register's answer (from the cache: free)
+    assert explorer.matches.df.to_dict("records") == [
+        {"Name": p["name"], "Date of birth": p["date_of_birth"], "City": p["city"],
+         "Current position": "yes" if p["active"] else "no"} for p in answer.raw["results"]]  # fmt: skip
+    assert not UUID.search(visible_text(explorer.matches))
     assert explorer.person_id.value == "" and explorer.person is None  # nothing picked, nothing loaded
-    explorer.results_select.value = SCHABER
-    assert explorer.person_id.value == SCHABER and explorer.load_button.description == "Load (20 credits)"
-    assert client.credits_spent == 10
+    explorer.matches.selected_rows = [0]  # a click on the row
+    assert explorer.person_id.value == answer.raw["results"][0]["id"] == SCHABER
+    assert explorer.load_button.description == "Load (20 credits)" and client.credits_spent == 10
     explorer.load_button.click()
     assert (
         client.credits_spent == 30
@@ -70,14 +77,23 @@ def test_search_pick_load(client: Any, world: Any) -> None:
         and "<!-- Raimund Schaber: positions over time -->" in panes["positions"].value
     )
     served = _positions(world, SCHABER)
-    assert served and all(world.companies[cid]["name"]["name"] in panes["positions"].value for cid, _ in served)
-    assert panes["positions"].value.count("</tr>") == len(served) + 1  # one row per position, and the header
+    rows = table_rows(explorer.tables["positions"])  # one row per position, roles by their labels
+    assert sorted((r["Company id"], r["Role"], r["Start date"]) for r in rows) == sorted(
+        (cid, ROLE_LABELS[p["role"]], p["start_date"]) for cid, p in served)  # fmt: skip
+    assert all(world.companies[cid]["name"]["name"] in {r["Company name"] for r in rows} for cid, _ in served)
+    held = {r["Company id"]: r for r in table_rows(explorer.tables["holdings"])}
     for h in _holdings(world, SCHABER):
-        assert f"<td>{h['company_id']}</td>" in panes["holdings"].value
-        assert f"<td>{h['share'] * 100:.2f} %</td>" in panes["holdings"].value
-    assert explorer.load_button.description == "Load (cached: 0 credits)"
+        assert held[h["company_id"]]["Share"] == f"{h['share'] * 100:.2f}".rstrip("0").rstrip(".") + " %"
+        assert held[h["company_id"]]["Nominal share"].endswith(" €")
+    assert not UUID.search(visible_text(explorer.tabs).replace(SCHABER, ""))  # the card names the person's id
+    assert explorer.load_button.description == "Load (0 credits, cached)"
     explorer.load_button.click()
     assert client.credits_spent == 30 and "from the cache, 0 credits" in explorer.status.value
+    explorer.query.value = "Schaber"
+    explorer.search_button.click()  # a new search: the old results go, the new ones are listed
+    assert client.credits_spent == 40 and explorer.matches is not None and explorer.matches.selected_rows == []
+    explorer.pick(SCHABER)
+    assert explorer.matches.selected_rows == [[str(i) for i in explorer.result_frame["id"]].index(SCHABER)]
 
 
 def test_a_malformed_id_is_never_sent_and_a_404_clears_the_tabs(client: Any) -> None:
@@ -119,7 +135,7 @@ def test_co_officers_cost_what_the_button_says(client: Any, world: Any) -> None:
     co = explorer.co_officers
     assert set(zip(co["person_id"], co["company_id"])) == _expected_co_officers(world, SCHABER)
     assert f"{co['person_id'].nunique()} people served with them" in explorer.panes["interlocks"].value
-    assert explorer.co_officers_button.description == "Find co-officers (0 credits)"
+    assert explorer.co_officers_button.description == "Find co-officers (0 credits, cached)"
     explorer.co_officers_button.click()
     assert client.credits_spent == 20 + 10 * len(companies)
 
@@ -189,9 +205,9 @@ def test_position_bars_and_chart(client: Any, world: Any, fresh_figures: Any) ->
 def test_a_person_without_positions_or_holdings() -> None:
     person = {"id": "p", "first_name": "Ida", "last_name": "Roth", "city": None, "date_of_birth": None, "age": None,
               "management_positions": []}  # fmt: skip
-    assert "No management positions and no holdings registered." in logic.positions_html(person, None)
+    assert "No management positions and no holdings registered." in tables.positions_html(person, None)
     assert logic.co_officers(person, []).empty
     empty = copy.deepcopy(person)
     empty["management_positions"] = [{"company_name": "A", "register_id": "DE-HRB-B1204-1", "role": "DIRECTOR",
                                       "start_date": dt.date(2001, 1, 1).isoformat(), "end_date": None}]  # fmt: skip
-    assert "<svg" in logic.positions_html(empty, None)
+    assert "<svg" in tables.positions_html(empty, None)
