@@ -10,7 +10,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from .errors import BudgetExceededError
+from .batch_html import budget_html
+from .errors import BudgetExceededError, RegkitError
 
 __all__ = ["Budget", "Reservation"]
 
@@ -90,5 +91,15 @@ class Budget:
             self._spent += charged
 
     def __repr__(self) -> str:
-        limit = "no limit" if self.limit is None else f"limit={self.limit}"
-        return f"<Budget {limit} spent={self.spent}>"
+        if self.limit is None:
+            return f"<Budget no limit, {self.spent} spent>"
+        return f"<Budget {self.remaining} of {self.limit} left, {self.spent} spent>"
+
+    def _repr_html_(self) -> str | None:
+        """The summary Jupyter shows: spent, left and reserved of the limit (``None``, the repr, when the team's
+        Redis does not answer)."""
+        try:
+            limit, spent, remaining = self.limit, self.spent, self.remaining
+        except RegkitError:
+            return None
+        return budget_html(limit, spent, remaining, getattr(self, "team", None))

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import validation
+from .batch_html import cost_estimate_html
 from .errors import RateLimitedError, RegkitError, ValidationError
 from .records import CompanyBatch, CompanyRecord
 from .research_lookups import lookup
@@ -41,7 +42,7 @@ logger = logging.getLogger(__name__)
 ERROR_MODES = ("raise", "collect")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CostEstimate:
     """What a bulk lookup would cost now.
 
@@ -61,6 +62,11 @@ class CostEstimate:
         ``to_fetch * price``: the most the call can spend.
     budget_remaining : int or None
         Credits left in the client's budget (``None``: no budget).
+    endpoint : str
+        The lookup estimated: ``"company"``, ``"owners"``, ``"holdings"``, ``"person"`` or ``"person_holdings"``.
+
+    Jupyter shows it as a one-line summary (``12 companies · 10 credits each · 8 cached (0 credits) · 4 to fetch:
+    40 credits``) with whether the budget covers it.
     """
 
     requested: int
@@ -70,6 +76,7 @@ class CostEstimate:
     price: int
     credits: int
     budget_remaining: int | None
+    endpoint: str = "company"
 
     @property
     def within_budget(self) -> bool:
@@ -80,6 +87,13 @@ class CostEstimate:
         budget = "" if self.budget_remaining is None else f"; budget left {self.budget_remaining}"
         return (f"{self.requested} ids, {self.distinct} distinct, {self.cached} cached → "
                 f"{self.to_fetch} × {self.price} = {self.credits} credits{budget}")  # fmt: skip
+
+    def __repr__(self) -> str:
+        return f"<CostEstimate {self}>"
+
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows (:func:`regkit.client.batch_html.cost_estimate_html`)."""
+        return cost_estimate_html(self)
 
 
 def _split_valid(ids: Sequence[str], check: Any = validation.company_id) -> tuple[list[str], dict[str, RegkitError]]:
@@ -109,7 +123,7 @@ def estimate_cost(client: Client, company_ids: Sequence[str], realtime: bool = F
     price = found.price_of(realtime)
     to_fetch = len(distinct) - cached
     return CostEstimate(len(company_ids), len(distinct), cached, to_fetch, price, to_fetch * price,
-                        client.budget.remaining)  # fmt: skip
+                        client.budget.remaining, endpoint)  # fmt: skip
 
 
 def _progress_bar(total: int, enabled: bool) -> Any:

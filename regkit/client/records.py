@@ -18,8 +18,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from regkit.schema.formatting import count_text, credits_text
+
+from . import record_html
+from .batch_html import batch_html
 from .errors import RegkitError, ValidationError
 from .frame_methods import CompaniesFrames, CompanyFrames, ExtractFrames, InsolvencyFrames, InsolvencyPageFrames
+from .summary_html import plural
 
 __all__ = [
     "RecordMeta",
@@ -198,6 +203,11 @@ class CompanyBatch(CompaniesFrames, Sequence[CompanyRecord | None]):
             text += "; batch.summary() names them, client.get_companies(batch.failed_ids) resumes"
         return text + ">"
 
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: counts fetched, missing and failed, credits spent and saved, the first
+        companies (name, legal form, register) and failures."""
+        return batch_html(self.ids, self.records, self.errors, self.failed_ids)
+
 
 class SearchPage(Record):
     """One page of a search: ``results`` (list of dicts) and ``pagination``; iterating yields the results,
@@ -226,9 +236,20 @@ class SearchPage(Record):
         pagination = self.raw.get("pagination", {})
         return int(pagination.get("page", 1)) < int(pagination.get("total_pages", 0))
 
+    #: What the results are (``"company"``, ``"insolvency"``, ``"person"``): the columns of the summary.
+    results_of = "company"
+
     def _label(self) -> str:
         p = self.raw.get("pagination", {})
         return f"page {p.get('page')}/{p.get('total_pages')} ({p.get('total_results')} results)"
+
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: page x of y, the total, the credits, the first results."""
+        p = self.raw.get("pagination", {})
+        cost = credits_text(self.meta.credits, cached=self.meta.from_cache)
+        subtitle = f"page {count_text(p.get('page'))} of {count_text(p.get('total_pages'))} · {cost}"
+        return record_html.search_html(self.results_of, list(self), subtitle=subtitle, total=self.total_results,
+                                       where="on this page: page.to_dataframe()")  # fmt: skip
 
 
 class SearchResults(Sequence[dict[str, Any]]):
@@ -268,20 +289,33 @@ class SearchResults(Sequence[dict[str, Any]]):
                            estimated_credits=self.estimated_credits)  # fmt: skip
         return frame
 
+    #: What the results are (``"company"``, ``"insolvency"``, ``"person"``): the columns of the summary.
+    results_of = "company"
+
     def __repr__(self) -> str:
         return (f"<{type(self).__name__} {len(self.results)} of {self.total_results} results, {self.pages} page(s), "
                 f"{self.credits} credits>")  # fmt: skip
+
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: results fetched of all, pages, credits, the first results."""
+        subtitle = (f"{count_text(len(self.results))} fetched · {plural(self.pages, 'page')} · "
+                    f"{credits_text(self.credits)} spent")  # fmt: skip
+        return record_html.search_html(self.results_of, self.results, subtitle=subtitle, total=self.total_results,
+                                       where="results.to_dataframe()")  # fmt: skip
 
 
 class InsolvencySearchPage(InsolvencyPageFrames, SearchPage):
     """One page of an insolvency search: ``results`` (list of dicts) and ``pagination``."""
 
     kind = "insolvency_page"
+    results_of = "insolvency"
 
 
 class InsolvencyResults(InsolvencyPageFrames, SearchResults):
     """Every result of an insolvency search, or its first ``limit`` (``client.search_all_insolvencies``), in the
     interface's order (``last_event_at`` descending, then ``id``); the attributes are :class:`SearchResults`'."""
+
+    results_of = "insolvency"
 
     def to_dataframe(self) -> Any:
         """One row per result (see ``regkit.frames.insolvency_results``); ``attrs`` holds ``total_results``,
@@ -293,6 +327,13 @@ class InsolvencyRecord(InsolvencyFrames, Record):
     """One insolvency proceeding with its events (``GET /v1/insolvency/{id}``)."""
 
     kind = "insolvency"
+
+    def _label(self) -> str:
+        return f"{self.raw.get('case_number', '')} {self.raw.get('debtor_name', '')}".strip() or super()._label()
+
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: debtor, case, status, administrator, dates, the latest events."""
+        return record_html.insolvency_html(self.raw)
 
 
 class ExtractRecord(ExtractFrames, Record):
@@ -313,6 +354,10 @@ class ExtractRecord(ExtractFrames, Record):
     def _label(self) -> str:
         return f"{self.raw.get('id', '')} {self.raw.get('status', '')}"
 
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: status, dates, beneficial owners, documents."""
+        return record_html.extract_html(self.raw)
+
 
 class MonitorRecord(Record):
     """A monitor: ``entity_type``, ``entity_id``, ``preferences``, ``update_frequency``, ``disabled``."""
@@ -321,6 +366,10 @@ class MonitorRecord(Record):
 
     def _label(self) -> str:
         return f"{self.raw.get('entity_type', '')} {self.raw.get('entity_id', '')}"
+
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: what the monitor watches, how often, whether it is active."""
+        return record_html.monitor_html(self.raw)
 
 
 class CredentialRecord(Record):
@@ -331,6 +380,10 @@ class CredentialRecord(Record):
     def _label(self) -> str:
         return str(self.raw.get("name", ""))
 
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: the set's name and dates (never the login or the password)."""
+        return record_html.credentials_html(self.raw)
+
 
 class CreditsRecord(Record):
     """The account's credits (``GET /v1/credits``)."""
@@ -339,3 +392,7 @@ class CreditsRecord(Record):
 
     def _label(self) -> str:
         return f"used={self.raw.get('used_credits')} remaining={self.raw.get('remaining_credits')}"
+
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: remaining, used of included, overage, the plan and its period."""
+        return record_html.credits_html(self.raw)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from . import record_html
 from .frame_methods import CompanySearchFrames, HoldingsFrames, OwnersFrames, PersonFrames, PersonSearchFrames
 from .records import Record, SearchPage, SearchResults
 
@@ -32,6 +33,7 @@ class CompanySearchPage(CompanySearchFrames, SearchPage):
     ``country``, ``purpose``, ``address``)."""
 
     kind = "company_page"
+    results_of = "company"
 
 
 class CompanySearchResults(CompanySearchFrames, SearchResults):
@@ -42,6 +44,8 @@ class CompanySearchResults(CompanySearchFrames, SearchResults):
         """One row per result (see ``regkit.frames.company_search_results``); ``attrs`` holds ``total_results``,
         ``pages``, ``credits`` and ``estimated_credits``."""
         return self._with_totals(super().to_dataframe())
+
+    results_of = "company"
 
 
 class CompanySuggestions(CompanySearchFrames, Record):
@@ -60,6 +64,10 @@ class CompanySuggestions(CompanySearchFrames, Record):
     def _label(self) -> str:
         names = [str(r.get("name", "")) for r in self.raw.get("results", [])[:3]]
         return f"{len(self)} suggestion(s)" + (f": {'; '.join(names)}" if names else "")
+
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: each suggestion's name, legal form, register and city."""
+        return record_html.suggestions_html(list(self))
 
 
 class OwnersRecord(OwnersFrames, Record):
@@ -89,6 +97,10 @@ class OwnersRecord(OwnersFrames, Record):
     def _label(self) -> str:
         best = ", best available" if self.raw.get("best_available") else ""
         return f"{self.raw.get('company_id', '')}: {len(self)} owner(s){best}"
+
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: each owner with type, share, nominal value and since when."""
+        return record_html.owners_html(self.raw)
 
 
 class HoldingsRecord(HoldingsFrames, Record):
@@ -120,12 +132,17 @@ class HoldingsRecord(HoldingsFrames, Record):
     def _label(self) -> str:
         return f"{self.holder_id}: {len(self.current)} current, {len(self) - len(self.current)} past holding(s)"
 
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: each holding (current first) with share, nominal value and dates."""
+        return record_html.holdings_html(self.raw)
+
 
 class PersonSearchPage(PersonSearchFrames, SearchPage):
     """One page of a person search (``client.search_persons``): ``results`` (``id``, ``name``, ``city``,
     ``date_of_birth``, ``active``) and ``pagination``; iterating yields the results."""
 
     kind = "person_page"
+    results_of = "person"
 
 
 class PersonSearchResults(PersonSearchFrames, SearchResults):
@@ -136,6 +153,8 @@ class PersonSearchResults(PersonSearchFrames, SearchResults):
         """One row per result (see ``regkit.frames.person_search_results``); ``attrs`` holds ``total_results``,
         ``pages``, ``credits`` and ``estimated_credits``."""
         return self._with_totals(super().to_dataframe())
+
+    results_of = "person"
 
 
 class PersonRecord(PersonFrames, Record):

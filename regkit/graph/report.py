@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from regkit.client.summary_html import SummaryTable, plural, summary_html
+from regkit.schema.formatting import count_text, credits_text
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -18,6 +21,10 @@ __all__ = ["CrawlReport", "LevelEstimate", "LEVEL_COLUMNS", "ENDPOINT_COLUMNS", 
 
 #: The endpoints a crawl calls, by the name ``client.estimate_cost(..., endpoint=)`` takes.
 ENDPOINTS = ("company", "holdings", "person", "person_holdings")
+
+#: How a summary names the calls to each endpoint.
+_ENDPOINT_LABELS = {"company": "company lookups", "holdings": "holdings of companies", "person": "person lookups",
+                    "person_holdings": "holdings of persons"}  # fmt: skip
 
 #: Columns of :attr:`CrawlReport.levels`, in order.
 LEVEL_COLUMNS = ("level", "ids", "companies", "cached", "estimated_credits", "spent_credits", "fetched", "failed",
@@ -80,6 +87,21 @@ class LevelEstimate:
         companies = f"{len(self.ids)} {'company' if len(self.ids) == 1 else 'companies'}"
         return (f"level {self.level}: {companies} ({self.cached} cached{cut}){more} → "
                 f"{self.estimated_credits} credits{per}{budget}")  # fmt: skip
+
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: what the level fetches, per endpoint calls, cached calls and credits."""
+        facts = [("Companies", f"{count_text(len(self.ids))} ({count_text(self.cached)} cached)")]
+        if self.persons:
+            facts.append(("Persons", count_text(len(self.persons))))
+        if self.skipped:
+            facts.append(("Left out", f"{plural(len(self.skipped), 'company', 'companies')} (budget or max_companies)"))
+        facts.append(("Budget", "no limit" if self.budget_left is None else f"{credits_text(self.budget_left)} left"))
+        rows = [[_ENDPOINT_LABELS[e], count_text(self.calls[e]), count_text(self.cached_calls.get(e, 0)),
+                 count_text(self.credits.get(e, 0))] for e in ENDPOINTS if self.calls.get(e)]  # fmt: skip
+        table = SummaryTable(("Calls", "Number", "Cached", "Credits"), rows, numeric=(1, 2, 3))
+        return summary_html(f"Crawl level {self.level}: {credits_text(self.estimated_credits)}", facts,
+                            tables=[table] if rows else [], note="An estimate: nothing was sent yet.",
+                            kind="crawl-level")  # fmt: skip
 
 
 @dataclass

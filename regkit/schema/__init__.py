@@ -1,5 +1,14 @@
 """The interface as a document: the OpenAPI description and the vocabulary derived from it."""
 
+from regkit.schema.formatting import (
+    count_text,
+    credits_text,
+    date_text,
+    euro_text,
+    number_text,
+    percent_text,
+    value_text,
+)
 from regkit.schema.interface import (
     ADMINISTRATION_KINDS,
     API_VERSION,
@@ -46,15 +55,6 @@ from regkit.schema.interface import (
     UPDATE_FREQUENCIES,
     UUID_PATTERN,
     load_openapi,
-)
-from regkit.schema.formatting import (
-    count_text,
-    credits_text,
-    date_text,
-    euro_text,
-    number_text,
-    percent_text,
-    value_text,
 )
 from regkit.schema.labels import COLUMN_LABELS, LABELS, column_label, display_label
 
