@@ -9,7 +9,7 @@ No matplotlib here: the positions feed any drawing (``regkit.plot.group``, ``net
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import networkx as nx
 
@@ -61,8 +61,8 @@ def control_layers(G: nx.MultiDiGraph) -> dict[str, int]:
     return layer
 
 
-def layered_layout(G: nx.MultiDiGraph, max_row: int = 8, row_gap: float = 0.9,
-                   layer_gap: float = 0.5) -> dict[Any, tuple[float, float]]:  # fmt: skip
+def layered_layout(G: nx.MultiDiGraph, max_row: int = 8, row_gap: float = 0.9, layer_gap: float = 0.5,
+                   stagger: bool = True) -> dict[Any, tuple[float, float]]:  # fmt: skip
     """Positions: one band per control layer, each ordered to keep children under their parents.
 
     Parameters
@@ -70,17 +70,22 @@ def layered_layout(G: nx.MultiDiGraph, max_row: int = 8, row_gap: float = 0.9,
     G : networkx.MultiDiGraph
         The nodes to place (usually a group's subgraph).
     max_row : int
-        A layer with more nodes is wrapped into several rows of at most this many.
+        A layer with more nodes is wrapped into several rows of at most this many, all within the layer's
+        band (a band never mixes layers).
     row_gap, layer_gap : float
         Vertical distance between rows, and extra distance between layers (nodes are one unit apart).
+    stagger : bool
+        In a wrapped band, shift every other row by half a unit, so that a line dropping from above to a node
+        of the second row passes between the nodes of the first.
 
     Returns
     -------
     dict
-        Node → ``(x, y)``; the top layer at ``y = 0``, rows centred on ``x = 0``. Bands start in id
+        Node → ``(x, y)``; the top layer at ``y = 0``, each band centred on ``x = 0``. Bands start in id
         order and are reordered by the mean x of their neighbours in the band above, then below,
-        then above again (barycenter sweeps, fewer crossings); the same graph always gets the same
-        positions.
+        then above again (barycenter sweeps, fewer crossings); a wrapped band is filled column by column
+        in that order, and a node drawn above others of a later band sits in its band's last row (its lines
+        down cross no row of its own band). The same graph always gets the same positions.
 
     Examples
     --------
@@ -91,34 +96,63 @@ def layered_layout(G: nx.MultiDiGraph, max_row: int = 8, row_gap: float = 0.9,
     >>> layered_layout(from_companies([held]))
     {'DE-HRB-B1204-1': (0.0, 0.0), 'DE-HRB-B1204-2': (0.0, -1.4)}
     """
+    if max_row < 1:
+        raise ValueError(f"max_row must be at least 1, not {max_row}")
     layer = control_layers(G)
     neighbours = {n: set(G.predecessors(n)) | set(G.successors(n)) for n in G}
     bands = [sorted(n for n in layer if layer[n] == depth) for depth in range(max(layer.values(), default=-1) + 1)]
-    # in a band wrapped into several rows, nodes with neighbours further down go to its last rows
-    lower = {n: bool(neighbours[n] & set().union(*bands[layer[n] + 1 :])) for n in layer}
-    pos = _place(bands, max_row, row_gap, layer_gap)
+    parents = layout_parents(G)
+    above = {p for n in layer for p in parents[n] if layer.get(p, -1) < layer[n]}
+    shape = _Shape(max_row, row_gap, layer_gap, stagger, above)
+    pos = _place(bands, shape)
     for sweep in (range(1, len(bands)), range(len(bands) - 2, -1, -1), range(1, len(bands))):
         for depth in sweep:  # down, up, down: order each band by its neighbours' mean x (barycenter)
             side = set().union(*bands[depth - 1 : depth]) if sweep.step == 1 else set().union(*bands[depth + 1 :])
             mean = {n: _mean([pos[m][0] for m in neighbours[n] & side], pos[n][0]) for n in bands[depth]}
-            bands[depth].sort(key=lambda n: (lower[n], mean[n], pos[n][0], n))
-            pos = _place(bands, max_row, row_gap, layer_gap)
+            bands[depth].sort(key=lambda n: (mean[n], pos[n][0], n))
+            pos = _place(bands, shape)
     return pos
+
+
+class _Shape(NamedTuple):
+    max_row: int
+    row_gap: float
+    layer_gap: float
+    stagger: bool
+    above: set[Any]  # nodes drawn above a node of a later band: they go to their band's last row
 
 
 def _mean(values: list[float], default: float) -> float:
     return sum(values) / len(values) if values else default
 
 
-def _place(bands: list[list[Any]], max_row: int, row_gap: float, layer_gap: float) -> dict[Any, tuple[float, float]]:
-    """Positions of ordered bands: rows of at most ``max_row`` nodes, centred, one unit apart."""
+def _slots(band: list[Any], shape: _Shape) -> dict[Any, tuple[float, int]]:
+    """Node → (x, row) in one band: filled column by column, nodes with lines down moved to the last row."""
+    rows = -(-len(band) // shape.max_row) if band else 1
+    cols = -(-len(band) // rows) if band else 0
+    shift = 0.5 if shape.stagger else 0.0
+    free = sorted(((c + shift * (r % 2), r) for r in range(rows) for c in range(cols)), key=lambda s: (s[0], s[1]))
+    placed = dict(zip(band, free))
+    if rows > 1:
+        for node in band:  # swap a node with lines down into the nearest last-row slot of a node without
+            x, row = placed[node]
+            if node in shape.above and row < rows - 1:
+                others = [m for m in band if placed[m][1] == rows - 1 and m not in shape.above]
+                if others:
+                    other = min(others, key=lambda m: (abs(placed[m][0] - x), placed[m][0]))
+                    placed[node], placed[other] = placed[other], placed[node]
+    return placed
+
+
+def _place(bands: list[list[Any]], shape: _Shape) -> dict[Any, tuple[float, float]]:
+    """Positions of ordered bands: rows of at most ``max_row`` nodes, each band centred, one unit apart."""
     pos: dict[Any, tuple[float, float]] = {}
     y = 0.0
     for band in bands:
-        for first in range(0, len(band), max_row):
-            row = band[first : first + max_row]
-            for i, node in enumerate(row):
-                pos[node] = (i - (len(row) - 1) / 2, round(y, 6))
-            y -= row_gap
-        y -= layer_gap
+        slots = _slots(band, shape)
+        xs = [x for x, _ in slots.values()] or [0.0]
+        middle = (min(xs) + max(xs)) / 2
+        for node, (x, row) in slots.items():
+            pos[node] = (x - middle, round(y - row * shape.row_gap, 6))
+        y -= (1 + max((r for _, r in slots.values()), default=0)) * shape.row_gap + shape.layer_gap
     return pos

@@ -11,6 +11,8 @@ from regkit._lazy import lazy_exports
 #: Public name → module that defines it.
 _EXPORTS = {
     "group": "regkit.plot.group",
+    "group_interactive": "regkit.plot.interactive",
+    "short_labels": "regkit.plot.group_labels",
     "indicators": "regkit.plot.financials",
     "ratios": "regkit.plot.financials",
     "insolvency_trend": "regkit.plot.insolvency",
@@ -24,6 +26,11 @@ _EXPORTS = {
     "fiscal_years": "regkit.plot.fiscal",
     "fiscal_year_label": "regkit.plot.fiscal",
     "fiscal_year_axis": "regkit.plot.fiscal",
+    "ratios_before": "regkit.plot.before_event",
+    "ratios_before_summary": "regkit.plot.before_event",
+    "insolvency_breakdown": "regkit.plot.breakdown",
+    "breakdown_counts": "regkit.plot.breakdown",
+    "year_axis": "regkit.plot.years",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -14,17 +14,13 @@ callable and calling it calls :func:`group`.
 from __future__ import annotations
 
 import sys
-import textwrap
 import types
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import networkx as nx
 
 from regkit.graph import as_of, controlled_companies, ultimate_parent
-from regkit.graph.layout import layered_layout
 from regkit.graph.schema import (
-    COMPANY,
-    LEGAL_PERSON,
     MERGER,
     NATURAL_PERSON,
     REPRESENTATION,
@@ -33,52 +29,12 @@ from regkit.graph.schema import (
 )
 from regkit.graph.timeline import in_force
 
-if TYPE_CHECKING:
-    from matplotlib.typing import LineStyleType
+from .group_canvas import CHANNEL, Canvas, plan_canvas
+from .group_edges import PERSON_LINK, Link, draw_links, tree_edges
+from .group_labels import short_labels
+from .group_styles import EDGE_STYLES, NODE_STYLES, SEED_COLOUR, node_style
 
 __all__ = ["group", "select_group", "NODE_STYLES", "EDGE_STYLES"]
-
-#: Node style per (kind, status): legend label, face colour, marker.
-NODE_STYLES: dict[tuple[str, str | None], tuple[str, str, str]] = {
-    (COMPANY, "active"): ("company, active", "#4C72B0", "s"),
-    (COMPANY, "liquidation"): ("company, in liquidation", "#DD8452", "s"),
-    (COMPANY, "inactive"): ("company, inactive", "#A0A0A0", "s"),
-    (COMPANY, None): ("company, not fetched", "#FFFFFF", "s"),
-    (LEGAL_PERSON, None): ("legal person", "#8172B3", "D"),
-    (NATURAL_PERSON, None): ("person", "#55A868", "o"),
-}
-
-#: Edge style per kind of link: legend label, colour, line style, width.
-EDGE_STYLES: dict[str, tuple[str, str, LineStyleType, float]] = {
-    "profit_transfer": ("profit transfer (to parent)", "#C44E52", "solid", 2.2),
-    "shareholder": ("shareholder (parent → company)", "#333333", "solid", 1.1),
-    "general_partner": ("general partner", "#333333", "dashed", 1.1),
-    "merger": ("merger (into acquirer)", "#937860", "dotted", 2.0),
-    "spin_off": ("spin-off (to recipient)", "#DA8BC3", "dashdot", 1.6),
-    "representation": ("officer / other role", "#BBBBBB", "solid", 0.6),
-}
-
-
-def _node_style(attrs: dict[str, Any]) -> tuple[str, str | None]:
-    kind = attrs.get("kind")
-    if kind == COMPANY:
-        status = attrs.get("status") if attrs.get("fetched", True) else None
-        return (COMPANY, status if (COMPANY, status) in NODE_STYLES else None)
-    return (kind if kind in (LEGAL_PERSON, NATURAL_PERSON) else LEGAL_PERSON, None)
-
-
-def _edge_style(G: nx.MultiDiGraph, u: str, attrs: dict[str, Any]) -> str:
-    relation = attrs.get("relation")
-    if relation == "ownership":  # a holding: drawn as the shareholder entry it repeats (one line per pair)
-        return "general_partner" if attrs.get("relation_type") == "general_partner" else "shareholder"
-    if relation != REPRESENTATION:
-        return relation if relation in EDGE_STYLES else "representation"
-    legal = G.nodes[u].get("kind") != NATURAL_PERSON
-    if legal and attrs.get("role") == "SHAREHOLDER":
-        return "shareholder"
-    if legal and attrs.get("role") == "PERSONAL_LIABLE_DIRECTOR":
-        return "general_partner"
-    return "representation"
 
 
 def select_group(G: nx.MultiDiGraph, company_id: str, date: Any = None, persons: bool = False) -> set[str]:
@@ -110,41 +66,48 @@ def select_group(G: nx.MultiDiGraph, company_id: str, date: Any = None, persons:
     return members
 
 
-def _label(attrs: dict[str, Any], node: str, width: int, limit: int) -> str:
-    text = str(attrs.get("name") or node)
-    if len(text) > limit:
-        text = text[: limit - 1] + "…"
-    return textwrap.fill(text, width)
-
-
 def group(G: nx.MultiDiGraph, ax: Any = None, *, company_id: str | None = None, date: Any = None,
           persons: bool = False, labels: bool = True, legend: bool = True, layout: str = "layered",
-          seed: int = 0, title: str | None = None, node_size: float = 260, font_size: float = 7) -> Any:  # fmt: skip
-    """Draw a corporate group.
+          seed: int = 0, title: str | None = None, node_size: float = 150, font_size: float = 7,
+          max_width: float = 12.0) -> Any:  # fmt: skip
+    """Draw a corporate group: layered by control, parent on top, one connector down to each company.
+
+    The top company (the ultimate parent) is drawn on top, each company one layer below the parent that
+    controls it (:func:`regkit.graph.layout.layered_layout`): absorbed companies below their acquirer,
+    spin-off recipients below the transferor, people — if drawn — in a band of their own at the bottom.
+    Every connector points down: an orthogonal line from the parent to each company, in the style of its
+    strongest relation (:mod:`regkit.plot.group_edges`); other links are thin grey lines. Labels are the
+    names, shortened at word boundaries and made unique with the register number where names repeat
+    (:func:`regkit.plot.short_labels`); the company asked about (``company_id``) has a yellow halo and a
+    bold label. A layer too long for ``max_width`` wraps into rows within its band; the legend is a strip
+    inside the figure, at the bottom.
 
     Parameters
     ----------
     G : networkx.MultiDiGraph
         A group graph (:func:`regkit.graph.from_companies` or :func:`regkit.graph.crawl`).
     ax : matplotlib.axes.Axes, optional
-        Where to draw; default a new figure sized to the group.
+        Where to draw; default a new figure sized to the group (at most ``max_width`` inches wide).
     company_id : str, optional
-        Draw only this company's group (:func:`select_group`); default all of ``G``.
+        Draw only this company's group (:func:`select_group`), this company highlighted; default all of ``G``.
     date : date-like, optional
         Draw the group as it stood on this day (:func:`regkit.graph.as_of`; a company terminated
         since is drawn as active). Without a date the whole history in ``G`` is drawn, ended
         relations faded.
     persons : bool
-        Also draw the natural persons (directors, Prokura, ...); default companies only.
+        Also draw the natural persons (directors, Prokura, ...) in a band at the bottom; default companies only.
     labels, legend : bool
-        Draw node labels (names) and a legend of the kinds and relations present.
+        Draw node labels and a legend of the kinds and relations present.
     layout : {"layered", "spring"}
-        Control layers (default) or a seeded spring layout.
+        Control layers (default) or a seeded spring layout (straight lines, labels may overlap).
     seed : int
         Seed of the spring layout.
     title : str, optional
         Default: the group's top company (with ``company_id``) and the date.
     node_size, font_size : float
+        Marker area (points²) and label font size (points; a single word too long for its column is set smaller).
+    max_width : float
+        Greatest width of a new figure, inches.
 
     Returns
     -------
@@ -161,9 +124,53 @@ def group(G: nx.MultiDiGraph, ax: Any = None, *, company_id: str | None = None, 
     >>> ax = regkit.plot.group(G, company_id="DE-HRB-R2103-65834")
     >>> ax.get_title()
     'Luxlog Holding AG (DE-HRB-R2103-65834) and its group'
+    >>> float(ax.figure.get_figwidth()) <= 12
+    True
     """
     if layout not in ("layered", "spring"):
         raise ValueError(f"layout must be 'layered' or 'spring', not {layout!r}")
+    H = _drawn(G, company_id, date, persons)
+    if title is None and company_id is not None:
+        day = to_date(date)  # None exactly when date is None: as_of above rejected a date that is no day
+        top = ultimate_parent(G, company_id, day)
+        title = f"{G.nodes[top].get('name') or top} ({top}) and its group"
+        title += f" on {day.isoformat()}" if day is not None else ""
+    links = tree_edges(H)
+    entries = _legend_handles(H, links, company_id) if legend else []
+    names = short_labels(H, sorted(H)) if labels else {}
+    units = _spring(H, seed) if layout == "spring" else None
+    canvas = plan_canvas(H, names, font_size=font_size, node_size=node_size, max_width=max_width,
+                         legend_entries=len(entries), title=bool(title), bold=company_id, pos=units)  # fmt: skip
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        fig = plt.figure(figsize=canvas.figsize)
+        top_room = 1 - (0.45 if title else 0.1) / canvas.figsize[1]
+        ax = fig.add_axes((0.0, 0.0, 1.0, top_room))
+    if layout == "spring":
+        links = ([], [Link(*link[:2], link.style, link.ended) for link in links[0] + links[1]], links[2])
+    draw_links(ax, canvas, links, date is None)
+    _draw_nodes(ax, H, canvas, node_size, company_id)
+    for node in names:
+        x, y = canvas.pos[node]
+        ax.text(x, y - canvas.marker - 2 / 72, "\n".join(canvas.lines[node]), ha="center", va="top",
+                fontsize=canvas.fonts[node], linespacing=1.1, zorder=3, gid=f"label:{node}",
+                fontweight="bold" if node == company_id else "normal",
+                bbox={"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})  # fmt: skip
+    _people_caption(ax, H, canvas)
+    if entries:
+        ax.legend(handles=entries, loc="lower center", ncol=canvas.legend_columns, fontsize=7.5, frameon=False,
+                  borderaxespad=0.2, handlelength=2.6, columnspacing=1.2)  # fmt: skip
+    if title:
+        ax.set_title(title, fontsize=10)
+    ax.set_xlim(*canvas.xlim)
+    ax.set_ylim(*canvas.ylim)
+    ax.set_axis_off()
+    return ax
+
+
+def _drawn(G: nx.MultiDiGraph, company_id: str | None, date: Any, persons: bool) -> nx.MultiDiGraph:
+    """The subgraph drawn: the group (or all of ``G``), as of ``date``, people only with ``persons``."""
     nodes = select_group(G, company_id, date, persons) if company_id is not None else set(G)
     if not persons:
         nodes = {n for n in nodes if G.nodes[n].get("kind") != NATURAL_PERSON}
@@ -173,70 +180,57 @@ def group(G: nx.MultiDiGraph, ax: Any = None, *, company_id: str | None = None, 
         for _, attrs in H.nodes(data=True):  # existed on the date, terminated since: it was not inactive then
             if attrs.get("status") == "inactive" and attrs.get("terminated_at") is not None:
                 attrs["status"] = "active"
-    pos = layered_layout(H) if layout == "layered" else nx.spring_layout(nx.DiGraph(H), seed=seed)
-    if ax is None:
-        import matplotlib.pyplot as plt
-
-        xs = [x for x, _ in pos.values()] or [0.0]
-        ys = [y for _, y in pos.values()] or [0.0]
-        width = min(max(7.0, 1.6 * (max(xs) - min(xs) + 1) + 2.5), 32.0)  # + room for the legend
-        _, ax = plt.subplots(figsize=(width, min(max(3.5, 1.3 * (max(ys) - min(ys) + 1)), 24.0)))
-    _draw(H, pos, ax, date is None, labels, node_size, font_size)
-    if legend:
-        _legend(H, ax)
-    if title is None and company_id is not None:
-        day = to_date(date)  # None exactly when date is None: as_of above rejected a date that is no day
-        top = ultimate_parent(G, company_id, day)
-        title = f"{G.nodes[top].get('name') or top} ({top}) and its group"
-        title += f" on {day.isoformat()}" if day is not None else ""
-    if title:
-        ax.set_title(title)
-    ax.set_axis_off()
-    ax.margins(0.08)
-    return ax
+    return H
 
 
-def _draw(H: nx.MultiDiGraph, pos: dict, ax: Any, fade_ended: bool, labels: bool, node_size: float,
-          font_size: float) -> None:  # fmt: skip
-    for style, (_, colour, line, width) in EDGE_STYLES.items():
-        for ended in (False, True):
-            edges = sorted({(u, v) for u, v, a in H.edges(data=True)
-                            if _edge_style(H, u, a) == style and (a.get("valid_to") is not None) == ended})  # fmt: skip
-            if not edges:
-                continue
-            nx.draw_networkx_edges(nx.DiGraph(edges), pos, edgelist=edges, ax=ax, edge_color=colour, style=line,
-                                   width=width, alpha=0.3 if ended and fade_ended else 0.9, arrows=True,
-                                   arrowsize=9, node_size=node_size, connectionstyle="arc3,rad=0.06")  # fmt: skip
+def _spring(H: nx.MultiDiGraph, seed: int) -> dict[Any, tuple[float, float]]:
+    raw = nx.spring_layout(nx.DiGraph(H), seed=seed)
+    side = max(2.0, len(H) ** 0.5 * 1.6)  # in columns and rows: room for the labels
+    return {n: (float(x) * side, float(y) * side / 2) for n, (x, y) in raw.items()}
+
+
+def _draw_nodes(ax: Any, H: nx.MultiDiGraph, canvas: Canvas, node_size: float, seed: str | None) -> None:
+    if seed in canvas.pos:
+        x, y = canvas.pos[seed]
+        ax.scatter([x], [y], s=node_size * 3.2, marker="o", color=SEED_COLOUR, alpha=0.55, zorder=1.9,
+                   linewidths=0, gid="seed")  # fmt: skip
     for key, (_, colour, marker) in NODE_STYLES.items():
-        members = sorted(n for n, a in H.nodes(data=True) if _node_style(a) == key)
+        members = sorted(n for n, a in H.nodes(data=True) if node_style(a) == key)
         if members:
-            nx.draw_networkx_nodes(H, pos, nodelist=members, ax=ax, node_color=colour, node_shape=marker,
-                                   node_size=node_size, edgecolors="#2F3E5C", linewidths=0.8)  # fmt: skip
-    if labels:
-        for node, (x, y) in pos.items():
-            ax.text(
-                x,
-                y - 0.1,
-                _label(H.nodes[node], node, 16, 40),
-                ha="center",
-                va="top",
-                fontsize=font_size,
-                bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.75},
-            )
+            xy = [canvas.pos[n] for n in members]
+            ax.scatter([x for x, _ in xy], [y for _, y in xy], s=node_size, marker=marker, color=colour,
+                       edgecolors="#2F3E5C", linewidths=0.8, zorder=2)  # fmt: skip
 
 
-def _legend(H: nx.MultiDiGraph, ax: Any) -> None:
+def _people_caption(ax: Any, H: nx.MultiDiGraph, canvas: Canvas) -> None:
+    """A rule and a caption above the band of people, so they read apart from the companies."""
+    people = [canvas.pos[n][1] for n, kind in H.nodes(data="kind") if kind == NATURAL_PERSON]
+    if not people or len(people) == len(H):
+        return
+    y = max(people) + canvas.marker + CHANNEL * canvas.row * 0.5
+    ax.axhline(y, color="#55A868", linewidth=0.6, alpha=0.6, zorder=0.4)
+    ax.text(canvas.xlim[0] + 0.1, y + 0.03, "People (officers, Prokura, shareholders)", fontsize=7.5,
+            color="#2E6B3A", style="italic", ha="left", va="bottom", zorder=3, gid="people-caption")  # fmt: skip
+
+
+def _legend_handles(H: nx.MultiDiGraph, links: tuple[list[Link], list[Link], list[Link]], seed: str | None) -> list:
     from matplotlib.lines import Line2D
 
-    kinds = {_node_style(a) for _, a in H.nodes(data=True)}
-    links = {_edge_style(H, u, a) for u, _, a in H.edges(data=True)}
+    kinds = {node_style(a) for _, a in H.nodes(data=True)}
+    tree, others, persons = links
+    shown = {link.style for link in tree + others}
     handles = [Line2D([], [], marker=marker, linestyle="none", markerfacecolor=colour, markeredgecolor="#2F3E5C",
-                      markersize=8, label=label)
+                      markersize=7, label=label)
                for key, (label, colour, marker) in NODE_STYLES.items() if key in kinds]  # fmt: skip
+    if seed in H:
+        handles.append(Line2D([], [], marker="o", linestyle="none", markerfacecolor=SEED_COLOUR, alpha=0.6,
+                              markeredgecolor="none", markersize=12, label="the company asked about"))  # fmt: skip
     handles += [Line2D([], [], color=colour, linestyle=line, linewidth=width, label=label)
-                for key, (label, colour, line, width) in EDGE_STYLES.items() if key in links]  # fmt: skip
-    if handles:
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=8, frameon=False)
+                for key, (label, colour, line, width) in EDGE_STYLES.items() if key in shown]  # fmt: skip
+    if persons:
+        label, colour, width = PERSON_LINK
+        handles.append(Line2D([], [], color=colour, linewidth=width * 1.5, label=label))
+    return handles
 
 
 class _CallableModule(types.ModuleType):

@@ -15,9 +15,13 @@ import pytest
 from regkit.plot.style import HASH_SALT, EuroFormatter, deterministic, eur_text, figure_svg, new_axes
 
 VIEW_MODULES = ["regkit.plot.style", "regkit.plot.fiscal", "regkit.plot.periods", "regkit.plot.financials", "regkit.plot.insolvency", "regkit.plot.history",
+                "regkit.plot.group", "regkit.plot.group_labels", "regkit.plot.group_canvas", "regkit.plot.group_styles",
+                "regkit.plot.group_edges", "regkit.plot.interactive",
                 "regkit.widgets", "regkit.widgets.render", "regkit.widgets.base", "regkit.widgets.company",
                 "regkit.widgets.company_logic", "regkit.widgets.insolvency", "regkit.widgets.insolvency_logic",
-                "regkit.widgets.group", "regkit.widgets.group_logic"]  # fmt: skip
+                "regkit.widgets.group", "regkit.widgets.group_logic",
+                "regkit.plot.history_bars", "regkit.plot.bar_text", "regkit.plot.years", "regkit.plot.references",
+                "regkit.plot.before_event", "regkit.plot.breakdown"]  # fmt: skip
 
 
 @pytest.mark.parametrize(
