@@ -14,7 +14,7 @@ from regkit.client import RegkitError
 from . import company_logic as logic
 from . import company_tables, search_logic
 from .base import Explorer
-from .company_panes import STALE_CSS, TablePane, mark_stale
+from .company_panes import TablePane
 from .render import message_html
 
 __all__ = ["CompanyExplorer"]
@@ -89,6 +89,8 @@ class CompanyExplorer(Explorer):
     >>> explorer                                        # doctest: +SKIP
     """
 
+    TITLE = "Company"
+
     def __init__(self, client: Any = None, company_id: str = "") -> None:
         super().__init__(client)
         self.record: Any = None
@@ -118,7 +120,7 @@ class CompanyExplorer(Explorer):
                    **{name: self.tables[name] for name in _TABLE_TABS}}  # fmt: skip
         self.tabs = widgets.Tab(children=[special.get(name) or self.panes[name] for name in logic.TABS],
                                 titles=logic.TABS)  # fmt: skip
-        self.children = [widgets.HTML(STALE_CSS), widgets.HBox([self.search, self.find_button]), self.match_pane,
+        self.children = [self.css, widgets.HBox([self.search, self.find_button]), self.match_pane,
                          widgets.HBox([self.company_id, self.load_button]), self.status, self.credits,
                          self.tabs]  # fmt: skip
         self.company_id.observe(self._on_id, names="value")
@@ -141,7 +143,7 @@ class CompanyExplorer(Explorer):
         self.load_button.disabled = cid is None
         self.load_button.description = logic.load_button_text(self.client, cid)
         shown = None if self.record is None else str(self.record.raw["id"])
-        mark_stale(self.tabs, shown is not None and cid != shown)
+        self.mark_stale(self.tabs, shown is not None and cid != shown)
         if shown is not None and cid != shown:
             message += message_html(f"The tabs below still show {shown}, not the id typed: click Load to replace "
                                     "them.", "warning")  # fmt: skip
@@ -195,7 +197,7 @@ class CompanyExplorer(Explorer):
 
     def _clear(self) -> None:
         self.record = self.owners = None
-        mark_stale(self.tabs, False)
+        self.mark_stale(self.tabs, False)
         for name, pane in self.panes.items():
             if name in self.tables:
                 self.tables[name].clear()
@@ -218,7 +220,7 @@ class CompanyExplorer(Explorer):
     def show(self, record: Any) -> None:
         """Fill the tabs from a record (no lookup; the owners wait for a click on **Fetch owners**)."""
         self.record, self.owners = record, None
-        mark_stale(self.tabs, False)
+        self.mark_stale(self.tabs, False)
         for name, pane in self.panes.items():
             make = _TABLE_TABS.get(name)
             if make is not None:

@@ -18,21 +18,10 @@ import pandas as pd
 from .render import message_html
 from .tables import sortable_table, table_html
 
-__all__ = ["LONG", "STALE_CSS", "TablePane", "mark_stale"]
+__all__ = ["LONG", "TablePane"]
 
 LONG = 10
 """A list of more rows than this is shown as a sortable table."""
-
-STALE_CSS = "<style>.regkit-stale{opacity:0.4;filter:grayscale(1)}</style>"
-"""Greys a widget that shows what no longer matches the inputs (the class ``regkit-stale``)."""
-
-
-def mark_stale(widget: Any, stale: bool) -> None:
-    """Grey ``widget`` (add the class ``regkit-stale``, styled by :data:`STALE_CSS`) or show it plainly again."""
-    if stale:
-        widget.add_class("regkit-stale")
-    else:
-        widget.remove_class("regkit-stale")
 
 
 class TablePane(widgets.VBox):

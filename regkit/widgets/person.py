@@ -12,7 +12,7 @@ from regkit.client import RegkitError
 from . import person_logic as logic
 from . import person_tables as tables
 from .base import Explorer
-from .company_panes import STALE_CSS, TablePane, mark_stale
+from .company_panes import TablePane
 from .render import message_html
 from .search_logic import is_person_id
 
@@ -78,6 +78,8 @@ class PersonExplorer(Explorer):
     >>> explorer.matches.selected_rows = [0]         # doctest: +SKIP
     """
 
+    TITLE = "Person"
+
     def __init__(self, client: Any = None, person_id: str = "") -> None:
         super().__init__(client)
         self.person: Any = None
@@ -101,7 +103,7 @@ class PersonExplorer(Explorer):
                                                 self.tables["co_officers"]])}  # fmt: skip
         self.tabs = widgets.Tab(children=[children[name] for name in logic.TABS], titles=logic.TABS)
         self.children = [
-            widgets.HTML(STALE_CSS), widgets.HBox([self.query, self.search_button]), self.cost, self.results,
+            self.css, widgets.HBox([self.query, self.search_button]), self.cost, self.results,
             self.result_pane, widgets.HBox([self.person_id, self.load_button]), self.status, self.credits, self.tabs,
         ]  # fmt: skip
         self.query.observe(lambda _: self.update_cost(), names="value")
@@ -172,7 +174,7 @@ class PersonExplorer(Explorer):
         self.load_button.description = logic.load_button_text(self.client, text.lower() if ok else None)
         shown = None if self.person is None else str(self.person.raw["id"]).lower()
         stale = shown is not None and text.lower() != shown
-        mark_stale(self.tabs, stale)
+        self.mark_stale(self.tabs, stale)
         if not text:
             self.status.value = message_html("Search a name and click a person, or paste a person id (a UUID).")
         elif not ok:
@@ -204,7 +206,7 @@ class PersonExplorer(Explorer):
 
     def _clear(self) -> None:
         self.person = self.holdings = self.co_officers = None
-        mark_stale(self.tabs, False)
+        self.mark_stale(self.tabs, False)
         self.panes["summary"].value = self.panes["positions"].value = ""
         for pane in self.tables.values():
             pane.clear()
@@ -215,7 +217,7 @@ class PersonExplorer(Explorer):
     def show(self, person: Any, held: Any = None) -> None:
         """Fill the tabs from a person and their holdings (no lookup; co-officers wait for a click)."""
         self.person, self.holdings, self.co_officers = person, held, None
-        mark_stale(self.tabs, False)
+        self.mark_stale(self.tabs, False)
         self.panes["summary"].value = logic.summary_html(person)
         self.panes["positions"].value = tables.positions_chart_html(person, held)
         head, frame, columns = tables.positions_table(person)

@@ -43,6 +43,7 @@ TABLE_CSS = (
     "white-space:nowrap}"
     ".regkit-table td{padding:2px 10px 2px 4px;border-bottom:1px solid #e5e7eb;vertical-align:top}"
     ".regkit-table tbody tr:nth-child(even){background:#f6f8fa}"
+    ".regkit-table th.regkit-num{text-align:right}"
     ".regkit-table td.regkit-num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
     ".regkit-table td.regkit-date{white-space:nowrap}"
     "</style>"
@@ -154,9 +155,10 @@ def table_html(frame: pd.DataFrame, columns: Sequence[str] | None = None, *, emp
     plan = _plan(frame, columns, money, percent)
     if frame.empty or not plan:
         return message_html(empty)
-    head = "".join(f"<th>{html.escape(column_label(c))}</th>" for c, _ in plan)
-    classes = {"money": ' class="regkit-num"', "percent": ' class="regkit-num"', "number": ' class="regkit-num"',
-               "date": ' class="regkit-date"'}  # fmt: skip
+    numeric = ("money", "percent", "number")
+    right = ' class="regkit-num"'
+    head = "".join(f"<th{right if kind in numeric else ''}>{html.escape(column_label(c))}</th>" for c, kind in plan)
+    classes = {"money": right, "percent": right, "number": right, "date": ' class="regkit-date"'}
     rows = []
     for values in zip(*(frame[c].head(max_rows) for c, _ in plan)):
         cells = (f"<td{classes.get(kind, '')}>{html.escape(_cell(kind, c, v), quote=False)}</td>"
@@ -198,10 +200,11 @@ def sortable_table(frame: pd.DataFrame, columns: Sequence[str] | None = None, *,
     numbers = [i for i, (_, kind) in enumerate(plan) if kind in ("money", "percent", "number")]
     dates = [i for i, (_, kind) in enumerate(plan) if kind == "date"]
     column_defs = [{"targets": numbers, "type": "num-fmt", "className": "dt-right regkit-num"},
-                   {"targets": dates, "className": "regkit-date"}]  # fmt: skip
+                   {"targets": dates, "className": "dt-left regkit-date"}]  # fmt: skip
     table = ITable(shown, select={"style": "single"} if on_select else False, pageLength=page_length,
                    lengthMenu=sorted({page_length, 25, 50, 100}), classes="display compact nowrap regkit-itable",
                    showIndex=False, maxBytes=0, allow_html=False, order=[],
+                   style="table-layout:auto;width:auto;margin:0 auto 0 0;caption-side:bottom",
                    columnDefs=[d for d in column_defs if d["targets"]])  # fmt: skip
     if on_select is not None:
 

@@ -171,7 +171,9 @@ def test_clicking_a_row_shows_its_events(client: Any, world: Any) -> None:
         explorer.events.value
     )
     assert "<svg" in explorer.events.value
-    assert all(e["event_type"] in explorer.events.value for e in proceeding["events"])
+    said = {"proceedings_opened": "proceedings opened", "discharge_granted": "discharge granted"}
+    for event in proceeding["events"]:  # each event by its label (the code's words), never the code itself
+        assert said.get(event["event_type"], event["event_type"].replace("_", " ")) in explorer.events.value
     assert client.credits_spent == 20 and "Credits spent: 20" in explorer.credits.value
     explorer.table.selected_rows = []
     explorer.table.selected_rows = [0]

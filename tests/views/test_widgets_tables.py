@@ -84,4 +84,4 @@ def test_sortable_table_rows_are_clickable(company: Any) -> None:
     table.selected_rows = []
     assert picked == [len(reps) - 1, None]
     defs = table._dt_args["columnDefs"]
-    assert {"targets": [2], "className": "regkit-date"} in defs
+    assert {"targets": [2], "className": "dt-left regkit-date"} in defs
