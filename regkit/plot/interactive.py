@@ -5,7 +5,7 @@ draws, from the same parts: the same unique short labels (:func:`regkit.plot.gro
 colours by kind and status and edge colours by relation (:mod:`regkit.plot.group_styles`), one edge per pair,
 pointed down from parent to company, and positions from the layered layout (deterministic; the widget does not
 run its force layout unless asked). ipysigma bundles its JavaScript with the Python package, so the view works
-in JupyterLab 4 offline. It is an optional dependency: ``pip install 'regkit[interactive]'``.
+in JupyterLab 4 offline. ipysigma is one of regkit's dependencies.
 
 Growing the graph
 -----------------
@@ -36,7 +36,7 @@ from .group_styles import EDGE_STYLES, NODE_STYLES, SEED_COLOUR, node_style
 
 __all__ = ["group_interactive", "view_graph"]
 
-_MISSING = "the interactive group view needs ipysigma: pip install 'regkit[interactive]' (or pip install ipysigma)"
+_MISSING = "the interactive group view needs ipysigma, one of regkit's dependencies: pip install 'ipysigma>=0.24'"
 
 
 def view_graph(G: nx.MultiDiGraph, company_id: str | None = None, date: Any = None,

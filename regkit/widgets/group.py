@@ -58,6 +58,11 @@ class GroupExplorer(Explorer):
         ISO dates the group changed on, then ``"current"``.
     estimate, status, credits, drawn, drawing, interlocks, report : ipywidgets.HTML
         ``drawn`` says what the drawing shows (which companies, on which day, people or not).
+    view : ipywidgets.ToggleButtons
+        ``"drawing"`` (the static :func:`regkit.plot.group`) or ``"interactive"``: the same group in
+        :func:`regkit.plot.group_interactive` (pan, zoom, hover details; for groups too large to read on paper).
+    interactive : ipywidgets.Box
+        Holds the interactive view (an ``ipysigma.Sigma``) while ``view`` is ``"interactive"``; else empty.
     result_area : ipywidgets.VBox
         What the crawl shows: the report, the slider, the drawing, the interlocks (greyed out while the inputs
         have changed since the crawl).
@@ -90,8 +95,14 @@ class GroupExplorer(Explorer):
         self.date = widgets.SelectionSlider(description="As of", options=[logic.CURRENT], value=logic.CURRENT,
                                             continuous_update=False, layout=widgets.Layout(width="95%"))  # fmt: skip
         self.estimate, self.drawn, self.drawing, self.interlocks, self.report = (widgets.HTML() for _ in range(5))
-        self._slider_row = widgets.HBox([self.date, self.persons], layout=widgets.Layout(display="none"))
-        self.result_area = widgets.VBox([self.report, self._slider_row, self.drawn, self.drawing, self.interlocks])
+        self.view = widgets.ToggleButtons(description="View", options=[("drawing", "drawing"),
+                                          ("interactive (pan, zoom)", "interactive")], value="drawing",
+                                          style={"button_width": "160px"})  # fmt: skip
+        self.interactive = widgets.Box()
+        self._slider_row = widgets.VBox([widgets.HBox([self.date, self.persons]), self.view],
+                                        layout=widgets.Layout(display="none"))  # fmt: skip
+        self.result_area = widgets.VBox([self.report, self._slider_row, self.drawn, self.drawing, self.interactive,
+                                         self.interlocks])  # fmt: skip
         self.children = [
             self.css, widgets.HBox([self.seed, self.depth]), self.direction,
             widgets.HBox(list(self.relation_boxes.values())),
@@ -105,6 +116,7 @@ class GroupExplorer(Explorer):
         self.crawl_button.on_click(lambda _: self.run_crawl())
         self.date.observe(lambda _: self.redraw(), names="value")
         self.persons.observe(lambda _: self.redraw(), names="value")
+        self.view.observe(lambda _: self.redraw(), names="value")
         self.seed.value = seed
         self._on_inputs()
 
@@ -152,6 +164,7 @@ class GroupExplorer(Explorer):
             self._quiet = False
         for pane in (self.report, self.drawn, self.drawing, self.interlocks):
             pane.value = ""
+        self.interactive.children = ()
 
     def _seed_id(self) -> str | None:
         """The seed's company id or person UUID; a name is looked up (autocomplete) and replaced by its id."""
@@ -224,7 +237,15 @@ class GroupExplorer(Explorer):
         if self.graph is None or self.crawled_seed is None or self._quiet:
             return 0
         day = logic.to_day(self.date.value)
-        self.drawing.value, drawn = group_drawing.drawing_html(self.graph, self.crawled_seed, day, self.persons.value)
+        if self.view.value == "interactive":
+            self.interactive.children = (group_drawing.interactive_view(self.graph, self.crawled_seed, day,
+                                                                        self.persons.value),)  # fmt: skip
+            self.drawing.value = ""
+            drawn = group_drawing.drawn_companies(self.graph, self.crawled_seed, day, self.persons.value)
+        else:
+            self.interactive.children = ()
+            self.drawing.value, drawn = group_drawing.drawing_html(self.graph, self.crawled_seed, day,
+                                                                   self.persons.value)  # fmt: skip
         self.drawn.value = message_html(
             group_drawing.drawn_text(self.graph, self.crawled_seed, day, self.persons.value)
         )

@@ -12,7 +12,7 @@ from regkit.schema.formatting import count_text
 
 from .render import figure_html, message_html
 
-__all__ = ["drawing_html", "drawn_nodes", "drawn_text"]
+__all__ = ["drawing_html", "drawn_companies", "drawn_nodes", "drawn_text", "interactive_view"]
 
 
 def _count(n: int, one: str, many: str) -> str:
@@ -75,8 +75,7 @@ def drawing_html(G: Any, seed: str, day: _dt.date | None, persons: bool = False)
 
     if seed not in G or not G.nodes[seed].get("fetched", True):
         return message_html(f"{seed} is not in the crawled graph (its lookup failed).", "error"), 0
-    shown = _shown(G, seed, day, persons)
-    companies = sum(1 for _, kind in shown.nodes(data="kind") if kind == COMPANY)
+    companies = drawn_companies(G, seed, day, persons)
     if G.nodes[seed].get("kind") == NATURAL_PERSON:
         title = f"{G.nodes[seed].get('name') or seed} and the companies crawled from them"
         title += f" on {day.isoformat()}" if day is not None else ""
@@ -87,3 +86,18 @@ def drawing_html(G: Any, seed: str, day: _dt.date | None, persons: bool = False)
         return figure_html(ax.figure), companies
     finally:
         plt.close(ax.figure)  # drawn by pyplot to get the drawing's own size; never shown
+
+
+def interactive_view(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -> Any:
+    """The seed's group on ``day`` as :func:`regkit.plot.group_interactive` shows it (an ``ipysigma.Sigma``): the
+    same companies as :func:`drawing_html` draws (a person seed: the companies crawled from them, with people)."""
+    from regkit.plot.interactive import group_interactive
+
+    if G.nodes[seed].get("kind") == NATURAL_PERSON:
+        return group_interactive(G.subgraph(drawn_nodes(G, seed, day, True)), date=day, persons=True, height=520)
+    return group_interactive(G, company_id=seed, date=day, persons=persons, height=520)
+
+
+def drawn_companies(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -> int:
+    """How many companies the drawing (or the interactive view) of the seed's group on ``day`` shows."""
+    return sum(1 for _, kind in _shown(G, seed, day, persons).nodes(data="kind") if kind == COMPANY)

@@ -36,10 +36,11 @@ _DATE = _TD + ";white-space:nowrap"
 _MUTED = "color:#57606a"
 _STYLE_ELEMENT = re.compile(r"<style\b[^>]*>.*?</style>", re.S | re.I)
 _SVG = re.compile(r"<svg\b.*?</svg>", re.S)
+_SVG_METADATA = re.compile(r"<metadata>.*?</metadata>", re.S)
 
 
 def _svg_image(match: re.Match[str]) -> str:
-    svg = match.group(0)
+    svg = _SVG_METADATA.sub("", match.group(0))  # matplotlib's version stamp: the image is the same without it
     data = base64.b64encode(svg.encode("utf-8")).decode("ascii")
     return f'<img alt="figure" style="max-width:100%;height:auto" src="data:image/svg+xml;base64,{data}">'
 

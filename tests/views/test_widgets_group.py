@@ -280,3 +280,26 @@ def test_an_ambiguous_name_lists_the_candidates(client: Any) -> None:
     explorer.estimate_button.click()
     assert "Several companies start like 'Waldstein'" in explorer.status.value and explorer.crawl_button.disabled
     assert explorer.seed.value == "Waldstein" and client.credits_spent == 0
+
+
+def test_the_interactive_view_shows_the_drawn_group_in_sigma(client: Any, world: Any) -> None:
+    from ipysigma import Sigma
+
+    members = next(g["members"] for g in world.meta["groups"] if g["organtraeger"] == WALDSTEIN)
+    explorer = GroupExplorer(client, WALDSTEIN, direction="down")
+    explorer.depth.value, explorer.budget.value = 5, 1000
+    explorer.estimate_button.click()
+    explorer.crawl_button.click()
+    assert explorer.interactive.children == () and "<svg" in explorer.drawing.value
+    explorer.view.value = "interactive"
+    (view,) = explorer.interactive.children
+    assert isinstance(view, Sigma) and explorer.drawing.value == ""
+    nodes = {node["key"] for node in view.data["nodes"]}
+    assert set(members) <= nodes and all(n.startswith("DE-") for n in nodes)  # the companies; people hidden
+    assert f"Drawn: the {len(members)} companies" in explorer.drawn.value
+    spent = client.credits_spent
+    explorer.view.value = "drawing"  # back: the static drawing, nothing fetched
+    assert explorer.interactive.children == () and "<svg" in explorer.drawing.value
+    assert client.credits_spent == spent
+    explorer.seed.value = "DE-HRB-R2103-65834"  # a new seed clears the view
+    assert explorer.interactive.children == ()
