@@ -74,6 +74,8 @@ COLUMN_LABELS: dict[str, str] = {
     "debtor_legal_form": "Legal form", "legal_form": "Legal form", "current_status": "Status", "status": "Status",
     "proceeding_kind": "Proceeding", "debtor_kind": "Debtor", "administration_kind": "Administration",
     "court": "Court", "city": "City", "role": "Role", "event_type": "Event",
+    "debtor_name": "Debtor", "case_number": "Case", "opened_at": "Opened", "closed_at": "Closed",
+    "last_event_at": "Last event", "published_at": "Published",
 }  # fmt: skip
 
 

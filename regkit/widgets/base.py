@@ -15,7 +15,11 @@ from .static import STALE_CLASS, snapshot_html
 
 __all__ = ["EXPLORER_CSS", "Explorer", "STALE_CLASS"]
 
-EXPLORER_CSS = f"<style>.{STALE_CLASS}{{opacity:0.4;pointer-events:none;filter:grayscale(1)}}</style>"
+EXPLORER_CSS = (
+    f"<style>.{STALE_CLASS}{{opacity:0.4;pointer-events:none;filter:grayscale(1)}}"
+    ".regkit-itable td.regkit-num,.regkit-itable td.regkit-date{white-space:nowrap}"
+    ".regkit-itable th{white-space:nowrap}</style>"
+)
 """The explorers' own CSS (in the invisible ``css`` widget each explorer shows first)."""
 
 

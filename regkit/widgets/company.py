@@ -10,6 +10,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from regkit.client import RegkitError
+from regkit.schema import column_label
 
 from . import company_logic as logic
 from . import company_tables, search_logic
@@ -229,7 +230,7 @@ class CompanyExplorer(Explorer):
                 pane.value = logic.tab_html(record, name)
         options = logic.indicator_metrics(record)
         default = tuple(m for m in ("revenue", "equity", "balance_sheet_total") if m in options)[:2]
-        self.metrics.options = options  # resets the value (one redraw)
+        self.metrics.options = [(column_label(m), m) for m in options]  # resets the value (one redraw)
         self.metrics.value = default
         self._draw_indicators()
         company, best = logic.owners_request(record)

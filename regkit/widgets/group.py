@@ -205,6 +205,11 @@ class GroupExplorer(Explorer):
                                                   self.budget.value, self.direction.value), "Crawling …")  # fmt: skip
         if graph is None:
             return None
+        failed = graph.graph["crawl"].failed.get(seed)
+        if failed is not None or seed not in graph:  # the seed itself could not be fetched: nothing to draw
+            self.status.value = message_html(str(failed or f"{seed} could not be fetched."), "error")
+            self._estimate_again(seed)
+            return None
         self.graph, self.crawled_seed = graph, seed
         self.mark_stale(self.result_area, False)
         self._slider_row.layout.display = None

@@ -27,12 +27,13 @@ __all__ = ["DATE_FIELDS", "EVENT_COLUMNS", "LEGAL_FORM_OPTIONS", "PER_PAGE_OPTIO
            "STATUS_OPTIONS", "build_filters", "cost_label", "events_html", "page_text", "results_html",
            "results_table", "run_search", "search_cost", "total_pages"]  # fmt: skip
 
-STATUS_OPTIONS = INSOLVENCY_STATUSES
+STATUS_OPTIONS = tuple((display_label("current_status", status), status) for status in INSOLVENCY_STATUSES)
 LEGAL_FORM_OPTIONS = (("any", None), *((display_label("legal_form", form), form) for form in LEGAL_FORMS))
-DATE_FIELDS = ("opened_at", "closed_at", "last_event_at", "claims_filing_deadline")
+DATE_FIELDS = (("opened", "opened_at"), ("closed", "closed_at"), ("last event", "last_event_at"),
+               ("claims filing deadline", "claims_filing_deadline"))  # fmt: skip
 PER_PAGE_OPTIONS = (10, 25, 50, 100)
-RESULT_COLUMNS = ("debtor_name", "case_number", "court", "current_status", "debtor_legal_form", "proceeding_kind",
-                  "opened_at", "closed_at", "last_event_at")  # fmt: skip
+RESULT_COLUMNS = ("debtor_name", "case_number", "court", "current_status", "debtor_legal_form", "opened_at",
+                  "last_event_at")  # fmt: skip
 """The columns of the results table, in order (the proceeding's id is kept in the frame, not shown)."""
 EVENT_COLUMNS = ("published_at", "event_type", "decision_date", "summary")
 """The columns of a proceeding's events table."""
@@ -62,8 +63,9 @@ def build_filters(statuses: Sequence[str] = (), court: str = "", legal_form: str
     if legal_form:
         filters["debtor_legal_form"] = legal_form
     if date_from is not None or date_to is not None:
-        if date_field not in DATE_FIELDS:
-            raise ValueError(f"date_field must be one of {', '.join(DATE_FIELDS)}, not {date_field!r}")
+        fields = [field for _, field in DATE_FIELDS]
+        if date_field not in fields:
+            raise ValueError(f"date_field must be one of {', '.join(fields)}, not {date_field!r}")
         filters[date_field] = tuple(None if d is None else d.isoformat() for d in (date_from, date_to))
     return filters
 

@@ -109,7 +109,7 @@ def position_bars(person: Any, holdings: Any = None, until: Any = None) -> pd.Da
                            "text": [_role_text(str(r)) for r in positions["role"]]})]  # fmt: skip
     if holdings is not None:
         held = holdings_frame(holdings)
-        texts = [f"{_role_text(str(t))} {percent_text(s)}" for t, s in zip(held["relation_type"], held["share"])]
+        texts = [_holding_text(str(t), s) for t, s in zip(held["relation_type"], held["share"])]
         parts.append(pd.DataFrame({"company_id": held["company_id"], "company_name": held["company_name"],
                                    "start": held["start"], "end": held["end"], "key": HOLDING,
                                    "text": texts}))  # fmt: skip
@@ -230,3 +230,16 @@ def positions_chart(person: Any, ax: Any = None, *, holdings: Any = None, until:
     name = " ".join(str(raw.get(k) or "") for k in ("first_name", "last_name")).strip() or str(raw.get("id", ""))
     ax.set_title(title if title is not None else f"{name}: positions over time", fontsize=10)
     return ax
+
+
+def _holding_text(relation: str, share: Any) -> str:
+    """``"shareholder 25 %"``; a general partner without a share of the capital (0 or unknown) has no percent.
+
+    Examples
+    --------
+    >>> _holding_text("shareholder", 0.25), _holding_text("general_partner", 0.0)
+    ('shareholder 25 %', 'general partner')
+    """
+    if relation == "general_partner" and (pd.isna(share) or float(share) == 0.0):
+        return _role_text(relation)
+    return f"{_role_text(relation)} {percent_text(share)}"

@@ -40,7 +40,8 @@ def figure_html(fig: Any) -> str:
     from regkit.plot.style import figure_svg
 
     svg = figure_svg(fig)
-    return f'<div class="regkit-figure">{svg[svg.index("<svg") :]}</div>'
+    svg = svg[svg.index("<svg") :].replace("<svg ", '<svg style="max-width:100%;height:auto" ', 1)  # fits its pane
+    return f'<div class="regkit-figure">{svg}</div>'
 
 
 def draw_html(draw: Callable[[Any], Any], figsize: tuple[float, float] = (8.0, 4.0), nrows: int = 1) -> str:

@@ -74,6 +74,8 @@ def _kind(column: str, values: pd.Series, money: Collection[str], percent: Colle
         return "percent"
     if column in LABELS:
         return "label"
+    if column == "court":
+        return "court"
     if pd.api.types.is_datetime64_any_dtype(values) or column.endswith(("_date", "_at")) or column in (
         "date", "start", "end", "date_of_birth"):  # fmt: skip
         return "date"
@@ -93,6 +95,8 @@ def _cell(kind: str, column: str, value: Any) -> str:
         return display_label(column, value)
     if kind == "date":
         return date_text(value)
+    if kind == "court":  # every insolvency and register court is an Amtsgericht: the town says which
+        return str(value).removeprefix("Amtsgericht ")
     return value_text(value)
 
 
@@ -202,7 +206,7 @@ def sortable_table(frame: pd.DataFrame, columns: Sequence[str] | None = None, *,
     column_defs = [{"targets": numbers, "type": "num-fmt", "className": "dt-right regkit-num"},
                    {"targets": dates, "className": "dt-left regkit-date"}]  # fmt: skip
     table = ITable(shown, select={"style": "single"} if on_select else False, pageLength=page_length,
-                   lengthMenu=sorted({page_length, 25, 50, 100}), classes="display compact nowrap regkit-itable",
+                   lengthMenu=sorted({page_length, 25, 50, 100}), classes="display compact regkit-itable",
                    showIndex=False, maxBytes=0, allow_html=False, order=[],
                    style="table-layout:auto;width:auto;margin:0 auto 0 0;caption-side:bottom",
                    columnDefs=[d for d in column_defs if d["targets"]])  # fmt: skip

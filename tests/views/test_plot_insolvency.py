@@ -86,7 +86,7 @@ def test_without_by_one_bar_per_period_and_missing_dates_are_told(proceedings: l
     assert [float(p.get_height()) for p in container] == [quarters.get(str(s.to_period("Q")), 0) for s in starts]
     assert all(s == s.to_period("Q").start_time for s in starts)
     missing = sum(1 for p in proceedings if not p["opened_at"])
-    assert ax.get_xlabel() == f"Opened at ({missing} without a date not shown)"
+    assert ax.get_xlabel() == f"Opened ({missing} without a date not shown)"
     assert ax.get_ylabel() == "proceedings per quarter"
 
 

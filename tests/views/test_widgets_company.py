@@ -75,7 +75,9 @@ def test_the_metric_picker_offers_what_was_published_and_redraws(client: Any, co
     explorer = CompanyExplorer(client, DISTRESSED)
     explorer.load()
     published = [m for m in (*MEASURES, "employees") if any(r[m] is not None for r in raw["indicators"])]
-    assert list(explorer.metrics.options) == published and "revenue" not in published
+    assert [value for _, value in explorer.metrics.options] == published and "revenue" not in published
+    said = dict(explorer.metrics.options)  # labelled as a reader says them
+    assert said["Balance sheet total"] == "balance_sheet_total" and said["Equity"] == "equity"
     assert explorer.metrics.value == ("equity", "balance_sheet_total")
     first = explorer.indicator_chart.value
     assert first.count("<svg") == 1

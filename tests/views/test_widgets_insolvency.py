@@ -37,7 +37,7 @@ UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
 
 def _case_numbers(explorer: InsolvencyExplorer) -> list[str]:
     """The case numbers of the rows the table shows, as a reader sees them."""
-    return list(explorer.table.df["Case number"])
+    return list(explorer.table.df["Case"])
 
 
 def _by_id(proceedings: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -72,10 +72,11 @@ def test_a_search_shows_a_formatted_table_and_then_costs_nothing(client: Any, pr
     pages = -(-len(expected) // 10)
     assert f"page 1 of {pages} · {len(expected)} proceedings (10 credits)" in explorer.page_info.value
     shown = explorer.table.df
-    assert list(shown.columns[:3]) == ["Debtor name", "Case number", "Court"]
+    assert list(shown.columns) == ["Debtor", "Case", "Court", "Status", "Legal form", "Opened", "Last event"]
     assert not any(UUID.search(str(v)) for v in shown.to_numpy().ravel())  # ids are kept in the frame, not shown
     first = _by_id(proceedings)[expected[0]]
-    assert first["opened_at"][:10] in set(shown["Opened at"]) and "–" in set(shown["Closed at"])
+    assert first["opened_at"][:10] in set(shown["Opened"])
+    assert first["court"].removeprefix("Amtsgericht ") in set(shown["Court"])  # the town: every court is one
     assert client.credits_spent == 10 and "Credits spent: 10" in explorer.credits.value
     assert "Search page 1: 0 credits, cached." in explorer.cost.value
     assert explorer.search_button.description == "Search (0 credits, cached)"
