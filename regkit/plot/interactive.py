@@ -136,8 +136,10 @@ def group_interactive(G: nx.MultiDiGraph, company_id: str | None = None, date: A
         "edge_size": "size",
         "default_edge_type": "arrow",
         "node_size_range": (3, 14),
+        "edge_size_range": (0.8, 3),  # a profit transfer stands out by colour and weight, not as a band
         "height": height,
-        "label_density": 3,
+        "label_density": 1,  # sigma hides labels that would overlap; zooming in shows them
+        "hide_info_panel": True,  # the drawing, not sigma's settings; hover and search still work
     }
     options.update(sigma_kwargs)
     widget = Sigma(V, **options)

@@ -84,7 +84,8 @@ def _credits_spent(view: Any) -> int:
 
 def _drive_company_explorer(page: Any) -> Any:
     """Use the notebook's CompanyExplorer as a person would; returns its view (a locator)."""
-    cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="CompanyExplorer(client"))
+    # the cell that ends by showing the explorer (after the notebook's own clicks)
+    cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="company_explorer.company_id.value"))
     view = cell.locator(".jp-OutputArea-output .widget-vbox").first
     view.scroll_into_view_if_needed()
     view.get_by_text("Loaded Gerber Dienstleistungen GmbH").wait_for()  # the notebook's own last click

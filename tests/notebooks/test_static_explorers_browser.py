@@ -63,7 +63,7 @@ def test_explorers_show_their_snapshot_in_an_untrusted_notebook(tmp_path: Path, 
     root = tmp_path / "root"
     root.mkdir()
     _stored_notebook(root / "stored.ipynb", explorers)
-    cases = list(insolvency.table.df["Case number"])
+    cases = list(insolvency.table.df["Case"])
     with running_lab(root, tmp_path / "jupyter") as lab, browser() as launched:
         page = new_page(launched)
         try:
