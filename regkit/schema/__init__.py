@@ -1,10 +1,12 @@
 """The interface as a document: the OpenAPI description and the vocabulary derived from it."""
 
 from regkit.schema.formatting import (
+    MISSING,
     count_text,
     credits_text,
     date_text,
     euro_text,
+    is_missing,
     number_text,
     percent_text,
     value_text,
@@ -59,6 +61,8 @@ from regkit.schema.interface import (
 from regkit.schema.labels import COLUMN_LABELS, LABELS, column_label, display_label
 
 __all__ = [
+    "MISSING",
+    "is_missing",
     "count_text",
     "credits_text",
     "date_text",
