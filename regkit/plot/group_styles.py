@@ -38,8 +38,8 @@ NODE_STYLES: dict[tuple[str, str | None], tuple[str, str, str]] = {
 
 #: Edge style per kind of link: legend label, colour, line style, width.
 EDGE_STYLES: dict[str, tuple[str, str, LineStyleType, float]] = {
-    "profit_transfer": ("profit transfer (to parent)", "#C44E52", "solid", 2.0),
-    "shareholder": ("shareholder (parent → company)", "#333333", "solid", 1.1),
+    "profit_transfer": ("profit-transfer agreement (parent → company)", "#C44E52", "solid", 2.0),
+    "shareholder": ("shareholding (parent → company)", "#333333", "solid", 1.1),
     "general_partner": ("general partner", "#333333", "dashed", 1.1),
     "merger": ("merger (into acquirer)", "#937860", "dotted", 2.0),
     "spin_off": ("spin-off (to recipient)", "#DA8BC3", "dashdot", 1.6),

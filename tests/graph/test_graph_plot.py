@@ -37,9 +37,9 @@ def test_draws_a_group_on_the_given_axes(world_graph: Any) -> None:
     assert {
         "company, active",
         "company, inactive",
-        "profit transfer (to parent)",
+        "profit-transfer agreement (parent → company)",
         "merger (into acquirer)",
-        "shareholder (parent → company)",
+        "shareholding (parent → company)",
         "general partner",
     } <= labels
     assert "person" not in labels
@@ -113,7 +113,7 @@ def test_any_graph_and_styles(make_company: Any) -> None:
         "company, not fetched",
         "legal person",
         "spin-off (to recipient)",
-        "shareholder (parent → company)",
+        "shareholding (parent → company)",
     } == legend_labels(ax)
     assert {label for label, *_ in NODE_STYLES.values()} >= legend_labels(ax) - {s[0] for s in EDGE_STYLES.values()}
 
@@ -144,5 +144,5 @@ def test_holdings_are_drawn_as_shareholdings_one_line_per_pair() -> None:
     assert [d["relation"] for *_, d in G.edges(data=True)] == ["ownership"]
     fig, ax = plt.subplots()
     regkit.plot.group(G, ax, company_id=parent["id"])
-    assert "shareholder (parent → company)" in legend_labels(ax)
+    assert "shareholding (parent → company)" in legend_labels(ax)
     assert "officer / other role" not in legend_labels(ax)

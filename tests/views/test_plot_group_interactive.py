@@ -37,7 +37,7 @@ def test_edges_point_down_and_are_coloured_by_relation() -> None:
     widget = regkit.plot.group_interactive(G)
     edges = {(e["source"], e["target"]): e["attributes"] for e in widget.data["edges"]}
     assert (cid(1), cid(2)) in edges and (cid(2), cid(1)) not in edges  # profit transfer drawn parent → child
-    assert edges[cid(1), cid(2)]["relation"].startswith("profit transfer")
+    assert edges[cid(1), cid(2)]["relation"].startswith("profit-transfer agreement")
     assert edges[cid(2), cid(6)]["relation"].startswith("merger")  # acquirer → absorbed
     assert len({a["color"] for a in edges.values()}) >= 3
     nodes = _nodes(widget)
