@@ -21,6 +21,7 @@ import networkx as nx
 
 from regkit.graph import as_of, controlled_companies, ultimate_parent
 from regkit.graph.schema import (
+    COMPANY,
     MERGER,
     NATURAL_PERSON,
     REPRESENTATION,
@@ -52,7 +53,17 @@ def select_group(G: nx.MultiDiGraph, company_id: str, date: Any = None, persons:
     Returns
     -------
     set of str
+
+    Raises
+    ------
+    ValueError
+        ``company_id`` is not a node of ``G`` (the message says how to get it into the graph).
     """
+    if company_id not in G:
+        companies = sorted(n for n, kind in G.nodes(data="kind") if kind == COMPANY)
+        example = f", e.g. {companies[0]!r}" if companies else ""
+        raise ValueError(f"company_id {company_id!r} is not in the graph: pass one of its {len(companies)} companies"
+                         f"{example}, or crawl it first (regkit.crawl(client, {company_id!r}))")  # fmt: skip
     day = to_date(date)
     top = ultimate_parent(G, company_id, day)
     members = {top, company_id} | controlled_companies(G, top, day)

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import matplotlib.pyplot as plt
+import networkx as nx
 import pytest
 from group_support import (
     EXPECTED_DEPTH,
@@ -188,3 +189,13 @@ def test_register_number() -> None:
     assert register_number("DE-HRB-F1103-270764B") == "HRB 270764 B"
     assert register_number("DE-GnR-M1103-12") == "GnR 12"
     assert register_number("p-1") is None
+
+
+def test_a_company_not_in_the_graph_is_a_clear_error_before_drawing() -> None:
+    G = nx.MultiDiGraph()
+    G.add_node("DE-HRB-R2103-65834", kind="company", name="Beispiel GmbH")
+    with pytest.raises(ValueError, match=r"'DE-HRB-R2103-1' is not in the graph: pass one of its 1 companies, e.g\. "
+                                         r"'DE-HRB-R2103-65834', or crawl it first"):  # fmt: skip
+        regkit.plot.group(G, company_id="DE-HRB-R2103-1")
+    with pytest.raises(ValueError, match="is not in the graph"):
+        regkit.plot.group_interactive(G, company_id="DE-HRB-R2103-1")
