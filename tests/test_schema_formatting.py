@@ -11,7 +11,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from regkit.schema import count_text, credits_text, date_text, euro_text, number_text, percent_text, value_text
+from regkit.schema import (
+    count_text,
+    credits_text,
+    date_text,
+    euro_text,
+    more_text,
+    number_text,
+    percent_text,
+    plural,
+    value_text,
+)
 from regkit.schema.formatting import MISSING, is_missing
 
 MISSING_VALUES = [None, float("nan"), np.nan, pd.NA, pd.NaT, np.datetime64("NaT")]
@@ -41,6 +51,10 @@ def test_counts_shares_credits_and_dates() -> None:
         "100 %", "12.5 %", "0 %", "66.7 %")  # fmt: skip
     assert credits_text(0) == "0 credits" and credits_text(0, cached=True) == "0 credits, cached"
     assert credits_text(1) == "1 credit" and credits_text(20_000) == "20,000 credits"
+    assert (plural(1, "person", "people"), plural(2, "person", "people"), plural(0, "role"), plural(1, "role")) == (
+        "1 person", "2 people", "0 roles", "1 role")  # fmt: skip
+    assert plural(12_345, "company", "companies") == "12,345 companies"
+    assert more_text(1_500) == "… and 1,500 more" and more_text(3, "batch.errors") == "… and 3 more (batch.errors)"
     assert date_text(pd.Timestamp("2014-12-31")) == "2014-12-31"
     assert date_text(dt.datetime(2024, 3, 1, 9, 30, tzinfo=dt.timezone.utc)) == "2024-03-01 09:30"
 
@@ -48,6 +62,11 @@ def test_counts_shares_credits_and_dates() -> None:
 def test_cells_of_any_type() -> None:
     assert value_text(np.bool_(False)) == "no" and value_text(True) == "yes"
     assert value_text(np.float64(3.14159)) == "3.14" and value_text(7) == "7"
+    assert (
+        value_text(np.int32(-4200)) == "-4,200"
+        and value_text(np.uint8(7)) == "7"
+        and value_text(np.float32(0.5)) == "0.5"
+    )
     assert value_text(["Prokura", None]) == "Prokura, –"
     assert value_text("HRB 12345") == "HRB 12345"
     assert number_text(1234.5, 1) == "1,234.5" and number_text(1234.5) == "1,234"  # half to even

@@ -101,17 +101,15 @@ def batch_html(ids: Sequence[str], records: Sequence[Any], errors: Mapping[str, 
                         tables=[t for t in tables if t.rows], note=note, kind="batch")  # fmt: skip
 
 
-def budget_html(limit: int | None, spent: int, remaining: int | None, team: str | None = None) -> str:
-    """The client's (or the team's) budget: spent, left, the limit."""
+def budget_html(limit: int | None, spent: int, held: int = 0, team: str | None = None) -> str:
+    """The client's (or the team's) budget: spent, left, the limit, and what calls under way hold."""
     title = f"Budget of team {team}" if team else "Budget"
     if limit is None:
         facts = [("Spent", credits_text(spent)), ("Limit", "none (spending is counted, never refused)")]
         return summary_html(title, facts, kind="budget")
-    held = limit - spent - (remaining if remaining is not None else limit - spent)
-    facts = [("Spent", f"{count_text(spent)} of {credits_text(limit)}"),
-             ("Left", credits_text(remaining if remaining is not None else limit - spent))]  # fmt: skip
+    left = limit - spent - held
+    facts = [("Spent", f"{count_text(spent)} of {credits_text(limit)}"), ("Left", credits_text(left))]
     if held:
         facts.append(("Reserved", f"{credits_text(held)} held by calls under way"))
-    left = remaining if remaining is not None else limit - spent
     badge = ("used up", "error") if left <= 0 else None
     return summary_html(f"{title}: {credits_text(left)} left", facts, badge=badge, kind="budget")

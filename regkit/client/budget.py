@@ -32,6 +32,9 @@ class Budget:
         Credits this client may spend in total; ``None`` means no limit (spending is still counted).
     """
 
+    #: The team whose budget this is (:class:`~regkit.client.team_budget.TeamBudget`); ``None``: this client's.
+    team: str | None = None
+
     def __init__(self, limit: int | None = None) -> None:
         if limit is not None and limit < 0:
             raise ValueError(f"budget must be a non-negative number of credits, not {limit!r}")
@@ -51,6 +54,12 @@ class Budget:
         """Credits left after settled and reserved spending (``None`` without a limit)."""
         with self._lock:
             return None if self.limit is None else self.limit - self._spent - self._held
+
+    def snapshot(self) -> tuple[int, int, int | None]:
+        """``(spent, held, limit)`` read at one moment, so they agree: settled credits, credits reserved by calls
+        under way, and the limit (``None``: no limit)."""
+        with self._lock:
+            return self._spent, self._held, self.limit
 
     def check(self, needed: int, *, what: str = "this call", **context: object) -> None:
         """Raise :class:`BudgetExceededError` if ``needed`` credits would cross the limit."""
@@ -99,7 +108,7 @@ class Budget:
         """The summary Jupyter shows: spent, left and reserved of the limit (``None``, the repr, when the team's
         Redis does not answer)."""
         try:
-            limit, spent, remaining = self.limit, self.spent, self.remaining
+            spent, held, limit = self.snapshot()
         except RegkitError:
             return None
-        return budget_html(limit, spent, remaining, getattr(self, "team", None))
+        return budget_html(limit, spent, held, self.team)

@@ -21,16 +21,13 @@ from .summary_html import SummaryTable, plural, summary_html
 __all__ = ["company_register_text", "credentials_html", "credits_html", "extract_html", "holdings_html",
            "insolvency_html", "monitor_html", "owners_html", "search_html", "suggestions_html"]  # fmt: skip
 
-#: What a search page or result list is of, by kind: title, columns, and the cells of one result.
+#: What a search page or result list is of, by kind: title, columns, and the columns that never wrap (dates,
+#: register numbers).
 _SEARCHES: dict[str, tuple[str, tuple[str, ...], tuple[int, ...]]] = {
-    "company": ("Company search", ("Name", "Legal form", "Register", "City", "Status"), ()),
-    "insolvency": ("Insolvency search", ("Debtor", "Legal form", "Court", "Status", "Last event"), ()),
-    "person": ("Person search", ("Name", "City", "Born", "Status"), ()),
+    "company": ("Company search", ("Name", "Legal form", "Register", "City", "Status"), (2,)),
+    "insolvency": ("Insolvency search", ("Debtor", "Legal form", "Court", "Status", "Last event"), (3, 4)),
+    "person": ("Person search", ("Name", "City", "Born", "Status"), (2,)),
 }
-
-
-#: Columns of a search's table that never wrap (dates, register numbers).
-_NOWRAP = {"company": (2,), "insolvency": (3, 4), "person": (2,)}
 
 
 def _text(value: Any) -> str:
@@ -86,9 +83,9 @@ def _search_row(kind: str, r: Mapping[str, Any]) -> list[str]:
 def search_html(kind: str, results: Sequence[Mapping[str, Any]], *, subtitle: str, total: int,
                 where: str) -> str:  # fmt: skip
     """A search page or all results of a search (``kind``: ``"company"``, ``"insolvency"``, ``"person"``)."""
-    title, headers, numeric = _SEARCHES[kind]
+    title, headers, nowrap = _SEARCHES[kind]
     rows = [_search_row(kind, r) for r in results]
-    table = SummaryTable(headers, rows, numeric, nowrap=_NOWRAP[kind], where=where)
+    table = SummaryTable(headers, rows, nowrap=nowrap, where=where)
     head = f"{title}: {plural(total, 'result')}" if total else f"{title}: no results"
     return summary_html(head, subtitle=subtitle, tables=[table] if rows else [], kind=f"{kind}-search")
 
@@ -102,7 +99,8 @@ def suggestions_html(results: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _event_rows(events: Sequence[Mapping[str, Any]]) -> list[list[str]]:
-    return [[date_text(e.get("published_at")), str(e.get("event_type") or MISSING).replace("_", " "),
+    return [[date_text(e.get("published_at")),
+             display_label("event_type", e["event_type"]) if e.get("event_type") else MISSING,
              _text(e.get("summary"))] for e in reversed(events)]  # fmt: skip
 
 
@@ -142,7 +140,7 @@ def owners_html(o: Mapping[str, Any]) -> str:
     owners = list(o.get("owners") or ())
     rows = [[_text(w.get("name")), "company" if w.get("type") == "legal_person" else "person",
              str(w.get("relation_type") or MISSING).replace("_", " "),
-             MISSING if w.get("percentage_share") is None else percent_text(float(w["percentage_share"]) / 100),
+             _percent_of(w.get("percentage_share")),
              euro_text(w.get("nominal_share")), date_text(w.get("start"))] for w in owners]  # fmt: skip
     known = [float(w["percentage_share"]) for w in owners if w.get("percentage_share") is not None]
     facts = [("Owners", count_text(len(owners)))]

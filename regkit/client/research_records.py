@@ -33,7 +33,6 @@ class CompanySearchPage(CompanySearchFrames, SearchPage):
     ``country``, ``purpose``, ``address``)."""
 
     kind = "company_page"
-    results_of = "company"
 
 
 class CompanySearchResults(CompanySearchFrames, SearchResults):
@@ -44,8 +43,6 @@ class CompanySearchResults(CompanySearchFrames, SearchResults):
         """One row per result (see ``regkit.frames.company_search_results``); ``attrs`` holds ``total_results``,
         ``pages``, ``credits`` and ``estimated_credits``."""
         return self._with_totals(super().to_dataframe())
-
-    results_of = "company"
 
 
 class CompanySuggestions(CompanySearchFrames, Record):

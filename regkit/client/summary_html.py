@@ -14,6 +14,8 @@ import html
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
+from regkit.schema.formatting import more_text, plural
+
 __all__ = ["MAX_ROWS", "SummaryTable", "more_text", "plural", "summary_html"]
 
 MAX_ROWS = 10
@@ -33,30 +35,6 @@ _ODD = "background:transparent"
 # JupyterLab's own table style (centred, right-aligned, fixed layout, its own font size) is overridden inline.
 _TABLE = "border-collapse:collapse;border:none;table-layout:auto;font-size:inherit;color:inherit"
 _BADGES = {"ok": "#1a7f37", "warning": "#9a6700", "error": "#cf222e", "info": "#6e7781"}
-
-
-def plural(count: int, singular: str, plural_form: str | None = None) -> str:
-    """``count`` and the noun in the right number, digits grouped: ``plural(1, "company", "companies")`` →
-    ``"1 company"``, ``plural(1200, "owner")`` → ``"1,200 owners"``.
-
-    Examples
-    --------
-    >>> plural(1, "company", "companies"), plural(0, "owner"), plural(1200, "credit")
-    ('1 company', '0 owners', '1,200 credits')
-    """
-    noun = singular if count == 1 else (plural_form or singular + "s")
-    return f"{count:,} {noun}"
-
-
-def more_text(hidden: int, where: str = "") -> str:
-    """The line under a cut table: ``"… and 37 more"`` (``where`` says where the rest are).
-
-    Examples
-    --------
-    >>> more_text(37), more_text(2, "batch.errors")
-    ('… and 37 more', '… and 2 more (batch.errors)')
-    """
-    return f"… and {hidden:,} more" + (f" ({where})" if where else "")
 
 
 @dataclass(frozen=True)

@@ -218,6 +218,10 @@ class TeamBudget(Budget):
     def _state_keys(self) -> list[str]:
         return [self._keys[name] for name in ("limit", "spent", "holds", "expiry")]
 
+    def snapshot(self) -> tuple[int, int, int | None]:
+        """``(spent, held, limit)`` of the whole team, read from Redis in one step, so they agree."""
+        return self._read_state()
+
     @property
     def spent(self) -> int:
         """Credits the whole team has settled so far (charged, or possibly charged)."""

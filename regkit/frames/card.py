@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from regkit.schema import display_label
-from regkit.schema.formatting import count_text, euro_text, number_text
+from regkit.schema.formatting import count_text, euro_text, number_text, plural
 
 from ._input import as_dict
 from .money import capital_eur
@@ -89,7 +89,7 @@ def _insolvency(company: Mapping[str, Any]) -> str:
     if not proceedings:
         return "none"
     latest = proceedings[-1]
-    count = f"{len(proceedings)} proceeding{'' if len(proceedings) == 1 else 's'}"
+    count = plural(len(proceedings), "proceeding")
     text = (f"{count}; latest {latest['case_number']}, {latest['court']}: "
             f"{display_label('current_status', latest['current_status'])}")  # fmt: skip
     return f"<span style='color:#cf222e;font-weight:600'>{html.escape(text)}</span>"

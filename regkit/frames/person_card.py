@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from regkit.schema import display_label
+from regkit.schema.formatting import plural
 
 from ._input import as_dict
 
@@ -84,7 +85,7 @@ def person_card_html(person: Any) -> str:
         _row("Born", html.escape(born)),
         _row("City", html.escape(str(p.get("city") or "–"))),
         _row("Current positions", _current(held)),
-        _row("Past positions", html.escape(f"{past} past position" + ("" if past == 1 else "s"))),
+        _row("Past positions", html.escape(plural(past, "past position"))),
     ]
     return (f"<div class='regkit-card' style='{_CARD}'>"
             f"<div style='font-size:120%;font-weight:600'>{html.escape(name)}</div>"

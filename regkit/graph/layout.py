@@ -31,8 +31,10 @@ def layout_parents(G: nx.MultiDiGraph) -> dict[str, set[str]]:
     return parents
 
 
-def control_layers(G: nx.MultiDiGraph) -> dict[str, int]:
+def control_layers(G: nx.MultiDiGraph, parents: dict[str, set[str]] | None = None) -> dict[str, int]:
     """Node → layer (0 at the top).
+
+    ``parents`` is :func:`layout_parents` of ``G`` if the caller has it already (default: computed here).
 
     Examples
     --------
@@ -43,7 +45,8 @@ def control_layers(G: nx.MultiDiGraph) -> dict[str, int]:
     >>> control_layers(from_companies([held]))
     {'DE-HRB-B1204-1': 0, 'DE-HRB-B1204-2': 1}
     """
-    parents = layout_parents(G)
+    if parents is None:
+        parents = layout_parents(G)
     people = {n for n, a in G.nodes(data=True) if a.get("kind") == NATURAL_PERSON}
     layer: dict[str, int] = {}
 
@@ -98,10 +101,10 @@ def layered_layout(G: nx.MultiDiGraph, max_row: int = 8, row_gap: float = 0.9, l
     """
     if max_row < 1:
         raise ValueError(f"max_row must be at least 1, not {max_row}")
-    layer = control_layers(G)
+    parents = layout_parents(G)
+    layer = control_layers(G, parents)
     neighbours = {n: set(G.predecessors(n)) | set(G.successors(n)) for n in G}
     bands = [sorted(n for n in layer if layer[n] == depth) for depth in range(max(layer.values(), default=-1) + 1)]
-    parents = layout_parents(G)
     above = {p for n in layer for p in parents[n] if layer.get(p, -1) < layer[n]}
     shape = _Shape(max_row, row_gap, layer_gap, stagger, above)
     pos = _place(bands, shape)

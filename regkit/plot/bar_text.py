@@ -12,24 +12,24 @@ from typing import Any
 from matplotlib import colors
 from matplotlib.text import Text
 
-__all__ = ["FittedText", "bar_text", "text_colour"]
+__all__ = ["bar_text"]
 
 _ELLIPSIS = "…"
 
 
-def text_colour(fill: Any) -> str:
+def _text_colour(fill: Any) -> str:
     """``"black"`` or ``"white"``: the one that reads better on ``fill`` (by its relative luminance).
 
     Examples
     --------
-    >>> text_colour("#1a7f37"), text_colour("#FFD92F")
+    >>> _text_colour("#1a7f37"), _text_colour("#FFD92F")
     ('white', 'black')
     """
     red, green, blue = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in colors.to_rgb(fill))
     return "black" if 0.2126 * red + 0.7152 * green + 0.0722 * blue > 0.18 else "white"
 
 
-class FittedText(Text):
+class _FittedText(Text):
     """A :class:`~matplotlib.text.Text` at a bar's left end, shortened at draw time to the bar's width.
 
     ``full_text`` keeps the whole text; :meth:`get_text` is what was drawn last. ``x0`` and ``x1`` are the bar's
@@ -74,14 +74,15 @@ def _offset(points: float, figure: Any) -> Any:
     return ScaledTranslation(points / 72, 0, figure.dpi_scale_trans)
 
 
-def bar_text(ax: Any, x0: float, x1: float, y: float, text: str, fill: Any, fontsize: float = 7.0) -> FittedText:
+def bar_text(ax: Any, x0: float, x1: float, y: float, text: str, fill: Any, fontsize: float = 7.0) -> _FittedText:
     """Write ``text`` on the bar from ``x0`` to ``x1`` at ``y`` (data coordinates) of ``ax``, fitted to it.
 
     Returns
     -------
-    FittedText
-        The artist, added to ``ax`` (its gid is ``"bar_text"``).
+    matplotlib.text.Text
+        The artist, added to ``ax`` (its gid is ``"bar_text"``; ``full_text`` the whole text, ``x0`` and ``x1``
+        the bar's ends).
     """
-    artist = FittedText(x0, x1, y, text, fontsize=fontsize, color=text_colour(fill), gid="bar_text", clip_on=False)
+    artist = _FittedText(x0, x1, y, text, fontsize=fontsize, color=_text_colour(fill), gid="bar_text", clip_on=False)
     ax.add_artist(artist)
     return artist

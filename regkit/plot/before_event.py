@@ -25,9 +25,9 @@ from .fiscal import fiscal_years
 from .references import PercentTicks, reference_line
 from .style import new_axes
 
-__all__ = ["STATS", "ratios_before", "ratios_before_summary"]
+__all__ = ["ratios_before", "ratios_before_summary"]
 
-STATS = ("median", "q25", "q75", "count")
+_STATS = ("median", "q25", "q75", "count")
 """The statistics per metric and year of :func:`ratios_before_summary`."""
 
 _EVENT_WORDS = {"opened_at": "the proceeding was opened", "closed_at": "the proceeding was closed",
@@ -57,7 +57,7 @@ def ratios_before_summary(frame: pd.DataFrame, event: str = "opened_at",
     -------
     pandas.DataFrame
         Index ``years_before`` (``int64``, ``years`` down to 1, every year present); columns a MultiIndex
-        (metric, statistic) with the statistics of :data:`STATS`: ``median``, ``q25``, ``q75`` (``float64``,
+        (metric, statistic) with the statistics of ``_STATS``: ``median``, ``q25``, ``q75`` (``float64``,
         fractions as in the frame, NaN where no company had a value) and ``count`` (``int64``: reports with a
         value).
 
@@ -90,7 +90,7 @@ def ratios_before_summary(frame: pd.DataFrame, event: str = "opened_at",
         stats = pd.DataFrame({"median": grouped.median(), "q25": grouped.quantile(0.25),
                               "q75": grouped.quantile(0.75), "count": grouped.size()}).reindex(index)  # fmt: skip
         stats["count"] = stats["count"].fillna(0).astype("int64")
-        for stat in STATS:
+        for stat in _STATS:
             columns[(metric, stat)] = stats[stat]
     summary = pd.DataFrame(columns, index=index)
     summary.columns = pd.MultiIndex.from_tuples(summary.columns)
@@ -124,11 +124,15 @@ def ratios_before(frame: pd.DataFrame, event: str = "opened_at",
         ``"<metric>|spread"``), the reference line (gid ``"reference"``). The x axis runs from ``years`` down to
         1 (time flows left to right), ticks labelled by the number of years.
     """
+    if isinstance(reference, str) and reference == "median":
+        raise ValueError("reference='median' has no meaning here (the lines are already medians); "
+                         "use 'auto', a number or None")  # fmt: skip
     summary = ratios_before_summary(frame, event, metrics, years)
     ax = new_axes(ax, (8.0, 4.0))
     x = summary.index.to_numpy()
+    drawn = list(dict.fromkeys(summary.columns.get_level_values(0)))
     lines = []
-    for metric in dict.fromkeys(summary.columns.get_level_values(0)):
+    for metric in drawn:
         stats = summary[metric]
         counts = stats["count"][stats["count"] > 0]
         n = f"{counts.min()}–{counts.max()}" if len(counts) and counts.min() != counts.max() else f"{counts.max()}"
@@ -138,7 +142,7 @@ def ratios_before(frame: pd.DataFrame, event: str = "opened_at",
             ax.fill_between(x, stats["q25"] * 100, stats["q75"] * 100, color=line.get_color(), alpha=0.14,
                             linewidth=0, gid=f"{metric}|spread")  # fmt: skip
         lines.append((x, stats["median"].to_numpy() * 100))
-    reference_line(ax, list(dict.fromkeys(summary.columns.get_level_values(0))), reference, None, lines)
+    reference_line(ax, drawn, reference, None, lines)
     ax.set_xlim(years + 0.3, 0.7)
     ax.xaxis.set_major_locator(ticker.FixedLocator(list(range(years, 0, -1))))
     ax.yaxis.set_major_formatter(PercentTicks())

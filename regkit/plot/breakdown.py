@@ -14,39 +14,16 @@ import pandas as pd
 from matplotlib import ticker
 
 from regkit.frames import insolvency_results
+from regkit.schema import count_text, percent_text
 from regkit.schema.labels import column_label, display_label
 
 from .bar_text import bar_text
-from .insolvency import BY
+from .insolvency import _OTHER, _column, _groups, _palette, _top
 from .style import new_axes
 
 __all__ = ["breakdown_counts", "insolvency_breakdown"]
 
-_OTHER, _UNKNOWN, _ALL = "other", "unknown", "proceedings"
-
-
-def _column(frame: pd.DataFrame, name: str) -> str:
-    column = BY.get(name, name)
-    if column not in frame:
-        raise ValueError(f"{name!r} is neither one of {', '.join(BY)} nor a column of the frame")
-    return column
-
-
-def _groups(frame: pd.DataFrame, column: str) -> pd.Series:
-    values = frame[column].astype(object)
-    return values.where(values.notna(), _UNKNOWN).astype(str)
-
-
-def _top(table: pd.DataFrame, top: int | None, axis: int) -> pd.DataFrame:
-    totals = table.sum(axis=1 - axis)
-    order = sorted(totals.index, key=lambda g: (-totals[g], g))
-    table = table.reindex(order, axis=axis)
-    if top is None or len(order) <= top:
-        return table
-    keep, rest = order[: max(top - 1, 0)], order[max(top - 1, 0) :]
-    if axis == 0:
-        return pd.concat([table.loc[keep], table.loc[rest].sum().to_frame(_OTHER).T])
-    return table[keep].assign(**{_OTHER: table[rest].sum(axis=1)})
+_ALL = "proceedings"
 
 
 def breakdown_counts(frame: pd.DataFrame, by: str = "legal_form", split: str | None = None, *,
@@ -82,9 +59,9 @@ def breakdown_counts(frame: pd.DataFrame, by: str = "legal_form", split: str | N
     {'gmbh': {'opened': 1, 'lifted': 1}, 'ug': {'opened': 1, 'lifted': 0}, 'unknown': {'opened': 1, 'lifted': 0}}
     """
     row = _column(frame, by)
-    column = None if split is None else _column(frame, split)
-    rows = _groups(frame, row)
-    columns = pd.Series(_ALL, index=frame.index) if column is None else _groups(frame, column)
+    column = None if split is None else _column(frame, split, "split")
+    rows = _groups(frame[row])
+    columns = pd.Series(_ALL, index=frame.index) if column is None else _groups(frame[column])
     table = pd.crosstab(rows.to_numpy(), columns.to_numpy())
     table = _top(_top(table, top, 0), top, 1).astype("int64")
     table.index, table.columns = pd.Index(table.index, dtype=object), pd.Index(table.columns, dtype=object)
@@ -142,7 +119,7 @@ def insolvency_breakdown(frame: Any, by: str = "legal_form", split: str | None =
         if share:
             for x0, w, row in zip(left, widths, y):
                 if w > 0:
-                    bar_text(ax, x0, x0 + w, row, f"{w * 100:.0f} %", fill, fontsize=7.5)
+                    bar_text(ax, x0, x0 + w, row, percent_text(w, 0), fill, fontsize=7.5)
         left += widths
     names = [g if g == _OTHER else display_label(table.attrs["by"], g) for g in table.index]
     ax.set_yticks(y, names)
@@ -161,7 +138,7 @@ def insolvency_breakdown(frame: Any, by: str = "legal_form", split: str | None =
 def _totals(ax: Any, table: pd.DataFrame, y: np.ndarray, ends: np.ndarray, share: bool) -> None:
     totals = table.attrs["totals"]
     for row, end, group in zip(y, ends, table.index):
-        text = f"n = {totals[str(group)]:,}" if share else f"{totals[str(group)]:,}"
+        text = f"n = {count_text(totals[str(group)])}" if share else count_text(totals[str(group)])
         ax.annotate(text, (end, row), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8,
                     gid="total")  # fmt: skip
     if share:
@@ -173,10 +150,3 @@ def _totals(ax: Any, table: pd.DataFrame, y: np.ndarray, ends: np.ndarray, share
         ax.set_xlim(0, max(1.0, float(ends.max(initial=0.0))) * 1.12)
         ax.xaxis.set_major_locator(ticker.MaxNLocator(integer=True))
         ax.set_xlabel("proceedings")
-
-
-def _palette(n: int) -> list[str]:
-    import matplotlib
-
-    cmap = matplotlib.colormaps["tab10" if n <= 10 else "tab20"]
-    return [matplotlib.colors.to_hex(cmap(i % cmap.N)) for i in range(n)]

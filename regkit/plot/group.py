@@ -35,7 +35,7 @@ from .group_edges import PERSON_LINK, Link, draw_links, tree_edges
 from .group_labels import short_labels
 from .group_styles import EDGE_STYLES, NODE_STYLES, SEED_COLOUR, node_style
 
-__all__ = ["group", "select_group", "NODE_STYLES", "EDGE_STYLES"]
+__all__ = ["group", "select_group", "drawn_group", "NODE_STYLES", "EDGE_STYLES"]
 
 
 def select_group(G: nx.MultiDiGraph, company_id: str, date: Any = None, persons: bool = False) -> set[str]:
@@ -140,7 +140,7 @@ def group(G: nx.MultiDiGraph, ax: Any = None, *, company_id: str | None = None, 
     """
     if layout not in ("layered", "spring"):
         raise ValueError(f"layout must be 'layered' or 'spring', not {layout!r}")
-    H = _drawn(G, company_id, date, persons)
+    H = drawn_group(G, company_id, date, persons)
     if title is None and company_id is not None:
         day = to_date(date)  # None exactly when date is None: as_of above rejected a date that is no day
         top = ultimate_parent(G, company_id, day)
@@ -159,7 +159,7 @@ def group(G: nx.MultiDiGraph, ax: Any = None, *, company_id: str | None = None, 
         top_room = 1 - (0.45 if title else 0.1) / canvas.figsize[1]
         ax = fig.add_axes((0.0, 0.0, 1.0, top_room))
     if layout == "spring":
-        links = ([], [Link(*link[:2], link.style, link.ended) for link in links[0] + links[1]], links[2])
+        links = ([], [*links[0], *links[1]], links[2])
     draw_links(ax, canvas, links, date is None)
     _draw_nodes(ax, H, canvas, node_size, company_id)
     for node in names:
@@ -180,8 +180,11 @@ def group(G: nx.MultiDiGraph, ax: Any = None, *, company_id: str | None = None, 
     return ax
 
 
-def _drawn(G: nx.MultiDiGraph, company_id: str | None, date: Any, persons: bool) -> nx.MultiDiGraph:
-    """The subgraph drawn: the group (or all of ``G``), as of ``date``, people only with ``persons``."""
+def drawn_group(G: nx.MultiDiGraph, company_id: str | None, date: Any, persons: bool) -> nx.MultiDiGraph:
+    """The subgraph :func:`group` draws and :func:`regkit.plot.interactive.view_graph` shows.
+
+    The group of ``company_id`` (all of ``G`` without one) as of ``date``; people only with ``persons``.
+    """
     nodes = select_group(G, company_id, date, persons) if company_id is not None else set(G)
     if not persons:
         nodes = {n for n in nodes if G.nodes[n].get("kind") != NATURAL_PERSON}

@@ -10,6 +10,7 @@ wraps into several rows within its band. Pure arithmetic and font metrics; nothi
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import Any, NamedTuple
 
 import networkx as nx
@@ -18,15 +19,15 @@ from regkit.graph.layout import layered_layout
 
 from .group_labels import wrap_words
 
-__all__ = ["Canvas", "plan_canvas", "CHANNEL", "MARGIN", "MIN_COLUMN", "MAX_COLUMN", "LEGEND_COLUMN"]
+__all__ = ["Canvas", "plan_canvas", "CHANNEL"]
 
-MARGIN = 0.3
+_MARGIN = 0.3
 """Inches left free on each side of the drawing."""
-MIN_COLUMN = 0.95
+_MIN_COLUMN = 0.95
 """Narrowest column (inches) before a layer wraps into another row."""
-MAX_COLUMN = 1.5
+_MAX_COLUMN = 1.5
 """Widest column (inches): a small group is not stretched."""
-LEGEND_COLUMN = 2.75
+_LEGEND_COLUMN = 2.75
 """Width (inches) of one legend column in the strip at the bottom."""
 _LINE = 1.22  # line height, in font sizes
 CHANNEL = 0.62
@@ -61,13 +62,13 @@ def _text_width(text: str, size: float, weight: str = "normal") -> float:
 
 def _fit(label: str, room: float, size: float, weight: str) -> tuple[list[str], float]:
     """Lines of ``label`` within ``room`` points wide, and the font size (shrunk for a word too long)."""
+
+    def fits(line: str, size: float) -> bool:
+        return _text_width(line, size, weight) <= room
+
     while True:
-
-        def fits(line: str, size: float = size) -> bool:
-            return _text_width(line, size, weight) <= room
-
-        lines = wrap_words(label, fits)
-        if size <= 5.0 or all(_text_width(line, size, weight) <= room for line in lines):
+        lines = wrap_words(label, partial(fits, size=size))
+        if size <= 5.0 or all(fits(line, size) for line in lines):
             return lines, size
         size -= 0.5
 
@@ -110,14 +111,14 @@ def plan_canvas(H: nx.MultiDiGraph, labels: dict[Any, str], *, font_size: float 
     >>> canvas.figsize[0], canvas.pos["top"][1] > canvas.pos["a"][1] == canvas.pos["b"][1]
     (6.0, True)
     """
-    room = max_width - 2 * MARGIN
-    max_row = max(1, math.floor(room / MIN_COLUMN))
+    room = max_width - 2 * _MARGIN
+    max_row = max(1, math.floor(room / _MIN_COLUMN))
     units = (
         pos if pos is not None else layered_layout(H, max_row=max_row, row_gap=1.0, layer_gap=CHANNEL, stagger=False)
     )
     xs = [x for x, _ in units.values()] or [0.0]
     span = max(xs) - min(xs) + 1
-    column = min(MAX_COLUMN, room / span)
+    column = min(_MAX_COLUMN, room / span)
     fitted = {
         n: _fit(text, column * 72 - 10, font_size, "bold" if n == bold else "normal") for n, text in labels.items()
     }
@@ -126,8 +127,8 @@ def plan_canvas(H: nx.MultiDiGraph, labels: dict[Any, str], *, font_size: float 
     row = max(0.5, 2 * marker + (tallest * _LINE + 8) / 72)
     placed = {n: (x * column, y * row) for n, (x, y) in units.items()}
     ys = [y for _, y in placed.values()] or [0.0]
-    width = max(6.0, min(max_width, span * column + 2 * MARGIN))
-    legend_columns = max(1, min(legend_entries, math.floor((width - 0.2) / LEGEND_COLUMN)))
+    width = max(6.0, min(max_width, span * column + 2 * _MARGIN))
+    legend_columns = max(1, min(legend_entries, math.floor((width - 0.2) / _LEGEND_COLUMN)))
     legend_height = 0.0 if not legend_entries else 0.22 * math.ceil(legend_entries / legend_columns) + 0.25
     top = marker + 0.12
     bottom = min(ys) - row + 2 * marker + 0.05 - legend_height

@@ -25,7 +25,8 @@ from matplotlib.patches import Patch
 from regkit.schema.labels import display_label
 
 from .bar_text import bar_text
-from .history_bars import BAR_COLUMNS, LANES, ROLE_WORDS, _raw, record_horizon, timeline_bars
+from .group_labels import shorten
+from .history_bars import BAR_COLUMNS, LANES, _raw, record_horizon, timeline_bars
 from .style import new_axes
 from .years import year_axis
 
@@ -54,11 +55,13 @@ def legend_entries(bars: pd.DataFrame) -> list[tuple[str, str]]:
     ...                      "key": ["names", "PROKURA", "active", "liquidation"]})
     >>> legend_entries(bars)
     [('name', '#F1CE63'), ('Prokura', '#64B5CD'), ('active', '#1A7F37'), ('in Liquidation', '#D95F02')]
+    >>> legend_entries(pd.DataFrame({"lane": ["representatives"], "key": ["DIRECTOR"]}))
+    [('Geschäftsführer / Vorstand', '#4C72B0')]
     """
     entries = []
     for lane, key in dict.fromkeys(zip(bars["lane"], bars["key"])):
         if lane == "representatives":
-            label = ROLE_WORDS.get(key, key.replace("_", " ").lower())
+            label = display_label("role", key)
         elif lane == "status":
             label = display_label("status", key)
         else:
@@ -69,10 +72,6 @@ def legend_entries(bars: pd.DataFrame) -> list[tuple[str, str]]:
 
 def _colour(key: str) -> str:
     return COLOURS.get(key, "#7F7F7F")
-
-
-def _short(text: str, limit: int = _ROW_CHARACTERS) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def timeline(company: Any, ax: Any = None, *, until: Any = None, lanes: Sequence[str] = LANES,
@@ -135,7 +134,7 @@ def timeline(company: Any, ax: Any = None, *, until: Any = None, lanes: Sequence
         ax.plot((left + width)[ends], [y_of[r] for r in bars["row"][ends]], linestyle="none", marker=">",
                 markersize=4, color="#333333", gid="open")  # fmt: skip
     _life_lines(ax, raw)
-    ax.set_yticks([y_of[r] for r in rows], [_short(r) for r in rows], fontsize=7.5)
+    ax.set_yticks([y_of[r] for r in rows], [shorten(r, _ROW_CHARACTERS) for r in rows], fontsize=7.5)
     ax.set_ylim(-len(rows) + 0.4, 0.6)
     _time_axis(ax, bars, raw, float(np.max(left + width, initial=0.0)))
     if labels:

@@ -20,8 +20,9 @@ import pandas as pd
 
 from regkit.frames import history, insolvency_summaries, representatives
 from regkit.frames.status import dissolution_date, status_on
+from regkit.schema.labels import display_label
 
-__all__ = ["LANES", "BAR_COLUMNS", "ROLE_WORDS", "timeline_bars", "record_horizon"]
+__all__ = ["LANES", "BAR_COLUMNS", "timeline_bars", "record_horizon"]
 
 LANES = ("names", "addresses", "capitals", "registers", "representatives", "status", "insolvencies")
 """The lanes of :func:`timeline`, top to bottom."""
@@ -30,11 +31,6 @@ BAR_COLUMNS = ("lane", "row", "start", "end", "open", "text", "key")
 """Columns of :func:`timeline_bars`."""
 
 _ROW = {"names": "name", "addresses": "address", "capitals": "capital", "registers": "register"}
-
-ROLE_WORDS = {"DIRECTOR": "director", "PROKURA": "Prokura", "SHAREHOLDER": "shareholder", "OWNER": "owner",
-              "PARTNER": "partner", "PERSONAL_LIABLE_DIRECTOR": "general partner", "LIQUIDATOR": "liquidator",
-              "OTHER": "other role"}  # fmt: skip
-"""How a row and the legend name a role (``PERSONAL_LIABLE_DIRECTOR``: the personally liable partner of a KG)."""
 
 
 def _raw(company: Any) -> Mapping[str, Any]:
@@ -114,8 +110,7 @@ def _people_rows(company: Mapping[str, Any], until: pd.Timestamp, max_people: in
     rows = []
     for r in roles[roles["id"].isin(labels)].sort_values("start_date", kind="stable").itertuples(index=False):
         end = r.end_date if pd.notna(r.end_date) else until
-        role = ROLE_WORDS.get(str(r.role), str(r.role).replace("_", " ").lower())
-        rows.append((rank[r.id], ("representatives", f"{labels[r.id]} · {role}", r.start_date, end,
+        rows.append((rank[r.id], ("representatives", f"{labels[r.id]} · {display_label('role', r.role)}", r.start_date, end,
                                   pd.isna(r.end_date), "", str(r.role))))  # fmt: skip
     return [row for _, row in sorted(rows, key=lambda item: item[0])], hidden
 
@@ -150,7 +145,7 @@ def _insolvency_rows(company: Mapping[str, Any], until: pd.Timestamp) -> tuple[l
             continue
         end = r.closed_at if pd.notna(r.closed_at) else until
         rows.append(("insolvencies", str(r.case_number), start, end, pd.isna(r.closed_at),
-                     str(r.current_status).replace("_", " "), "insolvencies"))  # fmt: skip
+                     display_label("current_status", r.current_status), "insolvencies"))  # fmt: skip
     return rows, undated
 
 

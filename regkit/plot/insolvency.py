@@ -31,11 +31,32 @@ _PERIODS = {"W": "week", "M": "month", "Q": "quarter", "Y": "year"}
 _OTHER, _UNKNOWN = "other", "unknown"
 
 
-def _column(frame: pd.DataFrame, by: str) -> str:
-    column = BY.get(by, by)
+def _column(frame: pd.DataFrame, name: str, what: str = "by") -> str:
+    """The frame column ``name`` stands for (:data:`BY`); ``what`` names the argument in the error."""
+    column = BY.get(name, name)
     if column not in frame:
-        raise ValueError(f"by must be one of {', '.join(BY)} or a column of the frame; not {by!r}")
+        raise ValueError(f"{what} must be one of {', '.join(BY)} or a column of the frame; {name!r} is neither "
+                         "one of these nor a column")  # fmt: skip
     return column
+
+
+def _groups(values: pd.Series) -> pd.Series:
+    """Each value as text, a null as ``"unknown"``."""
+    values = values.astype(object)
+    return values.where(values.notna(), _UNKNOWN).astype(str)
+
+
+def _top(table: pd.DataFrame, top: int | None, axis: int) -> pd.DataFrame:
+    """The groups along ``axis`` largest total first (ties by name); beyond ``top``, the rest added up as "other"."""
+    totals = table.sum(axis=1 - axis)
+    order = sorted(totals.index, key=lambda g: (-totals[g], g))
+    table = table.reindex(order, axis=axis)
+    if top is None or len(order) <= top:
+        return table
+    keep, rest = order[: max(top - 1, 0)], order[max(top - 1, 0) :]
+    if axis == 0:
+        return pd.concat([table.loc[keep], table.loc[rest].sum().to_frame(_OTHER).T])
+    return table[keep].assign(**{_OTHER: table[rest].sum(axis=1)})
 
 
 def trend_counts(frame: pd.DataFrame, freq: str = "M", by: str | None = None, *, date: str = "opened_at",
@@ -83,18 +104,12 @@ def trend_counts(frame: pd.DataFrame, freq: str = "M", by: str | None = None, *,
     if column is None:
         groups = pd.Series("proceedings", index=known.index)
     else:
-        groups = known[column].astype(object).where(known[column].notna(), _UNKNOWN).astype(str)
+        groups = _groups(known[column])
     table = pd.crosstab(periods, groups.to_numpy())
     if len(table):
         table = table.reindex(pd.period_range(table.index.min(), table.index.max(), freq=freq, name=date),
                               fill_value=0)  # fmt: skip
-    totals = table.sum().sort_values(ascending=False, kind="stable")
-    order = sorted(totals.index, key=lambda g: (-totals[g], g))
-    table = table[order]
-    if top is not None and table.shape[1] > top:
-        keep = order[: max(top - 1, 0)]
-        table = table[keep].assign(**{_OTHER: table.drop(columns=keep).sum(axis=1)})
-    table = table.astype("int64")
+    table = _top(table, top, 1).astype("int64")
     table.columns = pd.Index([str(c) for c in table.columns], dtype=object)
     table.columns.name = None
     table.attrs.update(without_date=int(len(frame) - len(known)), date=date, freq=freq, by=column)
@@ -233,10 +248,12 @@ def insolvency_timeline(insolvency: Any, ax: Any = None, *, title: str | None = 
             markeredgecolor="#555555", markersize=6, label="decision", gid="decision")  # fmt: skip
     ax.scatter(published, y, c=colours, s=42, zorder=3, edgecolors="none", label="published", gid="published")
     _extra_markers(ax, frame, y)
-    labels = [f"{d:%Y-%m-%d}  {str(t).replace('_', ' ')}" for d, t in zip(frame["published_at"], frame["event_type"])]
+    labels = [
+        f"{d:%Y-%m-%d}  {display_label('event_type', t)}" for d, t in zip(frame["published_at"], frame["event_type"])
+    ]
     ax.set_yticks(y, labels, fontsize=8)
     ax.set_ylim(-n + 0.4, 0.6)
-    minimum_span(ax, [published, decided, *(_days(frame[c]) for c in _MARKED)], days_shown=60.0)
+    minimum_span(ax, [published, decided, *(_days(frame[c]) for c in _MARKED)])
     date_axis(ax)
     ax.grid(True, axis="x", alpha=0.3)
     ax.set_xlabel("1 event" if n == 1 else f"{n} events")

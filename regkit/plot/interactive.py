@@ -29,14 +29,12 @@ from regkit.graph.layout import layered_layout
 from regkit.graph.schema import COMPANY, NATURAL_PERSON
 from regkit.schema import display_label
 
-from .group import _drawn
+from .group import drawn_group
 from .group_edges import PERSON_LINK, tree_edges
 from .group_labels import register_number, short_labels
 from .group_styles import EDGE_STYLES, NODE_STYLES, SEED_COLOUR, node_style
 
 __all__ = ["group_interactive", "view_graph"]
-
-_MISSING = "the interactive group view needs ipysigma, one of regkit's dependencies: pip install 'ipysigma>=0.24'"
 
 
 def view_graph(G: nx.MultiDiGraph, company_id: str | None = None, date: Any = None,
@@ -64,7 +62,7 @@ def view_graph(G: nx.MultiDiGraph, company_id: str | None = None, date: Any = No
     >>> V.nodes["DE-HRB-R2103-65834"]["label"], V.nodes["DE-HRB-R2103-65834"]["legal_form"]
     ('Luxlog Holding AG', 'AG')
     """
-    H = _drawn(G, company_id, date, persons)
+    H = drawn_group(G, company_id, date, persons)
     labels = short_labels(H, sorted(H))
     pos = layered_layout(H, max_row=12, row_gap=1.0, layer_gap=0.8, stagger=True)
     V = nx.DiGraph()
@@ -114,16 +112,9 @@ def group_interactive(G: nx.MultiDiGraph, company_id: str | None = None, date: A
     -------
     ipysigma.Sigma
         The widget; its ``data`` trait holds the nodes and edges of :func:`view_graph`.
-
-    Raises
-    ------
-    ModuleNotFoundError
-        ipysigma is not installed (the message says how to install it).
     """
-    try:
-        from ipysigma import Sigma  # type: ignore[import-untyped]
-    except ModuleNotFoundError as error:
-        raise ModuleNotFoundError(_MISSING, name="ipysigma") from error
+    from ipysigma import Sigma  # type: ignore[import-untyped]  # imported on use: it loads ipywidgets
+
     V = view_graph(G, company_id, date, persons)
     options: dict[str, Any] = {
         "layout": {n: {"x": a["x"], "y": a["y"]} for n, a in V.nodes(data=True)},

@@ -28,6 +28,8 @@ import numpy as np
 import pandas as pd
 from matplotlib import ticker
 
+from regkit.schema import number_text, percent_text
+
 __all__ = ["REFERENCES", "PercentTicks", "reference_line"]
 
 REFERENCES: dict[str, tuple[float, str]] = {
@@ -55,9 +57,8 @@ class PercentTicks(ticker.PercentFormatter):
         super().__init__(xmax=100.0, decimals=None)
 
     def format_pct(self, x: float, display_range: float) -> str:
-        """The label of ``x``: the shortest exact decimal up to two places."""
-        text = f"{x:.2f}".rstrip("0").rstrip(".")
-        return self.fix_minus(("0" if text == "-0" else text) + self.symbol)
+        """The label of ``x``: at most two decimals, thousands separated (:func:`regkit.schema.number_text`)."""
+        return self.fix_minus(number_text(x, 2) + self.symbol)
 
 
 def _auto(metrics: Sequence[str]) -> tuple[float, str] | None:
@@ -92,5 +93,5 @@ def reference_line(ax: Any, metrics: Sequence[str], reference: Any, label: str |
             return None
         value, text = chosen
     else:
-        value, text = float(reference), f"{float(reference) * 100:g} %"
+        value, text = float(reference), percent_text(reference)
     return ax.axhline(value * 100, label=label or text, gid="reference", **_STYLE)

@@ -7,8 +7,10 @@ from regkit.schema.formatting import (
     date_text,
     euro_text,
     is_missing,
+    more_text,
     number_text,
     percent_text,
+    plural,
     value_text,
 )
 from regkit.schema.interface import (
@@ -70,6 +72,8 @@ __all__ = [
     "number_text",
     "percent_text",
     "value_text",
+    "plural",
+    "more_text",
     "COLUMN_LABELS",
     "LABELS",
     "column_label",

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import numbers
 from typing import Any
 
+import numpy as np
+
 __all__ = ["MISSING", "is_missing", "count_text", "number_text", "euro_text", "percent_text", "date_text",
-           "credits_text", "value_text"]  # fmt: skip
+           "credits_text", "value_text", "plural", "more_text"]  # fmt: skip
 
 MISSING = "–"
 """What a missing value shows as."""
@@ -115,6 +118,29 @@ def date_text(value: Any) -> str:
     return str(value)
 
 
+def plural(count: int, one: str, many: str | None = None) -> str:
+    """``count`` and the noun in the right number, digits grouped: ``plural(1, "company", "companies")`` →
+    ``"1 company"``, ``plural(1200, "owner")`` → ``"1,200 owners"`` (``many`` defaults to ``one + "s"``).
+
+    Examples
+    --------
+    >>> plural(1, "company", "companies"), plural(0, "owner"), plural(1200, "credit"), plural(2, "person", "people")
+    ('1 company', '0 owners', '1,200 credits', '2 people')
+    """
+    return f"{count_text(count)} {one if count == 1 else (many or one + 's')}"
+
+
+def more_text(hidden: int, where: str = "") -> str:
+    """The line under a cut table: ``"… and 37 more"`` (``where`` says where the rest are).
+
+    Examples
+    --------
+    >>> more_text(37), more_text(2, "batch.errors"), more_text(1200)
+    ('… and 37 more', '… and 2 more (batch.errors)', '… and 1,200 more')
+    """
+    return f"… and {count_text(hidden)} more" + (f" ({where})" if where else "")
+
+
 def credits_text(credits: int, cached: bool = False) -> str:
     """What a call costs, as a button says it: ``"10 credits"``, ``"1 credit"``, ``"0 credits, cached"``.
 
@@ -123,7 +149,7 @@ def credits_text(credits: int, cached: bool = False) -> str:
     >>> credits_text(10), credits_text(1), credits_text(0, cached=True), credits_text(1200)
     ('10 credits', '1 credit', '0 credits, cached', '1,200 credits')
     """
-    text = f"{count_text(credits)} credit{'' if credits == 1 else 's'}"
+    text = plural(credits, "credit")
     return f"{text}, cached" if cached else text
 
 
@@ -135,17 +161,19 @@ def value_text(value: Any) -> str:
     --------
     >>> value_text(True), value_text(12345), value_text(2.5), value_text(["a", "b"]), value_text(None)
     ('yes', '12,345', '2.5', 'a, b', '–')
+    >>> value_text(np.bool_(False)), value_text(np.int64(1200)), value_text(np.float32(0.25))
+    ('no', '1,200', '0.25')
     """
     if isinstance(value, (list, tuple)):
         return ", ".join(value_text(v) for v in value)
     if is_missing(value):
         return MISSING
-    if isinstance(value, bool) or type(value).__name__ in ("bool", "bool_"):
+    if isinstance(value, (bool, np.bool_)):
         return "yes" if value else "no"
     if isinstance(value, (dt.date, dt.datetime)):
         return date_text(value)
-    if isinstance(value, int) or (hasattr(value, "is_integer") and type(value).__name__.startswith("int")):
+    if isinstance(value, numbers.Integral):
         return count_text(value)
-    if isinstance(value, float) or type(value).__name__.startswith("float"):
+    if isinstance(value, numbers.Real):
         return number_text(value, 2)
     return str(value)

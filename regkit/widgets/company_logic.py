@@ -11,7 +11,7 @@ from typing import Any
 from regkit.client import RegkitError, ValidationError
 from regkit.client.validation import company_id as validate_company_id
 from regkit.frames import MEASURES, company_card_html, indicators
-from regkit.schema.formatting import credits_text
+from regkit.schema.formatting import credits_text, plural
 from regkit.schema.interface import PRICES
 
 from .company_tables import (
@@ -68,7 +68,7 @@ def load_company(client: Any, company_id: str) -> tuple[Any, str]:
         record = client.get_company(company_id)
     except RegkitError as exc:
         return None, message_html(str(exc), "error")
-    cost = "from the cache, 0 credits" if record.meta.from_cache else f"{record.meta.credits} credits"
+    cost = credits_text(record.meta.credits, cached=record.meta.from_cache)
     name = (record.raw.get("name") or {}).get("name") or company_id
     return record, message_html(f"Loaded {name} ({cost}).", "ok")
 
@@ -118,8 +118,8 @@ def load_owners(client: Any, record: Any) -> tuple[Any, str]:
         found = client.get_owners(company, best_available=best)
     except RegkitError as exc:
         return None, message_html(str(exc), "error")
-    cost = "from the cache, 0 credits" if found.meta.from_cache else f"{found.meta.credits} credits"
-    return found, message_html(f"Fetched {len(found)} owner{'' if len(found) == 1 else 's'} ({cost}).", "ok")
+    cost = credits_text(found.meta.credits, cached=found.meta.from_cache)
+    return found, message_html(f"Fetched {plural(len(found), 'owner')} ({cost}).", "ok")
 
 
 def summary_html(record: Any) -> str:
@@ -156,7 +156,7 @@ _TABS = {"summary": summary_html, "histories": histories_html, "representatives"
 
 def tab_html(record: Any, tab: str) -> str:
     """The HTML of one tab other than ``indicators`` (which has a metric picker) and ``owners`` (a lookup of
-    its own: :func:`load_owners`, :func:`~regkit.widgets.company_tables.owners_html`); errors become messages."""
+    its own: :func:`load_owners`, :func:`~regkit.widgets.company_tables.owners_table`); errors become messages."""
     try:
         return _TABS[tab](record)
     except (RegkitError, ValueError) as exc:

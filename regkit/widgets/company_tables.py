@@ -17,14 +17,14 @@ from regkit.frames import documents, history, insolvency_summaries, links, repre
 from regkit.frames import owners as owners_frame
 from regkit.frames.histories import FIELDS
 from regkit.schema import display_label
-from regkit.schema.formatting import MISSING, count_text, euro_text, number_text
+from regkit.schema.formatting import MISSING, count_text, euro_text, number_text, plural
 
 from .render import draw_html, message_html
 from .search_logic import is_person_id
 from .tables import table_html
 
 __all__ = ["HISTORY_COLUMNS", "documents_html", "documents_table", "histories_html", "insolvencies_html",
-           "links_html", "owners_html", "owners_table", "representatives_html", "representatives_table"]  # fmt: skip
+           "links_html", "owners_table", "representatives_html", "representatives_table"]  # fmt: skip
 
 HISTORY_COLUMNS = {
     "names": ["valid_from", "valid_to", "name", "legal_form"],
@@ -38,10 +38,6 @@ HISTORY_COLUMNS = {
 
 _AUTHORITY = 48  # characters of the authority text a table shows (the frame keeps all of it)
 Table = tuple[str, pd.DataFrame, list[str]]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{count_text(n)} {word}{'' if n == 1 else 's'}"
 
 
 def _static(table: Table, empty: str) -> str:
@@ -74,7 +70,7 @@ def representatives_table(record: Any) -> Table:
                           for a in frame["authority"]]  # fmt: skip
     people = frame.drop_duplicates(["id", "name"]) if len(frame) else frame
     active = int(frame["active"].sum())
-    head = message_html(f"{_plural(len(people), 'person').replace('persons', 'people')} in {_plural(len(frame), 'role')}; "
+    head = message_html(f"{plural(len(people), 'person', 'people')} in {plural(len(frame), 'role')}; "
                         f"{count_text(active)} active (listed first).") if len(frame) else ""  # fmt: skip
     return head, frame, ["name", "role", "start_date", "end_date", "active", "city", "authority"]
 
@@ -88,7 +84,7 @@ def documents_table(record: Any) -> Table:
     """The documents, newest first (their UUIDs are not shown)."""
     frame = documents(record).sort_values("date", ascending=False, kind="stable")
     frame["type"] = [str(t).replace("_", " ") for t in frame["type"]]  # articles_of_association → words
-    head = message_html(f"{_plural(len(frame), 'document')}, newest first.") if len(frame) else ""
+    head = message_html(f"{plural(len(frame), 'document')}, newest first.") if len(frame) else ""
     return head, frame, ["date", "type", "latest"]
 
 
@@ -124,8 +120,3 @@ def owners_table(found: Any) -> Table:
     columns = ["holder_name", "holder_type", "relation_type", "share", "nominal_share", "start", "holder_city",
                "holder_register_id"]  # fmt: skip
     return note, frame, columns
-
-
-def owners_html(found: Any) -> str:
-    """:func:`owners_table` as static HTML, shares in percent."""
-    return _static(owners_table(found), "no owners known")

@@ -8,15 +8,11 @@ from typing import Any
 
 from regkit.graph import as_of, ultimate_parent
 from regkit.graph.schema import COMPANY, NATURAL_PERSON
-from regkit.schema.formatting import count_text
+from regkit.schema.formatting import count_text, plural
 
 from .render import figure_html, message_html
 
 __all__ = ["drawing_html", "drawn_companies", "drawn_nodes", "drawn_text", "interactive_view"]
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{count_text(n)} {one if n == 1 else many}"
 
 
 def drawn_nodes(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -> set[str]:
@@ -56,13 +52,13 @@ def drawn_text(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -
     people = sum(1 for _, kind in shown.nodes(data="kind") if kind == NATURAL_PERSON)
     when = "over time (links that ended are faded)" if day is None else f"on {day.isoformat()}"
     if G.nodes[seed].get("kind") == NATURAL_PERSON:
-        others = _count(companies, "company", "companies")
+        others = plural(companies, "company", "companies")
         return f"Drawn: {G.nodes[seed].get('name') or seed} and the {others} crawled from them, {when}."
     top = ultimate_parent(G, seed, day)
     counted = "the only company" if companies == 1 else f"the {count_text(companies)} companies"
     text = f"Drawn: {counted} of the group of {G.nodes[top].get('name') or top} ({top}) {when}"
     if persons:
-        return f"{text}, and {_count(people, 'person', 'persons')} who represent them."
+        return f"{text}, and {plural(people, 'person', 'persons')} who represent them."
     return f'{text}; people hidden (tick "draw people").'
 
 

@@ -22,7 +22,7 @@ import pandas as pd
 from regkit.graph import DIRECTIONS, OWNERSHIP, RELATIONS, LevelEstimate, crawl, interlocks
 from regkit.graph.report import ENDPOINTS
 from regkit.graph.schema import COMPANY, LEGAL_PERSON, NATURAL_PERSON, RECORD_RELATIONS, REPRESENTATION
-from regkit.schema.formatting import count_text, credits_text
+from regkit.schema.formatting import count_text, credits_text, plural
 
 from .render import frame_html, message_html
 
@@ -179,15 +179,11 @@ def crawl_summary(G: Any) -> str:
     report = G.graph["crawl"]
     by = report.credits_by_endpoint()
     split = f" ({', '.join(f'{_ENDPOINT_LABELS.get(e, e)} {c}' for e, c in by.items())})" if len(by) > 1 else ""
-    text = f"Crawled {_count(fetched, 'company', 'companies')}"
+    text = f"Crawled {plural(fetched, 'company', 'companies')}"
     text += f" ({named} more named, not fetched)" if named else ""
-    text += f" and {_count(people, 'person', 'persons')}"
-    text += f" (and {_count(others, 'other legal person', 'other legal persons')})" if others else ""
+    text += f" and {plural(people, 'person', 'persons')}"
+    text += f" (and {plural(others, 'other legal person', 'other legal persons')})" if others else ""
     return f"{text} for {credits_text(report.spent_credits)}{split}."
-
-
-def _count(n: int, one: str, many: str) -> str:
-    return f"{count_text(n)} {one if n == 1 else many}"
 
 
 def report_html(G: Any) -> str:

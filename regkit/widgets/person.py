@@ -8,6 +8,7 @@ from typing import Any
 import ipywidgets as widgets
 
 from regkit.client import RegkitError
+from regkit.schema.formatting import credits_text
 
 from . import person_logic as logic
 from . import person_tables as tables
@@ -129,8 +130,8 @@ class PersonExplorer(Explorer):
         else:
             try:
                 credits = logic.search_cost(self.client, self.query.value)
-                where = "cached: free" if credits == 0 else "not cached"
-                self.cost.value = message_html(f"Search {self.query.value.strip()!r}: {credits} credits ({where}).")
+                cost = credits_text(credits, cached=credits == 0)
+                self.cost.value = message_html(f"Search {self.query.value.strip()!r}: {cost}.")
             except (RegkitError, ValueError) as exc:
                 self.cost.value = message_html(str(exc), "error")
         self.search_button.description = logic.search_button_text(credits)
@@ -182,7 +183,8 @@ class PersonExplorer(Explorer):
                                              "nothing was sent.", "error")  # fmt: skip
         else:
             credits = logic.load_cost(self.client, text.lower())
-            self.status.value = message_html(f"Load costs {credits} credits: the person and their holdings.")
+            cost = credits_text(credits, cached=credits == 0)
+            self.status.value = message_html(f"Load costs {cost}: the person and their holdings.")
         if stale:
             self.status.value += message_html(f"The tabs below still show {self.person.full_name}, not the id "
                                               "typed: click Load to replace them.", "warning")  # fmt: skip

@@ -21,6 +21,7 @@ from matplotlib import dates as mdates
 
 from regkit.frames import holdings as holdings_frame
 from regkit.frames import management_positions
+from regkit.plot.history import COLOURS as _TIMELINE_COLOURS
 from regkit.plot.style import new_axes
 from regkit.schema import REPRESENTATION_ROLES, display_label
 from regkit.schema.labels import ROLE_LABELS
@@ -35,9 +36,7 @@ BAR_COLUMNS = ("lane", "row", "company_id", "company_name", "start", "end", "ope
 HOLDING = "shareholding"
 """The ``key`` of a holding's bar."""
 
-KEY_COLOURS = {"DIRECTOR": "#4C72B0", "PROKURA": "#64B5CD", "OWNER": "#55A868", "PARTNER": "#8172B3",
-               "PERSONAL_LIABLE_DIRECTOR": "#DA8BC3", "LIQUIDATOR": "#DD8452", "OTHER": "#7F7F7F",
-               "SHAREHOLDER": "#937860", HOLDING: "#C9B38F"}  # fmt: skip
+KEY_COLOURS = {**{role: _TIMELINE_COLOURS[role] for role in REPRESENTATION_ROLES}, HOLDING: "#C9B38F"}
 """Bar colour per role (the colours of :func:`regkit.plot.timeline`) and for shareholdings."""
 
 _LANE_LABEL = 34  # characters of a company name on the y axis

@@ -87,7 +87,7 @@ def load_person(client: Any, person_id: str) -> tuple[Any, Any, str]:
     except RegkitError as exc:
         return person, None, message_html(f"Loaded {person.full_name}, but not their holdings: {exc}", "warning")
     spent = person.meta.credits + held.meta.credits
-    cost = "from the cache, 0 credits" if spent == 0 else f"{spent} credits"
+    cost = credits_text(spent, cached=person.meta.from_cache and held.meta.from_cache)
     return person, held, message_html(f"Loaded {person.full_name} and their holdings ({cost}).", "ok")
 
 

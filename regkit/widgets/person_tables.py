@@ -16,7 +16,7 @@ from regkit.client import RegkitError
 from regkit.frames import holdings as holdings_frame
 from regkit.frames import management_positions
 from regkit.schema import display_label
-from regkit.schema.formatting import count_text
+from regkit.schema.formatting import count_text, credits_text, plural
 
 from .person_chart import positions_chart
 from .person_logic import co_officer_companies, co_officers, interlocks
@@ -32,18 +32,14 @@ RESULT_COLUMNS = ["name", "date_of_birth", "city", "current_position"]
 Table = tuple[str, pd.DataFrame, list[str]]
 
 
-def _plural(n: int, word: str, words: str | None = None) -> str:
-    return f"{count_text(n)} {word if n == 1 else words or word + 's'}"
-
-
 def results_message(page: Any, frame: pd.DataFrame) -> str:
     """How many persons were found, at what cost, and what to do next."""
-    cost = "from the cache, 0 credits" if page.meta.from_cache else f"{page.meta.credits} credits"
+    cost = credits_text(page.meta.credits, cached=page.meta.from_cache)
     total = page.raw.get("pagination", {}).get("total_results", len(frame))
     more = f"; the first {len(frame)} are listed — add words to narrow it" if total > len(frame) else ""
     pick = " Click a row to fill in the person id." if len(frame) else ""
     return message_html(
-        f"{_plural(total, 'person', 'people')} found ({cost}){more}.{pick}", "ok" if len(frame) else "warning"
+        f"{plural(total, 'person', 'people')} found ({cost}){more}.{pick}", "ok" if len(frame) else "warning"
     )
 
 
@@ -67,7 +63,7 @@ def positions_table(person: Any) -> Table:
     frame = frame.rename(columns={"is_current": "current"})
     head = ""
     if len(frame):
-        head = message_html(f"{_plural(len(frame), 'position')} at {_plural(frame['company_id'].nunique(), 'company', 'companies')}; "
+        head = message_html(f"{plural(len(frame), 'position')} at {plural(frame['company_id'].nunique(), 'company', 'companies')}; "
                             f"{count_text(int(frame['current'].sum()))} current.")  # fmt: skip
     return head, frame, ["company_name", "company_id", "role", "start_date", "end_date", "current"]
 
@@ -86,7 +82,7 @@ def holdings_table(held: Any) -> Table:
     frame = holdings_frame(held).sort_values(["is_current", "start"], ascending=[False, True], kind="stable")
     frame = frame.rename(columns={"is_current": "current"})
     frame["relation_type"] = [str(t).replace("_", " ") for t in frame["relation_type"]]
-    head = message_html(f"{_plural(len(frame), 'holding')}; {count_text(int(frame['current'].sum()))} current.")
+    head = message_html(f"{plural(len(frame), 'holding')}; {count_text(int(frame['current'].sum()))} current.")
     columns = ["company_name", "company_id", "relation_type", "share", "nominal_share", "start", "end", "current"]
     return head if len(frame) else "", frame, columns
 
@@ -121,8 +117,8 @@ def co_officer_tables(client: Any, person: Any) -> tuple[pd.DataFrame | None, st
     failed = f"; {len(batch.errors)} could not be fetched" if batch.errors else ""
     spent = client.credits_spent - before
     both = interlocks(co)
-    head = message_html(f"From the records of their {_plural(len(ids), 'company', 'companies')} "
-                        f"({_plural(spent, 'credit')}{failed}): {_plural(co['person_id'].nunique(), 'person', 'people')} "
+    head = message_html(f"From the records of their {plural(len(ids), 'company', 'companies')} "
+                        f"({credits_text(spent)}{failed}): {plural(co['person_id'].nunique(), 'person', 'people')} "
                         f"served with them, {count_text(len(both))} of them at two or more of these companies.", "ok")  # fmt: skip
     everyone = co.assign(roles=[" · ".join(display_label("role", r.upper().replace(" ", "_")) for r in roles.split(" · "))
                                 for roles in co["roles"]]).rename(columns={"is_current": "current"})  # fmt: skip

@@ -23,7 +23,7 @@ from regkit.schema import display_label
 
 from .render import message_html
 
-__all__ = ["COMPANY", "INVALID", "MATCH_COLUMNS", "NAME", "PERSON", "REGISTER_EXAMPLE", "Parsed", "find_companies",
+__all__ = ["COMPANY", "INVALID", "MATCH_COLUMNS", "NAME", "PERSON", "REGISTER_EXAMPLE", "Parsed",
            "find_company_matches", "is_person_id", "looks_like_register_entry", "match_frame", "match_label",
            "name_to_id", "parse_text"]  # fmt: skip
 
@@ -209,19 +209,6 @@ def find_company_matches(client: Any, text: str) -> tuple[pd.DataFrame | None, s
                                          f"{match_label(results[0])}.", "ok")  # fmt: skip
     return frame, None, message_html(f"{len(frame)} companies start like {shown!r} (autocomplete, 0 credits): "
                                      "click one to fill in its id.", "ok")  # fmt: skip
-
-
-def find_companies(client: Any, text: str) -> tuple[list[tuple[str, str]], str]:
-    """:func:`find_company_matches` as ``(label, company id)`` pairs (one for an id or register text) and the
-    HTML message."""
-    frame, found, message = find_company_matches(client, text)
-    if found is not None:
-        return [(f"{text.strip()} → {found}", found)], message
-    if frame is None:
-        return [], message
-    return [(match_label({**r, "active": r["status"] == "active", "register_type": r["register"] or "",
-                          "register_number": ""}), str(r["company_id"]))
-            for r in frame.to_dict("records")], message  # fmt: skip
 
 
 def _fold(text: str) -> str:

@@ -31,6 +31,7 @@ _BOX = "font-family:system-ui,-apple-system,'Segoe UI',sans-serif;font-size:13px
 _TABLE = "border-collapse:collapse;font-size:12.5px;margin:4px 0 10px 0"
 _TH = "text-align:left;font-weight:600;border-bottom:1.5px solid #57606a;padding:3px 10px 3px 4px;white-space:nowrap"
 _TD = "text-align:left;padding:2px 10px 2px 4px;border-bottom:1px solid #e5e7eb;vertical-align:top"
+_TH_NUM = _TH.replace("text-align:left", "text-align:right")
 _NUM = _TD.replace("text-align:left", "text-align:right") + ";white-space:nowrap;font-variant-numeric:tabular-nums"
 _DATE = _TD + ";white-space:nowrap"
 _MUTED = "color:#57606a"
@@ -60,6 +61,7 @@ def inline_html(text: str) -> str:
     text = _STYLE_ELEMENT.sub("", text)
     text = text.replace('<table class="regkit-table">', f'<table class="regkit-table" style="{_TABLE}">')
     text = text.replace("<th>", f'<th style="{_TH}">')
+    text = text.replace('<th class="regkit-num">', f'<th class="regkit-num" style="{_TH_NUM}">')
     text = text.replace('<td class="regkit-num">', f'<td class="regkit-num" style="{_NUM}">')
     text = text.replace('<td class="regkit-date">', f'<td class="regkit-date" style="{_DATE}">')
     text = text.replace("<td>", f'<td style="{_TD}">')

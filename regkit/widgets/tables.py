@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from regkit.frames.financial_ratios import RATIOS
 from regkit.frames.financials import MEASURES
 from regkit.schema import LABELS, column_label, display_label
 from regkit.schema.formatting import MISSING, date_text, euro_text, is_missing, percent_text, value_text
@@ -32,9 +33,9 @@ __all__ = ["MONEY_COLUMNS", "PERCENT_COLUMNS", "TABLE_CSS", "display_frame", "is
 MONEY_COLUMNS: frozenset[str] = frozenset({*MEASURES, "capital", "capital_amount", "capital_eur", "amount",
                                            "nominal_share", "salaries_per_employee"})  # fmt: skip
 
-#: Columns that hold fractions shown in percent (shares and the ratios of :func:`regkit.frames.ratios`).
-PERCENT_COLUMNS: frozenset[str] = frozenset({"share", "equity_ratio", "debt_ratio", "return_on_equity",
-                                             "return_on_assets", "net_margin", "cash_ratio"})  # fmt: skip
+#: Columns that hold fractions shown in percent: shares and the ratios of :func:`regkit.frames.ratios` (all but
+#: ``salaries_per_employee``, an amount: :data:`MONEY_COLUMNS`).
+PERCENT_COLUMNS: frozenset[str] = frozenset({"share", *RATIOS} - MONEY_COLUMNS)
 
 TABLE_CSS = (
     "<style>"
@@ -85,7 +86,7 @@ def _kind(column: str, values: pd.Series, money: Collection[str], percent: Colle
 
 
 def _cell(kind: str, column: str, value: Any) -> str:
-    if is_missing(value) if not isinstance(value, (list, tuple)) else False:
+    if is_missing(value):
         return MISSING
     if kind == "money":
         return euro_text(value)

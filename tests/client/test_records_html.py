@@ -217,6 +217,13 @@ def test_insolvency_record(client: Any, world: Any) -> None:
     assert not UUID.search(reader.title)
 
 
+def test_insolvency_events_are_labelled(client: Any, world: Any) -> None:
+    pid = next(i for i, p in world.insolvencies.items()
+               if any(e["event_type"] == "rejected_insufficient_assets" for e in p["events"][-4:]))  # fmt: skip
+    rows = data_rows(client.get_insolvency(pid)._repr_html_(), "Published")
+    assert "rejected (insufficient assets)" in [row[1] for row in rows]  # the label, not "rejected insufficient assets"
+
+
 def test_owners_and_holdings(client: Any, world: Any) -> None:
     from research_support import pick_group_holder
 
@@ -278,6 +285,7 @@ def test_budget() -> None:
     html_text = budget._repr_html_()
     assert read(html_text).title == "Budget: 350 credits left"
     assert fact(html_text, "Spent") == "120 of 500 credits" and fact(html_text, "Reserved").startswith("30 credits")
+    assert fact(html_text, "Left") == "350 credits" and budget.snapshot() == (120, 30, 500)
     budget.settle(held, 0)
     assert (
         fact(Budget()._repr_html_(), "Limit").startswith("none") and repr(Budget(5)) == "<Budget 5 of 5 left, 0 spent>"

@@ -55,7 +55,9 @@ PAINTED_JS = """(root) => {
 
 def test_group_interactive_renders_in_jupyterlab(tmp_path: Path, request: pytest.FixtureRequest) -> None:
     browser_tools()  # skip (or fail under REGKIT_BROWSER_TESTS=1) before starting anything
-    pytest.importorskip("ipysigma", reason="pip install 'regkit[interactive]'")
+    pytest.importorskip(
+        "ipysigma", reason="ipysigma (a dependency of regkit) is not installed: pip install 'ipysigma>=0.24'"
+    )
     artifacts = artifacts_dir(request.config, tmp_path)
     remove_stale(artifacts, "group_interactive*.png")
     root = tmp_path / "root"

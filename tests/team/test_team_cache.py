@@ -96,6 +96,10 @@ def test_clear_older_than_on_redis_keeps_the_younger_and_the_team(served: Any, r
     assert client.cache.clear(older_than=timedelta(days=30)) == 1
     assert client.is_cached(young) and not client.is_cached(old)
     assert client.budget.spent == 20 and client.budget.remaining == 80  # the team's keys are not the cache's
+    ledger = client.budget.ledger()
+    assert client.cache.clear() == 1  # a plain clear too: every answer goes, the team's budget stays
+    assert not client.is_cached(young) and client.budget.snapshot() == (20, 0, 100)
+    assert client.budget.ledger().equals(ledger) and list(ledger["credits"]) == [10, 10]
     client.close()
 
 

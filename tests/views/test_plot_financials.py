@@ -318,3 +318,5 @@ def test_the_years_before_chart_reads_left_to_right_in_percent_with_its_referenc
     assert {c.get_gid() for c in ax.collections} == {"equity_ratio|spread", "net_margin|spread"}
     with pytest.raises(ValueError, match="no event column"):
         ratios_before(table, "closed_on")
+    with pytest.raises(ValueError, match="reference='median'"):
+        ratios_before(table, reference="median")  # the lines are medians already: no "median of 2 companies"

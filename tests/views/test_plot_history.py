@@ -74,7 +74,7 @@ def test_role_bars_span_start_to_end_date(company: Any) -> None:
     drawn = sorted((x0, x1) for x0, x1, _ in _bars(ax, "representatives"))
     assert _flat(drawn) == pytest.approx(_flat(sorted((_num(s), _num(e)) for s, e in roles)))
     labels = {t.get_text() for t in ax.get_yticklabels()}
-    words = {"DIRECTOR": "director", "SHAREHOLDER": "shareholder", "PROKURA": "Prokura"}
+    words = {"DIRECTOR": "Geschäftsführer / Vorstand", "SHAREHOLDER": "Gesellschafter", "PROKURA": "Prokura"}
     assert {f"{r['name']} · {words[r['role']]}" for r in record["representation"]} <= labels
 
 
@@ -169,9 +169,10 @@ def _inside(inner: Any, outer: Any, slack: float = 1.0) -> bool:
 
 @pytest.mark.parametrize(
     ("company_id", "expected"),
-    [(UG, {"name", "address", "capital", "register", "director", "shareholder", "active"}),
-     (LIQUIDATION, {"name", "address", "register", "owner", "liquidator", "active", "in Liquidation"}),
-     (DISTRESSED, {"name", "address", "capital", "register", "director", "shareholder", "Prokura", "active",
+    [(UG, {"name", "address", "capital", "register", "Geschäftsführer / Vorstand", "Gesellschafter", "active"}),
+     (LIQUIDATION, {"name", "address", "register", "Inhaber", "Liquidator", "active", "in Liquidation"}),
+     (DISTRESSED, {"name", "address", "capital", "register", "Geschäftsführer / Vorstand", "Gesellschafter",
+                   "Prokura", "active",
                    "in Liquidation", "insolvency proceeding"})],  # opening the proceeding dissolves the GmbH
 )  # fmt: skip
 def test_the_legend_names_every_colour_and_sits_inside_the_figure(company: Any, company_id: str,
@@ -239,3 +240,38 @@ def test_a_company_a_few_weeks_old_still_gets_an_axis_of_years() -> None:
     labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
     assert labels and all(re.fullmatch(r"20\d\d", label) for label in labels), labels
     assert "2025" in labels
+
+
+def test_the_person_chart_and_the_timeline_colour_each_role_alike() -> None:
+    from regkit.plot.history import COLOURS
+    from regkit.schema import REPRESENTATION_ROLES
+    from regkit.widgets.person_chart import HOLDING, KEY_COLOURS
+
+    assert {role: KEY_COLOURS[role] for role in REPRESENTATION_ROLES} == {
+        role: COLOURS[role] for role in REPRESENTATION_ROLES
+    }
+    assert set(KEY_COLOURS) == {*REPRESENTATION_ROLES, HOLDING}
+    assert KEY_COLOURS[HOLDING] not in {KEY_COLOURS[role] for role in REPRESENTATION_ROLES}
+
+
+def test_role_and_proceeding_texts_use_the_schema_labels(company: Any) -> None:
+    from regkit.schema.labels import display_label
+
+    record = company(DISTRESSED)
+    bars = timeline_bars(record)
+    people = bars[bars["lane"] == "representatives"]
+    assert people["row"].tolist() == [f"{row.split(' · ')[0]} · {display_label('role', key)}"
+                                      for row, key in zip(people["row"], people["key"])]  # fmt: skip
+    proceedings = bars[bars["lane"] == "insolvencies"]
+    by_case = {str(p["case_number"]): p["current_status"] for p in record["insolvencies"]}
+    assert proceedings["text"].tolist() == [display_label("current_status", by_case[c]) for c in proceedings["row"]]
+    record["insolvencies"][0]["current_status"] = "rejected_no_assets"
+    texts = timeline_bars(record, lanes=["insolvencies"])["text"].tolist()
+    assert "rejected (no assets)" in texts
+
+
+def test_long_row_labels_are_cut_at_a_word(company: Any) -> None:
+    record = company(UG)
+    record["representation"][0]["name"] = "Gesundheitszentrum am Stadtpark Verwaltungs- und Beteiligungsgesellschaft"
+    labels = [t.get_text() for t in timeline(record).get_yticklabels()]
+    assert "Gesundheitszentrum am Stadtpark…" in labels

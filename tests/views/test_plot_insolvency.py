@@ -139,7 +139,16 @@ def test_the_timeline_marks_each_event_at_its_dates(world: Any) -> None:
     assert offsets[:, 0].tolist() == [mdates.date2num(np.datetime64(e["published_at"])) for e in ordered]
     assert offsets[:, 1].tolist() == [-float(i) for i in range(len(ordered))]
     labels = [t.get_text() for t in ax.get_yticklabels()]
-    assert labels == [f"{e['published_at']}  {e['event_type'].replace('_', ' ')}" for e in ordered]
+    said = {
+        "in_proceeding_decision": "decision in the proceedings",
+        "post_termination_decision": "decision after termination",
+        "rejected_insufficient_assets": "rejected (insufficient assets)",
+        "mass_insufficiency_notified": "insufficient assets notified",
+        "plan_confirmed": "insolvency plan confirmed",
+        "plan_supervision_terminated": "plan supervision ended",
+    }  # where the label is not the code's words
+    assert labels == [f"{e['published_at']}  {said.get(e['event_type'], e['event_type'].replace('_', ' '))}"
+                      for e in ordered]  # fmt: skip
     decided = [e for e in ordered if e["decision_date"]]
     (line,) = [line for line in ax.get_lines() if line.get_gid() == "decision"]
     assert list(line.get_xdata()) == [mdates.date2num(np.datetime64(e["decision_date"])) for e in decided]

@@ -8,9 +8,12 @@ import base64
 import re
 from typing import Any
 
+import pandas as pd
+
 from regkit.widgets import GroupExplorer, InsolvencyExplorer
 from regkit.widgets.group_logic import interlocks_frame
 from regkit.widgets.static import inline_html
+from regkit.widgets.tables import table_html
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.I)
@@ -86,3 +89,13 @@ def test_inline_html_moves_the_table_style_inline_and_figures_into_images() -> N
     assert '<th style="text-align:left;' in html and '<td style="text-align:left;' in html and ">A &amp; B<" in html
     assert re.search(r'<td class="regkit-num" style="text-align:right;[^"]*white-space:nowrap', html)
     assert re.search(r'<td class="regkit-date" style="[^"]*white-space:nowrap', html)
+
+
+def test_inline_html_styles_every_cell_of_a_real_table() -> None:
+    frame = pd.DataFrame({"name": ["Alpha GmbH", "Beta AG"], "capital": [25_000.0, None],
+                          "share": [0.5, 1.0], "registered_at": [pd.Timestamp("2020-01-02"), pd.NaT]})  # fmt: skip
+    html = inline_html(table_html(frame))
+    cells = re.findall(r"<t[hd]\b[^>]*>", html)
+    assert len(cells) == 4 + 2 * 4 and all(" style=" in cell for cell in cells)
+    assert len(re.findall(r'<th class="regkit-num" style="text-align:right;', html)) == 2  # capital, share
+    assert re.search(r'<th class="regkit-num" style="text-align:right;font-weight:600;border-bottom:', html)

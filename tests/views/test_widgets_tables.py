@@ -8,7 +8,8 @@ from typing import Any
 import pandas as pd
 
 from regkit.frames import indicators, insolvency_summaries, representatives
-from regkit.widgets.tables import TABLE_CSS, display_frame, sortable_table, table_html
+from regkit.frames.financial_ratios import RATIOS
+from regkit.widgets.tables import MONEY_COLUMNS, PERCENT_COLUMNS, TABLE_CSS, display_frame, sortable_table, table_html
 
 DISTRESSED = "DE-HRB-P2408-81776"  # open insolvency; published balance sheets
 UUID_TEXT = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE)
@@ -57,6 +58,14 @@ def test_shares_in_percent_and_people_by_role_label(company: Any) -> None:
             assert text == role_text[code]
     shares = display_frame(pd.DataFrame({"share": [0.5, 1 / 3, None]}))
     assert list(shares["Share"]) == ["50 %", "33.33 %", "–"]
+
+
+def test_every_ratio_shows_in_percent_but_the_salary_per_employee_in_euro() -> None:
+    assert PERCENT_COLUMNS == {"share", *RATIOS} - {"salaries_per_employee"}
+    assert "salaries_per_employee" in MONEY_COLUMNS and not PERCENT_COLUMNS & MONEY_COLUMNS
+    row = {name: [0.125] for name in RATIOS}
+    shown = display_frame(pd.DataFrame(row))
+    assert list(shown.iloc[0]) == ["12.5 %"] * (len(RATIOS) - 1) + ["0 €"]
 
 
 def test_static_table_has_the_one_style_and_does_not_wrap_dates_or_numbers(company: Any) -> None:

@@ -32,7 +32,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Any
 
 __all__ = ["Pacer", "remaining_and_reset"]
 
@@ -235,9 +234,3 @@ class Pacer:
     def __repr__(self) -> str:
         rate = "not paced" if self._rate is None else f"{self._rate:.1f}/s"
         return f"<Pacer {rate}, {self.decreases} decrease(s), {self.limited} answer(s) 429>"
-
-    def describe(self) -> dict[str, Any]:
-        """The pace, and how often it was set by a 429 and the server held the workers."""
-        with self._lock:
-            return {"rate": self._rate, "decreases": self.decreases, "closures": self.closures,
-                    "limited": self.limited}  # fmt: skip
