@@ -10,6 +10,10 @@ The tree (``except`` any inner node to catch everything below it)::
     RegkitError
     ├── ValidationError           (also ValueError)  rejected before anything was sent; no credits
     ├── BudgetExceededError                           the call would cross the budget; not sent
+    ├── BudgetUnavailableError                        the team budget cannot be read or trusted (Redis
+    │                                                 down, restarted or emptied); not sent
+    ├── CacheError                                    the cache cannot be opened, read or is corrupt
+    │   └── CacheUnavailableError                     the cache is down; a paid call was not sent
     ├── OfflineCacheMiss          (also LookupError) offline mode and the answer is not cached
     ├── WaitTimeout               (also TimeoutError) an extract still processing when waiting ended
     ├── TransportError                                connection refused or dropped, timeout,
@@ -28,6 +32,14 @@ A call that creates something paid (an extract order, a monitor) is never retrie
 it fails in a way that leaves its outcome open (timeout, connection dropped after sending, 5xx) the
 error's ``outcome_unknown`` is ``True`` and its suggestion says how to find out whether the order
 exists.
+
+Warnings (``warnings.warn``; the call they come from still returned its answer)::
+
+    RegkitWarning                 (a UserWarning)
+    ├── CacheWriteWarning         a paid answer could not be stored (full disk, read-only file,
+    │                             Redis down): the next call for it is paid again
+    └── BudgetWarning             a charge could not be recorded in the team's budget; it is in the
+                                  local ledger and is settled when the budget answers again
 """
 
 from __future__ import annotations
@@ -38,6 +50,9 @@ __all__ = [
     "RegkitError",
     "ValidationError",
     "BudgetExceededError",
+    "BudgetUnavailableError",
+    "CacheError",
+    "CacheUnavailableError",
     "OfflineCacheMiss",
     "WaitTimeout",
     "TransportError",
@@ -51,6 +66,9 @@ __all__ = [
     "RateLimitedError",
     "ServerError",
     "error_for_status",
+    "RegkitWarning",
+    "CacheWriteWarning",
+    "BudgetWarning",
 ]
 
 
@@ -159,6 +177,53 @@ class BudgetExceededError(RegkitError):
         return {**super()._fields(), "needed": self.needed, "remaining": self.remaining}
 
 
+class BudgetUnavailableError(RegkitError):
+    """The team's budget cannot be read, or cannot be trusted, so a paid call was not sent.
+
+    Raised when the team's Redis does not answer, when it lost the team's cap (restarted without its data, or
+    flushed) and the team's spending could not be re-established from the register's own account, or when a
+    charge this client could not record is still waiting to be settled.  A team budget fails closed: no
+    credit is spent that the cap has not seen.
+    """
+
+    default_suggestion = (
+        "start or reconnect the team's Redis; if it lost its data, the next call re-establishes the team's "
+        "spending from the register's account (client.budget.restore())"
+    )
+
+
+class CacheError(RegkitError):
+    """The cache cannot be opened or read: a corrupt or unreadable file, or a backend that fails.
+
+    Attributes
+    ----------
+    location : str or None
+        The cache's file or URL (never with a password).
+    """
+
+    default_suggestion = (
+        "run `regkit cache check` to see what is wrong and `regkit cache repair` to keep what can be read; "
+        "or move the file aside (a new, empty cache is made in its place)"
+    )
+
+    def __init__(self, message: str, *, location: str | None = None, **kwargs: Any) -> None:
+        self.location = location
+        super().__init__(message, **kwargs)
+
+    def _fields(self) -> dict[str, Any]:
+        return {**super()._fields(), "location": self.location}
+
+
+class CacheUnavailableError(CacheError):
+    """The cache (a shared Redis) does not answer, so a paid call was not sent: paying without the cache
+    would pay again for the same answer later."""
+
+    default_suggestion = (
+        "start or reconnect the cache's Redis; to pay without the cache on purpose, make the client with "
+        "Client(..., uncached_ok=True) (the ledger marks those calls 'uncached')"
+    )
+
+
 class OfflineCacheMiss(RegkitError, LookupError):
     """Offline mode is on and the answer is not in the cache (or is never cached)."""
 
@@ -263,3 +328,24 @@ def error_for_status(status: int) -> type[APIError]:
     if status >= 500:
         return ServerError
     return _BY_STATUS.get(status, APIError)
+
+
+class RegkitWarning(UserWarning):
+    """Root of the warnings regkit issues: something went wrong, but the answer was returned."""
+
+
+class CacheWriteWarning(RegkitWarning):
+    """A paid answer could not be written to the cache (full disk, read-only file, Redis down).
+
+    The answer was returned and its ledger row written; the next call for it is paid again.  Issued once per
+    cache and reason; ``client.cache.info()["unstored"]`` counts every answer that was not stored.
+    """
+
+
+class BudgetWarning(RegkitWarning):
+    """A charge could not be written to the team's budget (its Redis did not answer).
+
+    The answer was returned, its row is in the local ledger (``client.ledger``, and the ledger file), and the
+    charge is settled in the team's budget when Redis answers again; until then paid calls are refused
+    (:class:`BudgetUnavailableError`).
+    """

@@ -34,8 +34,10 @@ def test_builtin_bases_let_plain_except_work() -> None:
     assert issubclass(errors.WaitTimeout, TimeoutError)
     for name in errors.__all__:
         obj = getattr(errors, name)
-        if isinstance(obj, type):
-            assert issubclass(obj, errors.RegkitError)
+        if isinstance(obj, type):  # an error under the one root, or a warning under the other
+            assert issubclass(obj, errors.RegkitError) != issubclass(obj, errors.RegkitWarning), name
+    assert issubclass(errors.RegkitWarning, UserWarning)
+    assert issubclass(errors.CacheUnavailableError, errors.CacheError)
 
 
 def test_message_carries_context_and_suggestion() -> None:
