@@ -28,7 +28,9 @@ def test_errors_are_one_tree_with_the_stdlib_bases_plain_except_clauses_expect()
     assert issubclass(regkit.NotFoundError, LookupError)
     for name in regkit.__all__:
         value = getattr(regkit, name)
-        if isinstance(value, type) and issubclass(value, Exception):
+        if isinstance(value, type) and issubclass(value, Warning):
+            assert issubclass(value, regkit.RegkitWarning), name
+        elif isinstance(value, type) and issubclass(value, Exception):
             assert issubclass(value, regkit.RegkitError), name
 
 
