@@ -129,6 +129,10 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
             timeout=timeout, offline=lambda: self.cache.offline, scrub=self._scrub,
         )  # fmt: skip
         self._scope = scope_token(self.base_url, api_key)
+        if isinstance(self.budget, TeamBudget):
+            # The register's own account is the team's authoritative total (one key per team): the budget reads
+            # it (free, never cached) to anchor a new team and to re-establish one whose Redis lost its data.
+            self.budget.bind_account(lambda: dict(self.get_credits().raw))
         self._pool: ThreadPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 

@@ -163,6 +163,11 @@ class TeamBudget(Budget):
         if limit is not None:
             self._claim(limit)
 
+    def bind_account(self, read: Any) -> None:
+        """Give the budget a way to read the register's account (``GET /v1/credits`` as a dict: ``used_credits``,
+        ``remaining_credits``, ``period``...): made by :class:`regkit.Client`, free and never cached."""
+        self._account = read
+
     # -- the cap -------------------------------------------------------------------------------------
     def _claim(self, limit: int) -> None:
         stored = int(
