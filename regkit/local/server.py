@@ -9,13 +9,23 @@ daemon thread (:meth:`LocalServer.start` / :meth:`LocalServer.stop`). Around the
   see :mod:`regkit.local.origin`);
 - a real connection drop: an injected timeout (:class:`~regkit.local.faults.DroppedConnection`) closes
   the connection without writing a byte, so the client sees a connection error at that moment, not an
-  answer and not a connection kept alive until its own read timeout.
+  answer and not a connection kept alive until its own read timeout;
+- the interface's JSON error body for an exception that escapes the application (``500 internal_error``),
+  where waitress would answer with its own ``text/plain`` page.
+
+What never reaches the application: a request waitress cannot parse (a header with a control character, a
+malformed request line, chunked encoding or ``Content-Length``, a head of :data:`MAX_HEAD_BYTES` or a body
+of :data:`MAX_REQUEST_BODY_BYTES` or more). waitress answers it itself with a ``text/plain`` body and offers no
+setting or hook to change that body (its answers are built by ``waitress.utilities.Error.to_response`` in
+``waitress.task.ErrorTask``); ``docs/interface.md`` (Errors) documents this exception precisely.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
+import sys
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -27,7 +37,9 @@ from waitress.wasyncore import close_all
 from .faults import DroppedConnection
 from .origin import FixedOrigin, origin_of
 
-__all__ = ["LocalServer", "DEFAULT_THREADS"]
+__all__ = ["LocalServer", "DEFAULT_THREADS", "MAX_HEAD_BYTES", "MAX_REQUEST_BODY_BYTES"]
+
+logger = logging.getLogger(__name__)
 
 # Library style for the server regkit embeds: waitress's records (a queue-depth warning when every worker
 # is busy, ...) reach handlers the program installs — `regkit serve` installs them — and are not printed
@@ -38,10 +50,29 @@ logging.getLogger("waitress").addHandler(logging.NullHandler())
 DEFAULT_THREADS = 16
 #: Seconds the event loop waits for sockets before it looks at the stop flag again.
 _POLL = 0.5
+#: waitress refuses a request line and headers of this many bytes or more itself (431, ``text/plain``).
+#: Set here (waitress's default) so that what docs/interface.md states does not move with waitress.
+MAX_HEAD_BYTES = 256 * 1024
+#: waitress refuses a body of this many bytes or more itself (413, ``text/plain``). The application refuses
+#: any body over :data:`regkit.local.app.MAX_BODY_BYTES` (1 MiB) with its JSON 413 first; this only bounds
+#: what waitress buffers for it (waitress's default).
+MAX_REQUEST_BODY_BYTES = 1 << 30
+_INTERNAL_ERROR = json.dumps(
+    {
+        "error": {
+            "code": "internal_error",
+            "message": "The local register failed on this request; it has been logged. "
+            "Retry, and report it if it persists.",
+        }
+    },
+    separators=(",", ":"),
+).encode("utf-8")
 
 
 class _Served(FixedOrigin):
-    """The application as the server calls it: its origin fixed, an injected drop turned into a closed connection."""
+    """The application as the server calls it: its origin fixed, an injected drop turned into a closed connection,
+    and an exception that escapes it answered ``500 internal_error`` in the interface's JSON (not waitress's
+    ``text/plain`` page)."""
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         try:
@@ -49,6 +80,16 @@ class _Served(FixedOrigin):
         except DroppedConnection as drop:
             # waitress closes a connection whose client went away without writing anything to it
             raise ClientDisconnected(str(drop)) from drop
+        except ClientDisconnected:
+            raise
+        except Exception:
+            # The application answers its own errors (regkit.local.app); this is the net under it.
+            logger.exception(
+                "Unhandled exception on %s %s", environ.get("REQUEST_METHOD", "-"), environ.get("PATH_INFO", "")
+            )
+            headers = [("Content-Type", "application/json"), ("Content-Length", str(len(_INTERNAL_ERROR)))]
+            start_response("500 Internal Server Error", headers, sys.exc_info())
+            return [_INTERNAL_ERROR]
 
 
 class LocalServer:
@@ -116,6 +157,8 @@ class LocalServer:
                 "ident": "regkit",
                 "clear_untrusted_proxy_headers": True,
                 "channel_request_lookahead": 5,
+                "max_request_header_size": MAX_HEAD_BYTES,
+                "max_request_body_size": MAX_REQUEST_BODY_BYTES,
             }
             if self._sock is not None:
                 options["sockets"] = [self._sock]
