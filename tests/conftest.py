@@ -17,13 +17,14 @@ import pytest
 #: ``OPENREGISTER_*`` variables are cleared by prefix.  The test suite's own switches
 #: (``REGKIT_BROWSER_TESTS``, ``REGKIT_CHROMIUM``, ``REGKIT_BROWSER_ARTIFACTS``) are kept.
 REGKIT_SETTINGS = ("REGKIT_API_KEY", "REGKIT_BASE_URL", "REGKIT_CACHE", "REGKIT_CACHE_DIR", "REGKIT_DATA_DIR",
-                   "REGKIT_LOCAL_STATE", "REGKIT_LOCAL_SECRET_KEY")  # fmt: skip
+                   "REGKIT_LOCAL_STATE", "REGKIT_LOCAL_SECRET_KEY", "REGKIT_LEDGER")  # fmt: skip
 
 
 @pytest.fixture(autouse=True)
 def isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Every test (autouse): no regkit or official-client settings from the shell; ``REGKIT_CACHE_DIR``,
-    ``REGKIT_LOCAL_STATE`` and a fresh ``REGKIT_LOCAL_SECRET_KEY`` point into a new temporary directory,
+    ``REGKIT_LEDGER``, ``REGKIT_LOCAL_STATE`` and a fresh ``REGKIT_LOCAL_SECRET_KEY`` point into a new temporary
+    directory,
     which is returned (request ``isolated_env`` by name to use it)."""
     from cryptography.fernet import Fernet
 
@@ -31,6 +32,7 @@ def isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempP
         monkeypatch.delenv(name, raising=False)
     base = tmp_path_factory.mktemp("env")
     monkeypatch.setenv("REGKIT_CACHE_DIR", str(base / "cache"))
+    monkeypatch.setenv("REGKIT_LEDGER", str(base / "ledger" / "ledger.jsonl"))
     monkeypatch.setenv("REGKIT_LOCAL_STATE", str(base / "state.sqlite"))
     monkeypatch.setenv("REGKIT_LOCAL_SECRET_KEY", Fernet.generate_key().decode())
     return base

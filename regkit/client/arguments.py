@@ -22,6 +22,7 @@ __all__ = [
     "policy",
     "offline",
     "adapter",
+    "ledger_file",
 ]
 
 
@@ -165,3 +166,28 @@ def adapter(value: Any) -> Any:
         return value
     raise ValidationError(f"adapter must be a requests transport adapter (with send() and close()), not {_got(value)}",
                           suggestion="e.g. regkit.local.open_local_register().adapter, or leave it out")  # fmt: skip
+
+
+def ledger_file(value: Any) -> Any:
+    """``"default"``, ``None``/``False`` (no file) or a path (its directory is made when the first row comes).
+
+    Examples
+    --------
+    >>> ledger_file(None) is None
+    True
+    >>> ledger_file(3)
+    Traceback (most recent call last):
+    ...
+    regkit.client.errors.ValidationError: ledger_file must be 'default', a path or None, not 3 (int) — e.g. Client(ledger_file='~/regkit-ledger.jsonl'); nothing was sent
+    """
+    import os
+    from pathlib import Path
+
+    if value is None or value is False:
+        return None
+    if value == "default":
+        return "default"
+    if isinstance(value, (str, os.PathLike)) and str(value).strip():
+        return Path(str(value).strip() if isinstance(value, str) else value).expanduser()
+    raise ValidationError(f"ledger_file must be 'default', a path or None, not {_got(value)}",
+                          suggestion="e.g. Client(ledger_file='~/regkit-ledger.jsonl'); nothing was sent")  # fmt: skip

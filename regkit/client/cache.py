@@ -16,10 +16,21 @@ a path (str or ``os.PathLike``)     SQLite at that file (a directory gets ``http
 a requests-cache backend instance   used as given
 ==================================  ===========================================================
 
-On Redis, answers are stored under ``regkit:<key hash>`` (with Redis' own expiry an hour after the answer's
-lifetime ends) and the aliases of companies' former ids in the hash ``regkit-redirects``; nothing else of the
-database is read, counted or cleared. A Redis password (``redis://:PASSWORD@host`` or ``?password=``) is used
-to connect and shown nowhere: :func:`redact_url` replaces it in every location, message and ``repr``.
+Every SQLite and Redis cache is opened with regkit's serializer (:mod:`regkit.client.cache_format`) and read and
+written only through requests-cache's public API, by :class:`~regkit.client.cache_store.ResponseStore`.
+
+* **SQLite**: the file and a new directory are its owner's only (0600, 0700), whatever the file's name; a path
+  without a suffix gets ``.sqlite`` (as requests-cache names it), created 0600 before requests-cache opens it. One
+  missing directory is made (0700); a path whose directory and that directory's parent do not exist (a mistyped
+  path), or a string that looks like a URL of another scheme (``htps://…``), is refused.  A file that is not a readable SQLite cache, or one that cannot be written (a read-only file or
+  filesystem: every answer would be paid for and lost), is a :class:`~regkit.client.errors.CacheError` that names
+  it (``regkit cache check`` / ``regkit cache repair``).  A write that fails later (a full disk) is counted and
+  warned about (:class:`~regkit.client.errors.CacheWriteWarning`); the paid answer is returned all the same.
+* **Redis**: requests-cache's Redis backend in the namespace ``regkit`` (it gives each answer Redis' own expiry an
+  hour after the answer's lifetime ends). A Redis password (``redis://:PASSWORD@host`` or ``?password=``) is used
+  to connect and shown nowhere: :func:`redact_url` replaces it in every location, message and ``repr``.  A Redis
+  that stops answering makes paid calls fail before they are sent
+  (:class:`~regkit.client.errors.CacheUnavailableError`), unless the client was made with ``uncached_ok=True``.
 """
 
 from __future__ import annotations
@@ -27,17 +38,18 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shutil
 import sqlite3
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from requests_cache.backends import BaseCache, SQLiteCache
-from requests_cache.backends.sqlite import SQLiteDict
+from requests_cache import BaseCache, SQLiteCache
 
-from .errors import ValidationError
+from .cache_format import SERIALIZER
+from .cache_store import ResponseStore, StoredAnswer
+from .errors import CacheError, ValidationError
 
 __all__ = [
     "open_backend",
@@ -45,6 +57,7 @@ __all__ = [
     "redact_url",
     "is_redis_url",
     "connect_redis",
+    "location_of",
     "ClientCache",
     "CACHE_FILE",
     "CACHE_SETTING",
@@ -57,6 +70,8 @@ CACHE_FILE = "http_cache.sqlite"
 CACHE_SETTING = "REGKIT_CACHE"
 _REDIS_NAMESPACE = "regkit"
 _REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+_URL_LIKE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:/")
+_CACHE_EXAMPLES = "e.g. Client(cache='memory'), Client(cache='~/regkit-cache') or Client(cache='redis://host:6379/0')"
 
 
 def default_cache_dir() -> Path:
@@ -95,6 +110,8 @@ def open_backend(cache: Any = "default") -> BaseCache | None:
     ------
     ValidationError
         ``cache`` is none of the accepted values, its place cannot hold a cache, or its Redis does not answer.
+    CacheError
+        The SQLite file exists but is not a readable cache (corrupt, or another kind of file).
     ImportError
         A Redis URL without the ``redis`` package installed.
     """
@@ -106,7 +123,9 @@ def open_backend(cache: Any = "default") -> BaseCache | None:
         return _from_setting(os.environ)
     if cache is True or cache == "sqlite":
         try:
-            return _sqlite(default_cache_dir() / CACHE_FILE)
+            directory = default_cache_dir()
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            return _sqlite(directory / CACHE_FILE)
         except OSError as exc:
             source = "REGKIT_CACHE_DIR" if os.environ.get("REGKIT_CACHE_DIR") else "the user cache directory"
             raise ValidationError(
@@ -117,18 +136,34 @@ def open_backend(cache: Any = "default") -> BaseCache | None:
         return BaseCache(cache_name="regkit-memory")
     if is_redis_url(cache):
         return _redis(cache.strip())
+    if isinstance(cache, str) and _URL_LIKE.match(cache.strip()):
+        scheme = cache.strip().split(":", 1)[0]
+        raise ValidationError(
+            f"cache: {redact_url(cache.strip())!r} is a URL of the scheme {scheme!r}, which regkit does not know",
+            suggestion="a Redis cache is redis://, rediss:// or unix://; a file is a path (" + _CACHE_EXAMPLES + ")",
+        )
     if isinstance(cache, (str, os.PathLike)) and str(cache).strip():
-        path = Path(cache).expanduser()
+        path = Path(str(cache).strip() if isinstance(cache, str) else cache).expanduser()
+        target = path / CACHE_FILE if path.is_dir() else path
+        if not target.parent.is_dir() and not target.parent.parent.is_dir():
+            raise ValidationError(
+                f"cache: neither {target.parent} nor the directory it would be made in exists (a mistyped path?)",
+                suggestion="give a path in an existing directory, or one new directory below one (it is made "
+                f"0700); a directory gets {CACHE_FILE}",
+            )
         try:
-            return _sqlite(path / CACHE_FILE if path.is_dir() else path)
+            target.parent.mkdir(mode=0o700, exist_ok=True)
+            return _sqlite(target)
         except OSError as exc:
-            raise ValidationError(f"cache: {path} cannot hold the cache ({exc.strerror or exc})",
-                                  suggestion="pass a writable path, a redis:// URL or cache='memory'") from None  # fmt: skip
+            raise ValidationError(
+                f"cache: {path} cannot hold the cache ({exc.strerror or exc})",
+                suggestion="pass a writable path, a redis:// URL or cache='memory'",
+            ) from None
     shown = redact_url(cache) if isinstance(cache, str) else repr(cache)
     raise ValidationError(
         f"cache must be 'default', 'sqlite', 'memory', a path, a redis:// URL, False or a requests-cache "
         f"backend, not {shown!r} ({type(cache).__name__})",
-        suggestion="e.g. Client(cache='memory'), Client(cache='~/regkit-cache') or Client(cache='redis://host:6379/0')",
+        suggestion=_CACHE_EXAMPLES,
     )
 
 
@@ -138,9 +173,11 @@ def _from_setting(environ: Mapping[str, str]) -> BaseCache | None:
     if not value:
         return open_backend("sqlite")
     if value in ("default", "none", "false", "off"):
-        raise ValidationError(f"{CACHE_SETTING}={value!r} names no cache",
-                              suggestion=f"set {CACHE_SETTING} to a path, 'sqlite', 'memory' or a redis:// URL, or "
-                                         "unset it; to turn the cache off pass Client(cache=False)")  # fmt: skip
+        raise ValidationError(
+            f"{CACHE_SETTING}={value!r} names no cache",
+            suggestion=f"set {CACHE_SETTING} to a path, 'sqlite', 'memory' or a redis:// URL, or unset it; to "
+            "turn the cache off pass Client(cache=False)",
+        )
     try:
         return open_backend(value)
     except ValidationError as exc:
@@ -149,62 +186,62 @@ def _from_setting(environ: Mapping[str, str]) -> BaseCache | None:
         raise
 
 
+def _private(path: Path) -> None:
+    """Make ``path`` and its SQLite side files (``-wal``, ``-shm``, ``-journal``) readable by their owner only."""
+    for each in (path, *(path.with_name(path.name + side) for side in ("-wal", "-shm", "-journal"))):
+        try:
+            if each.exists() and each.stat().st_uid == os.getuid() and each.stat().st_mode & 0o077:
+                each.chmod(0o600)
+        except OSError:  # a read-only filesystem: nothing can be changed (nor written)
+            pass
+
+
 def _sqlite(path: Path) -> SQLiteCache:
-    """SQLite at ``path``, readable by its owner only: a new directory is 0700, the file 0600 (SQLite
-    gives its -wal and -shm files the database file's mode), as the register's state files are."""
-    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    """SQLite at ``path`` (``.sqlite`` added when it has no suffix), readable by its owner only: the file is
+    created 0600 before SQLite opens it, and SQLite gives its -wal and -shm files the database file's mode."""
+    if not path.suffix:
+        path = path.with_name(path.name + ".sqlite")
     if not path.exists():
         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
-    backend = SQLiteCache(path, busy_timeout=30_000, wal=True)
-    for table in (backend.responses, backend.redirects):
-        table.__class__ = SerialSQLiteDict  # same state, reads under the lock too
+    if not _writable(path):
+        # requests-cache cannot open a file it cannot write (its SQLite backend waits forever for a write lock),
+        # and a cache that keeps nothing would have every answer paid again: say so now.
+        raise CacheError(
+            f"the cache file {path} cannot be written (a read-only file or filesystem); regkit would pay for "
+            "answers it cannot keep",
+            location=str(path),
+            suggestion="make it writable, or point the client elsewhere (REGKIT_CACHE, cache=...); cache=False "
+            "pays for every answer without a cache",
+        )
+    _private(path)
+    try:
+        backend = SQLiteCache(path, busy_timeout=30_000, wal=True, serializer=SERIALIZER)
+        len(backend.responses)  # reads the file: a damaged or foreign one fails here, not at the first lookup
+    except sqlite3.Error as exc:
+        raise CacheError(
+            f"the cache file {path} cannot be opened ({type(exc).__name__}: {exc})", location=str(path)
+        ) from None
+    _private(path)
     return backend
 
 
-class SerialSQLiteDict(SQLiteDict):
-    """requests-cache's ``SQLiteDict``, with reads serialised as its writes are.
-
-    ``SQLiteDict`` shares one ``sqlite3`` connection between threads and takes its lock for writes only, so a
-    read in one thread can run on the connection while another thread begins a write on it. With a bulk
-    lookup's 16 workers that surfaced as ``sqlite3.DatabaseError: no more rows available`` from
-    ``BEGIN IMMEDIATE`` (requests-cache issues #820 and #1008 describe the same). Holding the (re-entrant,
-    shared by both tables) lock for every use of the connection makes each use exclusive; a read of the
-    cache takes tens of microseconds, so workers barely wait.
-    """
-
-    @contextmanager
-    def connection(self, commit: bool = False) -> Iterator[sqlite3.Connection]:
-        with self._lock, super().connection(commit) as con:
-            yield con
+def _writable(path: Path) -> bool:
+    """Whether SQLite can write ``path`` (the file and its directory, for the -wal and -shm files)."""
+    return os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)
 
 
 def _redis(url: str) -> BaseCache:
-    """A requests-cache ``RedisCache`` on ``url`` (namespace ``regkit``), after a ``PING``."""
+    """A requests-cache ``RedisCache`` on ``url`` (namespace ``regkit``, regkit's serializer), after a ``PING``."""
     shown = redact_url(url)
     try:
         import redis  # noqa: F401
-        from requests_cache.backends.redis import RedisCache
+        from requests_cache import RedisCache
     except ImportError as exc:
         raise ImportError(f"a Redis cache ({shown}) needs the redis package: pip install redis") from exc
     connection = connect_redis(url, what="cache")
-    backend = RedisCache(namespace=_REDIS_NAMESPACE, connection=connection)
+    backend = RedisCache(namespace=_REDIS_NAMESPACE, connection=connection, serializer=SERIALIZER)
     backend.cache_name = shown  # shown by location() and info(); never with a password
-    backend.responses.__class__ = _expiring_dict_class()  # same state; SET with EX, not the deprecated SETEX
     return backend
-
-
-def _expiring_dict_class() -> type:
-    """requests-cache's ``RedisDict`` writing ``SET key value EX ttl`` (redis-py 6+ deprecates ``setex``, which
-    requests-cache 1.x calls for every answer with a lifetime)."""
-    from requests_cache.backends.redis import RedisDict
-
-    class ExpiringRedisDict(RedisDict):
-        def __setitem__(self, key: str, item: Any) -> None:
-            expires_delta = getattr(item, "expires_delta", None)
-            ttl = None if expires_delta is None or not self.ttl else int(expires_delta + self.ttl_offset)
-            self.connection.set(self._bkey(key), self.serialize(item), ex=ttl if ttl and ttl > 0 else None)
-
-    return ExpiringRedisDict
 
 
 def connect_redis(url: str, *, what: str) -> Any:
@@ -223,16 +260,18 @@ def connect_redis(url: str, *, what: str) -> Any:
     try:
         connection = redis.Redis.from_url(url, socket_connect_timeout=10, socket_timeout=60, health_check_interval=30)
     except (ValueError, TypeError) as exc:
-        raise ValidationError(f"{what}: {shown} is not a Redis URL ({_scrub(str(exc), secret)})",
-                              suggestion="e.g. redis://host:6379/0, redis://:PASSWORD@host:6379/0 or "
-                                         "rediss://host:6380/0 (TLS)") from None  # fmt: skip
+        raise ValidationError(
+            f"{what}: {shown} is not a Redis URL ({_scrub(str(exc), secret)})",
+            suggestion="e.g. redis://host:6379/0, redis://:PASSWORD@host:6379/0 or rediss://host:6380/0 (TLS)",
+        ) from None
     try:
         connection.ping()
     except redis.RedisError as exc:
         connection.close()
-        raise ValidationError(f"{what}: Redis at {shown} did not answer PING ({_scrub(str(exc), secret)})",
-                              suggestion="start Redis or correct the URL (host, port, database, password)",
-                              ) from None  # fmt: skip
+        raise ValidationError(
+            f"{what}: Redis at {shown} did not answer PING ({_scrub(str(exc), secret)})",
+            suggestion="start Redis or correct the URL (host, port, database, password)",
+        ) from None
     return connection
 
 
@@ -245,64 +284,65 @@ def _scrub(text: str, secret: str | None) -> str:
     return text.replace(secret, "***") if secret else text
 
 
-def _redis_bytes(backend: Any) -> int:
-    """Bytes Redis uses for regkit's answers and aliases: the sum of ``MEMORY USAGE`` (all samples) of every
-    ``regkit:*`` key and of the ``regkit-redirects`` hash — what they take in Redis' memory, overhead included."""
-    connection = backend.responses.connection
-    namespace = backend.responses.namespace
-    total = 0
-    keys = [f"{namespace}-redirects".encode()]
-    batch: list[bytes] = []
-    for key in [*keys, *connection.scan_iter(match=f"{namespace}:*", count=1000)]:
-        batch.append(key)
-        if len(batch) == 1000:
-            total += _memory_usage(connection, batch)
-            batch = []
-    return total + _memory_usage(connection, batch)
+def location_of(backend: BaseCache | None) -> str:
+    """Where ``backend`` lives (a file path, ``memory``, a Redis URL without password, or ``none``)."""
+    if backend is None:
+        return "none"
+    if isinstance(backend, SQLiteCache):
+        return str(backend.db_path)
+    if type(backend) is BaseCache:
+        return "memory"
+    return redact_url(str(backend.cache_name))
 
 
-def _is_redis(backend: Any) -> bool:
-    try:
-        from requests_cache.backends.redis import RedisCache
-    except ImportError:  # no redis package: no Redis cache either
-        return False
-    return isinstance(backend, RedisCache)
+def _store_for(backend: BaseCache | None) -> ResponseStore:
+    return ResponseStore(backend, location_of(backend))
 
 
-def _memory_usage(connection: Any, keys: list[bytes]) -> int:
-    pipe = connection.pipeline(transaction=False)
-    for key in keys:
-        pipe.memory_usage(key, samples=0)
-    return sum(int(used or 0) for used in pipe.execute())
+#: The longest age ``clear(older_than=...)`` takes (older than anything a cache can hold).
+MAX_AGE = timedelta(days=100 * 366)
 
 
 class ClientCache:
-    """The cache of one client: ``info()``, ``clear()`` and the ``offline`` switch.
+    """The cache of one client: ``info()``, ``clear()``, ``check()``, ``repair()``, ``scan()`` and the
+    ``offline`` switch.
 
-    In offline mode every call is answered from the cache only; an answer that is not there (or
-    never cached, like credits and monitors) raises :class:`~regkit.client.errors.OfflineCacheMiss`
-    and nothing is sent.
+    In offline mode every call is answered from the cache only; an answer that is not there (or never cached, like
+    credits and monitors) raises :class:`~regkit.client.errors.OfflineCacheMiss` and nothing is sent.
+
+    Parameters
+    ----------
+    backend : requests-cache backend or None
+        Where answers are kept (:func:`open_backend`).
+    policy : CachePolicy
+        Lifetimes per kind of answer.
+    offline : bool
+        Answer from the cache only.
+    uncached_ok : bool
+        When the cache cannot be read (a Redis that is down, a damaged file), send paid calls anyway, without the
+        cache (each is marked ``uncached`` in the ledger); by default they are refused with
+        :class:`~regkit.client.errors.CacheError` before anything is sent.
     """
 
-    def __init__(self, backend: BaseCache | None, policy: Any, offline: bool = False) -> None:
-        self.backend = backend
+    def __init__(self, backend: BaseCache | None, policy: Any, offline: bool = False, uncached_ok: bool = False) -> None:
+        self.store = _store_for(backend)
         self.policy = policy
         self.offline = offline
+        self.uncached_ok = uncached_ok
+
+    @property
+    def backend(self) -> BaseCache | None:
+        """The requests-cache backend (``None``: no cache)."""
+        return self.store.backend
 
     @property
     def enabled(self) -> bool:
         """Whether answers are cached at all."""
-        return self.backend is not None
+        return self.store.enabled
 
     def location(self) -> str:
         """Where the cache lives (a file path, ``memory``, a Redis URL without password, or ``none``)."""
-        if self.backend is None:
-            return "none"
-        if isinstance(self.backend, SQLiteCache):
-            return str(self.backend.db_path)
-        if type(self.backend) is BaseCache:
-            return "memory"
-        return redact_url(str(self.backend.cache_name))
+        return self.store.location
 
     def info(self) -> dict[str, Any]:
         """What the cache holds and for how long.
@@ -311,22 +351,26 @@ class ClientCache:
         -------
         dict
             ``backend`` (``SQLiteCache``, ``RedisCache``, ``BaseCache`` for memory, or ``none``), ``location``
-            (:meth:`location`: never a password), ``responses`` (stored answers), ``bytes`` (SQLite: the size
-            of the database file and its ``-wal``/``-shm`` files on disk; Redis: the sum of ``MEMORY USAGE``
-            of regkit's keys, i.e. the memory they take in Redis, overhead included; absent for memory),
-            ``offline`` and ``lifetimes`` (per kind of answer).
+            (:meth:`location`: never a password), ``responses`` (stored answers), ``bytes`` (SQLite only: the size
+            of the database file and its ``-wal``/``-shm`` files on disk), ``unstored`` (paid answers this client
+            could not store: a full disk, a file that became read-only, a Redis that was down), ``offline`` and
+            ``lifetimes`` (per kind of answer).
+
+        Raises
+        ------
+        CacheError
+            The cache cannot be read.
         """
         info: dict[str, Any] = {
             "backend": "none" if self.backend is None else type(self.backend).__name__,
             "location": self.location(),
-            "responses": 0 if self.backend is None else len(self.backend.responses),
+            "responses": self.store.count(),
+            "unstored": self.store.unstored,
             "offline": self.offline,
         }
         if isinstance(self.backend, SQLiteCache):
             path = Path(self.backend.db_path)
             info["bytes"] = sum(p.stat().st_size for p in path.parent.glob(path.name + "*") if p.is_file())
-        elif _is_redis(self.backend):
-            info["bytes"] = _redis_bytes(self.backend)
         info["lifetimes"] = {
             "company": str(self.policy.company),
             "owners and holdings": str(self.policy.ownership),
@@ -342,21 +386,136 @@ class ClientCache:
 
     def clear(self, older_than: timedelta | None = None) -> int:
         """Delete the stored answers — all of them, or those cached longer ago than ``older_than`` — and return
-        how many were deleted (the next calls for them are paid again)."""
+        how many were deleted (the next calls for them are paid again).
+
+        Raises
+        ------
+        ValidationError
+            ``older_than`` is not a positive duration, or longer than any cache can be old (100 years).
+        CacheError
+            The cache cannot be read.
+        """
         if self.backend is None:
             return 0
-        before = len(self.backend.responses)
-        if older_than is None:
-            self.backend.clear()
-        else:
-            if older_than <= timedelta(0):
-                raise ValidationError(f"older_than must be positive, not {older_than}",
-                                      suggestion="e.g. timedelta(days=30); clear() without it deletes everything")  # fmt: skip
-            self.backend.delete(older_than=older_than)
-        removed = before - len(self.backend.responses)
+        if older_than is not None:
+            if not isinstance(older_than, timedelta) or older_than <= timedelta(0):
+                raise ValidationError(
+                    f"older_than must be a positive timedelta, not {older_than!r}",
+                    suggestion="e.g. timedelta(days=30); clear() without it deletes everything",
+                )
+            if older_than > MAX_AGE:
+                raise ValidationError(
+                    f"older_than={older_than.days} days is longer than any cache can be old (at most {MAX_AGE.days})",
+                    suggestion="clear() without older_than deletes everything",
+                )
+        before = self.store.count()
+        backend = self.backend
+        try:
+            if older_than is None:
+                backend.clear()
+            else:
+                backend.delete(older_than=older_than)
+        except (sqlite3.Error, OSError) as exc:
+            raise CacheError(f"the cache at {self.location()} could not be cleared ({exc})", location=self.location()) from None
+        removed = before - self.store.count()
         logger.info("cache: %d answer(s) deleted from %s", removed, self.location())
         return removed
+
+    def scan(self, unreadable: list[str] | None = None) -> Iterator[StoredAnswer]:
+        """Every stored answer (expired ones included), a chunk at a time; the keys of answers that cannot be read
+        are appended to ``unreadable`` (the scan goes on)."""
+        return self.store.scan(unreadable)
+
+    def read(self, keys: Any) -> dict[str, StoredAnswer]:
+        """The stored answers of ``keys`` that can be read (expired ones included)."""
+        return self.store.read(keys)
+
+    def check(self) -> dict[str, Any]:
+        """Read every stored answer and say what is wrong.
+
+        Returns
+        -------
+        dict
+            ``location``, ``responses`` (stored answers), ``readable``, ``unreadable`` (answers that cannot be
+            decoded: damaged, or written in another format), ``error`` (why the cache could not be read at all,
+            else ``None``) and ``ok``.
+        """
+        unreadable: list[str] = []
+        result: dict[str, Any] = {"location": self.location(), "responses": 0, "readable": 0, "unreadable": 0,
+                                  "error": None}  # fmt: skip
+        try:
+            result["responses"] = self.store.count()
+            result["readable"] = sum(1 for _ in self.scan(unreadable))
+        except CacheError as exc:
+            result["error"] = exc.message
+        result["unreadable"] = len(unreadable)
+        result["ok"] = result["error"] is None and not unreadable
+        return result
 
     def __repr__(self) -> str:
         mode = ", offline" if self.offline else ""
         return f"<ClientCache {self.location()}{mode}>"
+
+
+def repair(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Keep what can be read of a damaged SQLite cache: copy every readable answer (and alias) into a new file, move
+    the damaged one aside (``<name>.damaged-<UTC time>``) and put the new one in its place.
+
+    Returns
+    -------
+    dict
+        ``location``, ``kept`` (answers copied), ``lost`` (answers that could not be read), ``aliases`` (kept) and
+        ``moved_to`` (where the damaged file now is).
+
+    Raises
+    ------
+    CacheError
+        Nothing of the file can be read as a cache; it is left where it is.
+    """
+    source = Path(path)
+    if not source.suffix:
+        source = source.with_name(source.name + ".sqlite")
+    if not source.is_file():
+        raise ValidationError(f"there is no cache file at {source}", suggestion="regkit cache info shows where it is")
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    fresh = source.with_name(f"{source.stem}.repairing-{stamp}{source.suffix}")
+    try:
+        damaged = SQLiteCache(source, busy_timeout=30_000, serializer=SERIALIZER)
+        keys = list(damaged.responses.keys())
+    except sqlite3.Error as exc:
+        raise CacheError(f"nothing of {source} can be read as a cache ({exc})", location=str(source)) from None
+    os.close(os.open(fresh, os.O_CREAT | os.O_WRONLY, 0o600))
+    target = SQLiteCache(fresh, busy_timeout=30_000, wal=True, serializer=SERIALIZER)
+    kept = lost = aliases = 0
+    for key in keys:
+        try:
+            response = damaged.get_response(key)
+        except sqlite3.Error:
+            response = None
+        if response is None:
+            lost += 1
+            continue
+        target.save_response(response, cache_key=key, expires=response.expires)
+        kept += 1
+    try:
+        for alias, key in list(damaged.redirects.items()):
+            if target.contains(key=key):
+                target.redirects[alias] = key
+                aliases += 1
+    except sqlite3.Error:
+        pass
+    damaged.close()
+    target.close()
+    moved = source.with_name(f"{source.name}.damaged-{stamp}")
+    shutil.move(str(source), moved)
+    for side in ("-wal", "-shm"):
+        leftover = source.with_name(source.name + side)
+        if leftover.exists():
+            shutil.move(str(leftover), moved.with_name(moved.name + side))
+    fresh.replace(source)
+    for side in ("-wal", "-shm"):
+        fresh_side = fresh.with_name(fresh.name + side)
+        if fresh_side.exists():
+            fresh_side.unlink()
+    _private(source)
+    return {"location": str(source), "kept": kept, "lost": lost, "aliases": aliases, "moved_to": str(moved)}

@@ -17,19 +17,19 @@ from . import arguments, bulk, validation
 from .account import AccountMethods
 from .budget import Budget
 from .cache import ClientCache, open_backend
+from .cache_store import CHUNK
 from .errors import ValidationError
 from .export_methods import ExportMethods
 from .extracts import ExtractMethods
 from .insolvencies import InsolvencyMethods
-from .ledger import Ledger
+from .ledger import Ledger, LedgerFile, default_ledger_path
 from .policy import CachePolicy, company_ids, scope_token
 from .records import CompanyBatch, CompanyRecord, RecordMeta
 from .research import ResearchMethods
 from .research_lookups import COMPANY_HINTS
 from .retry import RetryPolicy
-from .stored import CHUNK
 from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, resolve_target
-from .team_budget import TeamBudget
+from .team_budget import TeamBudget, default_member
 from .transport.call import Answer, Caller, Operation
 from .transport.session import build_session
 
@@ -87,6 +87,15 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         Cache lifetimes per kind of answer.
     offline : bool
         Answer only from the cache (also ``client.cache.offline``).
+    uncached_ok : bool
+        When the cache cannot be read — a Redis cache that is down, a damaged SQLite file — paid calls are refused
+        before they are sent (:class:`~regkit.client.errors.CacheError`), because paying without the cache would
+        pay again for answers it holds.  ``True`` sends them anyway, and their ledger rows say ``uncached``.
+        Free calls always go on.
+    ledger_file : str, path or None
+        Where paid calls are also written, at once, one JSON line each (:mod:`regkit.client.ledger`):
+        ``"default"`` is ``REGKIT_LEDGER``, else ``ledger.jsonl`` in the user data directory; ``None`` writes
+        no file.
     adapter : requests transport adapter, optional
         Serves ``base_url`` instead of the network (e.g. a shared ``LocalRegisterAdapter``).
     """
@@ -106,6 +115,8 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         adapter: Any = None,
         budget_scope: str | None = None,
         budget_member: str | None = None,
+        uncached_ok: bool = False,
+        ledger_file: Any = "default",
     ) -> None:
         budget, max_workers = arguments.budget(budget), arguments.max_workers(max_workers)
         timeout, retry = arguments.timeout(timeout), arguments.retries(retries)
@@ -116,19 +127,22 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         self.base_url, self.mode, api_key, adapter = target.base_url, target.mode, target.api_key, target.adapter
         self.max_workers = max_workers
         self.policy = policy
-        self.cache = ClientCache(open_backend(cache), self.policy, offline=offline)
+        uncached_ok = validation.flag(uncached_ok, "uncached_ok")
+        ledger_path = arguments.ledger_file(ledger_file)
+        self.cache = ClientCache(open_backend(cache), self.policy, offline=offline, uncached_ok=uncached_ok)
         self.budget = Budget(budget) if scope is None else TeamBudget(*scope, limit=budget, member=member)
-        self._ledger = Ledger()
+        self._scope = scope_token(self.base_url, api_key)
+        if ledger_path == "default":
+            ledger_path = default_ledger_path()
+        context = {"service": self.base_url, "user": self._scope, "member": member or default_member()}
+        self._ledger = Ledger(LedgerFile(ledger_path, context) if ledger_path is not None else None)
         self._secret = api_key
-        session, meter = build_session(self.base_url, api_key, self.cache.backend, self.policy,
-                                       adapter=adapter, pool_size=max(10, max_workers))  # fmt: skip
+        session, meter = build_session(self.base_url, api_key, adapter=adapter, pool_size=max(10, max_workers))
         self._adapter = adapter
         self._caller = Caller(
-            session, meter, self.base_url, budget=self.budget, ledger=self._ledger,
-            retry=retry,
-            timeout=timeout, offline=lambda: self.cache.offline, scrub=self._scrub,
+            session, meter, self.base_url, cache=self.cache, budget=self.budget, ledger=self._ledger,
+            retry=retry, timeout=timeout, scrub=self._scrub,
         )  # fmt: skip
-        self._scope = scope_token(self.base_url, api_key)
         if isinstance(self.budget, TeamBudget):
             # The register's own account is the team's authoritative total (one key per team): the budget reads
             # it (free, never cached) to anchor a new team and to re-establish one whose Redis lost its data.
@@ -174,6 +188,8 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         if self._pool is not None:
             self._pool.shutdown(wait=True)
         self._caller.session.close()
+        if self._ledger.file is not None:
+            self._ledger.file.close()
 
     def __enter__(self) -> Client:
         return self
@@ -295,16 +311,13 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         if not self.cache.enabled or ("realtime", "true") in op.params:
             return
         asked = op.path.rsplit("/", 1)[-1]
-        key = self._caller.cache_key(op)
-        if self._caller.session.cache.get_response(key) is None:
-            return  # not stored (cache off, or the answer was refused)
+        others = []
         for other in sorted(company_ids(data) - {asked}):
             try:
-                other = validation.company_id(other)
+                others.append(replace(op, path=f"/v1/company/{quote(validation.company_id(other))}"))
             except ValidationError:
                 continue
-            alias = self._caller.cache_key(replace(op, path=f"/v1/company/{quote(other)}"))
-            self._caller.session.cache.redirects[alias] = key
+        self._caller.alias(op, others)
 
     @overload
     def get_companies(self, ids: Sequence[str], realtime: bool = False, errors: str = "raise",

@@ -1,6 +1,6 @@
-"""What is cached, for how long, and under which key (the requests-cache settings of the client).
+"""What is cached, and for how long.
 
-Rules, first match wins (requests-cache checks ``urls_expire_after`` in dict order)::
+Rules on the request's URL, first match wins (:meth:`CachePolicy.lifetime`)::
 
     GET  /v1/company/{id}[/owners]?...realtime=true...  never (DO_NOT_CACHE) — this rule comes first
     POST /v1/transparenzregister/credentials    never (DO_NOT_CACHE: POST bodies are stored as sent)
@@ -12,16 +12,16 @@ Rules, first match wins (requests-cache checks ``urls_expire_after`` in dict ord
     GET  /v1/person/{id}, /v1/person/{id}/holdings  ``person`` (default 30 days)
     GET  /v1/insolvency/{id}                    ``insolvency`` (default 1 day)
     GET  /v1/transparenzregister/extracts/{id}  ``extract``    (default 30 days), terminal answers only
-    /v1/monitor..., /v1/credits, anything else  never (DO_NOT_CACHE is the session default)
+    /v1/monitor..., /v1/credits, anything else  never
 
 Only 200 answers are stored (errors never are), and only when their body is complete JSON (see
 :func:`keep_response`): a truncated body never reaches the cache.
 
-Keys: requests-cache's default ``ignored_parameters`` (``Authorization`` among them) are kept and
-only added to, so the API key is neither part of a key nor stored.  Public register answers are
-shared by every key of the same service; user-scoped answers (extracts) carry an
-``X-Regkit-Scope`` header — a hash of base URL and key, never the key — which is the one matched
-header, so another key never gets them.
+Keys (:mod:`regkit.client.transport.keys`): requests-cache's default ``ignored_parameters``
+(``Authorization`` among them) and ``password`` are never part of a key, and requests-cache redacts them from
+what it stores, so the API key is neither in a key nor stored.  Public register answers are shared by every key
+of the same service; user-scoped answers (extracts) carry an ``X-Regkit-Scope`` header — a hash of base URL and
+key, never the key — which is part of their key, so another key never gets them.
 """
 
 from __future__ import annotations
@@ -33,13 +33,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from requests_cache import DO_NOT_CACHE
-from requests_cache.policy import DEFAULT_IGNORED_PARAMS
+from requests_cache import DEFAULT_IGNORED_PARAMS, DO_NOT_CACHE
 
 from regkit.schema.interface import COMPANY_ID_PATTERN, SOURCE_URL_VALIDITY_SECONDS
 
 if TYPE_CHECKING:
-    from requests_cache.policy import ExpirationPatterns
+    from requests_cache import ExpirationPatterns
 
 __all__ = [
     "CachePolicy",
@@ -47,6 +46,7 @@ __all__ = [
     "IGNORED_PARAMETERS",
     "scope_token",
     "keep_response",
+    "answers",
     "company_ids",
     "parsed_json",
 ]
@@ -88,8 +88,27 @@ class CachePolicy:
     person: timedelta = timedelta(days=30)
     autocomplete: timedelta = timedelta(hours=1)
 
+    def lifetime(self, rules: ExpirationPatterns, url: str) -> timedelta | None:
+        """How long the answer to ``url`` is kept under ``rules`` (:meth:`urls_expire_after`): the first rule whose
+        pattern matches; ``None``: never cached.
+
+        Examples
+        --------
+        >>> policy = CachePolicy()
+        >>> rules = policy.urls_expire_after("https://api.example")
+        >>> policy.lifetime(rules, "https://api.example/v1/company/DE-HRB-B1-1")
+        datetime.timedelta(days=30)
+        >>> policy.lifetime(rules, "https://api.example/v1/company/DE-HRB-B1-1?realtime=true") is None
+        True
+        """
+        for pattern, lifetime in rules.items():
+            if isinstance(pattern, re.Pattern) and pattern.search(url):
+                return lifetime if isinstance(lifetime, timedelta) else None
+        return None
+
     def urls_expire_after(self, base_url: str) -> ExpirationPatterns:
-        """The ``urls_expire_after`` mapping for a client talking to ``base_url`` (order matters)."""
+        """The rules for a client talking to ``base_url``: URL pattern → lifetime (``DO_NOT_CACHE``: never), in
+        the order they are tried."""
         root = "^" + re.escape(base_url.rstrip("/"))
         segment = r"[^/?#]+"
         end = r"/?(?:[?#]|$)"
@@ -150,9 +169,25 @@ def keep_response(response: Any) -> bool:
         data = parsed_json(response)
     except (ValueError, UnicodeDecodeError):
         return False
+    return answers(_path_of(response), data)
+
+
+def answers(path: str, data: Any) -> bool:
+    """Whether ``data`` is a whole answer to the request for ``path`` (see :func:`keep_response`): what a cached
+    answer must be to be served for that path — also one stored under another key (a former company id's alias).
+
+    Examples
+    --------
+    >>> answers("/v1/company/DE-HRB-B1-1", {"id": "DE-HRB-B1-1", "registers": []})
+    True
+    >>> answers("/v1/company/DE-HRB-B1-2", {"id": "DE-HRB-B1-1", "registers": []})
+    False
+    """
+    from urllib.parse import unquote
+
     if not isinstance(data, dict):
         return False
-    path = _path_of(response)
+    path = unquote(path).rstrip("/")
     if "/v1/company/" in path:
         asked, _, part = path.split("/v1/company/", 1)[1].partition("/")
         if part in ("owners", "holdings"):  # asked by a former id, the answer names the current one

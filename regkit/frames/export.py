@@ -1,13 +1,14 @@
 """``export_parquet``: the cache as a dataset — every cached answer as Parquet tables with the frames' dtypes.
 
 Months of lookups sit in the cache; this writes them out for DuckDB, pandas, pyarrow or Dask, reading the cache
-only (:mod:`regkit.client.stored`): nothing is sent and no credit is spent. Two passes keep memory bounded: the
+only (``client.cache.scan()`` and ``client.cache.read(keys)``): nothing is sent and no credit is spent. Two passes keep memory bounded: the
 first reads every stored answer's request line and date and picks the newest answer per company, person, owners,
 holdings and proceeding (:mod:`regkit.frames.export_sources`); the second reads the picked answers a batch at a
 time, in id order (:mod:`regkit.frames.export_pass`), builds each batch's frames with the :mod:`regkit.frames`
 builders (:mod:`regkit.frames.export_tables`) and appends them to the tables' part files
 (:mod:`regkit.frames.export_files`). Only this module and the command (:mod:`regkit.frames.cli`) use the client:
-its cache, read with :mod:`regkit.client.stored`.
+its cache, through :class:`regkit.client.cache.ClientCache`'s public methods. An answer that cannot be read is
+counted in the manifest's ``left_out["unreadable"]``.
 """
 
 from __future__ import annotations
@@ -16,16 +17,14 @@ import json
 import logging
 import os
 from datetime import datetime, timezone
-from functools import partial
 from pathlib import Path
 from typing import Any
 
-from requests_cache.backends import BaseCache
+from requests_cache import BaseCache
 
 from regkit.client.cache import ClientCache
 from regkit.client.errors import ValidationError
 from regkit.client.policy import SCOPE_HEADER, CachePolicy
-from regkit.client.stored import read_many, scan
 
 from .export_files import MANIFEST, TargetRefused, check_target, publish, remove_staging, require_pyarrow, staging_dir
 from .export_manifest import build_manifest
@@ -146,10 +145,13 @@ def export_parquet(cache: Any, directory: str | os.PathLike[str], *, overwrite: 
                               suggestion="export the cache your lookups went to, e.g. Client(cache='sqlite')")  # fmt: skip
     _check_target(target, overwrite)
     started = datetime.now(timezone.utc)
-    found = survey(scan(handle.backend), started, SCOPE_HEADER)
+    unreadable: list[str] = []
+    found = survey(handle.scan(unreadable), started, SCOPE_HEADER)
+    if unreadable:  # damaged, or written in another format: counted, never silently dropped
+        found.skipped["unreadable"] += len(unreadable)
     staging = staging_dir(target)
     try:
-        writers, exported = write_tables(partial(read_many, handle.backend), found, staging, rows_per_file)
+        writers, exported = write_tables(handle.read, found, staging, rows_per_file)
         manifest = build_manifest(handle, started, writers, found, exported)
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         publish(staging, target, _check_target(target, overwrite))

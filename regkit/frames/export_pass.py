@@ -1,7 +1,7 @@
 """The second pass of a Parquet export: the chosen answers and the search pages, a batch at a time, into part files.
 
 It reads the cache through ``read`` (``keys -> {key: stored answer}``; the export passes
-:func:`regkit.client.stored.read_many` bound to the backend), so memory is bounded by :data:`BATCH` answers and the
+:meth:`regkit.client.cache.ClientCache.read`), so memory is bounded by :data:`BATCH` answers and the
 tables' row-group buffers, whatever the size of the cache.
 """
 

@@ -155,7 +155,7 @@ def entity_id(kind: str, body: bytes) -> str | None:
 
 
 def survey(answers: Iterable[Any], now: datetime, scope_header: str) -> Survey:
-    """The first pass over the stored answers (:class:`regkit.client.stored.StoredAnswer`\\ s): classify each
+    """The first pass over the stored answers (:class:`regkit.client.cache_store.StoredAnswer`\\ s): classify each
     (``scope_header`` marks user-scoped ones), keep the newest per thing, count what is left out."""
     found = Survey()
     for answer in answers:

@@ -163,6 +163,7 @@ class LocalTarget:
         self.register = register
         self.counter = counter
         self.cache_dir = cache_dir
+        cache_dir.mkdir(parents=True, exist_ok=True)
         self.server = server
         self.base_url = server.url if server is not None else register.base_url
         self._clients: list[Any] = []

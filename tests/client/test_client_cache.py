@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -65,14 +66,16 @@ def test_no_secret_reaches_cache_or_log_files(local: Any, world: Any, tmp_path: 
         root.removeHandler(handler)
         root.setLevel(old_level)
         handler.close()
-    files = [p for p in [*local.cache_dir.rglob("*"), log_file] if p.is_file()]
+    ledger_file = Path(os.environ["REGKIT_LEDGER"])
+    files = [p for p in [*local.cache_dir.rglob("*"), log_file, ledger_file] if p.is_file()]
     assert any(p.name.endswith(".sqlite") for p in files) and log_file.stat().st_size > 0
+    assert ledger_file in files and b'"credits":10' in ledger_file.read_bytes()
     for path in files:
         data = path.read_bytes()
         for secret in ("demo-paid", PASSWORD):
             assert secret.encode() not in data, f"{secret!r} found in {path}"
     stored = list(client.cache.backend.responses.values())
-    assert stored and all(r.request.headers.get("Authorization") == "REDACTED" for r in stored)
+    assert stored and not any("Authorization" in r.request.headers for r in stored)  # never stored at all
     assert not any("/credentials" in r.url for r in stored)
 
 
@@ -127,29 +130,47 @@ def test_redis_backend_needs_redis_installed(monkeypatch: pytest.MonkeyPatch) ->
     assert "secret" not in str(info.value)
 
 
-def test_the_sqlite_cache_uses_its_connection_one_thread_at_a_time(tmp_path: Path) -> None:
+def test_the_sqlite_cache_uses_its_connection_one_thread_at_a_time(tmp_path: Path, register: Any) -> None:
     # requests-cache shares one sqlite3 connection between threads and locks only writes; a read beside another
-    # thread's write on that connection failed a bulk lookup ("no more rows available"). regkit's SQLite
-    # cache holds the lock for reads too: while one thread reads, another's write waits, then goes through.
+    # thread's write on that connection failed a bulk lookup ("no more rows available", requests-cache #820 and
+    # #1008). regkit's store holds a lock of its own around every call into a SQLite backend: while one thread
+    # reads, another's write waits, then goes through.
     import threading
 
-    from regkit.client.cache import open_backend
+    import requests
+    from requests_cache import SQLiteCache
 
-    backend = open_backend(tmp_path / "cache.sqlite")
-    assert backend is not None
-    backend.redirects["a"] = "1"
+    from regkit.client.cache_format import SERIALIZER
+    from regkit.client.cache_store import ResponseStore
+
+    reading, release = threading.Event(), threading.Event()
+
+    class PausedRead(SQLiteCache):  # the real SQLite backend; a read that stops half-way until released
+        def get_response(self, key: str, default: Any = None) -> Any:
+            reading.set()
+            release.wait(10)
+            return super().get_response(key, default)
+
+    store = ResponseStore(PausedRead(tmp_path / "cache.sqlite", serializer=SERIALIZER), "test")
+    session = requests.Session()
+    session.mount(register.base_url, register.adapter)
+    response = session.get(f"{register.base_url}/v1/credits", headers={"Authorization": "Bearer demo-paid"})
+    assert response.status_code == 200
     written = threading.Event()
 
     def write() -> None:
-        backend.redirects["b"] = "2"
+        store.put("b", response, None)
         written.set()
 
-    with backend.redirects.connection() as con:  # a read in progress in this thread
-        writer = threading.Thread(target=write)
-        writer.start()
-        assert not written.wait(0.3)  # the writer waits for the read to end
-        assert con.execute("SELECT value FROM redirects WHERE key = 'a'").fetchone()[0] == "1"
-    assert written.wait(10) and backend.redirects["b"] == "2"
+    reader = threading.Thread(target=store.get, args=("a",))
+    reader.start()
+    assert reading.wait(10)
+    writer = threading.Thread(target=write)
+    writer.start()
+    assert not written.wait(0.3)  # the writer waits for the read to end
+    release.set()
+    assert written.wait(10) and store.get("b") is not None and store.unstored == 0
+    reader.join()
     writer.join()
 
 

@@ -14,12 +14,12 @@ from regkit.client.ledger import Ledger
 def test_empty_ledger_has_documented_columns_and_dtypes() -> None:
     frame = Ledger().to_dataframe()
     assert list(frame.columns) == ["time", "call", "method", "path", "status", "credits", "saved", "source",
-                                   "from_cache", "attempts", "uncertain", "error"]  # fmt: skip
+                                   "from_cache", "attempts", "uncertain", "error", "note"]  # fmt: skip
     assert str(frame["time"].dtype) == "datetime64[us, UTC]"
     assert str(frame["status"].dtype) == "Int64"
     assert frame.attrs == {"credits_spent": 0, "credits_saved": 0}
     for column in ("time", "call", "method", "path", "status", "credits", "saved", "source", "from_cache",
-                   "attempts", "uncertain", "error"):  # fmt: skip
+                   "attempts", "uncertain", "error", "note"):  # fmt: skip
         assert column in Ledger.to_dataframe.__doc__
 
 

@@ -19,7 +19,7 @@ from export_support import API_KEY, TABLE_NAMES, expected_tables, fill_cache, pi
 
 import regkit
 from regkit.client import ValidationError
-from regkit.client.stored import StoredAnswer
+from regkit.client.cache_store import StoredAnswer
 from regkit.frames.export import export_parquet
 from regkit.frames.export_sources import classify, survey
 from regkit.local import open_local_register

@@ -1,6 +1,6 @@
 """The shared cache as a dataset: a team's Redis cache exports to the same Parquet tables as a SQLite cache does,
-and the batched reads behind the export and the bulk re-run (``regkit.client.stored``) read Redis as they read
-SQLite — former ids (redirects) included."""
+and the cache's reads behind the export (``client.cache.read`` / ``scan``) read Redis as they read SQLite — former
+ids (redirects) included."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frames"))
 from export_support import API_KEY, TABLE_NAMES, expected_tables, fill_cache, pick_ids  # noqa: E402
 
 import regkit  # noqa: E402
-from regkit.client import stored  # noqa: E402
 
 pytest.importorskip("pyarrow.parquet", reason="the Parquet export needs pyarrow (pip install 'regkit[parquet]')")
 
@@ -44,15 +43,14 @@ def test_a_redis_cache_exports_the_tables_of_the_records(redis_client: Any, worl
             assert API_KEY.encode() not in data and b"Redis-pa55" not in data, path
 
 
-def test_batched_reads_of_redis_follow_former_ids(redis_client: Any, world: Any) -> None:
+def test_reads_of_redis_follow_former_ids(redis_client: Any, world: Any) -> None:
     ids = pick_ids(world)
     record = redis_client.get_company(ids["moved"])
-    backend = redis_client.cache.backend
     asked = {name: redis_client._caller.cache_key(redis_client._company_op(cid, False, False))
              for name, cid in (("current", ids["moved"]), ("former", ids["former"]), ("never", ids["ag"]))}  # fmt: skip
-    found = stored.read_many(backend, asked.values())
+    found = redis_client.cache.read(asked.values())
     assert set(found) == {asked["current"], asked["former"]}  # the former id is a redirect to the same answer
     assert found[asked["former"]].body == found[asked["current"]].body
     assert json.loads(found[asked["former"]].body)["id"] == record.raw["id"]
-    scanned = list(stored.scan(backend))
+    scanned = list(redis_client.cache.scan())
     assert [a.url.rsplit("/", 1)[-1] for a in scanned] == [ids["moved"]]

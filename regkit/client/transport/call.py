@@ -1,38 +1,44 @@
-"""One client call, start to finish: offline and budget checks, attempts, retries, accounting.
+"""One client call, start to finish: the cache, offline and budget checks, attempts, retries, accounting.
 
 :class:`Caller` turns an :class:`Operation` (what to send, what it costs, whether it may be retried)
 into an :class:`Answer` or one of the errors of :mod:`regkit.client.errors`, and writes exactly one
-ledger row for it.  A cache hit is read from the stored row first (:mod:`.hits`, for many operations in
-one batch: :meth:`Caller.cached_many`); everything else goes through requests-cache as it always did, every
-request that leaves after the shared pace (:mod:`.pacing`).
+ledger row for it.  The cache is the client's :class:`~regkit.client.cache_store.ResponseStore`: a hit is
+one read of it; a miss is sent (after the shared pace, :mod:`.pacing`) and, when its answer may be kept
+(:meth:`~regkit.client.policy.CachePolicy.lifetime`, :func:`~regkit.client.policy.keep_response`), written.
+
+**A credit the register charged is in the ledger, always.**  Whatever fails after an answer arrived — the
+cache cannot store it, the team budget cannot record it — the answer is returned, its ledger row is written
+with a ``note`` saying what failed, and the failure is a warning.  What fails *before* anything is sent (the
+cache cannot be read, the budget is unavailable) is an error, and nothing is paid.
 """
 
 from __future__ import annotations
 
 import logging
 import time
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
-from datetime import datetime, timezone
-from typing import Any
+from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING, Any
 
 import requests
-from requests_cache import DO_NOT_CACHE, CachedSession
-from requests_cache.policy.expiration import get_url_expiration
 
 from ..budget import Budget, Reservation
-from ..errors import BudgetExceededError, OfflineCacheMiss, RegkitError
+from ..errors import BudgetWarning, CacheError, OfflineCacheMiss, RegkitError
 from ..ledger import Ledger
-from ..policy import parsed_json
+from ..policy import answers, keep_response, parsed_json
 from ..retry import Gate, RetryPolicy
 from .attempts import Attempts
-from .hits import CacheReader
 from .inflight import InFlight
 from .keys import CacheKeys
 from .operation import Answer, Attempted, Operation
 from .outcome import api_error, never_sent, transport_error
 from .pacing import Pacer
 from .session import Attempt, MeteringAdapter
+
+if TYPE_CHECKING:
+    from ..cache import ClientCache
 
 __all__ = ["Operation", "Answer", "Attempted", "Caller"]  # the first three from .operation
 
@@ -44,34 +50,35 @@ class Caller:
 
     def __init__(
         self,
-        session: CachedSession,
+        session: requests.Session,
         meter: MeteringAdapter,
         base_url: str,
         *,
+        cache: ClientCache,
         budget: Budget,
         ledger: Ledger,
         retry: RetryPolicy,
         timeout: float | tuple[float, float],
-        offline: Callable[[], bool],
         scrub: Callable[[str], str],
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
         self.session = session
         self.meter = meter
         self.base_url = base_url.rstrip("/")
+        self.cache = cache
         self.budget = budget
         self.ledger = ledger
         self.retry = retry
         self.timeout = timeout
-        self.offline = offline
         self.scrub = scrub
         self.sleep = sleep
         self.gate: Pacer | Gate = (
             Pacer(sleep=sleep) if retry.pacing else Gate(sleep=sleep, spacing=retry.release_spacing)
         )
         self.inflight = InFlight()
-        self.keys = CacheKeys(session, self.base_url)
-        self.reader = CacheReader(self.keys)
+        self.keys = CacheKeys(self.base_url)
+        self._rules = cache.policy.urls_expire_after(self.base_url)
+        self._lifetimes: dict[tuple[str, str, tuple[tuple[str, str], ...]], timedelta | None] = {}
         self.credits_remaining: int | None = None
 
     # -- entry point -------------------------------------------------------------------------
@@ -79,12 +86,12 @@ class Caller:
         """Answer ``op`` from the cache, a concurrent identical call, or the interface."""
         if not op.idempotent:
             return self._call(op)
-        hit = None if op.refresh else self.reader.answer(op)
-        if hit is not None:
+        hit = None if op.refresh or self.cache.offline else self._lookup(op)
+        if isinstance(hit, Answer):
             return self._hit(op, hit)
         answer, merged = self.inflight.run(
             op.key(),
-            lambda: self._call(op),
+            lambda: self._call(op, first_read=hit),
             on_merged_error=lambda exc: self._record(op, None, source="merged", attempts=0, error=exc),
         )
         if merged:
@@ -93,28 +100,73 @@ class Caller:
         return answer
 
     # -- one call ----------------------------------------------------------------------------
-    def _call(self, op: Operation) -> Answer:
-        if self.offline():
+    def _call(self, op: Operation, first_read: str | None = None) -> Answer:
+        """``first_read``: what :meth:`call`'s read of the cache found (``None``: a miss, or not read; a string:
+        why the cache could not be read)."""
+        if self.cache.offline:
             if op.refresh:
                 raise self._offline_miss(op, refresh=True)
-            answer = self._cached(op)
-            if answer is None:
+            hit = self._lookup(op, strict=True)
+            if not isinstance(hit, Answer):
                 raise self._offline_miss(op)
-            return answer
-        if self.budget.limit is not None and op.price and op.idempotent and not op.refresh:
-            # Under a budget, look in the cache first: a hit is free and must not hold credits
-            # that concurrent misses need (requests-cache alone cannot say before sending).
-            answer = self._cached(op)
-            if answer is not None:
-                return answer
-        return self._send(op, self._reserve(op))
+            return self._hit(op, hit)
+        note = first_read
+        if op.idempotent and not op.refresh and note is None:
+            # Read again as the one call in flight for this answer: a call that just finished may have stored it.
+            hit = self._lookup(op)
+            if isinstance(hit, Answer):
+                return self._hit(op, hit)
+            note = hit
+        return self._send(op, self._reserve(op), note)
+
+    def _lifetime(self, op: Operation) -> timedelta | None:
+        """How long ``op``'s answer is kept (``None``: never), by the client's policy; remembered per request."""
+        memo = (op.method, op.path, op.params)
+        if memo not in self._lifetimes:
+            if len(self._lifetimes) > 100_000:
+                self._lifetimes.clear()
+            lifetime = self.cache.policy.lifetime(self._rules, self.base_url + op.target)
+            self._lifetimes[memo] = lifetime if op.method in ("GET", "POST") else None
+        return self._lifetimes[memo]
+
+    def _lookup(self, op: Operation, strict: bool = False) -> Answer | str | None:
+        """The cache's answer to ``op`` (an :class:`Answer`, no ledger row yet), ``None`` for a miss, or — when the
+        cache cannot be read and the call may go on without it — why, as the note for its ledger row.
+
+        Raises
+        ------
+        CacheError
+            The cache cannot be read and the call is paid (or ``strict``: offline): nothing is sent, because paying
+            without the cache would pay again for an answer it may hold.
+        """
+        if not self.cache.enabled or self._lifetime(op) is None:
+            return None
+        try:
+            response = self.cache.store.get(self.keys.key(op))
+        except CacheError as exc:
+            if strict or (op.price and not self.cache.uncached_ok):
+                exc.method, exc.path = op.method, op.target
+                exc.args = (str(exc),)
+                self._record(op, None, attempts=0, error=exc)
+                raise
+            logger.warning("%s %s: sent without the cache (%s)", op.method, op.target, exc.message)
+            return f"uncached: {exc.message}"
+        if response is None or response.status_code != 200 or response.is_expired:
+            return None
+        try:
+            data = parsed_json(response)
+        except (ValueError, UnicodeDecodeError):
+            return None
+        if not answers(op.path, data):
+            return None  # a damaged or misplaced row: asked again (and stored anew)
+        return Answer(data, 200, "cache", response.created_at, 0)
 
     def _reserve(self, op: Operation, tally: Attempts | None = None) -> Reservation:
         what = f"{op.call} ({tally.describe()})" if tally is not None and tally.sent else op.call
         price = op.price if self.budget.limit is not None else 0
         return self.budget.reserve(price, what=what, method=op.method, path=op.target)
 
-    def _request(self, op: Operation, **cache_kwargs: Any) -> requests.Response:
+    def _request(self, op: Operation) -> requests.Response:
         return self.session.request(
             op.method,
             self.base_url + op.path,
@@ -122,12 +174,10 @@ class Caller:
             json=op.body,
             headers=dict(op.headers) or None,
             timeout=self.timeout,
-            **cache_kwargs,
         )
 
     def cache_key(self, op: Operation) -> str:
-        """The key the cache stores ``op``'s answer under: what requests-cache computes when it is sent
-        (method, URL, query, JSON body, headers).  The one place that derives it (:class:`CacheKeys`)."""
+        """The key the cache stores ``op``'s answer under (:mod:`.keys`)."""
         return self.keys.key(op)
 
     def is_cached(self, op: Operation) -> bool:
@@ -136,106 +186,126 @@ class Caller:
         return self.are_cached([op])[0]
 
     def are_cached(self, ops: Sequence[Operation]) -> list[bool]:
-        """:meth:`is_cached` of each of ``ops``, read from the cache in one batch."""
-        return [stored is not None for stored in self.reader.stored(ops)]
+        """:meth:`is_cached` of each of ``ops``."""
+        return [isinstance(self._lookup(op, strict=True), Answer) for op in ops]
 
     def cached_many(self, ops: Sequence[Operation]) -> Iterator[Answer | None]:
-        """The answers of ``ops`` the cache has now, in order, read in one batch, each with its ledger row (as
-        :meth:`call` records a hit) when its turn comes; ``None`` where :meth:`call` has to answer (not stored,
-        expired, or not the plain kind of lookup read this way)."""
-        answers = self.reader.answers([op for op in ops if op.idempotent])
+        """The answers of ``ops`` the cache has now, in order, each with its ledger row (as :meth:`call` records a
+        hit) when its turn comes; ``None`` where :meth:`call` has to answer (not stored, expired, never cached, or
+        the cache cannot be read)."""
         for op in ops:
-            answer = next(answers) if op.idempotent else None
-            yield None if answer is None else self._hit(op, answer)
+            hit = self._lookup(op) if op.idempotent and not op.refresh else None
+            yield self._hit(op, hit) if isinstance(hit, Answer) else None
+
+    def alias(self, op: Operation, others: Sequence[Operation]) -> None:
+        """Make ``op``'s stored answer serve each of ``others`` too (a company's former ids)."""
+        if not self.cache.enabled:
+            return
+        key = self.keys.key(op)
+        try:
+            if not self.cache.store.contains(key):
+                return  # not stored (the answer was refused, or the write failed)
+        except CacheError:
+            return
+        for other in others:
+            self.cache.store.alias(self.keys.key(other), key)
 
     def _hit(self, op: Operation, answer: Answer) -> Answer:
+        logger.debug("%s %s answered from the cache", op.method, op.target)
         self._record(op, answer.status, source="cache", saved=op.price, attempts=0)
         return answer
 
-    def _cached(self, op: Operation) -> Answer | None:
-        """The cached answer, or ``None``; never sends anything."""
-        response = self._request(op, only_if_cached=True)
-        if response.status_code == 504 and getattr(response, "from_cache", False) and not response.content:
-            return None
-        return self._cache_answer(op, response)
-
-    def _cache_answer(self, op: Operation, response: Any) -> Answer:
-        data = parsed_json(response)
-        logger.debug("%s %s answered from the cache", op.method, op.target)
-        return self._hit(op, Answer(data, response.status_code, "cache", response.created_at, 0))
-
     def _offline_miss(self, op: Operation, refresh: bool = False) -> RegkitError:
-        rule = get_url_expiration(self.base_url + op.target, self.session.settings.urls_expire_after)
-        never = rule in (None, DO_NOT_CACHE)  # None: the session default, DO_NOT_CACHE
-        why = "never cached" if never else "not in the cache"
+        why = "never cached" if self._lifetime(op) is None else "not in the cache"
         return OfflineCacheMiss(
             "offline mode is on and " + ("a fresh answer needs the network" if refresh else f"this answer is {why}"),
             method=op.method,
             path=op.target,
         )
 
-    def _send(self, op: Operation, reservation: Reservation | None) -> Answer:
+    def _send(self, op: Operation, reservation: Reservation | None, note: str | None = None) -> Answer:
         """Attempts until an answer, a final error, or the budget stops a retry.
 
         Each turn is three named steps: :meth:`_attempt` (one request, its cost settled against the
-        budget, its outcome as an :class:`Attempted`), then either :meth:`_answered` (success: one
-        ledger row, the answer) or :meth:`_retry_or_raise` (wait and go on, or one ledger row and the
-        error).  ``tally`` carries the running totals of the call across turns.
+        budget, its outcome as an :class:`Attempted`), then either :meth:`_answered` (success: stored in the cache
+        when it may be, one ledger row, the answer) or :meth:`_retry_or_raise` (wait and go on, or one ledger row
+        and the error).  ``tally`` carries the running totals of the call across turns, ``note`` what its ledger
+        row must say (the cache was not used; the budget could not record a charge).
         """
         tally = Attempts(self.retry)
         while True:
             if reservation is None:
-                reservation = self._reserve_again(op, tally)
-            attempted = self._attempt(op, reservation, tally)
+                reservation = self._reserve_again(op, tally, note)
+            attempted, settled = self._attempt(op, reservation, tally)
             reservation = None
-            if attempted.from_cache:
-                return self._cache_answer(op, attempted.response)
+            note = _joined(note, settled)
             if attempted.ok:
-                return self._answered(op, attempted, tally)
-            self._retry_or_raise(op, attempted, tally)
+                return self._answered(op, attempted, tally, note)
+            self._retry_or_raise(op, attempted, tally, note)
 
-    def _attempt(self, op: Operation, reservation: Reservation, tally: Attempts) -> Attempted:
-        """Send ``op`` once (after the 429 gate), settle its cost against ``reservation`` and read the body."""
+    def _attempt(self, op: Operation, reservation: Reservation, tally: Attempts) -> tuple[Attempted, str | None]:
+        """Send ``op`` once (after the 429 gate), settle its cost against ``reservation`` and read the body; with the
+        attempt comes what the budget could not record (a note for the ledger row, else ``None``)."""
         self.gate.wait()
         with self.meter.capture() as log:
             try:
-                response, error = self._request(op, force_refresh=op.refresh), None
+                response, error = self._request(op), None
             except requests.RequestException as exc:
                 response, error = None, exc  # the body may have failed after the status line came
         charged, uncertain = self._account(op, log)
-        self.budget.settle(reservation, charged + uncertain)
+        settled = self._settle(op, reservation, charged + uncertain)
         tally.add(charged, uncertain, len(log))
         status = response.status_code if response is not None else (log[-1].status if log else None)
-        if log:  # sent, not answered by the cache
+        if log:
             self.gate.observe(log[-1].status, getattr(response, "headers", None))
         attempted = Attempted(response, status, error)
-        if attempted.ok and not attempted.from_cache:
+        if attempted.ok:
             attempted = attempted.decoded()
-        return attempted
+        return attempted, settled
 
-    def _answered(self, op: Operation, attempted: Attempted, tally: Attempts) -> Answer:
-        """A success: its ledger row and the answer."""
+    def _settle(self, op: Operation, reservation: Reservation, charged: int) -> str | None:
+        """Settle ``charged`` credits; never raises (they were charged): what could not be recorded is returned."""
+        try:
+            note = self.budget.settle(reservation, charged)
+        except Exception as exc:  # noqa: BLE001 — the answer is paid for; the budget's trouble is a note and a warning
+            note = f"budget not updated ({type(exc).__name__}: {exc}); {charged} credits"
+            warnings.warn(f"{op.call} {op.target}: {note}", BudgetWarning, stacklevel=3)
+        return note if isinstance(note, str) and note else None
+
+    def _answered(self, op: Operation, attempted: Attempted, tally: Attempts, note: str | None) -> Answer:
+        """A success: kept in the cache when it may be, its ledger row, and the answer."""
         assert attempted.status is not None
-        self._record(op, attempted.status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain)
+        if not (note or "").startswith("uncached"):
+            note = _joined(note, self._store(op, attempted.response))
+        self._record(op, attempted.status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain,
+                     note=note)  # fmt: skip
         return Answer(attempted.data, attempted.status, "network", datetime.now(timezone.utc), tally.charged)
 
-    def _retry_or_raise(self, op: Operation, attempted: Attempted, tally: Attempts) -> None:
+    def _store(self, op: Operation, response: Any) -> str | None:
+        """Keep a fresh answer in the cache when the policy says so; what went wrong, or ``None``."""
+        lifetime = self._lifetime(op) if self.cache.enabled else None
+        if lifetime is None or response is None or response.status_code != 200 or not keep_response(response):
+            return None
+        return self.cache.store.put(self.keys.key(op), response, datetime.now(timezone.utc) + lifetime)
+
+    def _retry_or_raise(self, op: Operation, attempted: Attempted, tally: Attempts, note: str | None) -> None:
         """Wait before the next attempt, or record the call as failed and raise its error."""
-        error = (
-            transport_error(op, attempted.error, attempted.status, self.scrub) if attempted.error is not None
-            else api_error(op, attempted.response, self.scrub)
-        )  # fmt: skip
+        if attempted.error is not None:
+            error: RegkitError = transport_error(op, attempted.error, attempted.status, self.scrub)
+        else:
+            error = api_error(op, attempted.response, self.scrub)
         if op.idempotent and self._pause(op, error, attempted.status, tally):
             return
         self._record(op, attempted.status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain,
-                     error=error)  # fmt: skip
+                     error=error, note=note)  # fmt: skip
         raise error
 
-    def _reserve_again(self, op: Operation, tally: Attempts) -> Reservation:
+    def _reserve_again(self, op: Operation, tally: Attempts, note: str | None) -> Reservation:
         try:
             return self._reserve(op, tally)
-        except BudgetExceededError as err:
-            self._record(op, None, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain, error=err)
+        except RegkitError as err:  # over the budget, or the budget is unavailable: the call ends here
+            self._record(op, None, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain, error=err,
+                         note=note)  # fmt: skip
             raise
 
     def _pause(self, op: Operation, error: RegkitError, status: int | None, tally: Attempts) -> bool:
@@ -267,10 +337,15 @@ class Caller:
         return charged, uncertain
 
     def _record(self, op: Operation, status: int | None, *, source: str = "network", credits: int = 0,
-                saved: int = 0, attempts: int = 1, uncertain: int = 0,
-                error: BaseException | None = None) -> None:  # fmt: skip
+                saved: int = 0, attempts: int = 1, uncertain: int = 0, error: BaseException | None = None,
+                note: str | None = None) -> None:  # fmt: skip
         self.ledger.record(
             call=op.call, method=op.method, path=op.target, status=status, credits=credits, saved=saved,
             source=source, attempts=attempts, uncertain=uncertain,
-            error=type(error).__name__ if error is not None else None,
+            error=type(error).__name__ if error is not None else None, note=note,
         )  # fmt: skip
+
+
+def _joined(first: str | None, second: str | None) -> str | None:
+    """Two notes of one ledger row as one (``None`` when neither says anything)."""
+    return "; ".join(part for part in (first, second) if part) or None

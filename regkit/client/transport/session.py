@@ -1,4 +1,4 @@
-"""The requests-cache session the client sends through, and the meter on its transport.
+"""The ``requests`` session the client sends through, and the meter on its transport.
 
 The meter is a transport adapter wrapped around the real one (``HTTPAdapter`` for the network,
 the local register's in-process adapter otherwise).  It sees every request that actually leaves
@@ -18,10 +18,6 @@ from typing import Any
 
 import requests
 from requests.adapters import BaseAdapter, HTTPAdapter
-from requests_cache import DO_NOT_CACHE, CachedSession
-from requests_cache.backends import BaseCache
-
-from ..policy import IGNORED_PARAMETERS, SCOPE_HEADER, CachePolicy, keep_response
 
 __all__ = ["Attempt", "MeteringAdapter", "build_session", "USER_AGENT"]
 
@@ -119,12 +115,11 @@ class MeteringAdapter(BaseAdapter):
 def build_session(
     base_url: str,
     api_key: str,
-    backend: BaseCache | None,
-    policy: CachePolicy,
     adapter: BaseAdapter | None = None,
     pool_size: int = 10,
-) -> tuple[CachedSession, MeteringAdapter]:
-    """Make the cached session for one client.
+) -> tuple[requests.Session, MeteringAdapter]:
+    """Make the session for one client.  It only sends: the cache is read and written by the client's
+    :class:`~regkit.client.cache_store.ResponseStore`, around it.
 
     Parameters
     ----------
@@ -132,29 +127,13 @@ def build_session(
         Origin (and path prefix) of the interface, without trailing slash.
     api_key : str
         Sent as ``Authorization: Bearer`` on requests below ``base_url`` only (the metering adapter
-        mounted there adds it); requests-cache leaves that header out of keys and redacts it from
-        stored requests.
-    backend : requests-cache backend or None
-        ``None`` disables caching (a throwaway memory backend, switched off).
-    policy : CachePolicy
-        Lifetimes per kind of answer.
+        mounted there adds it).
     adapter : transport adapter, optional
         Serves ``base_url`` instead of the network (the in-process local register).
     pool_size : int
         Connections kept per host (at least the number of bulk workers).
     """
-    session = CachedSession(
-        backend=backend if backend is not None else BaseCache(cache_name="regkit-disabled"),
-        expire_after=DO_NOT_CACHE,
-        urls_expire_after=policy.urls_expire_after(base_url),
-        allowable_codes=(200,),
-        allowable_methods=("GET", "POST"),
-        ignored_parameters=IGNORED_PARAMETERS,
-        match_headers=[SCOPE_HEADER],
-        filter_fn=keep_response,
-        stale_if_error=False,
-        disabled=backend is None,
-    )
+    session = requests.Session()
     inner = adapter or HTTPAdapter(pool_connections=pool_size, pool_maxsize=pool_size)
     meter = MeteringAdapter(inner, authorization=f"Bearer {api_key}")
     session.mount(base_url.rstrip("/") + "/", meter)
