@@ -44,6 +44,7 @@ logger = logging.getLogger(__name__)
 
 #: Keys read per round when many are asked for (bounds the objects alive at once).
 CHUNK = 500
+_NOT_STORED = "not stored in the cache"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +133,7 @@ class ResponseStore:
         self.location = location
         self.unstored = 0
         self._warned: set[str] = set()
+        self._reasons: dict[str, str] = {}
         self._count_lock = threading.Lock()
         serial = isinstance(backend, SQLiteCache)
         self._lock: Any = threading.RLock() if serial else contextlib.nullcontext()
@@ -146,20 +148,29 @@ class ResponseStore:
     # -- reading -------------------------------------------------------------------------------------
     def get(self, key: str) -> CachedResponse | None:
         """The answer stored under ``key`` (or under the key it is an alias of), expired or not; ``None`` when there
-        is none or it cannot be decoded.
+        is none.
 
         Raises
         ------
         CacheError
-            The storage cannot be read (:class:`CacheUnavailableError`: it does not answer).
+            The storage cannot be read (:class:`CacheUnavailableError`: it does not answer), or something is stored
+            under ``key`` that cannot be decoded (a damaged row).
         """
         if self.backend is None:
             return None
         try:
             with self._lock:
-                return self.backend.get_response(key)
+                response = self.backend.get_response(key)
+                damaged = response is None and self.backend.contains(key=key)
         except self._errors as exc:
             raise self._read_error(exc) from None
+        if damaged:
+            raise CacheError(
+                f"an answer stored in the cache at {self.location} cannot be read (a damaged row, or one written "
+                "in another format)",
+                location=self.location,
+            )
+        return response
 
     def contains(self, key: str) -> bool:
         """Whether anything is stored under ``key`` (an answer or an alias), readable or not."""
@@ -175,7 +186,12 @@ class ResponseStore:
         """The stored answers of ``keys`` that can be read (expired ones included), each under the key asked by."""
         found: dict[str, StoredAnswer] = {}
         for key in dict.fromkeys(keys):
-            response = self.get(key)
+            try:
+                response = self.get(key)
+            except CacheError as exc:
+                if isinstance(exc, CacheUnavailableError):
+                    raise
+                continue  # damaged: left out, as the docstring says
             if response is not None:
                 found[key] = StoredAnswer.of(key, response)
         return found
@@ -218,8 +234,9 @@ class ResponseStore:
 
     # -- writing -------------------------------------------------------------------------------------
     def put(self, key: str, response: Any, expires: datetime | None) -> str | None:
-        """Store a fresh answer under ``key`` until ``expires``; ``None`` when it is stored, else why not (also
-        warned once per reason, and counted in :attr:`unstored`).  Never raises: the answer was paid for."""
+        """Store a fresh answer under ``key`` until ``expires``; ``None`` when it is stored, else why not (counted in
+        :attr:`unstored`; :meth:`warn` says it, once per reason, after the caller has recorded the call).  Never
+        raises: the answer was paid for."""
         if self.backend is None:
             return None
         try:
@@ -246,10 +263,22 @@ class ResponseStore:
         return None
 
     def _unstored(self, reason: str, count: bool = True) -> str:
-        note = f"not stored in the cache ({reason})"
-        with self._count_lock:
-            if count:
+        if count:
+            with self._count_lock:
                 self.unstored += 1
+        logger.warning("cache %s: an answer was not stored (%s)", self.location, reason)
+        note = f"{_NOT_STORED} ({reason})"
+        with self._count_lock:
+            self._reasons[note] = reason
+        return note
+
+    def warn(self, note: str | None) -> None:
+        """Issue :class:`~regkit.client.errors.CacheWriteWarning` for a note :meth:`put` returned — once per reason
+        and store (later ones are logged and counted only)."""
+        if not note or not note.startswith(_NOT_STORED):
+            return
+        with self._count_lock:
+            reason = self._reasons.get(note, note)
             first = reason not in self._warned
             self._warned.add(reason)
         if first:
@@ -258,12 +287,16 @@ class ResponseStore:
                 "and the same call will be paid again. client.cache.info()['unstored'] counts them; free space, "
                 "make the file writable, or point the client at another cache",
                 CacheWriteWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
-        logger.warning("cache %s: %s", self.location, note)
-        return note
 
     # -- errors --------------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Close the backend's connections (it opens them again when used)."""
+        if self.backend is not None:
+            with self._lock:
+                self.backend.close()
+
     def _read_error(self, exc: BaseException) -> CacheError:
         if self._down and isinstance(exc, self._down):
             return CacheUnavailableError(

@@ -188,6 +188,7 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         if self._pool is not None:
             self._pool.shutdown(wait=True)
         self._caller.session.close()
+        self.cache.store.close()
         if self._ledger.file is not None:
             self._ledger.file.close()
 

@@ -244,3 +244,18 @@ def world() -> Any:
 def world_meta(world: Any) -> dict[str, Any]:
     """``world.json``: users, Transparenzregister accounts and entities, scenarios."""
     return world.meta
+
+
+@pytest.fixture
+def foreign_serializer() -> Any:
+    """A requests-cache serializer that is not regkit's (a row written with it is one regkit cannot read): the body
+    behind a marker regkit's format does not have."""
+    from requests_cache import CachedResponse, SerializerPipeline, Stage
+
+    def dumps(response: Any) -> bytes:
+        return b"FOREIGN\n" + bytes(response.content)
+
+    def loads(row: Any) -> Any:
+        return CachedResponse(content=bytes(row)[8:], status_code=200)
+
+    return SerializerPipeline([Stage(dumps=dumps, loads=loads)], name="foreign", is_binary=True)

@@ -95,12 +95,16 @@ def test_former_ids_are_served_through_the_redirects(inprocess: Any, world: Any)
     assert client.get_company(former).meta.from_cache and client.requests_sent == 1
 
 
-def test_scan_streams_every_answer_and_counts_what_it_cannot_read(inprocess: Any, world: Any) -> None:
+def test_scan_streams_every_answer_and_counts_what_it_cannot_read(
+    inprocess: Any, world: Any, foreign_serializer: Any
+) -> None:
     client = inprocess.client()
     ids = list(world.companies)[:5]
     client.get_companies(ids, progress=False)
     path = client.cache.backend.db_path
-    foreign = SQLiteCache(path, serializer="json")  # another serializer's row in the same table: not ours to read
+    foreign = SQLiteCache(
+        path, serializer=foreign_serializer
+    )  # another serializer's row in the same table: not ours to read
     foreign.save_response(client.cache.backend.get_response(_key(client, ids[0])), cache_key="foreign")
     unreadable: list[str] = []
     answers = list(client.cache.scan(unreadable))

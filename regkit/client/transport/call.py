@@ -275,10 +275,10 @@ class Caller:
     def _answered(self, op: Operation, attempted: Attempted, tally: Attempts, note: str | None) -> Answer:
         """A success: kept in the cache when it may be, its ledger row, and the answer."""
         assert attempted.status is not None
-        if not (note or "").startswith("uncached"):
-            note = _joined(note, self._store(op, attempted.response))
+        unstored = self._store(op, attempted.response)  # also after an unreadable row: the fresh answer replaces it
         self._record(op, attempted.status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain,
-                     note=note)  # fmt: skip
+                     note=_joined(note, unstored))  # fmt: skip
+        self.cache.store.warn(unstored)  # after the row: a warning turned into an error must not lose it
         return Answer(attempted.data, attempted.status, "network", datetime.now(timezone.utc), tally.charged)
 
     def _store(self, op: Operation, response: Any) -> str | None:
