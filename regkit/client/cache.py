@@ -459,18 +459,19 @@ class ClientCache:
 
 def repair(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Keep what can be read of a damaged SQLite cache: copy every readable answer (and alias) into a new file, move
-    the damaged one aside (``<name>.damaged-<UTC time>``) and put the new one in its place.
+    the damaged one aside (``<name>.damaged-<UTC time>``) and put the new one in its place.  A file of which nothing
+    can be read (not a SQLite database at all) is moved aside too, and an empty cache takes its place.
 
     Returns
     -------
     dict
-        ``location``, ``kept`` (answers copied), ``lost`` (answers that could not be read), ``aliases`` (kept) and
-        ``moved_to`` (where the damaged file now is).
+        ``location``, ``kept`` (answers copied), ``lost`` (answers that could not be read; ``None`` when not even
+        the list of answers could be read), ``aliases`` (kept) and ``moved_to`` (where the damaged file now is).
 
     Raises
     ------
-    CacheError
-        Nothing of the file can be read as a cache; it is left where it is.
+    ValidationError
+        There is no file at ``path``.
     """
     source = Path(path)
     if not source.suffix:
@@ -479,32 +480,39 @@ def repair(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise ValidationError(f"there is no cache file at {source}", suggestion="regkit cache info shows where it is")
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
     fresh = source.with_name(f"{source.stem}.repairing-{stamp}{source.suffix}")
-    try:
-        damaged = SQLiteCache(source, busy_timeout=30_000, serializer=SERIALIZER)
-        keys = list(damaged.responses.keys())
-    except sqlite3.Error as exc:
-        raise CacheError(f"nothing of {source} can be read as a cache ({exc})", location=str(source)) from None
     os.close(os.open(fresh, os.O_CREAT | os.O_WRONLY, 0o600))
     target = SQLiteCache(fresh, busy_timeout=30_000, wal=True, serializer=SERIALIZER)
-    kept = lost = aliases = 0
-    for key in keys:
-        try:
-            response = damaged.get_response(key)
-        except sqlite3.Error:
-            response = None
-        if response is None:
-            lost += 1
-            continue
-        target.save_response(response, cache_key=key, expires=response.expires)
-        kept += 1
+    kept = aliases = 0
+    lost: int | None = None
     try:
-        for alias, key in list(damaged.redirects.items()):
-            if target.contains(key=key):
-                target.redirects[alias] = key
-                aliases += 1
+        damaged = SQLiteCache(source, busy_timeout=30_000, serializer=SERIALIZER)
     except sqlite3.Error:
-        pass
-    damaged.close()
+        damaged = None
+    if damaged is not None:
+        try:
+            keys = list(damaged.responses.keys())
+        except sqlite3.Error:
+            keys = None
+        if keys is not None:
+            lost = 0
+            for key in keys:
+                try:
+                    response = damaged.get_response(key)
+                except sqlite3.Error:
+                    response = None
+                if response is None:
+                    lost += 1
+                    continue
+                target.save_response(response, cache_key=key, expires=response.expires)
+                kept += 1
+            try:
+                for alias, key in list(damaged.redirects.items()):
+                    if target.contains(key=key):
+                        target.redirects[alias] = key
+                        aliases += 1
+            except sqlite3.Error:
+                pass
+        damaged.close()
     target.close()
     moved = source.with_name(f"{source.name}.damaged-{stamp}")
     shutil.move(str(source), moved)
@@ -518,4 +526,5 @@ def repair(path: str | os.PathLike[str]) -> dict[str, Any]:
         if fresh_side.exists():
             fresh_side.unlink()
     _private(source)
+    logger.info("cache %s repaired: %d kept, %s lost; the damaged file is %s", source, kept, lost, moved)
     return {"location": str(source), "kept": kept, "lost": lost, "aliases": aliases, "moved_to": str(moved)}

@@ -94,7 +94,16 @@ def parse_age(text: str) -> timedelta:
         raise argparse.ArgumentTypeError(f"{text!r} is not an age: a positive whole number and m, h, d or w "
                                          "(minutes, hours, days, weeks), e.g. 30d")  # fmt: skip
     unit = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}[match.group(2)]
-    return timedelta(**{unit: int(match.group(1))})
+    from .cache import MAX_AGE
+
+    try:
+        age = timedelta(**{unit: int(match.group(1))})
+    except OverflowError:
+        age = timedelta.max
+    if age > MAX_AGE:
+        raise argparse.ArgumentTypeError(f"{text!r} is longer than any cache can be old (at most {MAX_AGE.days}d); "
+                                         "to delete everything, leave --older-than out")  # fmt: skip
+    return age
 
 
 def _age_text(age: timedelta) -> str:
@@ -292,13 +301,15 @@ def credits(args: argparse.Namespace) -> int:
 
 @_guarded
 def cache(args: argparse.Namespace) -> int:
-    """Show or clear the cache."""
+    """Show, clear, check or repair the cache."""
     from .cache import CACHE_SETTING, ClientCache, open_backend
     from .policy import CachePolicy
 
     if args.older_than is not None and args.action != "clear":
         raise ValidationError("--older-than goes with 'clear'", suggestion="regkit cache clear --older-than 30d")
     where = "default" if args.cache is None else args.cache.strip()
+    if args.action == "repair":
+        return _repair(where)
     named = where if where != "default" else os.environ.get(CACHE_SETTING, "").strip()
     if named == "memory":
         source = "--cache memory" if where == "memory" else f"{CACHE_SETTING}=memory"
@@ -322,8 +333,43 @@ def _redis_errors() -> tuple[type[Exception], ...]:
     return (redis.RedisError,)
 
 
+def _sqlite_file(where: str) -> Any:
+    """The SQLite file ``--cache`` (or ``REGKIT_CACHE``, else the default) names, without opening it."""
+    from pathlib import Path
+
+    from .cache import CACHE_FILE, CACHE_SETTING, default_cache_dir, is_redis_url
+
+    named = where if where != "default" else (os.environ.get(CACHE_SETTING, "").strip() or "sqlite")
+    if is_redis_url(named) or named == "memory":
+        raise ValidationError(f"repair is for a SQLite cache file, not {named.split('@')[-1]!r}",
+                              suggestion="a Redis cache has nothing to repair here: regkit cache clear empties it")  # fmt: skip
+    if named == "sqlite":
+        return default_cache_dir() / CACHE_FILE
+    path = Path(named).expanduser()
+    return path / CACHE_FILE if path.is_dir() else path
+
+
+def _repair(where: str) -> int:
+    """``repair``: keep what can be read of a damaged SQLite cache."""
+    from .cache import repair
+
+    result = repair(_sqlite_file(where))
+    lost = "nothing else could be read" if result["lost"] is None else f"{result['lost']} could not be read"
+    print(f"kept {result['kept']} answer(s) and {result['aliases']} alias(es) in {result['location']}; {lost}")
+    print(f"the damaged file is now {result['moved_to']} (delete it when you no longer need it)")
+    return 0
+
+
 def _cache_action(handle: Any, args: argparse.Namespace) -> int:
-    """``info`` or ``clear`` on the opened cache."""
+    """``info``, ``clear`` or ``check`` on the opened cache."""
+    if args.action == "check":
+        result = handle.check()
+        for key in ("location", "responses", "readable", "unreadable"):
+            print(f"{key}: {result[key]}")
+        if result["error"]:
+            print(f"error: {result['error']}")
+        print("ok" if result["ok"] else "damaged: regkit cache repair keeps what can be read")
+        return 0 if result["ok"] else 1
     if args.action == "clear":
         removed = handle.clear(args.older_than)
         older = "" if args.older_than is None else f" cached more than {_age_text(args.older_than)} ago"
@@ -399,8 +445,10 @@ def add_commands(subparsers: Any) -> None:
     p = subparsers.add_parser("credits", help="show the account's credits (free)")
     p.set_defaults(handler=credits)
 
-    p = subparsers.add_parser("cache", help="show or clear the client's cache")
-    p.add_argument("action", choices=("info", "clear"))
+    p = subparsers.add_parser("cache", help="show, clear, check or repair the client's cache")
+    p.add_argument("action", choices=("info", "clear", "check", "repair"),
+                   help="info: what it holds; clear: delete answers; check: read every answer, exit 1 if any "
+                        "cannot be read; repair: keep what can be read of a damaged SQLite file")  # fmt: skip
     p.add_argument("--older-than", type=parse_age, default=None, metavar="AGE",
                    help="with clear: only answers cached longer ago than AGE (30d, 12h, 2w, 90m)")  # fmt: skip
     p.add_argument("--cache", default=None, metavar="WHERE",
