@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 from regkit.client import Client
-from regkit.client.stored import read_many
 from regkit.local import open_local_register
 from regkit.local.world.store import read_world
 
@@ -93,7 +92,7 @@ def measure(ids: list[str], work: Path, repeat: int) -> dict[str, float]:
     fill_s, _ = _timed(lambda: filling.get_companies(ids, progress=False))
     assert filling.requests_sent == len(ids)
     keys = [filling._caller.cache_key(filling._company_op(cid, False, False)) for cid in ids]
-    stored = read_many(filling.cache.backend, keys)
+    stored = filling.cache.read(keys)
     bodies = [stored[key].body for key in keys]
     filling.close()
 

@@ -11,9 +11,9 @@ Run: ``python benchmarks/bench_client_bulk.py [--companies 1000] [--sample 100] 
    time goes: plain ``requests`` (the machine's and server's ceiling) and a plain requests-cache
    session on SQLite (what caching itself costs, without regkit).
 2. Cache hit: ``client.get_company`` on a cached id vs a bare ``requests_cache.CachedSession.get``
-   of the same URL on the same kind of SQLite cache.  regkit reads the stored row itself
-   (``regkit.client.stored``) instead of going through requests-cache's request pipeline, so a hit
-   with validation, ledger row and record costs less than the bare session's.
+   of the same URL on the same kind of SQLite cache.  regkit reads the stored answer with requests-cache's
+   ``get_response`` under its own key, in its compact format, instead of going through requests-cache's
+   request pipeline, so a hit with validation, ledger row and record costs less than the bare session's.
 3. Against a rate limit: the same register (+50 ms) with ``regkit serve``'s default limit (50 requests
    per second per key, burst 50; this script's ``--rate-limit``/``--rate-burst`` change it), ``get_companies`` of
    ``--limited`` other uncached ids with 16 workers, once with the old behaviour

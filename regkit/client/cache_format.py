@@ -4,7 +4,7 @@ requests-cache lets a backend take any ``SerializerPipeline`` (``SQLiteCache(pat
 its public hook for the stored format.  Its default (``pickle``: cattrs unstructures the whole response into a
 dict, then pickles it) costs about 85 µs to read a company's answer back, more than parsing the answer's JSON.
 regkit's format is a short JSON head — status, reason, URL, when it was fetched and when it expires, the
-response headers, the request's method and URL and its user scope header — followed by the body exactly as it
+content type, the request's method and URL and its user scope header — followed by the body exactly as it
 arrived::
 
     b"RK1\\n" + 4-byte big-endian length of the head + head (JSON) + body
@@ -33,6 +33,8 @@ __all__ = ["SERIALIZER", "dumps", "loads", "MAGIC"]
 MAGIC = b"RK1\n"
 _LENGTH = struct.Struct(">I")
 _KEPT_REQUEST_HEADERS = (SCOPE_HEADER,)
+#: Response headers kept with an answer (the rest — dates, lengths, credits charged then — say nothing about it).
+_KEPT_HEADERS = ("Content-Type",)
 
 
 def _stamp(value: datetime | None) -> str | None:
@@ -60,7 +62,7 @@ def dumps(response: CachedResponse) -> bytes:
         "url": response.url,
         "created_at": _stamp(response.created_at),
         "expires": _stamp(response.expires),
-        "headers": {str(name): str(value) for name, value in response.headers.items()},
+        "headers": {name: str(response.headers[name]) for name in _KEPT_HEADERS if name in response.headers},
         "request": {"method": request.method, "url": request.url, "headers": request_headers},
     }
     encoded = json.dumps(head, separators=(",", ":")).encode()
