@@ -262,6 +262,11 @@ class ResponseStore:
             return self._unstored(_reason(exc), count=False)
         return None
 
+    def count_unstored(self) -> None:
+        """Count a paid answer that was not offered to the storage (it did not answer when it was read)."""
+        with self._count_lock:
+            self.unstored += 1
+
     def _unstored(self, reason: str, count: bool = True) -> str:
         if count:
             with self._count_lock:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import requests
 
 from ..budget import Budget, Reservation
-from ..errors import BudgetWarning, CacheError, OfflineCacheMiss, RegkitError
+from ..errors import BudgetWarning, CacheError, CacheUnavailableError, OfflineCacheMiss, RegkitError
 from ..ledger import Ledger
 from ..policy import answers, keep_response, parsed_json
 from ..retry import Gate, RetryPolicy
@@ -41,6 +41,9 @@ if TYPE_CHECKING:
     from ..cache import ClientCache
 
 __all__ = ["Operation", "Answer", "Attempted", "Caller"]  # the first three from .operation
+
+#: The ledger note of a call sent without the cache because the cache did not answer (``uncached_ok=True``).
+_DOWN = "uncached (the cache is down): "
 
 logger = logging.getLogger(__name__)
 
@@ -150,7 +153,7 @@ class Caller:
                 self._record(op, None, attempts=0, error=exc)
                 raise
             logger.warning("%s %s: sent without the cache (%s)", op.method, op.target, exc.message)
-            return f"uncached: {exc.message}"
+            return (_DOWN if isinstance(exc, CacheUnavailableError) else "uncached: ") + exc.message
         if response is None or response.status_code != 200 or response.is_expired:
             return None
         try:
@@ -275,7 +278,11 @@ class Caller:
     def _answered(self, op: Operation, attempted: Attempted, tally: Attempts, note: str | None) -> Answer:
         """A success: kept in the cache when it may be, its ledger row, and the answer."""
         assert attempted.status is not None
-        unstored = self._store(op, attempted.response)  # also after an unreadable row: the fresh answer replaces it
+        if (note or "").startswith(_DOWN):  # the cache does not answer: not written either, only counted
+            unstored = None
+            self.cache.store.count_unstored()
+        else:  # also after an unreadable row: the fresh answer replaces it
+            unstored = self._store(op, attempted.response)
         self._record(op, attempted.status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain,
                      note=_joined(note, unstored))  # fmt: skip
         self.cache.store.warn(unstored)  # after the row: a warning turned into an error must not lose it
