@@ -15,7 +15,6 @@ from team_support import used_credits
 
 from regkit.client import CacheError, CacheUnavailableError, CacheWriteWarning, Client
 
-
 #: The password of each test's own Redis server: it must appear in no message or location.
 REDIS_PASSWORD = "own-Redis-pa55-41c7"
 
