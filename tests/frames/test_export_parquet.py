@@ -289,3 +289,23 @@ def test_dask_reads_the_export_as_it_is(exported):
         want = pd.read_parquet(directory / table)
         assert lazy.npartitions >= 1 and list(got.columns) == list(want.columns), table
         pd.testing.assert_frame_equal(got, want, obj=table)  # dtypes included
+
+
+def test_answers_that_cannot_be_read_are_counted_not_dropped(tmp_path):
+    """A row the cache cannot decode (damaged, or another serializer's) is in the manifest's ``left_out``."""
+    from requests_cache import CachedResponse, SerializerPipeline, SQLiteCache, Stage
+
+    ids = ["DE-HRB-R3208-147620", "DE-HRB-R1102-109244"]
+    path = tmp_path / "cache.sqlite"
+    with regkit.Client(api_key=API_KEY, cache=path) as client:
+        client.get_companies(ids, progress=False)
+        stored = client.cache.backend.get_response(client._caller.cache_key(client._company_op(ids[0], False, False)))
+    foreign = SerializerPipeline([Stage(dumps=lambda r: b"FOREIGN" + bytes(r.content),
+                                        loads=lambda b: CachedResponse(content=bytes(b)[7:], status_code=200))],
+                                 name="foreign", is_binary=True)  # fmt: skip
+    for key in ("foreign-1", "foreign-2", "foreign-3"):
+        SQLiteCache(path, serializer=foreign).save_response(stored, cache_key=key)
+    with regkit.Client(api_key=API_KEY, cache=path) as client:
+        manifest = client.export_parquet(tmp_path / "out")
+    assert manifest["left_out"]["unreadable"] == 3
+    assert pd.read_parquet(tmp_path / "out" / "companies")["company_id"].tolist() == sorted(ids)
