@@ -3,10 +3,11 @@
 :class:`RedisServer` runs the Debian ``redis-server`` binary with no persistence (``--save ''
 --appendonly no``) in a test's temporary directory, optionally with a password (``requirepass``, written to a
 config file in that directory rather than onto the command line), waits until it answers ``PING`` and stops it
-(terminate, then kill). :func:`redis_server` is the same as a context manager. :func:`require_redis_server`
-skips a test when the binary or the ``redis`` package is missing — but fails it when ``CI=true``: in CI the
-Redis tests must run. Import it as ``from redis_support import ...`` after putting ``tests/`` on ``sys.path``
-(as ``tests/team/conftest.py`` does).
+(terminate, then kill). For the fault tests it can be killed (``kill -9``: its data is gone), stopped gracefully
+with or without saving, and restarted on the same port, empty or with what it saved. :func:`redis_server` is the
+same as a context manager. :func:`require_redis_server` skips a test when the binary or the ``redis`` package is
+missing — but fails it when ``CI=true``: in CI the Redis tests must run. Import it as ``from redis_support import
+...`` after putting ``tests/`` on ``sys.path`` (as ``tests/team/conftest.py`` does).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -91,19 +93,83 @@ class RedisServer:
         config = directory / "redis.conf"
         config.write_text(f"requirepass {password}\n" if password else "")
         config.chmod(0o600)
+        self.config, self.timeout = config, timeout
         for attempt in range(3):  # the free port may be taken between finding it and binding it
             self.port = _free_port()
-            command = [self.binary, str(config), "--port", str(self.port), "--bind", "127.0.0.1",
-                       "--save", "", "--appendonly", "no", "--dir", str(directory),
-                       "--logfile", str(self.log_file), "--daemonize", "no"]  # fmt: skip
-            self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
-                self._wait(timeout)
+                self._start()
                 return
             except RuntimeError:
                 self.stop()
                 if attempt == 2:
                     raise
+
+    @property
+    def dump_file(self) -> Path:
+        """Where ``SAVE`` (and ``SHUTDOWN SAVE``) write the data, and where a start loads it from (``dump.rdb``)."""
+        return self.directory / "dump.rdb"
+
+    def _start(self) -> None:
+        command = [self.binary, str(self.config), "--port", str(self.port), "--bind", "127.0.0.1",
+                   "--save", "", "--appendonly", "no", "--dir", str(self.directory),
+                   "--logfile", str(self.log_file), "--daemonize", "no"]  # fmt: skip
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self._wait(self.timeout)
+
+    @property
+    def running(self) -> bool:
+        """Whether the process runs."""
+        return self.process.poll() is None
+
+    def kill(self) -> None:
+        """``kill -9`` the server (no chance to save: what it held in memory is gone) and wait until it is dead."""
+        if self.running:
+            os.kill(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+    def save(self) -> None:
+        """``SAVE``: write everything to :attr:`dump_file` now (a later :meth:`restart` with ``keep_data`` loads
+        this point in time)."""
+        connection = self.connect()
+        try:
+            connection.save()
+        finally:
+            connection.close()
+
+    def shutdown(self, *, save: bool) -> None:
+        """A graceful stop: ``SHUTDOWN SAVE`` (the data is written to :attr:`dump_file` and comes back with
+        :meth:`restart` ``(keep_data=True)``) or ``SHUTDOWN NOSAVE`` (the data is gone)."""
+        import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        connection = self.connect()
+        connection.set_retry(Retry(NoBackoff(), 0))  # the server going away is the point: no reconnecting
+        try:
+            connection.shutdown(save=save, nosave=not save)
+        except redis.ConnectionError:
+            pass  # the server closed the connection as it went down
+        finally:
+            connection.close()
+        self.process.wait(timeout=30)
+
+    def restart(self, *, keep_data: bool = False) -> None:
+        """Start the stopped server again on the same port (clients reconnect) with the same password. Without
+        ``keep_data`` its dump file is deleted first, so it starts empty, as a server without persistence does;
+        with it, it loads what was last saved (:meth:`save`, :meth:`shutdown` ``(save=True)``)."""
+        assert not self.running, "restart() a server that was stopped (kill() or shutdown())"
+        if not keep_data:
+            self.dump_file.unlink(missing_ok=True)
+        deadline = time.monotonic() + 30
+        while True:  # the port is free again at once (Redis binds with SO_REUSEADDR); retry briefly if not
+            try:
+                self._start()
+                return
+            except RuntimeError:
+                stop_process(self.process)
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
 
     @property
     def url(self) -> str:

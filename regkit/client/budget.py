@@ -93,11 +93,23 @@ class Budget:
             self._held += credits
             return Reservation(credits)
 
-    def settle(self, reservation: Reservation, charged: int) -> None:
-        """Release ``reservation`` and count ``charged`` credits as spent."""
+    def settle(self, reservation: Reservation, charged: int) -> str | None:
+        """Release ``reservation`` and count ``charged`` credits as spent.
+
+        Never raises once the call was sent: a paid answer must not be lost to the bookkeeping.
+
+        Returns
+        -------
+        str or None
+            ``None`` when the charge was recorded (always, for this in-process budget). A
+            :class:`~regkit.client.team_budget.TeamBudget` whose Redis did not take it returns a short note instead
+            (``"team budget not updated: Redis unreachable; 10 credits pending"``), keeps the charge pending and
+            issues a :class:`~regkit.client.errors.BudgetWarning`; the caller may keep the note with its ledger row.
+        """
         with self._lock:
             self._held -= reservation.credits
             self._spent += charged
+        return None
 
     def __repr__(self) -> str:
         if self.limit is None:

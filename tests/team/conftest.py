@@ -38,6 +38,15 @@ def redis(redis_server: RedisServer) -> RedisServer:
     return redis_server
 
 
+@pytest.fixture
+def killable_redis(tmp_path: Path) -> Iterator[RedisServer]:
+    """A ``redis-server`` of this test alone (with the password), to kill, stop and restart on its port (no
+    persistence: after ``kill()`` its data is gone)."""
+    server = RedisServer(tmp_path / "redis", password=REDIS_PASSWORD)
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServedRegister]:
     """``regkit serve`` for a test module: no rate limit, extracts finish at once."""

@@ -1,4 +1,5 @@
-"""Helpers of the team tests: clients in child processes, the register's own credit count, the secret scan.
+"""Helpers of the team tests: clients in child processes, the register's own credit count, the secret scan, and a
+gate in front of the register that holds answers back (a call in flight, on purpose).
 
 A child process runs one of the scripts below with ``python -c``; its parameters go in as JSON (``argv[1]``)
 and its result comes back as the last line of its stdout, in JSON. The child inherits the test's isolated
@@ -7,16 +8,20 @@ environment (``REGKIT_CACHE_DIR`` and the rest point into the test's temporary d
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import requests
 
 __all__ = ["LOOKUP", "EXTRACT", "RESEARCH", "HANG", "child", "start_child", "start_together", "result_of",
-           "used_credits", "stored_secrets"]  # fmt: skip
+           "used_credits", "stored_secrets", "AnswerGate", "answer_gate"]  # fmt: skip
 
 _PRELUDE = """
 import json, sys
@@ -81,8 +86,8 @@ print(json.dumps({"spent": client.credits_spent, "repr": repr(client), "cache": 
 """
 )
 
-#: One lookup that never gets an answer (the base URL is a socket that never replies): the process holds its
-#: reservation until it is killed.  ``hold`` sets the team budget's hold.
+#: One lookup that never gets an answer (the base URL is a socket that never replies, or an :class:`AnswerGate`
+#: that keeps it): the process holds its reservation until it is killed.  ``hold`` sets the team budget's hold.
 HANG = (
     _PRELUDE
     + """
@@ -152,3 +157,96 @@ def stored_secrets(server: Any, secrets: list[str]) -> list[str]:
                 if any(secret.encode() in blob for blob in [key, *parts]):
                     found.append(f"db{db} {key!r}: {secret!r}")
     return found
+
+
+_HOP_HEADERS = {"host", "connection", "content-length", "content-encoding", "transfer-encoding", "accept-encoding",
+                "keep-alive", "date", "server"}  # fmt: skip
+
+
+class AnswerGate:
+    """A loopback HTTP proxy in front of a register that holds back the answers to some requests.
+
+    A request whose path starts with ``prefix`` is forwarded to the register, which answers and charges it (with
+    ``forward=False`` it never reaches the register: nothing is charged), and its answer waits at the gate until
+    :meth:`open` lets it through — or, if that never comes, until :meth:`close` drops it unanswered. So a test knows
+    that a call is in flight, and charged, and can kill what it likes (Redis, the member's process) before the answer
+    arrives. Every other request (``GET /v1/credits``, ...) passes straight through.
+
+    Attributes
+    ----------
+    url : str
+        The gate's base URL (``http://127.0.0.1:PORT``), to give a client instead of the register's.
+    arrived : threading.Event
+        Set when a held request reached the gate (after the register charged it, when forwarded).
+    held : int
+        How many requests were held so far.
+    """
+
+    def __init__(self, upstream: str, prefix: str = "/v1/company/", *, forward: bool = True) -> None:
+        self.upstream, self.prefix, self.forward = upstream.rstrip("/"), prefix, forward
+        self.arrived = threading.Event()
+        self.held = 0
+        self._opened = threading.Event()
+        self._closed = False
+        self._lock = threading.Lock()
+        gate = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 — the base class's name
+                pass
+
+            def _relay(self) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else None
+                held = self.path.startswith(gate.prefix)
+                answer = None
+                if not held or gate.forward:
+                    headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP_HEADERS}
+                    answer = requests.request(self.command, gate.upstream + self.path, headers=headers, data=body,
+                                              timeout=120)  # fmt: skip
+                if held:
+                    with gate._lock:
+                        gate.held += 1
+                    gate.arrived.set()
+                    gate._opened.wait()
+                if answer is None or gate._closed and held:
+                    self.close_connection = True  # dropped: the client never gets an answer
+                    return
+                self.send_response(answer.status_code)
+                for key, value in answer.headers.items():
+                    if key.lower() not in _HOP_HEADERS:
+                        self.send_header(key, value)
+                self.send_header("Content-Length", str(len(answer.content)))
+                self.end_headers()
+                self.wfile.write(answer.content)
+
+            do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = _relay
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, name="answer-gate", daemon=True)
+        self._thread.start()
+
+    def open(self) -> None:
+        """Let the held answers through (and every later one straight away)."""
+        self._opened.set()
+
+    def close(self) -> None:
+        """Stop the gate; answers still held are dropped unanswered."""
+        self._closed = True
+        self._opened.set()
+        self._server.shutdown()
+        self._server.server_close()
+
+
+@contextlib.contextmanager
+def answer_gate(upstream: str, prefix: str = "/v1/company/", *, forward: bool = True) -> Iterator[AnswerGate]:
+    """An :class:`AnswerGate` for the ``with`` block, closed when it ends."""
+    gate = AnswerGate(upstream, prefix, forward=forward)
+    try:
+        yield gate
+    finally:
+        gate.close()
