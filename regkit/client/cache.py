@@ -35,6 +35,7 @@ written only through requests-cache's public API, by :class:`~regkit.client.cach
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -216,13 +217,34 @@ def _sqlite(path: Path) -> SQLiteCache:
     _private(path)
     try:
         backend = SQLiteCache(path, busy_timeout=30_000, wal=True, serializer=SERIALIZER)
-        len(backend.responses)  # reads the file: a damaged or foreign one fails here, not at the first lookup
+        foreign = _foreign(backend)  # reads the file: a damaged or foreign one fails here, not at the first lookup
     except sqlite3.Error as exc:
         raise CacheError(
             f"the cache file {path} cannot be opened ({type(exc).__name__}: {exc})", location=str(path)
         ) from None
+    if foreign:
+        backend.close()
+        raise CacheError(
+            f"the cache file {path} holds answers regkit cannot read: written by an earlier regkit (in "
+            "requests-cache's format) or by another program",
+            location=str(path),
+            suggestion=f"run `regkit cache repair --cache {path}`: it converts an earlier regkit's answers (so they "
+            "are not paid again) and keeps whatever else can be read",
+        )
     _private(path)
     return backend
+
+
+def _foreign(backend: BaseCache) -> bool:
+    """Whether the first stored answer of ``backend`` is in another format than regkit's (an earlier regkit's)."""
+    keys = iter(backend.responses.keys())
+    try:
+        first = next(keys, None)
+    finally:
+        close = getattr(keys, "close", None)
+        if close is not None:
+            close()
+    return first is not None and backend.get_response(first) is None
 
 
 def _writable(path: Path) -> bool:
@@ -324,7 +346,9 @@ class ClientCache:
         :class:`~regkit.client.errors.CacheError` before anything is sent.
     """
 
-    def __init__(self, backend: BaseCache | None, policy: Any, offline: bool = False, uncached_ok: bool = False) -> None:
+    def __init__(
+        self, backend: BaseCache | None, policy: Any, offline: bool = False, uncached_ok: bool = False
+    ) -> None:
         self.store = _store_for(backend)
         self.policy = policy
         self.offline = offline
@@ -416,7 +440,9 @@ class ClientCache:
             else:
                 backend.delete(older_than=older_than)
         except (sqlite3.Error, OSError) as exc:
-            raise CacheError(f"the cache at {self.location()} could not be cleared ({exc})", location=self.location()) from None
+            raise CacheError(
+                f"the cache at {self.location()} could not be cleared ({exc})", location=self.location()
+            ) from None
         removed = before - self.store.count()
         logger.info("cache: %d answer(s) deleted from %s", removed, self.location())
         return removed
@@ -457,16 +483,79 @@ class ClientCache:
         return f"<ClientCache {self.location()}{mode}>"
 
 
+def _key_of(method: str, url: str, body: Any, headers: Any) -> tuple[str, str | None] | None:
+    """The key regkit stores the answer to a request (full URL, raw body, headers) under, and the company id it
+    asked for (``None`` for other requests); ``None`` when it is no request of the interface."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    from .transport.keys import cache_key
+
+    if "/v1/" not in url:
+        return None
+    base, _, rest = url.partition("/v1/")
+    parts = urlsplit("/v1/" + rest)
+    data: Any = None
+    if body:
+        try:
+            data = json.loads(body)
+        except (ValueError, UnicodeDecodeError):
+            return None
+    pairs = [(name, str(value)) for name, value in (headers or {}).items()]
+    key = cache_key(base, method or "GET", parts.path, parse_qsl(parts.query), data, pairs)
+    asked = parts.path.split("/v1/company/", 1)[1] if parts.path.startswith("/v1/company/") else None
+    return key, (asked if asked and "/" not in asked else None)
+
+
+def _convert_legacy(source: Path, target: SQLiteCache, keys: list[str]) -> tuple[int, list[str]]:
+    """Copy the answers of ``keys`` that are in the format regkit wrote before its own (requests-cache's ``pickle``
+    serializer, under requests-cache's keys) into ``target`` under regkit's keys, with the aliases of companies'
+    former ids; return how many were converted and the keys that were not."""
+    from .policy import company_ids
+
+    try:
+        legacy = SQLiteCache(source, busy_timeout=30_000, serializer="pickle")
+    except sqlite3.Error:
+        return 0, keys
+    converted, left = 0, []
+    for key in keys:
+        try:
+            response = legacy.get_response(key)
+            request = response.request if response is not None else None
+            found = _key_of(str(request.method), str(request.url), request.body, request.headers) if request else None
+        except Exception:  # noqa: BLE001 — a row of neither format: counted as lost by the caller
+            response, found = None, None
+        if response is None or found is None:
+            left.append(key)
+            continue
+        new_key, asked = found
+        target.save_response(response, cache_key=new_key, expires=response.expires)
+        converted += 1
+        try:
+            others = company_ids(json.loads(response.content)) - {asked} if asked is not None else set()
+        except ValueError:
+            others = set()
+        for other in sorted(others):
+            url = str(response.request.url).replace(f"/v1/company/{asked}", f"/v1/company/{other}", 1)
+            alias = _key_of("GET", url, None, response.request.headers)
+            if alias is not None:
+                target.redirects[alias[0]] = new_key
+    legacy.close()
+    return converted, left
+
+
 def repair(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Keep what can be read of a damaged SQLite cache: copy every readable answer (and alias) into a new file, move
     the damaged one aside (``<name>.damaged-<UTC time>``) and put the new one in its place.  A file of which nothing
-    can be read (not a SQLite database at all) is moved aside too, and an empty cache takes its place.
+    can be read (not a SQLite database at all) is moved aside too, and an empty cache takes its place.  Answers
+    stored by an earlier regkit (in requests-cache's ``pickle`` format, under requests-cache's keys) are converted to
+    regkit's format and keys, so an upgrade does not pay again for them.
 
     Returns
     -------
     dict
-        ``location``, ``kept`` (answers copied), ``lost`` (answers that could not be read; ``None`` when not even
-        the list of answers could be read), ``aliases`` (kept) and ``moved_to`` (where the damaged file now is).
+        ``location``, ``kept`` (answers copied), ``converted`` (of them, answers in the earlier format), ``lost``
+        (answers that could not be read; ``None`` when not even the list of answers could be read), ``aliases``
+        (kept) and ``moved_to`` (where the damaged file now is).
 
     Raises
     ------
@@ -482,7 +571,7 @@ def repair(path: str | os.PathLike[str]) -> dict[str, Any]:
     fresh = source.with_name(f"{source.stem}.repairing-{stamp}{source.suffix}")
     os.close(os.open(fresh, os.O_CREAT | os.O_WRONLY, 0o600))
     target = SQLiteCache(fresh, busy_timeout=30_000, wal=True, serializer=SERIALIZER)
-    kept = aliases = 0
+    kept = aliases = converted = 0
     lost: int | None = None
     try:
         damaged = SQLiteCache(source, busy_timeout=30_000, serializer=SERIALIZER)
@@ -494,17 +583,20 @@ def repair(path: str | os.PathLike[str]) -> dict[str, Any]:
         except sqlite3.Error:
             keys = None
         if keys is not None:
-            lost = 0
+            unread = []
             for key in keys:
                 try:
                     response = damaged.get_response(key)
                 except sqlite3.Error:
                     response = None
                 if response is None:
-                    lost += 1
+                    unread.append(key)
                     continue
                 target.save_response(response, cache_key=key, expires=response.expires)
                 kept += 1
+            converted, left = _convert_legacy(source, target, unread) if unread else (0, [])
+            kept += converted
+            lost = len(left)
             try:
                 for alias, key in list(damaged.redirects.items()):
                     if target.contains(key=key):
@@ -527,4 +619,5 @@ def repair(path: str | os.PathLike[str]) -> dict[str, Any]:
             fresh_side.unlink()
     _private(source)
     logger.info("cache %s repaired: %d kept, %s lost; the damaged file is %s", source, kept, lost, moved)
-    return {"location": str(source), "kept": kept, "lost": lost, "aliases": aliases, "moved_to": str(moved)}
+    return {"location": str(source), "kept": kept, "converted": converted, "lost": lost, "aliases": aliases,
+            "moved_to": str(moved)}  # fmt: skip

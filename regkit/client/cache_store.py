@@ -167,8 +167,10 @@ class ResponseStore:
         if damaged:
             raise CacheError(
                 f"an answer stored in the cache at {self.location} cannot be read (a damaged row, or one written "
-                "in another format)",
+                "in another format — a cache written by regkit before its own format)",
                 location=self.location,
+                suggestion="run `regkit cache repair` (it keeps what can be read and converts answers of an earlier "
+                "regkit, so they are not paid again); Client(uncached_ok=True) pays without the cache meanwhile",
             )
         return response
 

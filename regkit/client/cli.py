@@ -355,7 +355,9 @@ def _repair(where: str) -> int:
 
     result = repair(_sqlite_file(where))
     lost = "nothing else could be read" if result["lost"] is None else f"{result['lost']} could not be read"
-    print(f"kept {result['kept']} answer(s) and {result['aliases']} alias(es) in {result['location']}; {lost}")
+    converted = f" ({result['converted']} converted from an earlier regkit's format)" if result["converted"] else ""
+    print(f"kept {result['kept']} answer(s){converted} and {result['aliases']} alias(es) in {result['location']}; "
+          f"{lost}")  # fmt: skip
     print(f"the damaged file is now {result['moved_to']} (delete it when you no longer need it)")
     return 0
 

@@ -162,8 +162,11 @@ def read_ledger(path: str | os.PathLike[str] | None = None) -> pd.DataFrame:
 
     where = Path(path).expanduser() if path is not None else default_ledger_path()
     if where is None or not where.is_file():
-        raise ValidationError(f"no ledger file at {where}", suggestion=f"the ledger file is {LEDGER_SETTING} or "
-                              "ledger.jsonl in the user data directory; it exists once a call has cost credits")
+        raise ValidationError(
+            f"no ledger file at {where}",
+            suggestion=f"the ledger file is {LEDGER_SETTING} or "
+            "ledger.jsonl in the user data directory; it exists once a call has cost credits",
+        )
     records: list[dict[str, Any]] = []
     unreadable = 0
     with open(where, encoding="utf-8", errors="replace") as handle:

@@ -10,6 +10,7 @@ import os
 import stat
 import sys
 import warnings
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from fs_support import fill, remount, tmpfs  # noqa: E402
 from serve_support import served_register  # noqa: E402
 
 from regkit.client import CacheError, CacheWriteWarning, Client, RegkitWarning  # noqa: E402
+from regkit.client.cache import repair  # noqa: E402
 from regkit.client.ledger import read_ledger  # noqa: E402
 
 
@@ -99,12 +101,14 @@ def test_a_damaged_file_is_refused_before_anything_is_paid(inprocess: Any, world
         return  # refused at once: nothing could be paid
     before = _used(damaged)
     refused = 0
-    for cid in ids:
-        try:
-            damaged.get_company(cid)
-        except CacheError as exc:
-            refused += 1
-            assert exc.location == str(path) and exc.path == f"/v1/company/{cid}"
+    with warnings.catch_warnings(record=True):  # the damaged file may refuse fresh answers too (checked below)
+        warnings.simplefilter("always")
+        for cid in ids:
+            try:
+                damaged.get_company(cid)
+            except CacheError as exc:
+                refused += 1
+                assert exc.location == str(path) and exc.path == f"/v1/company/{cid}"
     assert refused > 0
     assert _used(damaged) - before == damaged.credits_spent  # what was paid is in the ledger, nothing else
     assert len(damaged.ledger[damaged.ledger["error"] == "CacheError"]) == refused
@@ -124,8 +128,6 @@ def test_a_damaged_file_is_refused_before_anything_is_paid(inprocess: Any, world
 
 
 def test_repair_keeps_what_can_be_read(inprocess: Any, world: Any, tmp_path: Path, foreign_serializer: Any) -> None:
-    from regkit.client.cache import repair
-
     ids = list(world.companies)[:6]
     path = tmp_path / "cache.sqlite"
     client = inprocess.client(cache=path)
@@ -182,3 +184,36 @@ def test_a_ledger_file_that_cannot_be_written_warns_and_loses_nothing(inprocess:
         assert [r["id"] for r in batch] == ids and client.credits_spent == 50 == len(client.ledger) * 10
         said = [w for w in caught if issubclass(w.category, RegkitWarning)]
         assert len(said) == 1 and "ledger file" in str(said[0].message) and "No space left" in str(said[0].message)
+
+
+def test_repair_converts_a_cache_an_earlier_regkit_wrote(inprocess: Any, world: Any, tmp_path: Path) -> None:
+    """An earlier regkit let requests-cache key and pickle its answers: after an upgrade they cannot be read (a
+    CacheError, nothing paid), and ``repair`` converts them, former ids included, so they are not paid again."""
+    import requests
+    from requests_cache import SQLiteCache
+
+    current, former = next(
+        (cid, sorted({r["company_id"] for r in c["registers"]} - {cid})[0])
+        for cid, c in world.companies.items() if len({r["company_id"] for r in c["registers"]}) > 1
+    )  # fmt: skip
+    ids = [*list(world.companies)[:3], current]
+    path = tmp_path / "cache.sqlite"
+    legacy = SQLiteCache(path)  # requests-cache's defaults: its keys, pickled rows
+    session = requests.Session()
+    session.mount(inprocess.register.base_url, inprocess.register.adapter)
+    for cid in ids:  # what the earlier regkit stored: the answer as it came, the key redacted by requests-cache
+        response = session.get(f"{inprocess.register.base_url}/v1/company/{cid}",
+                               headers={"Authorization": "Bearer demo-paid"})  # fmt: skip
+        legacy.save_response(response, expires=datetime.now(timezone.utc) + timedelta(days=30))
+    legacy.close()
+
+    with pytest.raises(CacheError, match="written by an earlier regkit") as info:
+        inprocess.client(cache=path)  # refused before anything could be paid again
+    assert f"regkit cache repair --cache {path}" in str(info.value)
+    result = repair(path)
+    assert (result["kept"], result["converted"], result["lost"]) == (4, 4, 0)
+    again = inprocess.client(cache=path)
+    records = again.get_companies(ids, progress=False)
+    assert [r["id"] for r in records] == ids and again.requests_sent == 0  # nothing paid again
+    assert again.get_company(former)["id"] == current and again.requests_sent == 0  # the former id too
+    assert b"demo-paid" not in path.read_bytes()

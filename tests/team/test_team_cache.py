@@ -60,7 +60,7 @@ def test_no_key_or_password_in_redis_or_in_what_is_shown(served: Any, redis: Any
     assert stored_secrets(redis, ["demo-paid", redis.password, TR_PASSWORD]) == []
 
 
-def test_info_counts_and_measures_what_regkit_stored(served: Any, redis: Any, world: Any) -> None:
+def test_info_counts_what_regkit_stored(served: Any, redis: Any, world: Any) -> None:
     connection = redis.connect()
     connection.set(b"another-app:key", b"kept")  # the database is shared with others: regkit counts its own
     client = Client(api_key="demo-paid", base_url=served.url, cache=redis.url)
@@ -69,8 +69,7 @@ def test_info_counts_and_measures_what_regkit_stored(served: Any, redis: Any, wo
     info = client.cache.info()
     assert info["backend"] == "RedisCache" and info["responses"] == len(ids)
     assert info["location"] == f"redis://***@127.0.0.1:{redis.port}/0" and redis.password not in repr(client)
-    regkit_keys = [k for k in connection.scan_iter() if k.startswith((b"regkit:", b"regkit-redirects"))]
-    assert info["bytes"] == sum(connection.memory_usage(k, samples=0) for k in regkit_keys) > 0
+    assert "bytes" not in info  # how requests-cache lays out its Redis keys is its own: regkit does not measure them
     assert client.cache.clear() == len(ids)
     assert client.cache.info()["responses"] == 0 and connection.get(b"another-app:key") == b"kept"
     client.close()
@@ -120,7 +119,7 @@ def test_regkit_cache_info_and_clear_on_redis(run: Any, served: Any, redis: Any,
     client = Client(api_key="demo-paid", base_url=served.url, cache=redis.url)
     client.get_companies([old, young], progress=False)
     status, out, err = run("cache", "info", "--cache", redis.url)
-    assert status == 0 and "backend: RedisCache" in out and "responses: 2" in out and "bytes: " in out
+    assert status == 0 and "backend: RedisCache" in out and "responses: 2" in out
     assert f"location: redis://***@127.0.0.1:{redis.port}/0" in out and redis.password not in out + err
     _age(client.cache.backend, old, days=40)
     status, out, _ = run("cache", "clear", "--older-than", "30d", "--cache", redis.url)
@@ -177,4 +176,4 @@ def test_regkit_cache_memory_is_refused(run: Any, monkeypatch: pytest.MonkeyPatc
 def test_a_cache_handle_on_redis_counts_only_answers(redis: Any) -> None:
     backend = open_backend(redis.url)
     handle = ClientCache(backend, CachePolicy())
-    assert handle.info()["responses"] == 0 and handle.info()["bytes"] == 0 and handle.clear() == 0
+    assert handle.info()["responses"] == 0 and handle.clear() == 0
