@@ -190,7 +190,7 @@ def test_repair_converts_a_cache_an_earlier_regkit_wrote(inprocess: Any, world: 
     """An earlier regkit let requests-cache key and pickle its answers: after an upgrade they cannot be read (a
     CacheError, nothing paid), and ``repair`` converts them, former ids included, so they are not paid again."""
     import requests
-    from requests_cache import SQLiteCache
+    from requests_cache import CachedResponse, SQLiteCache
 
     current, former = next(
         (cid, sorted({r["company_id"] for r in c["registers"]} - {cid})[0])
@@ -199,6 +199,10 @@ def test_repair_converts_a_cache_an_earlier_regkit_wrote(inprocess: Any, world: 
     ids = [*list(world.companies)[:3], current]
     path = tmp_path / "cache.sqlite"
     legacy = SQLiteCache(path)  # requests-cache's defaults: its keys, pickled rows
+    try:
+        legacy.responses.serializer.dumps(CachedResponse(content=b"{}", status_code=200))
+    except NameError as exc:  # requests-cache < 1.3 with cattrs >= 25: its pickle format itself is broken
+        pytest.skip(f"requests-cache's pickle serializer does not work with this cattrs ({exc})")
     session = requests.Session()
     session.mount(inprocess.register.base_url, inprocess.register.adapter)
     for cid in ids:  # what the earlier regkit stored: the answer as it came, the key redacted by requests-cache
