@@ -68,8 +68,9 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         ``"redis://host:6379/0#team-a"``: a Redis URL, ``#`` and a team name. ``budget`` is then shared by every
         client of the team, in any process on any machine (:class:`~regkit.client.team_budget.TeamBudget`):
         prices are reserved atomically in Redis before a call is sent, so the team together never spends
-        more than its cap, and a process that crashes mid-call releases its reservation after
-        ``client.budget.hold`` seconds. The cap lives in Redis: ``budget`` sets it for a team that has
+        more than its cap — also when Redis fails or a member dies mid-call: the budget fails closed
+        (:class:`~regkit.client.errors.BudgetUnavailableError`) and re-establishes itself from the register's own
+        account (see :mod:`regkit.client.team_budget`). The cap lives in Redis: ``budget`` sets it for a team that has
         none and must equal it otherwise (``client.budget.set_limit(n)`` changes it for everyone);
         without ``budget`` the team's cap applies, and a team without one has its spending counted and
         recorded but never refused. ``client.budget.ledger()`` says who spent what.

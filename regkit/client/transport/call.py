@@ -166,7 +166,7 @@ class Caller:
 
     def _reserve(self, op: Operation, tally: Attempts | None = None) -> Reservation:
         what = f"{op.call} ({tally.describe()})" if tally is not None and tally.sent else op.call
-        price = op.price if self.budget.limit is not None else 0
+        price = op.price if self.budget.limit is not None else 0  # without a cap nothing is held (nor refused)
         return self.budget.reserve(price, what=what, method=op.method, path=op.target)
 
     def _request(self, op: Operation) -> requests.Response:
