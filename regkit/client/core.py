@@ -23,6 +23,7 @@ from .export_methods import ExportMethods
 from .extracts import ExtractMethods
 from .insolvencies import InsolvencyMethods
 from .ledger import Ledger, LedgerFile, default_ledger_path
+from .memory import gc_paused
 from .policy import CachePolicy, company_ids, scope_token
 from .records import CompanyBatch, CompanyRecord, RecordMeta
 from .research import ResearchMethods
@@ -276,9 +277,10 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         for start in range(0, len(company_ids), CHUNK):  # a chunk at a time: few temporary objects live at once
             part = company_ids[start : start + CHUNK]
             ops = [self._company_op(cid, realtime, False) for cid in part]
-            for cid, op, answer in zip(part, ops, self._caller.cached_many(ops)):
-                if answer is not None:
-                    found[cid] = self._company_record(op, answer)
+            with gc_paused():  # many short-lived objects per answer beside the records already read
+                for cid, op, answer in zip(part, ops, self._caller.cached_many(ops)):
+                    if answer is not None:
+                        found[cid] = self._company_record(op, answer)
         return found
 
     def is_cached(self, company_id: str, realtime: bool = False, *, endpoint: str = "company",

@@ -160,7 +160,9 @@ class Caller:
             data = parsed_json(response)
         except (ValueError, UnicodeDecodeError):
             return None
-        if not answers(op.path, data):
+        # An answer stored under the key asked by was checked when it was written (keep_response); one found under
+        # another request's URL (a former id's alias, or a misplaced row) must answer this one.
+        if response.url != self.base_url + op.target and not answers(op.path, data):
             return None  # a damaged or misplaced row: asked again (and stored anew)
         return Answer(data, 200, "cache", response.created_at, 0)
 

@@ -46,8 +46,13 @@ def _escape(match: re.Match[str]) -> str:
     return character if character in _UNRESERVED else "%" + match.group(1).upper()
 
 
+_PLAIN = re.compile(r"[A-Za-z0-9/._~-]*")
+
+
 def _path(path: str) -> str:
     """``path`` normalized (RFC 3986, 6.2.2): unreserved characters unescaped, escapes upper-cased, the rest escaped."""
+    if _PLAIN.fullmatch(path):
+        return path  # nothing to unescape or escape: the common case, a lookup's path
     return quote(_ESCAPE.sub(_escape, path), safe=_PATH_SAFE)
 
 
@@ -94,7 +99,8 @@ def cache_key(
     """
     query = sorted((str(name), str(value)) for name, value in params if str(name).lower() not in _IGNORED)
     scope = next((str(value) for name, value in headers if name.lower() == _SCOPE), "")
-    parts = (KEY_VERSION, _base(base_url), method.upper(), _path(path), json.dumps(query), _canonical_body(body), scope)
+    parts = (KEY_VERSION, _base(base_url), method.upper(), _path(path), json.dumps(query) if query else "[]",
+             _canonical_body(body), scope)  # fmt: skip
     digest = blake2b("\0".join(parts).encode("utf-8", "surrogatepass"), digest_size=16)
     return digest.hexdigest()
 
