@@ -96,8 +96,9 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         Free calls always go on.
     ledger_file : str, path or None
         Where paid calls are also written, at once, one JSON line each (:mod:`regkit.client.ledger`):
-        ``"default"`` is ``REGKIT_LEDGER``, else ``ledger.jsonl`` in the user data directory; ``None`` writes
-        no file.
+        ``"default"`` is ``REGKIT_LEDGER``, else ``ledger.jsonl`` in the user data directory — except for the
+        bundled register in-process (synthetic credits), which writes none unless a path is given; ``None``
+        writes no file.
     adapter : requests transport adapter, optional
         Serves ``base_url`` instead of the network (e.g. a shared ``LocalRegisterAdapter``).
     """
@@ -134,8 +135,8 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         self.cache = ClientCache(open_backend(cache), self.policy, offline=offline, uncached_ok=uncached_ok)
         self.budget = Budget(budget) if scope is None else TeamBudget(*scope, limit=budget, member=member)
         self._scope = scope_token(self.base_url, api_key)
-        if ledger_path == "default":
-            ledger_path = default_ledger_path()
+        if ledger_path == "default":  # the bundled register in-process charges synthetic credits: no file for them
+            ledger_path = default_ledger_path() if target.mode != "local" else None
         context = {"service": self.base_url, "user": self._scope, "member": member or default_member()}
         self._ledger = Ledger(LedgerFile(ledger_path, context) if ledger_path is not None else None)
         self._secret = api_key

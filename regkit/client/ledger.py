@@ -4,7 +4,8 @@ The rows live in the client (``client.ledger``).  Every row that cost credits, o
 answer), or that says something failed (``note``), is also appended at once to the **ledger file**: one JSON
 object per line, in the user data directory (``platformdirs.user_data_dir("regkit")/ledger.jsonl``, or the file
 ``REGKIT_LEDGER`` names; ``REGKIT_LEDGER=off`` or ``Client(ledger_file=None)`` turns it off), created readable by
-its owner only (0600).  It is only ever appended to, by every client of the user, so that a crash, a killed
+its owner only (0600).  The bundled register in-process, whose credits are synthetic, writes no file unless
+``Client(ledger_file=PATH)`` asks for one.  It is only ever appended to, by every client of the user, so that a crash, a killed
 kernel or a Redis that lost its data does not erase what was paid: :func:`read_ledger` reads it back.  A line
 holds the service's base URL, the user token (a hash naming the API key, never the key), the member (user, host,
 process), the call and what it cost — nothing secret.  A write that fails (a full disk) is a warning; the row is

@@ -53,7 +53,7 @@ def test_no_secret_reaches_cache_or_log_files(local: Any, world: Any, tmp_path: 
     root.addHandler(handler)
     root.setLevel(logging.DEBUG)
     try:
-        client = local.client()
+        client = local.client(ledger_file=os.environ["REGKIT_LEDGER"])  # the ledger file, asked for: scanned too
         research_script(client, world)
         client.store_credentials(USERNAME, PASSWORD, name="team")
         order = client.order_extract(credential_name="sandbox")
