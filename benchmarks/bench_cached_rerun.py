@@ -114,8 +114,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         best = measure(ids, Path(tmp), args.repeat)
     n = len(ids)
-    print(f"{n} cached companies (answers of {best['body_kb']:.1f} KB on average), SQLite cache, local register "
-          f"in-process; best of {args.repeat}; filling the cache took {best['fill']:.1f} s")  # fmt: skip
+    print(
+        f"{n} cached companies (answers of {best['body_kb']:.1f} KB on average), SQLite cache, local register "
+        f"in-process; best of {args.repeat}; filling the cache took {best['fill']:.1f} s"
+    )
     print(f"{'':52}{'time':>9}{'per company':>13}{'ratio':>8}")
     rows = [
         ("json.loads of the stored answers (baseline)", "json"),

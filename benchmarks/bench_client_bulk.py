@@ -93,8 +93,9 @@ def bulk_vs_sequential(ids: list[str], others: list[str], workers: int, work: Pa
     with served(work / "state.sqlite", 0.05) as url:
         bulk = float("inf")
         for run in range(runs):  # best of `runs`, each on a fresh cache (so every id is fetched and paid)
-            bulk_client = Client(api_key="demo-paid", base_url=url, cache=work / f"bulk{run}.sqlite",
-                                 max_workers=workers)  # fmt: skip
+            bulk_client = Client(
+                api_key="demo-paid", base_url=url, cache=work / f"bulk{run}.sqlite", max_workers=workers
+            )
             bulk = min(bulk, _timed(lambda c=bulk_client: c.get_companies(ids, progress=False)))
             assert bulk_client.credits_spent == 10 * len(ids) and bulk_client.requests_sent == len(ids)
             bulk_client.close()
@@ -105,9 +106,14 @@ def bulk_vs_sequential(ids: list[str], others: list[str], workers: int, work: Pa
         seq_client.close()
     sample = len(others)
     sequential = seq_sample * len(ids) / sample
-    return {"bulk_s": bulk, "bare_s": bare, "bare_cached_s": bare_cached, "sequential_sample_s": seq_sample,
-            "sequential_scaled_s": sequential,
-            "speedup": sequential / bulk}  # fmt: skip
+    return {
+        "bulk_s": bulk,
+        "bare_s": bare,
+        "bare_cached_s": bare_cached,
+        "sequential_sample_s": seq_sample,
+        "sequential_scaled_s": sequential,
+        "speedup": sequential / bulk,
+    }
 
 
 def cache_hit_cost(cid: str, work: Path, calls: int) -> dict[str, float]:
@@ -126,8 +132,12 @@ def cache_hit_cost(cid: str, work: Path, calls: int) -> dict[str, float]:
     client.close()
     bare.close()
     register.close()
-    return {"regkit_hit_us": regkit_hit * 1e6, "bare_hit_us": bare_hit * 1e6, "bare_json_us": bare_json * 1e6,
-            "ratio": regkit_hit / bare_hit}  # fmt: skip
+    return {
+        "regkit_hit_us": regkit_hit * 1e6,
+        "bare_hit_us": bare_hit * 1e6,
+        "bare_json_us": bare_json * 1e6,
+        "ratio": regkit_hit / bare_hit,
+    }
 
 
 def against_a_rate_limit(ids: list[str], workers: int, work: Path, rate: float, burst: int) -> dict[str, dict]:
@@ -137,14 +147,24 @@ def against_a_rate_limit(ids: list[str], workers: int, work: Path, rate: float, 
     with served(work / "state-limited.sqlite", 0.05, rate, burst) as url:
         for label, pacing in (("before", False), ("after", True)):
             time.sleep(burst / rate + 1)  # a full bucket for each run
-            client = Client(api_key="demo-paid", base_url=url, cache=work / f"limited-{label}.sqlite",
-                            max_workers=workers, retries=RetryPolicy(pacing=pacing))  # fmt: skip
+            client = Client(
+                api_key="demo-paid",
+                base_url=url,
+                cache=work / f"limited-{label}.sqlite",
+                max_workers=workers,
+                retries=RetryPolicy(pacing=pacing),
+            )
             seconds = _timed(lambda c=client: c.get_companies(ids, progress=False))
             assert client.credits_spent == 10 * len(ids)
             sent = client.requests_sent
-            found[label] = {"seconds": seconds, "sent": sent, "limited": sent - len(ids), "rate": len(ids) / seconds,
-                            "of_limit": len(ids) / seconds / rate,
-                            "allowed": len(ids) / (burst + rate * seconds)}  # fmt: skip
+            found[label] = {
+                "seconds": seconds,
+                "sent": sent,
+                "limited": sent - len(ids),
+                "rate": len(ids) / seconds,
+                "of_limit": len(ids) / seconds / rate,
+                "allowed": len(ids) / (burst + rate * seconds),
+            }
             client.close()
     return found
 

@@ -55,16 +55,23 @@ def main() -> None:
     args = parser.parse_args()
     world = read_world()
     groups = world.meta["groups"]
-    group = next(g for g in groups if g["id"] == args.group) if args.group else max(
-        groups, key=lambda g: (len(g["members"]), g["id"]))  # fmt: skip
+    group = (
+        next(g for g in groups if g["id"] == args.group)
+        if args.group
+        else max(groups, key=lambda g: (len(g["members"]), g["id"]))
+    )
     top, members = group["organtraeger"], set(group["members"])
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         register = open_local_register(state_path=Path(tmp) / "state.sqlite", rate_limit=None)
 
         def make(name: str) -> Client:
-            return Client(api_key=register.default_api_key, base_url=register.base_url, cache=Path(tmp) / name,
-                          adapter=register.adapter)  # fmt: skip
+            return Client(
+                api_key=register.default_api_key,
+                base_url=register.base_url,
+                cache=Path(tmp) / name,
+                adapter=register.adapter,
+            )
 
         first = make("down.sqlite")
         G, seconds = _run(first, top, args.depth, "down")
@@ -78,8 +85,10 @@ def main() -> None:
         for client in (first, again, up):
             client.close()
         register.close()
-    print(f"group {group['id']} ({group['name']}), Organträger {top}, depth {args.depth}; bundled register "
-          "in-process, rate limit off")  # fmt: skip
+    print(
+        f"group {group['id']} ({group['name']}), Organträger {top}, depth {args.depth}; bundled register "
+        "in-process, rate limit off"
+    )
     names = list(rows[0])
     widths = [max(len(n), *(len(str(r[n])) for r in rows)) for n in names]
     print("  ".join(n.rjust(w) for n, w in zip(names, widths)))

@@ -119,14 +119,17 @@ def build_cache(cache: Path, companies: int) -> None:
     copies = max(0, -(-companies // fetched) - 1)
     inserted, seconds = add_copies(cache, copies)
     size = cache.stat().st_size / 2**20
-    print(f"cache: {copies} copies of each under new ids, {inserted:,} rows in {seconds:.1f} s "
-          f"({stored(cache):,} answers, {size:,.0f} MiB)")  # fmt: skip
+    print(
+        f"cache: {copies} copies of each under new ids, {inserted:,} rows in {seconds:.1f} s "
+        f"({stored(cache):,} answers, {size:,.0f} MiB)"
+    )
 
 
 def export(cache: Path, out: Path) -> dict:
     """Run the export in a fresh interpreter; its own measurements."""
-    result = subprocess.run([sys.executable, "-c", _CHILD, str(cache), str(out)], capture_output=True, text=True,
-                            check=False)  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(cache), str(out)], capture_output=True, text=True, check=False
+    )
     if result.returncode:
         raise SystemExit(f"the export failed:\n{result.stderr}")
     return json.loads(result.stdout.splitlines()[-1])
@@ -136,8 +139,10 @@ def report(companies: int, measured: dict) -> None:
     """Rows, seconds and peak MiB beside the targets, and the tables' rows."""
     ok = lambda good: "ok" if good else "MISSED"  # noqa: E731
     rows = measured["tables"]["companies"]
-    print(f"\nexport of {rows:,} cached companies ({measured['answers']:,} answers, {measured['files']} part files, "
-          "0 credits):")  # fmt: skip
+    print(
+        f"\nexport of {rows:,} cached companies ({measured['answers']:,} answers, {measured['files']} part files, "
+        "0 credits):"
+    )
     print(f"  {'':<22}{'measured':>12}{'target':>12}")
     print(f"  {'companies (rows)':<22}{rows:>12,}{companies:>12,}  {ok(rows >= companies)}")
     seconds, peak = measured["seconds"], measured["peak_mib"]

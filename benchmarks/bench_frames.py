@@ -46,14 +46,14 @@ def payload_lines(args: argparse.Namespace) -> tuple[list[str], list[dict]]:
         return lines, list(world.insolvencies.values())
     with gzip.open(default_data_dir() / "companies.jsonl.gz", "rt", encoding="utf-8") as handle:
         lines = [line for line in handle if line.strip()]
-    return lines * (args.companies // len(lines)) + lines[: args.companies % len(lines)], \
-        list(read_world().insolvencies.values())  # fmt: skip
+    return lines * (args.companies // len(lines)) + lines[: args.companies % len(lines)], list(
+        read_world().insolvencies.values()
+    )
 
 
 def company_frames(companies: list[dict]) -> dict[str, Callable[[], Any]]:
     """Every per-company frame of the issue, each over all companies at once."""
-    jobs: dict[str, Callable[[], Any]] = {f"history({f})": functools.partial(rf.history, companies, f)
-                                          for f in FIELDS}  # fmt: skip
+    jobs: dict[str, Callable[[], Any]] = {f"history({f})": functools.partial(rf.history, companies, f) for f in FIELDS}
     jobs.update(
         {
             "representatives": lambda: rf.representatives(companies),

@@ -86,8 +86,9 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     for size in args.sizes:
-        result = subprocess.run([sys.executable, "-c", _CHILD, str(size), str(args.repeat)], capture_output=True,
-                                text=True, check=True)  # fmt: skip
+        result = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(size), str(args.repeat)], capture_output=True, text=True, check=True
+        )
         rows.append(json.loads(result.stdout))
     width = max(len(label) for label, *_ in COLUMNS)
     print(f"{'':<{width}} " + " ".join(f"{row['size']:>12,}" for row in rows))

@@ -16,8 +16,16 @@ import pytest
 #: The settings regkit reads from the environment (see README, "Settings"); the official client's
 #: ``OPENREGISTER_*`` variables are cleared by prefix.  The test suite's own switches
 #: (``REGKIT_BROWSER_TESTS``, ``REGKIT_CHROMIUM``, ``REGKIT_BROWSER_ARTIFACTS``) are kept.
-REGKIT_SETTINGS = ("REGKIT_API_KEY", "REGKIT_BASE_URL", "REGKIT_CACHE", "REGKIT_CACHE_DIR", "REGKIT_DATA_DIR",
-                   "REGKIT_LOCAL_STATE", "REGKIT_LOCAL_SECRET_KEY", "REGKIT_LEDGER")  # fmt: skip
+REGKIT_SETTINGS = (
+    "REGKIT_API_KEY",
+    "REGKIT_BASE_URL",
+    "REGKIT_CACHE",
+    "REGKIT_CACHE_DIR",
+    "REGKIT_DATA_DIR",
+    "REGKIT_LOCAL_STATE",
+    "REGKIT_LOCAL_SECRET_KEY",
+    "REGKIT_LEDGER",
+)
 
 
 @pytest.fixture(autouse=True)

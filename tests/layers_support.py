@@ -108,8 +108,9 @@ class Layering:
 
     def describe(self) -> str:
         """``views (widgets, plot) → analysis (frames, graph) → client → …``."""
-        return " → ".join(label if packages == (label,) else f"{label} ({', '.join(packages)})"
-                          for label, packages in self.layers)  # fmt: skip
+        return " → ".join(
+            label if packages == (label,) else f"{label} ({', '.join(packages)})" for label, packages in self.layers
+        )
 
 
 def layout_section(readme: str) -> str:
@@ -144,8 +145,9 @@ def parse_flow(section: str, package: str = PACKAGE) -> list[tuple[str, tuple[st
     prose = re.sub(r"^```.*?^```", "", section, flags=re.M | re.S)
     paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", prose) if "→" in p]
     if len(paragraphs) != 1:
-        raise LayoutError(f"expected one paragraph with '→' (the data-flow sentence) in the Layout section, "
-                          f"found {len(paragraphs)}")  # fmt: skip
+        raise LayoutError(
+            f"expected one paragraph with '→' (the data-flow sentence) in the Layout section, found {len(paragraphs)}"
+        )
     sentence = paragraphs[0]
     if "downward" not in sentence:
         raise LayoutError(f"the flow sentence does not say which way is down ('downward'): {sentence!r}")
@@ -181,13 +183,17 @@ def parse_layering(readme: str, package: str = PACKAGE) -> Layering:
                 raise LayoutError(f"the flow sentence names `{package}.{name}`, which the table does not list")
             described = re.match(r"([^:(]+):", table[name])
             if described and name != label and described.group(1).strip() != label:
-                raise LayoutError(f"the table calls {package}/{name}/ '{described.group(1).strip()}' but the flow "
-                                  f"sentence puts it in '{label}'")  # fmt: skip
+                raise LayoutError(
+                    f"the table calls {package}/{name}/ '{described.group(1).strip()}' but the flow "
+                    f"sentence puts it in '{label}'"
+                )
     rest = [name for name in table if name not in seen]
     unplaced = [name for name in rest if "share" not in table[name]]
     if unplaced:
-        raise LayoutError(f"{', '.join(f'{package}/{n}/' for n in unplaced)}: in the table but in no layer of the "
-                          f"flow sentence, and not described as shared by the layers")  # fmt: skip
+        raise LayoutError(
+            f"{', '.join(f'{package}/{n}/' for n in unplaced)}: in the table but in no layer of the "
+            f"flow sentence, and not described as shared by the layers"
+        )
     shared = [(name, (name,)) for name in rest]
     return Layering(tuple(layers) + tuple(shared))
 
@@ -247,8 +253,9 @@ class ImportRef:
             text = f"lazy submodule {self.name!r} → {self.target}"
         else:
             text = f"{self.how}({self.target + ('.…' if self.partial else '')!r})"
-        flags = [flag for flag, on in (("inside a function", self.in_function), ("TYPE_CHECKING", self.type_only))
-                 if on]  # fmt: skip
+        flags = [
+            flag for flag, on in (("inside a function", self.in_function), ("TYPE_CHECKING", self.type_only)) if on
+        ]
         return f"{text} ({', '.join(flags)})" if flags else text
 
 
@@ -349,8 +356,13 @@ def static_value(node: ast.AST, env: Mapping[str, Any]) -> Any:
         left, right = static_value(node.left, env), static_value(node.right, env)
         joined = left + right
         return Located(joined, getattr(left, "lineno", node.lineno)) if isinstance(joined, str) else joined
-    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args and not node.keywords
-            and node.func.attr in ("items", "keys", "values")):  # fmt: skip
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and not node.args
+        and not node.keywords
+        and node.func.attr in ("items", "keys", "values")
+    ):
         mapping = static_value(node.func.value, env)
         if isinstance(mapping, dict):
             return list(getattr(mapping, node.func.attr)())
@@ -424,14 +436,21 @@ def module_constants(module: Module) -> dict[str, Any]:
                     env[target.id] = value  # type: ignore[attr-defined]
             elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.value:
                 env[statement.target.id] = static_value(statement.value, env)
-            elif (isinstance(statement, ast.Assign) and len(statement.targets) == 1
-                  and isinstance(statement.targets[0], ast.Subscript)):  # fmt: skip
+            elif (
+                isinstance(statement, ast.Assign)
+                and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Subscript)
+            ):
                 target = statement.targets[0]
                 container = static_value(target.value, env)
                 container[static_value(target.slice, env)] = static_value(statement.value, env)
-            elif (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
-                  and isinstance(statement.value.func, ast.Attribute) and statement.value.func.attr == "update"
-                  and len(statement.value.args) == 1):  # fmt: skip
+            elif (
+                isinstance(statement, ast.Expr)
+                and isinstance(statement.value, ast.Call)
+                and isinstance(statement.value.func, ast.Attribute)
+                and statement.value.func.attr == "update"
+                and len(statement.value.args) == 1
+            ):
                 static_value(statement.value.func.value, env).update(static_value(statement.value.args[0], env))
             elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
                 for target in statement.targets if isinstance(statement, ast.Assign) else [statement.target]:
@@ -485,8 +504,18 @@ class _ImportCollector(ast.NodeVisitor):
 
     def ref(self, node: ast.AST, target: str, how: str, **extra: Any) -> None:
         lineno = extra.pop("lineno", None) or node.lineno  # type: ignore[attr-defined]
-        self.refs.append(ImportRef(self.module.name, self.module.rel, lineno, target, how,
-                                   in_function=self.depth > 0, type_only=self.type_only, **extra))  # fmt: skip
+        self.refs.append(
+            ImportRef(
+                self.module.name,
+                self.module.rel,
+                lineno,
+                target,
+                how,
+                in_function=self.depth > 0,
+                type_only=self.type_only,
+                **extra,
+            )
+        )
 
     # --- scopes
     def visit_FunctionDef(self, node: ast.AST) -> None:
@@ -553,11 +582,16 @@ class _ImportCollector(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         """A module ``__getattr__`` made by anything but the lazy helper is a mechanism the checker cannot see."""
         names = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-        if "__getattr__" in names and self.depth == 0 and not (
-                isinstance(node.value, ast.Call) and _call_name(node.value) == LAZY_HELPER):  # fmt: skip
-            raise ScanError(f"{self.module.rel}:{node.lineno}: module __getattr__ made by "
-                            f"{ast.unparse(node.value)!r}, which tests/layers_support.py does not understand; "
-                            f"teach scan_tree() the new lazy mechanism")  # fmt: skip
+        if (
+            "__getattr__" in names
+            and self.depth == 0
+            and not (isinstance(node.value, ast.Call) and _call_name(node.value) == LAZY_HELPER)
+        ):
+            raise ScanError(
+                f"{self.module.rel}:{node.lineno}: module __getattr__ made by "
+                f"{ast.unparse(node.value)!r}, which tests/layers_support.py does not understand; "
+                f"teach scan_tree() the new lazy mechanism"
+            )
         self.generic_visit(node)
 
     def dynamic_targets(self, node: ast.Call) -> list[tuple[str, bool]]:
@@ -611,11 +645,18 @@ class _ImportCollector(ast.NodeVisitor):
             ) from error
         outer, self.depth = self.depth, self.depth + 1  # run on attribute access
         for name, home in dict(exports).items():
-            self.ref(node, str(home), "lazy export", name=str(name), bound=str(name),
-                     lineno=getattr(home, "lineno", None))  # fmt: skip
+            self.ref(
+                node, str(home), "lazy export", name=str(name), bound=str(name), lineno=getattr(home, "lineno", None)
+            )
         for name in submodules:
-            self.ref(node, f"{package}.{name}", "lazy submodule", name=str(name), bound=str(name),
-                     lineno=getattr(name, "lineno", None))  # fmt: skip
+            self.ref(
+                node,
+                f"{package}.{name}",
+                "lazy submodule",
+                name=str(name),
+                bound=str(name),
+                lineno=getattr(name, "lineno", None),
+            )
         self.depth = outer
 
 
@@ -711,15 +752,19 @@ def _sanctioned(ref: ImportRef) -> bool:
     """Whether ``ref`` is a lazy (or type-only) import listed in :data:`SANCTIONED_LAZY_UPWARD`."""
     if not (ref.in_function or ref.type_only):
         return False
-    return any(ref.importer == importer and (ref.target == target or ref.target.startswith(target + "."))
-               for importer, target in SANCTIONED_LAZY_UPWARD)  # fmt: skip
+    return any(
+        ref.importer == importer and (ref.target == target or ref.target.startswith(target + "."))
+        for importer, target in SANCTIONED_LAZY_UPWARD
+    )
 
 
 def facade_helper_imports(scan: Scan, package: str = PACKAGE) -> list[Finding]:
     """Imports of regkit made by a :data:`SHARED_FACADE_HELPERS` module (each must be a leaf)."""
-    return sorted(Finding(ref.rel, ref.lineno, f"{ref.text}: {ref.importer} must import nothing of {package}")
-                  for ref in scan.refs if ref.importer in SHARED_FACADE_HELPERS
-                  and ref.target.split(".")[0] == package)  # fmt: skip
+    return sorted(
+        Finding(ref.rel, ref.lineno, f"{ref.text}: {ref.importer} must import nothing of {package}")
+        for ref in scan.refs
+        if ref.importer in SHARED_FACADE_HELPERS and ref.target.split(".")[0] == package
+    )
 
 
 def export_homes(scan: Scan) -> dict[str, dict[str, str]]:
@@ -780,8 +825,13 @@ def import_graph(scan: Scan) -> nx.DiGraph:
         if ref.type_only or ref.partial:
             continue
         target = ref.target
-        if (ref.how == "from" and target == ref.source and ref.importer.startswith(ref.source + ".")
-                and ref.name is not None and target in scan.modules):  # fmt: skip
+        if (
+            ref.how == "from"
+            and target == ref.source
+            and ref.importer.startswith(ref.source + ".")
+            and ref.name is not None
+            and target in scan.modules
+        ):
             home = _home(ref.source, ref.name, homes, scan)
             if home is None and ref.name not in top_level_names(scan.modules[target].tree):
                 continue  # the package has no such name: the import itself fails
@@ -820,8 +870,11 @@ def import_cycles(scan: Scan) -> list[Cycle]:
         sub = graph.subgraph(component)
         start = min(component)
         path = [u for u, _ in nx.find_cycle(sub, source=start)]
-        edges = sorted(Finding(ref.rel, ref.lineno, f"{ref.text}  [{u} → {v}]")
-                       for u, v, data in sub.edges(data=True) for ref in data["refs"])  # fmt: skip
+        edges = sorted(
+            Finding(ref.rel, ref.lineno, f"{ref.text}  [{u} → {v}]")
+            for u, v, data in sub.edges(data=True)
+            for ref in data["refs"]
+        )
         cycles.append(Cycle(tuple(sorted(component)), (*path, path[0]), tuple(edges)))
     return sorted(cycles, key=lambda cycle: cycle.modules)
 
@@ -904,18 +957,31 @@ def defined_names(tree: ast.Module) -> set[str]:
             for statement in _scope_statements(node.body):
                 names.update(assigned(targets_of(statement)))
                 if any(isinstance(t, ast.Name) and t.id == "__slots__" for t in targets_of(statement)):
-                    names.update(c.value for c in ast.walk(statement) if isinstance(c, ast.Constant)
-                                 and isinstance(c.value, str))  # fmt: skip
+                    names.update(
+                        c.value for c in ast.walk(statement) if isinstance(c, ast.Constant) and isinstance(c.value, str)
+                    )
         if isinstance(node, ast.arguments):
-            names.update(a.arg for a in [*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg]
-                         if a is not None)  # fmt: skip
-        if (isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name)
-                and node.value.id in ("self", "cls")):  # fmt: skip
+            names.update(
+                a.arg
+                for a in [*node.posonlyargs, *node.args, *node.kwonlyargs, node.vararg, node.kwarg]
+                if a is not None
+            )
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ("self", "cls")
+        ):
             names.add(node.attr)  # self._x = … (also in tuples, for-targets, with … as)
         if isinstance(node, ast.Global):
             names.update(node.names)
-        if (isinstance(node, ast.Call) and _call_name(node) in ("setattr", "__setattr__") and len(node.args) >= 2
-                and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)):  # fmt: skip
+        if (
+            isinstance(node, ast.Call)
+            and _call_name(node) in ("setattr", "__setattr__")
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        ):
             names.add(node.args[1].value)
     return names
 

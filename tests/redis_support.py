@@ -110,9 +110,24 @@ class RedisServer:
         return self.directory / "dump.rdb"
 
     def _start(self) -> None:
-        command = [self.binary, str(self.config), "--port", str(self.port), "--bind", "127.0.0.1",
-                   "--save", "", "--appendonly", "no", "--dir", str(self.directory),
-                   "--logfile", str(self.log_file), "--daemonize", "no"]  # fmt: skip
+        command = [
+            self.binary,
+            str(self.config),
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(self.directory),
+            "--logfile",
+            str(self.log_file),
+            "--daemonize",
+            "no",
+        ]
         self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self._wait(self.timeout)
 

@@ -86,10 +86,13 @@ def layering() -> Layering:
     try:
         return layers.parse_layering((ROOT / "README.md").read_text(encoding="utf-8"))
     except LayoutError as error:
-        pytest.fail(f"README.md's '## Layout' section cannot be read as a layering: {error}.\n"
-                    f"tests/layers_support.py:parse_layering expects the fenced table of 'regkit/<package>/  "
-                    f"<label>: …' rows and one sentence 'notebooks → views (`regkit.widgets`, …) → … → "
-                    f"`regkit.local`'; fix the README or the parser.", pytrace=False)  # fmt: skip
+        pytest.fail(
+            f"README.md's '## Layout' section cannot be read as a layering: {error}.\n"
+            f"tests/layers_support.py:parse_layering expects the fenced table of 'regkit/<package>/  "
+            f"<label>: …' rows and one sentence 'notebooks → views (`regkit.widgets`, …) → … → "
+            f"`regkit.local`'; fix the README or the parser.",
+            pytrace=False,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -113,9 +116,11 @@ def test_readme_layering_is_read(layering: Layering) -> None:
 
 
 def test_every_package_has_a_layer(scan: layers.Scan, layering: Layering) -> None:
-    fail_with(layers.unlayered_packages(scan, layering),
-              f"package(s) of regkit in no layer of README.md's Layout ({layering.describe()})",
-              "add the package to the Layout table and to the flow sentence (or describe it as shared).")  # fmt: skip
+    fail_with(
+        layers.unlayered_packages(scan, layering),
+        f"package(s) of regkit in no layer of README.md's Layout ({layering.describe()})",
+        "add the package to the Layout table and to the flow sentence (or describe it as shared).",
+    )
 
 
 def test_no_upward_import(scan: layers.Scan, layering: Layering) -> None:
@@ -129,34 +134,42 @@ def test_no_upward_import(scan: layers.Scan, layering: Layering) -> None:
 
 
 def test_no_upward_type_only_import(scan: layers.Scan, layering: Layering) -> None:
-    fail_with(layers.upward_imports(scan, layering, type_only=True),
-              f"upward import(s) under `if TYPE_CHECKING:` — the layers are {layering.describe()}",
-              "the lower layer should not name the upper layer's types: annotate with a Protocol or a type "
-              "defined in the lower layer (or Any), or move the type down.")  # fmt: skip
+    fail_with(
+        layers.upward_imports(scan, layering, type_only=True),
+        f"upward import(s) under `if TYPE_CHECKING:` — the layers are {layering.describe()}",
+        "the lower layer should not name the upper layer's types: annotate with a Protocol or a type "
+        "defined in the lower layer (or Any), or move the type down.",
+    )
 
 
 def test_no_import_cycles(scan: layers.Scan) -> None:
     cycles = layers.import_cycles(scan)
-    fail_with([str(cycle) for cycle in cycles],
-              "import cycle(s) between modules (lazy imports counted, TYPE_CHECKING ones not)",
-              "break each cycle: move what both sides need into a module both can import, or have one side "
-              "receive the object instead of importing its module. A submodule should import its siblings "
-              "directly (from .x import name), not through a name defined in its package's __init__.")  # fmt: skip
+    fail_with(
+        [str(cycle) for cycle in cycles],
+        "import cycle(s) between modules (lazy imports counted, TYPE_CHECKING ones not)",
+        "break each cycle: move what both sides need into a module both can import, or have one side "
+        "receive the object instead of importing its module. A submodule should import its siblings "
+        "directly (from .x import name), not through a name defined in its package's __init__.",
+    )
 
 
 def test_no_private_imports_across_packages(scan: layers.Scan) -> None:
-    fail_with(layers.private_imports(scan),
-              "import(s) of another top-level package's private module or name",
-              "import a public name instead: make it public (drop the underscore, add it to __all__) in the "
-              "owning package, or move the code that needs it into that package.")  # fmt: skip
+    fail_with(
+        layers.private_imports(scan),
+        "import(s) of another top-level package's private module or name",
+        "import a public name instead: make it public (drop the underscore, add it to __all__) in the "
+        "owning package, or move the code that needs it into that package.",
+    )
 
 
 def test_no_private_attribute_reach(scan: layers.Scan) -> None:
-    fail_with(layers.private_attribute_reaches(scan),
-              "access(es) to private attributes that the accessing package does not define",
-              "use or add a public method/property in the owning package (or a public API of the library); "
-              "only if there is truly none, add '<module>._name' with its reason to PRIVATE_ALLOWLIST in "
-              "tests/layers_support.py.")  # fmt: skip
+    fail_with(
+        layers.private_attribute_reaches(scan),
+        "access(es) to private attributes that the accessing package does not define",
+        "use or add a public method/property in the owning package (or a public API of the library); "
+        "only if there is truly none, add '<module>._name' with its reason to PRIVATE_ALLOWLIST in "
+        "tests/layers_support.py.",
+    )
 
 
 def test_shared_facade_helpers_are_leaves(scan: layers.Scan) -> None:
@@ -359,10 +372,12 @@ def test_clean_tree_is_clean(tmp_path: Path) -> None:
 
 
 def test_upward_import_is_caught(tmp_path: Path) -> None:
-    found = only(check(tmp_path, {"regkit/schema/__init__.py": "from regkit.graph.build import from_records\n"}),
-                 "upward")  # fmt: skip
-    assert found == ["regkit/schema/__init__.py:1  from regkit.graph.build import from_records: "
-                     "schema imports analysis, above it"]  # fmt: skip
+    found = only(
+        check(tmp_path, {"regkit/schema/__init__.py": "from regkit.graph.build import from_records\n"}), "upward"
+    )
+    assert found == [
+        "regkit/schema/__init__.py:1  from regkit.graph.build import from_records: schema imports analysis, above it"
+    ]
 
 
 def test_relative_upward_import_is_caught(tmp_path: Path) -> None:
@@ -409,8 +424,10 @@ def test_lazy_table_upward_is_caught(tmp_path: Path) -> None:
     """
         },
     )["upward"]
-    assert found == ["regkit/client/__init__.py:4  lazy export 'Explorer' → regkit.widgets.explorer (inside a "
-                     "function): client imports views, above it"]  # fmt: skip
+    assert found == [
+        "regkit/client/__init__.py:4  lazy export 'Explorer' → regkit.widgets.explorer (inside a "
+        "function): client imports views, above it"
+    ]
 
 
 def test_importing_the_facade_from_below_is_upward(tmp_path: Path) -> None:
@@ -434,8 +451,10 @@ def test_type_only_upward_import_is_reported_apart(tmp_path: Path) -> None:
         ),
         "upward_type_only",
     )
-    assert found == ["regkit/client/retry.py:4  from regkit.frames.histories import history (TYPE_CHECKING): "
-                     "client imports analysis, above it"]  # fmt: skip
+    assert found == [
+        "regkit/client/retry.py:4  from regkit.frames.histories import history (TYPE_CHECKING): "
+        "client imports analysis, above it"
+    ]
 
 
 def test_cycle_through_a_lazy_import_is_caught(tmp_path: Path) -> None:
@@ -450,8 +469,9 @@ def test_cycle_through_a_lazy_import_is_caught(tmp_path: Path) -> None:
         },
     )
     [cycle] = only(findings, "cycles")
-    assert cycle.splitlines()[0] == ("2 modules: regkit.frames.histories → regkit.graph.build → "
-                                     "regkit.frames.histories")  # fmt: skip
+    assert cycle.splitlines()[0] == (
+        "2 modules: regkit.frames.histories → regkit.graph.build → regkit.frames.histories"
+    )
     assert "regkit/graph/build.py:3  from regkit.frames import histories (inside a function)" in cycle
     assert "regkit/frames/histories.py:3  from regkit.graph.build import from_records" in cycle
 
@@ -473,26 +493,38 @@ def test_type_only_imports_make_no_cycle(tmp_path: Path) -> None:
 def test_reexports_alone_make_no_cycle_but_names_of_the_init_do(tmp_path: Path) -> None:
     # regkit.graph.crawl takes from_records through its package, whose __init__ imports crawl: no cycle (CLEAN).
     # A name the __init__ itself defines is a real cycle:
-    findings = check(tmp_path, {
-        "regkit/graph/__init__.py": "from .build import from_records\nfrom .crawl import crawl\nLIMIT = 3\n",
-        "regkit/graph/crawl.py": "from regkit.graph import LIMIT\ndef crawl(client):\n    return LIMIT\n",
-    })  # fmt: skip
+    findings = check(
+        tmp_path,
+        {
+            "regkit/graph/__init__.py": "from .build import from_records\nfrom .crawl import crawl\nLIMIT = 3\n",
+            "regkit/graph/crawl.py": "from regkit.graph import LIMIT\ndef crawl(client):\n    return LIMIT\n",
+        },
+    )
     [cycle] = only(findings, "cycles")
     assert cycle.splitlines()[0] == "2 modules: regkit.graph → regkit.graph.crawl → regkit.graph"
 
 
 def test_imports_that_cannot_succeed_make_no_edge(tmp_path: Path) -> None:
-    findings = check(tmp_path, {
-        "regkit/graph/crawl.py": "from regkit.graph import missing\nfrom regkit.graph.gone import x\n",
-    })  # fmt: skip
+    findings = check(
+        tmp_path,
+        {
+            "regkit/graph/crawl.py": "from regkit.graph import missing\nfrom regkit.graph.gone import x\n",
+        },
+    )
     assert not any(findings.values()), findings
 
 
 def test_private_imports_across_packages_are_caught(tmp_path: Path) -> None:
-    found = only(check(tmp_path, {
-        "regkit/graph/build.py": "from regkit.frames._card import _row\nfrom regkit.frames import _card\n",
-        "regkit/widgets/render.py": "import regkit.client.core\nX = regkit.client.core._private\n",
-    }), "private_imports")  # fmt: skip
+    found = only(
+        check(
+            tmp_path,
+            {
+                "regkit/graph/build.py": "from regkit.frames._card import _row\nfrom regkit.frames import _card\n",
+                "regkit/widgets/render.py": "import regkit.client.core\nX = regkit.client.core._private\n",
+            },
+        ),
+        "private_imports",
+    )
     assert found == [
         "regkit/graph/build.py:1  from regkit.frames._card import _row: _card, _row is private to regkit.frames",
         "regkit/graph/build.py:2  from regkit.frames import _card: _card is private to regkit.frames",
@@ -540,8 +572,10 @@ def test_only_the_sanctioned_lazy_upward_import_passes(tmp_path: Path) -> None:
         "above it"
     ]
     elsewhere = only(check(tmp_path / "c", {"regkit/client/records.py": lazy}), "upward")
-    assert elsewhere == ["regkit/client/records.py:3  from regkit.frames.histories import history (inside a function): "
-                         "client imports analysis, above it"]  # fmt: skip
+    assert elsewhere == [
+        "regkit/client/records.py:3  from regkit.frames.histories import history (inside a function): "
+        "client imports analysis, above it"
+    ]
 
 
 def test_a_private_allowlisted_in_one_module_is_a_finding_elsewhere(tmp_path: Path) -> None:
@@ -569,11 +603,17 @@ def test_private_names_of_the_own_package_are_fine(tmp_path: Path) -> None:
 
 
 def test_facade_helper_must_stay_a_leaf(tmp_path: Path) -> None:
-    found = check(tmp_path, {"regkit/_lazy.py": "from regkit.schema import STATUSES\n"
-                                                "def lazy_exports(package, exports, submodules=()):\n"
-                                                "    return [], None, None\n"})["facade_helpers"]  # fmt: skip
-    assert found == ["regkit/_lazy.py:1  from regkit.schema import STATUSES: regkit._lazy must import nothing of "
-                     "regkit"]  # fmt: skip
+    found = check(
+        tmp_path,
+        {
+            "regkit/_lazy.py": "from regkit.schema import STATUSES\n"
+            "def lazy_exports(package, exports, submodules=()):\n"
+            "    return [], None, None\n"
+        },
+    )["facade_helpers"]
+    assert found == [
+        "regkit/_lazy.py:1  from regkit.schema import STATUSES: regkit._lazy must import nothing of regkit"
+    ]
 
 
 def test_unknown_lazy_mechanism_stops_the_scan(tmp_path: Path) -> None:
@@ -604,23 +644,32 @@ def test_unlayered_package_is_reported(tmp_path: Path) -> None:
 def test_layering_follows_the_readme() -> None:
     layering = layers.parse_layering(README)
     assert layering.describe() == "views (widgets) → analysis (frames, graph) → client → local → schema"
-    swapped = README.replace("views (`regkit.widgets`) → analysis (`regkit.frames`,\n`regkit.graph`)",
-                             "analysis (`regkit.frames`,\n`regkit.graph`) → views (`regkit.widgets`)")  # fmt: skip
+    swapped = README.replace(
+        "views (`regkit.widgets`) → analysis (`regkit.frames`,\n`regkit.graph`)",
+        "analysis (`regkit.frames`,\n`regkit.graph`) → views (`regkit.widgets`)",
+    )
     assert swapped != README
     assert layers.parse_layering(swapped).describe() == (
         "analysis (frames, graph) → views (widgets) → client → local → schema"
     )
 
 
-@pytest.mark.parametrize(("old", "new", "message"), [
-    ("## Layout", "## Files", "no '## Layout' section"),
-    ("```\nregkit/widgets/", "regkit/widgets/", "no fenced block"),
-    ("regkit/schema/   the constants both sides share", "regkit/schema/   the constants", "not described as shared"),
-    ("regkit/frames/   analysis:", "regkit/frames/   views:", "calls regkit/frames/ 'views'"),
-    (" → `regkit.client`", "", "regkit/client/: in the table but in no layer"),
-    ("`regkit.widgets`)", "`regkit.widgets`, `regkit.plot`)", "`regkit.plot`, which the table does not list"),
-    ("Data flows downward — notebooks", "Data — notebooks", "does not say which way is down"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("## Layout", "## Files", "no '## Layout' section"),
+        ("```\nregkit/widgets/", "regkit/widgets/", "no fenced block"),
+        (
+            "regkit/schema/   the constants both sides share",
+            "regkit/schema/   the constants",
+            "not described as shared",
+        ),
+        ("regkit/frames/   analysis:", "regkit/frames/   views:", "calls regkit/frames/ 'views'"),
+        (" → `regkit.client`", "", "regkit/client/: in the table but in no layer"),
+        ("`regkit.widgets`)", "`regkit.widgets`, `regkit.plot`)", "`regkit.plot`, which the table does not list"),
+        ("Data flows downward — notebooks", "Data — notebooks", "does not say which way is down"),
+    ],
+)
 def test_unreadable_layout_fails_clearly(old: str, new: str, message: str) -> None:
     assert old in README
     with pytest.raises(LayoutError, match=message):

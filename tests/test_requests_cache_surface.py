@@ -17,8 +17,16 @@ PACKAGE = Path(__file__).resolve().parents[1] / "regkit"
 PUBLIC = {name for name in dir(requests_cache) if not name.startswith("_")}
 #: Modules that hold requests-cache objects (backends, responses, storages): no ``_``-attribute of anything but
 #: regkit's own ``self`` may be touched there.
-HOLDERS = ("client/cache.py", "client/cache_store.py", "client/cache_format.py", "client/transport/call.py",
-           "client/transport/keys.py", "client/transport/session.py", "client/policy.py", "frames/export.py")  # fmt: skip
+HOLDERS = (
+    "client/cache.py",
+    "client/cache_store.py",
+    "client/cache_format.py",
+    "client/transport/call.py",
+    "client/transport/keys.py",
+    "client/transport/session.py",
+    "client/policy.py",
+    "frames/export.py",
+)
 SQL_WORDS = ("SELECT ", "INSERT ", "DELETE FROM", "UPDATE ", "PRAGMA ", "CREATE TABLE")
 
 
@@ -45,8 +53,11 @@ def test_only_requests_cache_public_names_are_imported() -> None:
                     found.append(f"{path.relative_to(PACKAGE)}: from {node.module} import ...")
                 found += [f"{path.relative_to(PACKAGE)}: {a.name}" for a in node.names if a.name not in PUBLIC]
             elif isinstance(node, ast.Import):
-                found += [f"{path.relative_to(PACKAGE)}: import {a.name}" for a in node.names
-                          if a.name.startswith("requests_cache.")]  # fmt: skip
+                found += [
+                    f"{path.relative_to(PACKAGE)}: import {a.name}"
+                    for a in node.names
+                    if a.name.startswith("requests_cache.")
+                ]
             elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
                 if node.value.id == "requests_cache" and node.attr not in PUBLIC:
                     found.append(f"{path.relative_to(PACKAGE)}: requests_cache.{node.attr}")
@@ -71,8 +82,11 @@ def test_no_class_is_swapped_and_no_storage_is_read_behind_requests_cache() -> N
         for node in ast.walk(_tree(path)):
             if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-                swapped += [f"{relative}:{node.lineno}" for t in targets
-                            if isinstance(t, ast.Attribute) and t.attr == "__class__" and not _module_itself(t)]  # fmt: skip
+                swapped += [
+                    f"{relative}:{node.lineno}"
+                    for t in targets
+                    if isinstance(t, ast.Attribute) and t.attr == "__class__" and not _module_itself(t)
+                ]
             if relative.startswith("local/"):
                 continue  # the local register's own state
             if isinstance(node, ast.Constant) and isinstance(node.value, str):

@@ -46,13 +46,25 @@ def test_money_reads_as_a_reader_writes_it() -> None:
 
 def test_counts_shares_credits_and_dates() -> None:
     assert (count_text(0), count_text(999), count_text(1000), count_text(np.int64(2_500_000))) == (
-        "0", "999", "1,000", "2,500,000")  # fmt: skip
+        "0",
+        "999",
+        "1,000",
+        "2,500,000",
+    )
     assert (percent_text(1), percent_text(0.125), percent_text(0.00004), percent_text(2 / 3, 1)) == (
-        "100 %", "12.5 %", "0 %", "66.7 %")  # fmt: skip
+        "100 %",
+        "12.5 %",
+        "0 %",
+        "66.7 %",
+    )
     assert credits_text(0) == "0 credits" and credits_text(0, cached=True) == "0 credits, cached"
     assert credits_text(1) == "1 credit" and credits_text(20_000) == "20,000 credits"
     assert (plural(1, "person", "people"), plural(2, "person", "people"), plural(0, "role"), plural(1, "role")) == (
-        "1 person", "2 people", "0 roles", "1 role")  # fmt: skip
+        "1 person",
+        "2 people",
+        "0 roles",
+        "1 role",
+    )
     assert plural(12_345, "company", "companies") == "12,345 companies"
     assert more_text(1_500) == "… and 1,500 more" and more_text(3, "batch.errors") == "… and 3 more (batch.errors)"
     assert date_text(pd.Timestamp("2014-12-31")) == "2014-12-31"

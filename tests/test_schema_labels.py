@@ -30,8 +30,14 @@ def test_every_code_of_the_enumeration_has_its_own_label(column: str) -> None:
 
 def test_register_forms_read_as_the_register_writes_them() -> None:
     said = {code: labels.display_label("legal_form", code) for code in ("gmbh", "ug", "ek", "ev", "kgaa", "se")}
-    assert said == {"gmbh": "GmbH", "ug": "UG (haftungsbeschränkt)", "ek": "e.K.", "ev": "e.V.", "kgaa": "KGaA",
-                    "se": "SE"}  # fmt: skip
+    assert said == {
+        "gmbh": "GmbH",
+        "ug": "UG (haftungsbeschränkt)",
+        "ek": "e.K.",
+        "ev": "e.V.",
+        "kgaa": "KGaA",
+        "se": "SE",
+    }
     assert labels.display_label("status", "liquidation") == "in Liquidation"
     assert labels.display_label("role", "PROKURA") == "Prokura"
 

@@ -36,10 +36,16 @@ class AccountMethods:
         """
         name = validation.credential_name(name, storing=True)
         username, password = validation.credentials(username, password)
-        op = Operation("store_credentials", "POST", "/v1/transparenzregister/credentials",
-                       body={"username": username, "password": password, "name": name},
-                       price=PRICES["credentials_store"], idempotent=False, hints=_CREDENTIAL_HINTS,
-                       unknown_hint="store them again: it overwrites the set of that name")  # fmt: skip
+        op = Operation(
+            "store_credentials",
+            "POST",
+            "/v1/transparenzregister/credentials",
+            body={"username": username, "password": password, "name": name},
+            price=PRICES["credentials_store"],
+            idempotent=False,
+            hints=_CREDENTIAL_HINTS,
+            unknown_hint="store them again: it overwrites the set of that name",
+        )
         answer = self._call(op)  # type: ignore[attr-defined]
         return CredentialRecord(answer.data or {"name": name}, self._meta(answer))  # type: ignore[attr-defined]
 
@@ -50,8 +56,9 @@ class AccountMethods:
         meta = self._meta(answer)  # type: ignore[attr-defined]
         return [MonitorRecord(item, meta) for item in answer.data.get("items", [])]
 
-    def create_monitor(self, entity_type: str, entity_id: str, preferences: Sequence[str] | str,
-                       update_frequency: str | None = None) -> MonitorRecord:  # fmt: skip
+    def create_monitor(
+        self, entity_type: str, entity_id: str, preferences: Sequence[str] | str, update_frequency: str | None = None
+    ) -> MonitorRecord:
         """Create a monitor (25 credits weekly, 50 daily; person monitors are always weekly).
 
         Never retried: after an ambiguous failure the error has ``outcome_unknown=True`` and
@@ -59,10 +66,13 @@ class AccountMethods:
         """
         body = validation.monitor(entity_type, entity_id, preferences, update_frequency)
         price = PRICES["monitor_daily" if body.get("update_frequency") == "daily" else "monitor_weekly"]
-        hint = (f"check client.list_monitors() for a monitor on {body['entity_id']} before creating it "
-                "again; one that exists is a 409, not a second charge")  # fmt: skip
-        op = Operation("create_monitor", "POST", "/v1/monitor", body=body, price=price, idempotent=False,
-                       unknown_hint=hint)  # fmt: skip
+        hint = (
+            f"check client.list_monitors() for a monitor on {body['entity_id']} before creating it "
+            "again; one that exists is a 409, not a second charge"
+        )
+        op = Operation(
+            "create_monitor", "POST", "/v1/monitor", body=body, price=price, idempotent=False, unknown_hint=hint
+        )
         answer = self._call(op)  # type: ignore[attr-defined]
         return MonitorRecord(answer.data, self._meta(answer))  # type: ignore[attr-defined]
 

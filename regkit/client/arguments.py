@@ -48,8 +48,10 @@ def budget(value: Any) -> int | None:
     """
     if value is None or (_whole(value) and value >= 0):
         return value
-    raise ValidationError(f"budget must be a whole number of credits (>= 0) or None, not {_got(value)}",
-                          suggestion="e.g. Client(budget=100); nothing was sent")  # fmt: skip
+    raise ValidationError(
+        f"budget must be a whole number of credits (>= 0) or None, not {_got(value)}",
+        suggestion="e.g. Client(budget=100); nothing was sent",
+    )
 
 
 _TEAM = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -76,19 +78,29 @@ def budget_scope(value: Any) -> tuple[str, str] | None:
     if value is None:
         return None
     if not isinstance(value, str):
-        raise ValidationError(f"budget_scope must be a Redis URL with '#' and a team name, or None, not {_got(value)}",
-                              suggestion=_SCOPE_EXAMPLE)  # fmt: skip
+        raise ValidationError(
+            f"budget_scope must be a Redis URL with '#' and a team name, or None, not {_got(value)}",
+            suggestion=_SCOPE_EXAMPLE,
+        )
     shown = redact_url(value.strip())
     if not is_redis_url(value):
-        raise ValidationError(f"budget_scope must be a Redis URL (redis://, rediss:// or unix://) and '#' with a "
-                              f"team name, not {shown!r}", suggestion=_SCOPE_EXAMPLE)  # fmt: skip
+        raise ValidationError(
+            f"budget_scope must be a Redis URL (redis://, rediss:// or unix://) and '#' with a "
+            f"team name, not {shown!r}",
+            suggestion=_SCOPE_EXAMPLE,
+        )
     url, sep, team = value.strip().rpartition("#")
     if not sep:
-        raise ValidationError(f"budget_scope {shown!r} names no team: add '#' and the team's name to the Redis URL",
-                              suggestion=_SCOPE_EXAMPLE)  # fmt: skip
+        raise ValidationError(
+            f"budget_scope {shown!r} names no team: add '#' and the team's name to the Redis URL",
+            suggestion=_SCOPE_EXAMPLE,
+        )
     if not _TEAM.fullmatch(team):
-        raise ValidationError(f"budget_scope: team name {team!r} is not valid: letters, digits, '.', '_' and '-', "
-                              "at most 64, starting with a letter or digit", suggestion=_SCOPE_EXAMPLE)  # fmt: skip
+        raise ValidationError(
+            f"budget_scope: team name {team!r} is not valid: letters, digits, '.', '_' and '-', "
+            "at most 64, starting with a letter or digit",
+            suggestion=_SCOPE_EXAMPLE,
+        )
     return url, team
 
 
@@ -98,21 +110,26 @@ def budget_member(value: Any, scope: tuple[str, str] | None) -> str | None:
     if value is None:
         return None
     if scope is None:
-        raise ValidationError("budget_member names who spends from a team budget, and there is none",
-                              suggestion="pass budget_scope='redis://host:6379/0#team-a' too, or leave "
-                                         "budget_member out")  # fmt: skip
+        raise ValidationError(
+            "budget_member names who spends from a team budget, and there is none",
+            suggestion="pass budget_scope='redis://host:6379/0#team-a' too, or leave budget_member out",
+        )
     if isinstance(value, str) and 1 <= len(value.strip()) <= 100 and value.isprintable():
         return value.strip()
-    raise ValidationError(f"budget_member must be a name of 1 to 100 printable characters, not {_got(value)}",
-                          suggestion="e.g. Client(..., budget_member='alice')")  # fmt: skip
+    raise ValidationError(
+        f"budget_member must be a name of 1 to 100 printable characters, not {_got(value)}",
+        suggestion="e.g. Client(..., budget_member='alice')",
+    )
 
 
 def max_workers(value: Any) -> int:
     """Threads of bulk calls: a whole number from 1 to 64."""
     if _whole(value) and 1 <= value <= 64:
         return value
-    raise ValidationError(f"max_workers must be a whole number from 1 to 64, not {_got(value)}",
-                          suggestion="e.g. Client(max_workers=8); the interface's rate limit is per key anyway")  # fmt: skip
+    raise ValidationError(
+        f"max_workers must be a whole number from 1 to 64, not {_got(value)}",
+        suggestion="e.g. Client(max_workers=8); the interface's rate limit is per key anyway",
+    )
 
 
 def _seconds(value: Any) -> bool:
@@ -125,8 +142,10 @@ def timeout(value: Any) -> float | tuple[float, float]:
         return float(value)
     if isinstance(value, tuple) and len(value) == 2 and all(_seconds(v) for v in value):
         return (float(value[0]), float(value[1]))
-    raise ValidationError(f"timeout must be a positive number of seconds or a pair (connect, read), not {_got(value)}",
-                          suggestion="e.g. Client(timeout=30) or Client(timeout=(5, 60))")  # fmt: skip
+    raise ValidationError(
+        f"timeout must be a positive number of seconds or a pair (connect, read), not {_got(value)}",
+        suggestion="e.g. Client(timeout=30) or Client(timeout=(5, 60))",
+    )
 
 
 def retries(value: Any) -> Any:
@@ -137,8 +156,10 @@ def retries(value: Any) -> Any:
         return value
     if _whole(value) and value >= 0:
         return RetryPolicy(retries=value)
-    raise ValidationError(f"retries must be a whole number >= 0 or a RetryPolicy, not {_got(value)}",
-                          suggestion="e.g. Client(retries=4), or Client(retries=0) to turn retrying off")  # fmt: skip
+    raise ValidationError(
+        f"retries must be a whole number >= 0 or a RetryPolicy, not {_got(value)}",
+        suggestion="e.g. Client(retries=4), or Client(retries=0) to turn retrying off",
+    )
 
 
 def policy(value: Any) -> Any:
@@ -149,8 +170,10 @@ def policy(value: Any) -> Any:
         return CachePolicy()
     if isinstance(value, CachePolicy):
         return value
-    raise ValidationError(f"policy must be a regkit.CachePolicy or None, not {_got(value)}",
-                          suggestion="e.g. Client(policy=regkit.CachePolicy(company=timedelta(days=7)))")  # fmt: skip
+    raise ValidationError(
+        f"policy must be a regkit.CachePolicy or None, not {_got(value)}",
+        suggestion="e.g. Client(policy=regkit.CachePolicy(company=timedelta(days=7)))",
+    )
 
 
 def offline(value: Any) -> bool:
@@ -164,8 +187,10 @@ def adapter(value: Any) -> Any:
     """``None`` or a requests transport adapter (an object with ``send`` and ``close``)."""
     if value is None or (callable(getattr(value, "send", None)) and callable(getattr(value, "close", None))):
         return value
-    raise ValidationError(f"adapter must be a requests transport adapter (with send() and close()), not {_got(value)}",
-                          suggestion="e.g. regkit.local.open_local_register().adapter, or leave it out")  # fmt: skip
+    raise ValidationError(
+        f"adapter must be a requests transport adapter (with send() and close()), not {_got(value)}",
+        suggestion="e.g. regkit.local.open_local_register().adapter, or leave it out",
+    )
 
 
 def ledger_file(value: Any) -> Any:
@@ -189,5 +214,7 @@ def ledger_file(value: Any) -> Any:
         return "default"
     if isinstance(value, (str, os.PathLike)) and str(value).strip():
         return Path(str(value).strip() if isinstance(value, str) else value).expanduser()
-    raise ValidationError(f"ledger_file must be 'default', a path or None, not {_got(value)}",
-                          suggestion="e.g. Client(ledger_file='~/regkit-ledger.jsonl'); nothing was sent")  # fmt: skip
+    raise ValidationError(
+        f"ledger_file must be 'default', a path or None, not {_got(value)}",
+        suggestion="e.g. Client(ledger_file='~/regkit-ledger.jsonl'); nothing was sent",
+    )

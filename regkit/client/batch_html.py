@@ -22,31 +22,44 @@ __all__ = ["ESTIMATE_UNITS", "batch_html", "budget_html", "cost_estimate_html"]
 
 #: What a cost estimate counts, by the endpoint it estimates (``client.estimate_cost(..., endpoint=)``).
 ESTIMATE_UNITS: dict[str, tuple[str, str]] = {
-    "company": ("company", "companies"), "owners": ("owner list", "owner lists"),
-    "holdings": ("holdings list", "holdings lists"), "person": ("person", "persons"),
+    "company": ("company", "companies"),
+    "owners": ("owner list", "owner lists"),
+    "holdings": ("holdings list", "holdings lists"),
+    "person": ("person", "persons"),
     "person_holdings": ("person's holdings", "persons' holdings"),
-}  # fmt: skip
+}
 
 
 def cost_estimate_html(estimate: Any) -> str:
     """A bulk lookup's cost before it is sent: ``12 companies · 10 credits each · 8 cached (0 credits) · 4 to
     fetch: 40 credits``, and whether the budget covers it."""
     one, many = ESTIMATE_UNITS.get(getattr(estimate, "endpoint", "company"), ESTIMATE_UNITS["company"])
-    line = (f"{plural(estimate.distinct, one, many)} · {credits_text(estimate.price)} each · "
-            f"{count_text(estimate.cached)} cached (0 credits) · {count_text(estimate.to_fetch)} to fetch: "
-            f"{credits_text(estimate.credits)}")  # fmt: skip
+    line = (
+        f"{plural(estimate.distinct, one, many)} · {credits_text(estimate.price)} each · "
+        f"{count_text(estimate.cached)} cached (0 credits) · {count_text(estimate.to_fetch)} to fetch: "
+        f"{credits_text(estimate.credits)}"
+    )
     facts = [("Lookups", line)]
     if estimate.requested != estimate.distinct:
         left_out = estimate.requested - estimate.distinct
-        facts.append(("Ids asked", f"{count_text(estimate.requested)} ({count_text(left_out)} duplicate or "
-                                   "malformed, not counted)"))  # fmt: skip
+        facts.append(
+            (
+                "Ids asked",
+                f"{count_text(estimate.requested)} ({count_text(left_out)} duplicate or malformed, not counted)",
+            )
+        )
     if estimate.budget_remaining is None:
         facts.append(("Budget", "no limit set"))
         badge = None
     else:
         fits = estimate.credits <= estimate.budget_remaining
-        facts.append(("Budget", f"{credits_text(estimate.budget_remaining)} left: "
-                                + ("covers it" if fits else "not enough, the call would be refused")))  # fmt: skip
+        facts.append(
+            (
+                "Budget",
+                f"{credits_text(estimate.budget_remaining)} left: "
+                + ("covers it" if fits else "not enough, the call would be refused"),
+            )
+        )
         badge = ("within budget", "ok") if fits else ("over budget", "error")
     note = "An estimate: nothing was sent. Cached lookups are free."
     return summary_html(
@@ -59,8 +72,12 @@ def _company_row(record: Any) -> list[str]:
     name = (raw.get("name") or {}).get("name") if isinstance(raw.get("name"), Mapping) else raw.get("name")
     form = raw.get("legal_form") or (raw.get("name") or {}).get("legal_form")
     status = raw.get("status")
-    return [str(name or raw.get("id") or MISSING), display_label("legal_form", form) if form else MISSING,
-            company_register_text(raw), display_label("status", status) if status else MISSING]  # fmt: skip
+    return [
+        str(name or raw.get("id") or MISSING),
+        display_label("legal_form", form) if form else MISSING,
+        company_register_text(raw),
+        display_label("status", status) if status else MISSING,
+    ]
 
 
 def _error_text(error: RegkitError) -> str:
@@ -71,8 +88,9 @@ def _error_text(error: RegkitError) -> str:
     return f"{type(error).__name__}: {error}"[:90]
 
 
-def batch_html(ids: Sequence[str], records: Sequence[Any], errors: Mapping[str, RegkitError],
-               failed_ids: Sequence[str]) -> str:  # fmt: skip
+def batch_html(
+    ids: Sequence[str], records: Sequence[Any], errors: Mapping[str, RegkitError], failed_ids: Sequence[str]
+) -> str:
     """A bulk lookup's result: how many companies were fetched, missing or failed, what it cost and saved, the
     first companies and the first failures."""
     fetched = list({id(r): r for r in records if r is not None}.values())  # each distinct record once
@@ -85,20 +103,47 @@ def batch_html(ids: Sequence[str], records: Sequence[Any], errors: Mapping[str, 
     facts += [("Not found", count_text(missing))] if missing else []
     facts += [("Malformed ids", count_text(malformed))] if malformed else []
     facts += [("Failed", count_text(failed))] if failed else []
-    facts.append(("Credits", f"{credits_text(spent)} spent · {credits_text(from_cache * PRICES['company'])} "
-                             "saved by the cache"))  # fmt: skip
+    facts.append(
+        ("Credits", f"{credits_text(spent)} spent · {credits_text(from_cache * PRICES['company'])} saved by the cache")
+    )
     if len(set(ids)) < len(ids):
         facts.append(("Duplicates", f"{count_text(len(ids) - len(set(ids)))} ids asked again (fetched once)"))
-    tables = [SummaryTable(("Company", "Legal form", "Register", "Status"), [_company_row(r) for r in fetched],
-                           nowrap=(2,), limit=8 if not errors else 6, where="batch.to_dataframe()")]  # fmt: skip
+    tables = [
+        SummaryTable(
+            ("Company", "Legal form", "Register", "Status"),
+            [_company_row(r) for r in fetched],
+            nowrap=(2,),
+            limit=8 if not errors else 6,
+            where="batch.to_dataframe()",
+        )
+    ]
     if errors:
-        tables.append(SummaryTable(("Id", "Error"), [[cid, _error_text(e)] for cid, e in errors.items()], limit=3,
-                                   where="batch.summary()", caption="Failed"))  # fmt: skip
-    note = ("client.get_companies(batch.failed_ids, errors='collect') asks again for the failed ones; the fetched "
-            "ones are cached and free") if failed_ids else ""  # fmt: skip
+        tables.append(
+            SummaryTable(
+                ("Id", "Error"),
+                [[cid, _error_text(e)] for cid, e in errors.items()],
+                limit=3,
+                where="batch.summary()",
+                caption="Failed",
+            )
+        )
+    note = (
+        (
+            "client.get_companies(batch.failed_ids, errors='collect') asks again for the failed ones; the fetched "
+            "ones are cached and free"
+        )
+        if failed_ids
+        else ""
+    )
     badge = ("all fetched", "ok") if not errors else (f"{count_text(len(errors))} failed", "error")
-    return summary_html(plural(len(ids), "company", "companies"), facts, badge=badge,
-                        tables=[t for t in tables if t.rows], note=note, kind="batch")  # fmt: skip
+    return summary_html(
+        plural(len(ids), "company", "companies"),
+        facts,
+        badge=badge,
+        tables=[t for t in tables if t.rows],
+        note=note,
+        kind="batch",
+    )
 
 
 def budget_html(limit: int | None, spent: int, held: int = 0, team: str | None = None) -> str:

@@ -85,8 +85,10 @@ class CostEstimate:
 
     def __str__(self) -> str:
         budget = "" if self.budget_remaining is None else f"; budget left {self.budget_remaining}"
-        return (f"{self.requested} ids, {self.distinct} distinct, {self.cached} cached → "
-                f"{self.to_fetch} × {self.price} = {self.credits} credits{budget}")  # fmt: skip
+        return (
+            f"{self.requested} ids, {self.distinct} distinct, {self.cached} cached → "
+            f"{self.to_fetch} × {self.price} = {self.credits} credits{budget}"
+        )
 
     def __repr__(self) -> str:
         return f"<CostEstimate {self}>"
@@ -107,8 +109,9 @@ def _split_valid(ids: Sequence[str], check: Any = validation.company_id) -> tupl
     return list(valid), invalid
 
 
-def estimate_cost(client: Client, company_ids: Sequence[str], realtime: bool = False, *,
-                  endpoint: str = "company") -> CostEstimate:  # fmt: skip
+def estimate_cost(
+    client: Client, company_ids: Sequence[str], realtime: bool = False, *, endpoint: str = "company"
+) -> CostEstimate:
     """The cost of looking up ``company_ids`` now; nothing is sent.  Malformed ids are not counted.
 
     ``endpoint`` names the lookup (:data:`regkit.client.research_lookups.LOOKUPS`): ``"company"``,
@@ -118,12 +121,14 @@ def estimate_cost(client: Client, company_ids: Sequence[str], realtime: bool = F
     if isinstance(company_ids, str):
         company_ids = [company_ids]
     distinct, _ = _split_valid(company_ids, found.check)
-    cached = 0 if realtime else sum(client._caller.are_cached([client._lookup_op(endpoint, cid, False)
-                                                                for cid in distinct]))  # fmt: skip
+    cached = (
+        0 if realtime else sum(client._caller.are_cached([client._lookup_op(endpoint, cid, False) for cid in distinct]))
+    )
     price = found.price_of(realtime)
     to_fetch = len(distinct) - cached
-    return CostEstimate(len(company_ids), len(distinct), cached, to_fetch, price, to_fetch * price,
-                        client.budget.remaining, endpoint)  # fmt: skip
+    return CostEstimate(
+        len(company_ids), len(distinct), cached, to_fetch, price, to_fetch * price, client.budget.remaining, endpoint
+    )
 
 
 def _progress_bar(total: int, enabled: bool) -> Any:
@@ -132,8 +137,15 @@ def _progress_bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, disable=not enabled, desc="companies", unit="company", leave=False)
 
 
-def get_companies(client: Client, ids: Sequence[str], *, realtime: bool = False, errors: str = "raise",
-                  progress: bool = True, dry_run: bool = False) -> CompanyBatch | CostEstimate:  # fmt: skip
+def get_companies(
+    client: Client,
+    ids: Sequence[str],
+    *,
+    realtime: bool = False,
+    errors: str = "raise",
+    progress: bool = True,
+    dry_run: bool = False,
+) -> CompanyBatch | CostEstimate:
     """Look up many companies; see the module docstring.
 
     Parameters
@@ -166,14 +178,17 @@ def get_companies(client: Client, ids: Sequence[str], *, realtime: bool = False,
     if errors not in ERROR_MODES:
         raise ValidationError(f"errors must be 'raise' or 'collect', not {errors!r}")
     if isinstance(ids, str):
-        raise ValidationError("ids must be a sequence of company ids, not one string",
-                              suggestion="use get_company(id) for one company, or pass [id]")  # fmt: skip
+        raise ValidationError(
+            "ids must be a sequence of company ids, not one string",
+            suggestion="use get_company(id) for one company, or pass [id]",
+        )
     ids = list(ids)
     distinct, invalid = _split_valid(ids)
     if invalid and errors == "raise":
         first = next(iter(invalid.values()))
-        raise ValidationError(f"{len(invalid)} of {len(ids)} ids are malformed, e.g. {first.message}",
-                              suggestion=first.suggestion)  # fmt: skip
+        raise ValidationError(
+            f"{len(invalid)} of {len(ids)} ids are malformed, e.g. {first.message}", suggestion=first.suggestion
+        )
     if dry_run or client.budget.limit is not None:  # the estimate reads every cache entry: only when needed
         estimate = estimate_cost(client, ids, realtime)
         if dry_run:
@@ -182,8 +197,7 @@ def get_companies(client: Client, ids: Sequence[str], *, realtime: bool = False,
             f"{estimate.requested} ids, {estimate.distinct} distinct, {estimate.cached} cached → "
             f"{estimate.to_fetch} × {estimate.price}"
         )  # the budget's own message says the rest
-        client.budget.check(estimate.credits, what=f"get_companies ({counts})", method="GET",
-                            path="/v1/company/{id}")  # fmt: skip
+        client.budget.check(estimate.credits, what=f"get_companies ({counts})", method="GET", path="/v1/company/{id}")
         logger.info("get_companies: %s", estimate)
     results, failures = _fetch_all(client, distinct, realtime, errors, progress)
     failures.update(invalid)
@@ -195,8 +209,9 @@ def _canonical(company_id: Any) -> str:
     return company_id.strip() if isinstance(company_id, str) else str(company_id)
 
 
-def _fetch_all(client: Client, distinct: list[str], realtime: bool, errors: str,
-               progress: bool) -> tuple[dict[str, CompanyRecord], dict[str, RegkitError]]:  # fmt: skip
+def _fetch_all(
+    client: Client, distinct: list[str], realtime: bool, errors: str, progress: bool
+) -> tuple[dict[str, CompanyRecord], dict[str, RegkitError]]:
     """Every id once, then (up to ``bulk_passes``) the ids that failed in a way a later call may mend."""
     passes = client._caller.retry.passes
     failures: dict[str, RegkitError] = {}
@@ -226,8 +241,9 @@ def _worth_another_pass(error: RegkitError) -> bool:
     return is_transient(error) and not isinstance(error, RateLimitedError)
 
 
-def _fetch_pass(client: Client, ids: list[str], realtime: bool, errors: str, bar: Any,
-                results: dict[str, CompanyRecord], total: int) -> dict[str, RegkitError]:  # fmt: skip
+def _fetch_pass(
+    client: Client, ids: list[str], realtime: bool, errors: str, bar: Any, results: dict[str, CompanyRecord], total: int
+) -> dict[str, RegkitError]:
     """Fetch ``ids`` concurrently into ``results``; return the failures.  With ``errors="raise"`` a
     failure no retry can mend stops the pass at once (the running lookups finish first)."""
     pool = client._executor()
@@ -265,10 +281,14 @@ def _stopped(error: RegkitError, fetched: int, total: int, failed: int) -> Regki
     amended = copy.copy(error)
     amended.__dict__.update(vars(error))
     others = f"; {failed - 1} more failed" if failed > 1 else ""
-    amended.message = (f"{error.message} — get_companies: {fetched} of {total} companies fetched{others}; "
-                       "the fetched ones are cached and cost nothing when asked again")  # fmt: skip
-    collect = ("errors='collect' returns every company that can be fetched, with each failure in batch.errors "
-               "and the ids to ask again in batch.failed_ids")  # fmt: skip
+    amended.message = (
+        f"{error.message} — get_companies: {fetched} of {total} companies fetched{others}; "
+        "the fetched ones are cached and cost nothing when asked again"
+    )
+    collect = (
+        "errors='collect' returns every company that can be fetched, with each failure in batch.errors "
+        "and the ids to ask again in batch.failed_ids"
+    )
     if is_transient(error):
         amended.suggestion = f"call get_companies again to resume (only the missing companies are paid); {collect}"
     else:

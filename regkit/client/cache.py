@@ -467,8 +467,13 @@ class ClientCache:
             else ``None``) and ``ok``.
         """
         unreadable: list[str] = []
-        result: dict[str, Any] = {"location": self.location(), "responses": 0, "readable": 0, "unreadable": 0,
-                                  "error": None}  # fmt: skip
+        result: dict[str, Any] = {
+            "location": self.location(),
+            "responses": 0,
+            "readable": 0,
+            "unreadable": 0,
+            "error": None,
+        }
         try:
             result["responses"] = self.store.count()
             result["readable"] = sum(1 for _ in self.scan(unreadable))
@@ -619,5 +624,11 @@ def repair(path: str | os.PathLike[str]) -> dict[str, Any]:
             fresh_side.unlink()
     _private(source)
     logger.info("cache %s repaired: %d kept, %s lost; the damaged file is %s", source, kept, lost, moved)
-    return {"location": str(source), "kept": kept, "converted": converted, "lost": lost, "aliases": aliases,
-            "moved_to": str(moved)}  # fmt: skip
+    return {
+        "location": str(source),
+        "kept": kept,
+        "converted": converted,
+        "lost": lost,
+        "aliases": aliases,
+        "moved_to": str(moved),
+    }

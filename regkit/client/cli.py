@@ -91,8 +91,9 @@ def parse_age(text: str) -> timedelta:
     """
     match = re.fullmatch(r"\s*(\d+)\s*([mhdw])\s*", text)
     if not match or int(match.group(1)) == 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not an age: a positive whole number and m, h, d or w "
-                                         "(minutes, hours, days, weeks), e.g. 30d")  # fmt: skip
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an age: a positive whole number and m, h, d or w (minutes, hours, days, weeks), e.g. 30d"
+        )
     unit = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}[match.group(2)]
     from .cache import MAX_AGE
 
@@ -101,8 +102,10 @@ def parse_age(text: str) -> timedelta:
     except OverflowError:
         age = timedelta.max
     if age > MAX_AGE:
-        raise argparse.ArgumentTypeError(f"{text!r} is longer than any cache can be old (at most {MAX_AGE.days}d); "
-                                         "to delete everything, leave --older-than out")  # fmt: skip
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is longer than any cache can be old (at most {MAX_AGE.days}d); "
+            "to delete everything, leave --older-than out"
+        )
     return age
 
 
@@ -132,10 +135,12 @@ def parse_filters(items: Sequence[str]) -> dict[str, Any]:
         field, sep, value = item.partition("=")
         field = field.strip()
         if not sep or not field:
-            raise ValidationError(f"--filter {item!r} is not FIELD=VALUE",
-                                  suggestion="e.g. --filter legal_form=gmbh, --filter 'city=Frankfurt am Main' or "
-                                             "--filter incorporated_at=2020-01-01.. (regkit insolvencies: "
-                                             "--filter current_status=opened)")  # fmt: skip
+            raise ValidationError(
+                f"--filter {item!r} is not FIELD=VALUE",
+                suggestion="e.g. --filter legal_form=gmbh, --filter 'city=Frankfurt am Main' or "
+                "--filter incorporated_at=2020-01-01.. (regkit insolvencies: "
+                "--filter current_status=opened)",
+            )
         spec: Any
         if ".." in value:
             low, _, high = value.partition("..")
@@ -187,8 +192,10 @@ def insolvencies(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         import pandas as pd
 
-        cells = [{k: json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v for k, v in row.items()}
-                 for row in rows]  # fmt: skip
+        cells = [
+            {k: json.dumps(v, ensure_ascii=False) if isinstance(v, (list, dict)) else v for k, v in row.items()}
+            for row in rows
+        ]
         sys.stdout.write(pd.DataFrame(cells).to_csv(index=False))
     else:
         columns = _SUMMARY_COLUMNS
@@ -236,8 +243,10 @@ def owners(args: argparse.Namespace) -> int:
             record = client.get_owners(args.company_id, realtime=args.realtime, best_available=args.best_available)
         except NotFoundError as exc:
             if not args.best_available and getattr(exc, "code", None) == "owners_not_available":
-                exc.suggestion = ("an AG, SE or KGaA has no shareholders in the register: --best-available lists "
-                                  "those known from filed documents")  # fmt: skip
+                exc.suggestion = (
+                    "an AG, SE or KGaA has no shareholders in the register: --best-available lists "
+                    "those known from filed documents"
+                )
             raise
     if args.format == "json":
         print(json.dumps(record.raw, ensure_ascii=False, indent=2))
@@ -313,15 +322,19 @@ def cache(args: argparse.Namespace) -> int:
     named = where if where != "default" else os.environ.get(CACHE_SETTING, "").strip()
     if named == "memory":
         source = "--cache memory" if where == "memory" else f"{CACHE_SETTING}=memory"
-        raise ValidationError(f"{source} is a cache inside one Python process: a command has none to show or "
-                              "clear", suggestion="give a path, sqlite or a redis:// URL, or leave --cache out "
-                                                  "(REGKIT_CACHE, else the default SQLite file)")  # fmt: skip
+        raise ValidationError(
+            f"{source} is a cache inside one Python process: a command has none to show or clear",
+            suggestion="give a path, sqlite or a redis:// URL, or leave --cache out "
+            "(REGKIT_CACHE, else the default SQLite file)",
+        )
     handle = ClientCache(open_backend(where), CachePolicy())
     try:
         return _cache_action(handle, args)
     except _redis_errors() as exc:
-        raise TransportError(f"the cache at {handle.location()} failed: {type(exc).__name__}",
-                             suggestion="check that Redis is running and reachable, then try again") from None  # fmt: skip
+        raise TransportError(
+            f"the cache at {handle.location()} failed: {type(exc).__name__}",
+            suggestion="check that Redis is running and reachable, then try again",
+        ) from None
 
 
 def _redis_errors() -> tuple[type[Exception], ...]:
@@ -341,8 +354,10 @@ def _sqlite_file(where: str) -> Any:
 
     named = where if where != "default" else (os.environ.get(CACHE_SETTING, "").strip() or "sqlite")
     if is_redis_url(named) or named == "memory":
-        raise ValidationError(f"repair is for a SQLite cache file, not {named.split('@')[-1]!r}",
-                              suggestion="a Redis cache has nothing to repair here: regkit cache clear empties it")  # fmt: skip
+        raise ValidationError(
+            f"repair is for a SQLite cache file, not {named.split('@')[-1]!r}",
+            suggestion="a Redis cache has nothing to repair here: regkit cache clear empties it",
+        )
     if named == "sqlite":
         return default_cache_dir() / CACHE_FILE
     path = Path(named).expanduser()
@@ -356,8 +371,9 @@ def _repair(where: str) -> int:
     result = repair(_sqlite_file(where))
     lost = "nothing else could be read" if result["lost"] is None else f"{result['lost']} could not be read"
     converted = f" ({result['converted']} converted from an earlier regkit's format)" if result["converted"] else ""
-    print(f"kept {result['kept']} answer(s){converted} and {result['aliases']} alias(es) in {result['location']}; "
-          f"{lost}")  # fmt: skip
+    print(
+        f"kept {result['kept']} answer(s){converted} and {result['aliases']} alias(es) in {result['location']}; {lost}"
+    )
     print(f"the damaged file is now {result['moved_to']} (delete it when you no longer need it)")
     return 0
 
@@ -402,8 +418,13 @@ def add_commands(subparsers: Any) -> None:
 
     p = subparsers.add_parser("insolvencies", help="search insolvency proceedings (10 credits per page)")
     p.add_argument("--query", "-q", help="free text: debtor, case number, administrator, court")
-    p.add_argument("--filter", "-f", action="append", metavar="FIELD=VALUE",
-                   help="a filter; a,b for several values, MIN..MAX for a range; repeatable")  # fmt: skip
+    p.add_argument(
+        "--filter",
+        "-f",
+        action="append",
+        metavar="FIELD=VALUE",
+        help="a filter; a,b for several values, MIN..MAX for a range; repeatable",
+    )
     p.add_argument(
         "--limit", type=_positive, default=20, help="most results to print (default 20; 100 a page, 10 credits a page)"
     )
@@ -413,9 +434,14 @@ def add_commands(subparsers: Any) -> None:
 
     p = subparsers.add_parser("search", help="search companies by name, register number or city (10 credits a page)")
     p.add_argument("query", nargs="?", help="words of the name (current or former), register number or city")
-    p.add_argument("--filter", "-f", action="append", metavar="FIELD=VALUE",
-                   help="a filter (legal_form=gmbh, city=Kassel, revenue=1000000.., active=true); a,b for several "
-                        "values, MIN..MAX for a range; repeatable")  # fmt: skip
+    p.add_argument(
+        "--filter",
+        "-f",
+        action="append",
+        metavar="FIELD=VALUE",
+        help="a filter (legal_form=gmbh, city=Kassel, revenue=1000000.., active=true); a,b for several "
+        "values, MIN..MAX for a range; repeatable",
+    )
     p.add_argument("--page", type=_positive, default=1, help="page number (default 1)")
     p.add_argument("--per-page", type=_positive, default=20, help="results per page, 1-100 (default 20)")
     p.add_argument("--format", choices=("csv", "json", "table"), default="table")
@@ -424,8 +450,9 @@ def add_commands(subparsers: Any) -> None:
 
     p = subparsers.add_parser("owners", help="a company's current owners (10 credits, cached)")
     p.add_argument("company_id", help="e.g. DE-HRB-R3101-94644")
-    p.add_argument("--best-available", action="store_true",
-                   help="for an AG, SE or KGaA: the owners known from filed documents")  # fmt: skip
+    p.add_argument(
+        "--best-available", action="store_true", help="for an AG, SE or KGaA: the owners known from filed documents"
+    )
     p.add_argument("--realtime", action="store_true", help="fetch from the official register (20 credits)")
     p.add_argument("--format", choices=("json", "table"), default="table")
     _common(p)
@@ -448,14 +475,26 @@ def add_commands(subparsers: Any) -> None:
     p.set_defaults(handler=credits)
 
     p = subparsers.add_parser("cache", help="show, clear, check or repair the client's cache")
-    p.add_argument("action", choices=("info", "clear", "check", "repair"),
-                   help="info: what it holds; clear: delete answers; check: read every answer, exit 1 if any "
-                        "cannot be read; repair: keep what can be read of a damaged SQLite file")  # fmt: skip
-    p.add_argument("--older-than", type=parse_age, default=None, metavar="AGE",
-                   help="with clear: only answers cached longer ago than AGE (30d, 12h, 2w, 90m)")  # fmt: skip
-    p.add_argument("--cache", default=None, metavar="WHERE",
-                   help="which cache: a SQLite file or directory, sqlite (the default file) or a redis:// URL "
-                        "(default: REGKIT_CACHE, else the default SQLite file)")  # fmt: skip
+    p.add_argument(
+        "action",
+        choices=("info", "clear", "check", "repair"),
+        help="info: what it holds; clear: delete answers; check: read every answer, exit 1 if any "
+        "cannot be read; repair: keep what can be read of a damaged SQLite file",
+    )
+    p.add_argument(
+        "--older-than",
+        type=parse_age,
+        default=None,
+        metavar="AGE",
+        help="with clear: only answers cached longer ago than AGE (30d, 12h, 2w, 90m)",
+    )
+    p.add_argument(
+        "--cache",
+        default=None,
+        metavar="WHERE",
+        help="which cache: a SQLite file or directory, sqlite (the default file) or a redis:// URL "
+        "(default: REGKIT_CACHE, else the default SQLite file)",
+    )
     p.set_defaults(handler=cache)
 
 

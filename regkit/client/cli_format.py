@@ -76,8 +76,9 @@ def record_lines(record: Mapping[str, Any], width: int | None = None) -> list[st
         first = True
         for text in body:
             hanging = "  " if text.startswith("- ") else ""
-            wrapped = textwrap.wrap(text, room, subsequent_indent=hanging, break_long_words=False,
-                                    break_on_hyphens=False) or [""]  # fmt: skip
+            wrapped = textwrap.wrap(
+                text, room, subsequent_indent=hanging, break_long_words=False, break_on_hyphens=False
+            ) or [""]
             for piece in wrapped:
                 lines.append(f"{key if first else '':<{label}}{piece}".rstrip())
                 first = False
@@ -104,8 +105,12 @@ def fold(text: str) -> str:
 
 
 _TOKEN = re.compile(r"\w+")
-_MATCH_FIELDS = (("debtor_name", "debtor"), ("case_number", "case number"), ("administrator_name", "administrator"),
-                 ("court", "court"))  # fmt: skip
+_MATCH_FIELDS = (
+    ("debtor_name", "debtor"),
+    ("case_number", "case number"),
+    ("administrator_name", "administrator"),
+    ("court", "court"),
+)
 
 
 def matched_fields(row: Mapping[str, Any], query: str) -> str:

@@ -143,9 +143,16 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         session, meter = build_session(self.base_url, api_key, adapter=adapter, pool_size=max(10, max_workers))
         self._adapter = adapter
         self._caller = Caller(
-            session, meter, self.base_url, cache=self.cache, budget=self.budget, ledger=self._ledger,
-            retry=retry, timeout=timeout, scrub=self._scrub,
-        )  # fmt: skip
+            session,
+            meter,
+            self.base_url,
+            cache=self.cache,
+            budget=self.budget,
+            ledger=self._ledger,
+            retry=retry,
+            timeout=timeout,
+            scrub=self._scrub,
+        )
         if isinstance(self.budget, TeamBudget):
             # The register's own account is the team's authoritative total (one key per team): the budget reads
             # it (free, never cached) to anchor a new team and to re-establish one whose Redis lost its data.
@@ -183,8 +190,10 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         else:
             budget = "" if self.budget.limit is None else f" budget={self.budget.limit} left={self.budget.remaining}"
         offline = " OFFLINE" if self.cache.offline else ""
-        return (f"<regkit.Client {self.target.describe()} at {self.base_url} cache={self.cache.location()}"
-                f"{offline} spent={self.credits_spent} saved={self.credits_saved}{budget}>")  # fmt: skip
+        return (
+            f"<regkit.Client {self.target.describe()} at {self.base_url} cache={self.cache.location()}"
+            f"{offline} spent={self.credits_spent} saved={self.credits_saved}{budget}>"
+        )
 
     def close(self) -> None:
         """Close connections, the cache and the bulk thread pool."""
@@ -222,11 +231,13 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
     def _company_op(self, company_id: str, realtime: bool, export: bool) -> Operation:
         params = tuple((k, "true") for k, on in (("realtime", realtime), ("export", export)) if on)
         price = PRICES["company_realtime" if realtime else "company"]
-        return Operation("get_company", "GET", f"/v1/company/{quote(company_id)}", params=params,
-                         price=price, hints=COMPANY_HINTS)  # fmt: skip
+        return Operation(
+            "get_company", "GET", f"/v1/company/{quote(company_id)}", params=params, price=price, hints=COMPANY_HINTS
+        )
 
-    def get_company(self, company_id: str, realtime: bool = False, export: bool = False, *,
-                    refresh_sources: bool = False) -> CompanyRecord:  # fmt: skip
+    def get_company(
+        self, company_id: str, realtime: bool = False, export: bool = False, *, refresh_sources: bool = False
+    ) -> CompanyRecord:
         """Look up one company (10 credits, 20 with ``realtime``; a cache hit is free).
 
         Parameters
@@ -252,8 +263,9 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         ------
         ValidationError, NotFoundError, PaymentRequiredError, BudgetExceededError, ...
         """
-        op = self._company_op(validation.company_id(company_id), validation.flag(realtime, "realtime"),
-                              validation.flag(export, "export"))  # fmt: skip
+        op = self._company_op(
+            validation.company_id(company_id), validation.flag(realtime, "realtime"), validation.flag(export, "export")
+        )
         refresh_sources = validation.flag(refresh_sources, "refresh_sources")
         return self._company_record(op, self._call(op), refresh_sources)
 
@@ -267,8 +279,7 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         data = answer.data
         if stale:
             data = {k: v for k, v in data.items() if k != "sources"}
-            logger.info("%s: cached source URLs expired and were left out (refresh_sources=True fetches them)",
-                        op.path)  # fmt: skip
+            logger.info("%s: cached source URLs expired and were left out (refresh_sources=True fetches them)", op.path)
         return CompanyRecord(data, self._meta(answer, urls_expired=stale))
 
     def _cached_companies(self, company_ids: Sequence[str], realtime: bool = False) -> dict[str, CompanyRecord]:
@@ -284,8 +295,9 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
                         found[cid] = self._company_record(op, answer)
         return found
 
-    def is_cached(self, company_id: str, realtime: bool = False, *, endpoint: str = "company",
-                  best_available: bool = False) -> bool:  # fmt: skip
+    def is_cached(
+        self, company_id: str, realtime: bool = False, *, endpoint: str = "company", best_available: bool = False
+    ) -> bool:
         """Whether a lookup would be answered by the cache now, for free.  Nothing is sent.
 
         Parameters
@@ -325,29 +337,57 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         self._caller.alias(op, others)
 
     @overload
-    def get_companies(self, ids: Sequence[str], realtime: bool = False, errors: str = "raise",
-                      progress: bool = True, *, dry_run: Literal[False] = False) -> CompanyBatch: ...  # fmt: skip
+    def get_companies(
+        self,
+        ids: Sequence[str],
+        realtime: bool = False,
+        errors: str = "raise",
+        progress: bool = True,
+        *,
+        dry_run: Literal[False] = False,
+    ) -> CompanyBatch: ...
 
     @overload
-    def get_companies(self, ids: Sequence[str], realtime: bool = False, errors: str = "raise",
-                      progress: bool = True, *, dry_run: Literal[True]) -> bulk.CostEstimate: ...  # fmt: skip
+    def get_companies(
+        self,
+        ids: Sequence[str],
+        realtime: bool = False,
+        errors: str = "raise",
+        progress: bool = True,
+        *,
+        dry_run: Literal[True],
+    ) -> bulk.CostEstimate: ...
 
     @overload
-    def get_companies(self, ids: Sequence[str], realtime: bool = False, errors: str = "raise",
-                      progress: bool = True, *, dry_run: bool) -> CompanyBatch | bulk.CostEstimate: ...  # fmt: skip
+    def get_companies(
+        self, ids: Sequence[str], realtime: bool = False, errors: str = "raise", progress: bool = True, *, dry_run: bool
+    ) -> CompanyBatch | bulk.CostEstimate: ...
 
-    def get_companies(self, ids: Sequence[str], realtime: bool = False, errors: str = "raise",
-                      progress: bool = True, *, dry_run: bool = False) -> CompanyBatch | bulk.CostEstimate:  # fmt: skip
+    def get_companies(
+        self,
+        ids: Sequence[str],
+        realtime: bool = False,
+        errors: str = "raise",
+        progress: bool = True,
+        *,
+        dry_run: bool = False,
+    ) -> CompanyBatch | bulk.CostEstimate:
         """Look up many companies concurrently; each distinct company is paid at most once.
 
         See :func:`regkit.client.bulk.get_companies` for the details.
         """
-        return bulk.get_companies(self, ids, realtime=validation.flag(realtime, "realtime"), errors=errors,
-                                  progress=validation.flag(progress, "progress"),
-                                  dry_run=validation.flag(dry_run, "dry_run"))  # fmt: skip
+        return bulk.get_companies(
+            self,
+            ids,
+            realtime=validation.flag(realtime, "realtime"),
+            errors=errors,
+            progress=validation.flag(progress, "progress"),
+            dry_run=validation.flag(dry_run, "dry_run"),
+        )
 
-    def estimate_cost(self, company_ids: Sequence[str], realtime: bool = False, *,
-                      endpoint: str = "company") -> bulk.CostEstimate:  # fmt: skip
+    def estimate_cost(
+        self, company_ids: Sequence[str], realtime: bool = False, *, endpoint: str = "company"
+    ) -> bulk.CostEstimate:
         """What looking up ``company_ids`` would cost now: distinct uncached ids × price (nothing is sent).
 
         ``endpoint`` is one of ``"company"`` (the default), ``"owners"``, ``"holdings"``, ``"person"`` and

@@ -58,18 +58,29 @@ class ExtractMethods:
         name = validation.credential_name(credential_name)
         sandbox = name == SANDBOX_CREDENTIAL_NAME
         if sandbox and company_id is not None:
-            raise ValidationError("sandbox mode orders the fixed test EKRN; leave company_id out",
-                                  suggestion="order_extract(credential_name='sandbox')")  # fmt: skip
+            raise ValidationError(
+                "sandbox mode orders the fixed test EKRN; leave company_id out",
+                suggestion="order_extract(credential_name='sandbox')",
+            )
         if not sandbox and company_id is None:
             raise ValidationError("company_id is required unless credential_name='sandbox'")
         body = {} if sandbox else {"company_id": validation.company_id(company_id)}
-        hint = ("the order may have been placed: compare client.get_credits() with before (a production "
-                "order costs 50 credits); the extract id is unknown, so ask support for it rather than "
-                "ordering again and paying twice")  # fmt: skip
-        op = Operation("order_extract", "POST", "/v1/transparenzregister/extracts", body=body,
-                       headers=(("X-Credential-Name", name),), hints=_ORDER_HINTS,
-                       price=PRICES["extract_sandbox" if sandbox else "extract_production"],
-                       idempotent=False, unknown_hint=hint)  # fmt: skip
+        hint = (
+            "the order may have been placed: compare client.get_credits() with before (a production "
+            "order costs 50 credits); the extract id is unknown, so ask support for it rather than "
+            "ordering again and paying twice"
+        )
+        op = Operation(
+            "order_extract",
+            "POST",
+            "/v1/transparenzregister/extracts",
+            body=body,
+            headers=(("X-Credential-Name", name),),
+            hints=_ORDER_HINTS,
+            price=PRICES["extract_sandbox" if sandbox else "extract_production"],
+            idempotent=False,
+            unknown_hint=hint,
+        )
         answer = self._call(op)  # type: ignore[attr-defined]
         return ExtractRecord(answer.data, self._meta(answer))  # type: ignore[attr-defined]
 
@@ -92,8 +103,15 @@ class ExtractMethods:
             data = {**data, "documents": [{k: v for k, v in d.items() if k != "url"} for d in data["documents"]]}
         return ExtractRecord(data, self._meta(answer, urls_expired=stale))  # type: ignore[attr-defined]
 
-    def wait_for_extract(self, extract_id: str, timeout: float = 120.0, download_to: str | Path | None = None,
-                         *, poll: float = 0.5, poll_max: float = 5.0) -> ExtractRecord:  # fmt: skip
+    def wait_for_extract(
+        self,
+        extract_id: str,
+        timeout: float = 120.0,
+        download_to: str | Path | None = None,
+        *,
+        poll: float = 0.5,
+        poll_max: float = 5.0,
+    ) -> ExtractRecord:
         """Poll (free) with growing pauses until the extract is ``completed`` or ``failed``.
 
         Parameters
@@ -114,8 +132,11 @@ class ExtractMethods:
                 break
             left = deadline - time.monotonic()
             if left <= 0:
-                raise WaitTimeout(f"extract {extract_id} is still processing after {timeout:g} s",
-                                  method="GET", path=f"/v1/transparenzregister/extracts/{extract_id}")  # fmt: skip
+                raise WaitTimeout(
+                    f"extract {extract_id} is still processing after {timeout:g} s",
+                    method="GET",
+                    path=f"/v1/transparenzregister/extracts/{extract_id}",
+                )
             time.sleep(min(pause, left))
             pause = min(pause * 1.5, poll_max)
         if record.status == "failed":
@@ -149,11 +170,14 @@ class ExtractMethods:
             if response.status_code == 403:  # the presigned URL expired meanwhile: ask for a fresh one
                 response = session.get(self._fresh_url(record, index), timeout=timeout)
         except requests.RequestException as exc:
-            raise TransportError(f"document {document.get('document_id')} could not be downloaded: "
-                                 f"{type(exc).__name__}") from exc  # fmt: skip
+            raise TransportError(
+                f"document {document.get('document_id')} could not be downloaded: {type(exc).__name__}"
+            ) from exc
         if response.status_code != 200:
-            raise TransportError(f"document {document.get('document_id')} could not be downloaded "
-                                 f"(status {response.status_code})", status=response.status_code)  # fmt: skip
+            raise TransportError(
+                f"document {document.get('document_id')} could not be downloaded (status {response.status_code})",
+                status=response.status_code,
+            )
         return response.content
 
     def _fresh_url(self, record: ExtractRecord, index: int) -> str:

@@ -92,7 +92,7 @@ COMPANY_FILTERS = FilterVocabulary(
                 research.WZ_CODE_PATTERN,
                 "a WZ 2025 section letter or code: 'J', '62', '62.1', '62.10', '62.10.0'",
             )
-        }  # fmt: skip
+        }
     ),
 )
 """The company search's filters (``POST /v1/search/company``): amounts in EUR over the latest reported year,

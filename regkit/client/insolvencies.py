@@ -46,11 +46,13 @@ class InsolvencyMethods:
         if normalised := validation.filters(filters):
             body["filters"] = normalised
         body["pagination"] = validation.pagination(page, per_page)
-        return Operation("search_insolvencies", "POST", "/v1/search/insolvency", body=body,
-                         price=PRICES["insolvency_search"])  # fmt: skip
+        return Operation(
+            "search_insolvencies", "POST", "/v1/search/insolvency", body=body, price=PRICES["insolvency_search"]
+        )
 
-    def search_insolvencies(self, query: str | None = None, filters: Any = None, page: int = 1,
-                            per_page: int = 10) -> InsolvencySearchPage:  # fmt: skip
+    def search_insolvencies(
+        self, query: str | None = None, filters: Any = None, page: int = 1, per_page: int = 10
+    ) -> InsolvencySearchPage:
         """One page of insolvency proceedings (10 credits per page; cached for a day).
 
         ``filters`` takes the interface's list of filter objects or a mapping (see
@@ -59,8 +61,15 @@ class InsolvencyMethods:
         answer = self._call(self._search_op(query, filters, page, per_page))
         return InsolvencySearchPage(answer.data, self._meta(answer))
 
-    def estimate_search_cost(self, query: str | None = None, filters: Any = None, page: int = 1, per_page: int = 10,
-                             *, kind: str = "insolvency") -> int:  # fmt: skip
+    def estimate_search_cost(
+        self,
+        query: str | None = None,
+        filters: Any = None,
+        page: int = 1,
+        per_page: int = 10,
+        *,
+        kind: str = "insolvency",
+    ) -> int:
         """Credits one search page with these arguments would cost now: 0 when the cache answers it, else 10.
         Nothing is sent.
 
@@ -77,16 +86,19 @@ class InsolvencyMethods:
             For an unknown ``kind``, or arguments its search method would reject.
         """
         if kind not in SEARCH_KINDS:
-            raise ValidationError(f"kind must be one of {', '.join(map(repr, SEARCH_KINDS))}, not {kind!r}",
-                                  suggestion="e.g. kind='company' for search_companies; nothing was sent")  # fmt: skip
+            raise ValidationError(
+                f"kind must be one of {', '.join(map(repr, SEARCH_KINDS))}, not {kind!r}",
+                suggestion="e.g. kind='company' for search_companies; nothing was sent",
+            )
         if kind == "insolvency":
             op = self._search_op(query, filters, page, per_page)
         else:
             op = self._research_search_op(kind, query, filters, page, per_page)
         return 0 if self._caller.is_cached(op) else op.price
 
-    def iter_insolvencies(self, query: str | None = None, filters: Any = None, per_page: int = 100,
-                          limit: int | None = None) -> Iterator[dict[str, Any]]:  # fmt: skip
+    def iter_insolvencies(
+        self, query: str | None = None, filters: Any = None, per_page: int = 100, limit: int | None = None
+    ) -> Iterator[dict[str, Any]]:
         """Every matching proceeding across pages, fetched lazily (10 credits per page).
 
         Arguments are checked now; pages are fetched as the iterator is consumed.
@@ -95,8 +107,15 @@ class InsolvencyMethods:
         limit = paging.check_limit(limit)
         return paging.iter_results(lambda op: InsolvencySearchPage(self._call(op).data), first, limit)
 
-    def search_all_insolvencies(self, query: str | None = None, filters: Any = None, limit: int | None = None, *,
-                                per_page: int = PER_PAGE_MAX, progress: bool = True) -> InsolvencyResults:  # fmt: skip
+    def search_all_insolvencies(
+        self,
+        query: str | None = None,
+        filters: Any = None,
+        limit: int | None = None,
+        *,
+        per_page: int = PER_PAGE_MAX,
+        progress: bool = True,
+    ) -> InsolvencyResults:
         """Every match of an insolvency search (or the first ``limit``), page after page, minding the budget.
 
         Parameters
@@ -135,13 +154,22 @@ class InsolvencyMethods:
             return InsolvencyResults([], total_results=0, pages=0, credits=0, estimated_credits=0)
         pages, wanted, estimate = paging.fetch_pages(
             lambda page, size: self.search_insolvencies(query, filters, page=page, per_page=size),
-            limit=limit, per_page=per_page, progress=progress, budget=self.budget,
-            price=PRICES["insolvency_search"], call="search_all_insolvencies", path="/v1/search/insolvency",
+            limit=limit,
+            per_page=per_page,
+            progress=progress,
+            budget=self.budget,
+            price=PRICES["insolvency_search"],
+            call="search_all_insolvencies",
+            path="/v1/search/insolvency",
             unit="insolvency pages",
-        )  # fmt: skip
-        return InsolvencyResults(paging.results_of(pages, wanted), total_results=pages[0].total_results,
-                                 pages=len(pages), credits=paging.credits_of(pages),
-                                 estimated_credits=estimate)  # fmt: skip
+        )
+        return InsolvencyResults(
+            paging.results_of(pages, wanted),
+            total_results=pages[0].total_results,
+            pages=len(pages),
+            credits=paging.credits_of(pages),
+            estimated_credits=estimate,
+        )
 
     def get_insolvency(self, insolvency_id: str) -> InsolvencyRecord:
         """One proceeding with all its events (10 credits; cached for a day)."""

@@ -179,8 +179,14 @@ def read_ledger(path: str | os.PathLike[str] | None = None) -> pd.DataFrame:
     names = ["service", "user", "member", *(f.name for f in fields(LedgerRow))]
     frame = pd.DataFrame.from_records(records, columns=names)
     frame["time"] = pd.to_datetime(frame["time"], utc=True, format="ISO8601")
-    frame = frame.astype({**{k: v for k, v in _DTYPES.items() if k in frame and k != "time"},
-                          "service": "str", "user": "str", "member": "str"})  # fmt: skip
+    frame = frame.astype(
+        {
+            **{k: v for k, v in _DTYPES.items() if k in frame and k != "time"},
+            "service": "str",
+            "user": "str",
+            "member": "str",
+        }
+    )
     frame.attrs["unreadable"] = unreadable
     frame.attrs["credits_spent"] = int(frame["credits"].sum())
     return frame
@@ -214,9 +220,19 @@ class Ledger:
         if source not in SOURCES:
             raise ValueError(f"source must be one of {SOURCES}, not {source!r}")
         row = LedgerRow(
-            datetime.now(timezone.utc), call, method, path, status, credits, saved, source,
-            attempts, uncertain, error, note,
-        )  # fmt: skip
+            datetime.now(timezone.utc),
+            call,
+            method,
+            path,
+            status,
+            credits,
+            saved,
+            source,
+            attempts,
+            uncertain,
+            error,
+            note,
+        )
         with self._lock:
             self._rows.append(row)
         if self.file is not None and (credits or uncertain or note):

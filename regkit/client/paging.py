@@ -69,8 +69,18 @@ def iter_results(fetch: Callable[[Operation], Page], first: Operation, limit: in
         op = next_page(op)
 
 
-def fetch_pages(fetch: Callable[[int, int], Page], *, limit: int | None, per_page: int, progress: bool,
-                budget: Budget, price: int, call: str, path: str, unit: str) -> tuple[list[Page], int, int]:  # fmt: skip
+def fetch_pages(
+    fetch: Callable[[int, int], Page],
+    *,
+    limit: int | None,
+    per_page: int,
+    progress: bool,
+    budget: Budget,
+    price: int,
+    call: str,
+    path: str,
+    unit: str,
+) -> tuple[list[Page], int, int]:
     """Every page a ``search_all_*`` call needs (see the module docstring).
 
     Parameters

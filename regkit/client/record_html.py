@@ -18,8 +18,18 @@ from regkit.schema.labels import display_label
 
 from .summary_html import SummaryTable, plural, summary_html
 
-__all__ = ["company_register_text", "credentials_html", "credits_html", "extract_html", "holdings_html",
-           "insolvency_html", "monitor_html", "owners_html", "search_html", "suggestions_html"]  # fmt: skip
+__all__ = [
+    "company_register_text",
+    "credentials_html",
+    "credits_html",
+    "extract_html",
+    "holdings_html",
+    "insolvency_html",
+    "monitor_html",
+    "owners_html",
+    "search_html",
+    "suggestions_html",
+]
 
 #: What a search page or result list is of, by kind: title, columns, and the columns that never wrap (dates,
 #: register numbers).
@@ -74,14 +84,17 @@ def _search_row(kind: str, r: Mapping[str, Any]) -> list[str]:
         return [_text(r.get("name")), _legal_form(r), company_register_text(r), _text(city), _active(r.get("active"))]
     if kind == "insolvency":
         status = r.get("current_status")
-        return [_text(r.get("debtor_name")), _legal_form(r, "debtor_legal_form"), _court(r.get("court")),
-                MISSING if not status else display_label("current_status", status),
-                date_text(r.get("last_event_at"))]  # fmt: skip
+        return [
+            _text(r.get("debtor_name")),
+            _legal_form(r, "debtor_legal_form"),
+            _court(r.get("court")),
+            MISSING if not status else display_label("current_status", status),
+            date_text(r.get("last_event_at")),
+        ]
     return [_text(r.get("name")), _text(r.get("city")), date_text(r.get("date_of_birth")), _active(r.get("active"))]
 
 
-def search_html(kind: str, results: Sequence[Mapping[str, Any]], *, subtitle: str, total: int,
-                where: str) -> str:  # fmt: skip
+def search_html(kind: str, results: Sequence[Mapping[str, Any]], *, subtitle: str, total: int, where: str) -> str:
     """A search page or all results of a search (``kind``: ``"company"``, ``"insolvency"``, ``"person"``)."""
     title, headers, nowrap = _SEARCHES[kind]
     rows = [_search_row(kind, r) for r in results]
@@ -99,9 +112,14 @@ def suggestions_html(results: Sequence[Mapping[str, Any]]) -> str:
 
 
 def _event_rows(events: Sequence[Mapping[str, Any]]) -> list[list[str]]:
-    return [[date_text(e.get("published_at")),
-             display_label("event_type", e["event_type"]) if e.get("event_type") else MISSING,
-             _text(e.get("summary"))] for e in reversed(events)]  # fmt: skip
+    return [
+        [
+            date_text(e.get("published_at")),
+            display_label("event_type", e["event_type"]) if e.get("event_type") else MISSING,
+            _text(e.get("summary")),
+        ]
+        for e in reversed(events)
+    ]
 
 
 def insolvency_html(p: Mapping[str, Any]) -> str:
@@ -117,7 +135,7 @@ def insolvency_html(p: Mapping[str, Any]) -> str:
             "Proceeding",
             " · ".join(display_label(c, p[c]) for c in ("proceeding_kind", "administration_kind") if p.get(c))
             or MISSING,
-        ),  # fmt: skip
+        ),
         ("Administrator", _text(p.get("administrator_name"))),
         ("Grounds", ", ".join(str(g).replace("_", " ") for g in p.get("insolvency_grounds") or ()) or MISSING),
         ("Opened", date_text(p.get("opened_at"))),
@@ -126,32 +144,58 @@ def insolvency_html(p: Mapping[str, Any]) -> str:
     if p.get("claims_filing_deadline"):
         facts.append(("Claims deadline", date_text(p["claims_filing_deadline"])))
     events = list(p.get("events") or ())
-    table = SummaryTable(("Published", "Event", "Summary"), _event_rows(events), nowrap=(0,), limit=4,
-                         where="record.events()",
-                         caption=f"Latest events ({count_text(len(events))} in all)")  # fmt: skip
+    table = SummaryTable(
+        ("Published", "Event", "Summary"),
+        _event_rows(events),
+        nowrap=(0,),
+        limit=4,
+        where="record.events()",
+        caption=f"Latest events ({count_text(len(events))} in all)",
+    )
     badge = (display_label("current_status", status), "warning" if open_ else "info") if status else None
     subtitle = ", ".join(str(p[k]) for k in ("case_number", "court") if p.get(k))
-    return summary_html(_text(p.get("debtor_name")), facts, subtitle=subtitle, badge=badge,
-                        tables=[table] if events else [], kind="insolvency")  # fmt: skip
+    return summary_html(
+        _text(p.get("debtor_name")),
+        facts,
+        subtitle=subtitle,
+        badge=badge,
+        tables=[table] if events else [],
+        kind="insolvency",
+    )
 
 
 def owners_html(o: Mapping[str, Any]) -> str:
     """A company's current owners: each with type, share (the interface's percentage) and nominal value."""
     owners = list(o.get("owners") or ())
-    rows = [[_text(w.get("name")), "company" if w.get("type") == "legal_person" else "person",
-             str(w.get("relation_type") or MISSING).replace("_", " "),
-             _percent_of(w.get("percentage_share")),
-             euro_text(w.get("nominal_share")), date_text(w.get("start"))] for w in owners]  # fmt: skip
+    rows = [
+        [
+            _text(w.get("name")),
+            "company" if w.get("type") == "legal_person" else "person",
+            str(w.get("relation_type") or MISSING).replace("_", " "),
+            _percent_of(w.get("percentage_share")),
+            euro_text(w.get("nominal_share")),
+            date_text(w.get("start")),
+        ]
+        for w in owners
+    ]
     known = [float(w["percentage_share"]) for w in owners if w.get("percentage_share") is not None]
     facts = [("Owners", count_text(len(owners)))]
     if known:
         facts.append(("Shares listed", percent_text(sum(known) / 100)))
-    facts.append(("Source", "filed documents (best available; may be out of date)" if o.get("best_available")
-                  else "shareholder list"))  # fmt: skip
-    table = SummaryTable(("Owner", "Type", "Relation", "Share", "Nominal", "Since"), rows, numeric=(3, 4), nowrap=(5,),
-                         where="owners.to_dataframe()")  # fmt: skip
-    return summary_html(f"Owners of {_text(o.get('company_id'))}", facts, tables=[table] if rows else [],
-                        kind="owners")  # fmt: skip
+    facts.append(
+        (
+            "Source",
+            "filed documents (best available; may be out of date)" if o.get("best_available") else "shareholder list",
+        )
+    )
+    table = SummaryTable(
+        ("Owner", "Type", "Relation", "Share", "Nominal", "Since"),
+        rows,
+        numeric=(3, 4),
+        nowrap=(5,),
+        where="owners.to_dataframe()",
+    )
+    return summary_html(f"Owners of {_text(o.get('company_id'))}", facts, tables=[table] if rows else [], kind="owners")
 
 
 def holdings_html(h: Mapping[str, Any]) -> str:
@@ -159,13 +203,25 @@ def holdings_html(h: Mapping[str, Any]) -> str:
     holdings = list(h.get("holdings") or ())
     current = [x for x in holdings if x.get("end") is None]
     past = [x for x in holdings if x.get("end") is not None]
-    rows = [[_text(x.get("name")), str(x.get("relation_type") or MISSING).replace("_", " "),
-             percent_text(x.get("percentage_share")), euro_text(x.get("nominal_share")), date_text(x.get("start")),
-             date_text(x.get("end")) if x.get("end") else "current"] for x in current + past]  # fmt: skip
+    rows = [
+        [
+            _text(x.get("name")),
+            str(x.get("relation_type") or MISSING).replace("_", " "),
+            percent_text(x.get("percentage_share")),
+            euro_text(x.get("nominal_share")),
+            date_text(x.get("start")),
+            date_text(x.get("end")) if x.get("end") else "current",
+        ]
+        for x in current + past
+    ]
     facts = [("Holdings", f"{count_text(len(current))} current · {count_text(len(past))} past")]
-    table = SummaryTable(("Company", "Relation", "Share", "Nominal", "Since", "Until"), rows, numeric=(2, 3),
-                         nowrap=(4, 5),
-                         where="holdings.to_dataframe()")  # fmt: skip
+    table = SummaryTable(
+        ("Company", "Relation", "Share", "Nominal", "Since", "Until"),
+        rows,
+        numeric=(2, 3),
+        nowrap=(4, 5),
+        where="holdings.to_dataframe()",
+    )
     if h.get("company_id"):
         title, note = f"Holdings of {h['company_id']}", ""
     else:
@@ -193,21 +249,26 @@ def _day(stamp: Any) -> Any:
 def monitor_html(m: Mapping[str, Any]) -> str:
     """A monitor: what it watches, how often, and whether the service disabled it."""
     disabled = bool(m.get("disabled"))
-    facts = [("Watches", ", ".join(str(p).replace("_", " ") for p in m.get("preferences") or ()) or MISSING),
-             ("Frequency", _text(m.get("update_frequency")))]  # fmt: skip
+    facts = [
+        ("Watches", ", ".join(str(p).replace("_", " ") for p in m.get("preferences") or ()) or MISSING),
+        ("Frequency", _text(m.get("update_frequency"))),
+    ]
     what = "person" if m.get("entity_type") == "person" else "company"
     title = f"Monitor of {what} {m.get('entity_id')}" if what == "company" else "Monitor of a person"
     note = f"person id {_text(m.get('entity_id'))}" if what == "person" else ""
-    return summary_html(title, facts, badge=("disabled", "error") if disabled else ("active", "ok"), note=note,
-                        kind="monitor")  # fmt: skip
+    return summary_html(
+        title, facts, badge=("disabled", "error") if disabled else ("active", "ok"), note=note, kind="monitor"
+    )
 
 
 def extract_html(e: Mapping[str, Any]) -> str:
     """A Transparenzregister extract: status, what it is of, its beneficial owners and documents."""
     status = str(e.get("status") or "unknown")
     level = {"completed": "ok", "failed": "error", "processing": "info"}.get(status, "info")
-    facts = [("Of", str(e.get("company_id") or (f"eKRN {e['ekrn']}" if e.get("ekrn") else MISSING))),
-             ("Submitted", date_text(_stamp(e.get("submitted_at"))))]  # fmt: skip
+    facts = [
+        ("Of", str(e.get("company_id") or (f"eKRN {e['ekrn']}" if e.get("ekrn") else MISSING))),
+        ("Submitted", date_text(_stamp(e.get("submitted_at")))),
+    ]
     if e.get("completed_at"):
         facts.append(("Completed", date_text(_stamp(e["completed_at"]))))
     if e.get("reference_number"):
@@ -216,13 +277,29 @@ def extract_html(e: Mapping[str, Any]) -> str:
     if documents:
         facts.append(("Documents", ", ".join(documents)))
     ubos = list((e.get("report") or {}).get("ubos") or ())
-    rows = [[_text((u.get("natural_person") or {}).get("full_name")),
-             str((u.get("interest") or {}).get("type") or MISSING).replace("_", " "),
-             _percent_of((u.get("interest") or {}).get("percentage"))] for u in ubos]  # fmt: skip
-    table = SummaryTable(("Beneficial owner", "Interest", "Share"), rows, numeric=(2,), where="extract.to_dataframe()",
-                         caption="Beneficial owners")  # fmt: skip
-    return summary_html("Transparenzregister extract", facts, subtitle=str(e.get("id") or ""), badge=(status, level),
-                        tables=[table] if rows else [], kind="extract")  # fmt: skip
+    rows = [
+        [
+            _text((u.get("natural_person") or {}).get("full_name")),
+            str((u.get("interest") or {}).get("type") or MISSING).replace("_", " "),
+            _percent_of((u.get("interest") or {}).get("percentage")),
+        ]
+        for u in ubos
+    ]
+    table = SummaryTable(
+        ("Beneficial owner", "Interest", "Share"),
+        rows,
+        numeric=(2,),
+        where="extract.to_dataframe()",
+        caption="Beneficial owners",
+    )
+    return summary_html(
+        "Transparenzregister extract",
+        facts,
+        subtitle=str(e.get("id") or ""),
+        badge=(status, level),
+        tables=[table] if rows else [],
+        kind="extract",
+    )
 
 
 def _percent_of(percentage: Any) -> str:
@@ -242,5 +319,9 @@ def _stamp(value: Any) -> Any:
 def credentials_html(c: Mapping[str, Any]) -> str:
     """A stored credential set as the interface confirms it: its name and dates (never the login or password)."""
     facts = [("Stored", date_text(_stamp(c.get("created_at")))), ("Updated", date_text(_stamp(c.get("updated_at"))))]
-    return summary_html(f"Credentials \u201c{_text(c.get('name'))}\u201d", facts,
-                        subtitle="Transparenzregister login, stored by the service", kind="credentials")  # fmt: skip
+    return summary_html(
+        f"Credentials \u201c{_text(c.get('name'))}\u201d",
+        facts,
+        subtitle="Transparenzregister login, stored by the service",
+        kind="credentials",
+    )

@@ -158,8 +158,9 @@ class CompanyBatch(CompaniesFrames, Sequence[CompanyRecord | None]):
         ``client.get_companies(batch.failed_ids)`` resumes, paying only for what is still missing.
     """
 
-    def __init__(self, ids: Sequence[str], records: Sequence[CompanyRecord | None],
-                 errors: Mapping[str, RegkitError]) -> None:  # fmt: skip
+    def __init__(
+        self, ids: Sequence[str], records: Sequence[CompanyRecord | None], errors: Mapping[str, RegkitError]
+    ) -> None:
         self.ids = list(ids)
         self.records = list(records)
         self.errors = dict(errors)
@@ -248,8 +249,13 @@ class SearchPage(Record):
         p = self.raw.get("pagination", {})
         cost = credits_text(self.meta.credits, cached=self.meta.from_cache)
         subtitle = f"page {count_text(p.get('page'))} of {count_text(p.get('total_pages'))} · {cost}"
-        return record_html.search_html(self.results_of, list(self), subtitle=subtitle, total=self.total_results,
-                                       where="on this page: page.to_dataframe()")  # fmt: skip
+        return record_html.search_html(
+            self.results_of,
+            list(self),
+            subtitle=subtitle,
+            total=self.total_results,
+            where="on this page: page.to_dataframe()",
+        )
 
 
 class SearchResults(Sequence[dict[str, Any]]):
@@ -269,8 +275,9 @@ class SearchResults(Sequence[dict[str, Any]]):
         The estimate of the pages after the first, checked against the budget before they were fetched.
     """
 
-    def __init__(self, results: Sequence[dict[str, Any]], *, total_results: int, pages: int, credits: int,
-                 estimated_credits: int) -> None:  # fmt: skip
+    def __init__(
+        self, results: Sequence[dict[str, Any]], *, total_results: int, pages: int, credits: int, estimated_credits: int
+    ) -> None:
         self.results = list(results)
         self.total_results = total_results
         self.pages = pages
@@ -285,23 +292,32 @@ class SearchResults(Sequence[dict[str, Any]]):
 
     def _with_totals(self, frame: Any) -> Any:
         """``frame`` with ``total_results``, ``pages``, ``credits`` and ``estimated_credits`` in its ``attrs``."""
-        frame.attrs.update(total_results=self.total_results, pages=self.pages, credits=self.credits,
-                           estimated_credits=self.estimated_credits)  # fmt: skip
+        frame.attrs.update(
+            total_results=self.total_results,
+            pages=self.pages,
+            credits=self.credits,
+            estimated_credits=self.estimated_credits,
+        )
         return frame
 
     #: What the results are (``"company"``, ``"insolvency"``, ``"person"``): the columns of the summary.
     results_of = "company"
 
     def __repr__(self) -> str:
-        return (f"<{type(self).__name__} {len(self.results)} of {self.total_results} results, {self.pages} page(s), "
-                f"{self.credits} credits>")  # fmt: skip
+        return (
+            f"<{type(self).__name__} {len(self.results)} of {self.total_results} results, {self.pages} page(s), "
+            f"{self.credits} credits>"
+        )
 
     def _repr_html_(self) -> str:
         """The summary Jupyter shows: results fetched of all, pages, credits, the first results."""
-        subtitle = (f"{count_text(len(self.results))} fetched · {plural(self.pages, 'page')} · "
-                    f"{credits_text(self.credits)} spent")  # fmt: skip
-        return record_html.search_html(self.results_of, self.results, subtitle=subtitle, total=self.total_results,
-                                       where="results.to_dataframe()")  # fmt: skip
+        subtitle = (
+            f"{count_text(len(self.results))} fetched · {plural(self.pages, 'page')} · "
+            f"{credits_text(self.credits)} spent"
+        )
+        return record_html.search_html(
+            self.results_of, self.results, subtitle=subtitle, total=self.total_results, where="results.to_dataframe()"
+        )
 
 
 class InsolvencySearchPage(InsolvencyPageFrames, SearchPage):

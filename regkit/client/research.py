@@ -51,11 +51,18 @@ class _Search:
 
 
 _SEARCHES = {
-    "company": _Search("search_companies", "/v1/search/company", "company_search", COMPANY_FILTERS,
-                       CompanySearchPage, CompanySearchResults),
-    "person": _Search("search_persons", "/v1/search/person", "person_search", PERSON_FILTERS, PersonSearchPage,
-                      PersonSearchResults),
-}  # fmt: skip
+    "company": _Search(
+        "search_companies",
+        "/v1/search/company",
+        "company_search",
+        COMPANY_FILTERS,
+        CompanySearchPage,
+        CompanySearchResults,
+    ),
+    "person": _Search(
+        "search_persons", "/v1/search/person", "person_search", PERSON_FILTERS, PersonSearchPage, PersonSearchResults
+    ),
+}
 
 
 class ResearchMethods(LookupMethods):
@@ -92,16 +99,28 @@ class ResearchMethods(LookupMethods):
         if limit == 0:
             return search.results([], total_results=0, pages=0, credits=0, estimated_credits=0)
         pages, wanted, estimate = paging.fetch_pages(
-            lambda page, size: self._search_page(kind, query, filters, page, size), limit=limit, per_page=per_page,
-            progress=progress, budget=self.budget, price=PRICES[search.price],
-            call=search.call.replace("search_", "search_all_"), path=search.path, unit=f"{kind} pages",
-        )  # fmt: skip
-        return search.results(paging.results_of(pages, wanted), total_results=pages[0].total_results,
-                              pages=len(pages), credits=paging.credits_of(pages), estimated_credits=estimate)  # fmt: skip
+            lambda page, size: self._search_page(kind, query, filters, page, size),
+            limit=limit,
+            per_page=per_page,
+            progress=progress,
+            budget=self.budget,
+            price=PRICES[search.price],
+            call=search.call.replace("search_", "search_all_"),
+            path=search.path,
+            unit=f"{kind} pages",
+        )
+        return search.results(
+            paging.results_of(pages, wanted),
+            total_results=pages[0].total_results,
+            pages=len(pages),
+            credits=paging.credits_of(pages),
+            estimated_credits=estimate,
+        )
 
     # -- companies -----------------------------------------------------------------------------
-    def search_companies(self, query: str | None = None, filters: Any = None, page: int = 1,
-                         per_page: int = 10) -> CompanySearchPage:  # fmt: skip
+    def search_companies(
+        self, query: str | None = None, filters: Any = None, page: int = 1, per_page: int = 10
+    ) -> CompanySearchPage:
         """One page of a company search (10 credits per page; cached for a day).
 
         Parameters
@@ -132,14 +151,22 @@ class ResearchMethods(LookupMethods):
         """
         return self._search_page("company", query, filters, page, per_page)
 
-    def iter_companies(self, query: str | None = None, filters: Any = None, per_page: int = 100,
-                       limit: int | None = None) -> Iterator[dict[str, Any]]:  # fmt: skip
+    def iter_companies(
+        self, query: str | None = None, filters: Any = None, per_page: int = 100, limit: int | None = None
+    ) -> Iterator[dict[str, Any]]:
         """Every matching company across pages, fetched lazily (10 credits per page); arguments as for
         :meth:`search_companies`, checked now.  Each page goes through the budget as it is fetched."""
         return self._iter("company", query, filters, per_page, limit)
 
-    def search_all_companies(self, query: str | None = None, filters: Any = None, limit: int | None = None, *,
-                             per_page: int = PER_PAGE_MAX, progress: bool = True) -> CompanySearchResults:  # fmt: skip
+    def search_all_companies(
+        self,
+        query: str | None = None,
+        filters: Any = None,
+        limit: int | None = None,
+        *,
+        per_page: int = PER_PAGE_MAX,
+        progress: bool = True,
+    ) -> CompanySearchResults:
         """Every match of a company search (or the first ``limit``), page after page, minding the budget.
 
         Arguments as for :meth:`search_companies`; ``limit``, ``per_page`` and ``progress`` as for
@@ -180,14 +207,20 @@ class ResearchMethods(LookupMethods):
             Text shorter than 2 or longer than 200 characters (nothing is sent).
         """
         text = _autocomplete_text(query)
-        op = Operation("autocomplete_companies", "GET", "/v1/autocomplete/company", params=(("query", text),),
-                       price=PRICES["autocomplete"])  # fmt: skip
+        op = Operation(
+            "autocomplete_companies",
+            "GET",
+            "/v1/autocomplete/company",
+            params=(("query", text),),
+            price=PRICES["autocomplete"],
+        )
         answer = self._call(op)
         return CompanySuggestions(answer.data, self._meta(answer))
 
     # -- persons -------------------------------------------------------------------------------
-    def search_persons(self, query: str | None = None, filters: Any = None, page: int = 1,
-                       per_page: int = 10) -> PersonSearchPage:  # fmt: skip
+    def search_persons(
+        self, query: str | None = None, filters: Any = None, page: int = 1, per_page: int = 10
+    ) -> PersonSearchPage:
         """One page of a person search (10 credits per page; cached for a day).
 
         Parameters
@@ -213,13 +246,21 @@ class ResearchMethods(LookupMethods):
         """
         return self._search_page("person", query, filters, page, per_page)
 
-    def iter_persons(self, query: str | None = None, filters: Any = None, per_page: int = 100,
-                     limit: int | None = None) -> Iterator[dict[str, Any]]:  # fmt: skip
+    def iter_persons(
+        self, query: str | None = None, filters: Any = None, per_page: int = 100, limit: int | None = None
+    ) -> Iterator[dict[str, Any]]:
         """Every matching person across pages, fetched lazily (10 credits per page); see :meth:`search_persons`."""
         return self._iter("person", query, filters, per_page, limit)
 
-    def search_all_persons(self, query: str | None = None, filters: Any = None, limit: int | None = None, *,
-                           per_page: int = PER_PAGE_MAX, progress: bool = True) -> PersonSearchResults:  # fmt: skip
+    def search_all_persons(
+        self,
+        query: str | None = None,
+        filters: Any = None,
+        limit: int | None = None,
+        *,
+        per_page: int = PER_PAGE_MAX,
+        progress: bool = True,
+    ) -> PersonSearchResults:
         """Every match of a person search (or the first ``limit``), minding the budget; as
         :meth:`search_all_companies`."""
         return self._search_all("person", query, filters, limit, per_page, progress)
@@ -231,8 +272,9 @@ def _autocomplete_text(query: Any) -> str:
     text = query.strip()
     low, high = AUTOCOMPLETE_LENGTH
     if not low <= len(text) <= high:
-        raise ValidationError(f"autocomplete query must be {low} to {high} characters long, not {len(text)}",
-                              suggestion="type at least two letters; for longer text use search_companies; "
-                                         "nothing was sent")  # fmt: skip
+        raise ValidationError(
+            f"autocomplete query must be {low} to {high} characters long, not {len(text)}",
+            suggestion="type at least two letters; for longer text use search_companies; nothing was sent",
+        )
     validation._sendable(text, "query")
     return text

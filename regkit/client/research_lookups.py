@@ -71,13 +71,15 @@ class Lookup:
         return PRICES[self.realtime_price if realtime and self.realtime_price else self.price]
 
 
-LOOKUPS: Mapping[str, Lookup] = MappingProxyType({
-    "company": Lookup(validation.company_id, "company", "company_realtime"),
-    "owners": Lookup(validation.company_id, "owners", "owners_realtime"),
-    "holdings": Lookup(validation.company_id, "holdings"),
-    "person": Lookup(validation.person_id, "person"),
-    "person_holdings": Lookup(validation.person_id, "person_holdings"),
-})  # fmt: skip
+LOOKUPS: Mapping[str, Lookup] = MappingProxyType(
+    {
+        "company": Lookup(validation.company_id, "company", "company_realtime"),
+        "owners": Lookup(validation.company_id, "owners", "owners_realtime"),
+        "holdings": Lookup(validation.company_id, "holdings"),
+        "person": Lookup(validation.person_id, "person"),
+        "person_holdings": Lookup(validation.person_id, "person_holdings"),
+    }
+)
 """The endpoints of ``Client.is_cached`` / ``Client.estimate_cost``: ``get_company``, ``get_owners``,
 ``get_holdings``, ``get_person``, ``get_person_holdings``."""
 
@@ -85,12 +87,16 @@ LOOKUPS: Mapping[str, Lookup] = MappingProxyType({
 def lookup(endpoint: Any, realtime: bool) -> Lookup:
     """The :class:`Lookup` of ``endpoint``; ``ValidationError`` for an unknown one or a realtime it lacks."""
     if endpoint not in LOOKUPS:
-        raise ValidationError(f"endpoint must be one of {', '.join(map(repr, LOOKUPS))}, not {endpoint!r}",
-                              suggestion="e.g. endpoint='holdings' for get_holdings; nothing was sent")  # fmt: skip
+        raise ValidationError(
+            f"endpoint must be one of {', '.join(map(repr, LOOKUPS))}, not {endpoint!r}",
+            suggestion="e.g. endpoint='holdings' for get_holdings; nothing was sent",
+        )
     found = LOOKUPS[endpoint]
     if realtime and found.realtime_price is None:
-        raise ValidationError(f"endpoint {endpoint!r} has no realtime variant",
-                              suggestion="realtime=True applies to 'company' and 'owners' only")  # fmt: skip
+        raise ValidationError(
+            f"endpoint {endpoint!r} has no realtime variant",
+            suggestion="realtime=True applies to 'company' and 'owners' only",
+        )
     return found
 
 
@@ -115,26 +121,44 @@ class LookupMethods:
         """The operation of one lookup (arguments checked; nothing is sent)."""
         found = lookup(endpoint, realtime)
         if best_available and endpoint != "owners":
-            raise ValidationError(f"best_available applies to endpoint='owners' only, not {endpoint!r}",
-                                  suggestion="leave best_available out, or ask with endpoint='owners'")  # fmt: skip
+            raise ValidationError(
+                f"best_available applies to endpoint='owners' only, not {endpoint!r}",
+                suggestion="leave best_available out, or ask with endpoint='owners'",
+            )
         ident = found.check(identifier)
         if endpoint == "company":
             return self._company_op(ident, realtime, False)
         if endpoint == "owners":
             return self._owners_op(ident, realtime, best_available, False)
-        path = {"holdings": f"/v1/company/{quote(ident)}/holdings", "person": f"/v1/person/{quote(ident)}",
-                "person_holdings": f"/v1/person/{quote(ident)}/holdings"}[endpoint]  # fmt: skip
+        path = {
+            "holdings": f"/v1/company/{quote(ident)}/holdings",
+            "person": f"/v1/person/{quote(ident)}",
+            "person_holdings": f"/v1/person/{quote(ident)}/holdings",
+        }[endpoint]
         call = {"holdings": "get_holdings", "person": "get_person", "person_holdings": "get_person_holdings"}[endpoint]
         hints = COMPANY_HINTS if endpoint == "holdings" else _PERSON_HINTS
         return Operation(call, "GET", path, price=found.price_of(False), hints=hints)
 
     def _owners_op(self, company_id: str, realtime: bool, best_available: bool, export: bool) -> Operation:
         params = _flags(realtime=realtime, export=export, best_available=best_available)
-        return Operation("get_owners", "GET", f"/v1/company/{quote(company_id)}/owners", params=params,
-                         price=LOOKUPS["owners"].price_of(realtime), hints=_OWNERS_HINTS)  # fmt: skip
+        return Operation(
+            "get_owners",
+            "GET",
+            f"/v1/company/{quote(company_id)}/owners",
+            params=params,
+            price=LOOKUPS["owners"].price_of(realtime),
+            hints=_OWNERS_HINTS,
+        )
 
-    def get_owners(self, company_id: str, realtime: bool = False, best_available: bool = False,
-                   export: bool = False, *, refresh_sources: bool = False) -> OwnersRecord:  # fmt: skip
+    def get_owners(
+        self,
+        company_id: str,
+        realtime: bool = False,
+        best_available: bool = False,
+        export: bool = False,
+        *,
+        refresh_sources: bool = False,
+    ) -> OwnersRecord:
         """A company's current owners (10 credits, 20 with ``realtime``; a cache hit is free).
 
         Parameters
@@ -166,8 +190,12 @@ class LookupMethods:
             An unknown company, or an AG/SE/KGaA without ``best_available`` (no credits spent).
         PaymentRequiredError, BudgetExceededError, ...
         """
-        op = self._owners_op(validation.company_id(company_id), validation.flag(realtime, "realtime"),
-                             validation.flag(best_available, "best_available"), validation.flag(export, "export"))  # fmt: skip
+        op = self._owners_op(
+            validation.company_id(company_id),
+            validation.flag(realtime, "realtime"),
+            validation.flag(best_available, "best_available"),
+            validation.flag(export, "export"),
+        )
         refresh_sources = validation.flag(refresh_sources, "refresh_sources")
         answer = self._call(op)
         stale = "sources" in answer.data and self._urls_stale(answer)

@@ -87,8 +87,10 @@ class OwnersRecord(OwnersFrames, Record):
 
     def _missing(self, name: str) -> str:
         if name == "sources" and self.meta.urls_expired:
-            return ("the cached source URLs of these owners expired (they live 30 minutes) and were removed; call "
-                    "client.get_owners(id, refresh_sources=True) for fresh ones (paid)")  # fmt: skip
+            return (
+                "the cached source URLs of these owners expired (they live 30 minutes) and were removed; call "
+                "client.get_owners(id, refresh_sources=True) for fresh ones (paid)"
+            )
         return super()._missing(name)
 
     def _label(self) -> str:

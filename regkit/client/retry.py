@@ -201,8 +201,12 @@ class Gate:
         Seconds between two released workers.
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-                 spacing: float = 0.0) -> None:  # fmt: skip
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        spacing: float = 0.0,
+    ) -> None:
         self._clock = clock
         self._sleep = sleep
         self.spacing = spacing

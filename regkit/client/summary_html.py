@@ -21,8 +21,10 @@ __all__ = ["MAX_ROWS", "SummaryTable", "more_text", "plural", "summary_html"]
 MAX_ROWS = 10
 """The most rows a summary's table shows; the rest are counted ("… and 37 more")."""
 
-_BOX = ("border:1px solid rgba(128,128,128,0.35);border-radius:6px;padding:6px 12px 8px 12px;max-width:62em;"
-        "font-size:13px;line-height:1.45;display:inline-block;min-width:22em")  # fmt: skip
+_BOX = (
+    "border:1px solid rgba(128,128,128,0.35);border-radius:6px;padding:6px 12px 8px 12px;max-width:62em;"
+    "font-size:13px;line-height:1.45;display:inline-block;min-width:22em"
+)
 _TITLE = "font-size:115%;font-weight:600"
 _SUB = "opacity:0.72;font-size:90%"
 _FACT_TH = "text-align:left;font-weight:600;padding:1px 12px 1px 0;vertical-align:top;white-space:nowrap"
@@ -102,9 +104,16 @@ def _text(value: object) -> str:
     return html.escape(str(value), quote=True)
 
 
-def summary_html(title: str, facts: Sequence[tuple[str, str]] = (), *, subtitle: str = "",
-                 badge: tuple[str, str] | None = None, tables: Sequence[SummaryTable] = (), note: str = "",
-                 kind: str = "record") -> str:  # fmt: skip
+def summary_html(
+    title: str,
+    facts: Sequence[tuple[str, str]] = (),
+    *,
+    subtitle: str = "",
+    badge: tuple[str, str] | None = None,
+    tables: Sequence[SummaryTable] = (),
+    note: str = "",
+    kind: str = "record",
+) -> str:
     """The small HTML summary of a record.
 
     Parameters
@@ -136,11 +145,18 @@ def summary_html(title: str, facts: Sequence[tuple[str, str]] = (), *, subtitle:
     True
     """
     colour = _BADGES[badge[1]] if badge else ""
-    badge_html = (f" <span style='background:{colour};color:#fff;border-radius:3px;padding:0 6px;font-size:80%;"
-                  f"font-weight:400;vertical-align:1px'>{_text(badge[0])}</span>") if badge else ""  # fmt: skip
-    rows = "".join(f"<tr style='{_ODD}'><th style='{_FACT_TH}'>{_text(label)}</th>"
-                   f"<td style='{_FACT_TD}'>{_text(value)}</td></tr>"
-                   for label, value in facts)  # fmt: skip
+    badge_html = (
+        (
+            f" <span style='background:{colour};color:#fff;border-radius:3px;padding:0 6px;font-size:80%;"
+            f"font-weight:400;vertical-align:1px'>{_text(badge[0])}</span>"
+        )
+        if badge
+        else ""
+    )
+    rows = "".join(
+        f"<tr style='{_ODD}'><th style='{_FACT_TH}'>{_text(label)}</th><td style='{_FACT_TD}'>{_text(value)}</td></tr>"
+        for label, value in facts
+    )
     parts = [f"<div style='{_TITLE}'>{_text(title)}{badge_html}</div>"]
     if subtitle:
         parts.append(f"<div style='{_SUB}'>{_text(subtitle)}</div>")

@@ -110,11 +110,15 @@ def _check_key(key: Any, source: str) -> str | None:
         return None
     if not isinstance(key, str) or not key.strip():
         got = "an empty string" if isinstance(key, str) else f"a {type(key).__name__}"
-        raise ValidationError(f"{source} must be a non-empty string, not {got}",
-                              suggestion="pass the API key as text, or leave it out for the local register")  # fmt: skip
+        raise ValidationError(
+            f"{source} must be a non-empty string, not {got}",
+            suggestion="pass the API key as text, or leave it out for the local register",
+        )
     if key != key.strip() or any(ch in key for ch in "\r\n\t ") or not key.isprintable():
-        raise ValidationError(f"{source} contains white space or control characters",
-                              suggestion="copy the key again without spaces or line breaks")  # fmt: skip
+        raise ValidationError(
+            f"{source} contains white space or control characters",
+            suggestion="copy the key again without spaces or line breaks",
+        )
     return key
 
 
@@ -125,18 +129,25 @@ def _check_base_url(url: Any, source: str) -> str | None:
         raise ValidationError(f"{source} must be a URL such as 'http://127.0.0.1:8080', not {url!r}")
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ValidationError(f"{source} {url!r} is not an http(s) URL with a host",
-                              suggestion="e.g. 'https://api.openregister.de' or 'http://127.0.0.1:8080'")  # fmt: skip
+        raise ValidationError(
+            f"{source} {url!r} is not an http(s) URL with a host",
+            suggestion="e.g. 'https://api.openregister.de' or 'http://127.0.0.1:8080'",
+        )
     if parts.username is not None or parts.password is not None:
-        raise ValidationError(f"{source} contains credentials (user:password@host); they would be shown and "
-                              "logged with the URL",
-                              suggestion="remove them from the URL and pass the key as api_key=... instead")  # fmt: skip
+        raise ValidationError(
+            f"{source} contains credentials (user:password@host); they would be shown and logged with the URL",
+            suggestion="remove them from the URL and pass the key as api_key=... instead",
+        )
     if parts.path.rstrip("/").endswith("/v1"):
-        raise ValidationError(f"{source} {url!r} ends in /v1; regkit adds /v1/... to every path itself",
-                              suggestion=f"use {url.strip().rstrip('/')[:-3]!r}")  # fmt: skip
+        raise ValidationError(
+            f"{source} {url!r} ends in /v1; regkit adds /v1/... to every path itself",
+            suggestion=f"use {url.strip().rstrip('/')[:-3]!r}",
+        )
     if parts.query or parts.fragment:
-        raise ValidationError(f"{source} must not have a query string or fragment",
-                              suggestion="give the origin and path prefix only, e.g. 'http://127.0.0.1:8080'")  # fmt: skip
+        raise ValidationError(
+            f"{source} must not have a query string or fragment",
+            suggestion="give the origin and path prefix only, e.g. 'http://127.0.0.1:8080'",
+        )
     try:
         _ = parts.port  # parsing the port raises for one out of range
     except ValueError as exc:
@@ -178,14 +189,16 @@ def resolve_target(api_key: Any, base_url: Any, adapter: Any) -> Target:
     if url is None:
         return Target(LIVE_BASE_URL, key, "live", adapter)  # type: ignore[arg-type]
     if key is None:
-        raise ValidationError(f"no API key for {url}",
-                              suggestion="pass api_key=... or set REGKIT_API_KEY (a demo key such as 'demo-paid' "
-                                         "for `regkit serve`)")  # fmt: skip
+        raise ValidationError(
+            f"no API key for {url}",
+            suggestion="pass api_key=... or set REGKIT_API_KEY (a demo key such as 'demo-paid' for `regkit serve`)",
+        )
     live = _same_origin(url, LIVE_BASE_URL)
     if live and is_demo_key(key):
-        raise ValidationError(f"{key_source} is a demo key of the local register; the live service does not know it",
-                              suggestion="use your own key for the live service, or leave base_url out to use the "
-                                         "bundled local register")  # fmt: skip
+        raise ValidationError(
+            f"{key_source} is a demo key of the local register; the live service does not know it",
+            suggestion="use your own key for the live service, or leave base_url out to use the bundled local register",
+        )
     return Target(url, key, "live" if live else "custom", adapter)
 
 

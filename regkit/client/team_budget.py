@@ -101,8 +101,14 @@ from .team_scripts import BEAT, CLAIM, RECONCILE, RESERVE, RESTORE, SET_LIMIT, S
 if TYPE_CHECKING:  # pandas is imported when the ledger is asked for, not with the client
     import pandas as pd
 
-__all__ = ["TeamBudget", "TeamReservation", "TeamReconciliation", "DEFAULT_HOLD_SECONDS", "LEDGER_LENGTH",
-           "default_member"]  # fmt: skip
+__all__ = [
+    "TeamBudget",
+    "TeamReservation",
+    "TeamReconciliation",
+    "DEFAULT_HOLD_SECONDS",
+    "LEDGER_LENGTH",
+    "default_member",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -114,8 +120,10 @@ _LIMIT_REFRESH = 1.0  # seconds a read of the team's cap is reused (the reservat
 _RECONCILE_AGAIN = 1.0  # seconds before a reservation tries again to reconcile, after the team was busy
 _ACCOUNT_AGAIN = 30.0  # ... after the account could not be read or did not fit the anchor
 _KEYS = ("budget", "holds", "expiry", "orphans", "carried", "ledger")  # the scripts' KEYS, in this order
-_RESTORE_HINT = ("client.budget.restore(spent=N) re-establishes it by hand with the team's spending N (e.g. the "
-                 "account's used_credits now minus what they were when the team began)")  # fmt: skip
+_RESTORE_HINT = (
+    "client.budget.restore(spent=N) re-establishes it by hand with the team's spending N (e.g. the "
+    "account's used_credits now minus what they were when the team began)"
+)
 
 
 def default_member() -> str:
@@ -230,9 +238,22 @@ class _State:
     @classmethod
     def of(cls, reply: list[Any]) -> _State:
         r = [x.decode() if isinstance(x, bytes) else x for x in reply]
-        return cls(int(r[0]), int(r[1]), int(r[2]), int(r[3]), None if int(r[4]) < 0 else int(r[4]), int(r[5]),
-                   int(r[6]), int(r[7]), str(r[8]), None if r[9] == "" else int(r[9]), str(r[10]), str(r[11]),
-                   str(r[12]), str(r[13]))  # fmt: skip
+        return cls(
+            int(r[0]),
+            int(r[1]),
+            int(r[2]),
+            int(r[3]),
+            None if int(r[4]) < 0 else int(r[4]),
+            int(r[5]),
+            int(r[6]),
+            int(r[7]),
+            str(r[8]),
+            None if r[9] == "" else int(r[9]),
+            str(r[10]),
+            str(r[11]),
+            str(r[12]),
+            str(r[13]),
+        )
 
 
 class TeamBudget(Budget):
@@ -282,8 +303,15 @@ class TeamBudget(Budget):
     >>> client.budget.ledger()                                                                   # doctest: +SKIP
     """
 
-    def __init__(self, url: str, team: str, limit: int | None = None, *, member: str | None = None,
-                 hold: float = DEFAULT_HOLD_SECONDS) -> None:  # fmt: skip
+    def __init__(
+        self,
+        url: str,
+        team: str,
+        limit: int | None = None,
+        *,
+        member: str | None = None,
+        hold: float = DEFAULT_HOLD_SECONDS,
+    ) -> None:
         try:
             import redis  # noqa: F401
             from redis.backoff import ExponentialBackoff
@@ -300,8 +328,16 @@ class TeamBudget(Budget):
         prefix = f"regkit-team:{{{team}}}:"
         self._keys = {name: prefix + name for name in _KEYS}
         self._key_list = [self._keys[name] for name in _KEYS]
-        sources = {"state": STATE, "reserve": RESERVE, "settle": SETTLE, "beat": BEAT, "claim": CLAIM,
-                   "set_limit": SET_LIMIT, "reconcile": RECONCILE, "restore": RESTORE}  # fmt: skip
+        sources = {
+            "state": STATE,
+            "reserve": RESERVE,
+            "settle": SETTLE,
+            "beat": BEAT,
+            "claim": CLAIM,
+            "set_limit": SET_LIMIT,
+            "reconcile": RECONCILE,
+            "restore": RESTORE,
+        }
         self._scripts = {name: self._connection.register_script(source) for name, source in sources.items()}
         self._lock = threading.Lock()  # what this handle remembers, and its pending charges
         self._beat_lock = threading.Lock()  # its calls in flight, against the heartbeat
@@ -329,18 +365,20 @@ class TeamBudget(Budget):
         """Create the team if it does not exist, or learn it; set or check its cap."""
         args = ["" if limit is None else limit, uuid.uuid4().hex, uuid.uuid4().hex]
         reply = self._call("claim", 1, args)
-        _, tid, inc, stored, gen, used, reset, period, created = (x.decode() if isinstance(x, bytes) else x
-                                                                  for x in reply)  # fmt: skip
+        _, tid, inc, stored, gen, used, reset, period, created = (
+            x.decode() if isinstance(x, bytes) else x for x in reply
+        )
         cap = None if int(stored) < 0 else int(stored)
         if limit is not None and cap != limit:
             raise ValidationError(
                 f"budget={limit}, but the budget of team {self.team} in Redis ({self._where}) is {cap}",
                 suggestion=f"pass budget={cap} or leave budget out to use the team's; to change the team's "
-                           f"budget for everyone call client.budget.set_limit({limit})",
-            )  # fmt: skip
+                f"budget for everyone call client.budget.set_limit({limit})",
+            )
         self._limit_read = (time.monotonic(), cap)
-        return _Team(str(tid), str(inc), cap, None if used == "" else int(used), str(reset), str(period),
-                     str(created), int(gen))  # fmt: skip
+        return _Team(
+            str(tid), str(inc), cap, None if used == "" else int(used), str(reset), str(period), str(created), int(gen)
+        )
 
     @property
     def limit(self) -> int | None:
@@ -383,8 +421,10 @@ class TeamBudget(Budget):
             Redis does not answer, or lost the team's data and it cannot be re-established (:meth:`restore`).
         """
         if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
-            raise ValidationError(f"limit must be a whole number of credits (>= 0) or None, not {limit!r}",
-                                  suggestion="e.g. client.budget.set_limit(5000)")  # fmt: skip
+            raise ValidationError(
+                f"limit must be a whole number of credits (>= 0) or None, not {limit!r}",
+                suggestion="e.g. client.budget.set_limit(5000)",
+            )
         for _ in range(3):
             args = [self._team.id, "" if limit is None else limit]
             if int(self._call("set_limit", 1, args)) == 1:
@@ -462,19 +502,32 @@ class TeamBudget(Budget):
         remaining = 0 if state.limit is None else max(0, state.limit - state.spent - held)
         return self._exceeded(needed, what, remaining, state.spent, held, state.limit, context, state.orphaned)
 
-    def _exceeded(self, needed: int, what: str, remaining: int, spent: int, held: int, limit: int | None,
-                  context: dict[str, Any], orphaned: int = 0) -> BudgetExceededError:  # fmt: skip
-        orphans = (f", {orphaned} of them by calls of members that stopped mid-call, until client.budget.reconcile() "
-                   "settles them with the register's account" if orphaned else "")  # fmt: skip
+    def _exceeded(
+        self,
+        needed: int,
+        what: str,
+        remaining: int,
+        spent: int,
+        held: int,
+        limit: int | None,
+        context: dict[str, Any],
+        orphaned: int = 0,
+    ) -> BudgetExceededError:
+        orphans = (
+            f", {orphaned} of them by calls of members that stopped mid-call, until client.budget.reconcile() "
+            "settles them with the register's account"
+            if orphaned
+            else ""
+        )
         return BudgetExceededError(
             f"{what} needs up to {needed} credits but only {remaining} of the budget of team {self.team} ({limit}) are "
             f"left ({spent} spent by the team, {held} held by calls in flight{orphans}); nothing was sent",
             needed=needed,
             remaining=remaining,
             suggestion="ask for less, or raise the team's budget for everyone (client.budget.set_limit(...)); "
-                       "client.budget.ledger() shows who spent what",
+            "client.budget.ledger() shows who spent what",
             **context,
-        )  # fmt: skip
+        )
 
     # -- reserve and settle --------------------------------------------------------------------------
     def reserve(self, credits: int, *, what: str = "this call", **context: object) -> TeamReservation:
@@ -504,8 +557,9 @@ class TeamBudget(Budget):
         :class:`BudgetUnavailableError` as :meth:`reserve` does)."""
         return self._try(credits, "", {})[0]
 
-    def _try(self, credits: int, what: str, context: dict[str, Any]
-             ) -> tuple[TeamReservation | None, tuple[int, int, int, int, int] | None]:  # fmt: skip
+    def _try(
+        self, credits: int, what: str, context: dict[str, Any]
+    ) -> tuple[TeamReservation | None, tuple[int, int, int, int, int] | None]:
         call, path = what.split(" (", 1)[0], str(context.get("path") or "")
         if credits <= 0:  # a free attempt (or a team without a cap): never refused
             if not getattr(self._local, "recovering", False):
@@ -558,13 +612,19 @@ class TeamBudget(Budget):
                 self._live.pop(rid, None)
         if rid is None and not charged:
             return None
-        item = _Pending(rid or "", int(charged), getattr(reservation, "call", ""), getattr(reservation, "path", ""),
-                        getattr(reservation, "incarnation", "") or self._team.inc)  # fmt: skip
+        item = _Pending(
+            rid or "",
+            int(charged),
+            getattr(reservation, "call", ""),
+            getattr(reservation, "path", ""),
+            getattr(reservation, "incarnation", "") or self._team.inc,
+        )
         try:
             reply = self._settle_one(item)
         except redis.RedisError as exc:
-            return self._left_pending(item, f"Redis ({self._where}) does not answer ({type(exc).__name__})",
-                                      "Redis unreachable")  # fmt: skip
+            return self._left_pending(
+                item, f"Redis ({self._where}) does not answer ({type(exc).__name__})", "Redis unreachable"
+            )
         if int(reply[0]) == 1:
             self._seen_gen(int(reply[3]))
             return None
@@ -580,8 +640,9 @@ class TeamBudget(Budget):
         with self._lock:
             if not any(entry is item for entry in self._pending):
                 return None  # recorded: in the re-established total
-        return self._left_pending(item, f"Redis ({self._where}) lost the team's data", "Redis lost the team's data",
-                                  queued=True)  # fmt: skip
+        return self._left_pending(
+            item, f"Redis ({self._where}) lost the team's data", "Redis lost the team's data", queued=True
+        )
 
     def _settle_one(self, item: _Pending) -> Any:
         args = [item.rid, item.charged, self.member, item.call, item.path, LEDGER_LENGTH, item.inc]
@@ -638,8 +699,12 @@ class TeamBudget(Budget):
                 self._flush()
             except redis.RedisError:
                 pass
-        if (self._team.used is None and self._account is not None and path != "/v1/credits"
-                and time.monotonic() >= self._next_reconcile):  # fmt: skip
+        if (
+            self._team.used is None
+            and self._account is not None
+            and path != "/v1/credits"
+            and time.monotonic() >= self._next_reconcile
+        ):
             self._auto_reconcile()
 
     def _record_pending(self) -> None:
@@ -657,8 +722,8 @@ class TeamBudget(Budget):
                     f"{self.pending} credits this client was charged are not yet recorded in the budget of team "
                     f"{self.team}, and Redis ({self._where}) does not answer ({type(exc).__name__}); nothing was sent",
                     suggestion="start or reconnect the team's Redis: the pending charges are recorded, and paid "
-                               "calls go on, as soon as it answers",
-                ) from None  # fmt: skip
+                    "calls go on, as soon as it answers",
+                ) from None
             self._recover()
         raise self._unsettled()
 
@@ -695,15 +760,27 @@ class TeamBudget(Budget):
         try:
             alive, again = (int(x) for x in self._run("beat", 5, args))
         except Exception as exc:  # noqa: BLE001 — a missed beat is logged; the next one tries again
-            logger.warning("team %s: heartbeat failed (%s); reservations become orphans after %.0f s without one",
-                           self.team, type(exc).__name__, self.hold)  # fmt: skip
+            logger.warning(
+                "team %s: heartbeat failed (%s); reservations become orphans after %.0f s without one",
+                self.team,
+                type(exc).__name__,
+                self.hold,
+            )
             return
         if alive < 0:
-            logger.warning("team %s: the team's data is gone from Redis; %d call(s) of this process in flight are "
-                           "held again once it is re-established", self.team, len(live))  # fmt: skip
+            logger.warning(
+                "team %s: the team's data is gone from Redis; %d call(s) of this process in flight are "
+                "held again once it is re-established",
+                self.team,
+                len(live),
+            )
         elif again:
-            logger.warning("team %s: %d reservation(s) of this process had expired or were lost and are held again "
-                           "(hold=%.0f s)", self.team, again, self.hold)  # fmt: skip
+            logger.warning(
+                "team %s: %d reservation(s) of this process had expired or were lost and are held again (hold=%.0f s)",
+                self.team,
+                again,
+                self.hold,
+            )
 
     # -- re-establishing and reconciling -------------------------------------------------------------
     def restore(self, spent: int | None = None) -> str:
@@ -734,8 +811,10 @@ class TeamBudget(Budget):
             cannot be read, the team was never anchored, or the account's period changed since.
         """
         if spent is not None and (not isinstance(spent, int) or isinstance(spent, bool) or spent < 0):
-            raise ValidationError(f"spent must be a whole number of credits (>= 0), not {spent!r}",
-                                  suggestion="e.g. client.budget.restore(spent=1200)")  # fmt: skip
+            raise ValidationError(
+                f"spent must be a whole number of credits (>= 0), not {spent!r}",
+                suggestion="e.g. client.budget.restore(spent=1200)",
+            )
         with self._recover_lock:
             team = self._team
             state = _State.of(self._call("state", 4, [team.id, team.gen]))
@@ -762,12 +841,16 @@ class TeamBudget(Budget):
         with self._lock:
             team = replace(self._team)
         if spent is None and self._account is None:
-            raise self._cannot("this TeamBudget has no reader of the register's account to re-establish the team's "
-                               "spending from", "use a regkit.Client(budget_scope=...), which binds one, or "
-                               "client.budget.bind_account(reader); " + _RESTORE_HINT)  # fmt: skip
+            raise self._cannot(
+                "this TeamBudget has no reader of the register's account to re-establish the team's spending from",
+                "use a regkit.Client(budget_scope=...), which binds one, or "
+                "client.budget.bind_account(reader); " + _RESTORE_HINT,
+            )
         if spent is None and team.used is None:
-            raise self._cannot("the team was never anchored to the register's account (its first paid call could "
-                               "not read it)", _RESTORE_HINT)  # fmt: skip
+            raise self._cannot(
+                "the team was never anchored to the register's account (its first paid call could not read it)",
+                _RESTORE_HINT,
+            )
         claimed = self._claim_pending()  # charged before the account is read below: the account counts them
         self._local.recovering = True
         try:
@@ -786,9 +869,20 @@ class TeamBudget(Budget):
             inc = uuid.uuid4().hex
             with self._beat_lock:
                 live = dict(self._live)
-            args: list[Any] = [team.id, inc, "" if team.limit is None else team.limit, "" if anchor is None else anchor,
-                               reset, period, restored, self.member, LEDGER_LENGTH, team.gen, team.created,
-                               int(self.hold * 1000)]  # fmt: skip
+            args: list[Any] = [
+                team.id,
+                inc,
+                "" if team.limit is None else team.limit,
+                "" if anchor is None else anchor,
+                reset,
+                period,
+                restored,
+                self.member,
+                LEDGER_LENGTH,
+                team.gen,
+                team.created,
+                int(self.hold * 1000),
+            ]
             for rid, credits in live.items():
                 args += [rid, credits]
             code, gen = (int(x) for x in self._call("restore", 6, args))
@@ -803,11 +897,16 @@ class TeamBudget(Budget):
                 # their charges are in the restored total; their holds, if Redis still has them, are released
                 self._pending[:0] = [_Pending(p.rid, 0, p.call, p.path, p.inc) for p in claimed if p.rid]
             self._limit_read = None
-            how = (f"the register's account ({account.used} credits used now, {anchor} when the team began)"
-                   if spent is None and account is not None else "the spending given")  # fmt: skip
-            note = (f"team {self.team}: re-established in Redis after it lost or rolled back the team's data: "
-                    f"{restored} credits spent, from {how}; cap {team.limit if team.limit is not None else 'none'}; "
-                    "the team's ledger before the loss is gone (a 'restore' row holds the total)")  # fmt: skip
+            how = (
+                f"the register's account ({account.used} credits used now, {anchor} when the team began)"
+                if spent is None and account is not None
+                else "the spending given"
+            )
+            note = (
+                f"team {self.team}: re-established in Redis after it lost or rolled back the team's data: "
+                f"{restored} credits spent, from {how}; cap {team.limit if team.limit is not None else 'none'}; "
+                "the team's ledger before the loss is gone (a 'restore' row holds the total)"
+            )
             logger.warning(note)
             warnings.warn(note, BudgetWarning, stacklevel=4)
             return note
@@ -862,12 +961,20 @@ class TeamBudget(Budget):
         if auto and state.used is not None and not state.orphaned and not state.unsure:
             return TeamReconciliation(False, f"team {self.team}: nothing to reconcile", state.spent, state.spent), 0.0
         if self._account is None:
-            return TeamReconciliation(False, f"team {self.team}: no reader of the register's account is bound "
-                                      "(client.budget.bind_account)", state.spent, state.spent), 3600.0  # fmt: skip
+            return TeamReconciliation(
+                False,
+                f"team {self.team}: no reader of the register's account is bound (client.budget.bind_account)",
+                state.spent,
+                state.spent,
+            ), 3600.0
         if state.calls:
             orphans = f"; its orphans stay held ({state.orphaned} credits)" if state.orphaned else ""
-            return TeamReconciliation(False, f"team {self.team}: {state.calls} call(s) in flight; reconciled when "
-                                      f"none is{orphans}", state.spent, state.spent), _RECONCILE_AGAIN  # fmt: skip
+            return TeamReconciliation(
+                False,
+                f"team {self.team}: {state.calls} call(s) in flight; reconciled when none is{orphans}",
+                state.spent,
+                state.spent,
+            ), _RECONCILE_AGAIN
         try:
             account = self._read_account()
         except BudgetUnavailableError as exc:
@@ -876,28 +983,36 @@ class TeamBudget(Budget):
             moved = _moved(self._team, account)
             if moved:
                 return TeamReconciliation(False, f"team {self.team}: {moved}", state.spent, state.spent), _ACCOUNT_AGAIN
-        args = [state.id, state.gen, state.inc, account.used, account.reset, account.period, self.member,
-                LEDGER_LENGTH]  # fmt: skip
+        args = [state.id, state.gen, state.inc, account.used, account.reset, account.period, self.member, LEDGER_LENGTH]
         reply = [int(x) for x in self._call("reconcile", 6, args)]
         if reply[0] != 1:
-            return TeamReconciliation(False, f"team {self.team}: a call started or settled meanwhile; try again",
-                                      state.spent, state.spent), _RECONCILE_AGAIN  # fmt: skip
+            return TeamReconciliation(
+                False, f"team {self.team}: a call started or settled meanwhile; try again", state.spent, state.spent
+            ), _RECONCILE_AGAIN
         _, before, after, released, anchor = reply
         with self._lock:
             if self._team.used is None:
                 self._team.used, self._team.reset, self._team.period = anchor, account.reset, account.period
         if state.used is None:
-            note = (f"team {self.team}: anchored to the register's account ({account.used} credits used now; "
-                    f"{after} spent by the team)")  # fmt: skip
+            note = (
+                f"team {self.team}: anchored to the register's account ({account.used} credits used now; "
+                f"{after} spent by the team)"
+            )
         else:
-            note = (f"team {self.team}: reconciled with the register's account ({account.used} credits used now, "
-                    f"{anchor} when the team began): {after} credits spent, was {before} ({after - before:+d})")  # fmt: skip
+            note = (
+                f"team {self.team}: reconciled with the register's account ({account.used} credits used now, "
+                f"{anchor} when the team began): {after} credits spent, was {before} ({after - before:+d})"
+            )
         if released and state.used is None:
-            note += (f"; {released} credits held by calls of members that stopped mid-call are counted as spent (the "
-                     "team had no anchor to tell what they were charged)")  # fmt: skip
+            note += (
+                f"; {released} credits held by calls of members that stopped mid-call are counted as spent (the "
+                "team had no anchor to tell what they were charged)"
+            )
         elif released:
-            note += (f"; {released} credits held by calls of members that stopped mid-call are no longer held (the "
-                     "account counts what they were charged)")  # fmt: skip
+            note += (
+                f"; {released} credits held by calls of members that stopped mid-call are no longer held (the "
+                "account counts what they were charged)"
+            )
         if after != before or released:
             logger.warning(note)
             warnings.warn(note, BudgetWarning, stacklevel=4)
@@ -914,16 +1029,17 @@ class TeamBudget(Budget):
                 f"the register's account (GET /v1/credits), from which the budget of team {self.team} is "
                 f"re-established and reconciled, could not be read ({type(exc).__name__}{detail})",
                 suggestion="check that the register is reachable and the API key valid; the next paid call tries "
-                           "again (or call client.budget.restore())",
-            ) from None  # fmt: skip
+                "again (or call client.budget.restore())",
+            ) from None
         try:
             period = raw.get("period") or {}
             return _Account(int(raw["used_credits"]), str(period.get("reset_at") or ""), str(period.get("type") or ""))
         except (AttributeError, KeyError, TypeError, ValueError):
             raise BudgetUnavailableError(
                 f"the register's account has no used_credits to re-establish or reconcile the budget of team "
-                f"{self.team} from", suggestion=_RESTORE_HINT,
-            ) from None  # fmt: skip
+                f"{self.team} from",
+                suggestion=_RESTORE_HINT,
+            ) from None
 
     def _claim_pending(self) -> list[_Pending]:
         with self._lock:
@@ -947,8 +1063,9 @@ class TeamBudget(Budget):
     def _adopt(self, state: _State) -> None:
         """Take the team in Redis (another identity) as this handle's."""
         with self._lock:
-            self._team = _Team(state.id, state.inc, state.limit, state.used, state.reset, state.period, state.created,
-                               state.gen)  # fmt: skip
+            self._team = _Team(
+                state.id, state.inc, state.limit, state.used, state.reset, state.period, state.created, state.gen
+            )
         self._limit_read = None
         logger.info("team %s: this budget uses the team as it is in Redis now", self.team)
 
@@ -1011,8 +1128,9 @@ class TeamBudget(Budget):
             for _, fields in entries
         ]
         frame = pd.DataFrame.from_records(rows, columns=["who", "call", "path", "credits", "at"])
-        frame = frame.astype({"who": "str", "call": "str", "path": "str", "credits": "int64",
-                              "at": "datetime64[us, UTC]"})  # fmt: skip
+        frame = frame.astype(
+            {"who": "str", "call": "str", "path": "str", "credits": "int64", "at": "datetime64[us, UTC]"}
+        )
         frame.attrs["team"] = self.team
         frame.attrs["credits_spent"] = self.spent
         return frame
@@ -1079,9 +1197,13 @@ def _moved(team: _Team, account: _Account) -> str | None:
     if team.period and account.period and team.period != account.period:
         return f"the register's account changed its period ({team.period} to {account.period}) since the team began"
     if account.period == "billing_cycle" and team.reset and account.reset and team.reset != account.reset:
-        return (f"the register's billing period changed since the team began (it reset at {team.reset}; now "
-                f"{account.reset})")  # fmt: skip
+        return (
+            f"the register's billing period changed since the team began (it reset at {team.reset}; now "
+            f"{account.reset})"
+        )
     if account.used < team.used:
-        return (f"the register's account counts {account.used} credits used, fewer than the {team.used} when the "
-                "team began (a new period)")  # fmt: skip
+        return (
+            f"the register's account counts {account.used} credits used, fewer than the {team.used} when the "
+            "team began (a new period)"
+        )
     return None

@@ -64,8 +64,11 @@ def _sendable(value: str, what: str) -> None:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as exc:
-        raise _fail(f"{what} contains a character that is not valid text ({value[exc.start]!r} at position "
-                    f"{exc.start}); it cannot be sent", "text that encodes as UTF-8") from None  # fmt: skip
+        raise _fail(
+            f"{what} contains a character that is not valid text ({value[exc.start]!r} at position "
+            f"{exc.start}); it cannot be sent",
+            "text that encodes as UTF-8",
+        ) from None
 
 
 def flag(value: Any, what: str) -> bool:
@@ -115,8 +118,10 @@ def insolvency_id(value: Any) -> str:
     """An insolvency proceeding id: a UUID, as the ``id`` of an insolvency search result gives it."""
     text = _text(value, "insolvency_id")
     if not _UUID.match(text):
-        raise _fail(f"insolvency_id {text!r} is not a proceeding id",
-                    "a UUID such as '7da364e3-c5b0-4073-9e81-299f0003a075', the id member of a search result")  # fmt: skip
+        raise _fail(
+            f"insolvency_id {text!r} is not a proceeding id",
+            "a UUID such as '7da364e3-c5b0-4073-9e81-299f0003a075', the id member of a search result",
+        )
     return text
 
 
@@ -134,9 +139,11 @@ def person_id(value: Any) -> str:
         hint = (
             " (that is a company id: use it where a company is asked for)" if api.COMPANY_ID_PATTERN.match(text) else ""
         )
-        raise _fail(f"person_id {text!r} is not a person id{hint}",
-                    "a UUID such as '9922b97a-9c35-4d0b-8d2b-3908753a84b7', as representation[].id, an owner's id or "
-                    "a person search result gives it")  # fmt: skip
+        raise _fail(
+            f"person_id {text!r} is not a person id{hint}",
+            "a UUID such as '9922b97a-9c35-4d0b-8d2b-3908753a84b7', as representation[].id, an owner's id or "
+            "a person search result gives it",
+        )
     return text.lower()
 
 
@@ -175,8 +182,9 @@ def credentials(username: Any, password: Any) -> tuple[str, str]:
     try:
         password.encode("utf-8")
     except UnicodeEncodeError:
-        raise _fail("password contains a character that is not valid text; it cannot be sent (it is not shown "
-                    "here)") from None  # fmt: skip
+        raise _fail(
+            "password contains a character that is not valid text; it cannot be sent (it is not shown here)"
+        ) from None
     return username.strip(), password
 
 
@@ -191,11 +199,15 @@ def pagination(page: Any, per_page: Any) -> dict[str, int]:
     page = _integer(page, "page")
     per_page = _integer(per_page, "per_page")
     if not 1 <= page <= api.PAGE_MAX:
-        raise _fail(f"page must be 1 or more, not {page}" if page < 1 else f"page {page} is past the last possible page",
-                    f"1 to {api.PAGE_MAX} (the first page is 1)")  # fmt: skip
+        raise _fail(
+            f"page must be 1 or more, not {page}" if page < 1 else f"page {page} is past the last possible page",
+            f"1 to {api.PAGE_MAX} (the first page is 1)",
+        )
     if not api.PER_PAGE_MIN <= per_page <= api.PER_PAGE_MAX:
-        raise _fail(f"per_page must lie in [{api.PER_PAGE_MIN}, {api.PER_PAGE_MAX}], not {per_page}",
-                    f"{api.PER_PAGE_MIN} to {api.PER_PAGE_MAX}")  # fmt: skip
+        raise _fail(
+            f"per_page must lie in [{api.PER_PAGE_MIN}, {api.PER_PAGE_MAX}], not {per_page}",
+            f"{api.PER_PAGE_MIN} to {api.PER_PAGE_MAX}",
+        )
     return {"page": page, "per_page": per_page}
 
 
@@ -206,8 +218,10 @@ def query(value: Any) -> str | None:
     if not isinstance(value, str):
         raise _fail(f"query must be a string, not {value!r}")
     _sendable(value, "query")
-    limits = (f"at most {api.MAX_QUERY_LENGTH} characters and {api.MAX_QUERY_TERMS} search terms (runs of letters "
-              "or digits); narrow the search with filters instead")  # fmt: skip
+    limits = (
+        f"at most {api.MAX_QUERY_LENGTH} characters and {api.MAX_QUERY_TERMS} search terms (runs of letters "
+        "or digits); narrow the search with filters instead"
+    )
     if len(value) > api.MAX_QUERY_LENGTH:
         raise _fail(f"query is {len(value):,} characters long", limits)
     terms = len(_TERM.findall(value))
@@ -273,11 +287,16 @@ def _scalar(field: str, value: Any, where: str, vocabulary: FilterVocabulary) ->
 
 def _unknown_field(field: Any, vocabulary: FilterVocabulary) -> ValidationError:
     served = ", ".join(vocabulary.served)
-    also = (f" (and {len(vocabulary.live_only)} fields only the live service serves: "
-            f"regkit.client.filter_fields.{vocabulary.search.split()[0].upper()}_FILTERS.live_only)"
-            if vocabulary.live_only else "")  # fmt: skip
-    return _fail(f"unknown filter field {field!r}{_close(str(field), vocabulary.fields)} of the {vocabulary.search}",
-                 served + also)  # fmt: skip
+    also = (
+        f" (and {len(vocabulary.live_only)} fields only the live service serves: "
+        f"regkit.client.filter_fields.{vocabulary.search.split()[0].upper()}_FILTERS.live_only)"
+        if vocabulary.live_only
+        else ""
+    )
+    return _fail(
+        f"unknown filter field {field!r}{_close(str(field), vocabulary.fields)} of the {vocabulary.search}",
+        served + also,
+    )
 
 
 def _in_order(field: str, low: str, high: str, vocabulary: FilterVocabulary) -> bool:
@@ -295,8 +314,11 @@ def _one_filter(spec: Mapping[str, Any], vocabulary: FilterVocabulary) -> dict[s
     kinds = {"range" if m in ("min", "max") else m for m in members if spec[m] is not None}
     fits = sorted(vocabulary.members[field])
     if len(kinds) != 1:
-        raise _fail(f"filter on {field!r} must use exactly one of value, values, keywords or a min/max range, "
-                    f"not {sorted(kinds) or 'none'}", f"for {field}: {', '.join(fits)}")  # fmt: skip
+        raise _fail(
+            f"filter on {field!r} must use exactly one of value, values, keywords or a min/max range, "
+            f"not {sorted(kinds) or 'none'}",
+            f"for {field}: {', '.join(fits)}",
+        )
     out: dict[str, Any] = {"field": field}
     for member in ("value", "values", "keywords", "min", "max"):
         value = spec.get(member)
@@ -312,8 +334,10 @@ def _one_filter(spec: Mapping[str, Any], vocabulary: FilterVocabulary) -> dict[s
             if not items:
                 raise _fail(f"{where} must not be empty")
             if len(items) > api.MAX_FILTER_VALUES:
-                raise _fail(f"{where} holds {len(items):,} entries",
-                            f"at most {api.MAX_FILTER_VALUES}; split the search, or use a range or keywords")  # fmt: skip
+                raise _fail(
+                    f"{where} holds {len(items):,} entries",
+                    f"at most {api.MAX_FILTER_VALUES}; split the search, or use a range or keywords",
+                )
             out[member] = items
         else:
             out[member] = _scalar(field, value, where, vocabulary)
@@ -328,8 +352,10 @@ def _from_mapping_entry(field: str, spec: Any, vocabulary: FilterVocabulary) -> 
         return {"field": field, **spec}
     if isinstance(spec, tuple):
         if len(spec) != 2:
-            raise _fail(f"filter {field}: a tuple is a (min, max) range and needs two items, not {len(spec)}",
-                        "a str for one value, a list for several, (min, max) with None for an open end")  # fmt: skip
+            raise _fail(
+                f"filter {field}: a tuple is a (min, max) range and needs two items, not {len(spec)}",
+                "a str for one value, a list for several, (min, max) with None for an open end",
+            )
         low, high = spec
         if low is None and high is None:
             raise _fail(f"filter {field}: a range needs at least one end")
@@ -406,8 +432,9 @@ def monitor(entity_type: Any, entity_id_: Any, preferences: Any, update_frequenc
         raise _fail("preferences must name at least one data category", ", ".join(api.PREFERENCES))
     for pref in prefs:
         if pref not in api.PREFERENCES:
-            raise _fail(f"preference {pref!r} is unknown{_close(str(pref), api.PREFERENCES)}",
-                        ", ".join(api.PREFERENCES))  # fmt: skip
+            raise _fail(
+                f"preference {pref!r} is unknown{_close(str(pref), api.PREFERENCES)}", ", ".join(api.PREFERENCES)
+            )
     body["preferences"] = list(dict.fromkeys(prefs))
     if update_frequency is not None:
         if entity_type == "person":

@@ -41,10 +41,27 @@ import pandas as pd
 from .money import cents_to_eur_array
 
 __all__ = [
-    "STR", "DATE", "DATETIME", "FLOAT", "CENTS_EUR", "INT", "INT64", "BOOL", "BOOLEAN", "Cat",
-    "STRING_DTYPE", "DATE_DTYPE", "DATETIME_DTYPE", "build_frame", "column", "date_array", "iso_date",
-    "number_block", "block_column", "rows_to_columns",
-]  # fmt: skip
+    "STR",
+    "DATE",
+    "DATETIME",
+    "FLOAT",
+    "CENTS_EUR",
+    "INT",
+    "INT64",
+    "BOOL",
+    "BOOLEAN",
+    "Cat",
+    "STRING_DTYPE",
+    "DATE_DTYPE",
+    "DATETIME_DTYPE",
+    "build_frame",
+    "column",
+    "date_array",
+    "iso_date",
+    "number_block",
+    "block_column",
+    "rows_to_columns",
+]
 
 logger = logging.getLogger("regkit.frames")
 
@@ -56,8 +73,16 @@ DATE_DTYPE = np.dtype("datetime64[us]")
 DATETIME_DTYPE = pd.DatetimeTZDtype(unit="us", tz="UTC")
 
 STR, DATE, DATETIME, FLOAT, CENTS_EUR, INT, INT64, BOOL, BOOLEAN = (
-    "str", "date", "datetime", "Float64", "cents_eur", "Int64", "int64", "bool", "boolean",
-)  # fmt: skip
+    "str",
+    "date",
+    "datetime",
+    "Float64",
+    "cents_eur",
+    "Int64",
+    "int64",
+    "bool",
+    "boolean",
+)
 
 
 @dataclass(frozen=True)
@@ -106,17 +131,22 @@ def _nullable_ints(values: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
 
 def _nullable_floats(values: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     mask = np.fromiter((v is None for v in values), dtype=bool, count=len(values))
-    data = np.array([0.0 if v is None else v for v in values], dtype=np.float64) if mask.any() else \
-        np.array(values, dtype=np.float64)  # fmt: skip
+    data = (
+        np.array([0.0 if v is None else v for v in values], dtype=np.float64)
+        if mask.any()
+        else np.array(values, dtype=np.float64)
+    )
     return (data if len(values) else np.empty(0)), mask
 
 
 def _categorical(values: Sequence[Any], categories: tuple[str, ...]) -> pd.Categorical:
     lookup = {c: i for i, c in enumerate(categories)}
-    codes = np.fromiter((lookup.get(v, -1) if v is not None else -1 for v in values), dtype=np.int64,
-                        count=len(values))  # fmt: skip
-    unknown = sorted({v for v, code in zip(values, codes) if code == -1 and v is not None}, key=str) \
-        if (codes == -1).any() else []  # fmt: skip
+    codes = np.fromiter((lookup.get(v, -1) if v is not None else -1 for v in values), dtype=np.int64, count=len(values))
+    unknown = (
+        sorted({v for v, code in zip(values, codes) if code == -1 and v is not None}, key=str)
+        if (codes == -1).any()
+        else []
+    )
     if unknown:
         logger.warning("values outside the interface's enum kept as extra categories: %s", unknown)
         return _categorical(values, categories + tuple(unknown))

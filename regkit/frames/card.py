@@ -24,8 +24,12 @@ __all__ = ["company_card_html"]
 
 _STATUS_COLOURS = {"active": "#1a7f37", "liquidation": "#9a6700", "inactive": "#6e7781"}
 _MAX_PEOPLE = 8
-_SHOWN = (("revenue", "Revenue"), ("net_income", "Net income"), ("equity", "Equity"),
-          ("balance_sheet_total", "Balance sheet total"))  # fmt: skip
+_SHOWN = (
+    ("revenue", "Revenue"),
+    ("net_income", "Net income"),
+    ("equity", "Equity"),
+    ("balance_sheet_total", "Balance sheet total"),
+)
 _CARD = "border:1px solid #d0d7de;border-radius:6px;padding:8px 12px;max-width:60em;font-size:13px;line-height:1.45"
 
 
@@ -35,9 +39,11 @@ def _nowrap(parts: list[str], sep: str) -> str:
 
 
 def _row(label: str, value: str) -> str:
-    return (f"<tr><th style='text-align:left;vertical-align:top;padding:2px 12px 2px 0;font-weight:600;"
-            f"white-space:nowrap'>{html.escape(label)}</th><td style='text-align:left;padding:2px 0'>{value}</td>"
-            "</tr>")  # fmt: skip
+    return (
+        f"<tr><th style='text-align:left;vertical-align:top;padding:2px 12px 2px 0;font-weight:600;"
+        f"white-space:nowrap'>{html.escape(label)}</th><td style='text-align:left;padding:2px 0'>{value}</td>"
+        "</tr>"
+    )
 
 
 def _amount(value: Any, currency: str) -> str:
@@ -67,8 +73,10 @@ def _people(company: Mapping[str, Any]) -> str:
                 held.append(label)
     if not roles:
         return "–"
-    shown = [f"{html.escape(name)} <span style='color:#57606a'>— {_nowrap(held, ', ')}</span>"
-             for (_, name), held in list(roles.items())[:_MAX_PEOPLE]]  # fmt: skip
+    shown = [
+        f"{html.escape(name)} <span style='color:#57606a'>— {_nowrap(held, ', ')}</span>"
+        for (_, name), held in list(roles.items())[:_MAX_PEOPLE]
+    ]
     more = len(roles) - _MAX_PEOPLE
     return "<br>".join(shown) + (f"<br>… and {more} more" if more > 0 else "")
 
@@ -81,7 +89,8 @@ def _indicators(company: Mapping[str, Any]) -> str:
     if report.get("employees") is not None:
         parts.append(f"Employees {count_text(report['employees'])}")
     return (_nowrap(parts, " · ") if parts else "no values") + (
-        f" <span style='color:#57606a'>(fiscal year to {html.escape(str(report['date']))})</span>")  # fmt: skip
+        f" <span style='color:#57606a'>(fiscal year to {html.escape(str(report['date']))})</span>"
+    )
 
 
 def _insolvency(company: Mapping[str, Any]) -> str:
@@ -90,8 +99,10 @@ def _insolvency(company: Mapping[str, Any]) -> str:
         return "none"
     latest = proceedings[-1]
     count = plural(len(proceedings), "proceeding")
-    text = (f"{count}; latest {latest['case_number']}, {latest['court']}: "
-            f"{display_label('current_status', latest['current_status'])}")  # fmt: skip
+    text = (
+        f"{count}; latest {latest['case_number']}, {latest['court']}: "
+        f"{display_label('current_status', latest['current_status'])}"
+    )
     return f"<span style='color:#cf222e;font-weight:600'>{html.escape(text)}</span>"
 
 
@@ -136,9 +147,13 @@ def company_card_html(company: Any) -> str:
         _row("Latest indicators", _indicators(c)),
         _row("Insolvency", _insolvency(c)),
     ]
-    badge = (f"<span style='background:{colour};color:#fff;border-radius:3px;padding:0 6px;font-size:80%;"
-             f"vertical-align:middle;white-space:nowrap'>{html.escape(display_label('status', status))}</span>")  # fmt: skip
-    return (f"<div class='regkit-card' style='{_CARD}'>"
-            f"<div style='font-size:120%;font-weight:600'>{html.escape(name)} {badge}</div>"
-            f"<div style='color:#57606a;font-size:85%'>{html.escape(str(c.get('id', '')))}</div>"
-            f"<table style='margin-top:4px;border-collapse:collapse'>{''.join(rows)}</table></div>")  # fmt: skip
+    badge = (
+        f"<span style='background:{colour};color:#fff;border-radius:3px;padding:0 6px;font-size:80%;"
+        f"vertical-align:middle;white-space:nowrap'>{html.escape(display_label('status', status))}</span>"
+    )
+    return (
+        f"<div class='regkit-card' style='{_CARD}'>"
+        f"<div style='font-size:120%;font-weight:600'>{html.escape(name)} {badge}</div>"
+        f"<div style='color:#57606a;font-size:85%'>{html.escape(str(c.get('id', '')))}</div>"
+        f"<table style='margin-top:4px;border-collapse:collapse'>{''.join(rows)}</table></div>"
+    )

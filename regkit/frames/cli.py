@@ -34,10 +34,12 @@ def open_cache(where: str | None) -> Any:
     path = Path(where).expanduser()
     file = path / CACHE_FILE if path.is_dir() else path
     if not file.is_file():
-        raise ValidationError(f"--cache {where}: no cache there ({file} does not exist)",
-                              suggestion="name the cache file (or its directory) a client used: "
-                                         "Client(cache=PATH), or REGKIT_CACHE_DIR; leave --cache out for the "
-                                         "default cache")  # fmt: skip
+        raise ValidationError(
+            f"--cache {where}: no cache there ({file} does not exist)",
+            suggestion="name the cache file (or its directory) a client used: "
+            "Client(cache=PATH), or REGKIT_CACHE_DIR; leave --cache out for the "
+            "default cache",
+        )
     return open_backend(file)
 
 
@@ -83,9 +85,14 @@ def add_commands(subparsers: Any) -> None:
         "tables (one directory of part files each) with manifest.json. Reads the cache only: 0 credits.",
     )
     p.add_argument("directory", metavar="DIR", help="a new or empty directory (created if missing)")
-    p.add_argument("--overwrite", action="store_true",
-                   help="replace a previous export in DIR (refused if DIR holds anything else)")  # fmt: skip
-    p.add_argument("--cache", metavar="WHERE", default=None,
-                   help="the cache to export: a SQLite file or its directory, or a redis:// URL (default: the "
-                        "cache regkit.Client() uses)")  # fmt: skip
+    p.add_argument(
+        "--overwrite", action="store_true", help="replace a previous export in DIR (refused if DIR holds anything else)"
+    )
+    p.add_argument(
+        "--cache",
+        metavar="WHERE",
+        default=None,
+        help="the cache to export: a SQLite file or its directory, or a redis:// URL (default: the "
+        "cache regkit.Client() uses)",
+    )
     p.set_defaults(handler=export_parquet_command)

@@ -16,11 +16,22 @@ from .insolvency import result_list
 __all__ = ["company_search_results"]
 
 _SPEC = [
-    ("company_id", STR), ("name", STR), ("legal_form", Cat(LEGAL_FORMS)), ("register_type", Cat(REGISTER_TYPES)),
-    ("register_court", STR), ("register_number", STR), ("active", BOOL), ("country", STR), ("purpose", STR),
-    ("street", STR), ("postal_code", STR), ("city", STR), ("address_country", STR), ("address_extra", STR),
+    ("company_id", STR),
+    ("name", STR),
+    ("legal_form", Cat(LEGAL_FORMS)),
+    ("register_type", Cat(REGISTER_TYPES)),
+    ("register_court", STR),
+    ("register_number", STR),
+    ("active", BOOL),
+    ("country", STR),
+    ("purpose", STR),
+    ("street", STR),
+    ("postal_code", STR),
+    ("city", STR),
+    ("address_country", STR),
+    ("address_extra", STR),
     ("address", STR),
-]  # fmt: skip
+]
 _EMPTY: Mapping[str, Any] = {}
 
 
@@ -69,8 +80,23 @@ def company_search_results(results: Any) -> pd.DataFrame:
         for r in result_list(results):
             context.company = r["company_id"]
             a = r.get("address") or _EMPTY
-            rows.append((r["company_id"], r["name"], r["legal_form"], r["register_type"], r["register_court"],
-                         r["register_number"], r["active"], r.get("country"), r.get("purpose"), a.get("street"),
-                         a.get("postal_code"), a.get("city"), a.get("country"), a.get("extra"),
-                         a.get("formatted_value")))  # fmt: skip
+            rows.append(
+                (
+                    r["company_id"],
+                    r["name"],
+                    r["legal_form"],
+                    r["register_type"],
+                    r["register_court"],
+                    r["register_number"],
+                    r["active"],
+                    r.get("country"),
+                    r.get("purpose"),
+                    a.get("street"),
+                    a.get("postal_code"),
+                    a.get("city"),
+                    a.get("country"),
+                    a.get("extra"),
+                    a.get("formatted_value"),
+                )
+            )
     return build_frame(rows_to_columns(rows, _SPEC), _SPEC)

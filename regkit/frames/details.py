@@ -18,12 +18,26 @@ SOCIAL_MEDIA = ("linkedin", "instagram", "github", "twitter", "facebook", "youtu
 """The optional members of ``contact.social_media``, in the interface's order."""
 
 _DOCUMENTS = [("company_id", STR), ("id", STR), ("type", Cat(DOCUMENT_TYPES)), ("date", DATE), ("latest", BOOL)]
-_SUMMARIES = [("company_id", STR), ("id", STR), ("current_status", Cat(INSOLVENCY_STATUSES)), ("court", STR),
-              ("case_number", STR), ("proceeding_kind", Cat(PROCEEDING_KINDS)),
-              ("administration_kind", Cat(ADMINISTRATION_KINDS)), ("opened_at", DATE), ("closed_at", DATE)]  # fmt: skip
+_SUMMARIES = [
+    ("company_id", STR),
+    ("id", STR),
+    ("current_status", Cat(INSOLVENCY_STATUSES)),
+    ("court", STR),
+    ("case_number", STR),
+    ("proceeding_kind", Cat(PROCEEDING_KINDS)),
+    ("administration_kind", Cat(ADMINISTRATION_KINDS)),
+    ("opened_at", DATE),
+    ("closed_at", DATE),
+]
 _CODES = [("company_id", STR), ("scheme", STR), ("position", INT64), ("code", STR)]
-_CONTACT = [("company_id", STR), ("website_url", STR), ("email", STR), ("phone", STR), ("vat_id", STR),
-            *((name, STR) for name in SOCIAL_MEDIA)]  # fmt: skip
+_CONTACT = [
+    ("company_id", STR),
+    ("website_url", STR),
+    ("email", STR),
+    ("phone", STR),
+    ("vat_id", STR),
+    *((name, STR) for name in SOCIAL_MEDIA),
+]
 
 
 def _frame(companies: Any, spec: list, rows_of: Any) -> pd.DataFrame:
@@ -75,9 +89,20 @@ def documents(company: Any) -> pd.DataFrame:
 
 def _summary_rows(company: Mapping[str, Any]) -> list[tuple]:
     cid = company["id"]
-    return [(cid, s["id"], s["current_status"], s["court"], s["case_number"], s.get("proceeding_kind"),
-             s.get("administration_kind"), s.get("opened_at"), s.get("closed_at"))
-            for s in company.get("insolvencies") or ()]  # fmt: skip
+    return [
+        (
+            cid,
+            s["id"],
+            s["current_status"],
+            s["court"],
+            s["case_number"],
+            s.get("proceeding_kind"),
+            s.get("administration_kind"),
+            s.get("opened_at"),
+            s.get("closed_at"),
+        )
+        for s in company.get("insolvencies") or ()
+    ]
 
 
 def insolvency_summaries(company: Any) -> pd.DataFrame:
@@ -113,9 +138,11 @@ def insolvency_summaries(company: Any) -> pd.DataFrame:
 
 def _code_rows(company: Mapping[str, Any]) -> list[tuple]:
     cid = company["id"]
-    return [(cid, scheme, position, entry["code"])
-            for scheme, entries in company["industry_codes"].items()
-            for position, entry in enumerate(entries)]  # fmt: skip
+    return [
+        (cid, scheme, position, entry["code"])
+        for scheme, entries in company["industry_codes"].items()
+        for position, entry in enumerate(entries)
+    ]
 
 
 def industry_codes(company: Any) -> pd.DataFrame:
@@ -149,8 +176,16 @@ def _contact_rows(company: Mapping[str, Any]) -> list[tuple]:
     if data is None:
         return []
     social = data["social_media"]
-    return [(company["id"], data["website_url"], data.get("email"), data.get("phone"), data.get("vat_id"),
-             *(social.get(name) for name in SOCIAL_MEDIA))]  # fmt: skip
+    return [
+        (
+            company["id"],
+            data["website_url"],
+            data.get("email"),
+            data.get("phone"),
+            data.get("vat_id"),
+            *(social.get(name) for name in SOCIAL_MEDIA),
+        )
+    ]
 
 
 def contact(company: Any) -> pd.DataFrame:

@@ -36,8 +36,9 @@ __all__ = ["export_parquet"]
 logger = logging.getLogger("regkit.frames")
 
 
-def export_parquet(cache: Any, directory: str | os.PathLike[str], *, overwrite: bool = False,
-                   rows_per_file: int = 1_000_000) -> dict[str, Any]:  # fmt: skip
+def export_parquet(
+    cache: Any, directory: str | os.PathLike[str], *, overwrite: bool = False, rows_per_file: int = 1_000_000
+) -> dict[str, Any]:
     """Write everything a cache holds as Parquet tables with the frames' dtypes, and a manifest: 0 credits.
 
     Parameters
@@ -141,8 +142,10 @@ def export_parquet(cache: Any, directory: str | os.PathLike[str], *, overwrite: 
     rows_per_file = _positive(rows_per_file, "rows_per_file")
     require_pyarrow()
     if handle.backend is None:
-        raise ValidationError("this cache is off (cache=False): there is nothing to export",
-                              suggestion="export the cache your lookups went to, e.g. Client(cache='sqlite')")  # fmt: skip
+        raise ValidationError(
+            "this cache is off (cache=False): there is nothing to export",
+            suggestion="export the cache your lookups went to, e.g. Client(cache='sqlite')",
+        )
     _check_target(target, overwrite)
     started = datetime.now(timezone.utc)
     unreadable: list[str] = []
@@ -177,14 +180,17 @@ def _cache_of(cache: Any) -> ClientCache:
     handle = getattr(cache, "cache", None)
     if isinstance(handle, ClientCache):
         return handle
-    raise ValidationError(f"cache must be a regkit Client, its .cache or a requests-cache backend, not "
-                          f"{type(cache).__name__}", suggestion="client.export_parquet(directory)")  # fmt: skip
+    raise ValidationError(
+        f"cache must be a regkit Client, its .cache or a requests-cache backend, not {type(cache).__name__}",
+        suggestion="client.export_parquet(directory)",
+    )
 
 
 def _directory(directory: Any) -> Path:
     if not isinstance(directory, (str, os.PathLike)) or not str(directory).strip():
-        raise ValidationError(f"directory must be a path, not {directory!r}",
-                              suggestion="e.g. export_parquet(client, 'register-dataset')")  # fmt: skip
+        raise ValidationError(
+            f"directory must be a path, not {directory!r}", suggestion="e.g. export_parquet(client, 'register-dataset')"
+        )
     return Path(directory).expanduser().absolute()
 
 

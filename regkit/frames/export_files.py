@@ -20,8 +20,18 @@ from typing import Any
 
 import pandas as pd
 
-__all__ = ["FORMAT", "MANIFEST", "ROW_GROUP_ROWS", "TableWriter", "TargetRefused", "check_target", "publish",
-           "remove_staging", "require_pyarrow", "staging_dir"]  # fmt: skip
+__all__ = [
+    "FORMAT",
+    "MANIFEST",
+    "ROW_GROUP_ROWS",
+    "TableWriter",
+    "TargetRefused",
+    "check_target",
+    "publish",
+    "remove_staging",
+    "require_pyarrow",
+    "staging_dir",
+]
 
 MANIFEST = "manifest.json"
 FORMAT = "regkit-parquet-export"
@@ -43,8 +53,9 @@ def require_pyarrow() -> tuple[Any, Any]:
     try:
         return importlib.import_module("pyarrow"), importlib.import_module("pyarrow.parquet")
     except ImportError as exc:
-        raise ImportError("exporting to Parquet needs pyarrow, which is not installed: "
-                          "pip install 'regkit[parquet]'") from exc  # fmt: skip
+        raise ImportError(
+            "exporting to Parquet needs pyarrow, which is not installed: pip install 'regkit[parquet]'"
+        ) from exc
 
 
 def _previous_tables(directory: Path) -> set[str] | None:
@@ -63,8 +74,12 @@ def _previous_tables(directory: Path) -> set[str] | None:
 def _ours(entry: Path, tables: set[str]) -> bool:
     if entry.name == MANIFEST:
         return entry.is_file()
-    return (entry.is_dir() and not entry.is_symlink() and entry.name in tables
-            and all(_PART.fullmatch(p.name) and p.is_file() for p in entry.iterdir()))  # fmt: skip
+    return (
+        entry.is_dir()
+        and not entry.is_symlink()
+        and entry.name in tables
+        and all(_PART.fullmatch(p.name) and p.is_file() for p in entry.iterdir())
+    )
 
 
 def check_target(directory: Path, overwrite: bool) -> list[Path]:
@@ -77,25 +92,32 @@ def check_target(directory: Path, overwrite: bool) -> list[Path]:
         holds something other than a previous export (nothing is deleted then).
     """
     if directory.exists() and not directory.is_dir():
-        raise TargetRefused(f"export directory {directory} is a file",
-                            suggestion="name a directory: it is created if it does not exist")  # fmt: skip
+        raise TargetRefused(
+            f"export directory {directory} is a file", suggestion="name a directory: it is created if it does not exist"
+        )
     entries = sorted(directory.iterdir()) if directory.is_dir() else []
     if not entries:
         return []
     if not overwrite:
-        raise TargetRefused(f"export directory {directory} is not empty ({len(entries)} entries)",
-                            suggestion="choose a new or empty directory, or pass overwrite=True (regkit export "
-                                       "parquet --overwrite) to replace a previous export there")  # fmt: skip
+        raise TargetRefused(
+            f"export directory {directory} is not empty ({len(entries)} entries)",
+            suggestion="choose a new or empty directory, or pass overwrite=True (regkit export "
+            "parquet --overwrite) to replace a previous export there",
+        )
     tables = _previous_tables(directory)
     if tables is None:
-        raise TargetRefused(f"export directory {directory} is not empty and holds no regkit export (no "
-                            f"{MANIFEST} of one); overwrite replaces only a previous export",
-                            suggestion="choose a new or empty directory; nothing was deleted")  # fmt: skip
+        raise TargetRefused(
+            f"export directory {directory} is not empty and holds no regkit export (no "
+            f"{MANIFEST} of one); overwrite replaces only a previous export",
+            suggestion="choose a new or empty directory; nothing was deleted",
+        )
     foreign = [e.name for e in entries if not _ours(e, tables)]
     if foreign:
-        raise TargetRefused(f"export directory {directory} holds files that are not part of the previous "
-                            f"export: {', '.join(foreign[:5])}{' …' if len(foreign) > 5 else ''}",
-                            suggestion="move them elsewhere or choose another directory; nothing was deleted")  # fmt: skip
+        raise TargetRefused(
+            f"export directory {directory} holds files that are not part of the previous "
+            f"export: {', '.join(foreign[:5])}{' …' if len(foreign) > 5 else ''}",
+            suggestion="move them elsewhere or choose another directory; nothing was deleted",
+        )
     return entries
 
 

@@ -30,19 +30,36 @@ def _stamp(moment: datetime) -> str:
     return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
-def build_manifest(handle: ClientCache, started: datetime, writers: dict[str, TableWriter], found: Survey,
-                   exported: set[str]) -> dict[str, Any]:  # fmt: skip
+def build_manifest(
+    handle: ClientCache, started: datetime, writers: dict[str, TableWriter], found: Survey, exported: set[str]
+) -> dict[str, Any]:
     """The manifest of an export (see :func:`regkit.frames.export.export_parquet`, Returns): ``writers`` are the
     closed table writers, ``found`` the first pass, ``exported`` the cache keys whose rows were written."""
     made_by = {t.name: (t.call, list(t.kinds)) for t in TABLES}
     made_by["sources"] = ("regkit.frames.export.export_parquet: one row per answer read", [])
-    tables = {name: {"rows": w.rows, "files": w.files, "columns": w.dtypes, "made_by": made_by[name][0],
-                     "from": made_by[name][1]} for name, w in writers.items()}  # fmt: skip
+    tables = {
+        name: {
+            "rows": w.rows,
+            "files": w.files,
+            "columns": w.dtypes,
+            "made_by": made_by[name][0],
+            "from": made_by[name][1],
+        }
+        for name, w in writers.items()
+    }
     kinds: dict[str, Any] = {}
     for source in found.sources:
-        entry = kinds.setdefault(source.kind, {"answers": 0, "exported": 0, "expired": 0, "origins": set(),
-                                               "first_fetched_at": source.fetched_at,
-                                               "last_fetched_at": source.fetched_at})  # fmt: skip
+        entry = kinds.setdefault(
+            source.kind,
+            {
+                "answers": 0,
+                "exported": 0,
+                "expired": 0,
+                "origins": set(),
+                "first_fetched_at": source.fetched_at,
+                "last_fetched_at": source.fetched_at,
+            },
+        )
         entry["answers"] += 1
         entry["exported"] += source.key in exported
         entry["expired"] += source.expired
@@ -51,15 +68,25 @@ def build_manifest(handle: ClientCache, started: datetime, writers: dict[str, Ta
         entry["last_fetched_at"] = max(entry["last_fetched_at"], source.fetched_at)
     kinds = {kind: kinds[kind] for kind in KINDS if kind in kinds}
     for entry in kinds.values():
-        entry.update(origins=sorted(entry["origins"]), first_fetched_at=_stamp(entry["first_fetched_at"]),
-                     last_fetched_at=_stamp(entry["last_fetched_at"]))  # fmt: skip
+        entry.update(
+            origins=sorted(entry["origins"]),
+            first_fetched_at=_stamp(entry["first_fetched_at"]),
+            last_fetched_at=_stamp(entry["last_fetched_at"]),
+        )
     superseded = sum(1 for s in found.sources if s.kind in ENTITY_KINDS) - sum(map(len, found.chosen.values()))
     left_out = dict(sorted({**found.skipped, "superseded": superseded}.items()))
     return {
-        "format": FORMAT, "format_version": FORMAT_VERSION, "regkit_version": _version(),
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "regkit_version": _version(),
         "exported_at": _stamp(started),
-        "cache": {"backend": "none" if handle.backend is None else type(handle.backend).__name__,
-                  "location": handle.location()},
-        "credits_spent": 0, "requests_sent": 0,
-        "tables": tables, "sources": kinds, "left_out": left_out,
-    }  # fmt: skip
+        "cache": {
+            "backend": "none" if handle.backend is None else type(handle.backend).__name__,
+            "location": handle.location(),
+        },
+        "credits_spent": 0,
+        "requests_sent": 0,
+        "tables": tables,
+        "sources": kinds,
+        "left_out": left_out,
+    }

@@ -37,8 +37,14 @@ from urllib.parse import parse_qsl, unquote
 __all__ = ["ENTITY_KINDS", "SEARCH_KINDS", "KINDS", "Source", "Survey", "classify", "survey"]
 
 #: Kinds looked up by id, with the member of the answer that names the thing it is about.
-ENTITY_KINDS = {"company": "id", "owners": "company_id", "holdings": "company_id", "person": "id",
-                "person_holdings": "person_id", "insolvency": "id"}  # fmt: skip
+ENTITY_KINDS = {
+    "company": "id",
+    "owners": "company_id",
+    "holdings": "company_id",
+    "person": "id",
+    "person_holdings": "person_id",
+    "insolvency": "id",
+}
 #: Search kinds, with the member of each result that names it.
 SEARCH_KINDS = {"insolvency_search": "id", "company_search": "company_id", "person_search": "id"}
 KINDS = (*ENTITY_KINDS, *SEARCH_KINDS)
@@ -60,8 +66,10 @@ _ROUTES: list[tuple[str, re.Pattern[str], str]] = [
 #: Query parameters regkit sends that say how an answer was asked; every other parameter is left out.
 _SAFE_PARAMETERS = frozenset({"realtime", "export", "best_available"})
 _URL = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]*)([^?#]*)(?:\?([^#]*))?")
-_HEADS = {member: re.compile(rb'^\s*\{\s*"' + member.encode() + rb'"\s*:\s*"([^"\\]*)"')
-          for member in set(ENTITY_KINDS.values())}  # fmt: skip
+_HEADS = {
+    member: re.compile(rb'^\s*\{\s*"' + member.encode() + rb'"\s*:\s*"([^"\\]*)"')
+    for member in set(ENTITY_KINDS.values())
+}
 
 
 class Source(NamedTuple):
@@ -170,8 +178,20 @@ def survey(answers: Iterable[Any], now: datetime, scope_header: str) -> Survey:
         if kind in ENTITY_KINDS and thing is None:
             found.skipped["unreadable"] += 1
             continue
-        found.take(Source(answer.key, kind, thing, origin, answer.method.upper(), path, query, answer.created_at,
-                          answer.expires, answer.is_expired(now)))  # fmt: skip
+        found.take(
+            Source(
+                answer.key,
+                kind,
+                thing,
+                origin,
+                answer.method.upper(),
+                path,
+                query,
+                answer.created_at,
+                answer.expires,
+                answer.is_expired(now),
+            )
+        )
     for pages in found.pages.values():
         pages.sort(key=lambda s: (s.fetched_at, s.key), reverse=True)
     return found

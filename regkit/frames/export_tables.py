@@ -76,9 +76,17 @@ TABLES_OF: dict[str, tuple[ExportTable, ...]] = {kind: tuple(t for t in TABLES i
 """The tables each answer kind feeds."""
 
 SOURCES_SPEC = [
-    ("kind", Cat(KINDS)), ("entity_id", STR), ("origin", STR), ("method", Cat(("GET", "POST"))), ("path", STR),
-    ("query", STR), ("fetched_at", DATETIME), ("expires", DATETIME), ("expired", BOOL), ("exported", BOOL),
-]  # fmt: skip
+    ("kind", Cat(KINDS)),
+    ("entity_id", STR),
+    ("origin", STR),
+    ("method", Cat(("GET", "POST"))),
+    ("path", STR),
+    ("query", STR),
+    ("fetched_at", DATETIME),
+    ("expires", DATETIME),
+    ("expired", BOOL),
+    ("exported", BOOL),
+]
 """Columns of the ``sources`` table (see :func:`regkit.frames.export.export_parquet`)."""
 
 _BUILD_ERRORS = (ValueError, TypeError, KeyError, AttributeError)
@@ -90,13 +98,17 @@ def sources_frame(sources: Sequence[Source], exported: set[str]) -> pd.DataFrame
     rank = {kind: i for i, kind in enumerate(KINDS)}
     ordered = sorted(sources, key=lambda s: (rank[s.kind], s.entity_id or "", -s.fetched_at.timestamp(), s.key))
     columns = {
-        "kind": [s.kind for s in ordered], "entity_id": [s.entity_id for s in ordered],
-        "origin": [s.origin for s in ordered], "method": [s.method for s in ordered],
-        "path": [s.path for s in ordered], "query": [s.query for s in ordered],
+        "kind": [s.kind for s in ordered],
+        "entity_id": [s.entity_id for s in ordered],
+        "origin": [s.origin for s in ordered],
+        "method": [s.method for s in ordered],
+        "path": [s.path for s in ordered],
+        "query": [s.query for s in ordered],
         "fetched_at": [s.fetched_at.isoformat() for s in ordered],
         "expires": [None if s.expires is None else s.expires.isoformat() for s in ordered],
-        "expired": [s.expired for s in ordered], "exported": [s.key in exported for s in ordered],
-    }  # fmt: skip
+        "expired": [s.expired for s in ordered],
+        "exported": [s.key in exported for s in ordered],
+    }
     return build_frame(columns, SOURCES_SPEC)
 
 

@@ -12,9 +12,22 @@ from ._input import as_dict
 
 __all__ = ["beneficial_owners"]
 
-SPEC = [("extract_id", STR), ("company_id", STR), ("position", INT), ("title", STR), ("first_name", STR),
-        ("last_name", STR), ("full_name", STR), ("date_of_birth", DATE), ("city", STR), ("country", STR),
-        ("nationalities", STR), ("interest_type", STR), ("interest_scope", STR), ("interest_percentage", FLOAT)]  # fmt: skip
+SPEC = [
+    ("extract_id", STR),
+    ("company_id", STR),
+    ("position", INT),
+    ("title", STR),
+    ("first_name", STR),
+    ("last_name", STR),
+    ("full_name", STR),
+    ("date_of_birth", DATE),
+    ("city", STR),
+    ("country", STR),
+    ("nationalities", STR),
+    ("interest_type", STR),
+    ("interest_scope", STR),
+    ("interest_percentage", FLOAT),
+]
 _EMPTY: Mapping[str, Any] = {}
 
 
@@ -53,9 +66,22 @@ def beneficial_owners(extract: Any) -> pd.DataFrame:
             person = ubo.get("natural_person") or _EMPTY
             interest = ubo.get("interest") or _EMPTY
             nationalities = person.get("nationalities")
-            rows.append((e.get("id"), e.get("company_id"), ubo.get("position"), person.get("title"),
-                         person.get("first_name"), person.get("last_name"), person.get("full_name"),
-                         person.get("date_of_birth"), person.get("city"), person.get("country"),
-                         None if nationalities is None else "; ".join(nationalities), interest.get("type"),
-                         interest.get("scope"), interest.get("percentage")))  # fmt: skip
+            rows.append(
+                (
+                    e.get("id"),
+                    e.get("company_id"),
+                    ubo.get("position"),
+                    person.get("title"),
+                    person.get("first_name"),
+                    person.get("last_name"),
+                    person.get("full_name"),
+                    person.get("date_of_birth"),
+                    person.get("city"),
+                    person.get("country"),
+                    None if nationalities is None else "; ".join(nationalities),
+                    interest.get("type"),
+                    interest.get("scope"),
+                    interest.get("percentage"),
+                )
+            )
     return build_frame(rows_to_columns(rows, SPEC), SPEC)

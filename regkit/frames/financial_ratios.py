@@ -16,8 +16,14 @@ import pandas as pd
 
 __all__ = ["RATIOS", "ratios"]
 
-RATIOS = ("equity_ratio", "net_margin", "return_on_assets", "revenue_growth", "liabilities_to_equity",
-          "salaries_per_employee")  # fmt: skip
+RATIOS = (
+    "equity_ratio",
+    "net_margin",
+    "return_on_assets",
+    "revenue_growth",
+    "liabilities_to_equity",
+    "salaries_per_employee",
+)
 
 _GROWTH_DAYS = (300, 430)
 
@@ -44,8 +50,14 @@ def _previous_revenue(frame: pd.DataFrame) -> pd.arrays.FloatingArray:
     latest = latest.drop_duplicates(["company_id", "date"], keep="last").dropna(subset=["date"])
     latest = latest.rename(columns={"date": "_prev_date", "_revenue": "_prev_revenue"}).drop(columns="_row")
     rows = keys.dropna(subset=["date"]).sort_values("date", kind="stable")
-    merged = pd.merge_asof(rows, latest.sort_values("_prev_date", kind="stable"), left_on="date",
-                           right_on="_prev_date", by="company_id", allow_exact_matches=False)  # fmt: skip
+    merged = pd.merge_asof(
+        rows,
+        latest.sort_values("_prev_date", kind="stable"),
+        left_on="date",
+        right_on="_prev_date",
+        by="company_id",
+        allow_exact_matches=False,
+    )
     gap = (merged["date"] - merged["_prev_date"]).dt.days
     ok = gap.between(*_GROWTH_DAYS).fillna(False).to_numpy(bool)
     values, missing = _values(merged["_prev_revenue"])

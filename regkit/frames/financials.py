@@ -27,8 +27,20 @@ from ._input import company_list, required
 
 __all__ = ["MEASURES", "UNITS", "indicators", "indicator_columns", "indicator_spec", "measure_array"]
 
-MEASURES = ("balance_sheet_total", "net_income", "revenue", "cash", "equity", "real_estate", "materials",
-            "pension_provisions", "salaries", "taxes", "liabilities", "capital_reserves")  # fmt: skip
+MEASURES = (
+    "balance_sheet_total",
+    "net_income",
+    "revenue",
+    "cash",
+    "equity",
+    "real_estate",
+    "materials",
+    "pension_provisions",
+    "salaries",
+    "taxes",
+    "liabilities",
+    "capital_reserves",
+)
 """The twelve monetary measures, in the interface's order."""
 
 UNITS = ("EUR", "cents")
@@ -39,8 +51,15 @@ def indicator_spec(unit: str) -> list[tuple[str, Any]]:
     if unit not in UNITS:
         raise ValueError(f"unit must be 'EUR' or 'cents', not {unit!r}")
     money = CENTS_EUR if unit == "EUR" else INT
-    return [("company_id", STR), ("date", DATE), ("report_id", STR), ("revision", INT64),
-            ("is_latest_revision", BOOL), *((m, money) for m in MEASURES), ("employees", INT)]  # fmt: skip
+    return [
+        ("company_id", STR),
+        ("date", DATE),
+        ("report_id", STR),
+        ("revision", INT64),
+        ("is_latest_revision", BOOL),
+        *((m, money) for m in MEASURES),
+        ("employees", INT),
+    ]
 
 
 def indicator_columns(companies: Any) -> tuple[dict[str, list], np.ndarray, list]:
@@ -95,8 +114,7 @@ def _long(wide: pd.DataFrame, unit: str) -> pd.DataFrame:
     frame["measure"] = pd.Categorical.from_codes(np.tile(np.arange(k), n), categories=list(names))
     array_type = pd.arrays.FloatingArray if unit == "EUR" else pd.arrays.IntegerArray
     frame["value"] = array_type(values, mask)
-    frame["unit"] = pd.Categorical.from_codes(np.tile(np.r_[np.zeros(k - 1, int), 1], n),
-                                              categories=[unit, "persons"])  # fmt: skip
+    frame["unit"] = pd.Categorical.from_codes(np.tile(np.r_[np.zeros(k - 1, int), 1], n), categories=[unit, "persons"])
     return frame
 
 

@@ -35,11 +35,15 @@ __all__ = ["CURRENT", "FIELDS", "MEMBERS", "history", "history_columns", "member
 FIELDS = ("names", "addresses", "purposes", "capitals", "registers")
 """The history members :func:`history` accepts."""
 
-CURRENT = {"names": "name", "addresses": "address", "purposes": "purpose", "capitals": "capital",
-           "registers": "register"}  # fmt: skip
+CURRENT = {
+    "names": "name",
+    "addresses": "address",
+    "purposes": "purpose",
+    "capitals": "capital",
+    "registers": "register",
+}
 
-_PREFIX = [("company_id", STR), ("version", INT64), ("valid_from", DATE), ("valid_to", DATE),
-           ("is_current", BOOL)]  # fmt: skip
+_PREFIX = [("company_id", STR), ("version", INT64), ("valid_from", DATE), ("valid_to", DATE), ("is_current", BOOL)]
 
 MEMBERS: dict[str, list[tuple[str, Any]]] = {
     "names": [("name", STR), ("legal_form", Cat(LEGAL_FORMS))],
@@ -62,9 +66,13 @@ MEMBERS: dict[str, list[tuple[str, Any]]] = {
 }
 """Per history: the member columns after the common ones."""
 
-_REQUIRED = {"names": ("name", "legal_form"), "addresses": ("city", "country", "formatted_value"),
-             "purposes": ("purpose",), "capitals": ("amount", "currency"),
-             "registers": ("register_number", "register_type", "register_court")}  # fmt: skip
+_REQUIRED = {
+    "names": ("name", "legal_form"),
+    "addresses": ("city", "country", "formatted_value"),
+    "purposes": ("purpose",),
+    "capitals": ("amount", "currency"),
+    "registers": ("register_number", "register_type", "register_court"),
+}
 _SOURCE = {"register_company_id": "company_id"}
 
 
@@ -179,8 +187,14 @@ def history(company: Any, field: str) -> pd.DataFrame:
     cids, positions, starts, ends, current, entries = history_columns(company, field)
     with required(f"a {field} entry"):
         members = member_columns(field, entries)
-    columns = {"company_id": cids, "version": positions, "valid_from": starts, "valid_to": ends,
-               "is_current": current, **members}  # fmt: skip
+    columns = {
+        "company_id": cids,
+        "version": positions,
+        "valid_from": starts,
+        "valid_to": ends,
+        "is_current": current,
+        **members,
+    }
     return build_frame(columns, _PREFIX + MEMBERS[field])
 
 

@@ -50,8 +50,10 @@ __all__ = ["is_company_id", "legal_key", "name_key", "normalise", "person_key"]
 
 _FOLD = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "æ": "ae", "ø": "oe", "œ": "oe"})
 _NON_WORD = re.compile(r"[\W_]+")
-_DOCTORATE = (r"med|dent|vet|rer|nat|pol|oec|soc|jur|iur|phil|theol|ing|sc|techn|agr|habil|mult|paed|pharm|"
-              r"publ|biol|hum|math|troph|h\.?\s*c")  # fmt: skip
+_DOCTORATE = (
+    r"med|dent|vet|rer|nat|pol|oec|soc|jur|iur|phil|theol|ing|sc|techn|agr|habil|mult|paed|pharm|"
+    r"publ|biol|hum|math|troph|h\.?\s*c"
+)
 _TITLES = re.compile(
     rf"\b(?:(?:prof(?:essor)?|dr(?:es)?|doktor|doctor)\b\.?(?:\s*-?\s*(?:{_DOCTORATE})\b\.?)*"
     r"|dipl(?:om)?\b\.?\s*-?\s*[a-z]+\b\.?(?:\s*-\s*[a-z]+\b\.)*(?:\s*\(\s*(?:fh|th|tu|ba|univ)\s*\))?"

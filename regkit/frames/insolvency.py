@@ -34,41 +34,90 @@ MEETING_KINDS = ("report_meeting", "examination_meeting")
 """Meeting kinds with a column of their own in :func:`events`."""
 
 _GROUNDS = [("insolvency_grounds", STR), *((f"ground_{g}", BOOLEAN) for g in INSOLVENCY_GROUNDS)]
-_CATS = {"debtor_kind": Cat(DEBTOR_KINDS), "debtor_legal_form": Cat(LEGAL_FORMS),
-         "current_status": Cat(INSOLVENCY_STATUSES), "proceeding_kind": Cat(PROCEEDING_KINDS),
-         "administration_kind": Cat(ADMINISTRATION_KINDS)}  # fmt: skip
+_CATS = {
+    "debtor_kind": Cat(DEBTOR_KINDS),
+    "debtor_legal_form": Cat(LEGAL_FORMS),
+    "current_status": Cat(INSOLVENCY_STATUSES),
+    "proceeding_kind": Cat(PROCEEDING_KINDS),
+    "administration_kind": Cat(ADMINISTRATION_KINDS),
+}
 
 RESULT_SPEC = [
-    ("id", STR), ("debtor_name", STR), ("debtor_kind", _CATS["debtor_kind"]),
-    ("debtor_legal_form", _CATS["debtor_legal_form"]), ("case_number", STR), ("court", STR), ("city", STR),
-    ("current_status", _CATS["current_status"]), ("has_open_insolvency", BOOLEAN),
-    ("proceeding_kind", _CATS["proceeding_kind"]), ("administration_kind", _CATS["administration_kind"]),
-    *_GROUNDS, ("administrator_name", STR), ("company_id", STR), ("person_id", STR), ("opened_at", DATE),
-    ("closed_at", DATE), ("last_event_at", DATE),
-]  # fmt: skip
+    ("id", STR),
+    ("debtor_name", STR),
+    ("debtor_kind", _CATS["debtor_kind"]),
+    ("debtor_legal_form", _CATS["debtor_legal_form"]),
+    ("case_number", STR),
+    ("court", STR),
+    ("city", STR),
+    ("current_status", _CATS["current_status"]),
+    ("has_open_insolvency", BOOLEAN),
+    ("proceeding_kind", _CATS["proceeding_kind"]),
+    ("administration_kind", _CATS["administration_kind"]),
+    *_GROUNDS,
+    ("administrator_name", STR),
+    ("company_id", STR),
+    ("person_id", STR),
+    ("opened_at", DATE),
+    ("closed_at", DATE),
+    ("last_event_at", DATE),
+]
 _RESULT_MEMBERS = [name for name, _ in RESULT_SPEC if name not in dict(_GROUNDS)]
 
 PROCEEDING_SPEC = [
-    ("id", STR), ("case_number", STR), ("court", STR), ("current_status", _CATS["current_status"]),
-    ("debtor_name", STR), ("debtor_kind", _CATS["debtor_kind"]), ("debtor_legal_form", _CATS["debtor_legal_form"]),
-    ("company_id", STR), ("person_id", STR), ("city", STR), ("has_open_insolvency", BOOLEAN),
-    ("proceeding_kind", _CATS["proceeding_kind"]), ("administration_kind", _CATS["administration_kind"]),
-    ("administrator_name", STR), ("administrator_address", STR), *_GROUNDS, ("claims_filing_deadline", DATE),
-    ("opened_at", DATE), ("closed_at", DATE), ("first_event_at", DATE), ("last_event_at", DATE),
-    ("distribution_available", FLOAT), ("distribution_claims_total", FLOAT), ("event_count", INT64),
-]  # fmt: skip
+    ("id", STR),
+    ("case_number", STR),
+    ("court", STR),
+    ("current_status", _CATS["current_status"]),
+    ("debtor_name", STR),
+    ("debtor_kind", _CATS["debtor_kind"]),
+    ("debtor_legal_form", _CATS["debtor_legal_form"]),
+    ("company_id", STR),
+    ("person_id", STR),
+    ("city", STR),
+    ("has_open_insolvency", BOOLEAN),
+    ("proceeding_kind", _CATS["proceeding_kind"]),
+    ("administration_kind", _CATS["administration_kind"]),
+    ("administrator_name", STR),
+    ("administrator_address", STR),
+    *_GROUNDS,
+    ("claims_filing_deadline", DATE),
+    ("opened_at", DATE),
+    ("closed_at", DATE),
+    ("first_event_at", DATE),
+    ("last_event_at", DATE),
+    ("distribution_available", FLOAT),
+    ("distribution_claims_total", FLOAT),
+    ("event_count", INT64),
+]
 _OPTIONAL = ("person_id", "city", "has_open_insolvency")  # served by the local register, not in the live list
 
 EVENT_SPEC = [
-    ("insolvency_id", STR), ("position", INT64), ("id", STR), ("event_type", Cat(EVENT_TYPES)),
-    ("report_type", Cat(REPORT_TYPES)), ("published_at", DATE), ("decision_date", DATE), ("effective_at", DATETIME),
-    ("summary", STR), *_GROUNDS, ("administrator_name", STR), ("administrator_address", STR),
-    ("claims_filing_deadline", DATE), ("claims_filing_deadline_text", STR), ("closed_at", DATE),
-    ("closed_at_text", STR), ("discharge_granted", BOOLEAN), ("distribution_available", CENTS_EUR),
-    ("distribution_available_text", STR), ("distribution_claims_total", CENTS_EUR),
-    ("distribution_claims_total_text", STR), ("meeting_count", INT64),
-    *((f"{kind}_at", DATETIME) for kind in MEETING_KINDS), ("meetings", STR),
-]  # fmt: skip
+    ("insolvency_id", STR),
+    ("position", INT64),
+    ("id", STR),
+    ("event_type", Cat(EVENT_TYPES)),
+    ("report_type", Cat(REPORT_TYPES)),
+    ("published_at", DATE),
+    ("decision_date", DATE),
+    ("effective_at", DATETIME),
+    ("summary", STR),
+    *_GROUNDS,
+    ("administrator_name", STR),
+    ("administrator_address", STR),
+    ("claims_filing_deadline", DATE),
+    ("claims_filing_deadline_text", STR),
+    ("closed_at", DATE),
+    ("closed_at_text", STR),
+    ("discharge_granted", BOOLEAN),
+    ("distribution_available", CENTS_EUR),
+    ("distribution_available_text", STR),
+    ("distribution_claims_total", CENTS_EUR),
+    ("distribution_claims_total_text", STR),
+    ("meeting_count", INT64),
+    *((f"{kind}_at", DATETIME) for kind in MEETING_KINDS),
+    ("meetings", STR),
+]
 
 
 def _grounds(grounds: list[str] | None) -> tuple:
@@ -270,11 +319,26 @@ def events(insolvency: Any) -> pd.DataFrame:
             ordered = sorted(p["events"], key=lambda e: (e["published_at"] is None, e["published_at"] or ""))
             for position, e in enumerate(ordered):
                 d = e["details"]
-                rows.append((p["id"], position, e["id"], e["event_type"], e["report_type"], e["published_at"],
-                             e["decision_date"], e["effective_at"], e["summary"], *_grounds(d["insolvency_grounds"]),
-                             d["administrator_name"], d["administrator_address"],
-                             *_date_and_text(d["claims_filing_deadline"]), *_date_and_text(d["closed_at"]),
-                             parse_flag(d["discharge_granted"]), *_amount_and_text(d["distribution_available"]),
-                             *_amount_and_text(d["distribution_claims_total"]),
-                             *_meetings(d["meetings"] or [])))  # fmt: skip
+                rows.append(
+                    (
+                        p["id"],
+                        position,
+                        e["id"],
+                        e["event_type"],
+                        e["report_type"],
+                        e["published_at"],
+                        e["decision_date"],
+                        e["effective_at"],
+                        e["summary"],
+                        *_grounds(d["insolvency_grounds"]),
+                        d["administrator_name"],
+                        d["administrator_address"],
+                        *_date_and_text(d["claims_filing_deadline"]),
+                        *_date_and_text(d["closed_at"]),
+                        parse_flag(d["discharge_granted"]),
+                        *_amount_and_text(d["distribution_available"]),
+                        *_amount_and_text(d["distribution_claims_total"]),
+                        *_meetings(d["meetings"] or []),
+                    )
+                )
     return build_frame(rows_to_columns(rows, EVENT_SPEC), EVENT_SPEC)

@@ -22,14 +22,32 @@ _NO_REPORT: Mapping[str, Any] = {"date": None, "report_id": None, **{name: None 
 _EMPTY: Mapping[str, Any] = {}
 
 SPEC = [
-    ("company_id", STR), ("name", STR), ("legal_form", Cat(LEGAL_FORMS)), ("status", Cat(COMPANY_STATUSES)),
-    ("register_type", Cat(REGISTER_TYPES)), ("register_number", STR), ("register_court", STR),
-    ("street", STR), ("postal_code", STR), ("city", STR), ("country", STR),
-    ("capital_amount", FLOAT), ("capital_currency", Cat(CURRENCIES)), ("capital_eur", FLOAT),
-    ("incorporated_at", DATE), ("terminated_at", DATE), ("wz_codes", STR), ("lei", STR),
-    ("merged_into", STR), ("profit_transfer_to", STR), ("has_insolvency", BOOL),
-    ("indicators_date", DATE), ("report_id", STR), *((m, CENTS_EUR) for m in MEASURES), ("employees", INT),
-]  # fmt: skip
+    ("company_id", STR),
+    ("name", STR),
+    ("legal_form", Cat(LEGAL_FORMS)),
+    ("status", Cat(COMPANY_STATUSES)),
+    ("register_type", Cat(REGISTER_TYPES)),
+    ("register_number", STR),
+    ("register_court", STR),
+    ("street", STR),
+    ("postal_code", STR),
+    ("city", STR),
+    ("country", STR),
+    ("capital_amount", FLOAT),
+    ("capital_currency", Cat(CURRENCIES)),
+    ("capital_eur", FLOAT),
+    ("incorporated_at", DATE),
+    ("terminated_at", DATE),
+    ("wz_codes", STR),
+    ("lei", STR),
+    ("merged_into", STR),
+    ("profit_transfer_to", STR),
+    ("has_insolvency", BOOL),
+    ("indicators_date", DATE),
+    ("report_id", STR),
+    *((m, CENTS_EUR) for m in MEASURES),
+    ("employees", INT),
+]
 
 
 def latest_report(company: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -53,14 +71,19 @@ def _fact_columns(records: list[Mapping[str, Any]]) -> dict[str, list]:
     amounts = [k.get("amount") for k in capitals]
     currencies = [k.get("currency") for k in capitals]
     return {
-        "company_id": [c["id"] for c in records], "name": [n["name"] for n in names],
-        "legal_form": [c["legal_form"] for c in records], "status": [c["status"] for c in records],
+        "company_id": [c["id"] for c in records],
+        "name": [n["name"] for n in names],
+        "legal_form": [c["legal_form"] for c in records],
+        "status": [c["status"] for c in records],
         "register_type": [r["register_type"] for r in registers],
         "register_number": [r["register_number"] for r in registers],
         "register_court": [r["register_court"] for r in registers],
-        "street": [a.get("street") for a in addresses], "postal_code": [a.get("postal_code") for a in addresses],
-        "city": [a["city"] for a in addresses], "country": [a["country"] for a in addresses],
-        "capital_amount": amounts, "capital_currency": currencies,
+        "street": [a.get("street") for a in addresses],
+        "postal_code": [a.get("postal_code") for a in addresses],
+        "city": [a["city"] for a in addresses],
+        "country": [a["country"] for a in addresses],
+        "capital_amount": amounts,
+        "capital_currency": currencies,
         "capital_eur": list(map(capital_eur, amounts, currencies)),
         "incorporated_at": [c["incorporated_at"] for c in records],
         "terminated_at": [c["terminated_at"] for c in records],
@@ -69,7 +92,7 @@ def _fact_columns(records: list[Mapping[str, Any]]) -> dict[str, list]:
         "merged_into": [_link_id(c["merged_into"]) for c in records],
         "profit_transfer_to": [_link_id(c["profit_transfer_agreement"]) for c in records],
         "has_insolvency": [bool(c.get("insolvencies")) for c in records],
-    }  # fmt: skip
+    }
 
 
 def companies(companies: Any) -> pd.DataFrame:

@@ -26,15 +26,28 @@ RELATION_TYPES = ("shareholder", "stockholder", "limited_partner", "general_part
 """``relation_type`` of owners and holdings (the interface's CompanyRelationType)."""
 
 _OWNERSHIP_SPEC = [
-    ("company_id", STR), ("company_name", STR), ("holder_id", STR), ("holder_name", STR),
-    ("holder_type", Cat(ENTITY_TYPES)), ("relation_type", Cat(RELATION_TYPES)), ("share", FLOAT),
-    ("nominal_share", FLOAT), ("start", DATE), ("end", DATE), ("is_current", BOOL),
-]  # fmt: skip
+    ("company_id", STR),
+    ("company_name", STR),
+    ("holder_id", STR),
+    ("holder_name", STR),
+    ("holder_type", Cat(ENTITY_TYPES)),
+    ("relation_type", Cat(RELATION_TYPES)),
+    ("share", FLOAT),
+    ("nominal_share", FLOAT),
+    ("start", DATE),
+    ("end", DATE),
+    ("is_current", BOOL),
+]
 OWNERSHIP_COLUMNS = tuple(name for name, _ in _OWNERSHIP_SPEC)
 """The columns :func:`owners` and :func:`holdings` share, in order."""
 
-_OWNERS_SPEC = [*_OWNERSHIP_SPEC, ("holder_city", STR), ("holder_country", STR), ("holder_date_of_birth", DATE),
-                ("best_available", BOOL)]  # fmt: skip
+_OWNERS_SPEC = [
+    *_OWNERSHIP_SPEC,
+    ("holder_city", STR),
+    ("holder_country", STR),
+    ("holder_date_of_birth", DATE),
+    ("best_available", BOOL),
+]
 _EMPTY: Mapping[str, Any] = {}
 
 
@@ -105,10 +118,25 @@ def owners(record: Any) -> pd.DataFrame:
             for o in answer["owners"]:
                 person = o.get("natural_person") or _EMPTY
                 detail = person or o.get("legal_person") or _EMPTY
-                rows.append((answer["company_id"], None, o.get("id"), o["name"], o["type"], o["relation_type"],
-                             share_fraction(o.get("percentage_share"), 100), o["nominal_share"], o.get("start"),
-                             None, True, detail.get("city"), detail.get("country"), person.get("date_of_birth"),
-                             bool(answer["best_available"])))  # fmt: skip
+                rows.append(
+                    (
+                        answer["company_id"],
+                        None,
+                        o.get("id"),
+                        o["name"],
+                        o["type"],
+                        o["relation_type"],
+                        share_fraction(o.get("percentage_share"), 100),
+                        o["nominal_share"],
+                        o.get("start"),
+                        None,
+                        True,
+                        detail.get("city"),
+                        detail.get("country"),
+                        person.get("date_of_birth"),
+                        bool(answer["best_available"]),
+                    )
+                )
     return build_frame(rows_to_columns(rows, _OWNERS_SPEC), _OWNERS_SPEC)
 
 
@@ -157,7 +185,19 @@ def holdings(record: Any) -> pd.DataFrame:
             kind = "natural_person" if person else "legal_person"
             for h in answer["holdings"]:
                 end = h.get("end")
-                rows.append((h["company_id"], h["name"], holder, None, kind, h["relation_type"],
-                             share_fraction(h.get("percentage_share"), 1), h["nominal_share"], h.get("start"), end,
-                             end is None))  # fmt: skip
+                rows.append(
+                    (
+                        h["company_id"],
+                        h["name"],
+                        holder,
+                        None,
+                        kind,
+                        h["relation_type"],
+                        share_fraction(h.get("percentage_share"), 1),
+                        h["nominal_share"],
+                        h.get("start"),
+                        end,
+                        end is None,
+                    )
+                )
     return build_frame(rows_to_columns(rows, _OWNERSHIP_SPEC), _OWNERSHIP_SPEC)

@@ -107,21 +107,22 @@ class _Intervals:
 def _scan(records: list[Mapping[str, Any]]) -> dict[str, Any]:
     """Read what the panel needs from every company (the only per-company Python loop)."""
     names, capitals, directors, liquidators = _Versions(), _Versions(), _Intervals(), _Intervals()
-    scan: dict[str, Any] = {"inc": [], "term": [], "dissolved": [], "opened": [], "report_index": [],
-                            "reports": []}  # fmt: skip
+    scan: dict[str, Any] = {"inc": [], "term": [], "dissolved": [], "opened": [], "report_index": [], "reports": []}
     roles = {"DIRECTOR": directors, "LIQUIDATOR": liquidators}
     for i, c in enumerate(records):
         scan["inc"].append(c["incorporated_at"])
         scan["term"].append(c["terminated_at"])
         scan["dissolved"].append(dissolution_date(c))
-        scan["opened"].extend(i * 10_000 + int(s["opened_at"][:4]) for s in c.get("insolvencies") or ()
-                              if s.get("opened_at"))  # fmt: skip
+        scan["opened"].extend(
+            i * 10_000 + int(s["opened_at"][:4]) for s in c.get("insolvencies") or () if s.get("opened_at")
+        )
         for history, value in ((names, None), (capitals, capital_eur)):
             entries = versions(c, "names" if value is None else "capitals")[0]
             history.index.extend([i] * len(entries))
             history.starts.extend(e["start_date"] for e in entries)
-            history.values.extend(e["legal_form"] if value is None else value(e["amount"], e["currency"])
-                                  for e in entries)  # fmt: skip
+            history.values.extend(
+                e["legal_form"] if value is None else value(e["amount"], e["currency"]) for e in entries
+            )
         for r in c["representation"]:
             intervals = roles.get(r["role"])
             if intervals is not None:
@@ -156,10 +157,22 @@ def _year_reports(scan: dict[str, Any], row_keys: np.ndarray) -> tuple[list[Mapp
 
 def _spec(unit: str) -> list[tuple[str, Any]]:
     money = FLOAT if unit == "EUR" else INT
-    return [("company_id", STR), ("year", INT64), ("exists_at_year_end", BOOL), ("status", Cat(COMPANY_STATUSES)),
-            ("legal_form", Cat(LEGAL_FORMS)), ("capital_eur", FLOAT), ("active_directors", INT64), ("age", INT64),
-            ("insolvency_opened", BOOL), ("indicators_date", DATE), ("report_id", STR), ("reports_in_year", INT64),
-            *((m, money) for m in MEASURES), ("employees", INT)]  # fmt: skip
+    return [
+        ("company_id", STR),
+        ("year", INT64),
+        ("exists_at_year_end", BOOL),
+        ("status", Cat(COMPANY_STATUSES)),
+        ("legal_form", Cat(LEGAL_FORMS)),
+        ("capital_eur", FLOAT),
+        ("active_directors", INT64),
+        ("age", INT64),
+        ("insolvency_opened", BOOL),
+        ("indicators_date", DATE),
+        ("report_id", STR),
+        ("reports_in_year", INT64),
+        *((m, money) for m in MEASURES),
+        ("employees", INT),
+    ]
 
 
 def panel(companies: Any, years: Iterable[int] | None = None, unit: str = "EUR") -> pd.DataFrame:
@@ -237,13 +250,19 @@ def _build(records: list, scan: dict[str, Any], years: np.ndarray, unit: str) ->
     keys = rows * 10_000 + year
     reports, counts = _year_reports(scan, keys)
     columns: dict[str, Any] = {
-        "company_id": [records[i]["id"] for i in rows.tolist()], "year": year, "exists_at_year_end": exists,
-        "status": status.tolist(), "legal_form": scan["names"].on(rows, year_end),
-        "capital_eur": scan["capitals"].on(rows, year_end), "active_directors": scan["directors"].active(rows, year_end),
-        "age": year - first[rows], "insolvency_opened": np.isin(keys, np.asarray(scan["opened"], dtype=np.int64)),
-        "indicators_date": [r["date"] for r in reports], "report_id": [r["report_id"] for r in reports],
+        "company_id": [records[i]["id"] for i in rows.tolist()],
+        "year": year,
+        "exists_at_year_end": exists,
+        "status": status.tolist(),
+        "legal_form": scan["names"].on(rows, year_end),
+        "capital_eur": scan["capitals"].on(rows, year_end),
+        "active_directors": scan["directors"].active(rows, year_end),
+        "age": year - first[rows],
+        "insolvency_opened": np.isin(keys, np.asarray(scan["opened"], dtype=np.int64)),
+        "indicators_date": [r["date"] for r in reports],
+        "report_id": [r["report_id"] for r in reports],
         "reports_in_year": counts,
-    }  # fmt: skip
+    }
     block = number_block(reports, _NUMBERS)
     money = CENTS_EUR if unit == "EUR" else INT
     for j, name in enumerate(_NUMBERS):

@@ -16,12 +16,27 @@ from .insolvency import result_list
 __all__ = ["person_search_results", "persons", "management_positions"]
 
 _RESULT_SPEC = [("id", STR), ("name", STR), ("city", STR), ("date_of_birth", DATE), ("active", BOOL)]
-_PERSON_SPEC = [("id", STR), ("first_name", STR), ("last_name", STR), ("city", STR), ("date_of_birth", DATE),
-                ("age", INT), ("positions", INT64), ("current_positions", INT64)]  # fmt: skip
+_PERSON_SPEC = [
+    ("id", STR),
+    ("first_name", STR),
+    ("last_name", STR),
+    ("city", STR),
+    ("date_of_birth", DATE),
+    ("age", INT),
+    ("positions", INT64),
+    ("current_positions", INT64),
+]
 _POSITION_SPEC = [
-    ("person_id", STR), ("first_name", STR), ("last_name", STR), ("company_id", STR), ("company_name", STR),
-    ("role", Cat(REPRESENTATION_ROLES)), ("start_date", DATE), ("end_date", DATE), ("is_current", BOOL),
-]  # fmt: skip
+    ("person_id", STR),
+    ("first_name", STR),
+    ("last_name", STR),
+    ("company_id", STR),
+    ("company_name", STR),
+    ("role", Cat(REPRESENTATION_ROLES)),
+    ("start_date", DATE),
+    ("end_date", DATE),
+    ("is_current", BOOL),
+]
 
 
 def _person_list(person: Any) -> list[Mapping[str, Any]]:
@@ -98,8 +113,18 @@ def persons(person: Any) -> pd.DataFrame:
         for p in _person_list(person):
             context.company = p["id"]
             held = p["management_positions"]
-            rows.append((p["id"], p["first_name"], p["last_name"], p["city"], p.get("date_of_birth"), p.get("age"),
-                         len(held), sum(1 for h in held if h.get("end_date") is None)))  # fmt: skip
+            rows.append(
+                (
+                    p["id"],
+                    p["first_name"],
+                    p["last_name"],
+                    p["city"],
+                    p.get("date_of_birth"),
+                    p.get("age"),
+                    len(held),
+                    sum(1 for h in held if h.get("end_date") is None),
+                )
+            )
     return build_frame(rows_to_columns(rows, _PERSON_SPEC), _PERSON_SPEC)
 
 
@@ -144,6 +169,17 @@ def management_positions(person: Any) -> pd.DataFrame:
             context.company = p["id"]
             for m in p["management_positions"]:
                 end = m.get("end_date")
-                rows.append((p["id"], p["first_name"], p["last_name"], m["register_id"], m["company_name"], m["role"],
-                             m["start_date"], end, end is None))  # fmt: skip
+                rows.append(
+                    (
+                        p["id"],
+                        p["first_name"],
+                        p["last_name"],
+                        m["register_id"],
+                        m["company_name"],
+                        m["role"],
+                        m["start_date"],
+                        end,
+                        end is None,
+                    )
+                )
     return build_frame(rows_to_columns(rows, _POSITION_SPEC), _POSITION_SPEC)

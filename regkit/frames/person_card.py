@@ -28,9 +28,11 @@ def _nowrap(text: str) -> str:
 
 
 def _row(label: str, value: str) -> str:
-    return (f"<tr><th style='text-align:left;vertical-align:top;padding:2px 12px 2px 0;font-weight:600;"
-            f"white-space:nowrap'>{html.escape(label)}</th><td style='text-align:left;padding:2px 0'>{value}</td>"
-            "</tr>")  # fmt: skip
+    return (
+        f"<tr><th style='text-align:left;vertical-align:top;padding:2px 12px 2px 0;font-weight:600;"
+        f"white-space:nowrap'>{html.escape(label)}</th><td style='text-align:left;padding:2px 0'>{value}</td>"
+        "</tr>"
+    )
 
 
 def _current(held: list[Mapping[str, Any]]) -> str:
@@ -44,8 +46,10 @@ def _current(held: list[Mapping[str, Any]]) -> str:
             companies.setdefault(key, (name, []))[1].append(display_label("role", m.get("role") or "OTHER") + since)
     if not companies:
         return "–"
-    shown = [f"{html.escape(name)} <span style='color:#57606a'>— {', '.join(map(_nowrap, roles))}</span>"
-             for name, roles in list(companies.values())[:_MAX_COMPANIES]]  # fmt: skip
+    shown = [
+        f"{html.escape(name)} <span style='color:#57606a'>— {', '.join(map(_nowrap, roles))}</span>"
+        for name, roles in list(companies.values())[:_MAX_COMPANIES]
+    ]
     more = len(companies) - _MAX_COMPANIES
     return "<br>".join(shown) + (f"<br>… and {more} more" if more > 0 else "")
 
@@ -87,7 +91,9 @@ def person_card_html(person: Any) -> str:
         _row("Current positions", _current(held)),
         _row("Past positions", html.escape(plural(past, "past position"))),
     ]
-    return (f"<div class='regkit-card' style='{_CARD}'>"
-            f"<div style='font-size:120%;font-weight:600'>{html.escape(name)}</div>"
-            f"<div style='color:#57606a;font-size:85%'>{html.escape(str(p.get('id', '')))}</div>"
-            f"<table style='margin-top:4px;border-collapse:collapse'>{''.join(rows)}</table></div>")  # fmt: skip
+    return (
+        f"<div class='regkit-card' style='{_CARD}'>"
+        f"<div style='font-size:120%;font-weight:600'>{html.escape(name)}</div>"
+        f"<div style='color:#57606a;font-size:85%'>{html.escape(str(p.get('id', '')))}</div>"
+        f"<table style='margin-top:4px;border-collapse:collapse'>{''.join(rows)}</table></div>"
+    )

@@ -28,14 +28,29 @@ MAX_TEXT = 64
 #: Non-breaking and thin spaces, and tabs, read as plain spaces.
 SPACE_FOLD = str.maketrans(dict.fromkeys("\u00a0\u202f\u2009\u2007\t", " "))
 
-_MONTHS = {"januar": 1, "jaenner": 1, "februar": 2, "maerz": 3, "april": 4, "mai": 5, "juni": 6, "juli": 7,
-           "august": 8, "september": 9, "oktober": 10, "november": 11, "dezember": 12}  # fmt: skip
+_MONTHS = {
+    "januar": 1,
+    "jaenner": 1,
+    "februar": 2,
+    "maerz": 3,
+    "april": 4,
+    "mai": 5,
+    "juni": 6,
+    "juli": 7,
+    "august": 8,
+    "september": 9,
+    "oktober": 10,
+    "november": 11,
+    "dezember": 12,
+}
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
 _ISO = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
 _GERMAN = re.compile(r"([0-9]{1,2})\. ?([0-9]{1,2})\. ?([0-9]{4})")
 _GERMAN_MONTH = re.compile(r"([0-9]{1,2})\.? ?([a-z]+) ([0-9]{4})")
-_TIME = re.compile(r"(?:[t ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,6})[0-9]*)?)?"
-                   r"(z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?")  # fmt: skip
+_TIME = re.compile(
+    r"(?:[t ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,6})[0-9]*)?)?"
+    r"(z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?"
+)
 _GERMAN_TIME = re.compile(r"(?:,? (?:um )?([0-9]{1,2})[:.]([0-9]{2})(?: ?uhr)?)?")
 try:
     _BERLIN: Any = ZoneInfo("Europe/Berlin")
@@ -99,8 +114,16 @@ def _iso_datetime(day: _dt.date, time: re.Match[str]) -> _dt.datetime | None:
         digits = zone[1:].replace(":", "")
         offset = _dt.timedelta(hours=int(digits[:2]), minutes=int(digits[2:] or 0)) * (-1 if zone[0] == "-" else 1)
     micro = int((fraction or "0").ljust(6, "0"))
-    at = _dt.datetime(day.year, day.month, day.day, int(hour or 0), int(minute or 0), int(second or 0), micro,
-                      tzinfo=_dt.timezone(offset))  # fmt: skip
+    at = _dt.datetime(
+        day.year,
+        day.month,
+        day.day,
+        int(hour or 0),
+        int(minute or 0),
+        int(second or 0),
+        micro,
+        tzinfo=_dt.timezone(offset),
+    )
     return at.astimezone(_dt.timezone.utc)
 
 

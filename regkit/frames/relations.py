@@ -40,9 +40,20 @@ __all__ = ["RELATIONS", "MEMBERS", "links", "link_rows"]
 RELATIONS = ("merger", "spin_off", "profit_transfer")
 MEMBERS = ("merged_into", "acquisitions", "asset_spin_offs", "profit_transfer_agreement")
 
-SPEC = [("company_id", STR), ("source", STR), ("source_name", STR), ("target", STR), ("target_name", STR),
-        ("relation", Cat(RELATIONS)), ("member", Cat(MEMBERS)), ("valid_from", DATE), ("valid_to", DATE),
-        ("registration_date", DATE), ("agreement_date", DATE), ("transaction", STR)]  # fmt: skip
+SPEC = [
+    ("company_id", STR),
+    ("source", STR),
+    ("source_name", STR),
+    ("target", STR),
+    ("target_name", STR),
+    ("relation", Cat(RELATIONS)),
+    ("member", Cat(MEMBERS)),
+    ("valid_from", DATE),
+    ("valid_to", DATE),
+    ("registration_date", DATE),
+    ("agreement_date", DATE),
+    ("transaction", STR),
+]
 
 
 def _row(cid: str, own: str | None, entry: Mapping[str, Any], member: str) -> tuple:
@@ -51,13 +62,29 @@ def _row(cid: str, own: str | None, entry: Mapping[str, Any], member: str) -> tu
         source, source_name, target, target_name = cid, own, other, other_name
     else:  # acquisitions: the other company was merged into this one
         source, source_name, target, target_name = other, other_name, cid, own
-    relation = {"merged_into": "merger", "acquisitions": "merger", "asset_spin_offs": "spin_off",
-                "profit_transfer_agreement": "profit_transfer"}[member]  # fmt: skip
+    relation = {
+        "merged_into": "merger",
+        "acquisitions": "merger",
+        "asset_spin_offs": "spin_off",
+        "profit_transfer_agreement": "profit_transfer",
+    }[member]
     hub = target if relation == "merger" else source
     agreed, registered = entry["agreement_date"], entry["registration_date"]
     transaction = f"{hub}:{agreed}" if agreed is not None else f"{source}>{target}:{relation}:{registered}"
-    return (cid, source, source_name, target, target_name, relation, member, registered, None, registered, agreed,
-            transaction)  # fmt: skip
+    return (
+        cid,
+        source,
+        source_name,
+        target,
+        target_name,
+        relation,
+        member,
+        registered,
+        None,
+        registered,
+        agreed,
+        transaction,
+    )
 
 
 def link_rows(company: Mapping[str, Any]) -> list[tuple]:

@@ -33,11 +33,23 @@ from .identity import person_key
 __all__ = ["SPEC", "is_active_on", "representatives", "role_columns", "role_entries"]
 
 SPEC = [
-    ("company_id", STR), ("id", STR), ("id_derived", BOOL), ("name", STR), ("type", Cat(ENTITY_TYPES)),
-    ("role", Cat(REPRESENTATION_ROLES)), ("start_date", DATE), ("end_date", DATE), ("is_active", BOOL),
-    ("authority", STR), ("first_name", STR), ("last_name", STR), ("date_of_birth", DATE), ("city", STR),
-    ("country", STR), ("legal_name", STR),
-]  # fmt: skip
+    ("company_id", STR),
+    ("id", STR),
+    ("id_derived", BOOL),
+    ("name", STR),
+    ("type", Cat(ENTITY_TYPES)),
+    ("role", Cat(REPRESENTATION_ROLES)),
+    ("start_date", DATE),
+    ("end_date", DATE),
+    ("is_active", BOOL),
+    ("authority", STR),
+    ("first_name", STR),
+    ("last_name", STR),
+    ("date_of_birth", DATE),
+    ("city", STR),
+    ("country", STR),
+    ("legal_name", STR),
+]
 
 
 def is_active_on(entry: Mapping[str, Any], day: str | None) -> bool:
@@ -51,8 +63,9 @@ def is_active_on(entry: Mapping[str, Any], day: str | None) -> bool:
 _EMPTY: Mapping[str, Any] = {}
 
 
-def role_columns(cids: list[str], entries: list[Mapping[str, Any]], day: str | None,
-                 use_city: bool = False) -> dict[str, list]:  # fmt: skip
+def role_columns(
+    cids: list[str], entries: list[Mapping[str, Any]], day: str | None, use_city: bool = False
+) -> dict[str, list]:
     """The columns of :data:`SPEC` for a flat list of representation entries and their companies' ids."""
     ids = [e["id"] for e in entries]
     derived = [not (isinstance(i, str) and i) for i in ids]
@@ -62,15 +75,23 @@ def role_columns(cids: list[str], entries: list[Mapping[str, Any]], day: str | N
     natural = [e.get("natural_person") or _EMPTY for e in entries]
     legal = [e.get("legal_person") or _EMPTY for e in entries]
     return {
-        "company_id": cids, "id": ids, "id_derived": derived, "name": [e["name"] for e in entries],
-        "type": [e["type"] for e in entries], "role": [e["role"] for e in entries],
-        "start_date": [e["start_date"] for e in entries], "end_date": [e["end_date"] for e in entries],
-        "is_active": [is_active_on(e, day) for e in entries], "authority": [e["authority"] for e in entries],
-        "first_name": [n.get("first_name") for n in natural], "last_name": [n.get("last_name") for n in natural],
+        "company_id": cids,
+        "id": ids,
+        "id_derived": derived,
+        "name": [e["name"] for e in entries],
+        "type": [e["type"] for e in entries],
+        "role": [e["role"] for e in entries],
+        "start_date": [e["start_date"] for e in entries],
+        "end_date": [e["end_date"] for e in entries],
+        "is_active": [is_active_on(e, day) for e in entries],
+        "authority": [e["authority"] for e in entries],
+        "first_name": [n.get("first_name") for n in natural],
+        "last_name": [n.get("last_name") for n in natural],
         "date_of_birth": [n.get("date_of_birth") for n in natural],
         "city": [n.get("city") or lp.get("city") for n, lp in zip(natural, legal)],
-        "country": [lp.get("country") for lp in legal], "legal_name": [lp.get("name") for lp in legal],
-    }  # fmt: skip
+        "country": [lp.get("country") for lp in legal],
+        "legal_name": [lp.get("name") for lp in legal],
+    }
 
 
 def role_entries(companies: Any) -> tuple[list[str], list[Mapping[str, Any]]]:

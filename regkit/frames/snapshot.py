@@ -80,8 +80,11 @@ class CompanyAsOf:
         return data
 
     def _repr_html_(self) -> str:
-        rows = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
-                       for k, v in self.to_series().items() if v is not None)  # fmt: skip
+        rows = "".join(
+            f"<tr><th style='text-align:left'>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
+            for k, v in self.to_series().items()
+            if v is not None
+        )
         roles = self.representatives[["name", "role", "start_date", "authority"]].to_html(index=False)
         return f"<div><table>{rows}</table><p>Representatives active then</p>{roles}</div>"
 
@@ -136,13 +139,24 @@ def as_of(company: Any, date: Any, *, person_city: bool = False) -> CompanyAsOf:
     roles = representatives(data, active_on=day, person_city=person_city)
     roles = roles[roles["is_active"].to_numpy(bool)].reset_index(drop=True)
     return CompanyAsOf(
-        company_id=data["id"], date=pd.Timestamp(day), existed=existed, status=status,
-        name=name.get("name"), legal_form=name.get("legal_form"), address=address.get("formatted_value"),
-        street=address.get("street"), postal_code=address.get("postal_code"), city=address.get("city"),
-        country=address.get("country"), purpose=purpose.get("purpose"), capital_amount=None if capital.get("amount") is None else float(capital["amount"]),
+        company_id=data["id"],
+        date=pd.Timestamp(day),
+        existed=existed,
+        status=status,
+        name=name.get("name"),
+        legal_form=name.get("legal_form"),
+        address=address.get("formatted_value"),
+        street=address.get("street"),
+        postal_code=address.get("postal_code"),
+        city=address.get("city"),
+        country=address.get("country"),
+        purpose=purpose.get("purpose"),
+        capital_amount=None if capital.get("amount") is None else float(capital["amount"]),
         capital_currency=capital.get("currency"),
         capital_eur=capital_eur(capital.get("amount"), capital.get("currency")),
-        register_type=register.get("register_type"), register_number=register.get("register_number"),
-        register_court=register.get("register_court"), register_company_id=register.get("company_id"),
+        register_type=register.get("register_type"),
+        register_number=register.get("register_number"),
+        register_court=register.get("register_court"),
+        register_company_id=register.get("company_id"),
         representatives=roles,
-    )  # fmt: skip
+    )

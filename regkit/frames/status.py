@@ -43,8 +43,10 @@ def dissolution_date(company: Mapping[str, Any]) -> str | None:
 
 def liquidator_on(company: Mapping[str, Any], day: str) -> bool:
     """Whether a liquidator's role is active on ``day``."""
-    return any(r["role"] == "LIQUIDATOR" and r["start_date"] <= day and (r["end_date"] is None or day < r["end_date"])
-               for r in company["representation"])  # fmt: skip
+    return any(
+        r["role"] == "LIQUIDATOR" and r["start_date"] <= day and (r["end_date"] is None or day < r["end_date"])
+        for r in company["representation"]
+    )
 
 
 def status_on(company: Mapping[str, Any], day: str) -> tuple[bool, str | None]:

@@ -25,8 +25,9 @@ _NAT = np.iinfo(np.int64).min  # the integer behind NaT
 
 def date_column(values: Sequence[_dt.date | None]) -> np.ndarray:
     """``datetime.date`` or ``None`` values → a ``datetime64[us]`` array (``None`` → NaT)."""
-    days = np.fromiter((_NAT if v is None else v.toordinal() - _EPOCH for v in values), dtype=np.int64,
-                       count=len(values))  # fmt: skip
+    days = np.fromiter(
+        (_NAT if v is None else v.toordinal() - _EPOCH for v in values), dtype=np.int64, count=len(values)
+    )
     return days.view("datetime64[D]").astype(DATE_DTYPE)
 
 

@@ -32,32 +32,47 @@ def _is_person_id(text: Any) -> bool:
         return False
 
 
-def check_arguments(seeds: Any, depth: int, relations: tuple[str, ...], budget: int | None, max_companies: int | None,
-           direction: Any) -> tuple[list[str], list[str]]:  # fmt: skip
+def check_arguments(
+    seeds: Any, depth: int, relations: tuple[str, ...], budget: int | None, max_companies: int | None, direction: Any
+) -> tuple[list[str], list[str]]:
     """The company seeds and person seeds, after every argument is checked (nothing is sent before)."""
     seeds = [seeds] if isinstance(seeds, str) else list(seeds)
     bad = [s for s in seeds if not (is_company_id(s) or _is_person_id(s))]
     if bad:
-        raise ValidationError(f"not company ids or person ids: {bad[:5]}",
-                              suggestion="company ids look like DE-HRB-B1204-12345, person ids are UUIDs")  # fmt: skip
-    wrong = [f"{name}={value!r}" for name, value, low in (("depth", depth, 0), ("budget", budget, 0),
-             ("max_companies", max_companies, 1)) if value is not None and value < low]  # fmt: skip
+        raise ValidationError(
+            f"not company ids or person ids: {bad[:5]}",
+            suggestion="company ids look like DE-HRB-B1204-12345, person ids are UUIDs",
+        )
+    wrong = [
+        f"{name}={value!r}"
+        for name, value, low in (("depth", depth, 0), ("budget", budget, 0), ("max_companies", max_companies, 1))
+        if value is not None and value < low
+    ]
     if wrong:
-        raise ValidationError(f"{', '.join(wrong)} is out of range",
-                              suggestion="depth and budget are ≥ 0, max_companies ≥ 1 (or None)")  # fmt: skip
+        raise ValidationError(
+            f"{', '.join(wrong)} is out of range", suggestion="depth and budget are ≥ 0, max_companies ≥ 1 (or None)"
+        )
     if direction not in DIRECTIONS:
         raise ValidationError(f"direction must be one of {list(DIRECTIONS)}, not {direction!r}")
     if direction != "up" and OWNERSHIP not in relations:
-        raise ValidationError(f"direction={direction!r} follows holdings (ownership edges), but relations {list(relations)} "
-                              "leave out 'ownership'", suggestion="add 'ownership' to relations, or crawl direction='up'")  # fmt: skip
+        raise ValidationError(
+            f"direction={direction!r} follows holdings (ownership edges), but relations {list(relations)} "
+            "leave out 'ownership'",
+            suggestion="add 'ownership' to relations, or crawl direction='up'",
+        )
     if direction == "up" and not set(relations) & set(RECORD_RELATIONS):
-        raise ValidationError(f"direction='up' follows the links of company records, and relations {list(relations)} "
-                              f"name none of them ({list(RECORD_RELATIONS)})",
-                              suggestion="add a record relation, or crawl direction='down' to follow holdings")  # fmt: skip
+        raise ValidationError(
+            f"direction='up' follows the links of company records, and relations {list(relations)} "
+            f"name none of them ({list(RECORD_RELATIONS)})",
+            suggestion="add a record relation, or crawl direction='down' to follow holdings",
+        )
     persons = [s.lower() for s in seeds if not is_company_id(s)]
     if persons and not {REPRESENTATION, OWNERSHIP} & set(relations):
-        raise ValidationError("person seeds are followed through their positions (representation) and holdings "
-                              "(ownership); relations name neither", suggestion="add 'representation' or 'ownership'")  # fmt: skip
+        raise ValidationError(
+            "person seeds are followed through their positions (representation) and holdings "
+            "(ownership); relations name neither",
+            suggestion="add 'representation' or 'ownership'",
+        )
     return list(dict.fromkeys(s for s in seeds if is_company_id(s))), list(dict.fromkeys(persons))
 
 
@@ -94,14 +109,17 @@ def _unit_cost(client: Any, endpoints: tuple[str, ...], unit: str) -> int:
     return sum(_estimate(client, [unit], e).credits for e in endpoints)
 
 
-def _fit(client: Any, shape: Level, ids: list[str], persons: list[str],
-         left: int) -> tuple[list[str], list[str], list[str]]:  # fmt: skip
+def _fit(
+    client: Any, shape: Level, ids: list[str], persons: list[str], left: int
+) -> tuple[list[str], list[str], list[str]]:
     """The companies and persons, in order, that ``left`` credits pay for; and the ones cut."""
     keep_ids: list[str] = []
     keep_persons: list[str] = []
     cut: list[str] = []
-    for units, endpoints, keep in ((ids, shape.company_endpoints, keep_ids),
-                                   (persons, shape.person_endpoints, keep_persons)):  # fmt: skip
+    for units, endpoints, keep in (
+        (ids, shape.company_endpoints, keep_ids),
+        (persons, shape.person_endpoints, keep_persons),
+    ):
         for unit in units:
             cost = _unit_cost(client, endpoints, unit)
             if cost <= left:
@@ -112,8 +130,9 @@ def _fit(client: Any, shape: Level, ids: list[str], persons: list[str],
     return keep_ids, keep_persons, cut
 
 
-def estimate(client: Any, shape: Level, ids: list[str], persons: list[str], level: int, left: int | None,
-             max_left: int | None) -> tuple[LevelEstimate, str | None]:  # fmt: skip
+def estimate(
+    client: Any, shape: Level, ids: list[str], persons: list[str], level: int, left: int | None, max_left: int | None
+) -> tuple[LevelEstimate, str | None]:
     """The level's estimate after any cut for ``max_companies`` (``max_left``) and the budget (``left``), and
     why it was cut (``None`` if it was not)."""
     skipped: list[str] = []
@@ -127,15 +146,24 @@ def estimate(client: Any, shape: Level, ids: list[str], persons: list[str], leve
         asked, what = len(ids) + len(persons), "companies and persons" if persons else "companies"
         ids, persons, cut = _fit(client, shape, ids, persons, left)
         skipped = cut + skipped
-        stopped = (f"budget: level {level} needs {needed} credits, {left} left; "
-                   f"fetched {len(ids) + len(persons)} of its {asked} {what}")  # fmt: skip
+        stopped = (
+            f"budget: level {level} needs {needed} credits, {left} left; "
+            f"fetched {len(ids) + len(persons)} of its {asked} {what}"
+        )
         found = _total(client, shape, ids, persons)
     credits = {e: est.credits for e, est in found.items()}
     company = found.get("company")
     plan = LevelEstimate(
-        level, tuple(ids), 0 if company is None else company.cached, sum(credits.values()), tuple(skipped), left,
-        holdings=tuple(ids) if "holdings" in shape.company_endpoints else (), persons=tuple(persons),
-        calls={e: est.distinct for e, est in found.items()}, cached_calls={e: est.cached for e, est in found.items()},
+        level,
+        tuple(ids),
+        0 if company is None else company.cached,
+        sum(credits.values()),
+        tuple(skipped),
+        left,
+        holdings=tuple(ids) if "holdings" in shape.company_endpoints else (),
+        persons=tuple(persons),
+        calls={e: est.distinct for e, est in found.items()},
+        cached_calls={e: est.cached for e, est in found.items()},
         credits=credits,
-    )  # fmt: skip
+    )
     return plan, stopped

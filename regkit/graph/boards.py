@@ -58,8 +58,13 @@ def _check_min(min_companies: Any) -> int:
     return min_companies
 
 
-def interlocks(G: nx.MultiDiGraph, min_companies: int = 2, *, roles: Iterable[str] | None = SERVING_ROLES,
-               kinds: Iterable[str] = (NATURAL_PERSON,)) -> pd.DataFrame:  # fmt: skip
+def interlocks(
+    G: nx.MultiDiGraph,
+    min_companies: int = 2,
+    *,
+    roles: Iterable[str] | None = SERVING_ROLES,
+    kinds: Iterable[str] = (NATURAL_PERSON,),
+) -> pd.DataFrame:
     """People who serve several companies at the same time, and when.
 
     Parameters
@@ -128,13 +133,15 @@ def interlocks(G: nx.MultiDiGraph, min_companies: int = 2, *, roles: Iterable[st
     starts = [None if r[2] == _MIN else r[2] for r in rows]
     ends = [None if r[3] == _MAX else r[3] for r in rows]
     days = pd.array([(e - s).days if s and e else None for s, e in zip(starts, ends)], dtype="Int64")
-    return frame({
-        "person": str_column([r[0] for r in rows]),
-        "name": str_column([nodes[r[0]].get("name") for r in rows]),
-        "n_companies": int_column([len(r[1]) for r in rows]),
-        "companies": pd.Series([r[1] for r in rows], dtype=object),
-        "company_names": pd.Series([tuple(nodes[c].get("name") for c in r[1]) for r in rows], dtype=object),
-        "start": date_column(starts),
-        "end": date_column(ends),
-        "days": days,
-    })  # fmt: skip
+    return frame(
+        {
+            "person": str_column([r[0] for r in rows]),
+            "name": str_column([nodes[r[0]].get("name") for r in rows]),
+            "n_companies": int_column([len(r[1]) for r in rows]),
+            "companies": pd.Series([r[1] for r in rows], dtype=object),
+            "company_names": pd.Series([tuple(nodes[c].get("name") for c in r[1]) for r in rows], dtype=object),
+            "start": date_column(starts),
+            "end": date_column(ends),
+            "days": days,
+        }
+    )

@@ -63,35 +63,65 @@ class _Builder:
 
     def company(self, company: Mapping[str, Any]) -> None:
         address = company.get("address") or {}
-        self.node(company["id"], {
-            "kind": COMPANY,
-            "name": (company.get("name") or {}).get("name"),
-            "legal_form": company.get("legal_form"),
-            "status": company.get("status"),
-            "city": address.get("city"),
-            "incorporated_at": self.dates[company.get("incorporated_at")],
-            "terminated_at": self.dates[company.get("terminated_at")],
-            "fetched": True,
-        })  # fmt: skip
+        self.node(
+            company["id"],
+            {
+                "kind": COMPANY,
+                "name": (company.get("name") or {}).get("name"),
+                "legal_form": company.get("legal_form"),
+                "status": company.get("status"),
+                "city": address.get("city"),
+                "incorporated_at": self.dates[company.get("incorporated_at")],
+                "terminated_at": self.dates[company.get("terminated_at")],
+                "fetched": True,
+            },
+        )
 
     def stub(self, cid: str, name: str | None, city: str | None = None) -> None:
         """A company known only as a link target or representative (``fetched=False``)."""
         if cid not in self.nodes:
-            self.node(cid, {"kind": COMPANY, "name": name, "legal_form": None, "status": None, "city": city,
-                            "incorporated_at": None, "terminated_at": None, "fetched": False})  # fmt: skip
+            self.node(
+                cid,
+                {
+                    "kind": COMPANY,
+                    "name": name,
+                    "legal_form": None,
+                    "status": None,
+                    "city": city,
+                    "incorporated_at": None,
+                    "terminated_at": None,
+                    "fetched": False,
+                },
+            )
 
     def natural_person(self, node: str, entry: Mapping[str, Any], person_id: str | None) -> None:
         person = entry.get("natural_person") or {}
-        self.node(node, {"kind": NATURAL_PERSON, "name": entry.get("name"), "first_name": person.get("first_name"),
-                         "last_name": person.get("last_name"), "date_of_birth": self.dates[person.get("date_of_birth")],
-                         "city": person.get("city"), "person_id": person_id})  # fmt: skip
+        self.node(
+            node,
+            {
+                "kind": NATURAL_PERSON,
+                "name": entry.get("name"),
+                "first_name": person.get("first_name"),
+                "last_name": person.get("last_name"),
+                "date_of_birth": self.dates[person.get("date_of_birth")],
+                "city": person.get("city"),
+                "person_id": person_id,
+            },
+        )
 
     def legal_person(self, node: str, entry: Mapping[str, Any]) -> None:
         if node not in self.nodes:
             person = entry.get("legal_person") or {}
-            self.node(node, {"kind": LEGAL_PERSON, "name": person.get("name") or entry.get("name"),
-                             "city": person.get("city"), "country": person.get("country"),
-                             "person_id": entry.get("id")})  # fmt: skip
+            self.node(
+                node,
+                {
+                    "kind": LEGAL_PERSON,
+                    "name": person.get("name") or entry.get("name"),
+                    "city": person.get("city"),
+                    "country": person.get("country"),
+                    "person_id": entry.get("id"),
+                },
+            )
 
     # -- edges (both ends exist as nodes) -------------------------------------------------------
     def keys(self, u: str, v: str) -> dict[str, dict[str, Any]]:
@@ -122,9 +152,15 @@ class _Builder:
 
     def link(self, relation: str, u: str, v: str, link: Mapping[str, Any], key: str) -> None:
         registered = self.dates[link.get("registration_date")]
-        attrs = {"relation": relation, "role": None, "valid_from": registered, "valid_to": None,
-                 "registration_date": registered, "agreement_date": self.dates[link.get("agreement_date")],
-                 "authority": None}  # fmt: skip
+        attrs = {
+            "relation": relation,
+            "role": None,
+            "valid_from": registered,
+            "valid_to": None,
+            "registration_date": registered,
+            "agreement_date": self.dates[link.get("agreement_date")],
+            "authority": None,
+        }
         self.edge(u, v, key, attrs, mirrored=relation != SPIN_OFF)
 
     def links(self, company: Mapping[str, Any]) -> None:
@@ -167,9 +203,15 @@ class _Builder:
                 if node not in nodes:
                     self.natural_person(node, entry, given)
             start, role = entry.get("start_date"), entry.get("role")
-            attrs = {"relation": REPRESENTATION, "role": role, "valid_from": dates[start],
-                     "valid_to": dates[entry.get("end_date")], "registration_date": None, "agreement_date": None,
-                     "authority": entry.get("authority")}  # fmt: skip
+            attrs = {
+                "relation": REPRESENTATION,
+                "role": role,
+                "valid_from": dates[start],
+                "valid_to": dates[entry.get("end_date")],
+                "registration_date": None,
+                "agreement_date": None,
+                "authority": entry.get("authority"),
+            }
             key = f"{REPRESENTATION}/{role}/{start or ''}"
             keydict = succ[node].get(cid)
             if keydict is None:  # the usual case: a first mandate of this person here
@@ -200,8 +242,12 @@ class _Builder:
                 clear(graph)
         else:
             graph.add_nodes_from(self.nodes.items())
-            graph.add_edges_from((u, v, k, d) for u, targets in self.succ.items() for v, keydict in targets.items()
-                                 for k, d in keydict.items())  # fmt: skip
+            graph.add_edges_from(
+                (u, v, k, d)
+                for u, targets in self.succ.items()
+                for v, keydict in targets.items()
+                for k, d in keydict.items()
+            )
         return graph
 
 
@@ -213,12 +259,20 @@ def _answers(answers: Any, what: str) -> list[Any]:
     try:
         return [a for a in answers if a is not None]
     except TypeError:
-        raise TypeError(f"{what}= takes answers (records or dicts) or a list of them, not "
-                        f"{type(answers).__name__}") from None  # fmt: skip
+        raise TypeError(
+            f"{what}= takes answers (records or dicts) or a list of them, not {type(answers).__name__}"
+        ) from None
 
 
-def from_companies(companies: Any, relations: Any = RELATIONS, *, create_using: Any = None,
-                   person_city: bool = False, holdings: Any = None, persons: Any = None) -> nx.MultiDiGraph:  # fmt: skip
+def from_companies(
+    companies: Any,
+    relations: Any = RELATIONS,
+    *,
+    create_using: Any = None,
+    person_city: bool = False,
+    holdings: Any = None,
+    persons: Any = None,
+) -> nx.MultiDiGraph:
     """Build the group graph of some companies.
 
     Parameters

@@ -52,8 +52,11 @@ __all__ = [
 
 
 def _pta_parents(G: nx.MultiDiGraph, node: str, day: _dt.date | None) -> set[str]:
-    return {v for _, v, attrs in G.out_edges(node, data=True)
-            if attrs.get("relation") == PROFIT_TRANSFER and in_force(attrs, day)}  # fmt: skip
+    return {
+        v
+        for _, v, attrs in G.out_edges(node, data=True)
+        if attrs.get("relation") == PROFIT_TRANSFER and in_force(attrs, day)
+    }
 
 
 def controlling_parents(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> set[str]:
@@ -269,10 +272,14 @@ def controlled_companies(G: nx.MultiDiGraph, company_id: str, date: Any = None) 
     queue = deque([company_id])
     while queue:
         node = queue.popleft()
-        below = {u for u, _, a in G.in_edges(node, data=True)
-                 if a.get("relation") == PROFIT_TRANSFER and in_force(a, day)}  # fmt: skip
-        held = {v for _, v, a in G.out_edges(node, data=True)
-                if a.get("relation") in (REPRESENTATION, OWNERSHIP) and in_force(a, day)}  # fmt: skip
+        below = {
+            u for u, _, a in G.in_edges(node, data=True) if a.get("relation") == PROFIT_TRANSFER and in_force(a, day)
+        }
+        held = {
+            v
+            for _, v, a in G.out_edges(node, data=True)
+            if a.get("relation") in (REPRESENTATION, OWNERSHIP) and in_force(a, day)
+        }
         below |= {v for v in held if node in holding_parents(G, v, day)}
         for child in below - found - {company_id}:
             found.add(child)

@@ -82,8 +82,11 @@ def linked_companies(company: Mapping[str, Any], relations: Iterable[str] = RELA
     if PROFIT_TRANSFER in relations and company.get("profit_transfer_agreement"):
         found.append(company["profit_transfer_agreement"]["company_id"])
     if REPRESENTATION in relations:
-        found += [r["id"] for r in company.get("representation") or ()
-                  if r.get("type") == LEGAL_PERSON and is_company_id(r.get("id"))]  # fmt: skip
+        found += [
+            r["id"]
+            for r in company.get("representation") or ()
+            if r.get("type") == LEGAL_PERSON and is_company_id(r.get("id"))
+        ]
     return [cid for cid in dict.fromkeys(found) if cid != company.get("id")]
 
 
@@ -104,9 +107,10 @@ class _Crawl:
     def __init__(self, client: Any, relations: tuple[str, ...], direction: str, progress: bool) -> None:
         self.client, self.progress, self.report = client, progress, CrawlReport()
         down = direction != "up"
-        self.shape = _plan.Level(("company", "holdings") if down else ("company",),
-                                 tuple(e for e, r in (("person", REPRESENTATION), ("person_holdings", OWNERSHIP))
-                                       if r in relations))  # fmt: skip
+        self.shape = _plan.Level(
+            ("company", "holdings") if down else ("company",),
+            tuple(e for e, r in (("person", REPRESENTATION), ("person_holdings", OWNERSHIP)) if r in relations),
+        )
         follow = [r for r in relations if r in RECORD_RELATIONS and not (direction == "down" and r == REPRESENTATION)]
         self.follow = tuple(follow)
         self.down_only = direction == "down"
@@ -170,8 +174,12 @@ class _Crawl:
             answers, spent, failed = self.each("person", self.client.get_person, persons)
             rows.append(("person", len(persons), spent, failed))
             self.persons.update(answers)
-            frontier += [p["register_id"] for answer in answers.values()
-                         for p in answer.get("management_positions") or () if is_company_id(p.get("register_id"))]  # fmt: skip
+            frontier += [
+                p["register_id"]
+                for answer in answers.values()
+                for p in answer.get("management_positions") or ()
+                if is_company_id(p.get("register_id"))
+            ]
         if "person_holdings" in self.shape.person_endpoints:
             frontier += self.ask("person_holdings", self.client.get_person_holdings, persons, rows)
         self.persons_done.update(persons)
@@ -179,20 +187,45 @@ class _Crawl:
 
     def record(self, plan: LevelEstimate, rows: list[tuple[str, int, int, int]], fetched: int, failed: int) -> None:
         for endpoint, calls, spent, fails in rows:
-            self.report.endpoint_rows.append({
-                "level": plan.level, "endpoint": endpoint, "calls": calls,
-                "cached": plan.cached_calls.get(endpoint, 0), "estimated_credits": plan.credits.get(endpoint, 0),
-                "spent_credits": spent, "failed": fails})  # fmt: skip
-        self.report.rows.append({"level": plan.level, "ids": plan.ids, "companies": len(plan.ids), "cached": plan.cached,
-                                 "estimated_credits": plan.estimated_credits,
-                                 "spent_credits": sum(row[2] for row in rows), "fetched": fetched, "failed": failed,
-                                 "skipped": len(plan.skipped)})  # fmt: skip
+            self.report.endpoint_rows.append(
+                {
+                    "level": plan.level,
+                    "endpoint": endpoint,
+                    "calls": calls,
+                    "cached": plan.cached_calls.get(endpoint, 0),
+                    "estimated_credits": plan.credits.get(endpoint, 0),
+                    "spent_credits": spent,
+                    "failed": fails,
+                }
+            )
+        self.report.rows.append(
+            {
+                "level": plan.level,
+                "ids": plan.ids,
+                "companies": len(plan.ids),
+                "cached": plan.cached,
+                "estimated_credits": plan.estimated_credits,
+                "spent_credits": sum(row[2] for row in rows),
+                "fetched": fetched,
+                "failed": failed,
+                "skipped": len(plan.skipped),
+            }
+        )
 
 
-def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, budget: int | None = None,
-          max_companies: int | None = None, progress: bool = True,
-          callback: Callable[[LevelEstimate], Any] | None = None, *,
-          person_city: bool = False, direction: str = "up") -> nx.MultiDiGraph:  # fmt: skip
+def crawl(
+    client: Any,
+    seeds: Any,
+    depth: int = 2,
+    relations: Any = RELATIONS,
+    budget: int | None = None,
+    max_companies: int | None = None,
+    progress: bool = True,
+    callback: Callable[[LevelEstimate], Any] | None = None,
+    *,
+    person_city: bool = False,
+    direction: str = "up",
+) -> nx.MultiDiGraph:
     """Fetch companies breadth-first along their links and return their group graph.
 
     Parameters
@@ -275,9 +308,15 @@ def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, b
         if not ids and not people:
             break
         done = len(state.requested)
-        plan, stopped = _plan.estimate(client, state.shape, ids, people, level,
-                                       _plan.remaining(client, budget, report.spent_credits),
-                                       None if max_companies is None else max(max_companies - done, 0))  # fmt: skip
+        plan, stopped = _plan.estimate(
+            client,
+            state.shape,
+            ids,
+            people,
+            level,
+            _plan.remaining(client, budget, report.spent_credits),
+            None if max_companies is None else max(max_companies - done, 0),
+        )
         report.stopped = stopped or report.stopped
         report.skipped += plan.skipped
         logger.info("crawl %s", plan)
@@ -291,7 +330,12 @@ def crawl(client: Any, seeds: Any, depth: int = 2, relations: Any = RELATIONS, b
         if report.stopped:
             logger.warning("crawl stopped: %s", report.stopped)
             break
-    graph = from_companies(state.companies.values(), relations, person_city=person_city,
-                           holdings=list(state.holdings.values()), persons=list(state.persons.values()))  # fmt: skip
+    graph = from_companies(
+        state.companies.values(),
+        relations,
+        person_city=person_city,
+        holdings=list(state.holdings.values()),
+        persons=list(state.persons.values()),
+    )
     graph.graph["crawl"] = report
     return graph

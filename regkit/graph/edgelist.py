@@ -30,8 +30,21 @@ if TYPE_CHECKING:
 __all__ = ["to_edgelist", "from_edgelist", "to_nodelist", "NODE_COLUMNS"]
 
 #: Node attribute columns of :func:`to_nodelist`, in order (after ``node``).
-NODE_COLUMNS = ("kind", "name", "legal_form", "status", "city", "country", "fetched", "incorporated_at",
-                "terminated_at", "first_name", "last_name", "date_of_birth", "person_id")  # fmt: skip
+NODE_COLUMNS = (
+    "kind",
+    "name",
+    "legal_form",
+    "status",
+    "city",
+    "country",
+    "fetched",
+    "incorporated_at",
+    "terminated_at",
+    "first_name",
+    "last_name",
+    "date_of_birth",
+    "person_id",
+)
 
 
 _FLOAT_ATTRIBUTES = frozenset({"share", "nominal_share"})
@@ -53,8 +66,9 @@ def _column(name: str, values: list[Any]) -> Any:
     return pd.Series(values, dtype=object)
 
 
-def to_edgelist(G: nx.MultiDiGraph, source: str = "source", target: str = "target",
-                edge_key: str = "key") -> pd.DataFrame:  # fmt: skip
+def to_edgelist(
+    G: nx.MultiDiGraph, source: str = "source", target: str = "target", edge_key: str = "key"
+) -> pd.DataFrame:
     """The edges of a group graph as a DataFrame, one row per edge.
 
     Parameters
@@ -161,9 +175,17 @@ def _node_attrs(row: dict[str, Any], extra: Iterable[str]) -> dict[str, Any]:
     return attrs
 
 
-def from_edgelist(edges: pd.DataFrame, source: str = "source", target: str = "target", edge_key: str | None = "key",
-                  edge_attr: Iterable[str] | None = None, *, nodes: pd.DataFrame | None = None, node: str = "node",
-                  create_using: Any = None) -> nx.MultiDiGraph:  # fmt: skip
+def from_edgelist(
+    edges: pd.DataFrame,
+    source: str = "source",
+    target: str = "target",
+    edge_key: str | None = "key",
+    edge_attr: Iterable[str] | None = None,
+    *,
+    nodes: pd.DataFrame | None = None,
+    node: str = "node",
+    create_using: Any = None,
+) -> nx.MultiDiGraph:
     """Build a group graph from an edge list (and optionally a node list).
 
     Parameters

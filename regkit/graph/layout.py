@@ -64,8 +64,9 @@ def control_layers(G: nx.MultiDiGraph, parents: dict[str, set[str]] | None = Non
     return layer
 
 
-def layered_layout(G: nx.MultiDiGraph, max_row: int = 8, row_gap: float = 0.9, layer_gap: float = 0.5,
-                   stagger: bool = True) -> dict[Any, tuple[float, float]]:  # fmt: skip
+def layered_layout(
+    G: nx.MultiDiGraph, max_row: int = 8, row_gap: float = 0.9, layer_gap: float = 0.5, stagger: bool = True
+) -> dict[Any, tuple[float, float]]:
     """Positions: one band per control layer, each ordered to keep children under their parents.
 
     Parameters

@@ -16,8 +16,17 @@ if TYPE_CHECKING:
 __all__ = ["merger_history", "MERGER_COLUMNS"]
 
 #: Columns of :func:`merger_history`, in order.
-MERGER_COLUMNS = ("absorbed", "absorbed_name", "acquirer", "acquirer_name", "registration_date", "agreement_date",
-                  "direction", "depth", "transaction")  # fmt: skip
+MERGER_COLUMNS = (
+    "absorbed",
+    "absorbed_name",
+    "acquirer",
+    "acquirer_name",
+    "registration_date",
+    "agreement_date",
+    "direction",
+    "depth",
+    "transaction",
+)
 
 
 def _upstream(G: nx.MultiDiGraph, company_id: str) -> list[tuple[str, str, dict[str, Any], int]]:
@@ -114,14 +123,16 @@ def merger_history(G: nx.MultiDiGraph, company_id: str) -> pd.DataFrame:
     def name(node: str) -> Any:
         return G.nodes[node].get("name")
 
-    return frame({
-        "absorbed": str_column([r[0] for r in rows]),
-        "absorbed_name": str_column([name(r[0]) for r in rows]),
-        "acquirer": str_column([r[1] for r in rows]),
-        "acquirer_name": str_column([name(r[1]) for r in rows]),
-        "registration_date": date_column([r[2].get("registration_date") for r in rows]),
-        "agreement_date": date_column([r[2].get("agreement_date") for r in rows]),
-        "direction": str_column([r[4] for r in rows]),
-        "depth": int_column([r[3] for r in rows]),
-        "transaction": int_column(transactions),
-    })  # fmt: skip
+    return frame(
+        {
+            "absorbed": str_column([r[0] for r in rows]),
+            "absorbed_name": str_column([name(r[0]) for r in rows]),
+            "acquirer": str_column([r[1] for r in rows]),
+            "acquirer_name": str_column([name(r[1]) for r in rows]),
+            "registration_date": date_column([r[2].get("registration_date") for r in rows]),
+            "agreement_date": date_column([r[2].get("agreement_date") for r in rows]),
+            "direction": str_column([r[4] for r in rows]),
+            "depth": int_column([r[3] for r in rows]),
+            "transaction": int_column(transactions),
+        }
+    )

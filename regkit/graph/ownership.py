@@ -65,8 +65,10 @@ def share_fraction(value: Any, where: str = "holding") -> float | None:
         return None
     share = float(value)
     if not 0.0 <= share <= 1.0:
-        raise ValueError(f"{where}: percentage_share {value!r} is not a fraction between 0 and 1 (holdings report "
-                         "fractions, 0.5 = 50 %; divide percent values of the owners endpoint by 100)")  # fmt: skip
+        raise ValueError(
+            f"{where}: percentage_share {value!r} is not a fraction between 0 and 1 (holdings report "
+            "fractions, 0.5 = 50 %; divide percent values of the owners endpoint by 100)"
+        )
     return share
 
 
@@ -91,19 +93,33 @@ def add_holdings(builder: _Builder, answer: Any) -> None:
         builder.stub(cid, holding.get("name"))
         start, kind = holding.get("start"), holding.get("relation_type")
         nominal = holding.get("nominal_share")
-        attrs = {"relation": OWNERSHIP, "role": None, "valid_from": dates[start], "valid_to": dates[holding.get("end")],
-                 "registration_date": None, "agreement_date": None, "authority": None,
-                 "share": share_fraction(holding.get("percentage_share"), f"holding {holder} → {cid}"),
-                 "nominal_share": None if nominal is None else float(nominal), "relation_type": kind}  # fmt: skip
+        attrs = {
+            "relation": OWNERSHIP,
+            "role": None,
+            "valid_from": dates[start],
+            "valid_to": dates[holding.get("end")],
+            "registration_date": None,
+            "agreement_date": None,
+            "authority": None,
+            "share": share_fraction(holding.get("percentage_share"), f"holding {holder} → {cid}"),
+            "nominal_share": None if nominal is None else float(nominal),
+            "relation_type": kind,
+        }
         builder.edge(holder, cid, f"{OWNERSHIP}/{kind or ''}/{start or ''}", attrs)
 
 
 def _person_attrs(person: Mapping[str, Any], builder: _Builder) -> dict[str, Any]:
     first, last = person.get("first_name"), person.get("last_name")
     name = " ".join(part for part in (first, last) if part) or None
-    return {"kind": NATURAL_PERSON, "name": name, "first_name": first, "last_name": last,
-            "date_of_birth": builder.dates[person.get("date_of_birth")], "city": person.get("city"),
-            "person_id": person.get("id")}  # fmt: skip
+    return {
+        "kind": NATURAL_PERSON,
+        "name": name,
+        "first_name": first,
+        "last_name": last,
+        "date_of_birth": builder.dates[person.get("date_of_birth")],
+        "city": person.get("city"),
+        "person_id": person.get("id"),
+    }
 
 
 def add_person(builder: _Builder, answer: Any, with_positions: bool) -> None:
@@ -127,7 +143,13 @@ def add_person(builder: _Builder, answer: Any, with_positions: bool) -> None:
         if not isinstance(cid, str):
             continue
         builder.stub(cid, position.get("company_name"))
-        edge = {"relation": REPRESENTATION, "role": role, "valid_from": dates[start],
-                "valid_to": dates[position.get("end_date")], "registration_date": None, "agreement_date": None,
-                "authority": None}  # fmt: skip
+        edge = {
+            "relation": REPRESENTATION,
+            "role": role,
+            "valid_from": dates[start],
+            "valid_to": dates[position.get("end_date")],
+            "registration_date": None,
+            "agreement_date": None,
+            "authority": None,
+        }
         builder.edge(pid, cid, f"{REPRESENTATION}/{role}/{start or ''}", edge, mirrored=True)

@@ -89,8 +89,10 @@ def _encode(G: nx.MultiDiGraph, keep_none: bool) -> nx.MultiDiGraph:
     H = empty_graph(None)
     H.graph.update(_encode_attrs({k: v for k, v in G.graph.items() if k not in _NOT_WRITTEN}, "graph", keep_none))
     H.add_nodes_from((n, _encode_attrs(attrs, f"node {n!r}", keep_none)) for n, attrs in G.nodes(data=True))
-    H.add_edges_from((u, v, k, _encode_attrs(attrs, f"edge {(u, v, k)!r}", keep_none))
-                     for u, v, k, attrs in G.edges(keys=True, data=True))  # fmt: skip
+    H.add_edges_from(
+        (u, v, k, _encode_attrs(attrs, f"edge {(u, v, k)!r}", keep_none))
+        for u, v, k, attrs in G.edges(keys=True, data=True)
+    )
     return H
 
 

@@ -23,12 +23,25 @@ __all__ = ["CrawlReport", "LevelEstimate", "LEVEL_COLUMNS", "ENDPOINT_COLUMNS", 
 ENDPOINTS = ("company", "holdings", "person", "person_holdings")
 
 #: How a summary names the calls to each endpoint.
-_ENDPOINT_LABELS = {"company": "company lookups", "holdings": "holdings of companies", "person": "person lookups",
-                    "person_holdings": "holdings of persons"}  # fmt: skip
+_ENDPOINT_LABELS = {
+    "company": "company lookups",
+    "holdings": "holdings of companies",
+    "person": "person lookups",
+    "person_holdings": "holdings of persons",
+}
 
 #: Columns of :attr:`CrawlReport.levels`, in order.
-LEVEL_COLUMNS = ("level", "ids", "companies", "cached", "estimated_credits", "spent_credits", "fetched", "failed",
-                 "skipped")  # fmt: skip
+LEVEL_COLUMNS = (
+    "level",
+    "ids",
+    "companies",
+    "cached",
+    "estimated_credits",
+    "spent_credits",
+    "fetched",
+    "failed",
+    "skipped",
+)
 
 #: Columns of :attr:`CrawlReport.endpoints`, in order.
 ENDPOINT_COLUMNS = ("level", "endpoint", "calls", "cached", "estimated_credits", "spent_credits", "failed")
@@ -79,14 +92,17 @@ class LevelEstimate:
     def __str__(self) -> str:
         cut = f", {len(self.skipped)} left out" if self.skipped else ""
         budget = "" if self.budget_left is None else f"; budget left {self.budget_left}"
-        more = "".join(f" + {self.calls[e]} {e} ({self.cached_calls.get(e, 0)} cached)" for e in ENDPOINTS[1:]
-                       if self.calls.get(e))  # fmt: skip
+        more = "".join(
+            f" + {self.calls[e]} {e} ({self.cached_calls.get(e, 0)} cached)" for e in ENDPOINTS[1:] if self.calls.get(e)
+        )
         per = ""
         if more:
             per = " (" + ", ".join(f"{e} {self.credits.get(e, 0)}" for e in ENDPOINTS if self.calls.get(e)) + ")"
         companies = f"{len(self.ids)} {'company' if len(self.ids) == 1 else 'companies'}"
-        return (f"level {self.level}: {companies} ({self.cached} cached{cut}){more} → "
-                f"{self.estimated_credits} credits{per}{budget}")  # fmt: skip
+        return (
+            f"level {self.level}: {companies} ({self.cached} cached{cut}){more} → "
+            f"{self.estimated_credits} credits{per}{budget}"
+        )
 
     def _repr_html_(self) -> str:
         """The summary Jupyter shows: what the level fetches, per endpoint calls, cached calls and credits."""
@@ -96,12 +112,24 @@ class LevelEstimate:
         if self.skipped:
             facts.append(("Left out", f"{plural(len(self.skipped), 'company', 'companies')} (budget or max_companies)"))
         facts.append(("Budget", "no limit" if self.budget_left is None else f"{credits_text(self.budget_left)} left"))
-        rows = [[_ENDPOINT_LABELS[e], count_text(self.calls[e]), count_text(self.cached_calls.get(e, 0)),
-                 count_text(self.credits.get(e, 0))] for e in ENDPOINTS if self.calls.get(e)]  # fmt: skip
+        rows = [
+            [
+                _ENDPOINT_LABELS[e],
+                count_text(self.calls[e]),
+                count_text(self.cached_calls.get(e, 0)),
+                count_text(self.credits.get(e, 0)),
+            ]
+            for e in ENDPOINTS
+            if self.calls.get(e)
+        ]
         table = SummaryTable(("Calls", "Number", "Cached", "Credits"), rows, numeric=(1, 2, 3))
-        return summary_html(f"Crawl level {self.level}: {credits_text(self.estimated_credits)}", facts,
-                            tables=[table] if rows else [], note="An estimate: nothing was sent yet.",
-                            kind="crawl-level")  # fmt: skip
+        return summary_html(
+            f"Crawl level {self.level}: {credits_text(self.estimated_credits)}",
+            facts,
+            tables=[table] if rows else [],
+            note="An estimate: nothing was sent yet.",
+            kind="crawl-level",
+        )
 
 
 @dataclass
@@ -202,8 +230,10 @@ class CrawlReport:
         table = self.levels.drop(columns="ids").to_string(index=False)
         by = self.credits_by_endpoint()
         split = "" if set(by) <= {"company"} else " (" + ", ".join(f"{e} {c}" for e, c in by.items()) + ")"
-        return (f"<CrawlReport {len(self.rows)} levels, {sum(r['fetched'] for r in self.rows)} companies, "
-                f"{self.spent_credits} credits{split}{stopped}>\n{table}")  # fmt: skip
+        return (
+            f"<CrawlReport {len(self.rows)} levels, {sum(r['fetched'] for r in self.rows)} companies, "
+            f"{self.spent_credits} credits{split}{stopped}>\n{table}"
+        )
 
     def _repr_html_(self) -> str:
         stopped = f"<p>Stopped: {self.stopped}</p>" if self.stopped else ""

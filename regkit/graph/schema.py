@@ -145,9 +145,16 @@ OWNERSHIP_ATTRIBUTES = ("share", "nominal_share", "relation_type")
 
 #: Attributes (of nodes or edges) that hold :class:`datetime.date` values or ``None``.
 DATE_ATTRIBUTES = frozenset(
-    {"incorporated_at", "terminated_at", "date_of_birth", "valid_from", "valid_to", "registration_date",
-     "agreement_date"}
-)  # fmt: skip
+    {
+        "incorporated_at",
+        "terminated_at",
+        "date_of_birth",
+        "valid_from",
+        "valid_to",
+        "registration_date",
+        "agreement_date",
+    }
+)
 
 #: Representation roles by which a legal person controls the company it represents (see
 #: :mod:`regkit.graph.control`).

@@ -69,8 +69,9 @@ def _walk(G: nx.MultiDiGraph, top: str, day: _dt.date | None) -> dict[str, dict[
     """Every company reached from ``top`` along simple chains: summed share, unknown flag, depth,
     parents, chain count."""
     held: dict[str, dict[str, float | None]] = {}
-    found: dict[str, dict[str, Any]] = defaultdict(lambda: {"share": 0.0, "unknown": False, "depth": None,
-                                                            "parents": set(), "paths": 0})  # fmt: skip
+    found: dict[str, dict[str, Any]] = defaultdict(
+        lambda: {"share": 0.0, "unknown": False, "depth": None, "parents": set(), "paths": 0}
+    )
     stack: list[tuple[str, float | None, frozenset[str], int]] = [(top, 1.0, frozenset({top}), 0)]
     while stack:
         node, share, path, depth = stack.pop()
@@ -94,8 +95,10 @@ def _walk(G: nx.MultiDiGraph, top: str, day: _dt.date | None) -> dict[str, dict[
 
 def _check_share(min_share: Any) -> float:
     if isinstance(min_share, bool) or not isinstance(min_share, (int, float)) or not 0.0 <= min_share <= 1.0:
-        raise ValidationError(f"min_share must be a fraction between 0 and 1, not {min_share!r}",
-                              suggestion="e.g. min_share=0.5 for more than half (fractions: 0.5 = 50 %)")  # fmt: skip
+        raise ValidationError(
+            f"min_share must be a fraction between 0 and 1, not {min_share!r}",
+            suggestion="e.g. min_share=0.5 for more than half (fractions: 0.5 = 50 %)",
+        )
     return float(min_share)
 
 
@@ -160,8 +163,11 @@ def subsidiaries(G: nx.MultiDiGraph, company_id: str, min_share: float = 0.0, da
     floor = _check_share(min_share)
     day = to_date(date)
     direct = direct_holdings(G, company_id, day)
-    rows = [(cid, row) for cid, row in _walk(G, company_id, day).items()
-            if (not row["unknown"] and row["share"] >= floor - 1e-12) or (row["unknown"] and floor == 0.0)]  # fmt: skip
+    rows = [
+        (cid, row)
+        for cid, row in _walk(G, company_id, day).items()
+        if (not row["unknown"] and row["share"] >= floor - 1e-12) or (row["unknown"] and floor == 0.0)
+    ]
     rows.sort(key=lambda item: (item[1]["depth"], item[1]["unknown"], -item[1]["share"], item[0]))
     return _frame(G, rows, direct)
 
@@ -174,12 +180,14 @@ def _frame(G: nx.MultiDiGraph, rows: list[tuple[str, dict[str, Any]]], direct: d
 
     parents = np.empty(len(rows), dtype=object)
     parents[:] = [tuple(sorted(row["parents"])) for _, row in rows]
-    return frame({
-        "company_id": str_column([cid for cid, _ in rows]),
-        "name": str_column([G.nodes[cid].get("name") for cid, _ in rows]),
-        "effective_share": pd.array([None if row["unknown"] else row["share"] for _, row in rows], dtype="Float64"),
-        "direct_share": pd.array([direct.get(cid) for cid, _ in rows], dtype="Float64"),
-        "depth": int_column([row["depth"] for _, row in rows]),
-        "parents": parents,
-        "paths": int_column([row["paths"] for _, row in rows]),
-    })  # fmt: skip
+    return frame(
+        {
+            "company_id": str_column([cid for cid, _ in rows]),
+            "name": str_column([G.nodes[cid].get("name") for cid, _ in rows]),
+            "effective_share": pd.array([None if row["unknown"] else row["share"] for _, row in rows], dtype="Float64"),
+            "direct_share": pd.array([direct.get(cid) for cid, _ in rows], dtype="Float64"),
+            "depth": int_column([row["depth"] for _, row in rows]),
+            "parents": parents,
+            "paths": int_column([row["paths"] for _, row in rows]),
+        }
+    )

@@ -104,7 +104,10 @@ def as_of(G: nx.MultiDiGraph, date: Any, *, keep_isolated: bool = False) -> nx.M
     kept = {n for n, attrs in G.nodes(data=True) if exists_on(attrs, day)}
     edges = [(u, v, k, attrs) for u, v, k, attrs in edges_in_force(G, day) if u in kept and v in kept]
     linked = {u for u, _, _, _ in edges} | {v for _, v, _, _ in edges}
-    H.add_nodes_from((n, dict(attrs)) for n, attrs in G.nodes(data=True)
-                     if n in kept and (keep_isolated or attrs.get("kind") == COMPANY or n in linked))  # fmt: skip
+    H.add_nodes_from(
+        (n, dict(attrs))
+        for n, attrs in G.nodes(data=True)
+        if n in kept and (keep_isolated or attrs.get("kind") == COMPANY or n in linked)
+    )
     H.add_edges_from((u, v, k, dict(attrs)) for u, v, k, attrs in edges)
     return H

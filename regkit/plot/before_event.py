@@ -30,13 +30,19 @@ __all__ = ["ratios_before", "ratios_before_summary"]
 _STATS = ("median", "q25", "q75", "count")
 """The statistics per metric and year of :func:`ratios_before_summary`."""
 
-_EVENT_WORDS = {"opened_at": "the proceeding was opened", "closed_at": "the proceeding was closed",
-                "terminated_at": "the company was terminated"}  # fmt: skip
+_EVENT_WORDS = {
+    "opened_at": "the proceeding was opened",
+    "closed_at": "the proceeding was closed",
+    "terminated_at": "the company was terminated",
+}
 
 
-def ratios_before_summary(frame: pd.DataFrame, event: str = "opened_at",
-                          metrics: str | Sequence[str] = ("equity_ratio", "net_margin"),
-                          years: int = 8) -> pd.DataFrame:  # fmt: skip
+def ratios_before_summary(
+    frame: pd.DataFrame,
+    event: str = "opened_at",
+    metrics: str | Sequence[str] = ("equity_ratio", "net_margin"),
+    years: int = 8,
+) -> pd.DataFrame:
     """Per year before each company's event: median, quartiles and count of each ratio.
 
     Parameters
@@ -87,8 +93,14 @@ def ratios_before_summary(frame: pd.DataFrame, event: str = "opened_at",
     for metric in chosen:
         values = pd.Series(data[metric].astype("Float64").to_numpy(dtype=float, na_value=np.nan), index=before)
         grouped = values[(before >= 1) & (before <= years)].dropna().groupby(level=0)
-        stats = pd.DataFrame({"median": grouped.median(), "q25": grouped.quantile(0.25),
-                              "q75": grouped.quantile(0.75), "count": grouped.size()}).reindex(index)  # fmt: skip
+        stats = pd.DataFrame(
+            {
+                "median": grouped.median(),
+                "q25": grouped.quantile(0.25),
+                "q75": grouped.quantile(0.75),
+                "count": grouped.size(),
+            }
+        ).reindex(index)
         stats["count"] = stats["count"].fillna(0).astype("int64")
         for stat in _STATS:
             columns[(metric, stat)] = stats[stat]
@@ -97,10 +109,17 @@ def ratios_before_summary(frame: pd.DataFrame, event: str = "opened_at",
     return summary
 
 
-def ratios_before(frame: pd.DataFrame, event: str = "opened_at",
-                  metrics: str | Sequence[str] = ("equity_ratio", "net_margin"), *, years: int = 8,
-                  ax: Any = None, title: str | None = None, reference: Any = "auto",
-                  spread: bool = True) -> Any:  # fmt: skip
+def ratios_before(
+    frame: pd.DataFrame,
+    event: str = "opened_at",
+    metrics: str | Sequence[str] = ("equity_ratio", "net_margin"),
+    *,
+    years: int = 8,
+    ax: Any = None,
+    title: str | None = None,
+    reference: Any = "auto",
+    spread: bool = True,
+) -> Any:
     """Draw each ratio's median by years before the event, in percent, oldest year left.
 
     Parameters
@@ -125,8 +144,9 @@ def ratios_before(frame: pd.DataFrame, event: str = "opened_at",
         1 (time flows left to right), ticks labelled by the number of years.
     """
     if isinstance(reference, str) and reference == "median":
-        raise ValueError("reference='median' has no meaning here (the lines are already medians); "
-                         "use 'auto', a number or None")  # fmt: skip
+        raise ValueError(
+            "reference='median' has no meaning here (the lines are already medians); use 'auto', a number or None"
+        )
     summary = ratios_before_summary(frame, event, metrics, years)
     ax = new_axes(ax, (8.0, 4.0))
     x = summary.index.to_numpy()
@@ -136,11 +156,25 @@ def ratios_before(frame: pd.DataFrame, event: str = "opened_at",
         stats = summary[metric]
         counts = stats["count"][stats["count"] > 0]
         n = f"{counts.min()}–{counts.max()}" if len(counts) and counts.min() != counts.max() else f"{counts.max()}"
-        (line,) = ax.plot(x, stats["median"] * 100, marker="o", markersize=4, linewidth=1.8, gid=metric,
-                          label=f"{metric.replace('_', ' ')} (median of {n})")  # fmt: skip
+        (line,) = ax.plot(
+            x,
+            stats["median"] * 100,
+            marker="o",
+            markersize=4,
+            linewidth=1.8,
+            gid=metric,
+            label=f"{metric.replace('_', ' ')} (median of {n})",
+        )
         if spread:
-            ax.fill_between(x, stats["q25"] * 100, stats["q75"] * 100, color=line.get_color(), alpha=0.14,
-                            linewidth=0, gid=f"{metric}|spread")  # fmt: skip
+            ax.fill_between(
+                x,
+                stats["q25"] * 100,
+                stats["q75"] * 100,
+                color=line.get_color(),
+                alpha=0.14,
+                linewidth=0,
+                gid=f"{metric}|spread",
+            )
         lines.append((x, stats["median"].to_numpy() * 100))
     reference_line(ax, drawn, reference, None, lines)
     ax.set_xlim(years + 0.3, 0.7)

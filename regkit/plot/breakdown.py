@@ -26,8 +26,9 @@ __all__ = ["breakdown_counts", "insolvency_breakdown"]
 _ALL = "proceedings"
 
 
-def breakdown_counts(frame: pd.DataFrame, by: str = "legal_form", split: str | None = None, *,
-                     top: int | None = 8, share: bool = False) -> pd.DataFrame:  # fmt: skip
+def breakdown_counts(
+    frame: pd.DataFrame, by: str = "legal_form", split: str | None = None, *, top: int | None = 8, share: bool = False
+) -> pd.DataFrame:
     """Proceedings per group of ``by``, split into the groups of ``split``.
 
     Parameters
@@ -73,8 +74,16 @@ def breakdown_counts(frame: pd.DataFrame, by: str = "legal_form", split: str | N
     return table
 
 
-def insolvency_breakdown(frame: Any, by: str = "legal_form", split: str | None = None, *, top: int | None = 8,
-                         share: bool = False, ax: Any = None, title: str | None = None) -> Any:  # fmt: skip
+def insolvency_breakdown(
+    frame: Any,
+    by: str = "legal_form",
+    split: str | None = None,
+    *,
+    top: int | None = 8,
+    share: bool = False,
+    ax: Any = None,
+    title: str | None = None,
+) -> Any:
     """Draw proceedings per group of ``by`` as horizontal bars, stacked by ``split``, largest group on top.
 
     Parameters
@@ -114,8 +123,7 @@ def insolvency_breakdown(frame: Any, by: str = "legal_form", split: str | None =
         widths = table[group].to_numpy(dtype=float)
         label = group if group in (_OTHER, _ALL) or split is None else display_label(table.attrs["split"], group)
         fill = "#B0B0B0" if group == _OTHER else colour
-        ax.barh(y, widths, left=left, height=0.62, color=fill, edgecolor="white", linewidth=0.6, label=label,
-                gid=group)  # fmt: skip
+        ax.barh(y, widths, left=left, height=0.62, color=fill, edgecolor="white", linewidth=0.6, label=label, gid=group)
         if share:
             for x0, w, row in zip(left, widths, y):
                 if w > 0:
@@ -128,8 +136,14 @@ def insolvency_breakdown(frame: Any, by: str = "legal_form", split: str | None =
     ax.grid(True, axis="x", alpha=0.3)
     ax.set_axisbelow(True)
     if split is not None and len(table.columns):
-        ax.legend(title=column_label(table.attrs["split"]), fontsize=8, title_fontsize=8, frameon=False,
-                  loc="upper left", bbox_to_anchor=(1.0, 1.0))  # fmt: skip
+        ax.legend(
+            title=column_label(table.attrs["split"]),
+            fontsize=8,
+            title_fontsize=8,
+            frameon=False,
+            loc="upper left",
+            bbox_to_anchor=(1.0, 1.0),
+        )
     if title:
         ax.set_title(title)
     return ax
@@ -139,8 +153,7 @@ def _totals(ax: Any, table: pd.DataFrame, y: np.ndarray, ends: np.ndarray, share
     totals = table.attrs["totals"]
     for row, end, group in zip(y, ends, table.index):
         text = f"n = {count_text(totals[str(group)])}" if share else count_text(totals[str(group)])
-        ax.annotate(text, (end, row), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8,
-                    gid="total")  # fmt: skip
+        ax.annotate(text, (end, row), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8, gid="total")
     if share:
         ax.set_xlim(0, 1.12)
         ax.xaxis.set_major_locator(ticker.FixedLocator([0, 0.25, 0.5, 0.75, 1.0]))

@@ -31,8 +31,12 @@ from .style import EuroFormatter, new_axes
 
 __all__ = ["KINDS", "indicators", "ratios", "line_data"]
 
-KINDS: dict[str, str] = {**{m: "EUR" for m in MEASURES}, "employees": "persons",
-                         **{r: "ratio" for r in RATIOS}, "salaries_per_employee": "EUR"}  # fmt: skip
+KINDS: dict[str, str] = {
+    **{m: "EUR" for m in MEASURES},
+    "employees": "persons",
+    **{r: "ratio" for r in RATIOS},
+    "salaries_per_employee": "EUR",
+}
 """What each plottable column measures: ``EUR``, ``persons`` or ``ratio`` (a fraction)."""
 
 _AXIS_LABELS = {"EUR": "EUR", "persons": "employees", "ratio": "%"}
@@ -45,8 +49,10 @@ def _metric_list(metrics: str | Sequence[str], allowed: Sequence[str]) -> list[s
         raise ValueError(f"metrics must name one or more of {', '.join(allowed)}; not {unknown or chosen!r}")
     kinds = {KINDS[m] for m in chosen}
     if len(kinds) > 1:
-        raise ValueError(f"{', '.join(chosen)} mix units ({', '.join(sorted(kinds))}): draw them on separate axes "
-                         "(plt.subplots(2, 1, sharex=True))")  # fmt: skip
+        raise ValueError(
+            f"{', '.join(chosen)} mix units ({', '.join(sorted(kinds))}): draw them on separate axes "
+            "(plt.subplots(2, 1, sharex=True))"
+        )
     return chosen
 
 
@@ -118,8 +124,17 @@ def _words(metric: str) -> str:
     return metric.replace("_", " ")
 
 
-def _draw(frame: pd.DataFrame, metrics: list[str], names: dict[str, str], ax: Any, scale: str | None,
-          marker: str, title: str | None, reference: Any = None, reference_label: str | None = None) -> Any:  # fmt: skip
+def _draw(
+    frame: pd.DataFrame,
+    metrics: list[str],
+    names: dict[str, str],
+    ax: Any,
+    scale: str | None,
+    marker: str,
+    title: str | None,
+    reference: Any = None,
+    reference_label: str | None = None,
+) -> Any:
     companies = list(dict.fromkeys(frame["company_id"].dropna()))
     ax = new_axes(ax)
     drawn = [d for cid in companies for d in _rows(frame, cid)["date"]]
@@ -127,8 +142,13 @@ def _draw(frame: pd.DataFrame, metrics: list[str], names: dict[str, str], ax: An
     for cid in companies:
         for metric in metrics:
             x, y = line_data(frame, cid, metric)
-            label = names.get(cid, cid) if len(metrics) == 1 else _words(metric) if len(companies) == 1 else \
-                f"{names.get(cid, cid)} · {_words(metric)}"  # fmt: skip
+            label = (
+                names.get(cid, cid)
+                if len(metrics) == 1
+                else _words(metric)
+                if len(companies) == 1
+                else f"{names.get(cid, cid)} · {_words(metric)}"
+            )
             ax.plot(x, y, marker=marker, markersize=4, linewidth=1.6, label=label, gid=f"{cid}|{metric}")
             lines.append((x, y))
     kind = KINDS[metrics[0]]
@@ -138,8 +158,13 @@ def _draw(frame: pd.DataFrame, metrics: list[str], names: dict[str, str], ax: An
     if kind == "ratio" and lines and (line is None or np.any(np.asarray(line.get_ydata(), dtype=float) != 0)):
         ax.axhline(0.0, color="#888888", linewidth=0.6, zorder=0)  # where equity, profit or growth run out
     unit = _AXIS_LABELS[kind]
-    ax.set_ylabel(f"{_words(metrics[0])} ({unit})" if len(metrics) == 1 and kind == "ratio" else
-                  _words(metrics[0]) if len(metrics) == 1 else unit)  # fmt: skip
+    ax.set_ylabel(
+        f"{_words(metrics[0])} ({unit})"
+        if len(metrics) == 1 and kind == "ratio"
+        else _words(metrics[0])
+        if len(metrics) == 1
+        else unit
+    )
     ax.grid(True, axis="y", alpha=0.3)
     entries = len(companies) * len(metrics) + (line is not None)
     if entries > 5:  # beside the lines, not over them
@@ -153,9 +178,16 @@ def _draw(frame: pd.DataFrame, metrics: list[str], names: dict[str, str], ax: An
     return ax
 
 
-def indicators(frame: Any, metrics: str | Sequence[str] = "revenue", *, ax: Any = None,
-               names: Mapping[str, str] | None = None, scale: str | None = None, marker: str = "o",
-               title: str | None = None) -> Any:  # fmt: skip
+def indicators(
+    frame: Any,
+    metrics: str | Sequence[str] = "revenue",
+    *,
+    ax: Any = None,
+    names: Mapping[str, str] | None = None,
+    scale: str | None = None,
+    marker: str = "o",
+    title: str | None = None,
+) -> Any:
     """Draw yearly indicators of one or several companies over time.
 
     Parameters
@@ -207,9 +239,18 @@ def indicators(frame: Any, metrics: str | Sequence[str] = "revenue", *, ax: Any 
     return _draw(data, chosen, {**found, **(names or {})}, ax, scale, marker, title)
 
 
-def ratios(frame: Any, metrics: str | Sequence[str] = "equity_ratio", *, ax: Any = None,
-           names: Mapping[str, str] | None = None, scale: str | None = None, marker: str = "o",
-           title: str | None = None, reference: Any = "auto", reference_label: str | None = None) -> Any:  # fmt: skip
+def ratios(
+    frame: Any,
+    metrics: str | Sequence[str] = "equity_ratio",
+    *,
+    ax: Any = None,
+    names: Mapping[str, str] | None = None,
+    scale: str | None = None,
+    marker: str = "o",
+    title: str | None = None,
+    reference: Any = "auto",
+    reference_label: str | None = None,
+) -> Any:
     """Draw financial ratios of one or several companies over time.
 
     Parameters

@@ -62,8 +62,10 @@ def select_group(G: nx.MultiDiGraph, company_id: str, date: Any = None, persons:
     if company_id not in G:
         companies = sorted(n for n, kind in G.nodes(data="kind") if kind == COMPANY)
         example = f", e.g. {companies[0]!r}" if companies else ""
-        raise ValueError(f"company_id {company_id!r} is not in the graph: pass one of its {len(companies)} companies"
-                         f"{example}, or crawl it first (regkit.crawl(client, {company_id!r}))")  # fmt: skip
+        raise ValueError(
+            f"company_id {company_id!r} is not in the graph: pass one of its {len(companies)} companies"
+            f"{example}, or crawl it first (regkit.crawl(client, {company_id!r}))"
+        )
     day = to_date(date)
     top = ultimate_parent(G, company_id, day)
     members = {top, company_id} | controlled_companies(G, top, day)
@@ -72,15 +74,31 @@ def select_group(G: nx.MultiDiGraph, company_id: str, date: Any = None, persons:
             if a.get("relation") in (MERGER, SPIN_OFF) and (day is None or in_force(a, day) or a["valid_from"] is None):
                 members |= {u, v}
     if persons:
-        members |= {u for node in list(members) for u, _, a in G.in_edges(node, data=True)
-                    if a.get("relation") == REPRESENTATION and G.nodes[u].get("kind") == NATURAL_PERSON}  # fmt: skip
+        members |= {
+            u
+            for node in list(members)
+            for u, _, a in G.in_edges(node, data=True)
+            if a.get("relation") == REPRESENTATION and G.nodes[u].get("kind") == NATURAL_PERSON
+        }
     return members
 
 
-def group(G: nx.MultiDiGraph, ax: Any = None, *, company_id: str | None = None, date: Any = None,
-          persons: bool = False, labels: bool = True, legend: bool = True, layout: str = "layered",
-          seed: int = 0, title: str | None = None, node_size: float = 150, font_size: float = 7,
-          max_width: float = 12.0) -> Any:  # fmt: skip
+def group(
+    G: nx.MultiDiGraph,
+    ax: Any = None,
+    *,
+    company_id: str | None = None,
+    date: Any = None,
+    persons: bool = False,
+    labels: bool = True,
+    legend: bool = True,
+    layout: str = "layered",
+    seed: int = 0,
+    title: str | None = None,
+    node_size: float = 150,
+    font_size: float = 7,
+    max_width: float = 12.0,
+) -> Any:
     """Draw a corporate group: layered by control, parent on top, one connector down to each company.
 
     The top company (the ultimate parent) is drawn on top, each company one layer below the parent that
@@ -150,8 +168,17 @@ def group(G: nx.MultiDiGraph, ax: Any = None, *, company_id: str | None = None, 
     entries = _legend_handles(H, links, company_id) if legend else []
     names = short_labels(H, sorted(H)) if labels else {}
     units = _spring(H, seed) if layout == "spring" else None
-    canvas = plan_canvas(H, names, font_size=font_size, node_size=node_size, max_width=max_width,
-                         legend_entries=len(entries), title=bool(title), bold=company_id, pos=units)  # fmt: skip
+    canvas = plan_canvas(
+        H,
+        names,
+        font_size=font_size,
+        node_size=node_size,
+        max_width=max_width,
+        legend_entries=len(entries),
+        title=bool(title),
+        bold=company_id,
+        pos=units,
+    )
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -164,14 +191,31 @@ def group(G: nx.MultiDiGraph, ax: Any = None, *, company_id: str | None = None, 
     _draw_nodes(ax, H, canvas, node_size, company_id)
     for node in names:
         x, y = canvas.pos[node]
-        ax.text(x, y - canvas.marker - 2 / 72, "\n".join(canvas.lines[node]), ha="center", va="top",
-                fontsize=canvas.fonts[node], linespacing=1.1, zorder=3, gid=f"label:{node}",
-                fontweight="bold" if node == company_id else "normal",
-                bbox={"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})  # fmt: skip
+        ax.text(
+            x,
+            y - canvas.marker - 2 / 72,
+            "\n".join(canvas.lines[node]),
+            ha="center",
+            va="top",
+            fontsize=canvas.fonts[node],
+            linespacing=1.1,
+            zorder=3,
+            gid=f"label:{node}",
+            fontweight="bold" if node == company_id else "normal",
+            bbox={"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none", "alpha": 0.85},
+        )
     _people_caption(ax, H, canvas)
     if entries:
-        ax.legend(handles=entries, loc="lower center", ncol=canvas.legend_columns, fontsize=7.5, frameon=False,
-                  borderaxespad=0.2, handlelength=2.6, columnspacing=1.2)  # fmt: skip
+        ax.legend(
+            handles=entries,
+            loc="lower center",
+            ncol=canvas.legend_columns,
+            fontsize=7.5,
+            frameon=False,
+            borderaxespad=0.2,
+            handlelength=2.6,
+            columnspacing=1.2,
+        )
     if title:
         ax.set_title(title, fontsize=10)
     ax.set_xlim(*canvas.xlim)
@@ -206,14 +250,23 @@ def _spring(H: nx.MultiDiGraph, seed: int) -> dict[Any, tuple[float, float]]:
 def _draw_nodes(ax: Any, H: nx.MultiDiGraph, canvas: Canvas, node_size: float, seed: str | None) -> None:
     if seed in canvas.pos:
         x, y = canvas.pos[seed]
-        ax.scatter([x], [y], s=node_size * 3.2, marker="o", color=SEED_COLOUR, alpha=0.55, zorder=1.9,
-                   linewidths=0, gid="seed")  # fmt: skip
+        ax.scatter(
+            [x], [y], s=node_size * 3.2, marker="o", color=SEED_COLOUR, alpha=0.55, zorder=1.9, linewidths=0, gid="seed"
+        )
     for key, (_, colour, marker) in NODE_STYLES.items():
         members = sorted(n for n, a in H.nodes(data=True) if node_style(a) == key)
         if members:
             xy = [canvas.pos[n] for n in members]
-            ax.scatter([x for x, _ in xy], [y for _, y in xy], s=node_size, marker=marker, color=colour,
-                       edgecolors="#2F3E5C", linewidths=0.8, zorder=2)  # fmt: skip
+            ax.scatter(
+                [x for x, _ in xy],
+                [y for _, y in xy],
+                s=node_size,
+                marker=marker,
+                color=colour,
+                edgecolors="#2F3E5C",
+                linewidths=0.8,
+                zorder=2,
+            )
 
 
 def _people_caption(ax: Any, H: nx.MultiDiGraph, canvas: Canvas) -> None:
@@ -223,8 +276,18 @@ def _people_caption(ax: Any, H: nx.MultiDiGraph, canvas: Canvas) -> None:
         return
     y = max(people) + canvas.marker + CHANNEL * canvas.row * 0.5
     ax.axhline(y, color="#55A868", linewidth=0.6, alpha=0.6, zorder=0.4)
-    ax.text(canvas.xlim[0] + 0.1, y + 0.03, "People (officers, Prokura, shareholders)", fontsize=7.5,
-            color="#2E6B3A", style="italic", ha="left", va="bottom", zorder=3, gid="people-caption")  # fmt: skip
+    ax.text(
+        canvas.xlim[0] + 0.1,
+        y + 0.03,
+        "People (officers, Prokura, shareholders)",
+        fontsize=7.5,
+        color="#2E6B3A",
+        style="italic",
+        ha="left",
+        va="bottom",
+        zorder=3,
+        gid="people-caption",
+    )
 
 
 def _legend_handles(H: nx.MultiDiGraph, links: tuple[list[Link], list[Link], list[Link]], seed: str | None) -> list:
@@ -233,14 +296,39 @@ def _legend_handles(H: nx.MultiDiGraph, links: tuple[list[Link], list[Link], lis
     kinds = {node_style(a) for _, a in H.nodes(data=True)}
     tree, others, persons = links
     shown = {link.style for link in tree + others}
-    handles = [Line2D([], [], marker=marker, linestyle="none", markerfacecolor=colour, markeredgecolor="#2F3E5C",
-                      markersize=7, label=label)
-               for key, (label, colour, marker) in NODE_STYLES.items() if key in kinds]  # fmt: skip
+    handles = [
+        Line2D(
+            [],
+            [],
+            marker=marker,
+            linestyle="none",
+            markerfacecolor=colour,
+            markeredgecolor="#2F3E5C",
+            markersize=7,
+            label=label,
+        )
+        for key, (label, colour, marker) in NODE_STYLES.items()
+        if key in kinds
+    ]
     if seed in H:
-        handles.append(Line2D([], [], marker="o", linestyle="none", markerfacecolor=SEED_COLOUR, alpha=0.6,
-                              markeredgecolor="none", markersize=12, label="the company asked about"))  # fmt: skip
-    handles += [Line2D([], [], color=colour, linestyle=line, linewidth=width, label=label)
-                for key, (label, colour, line, width) in EDGE_STYLES.items() if key in shown]  # fmt: skip
+        handles.append(
+            Line2D(
+                [],
+                [],
+                marker="o",
+                linestyle="none",
+                markerfacecolor=SEED_COLOUR,
+                alpha=0.6,
+                markeredgecolor="none",
+                markersize=12,
+                label="the company asked about",
+            )
+        )
+    handles += [
+        Line2D([], [], color=colour, linestyle=line, linewidth=width, label=label)
+        for key, (label, colour, line, width) in EDGE_STYLES.items()
+        if key in shown
+    ]
     if persons:
         label, colour, width = PERSON_LINK
         handles.append(Line2D([], [], color=colour, linewidth=width * 1.5, label=label))

@@ -73,9 +73,18 @@ def _fit(label: str, room: float, size: float, weight: str) -> tuple[list[str], 
         size -= 0.5
 
 
-def plan_canvas(H: nx.MultiDiGraph, labels: dict[Any, str], *, font_size: float = 7.0, node_size: float = 150,
-                max_width: float = 12.0, legend_entries: int = 0, title: bool = True, bold: Any = None,
-                pos: dict[Any, tuple[float, float]] | None = None) -> Canvas:  # fmt: skip
+def plan_canvas(
+    H: nx.MultiDiGraph,
+    labels: dict[Any, str],
+    *,
+    font_size: float = 7.0,
+    node_size: float = 150,
+    max_width: float = 12.0,
+    legend_entries: int = 0,
+    title: bool = True,
+    bold: Any = None,
+    pos: dict[Any, tuple[float, float]] | None = None,
+) -> Canvas:
     """Plan a drawing of ``H`` no wider than ``max_width`` inches (see the module docstring).
 
     Parameters
@@ -135,6 +144,17 @@ def plan_canvas(H: nx.MultiDiGraph, labels: dict[Any, str], *, font_size: float 
     half = width / 2
     height = top - bottom + (0.45 if title else 0.1)
     bands = sorted({y for y in ys if not any(abs(other - y - row) < 1e-6 for other in ys)}, reverse=True)
-    return Canvas(placed, {n: lines for n, (lines, _) in fitted.items()}, {n: s for n, (_, s) in fitted.items()},
-                  column, row, marker, (-half, half), (bottom, top), legend_height, legend_columns,
-                  (round(width, 2), round(height, 2)), bands)  # fmt: skip
+    return Canvas(
+        placed,
+        {n: lines for n, (lines, _) in fitted.items()},
+        {n: s for n, (_, s) in fitted.items()},
+        column,
+        row,
+        marker,
+        (-half, half),
+        (bottom, top),
+        legend_height,
+        legend_columns,
+        (round(width, 2), round(height, 2)),
+        bands,
+    )

@@ -110,8 +110,14 @@ def draw_links(ax: Any, canvas: Canvas, links: tuple[list[Link], list[Link], lis
         ax.add_collection(LineCollection(segments, colors=colour, linewidths=width, alpha=0.55, zorder=0.5))
     for link in others:  # thin and straight, in the style of the relation
         _, colour, line, width = EDGE_STYLES[link.style]
-        ax.plot(*_curve(pos[link.upper], pos[link.lower], canvas.row), color=colour, linestyle=line,
-                linewidth=min(width, 1.2) * 0.6, alpha=0.3 if fade_ended and link.ended else 0.6, zorder=0.6)  # fmt: skip
+        ax.plot(
+            *_curve(pos[link.upper], pos[link.lower], canvas.row),
+            color=colour,
+            linestyle=line,
+            linewidth=min(width, 1.2) * 0.6,
+            alpha=0.3 if fade_ended and link.ended else 0.6,
+            zorder=0.6,
+        )
     by_band: dict[float, dict[Any, list[Link]]] = defaultdict(lambda: defaultdict(list))
     for link in tree:
         by_band[_band_of(pos[link.lower][1], canvas)][link.upper].append(link)
@@ -149,8 +155,15 @@ def _spines(canvas: Canvas, order: list[Any], parents: dict[Any, list[Link]]) ->
     return spines
 
 
-def _draw_family(ax: Any, canvas: Canvas, parent: Any, children: list[Link], track: float, fade: bool,
-                 spines: dict[tuple[Any, Any], float]) -> None:  # fmt: skip
+def _draw_family(
+    ax: Any,
+    canvas: Canvas,
+    parent: Any,
+    children: list[Link],
+    track: float,
+    fade: bool,
+    spines: dict[tuple[Any, Any], float],
+) -> None:
     """Trunk down from ``parent``, bus along ``track``, then to each child a styled line with an arrow head:
     straight down, or — in a band wrapped into rows — down a spine left of the child's column and across."""
     xp, yp = canvas.pos[parent]
@@ -175,5 +188,18 @@ def _arrow(ax: Any, start: tuple[float, float], end: tuple[float, float], link: 
     from matplotlib.patches import FancyArrowPatch
 
     _, colour, line, width = EDGE_STYLES[link.style]
-    ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=7, color=colour, linewidth=width,
-                                 linestyle=line, shrinkA=0, shrinkB=0, alpha=alpha, zorder=1.2))  # fmt: skip
+    ax.add_patch(
+        FancyArrowPatch(
+            start,
+            end,
+            arrowstyle="-|>",
+            mutation_scale=7,
+            color=colour,
+            linewidth=width,
+            linestyle=line,
+            shrinkA=0,
+            shrinkB=0,
+            alpha=alpha,
+            zorder=1.2,
+        )
+    )

@@ -33,15 +33,32 @@ from .years import year_axis
 __all__ = ["BAR_COLUMNS", "COLOURS", "LANES", "legend_entries", "record_horizon", "timeline", "timeline_bars"]
 
 COLOURS: dict[str, str] = {
-    "names": "#F1CE63", "addresses": "#66C2A5", "capitals": "#E5C494", "registers": "#A6CEE3",
-    "insolvencies": "#C44E52", "active": "#1A7F37", "liquidation": "#D95F02", "inactive": "#A0A0A0",
-    "DIRECTOR": "#4C72B0", "PROKURA": "#64B5CD", "SHAREHOLDER": "#937860", "OWNER": "#55A868",
-    "PARTNER": "#8172B3", "PERSONAL_LIABLE_DIRECTOR": "#DA8BC3", "LIQUIDATOR": "#DD8452", "OTHER": "#7F7F7F",
-}  # fmt: skip
+    "names": "#F1CE63",
+    "addresses": "#66C2A5",
+    "capitals": "#E5C494",
+    "registers": "#A6CEE3",
+    "insolvencies": "#C44E52",
+    "active": "#1A7F37",
+    "liquidation": "#D95F02",
+    "inactive": "#A0A0A0",
+    "DIRECTOR": "#4C72B0",
+    "PROKURA": "#64B5CD",
+    "SHAREHOLDER": "#937860",
+    "OWNER": "#55A868",
+    "PARTNER": "#8172B3",
+    "PERSONAL_LIABLE_DIRECTOR": "#DA8BC3",
+    "LIQUIDATOR": "#DD8452",
+    "OTHER": "#7F7F7F",
+}
 """Bar colour per ``key`` of :func:`timeline_bars`: a lane, a role or a status; all different."""
 
-_LANE_WORDS = {"names": "name", "addresses": "address", "capitals": "capital", "registers": "register",
-               "insolvencies": "insolvency proceeding"}  # fmt: skip
+_LANE_WORDS = {
+    "names": "name",
+    "addresses": "address",
+    "capitals": "capital",
+    "registers": "register",
+    "insolvencies": "insolvency proceeding",
+}
 _ROW_CHARACTERS = 44  # a y label longer than this is shortened with "…"
 _MIN_WIDTH = 0.006  # the narrowest bar drawn, as a fraction of the time span
 
@@ -74,8 +91,16 @@ def _colour(key: str) -> str:
     return COLOURS.get(key, "#7F7F7F")
 
 
-def timeline(company: Any, ax: Any = None, *, until: Any = None, lanes: Sequence[str] = LANES,
-             max_people: int = 12, title: str | None = None, labels: bool = True) -> Any:  # fmt: skip
+def timeline(
+    company: Any,
+    ax: Any = None,
+    *,
+    until: Any = None,
+    lanes: Sequence[str] = LANES,
+    max_people: int = 12,
+    title: str | None = None,
+    labels: bool = True,
+) -> Any:
     """Draw a company's life: one lane per history, person, status and proceeding.
 
     Parameters
@@ -127,12 +152,27 @@ def timeline(company: Any, ax: Any = None, *, until: Any = None, lanes: Sequence
     fills = [_colour(k) for k in bars["key"]]
     for lane in dict.fromkeys(bars["lane"]):
         pick = (bars["lane"] == lane).to_numpy()
-        ax.barh([y_of[r] for r in bars["row"][pick]], width[pick], left=left[pick], height=0.62,
-                color=[f for f, p in zip(fills, pick) if p], edgecolor="white", linewidth=0.6, label=lane)  # fmt: skip
+        ax.barh(
+            [y_of[r] for r in bars["row"][pick]],
+            width[pick],
+            left=left[pick],
+            height=0.62,
+            color=[f for f, p in zip(fills, pick) if p],
+            edgecolor="white",
+            linewidth=0.6,
+            label=lane,
+        )
     ends = bars["open"].to_numpy(bool)
     if ends.any():
-        ax.plot((left + width)[ends], [y_of[r] for r in bars["row"][ends]], linestyle="none", marker=">",
-                markersize=4, color="#333333", gid="open")  # fmt: skip
+        ax.plot(
+            (left + width)[ends],
+            [y_of[r] for r in bars["row"][ends]],
+            linestyle="none",
+            marker=">",
+            markersize=4,
+            color="#333333",
+            gid="open",
+        )
     _life_lines(ax, raw)
     ax.set_yticks([y_of[r] for r in rows], [shorten(r, _ROW_CHARACTERS) for r in rows], fontsize=7.5)
     ax.set_ylim(-len(rows) + 0.4, 0.6)
@@ -146,8 +186,7 @@ def timeline(company: Any, ax: Any = None, *, until: Any = None, lanes: Sequence
     _notes(ax, bars)
     _legend(ax, bars)
     name = (raw.get("name") or {}).get("name")
-    ax.set_title(title if title is not None else f"{name} ({raw['id']})" if name else raw["id"], fontsize=10,
-                 wrap=True)  # fmt: skip
+    ax.set_title(title if title is not None else f"{name} ({raw['id']})" if name else raw["id"], fontsize=10, wrap=True)
     return ax
 
 
@@ -174,12 +213,21 @@ def _legend(ax: Any, bars: pd.DataFrame) -> None:
     height = ax.figure.get_size_inches()[1] * ax.get_position().height
     per_column = max(3, int((height - 0.1) / 0.2))
     handles = [Patch(facecolor=colour, edgecolor="white", label=label) for label, colour in entries]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7.5, frameon=False,
-              ncols=math.ceil(len(handles) / per_column), handlelength=1.2, borderaxespad=0.0)  # fmt: skip
+    ax.legend(
+        handles=handles,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        fontsize=7.5,
+        frameon=False,
+        ncols=math.ceil(len(handles) / per_column),
+        handlelength=1.2,
+        borderaxespad=0.0,
+    )
 
 
 def _life_lines(ax: Any, raw: Mapping[str, Any]) -> None:
     for key, gid in (("incorporated_at", "incorporated"), ("terminated_at", "terminated")):
         if raw.get(key):
-            ax.axvline(mdates.date2num(np.datetime64(raw[key])), color="#555555", linestyle="--", linewidth=0.8,
-                       gid=gid)  # fmt: skip
+            ax.axvline(
+                mdates.date2num(np.datetime64(raw[key])), color="#555555", linestyle="--", linewidth=0.8, gid=gid
+            )

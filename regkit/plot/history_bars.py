@@ -110,8 +110,20 @@ def _people_rows(company: Mapping[str, Any], until: pd.Timestamp, max_people: in
     rows = []
     for r in roles[roles["id"].isin(labels)].sort_values("start_date", kind="stable").itertuples(index=False):
         end = r.end_date if pd.notna(r.end_date) else until
-        rows.append((rank[r.id], ("representatives", f"{labels[r.id]} · {display_label('role', r.role)}", r.start_date, end,
-                                  pd.isna(r.end_date), "", str(r.role))))  # fmt: skip
+        rows.append(
+            (
+                rank[r.id],
+                (
+                    "representatives",
+                    f"{labels[r.id]} · {display_label('role', r.role)}",
+                    r.start_date,
+                    end,
+                    pd.isna(r.end_date),
+                    "",
+                    str(r.role),
+                ),
+            )
+        )
     return [row for _, row in sorted(rows, key=lambda item: item[0])], hidden
 
 
@@ -120,8 +132,12 @@ def _status_rows(company: Mapping[str, Any], until: pd.Timestamp) -> list[tuple]
     if not born:
         return []
     points = {born, company.get("terminated_at"), dissolution_date(company)}
-    points |= {d for r in company.get("representation") or () if r["role"] == "LIQUIDATOR"
-               for d in (r["start_date"], r["end_date"])}  # fmt: skip
+    points |= {
+        d
+        for r in company.get("representation") or ()
+        if r["role"] == "LIQUIDATOR"
+        for d in (r["start_date"], r["end_date"])
+    }
     days = sorted(d for d in points if d and d >= born)
     spans: list[list[Any]] = []
     for day in days:
@@ -132,8 +148,18 @@ def _status_rows(company: Mapping[str, Any], until: pd.Timestamp) -> list[tuple]
             spans[-1][2] = pd.Timestamp(day)
         spans.append([status, pd.Timestamp(day), None])
     end = max(until, spans[-1][1])
-    return [("status", "status", start, stop if stop is not None else end, stop is None and status != "inactive",
-             status, status) for status, start, stop in spans]  # fmt: skip
+    return [
+        (
+            "status",
+            "status",
+            start,
+            stop if stop is not None else end,
+            stop is None and status != "inactive",
+            status,
+            status,
+        )
+        for status, start, stop in spans
+    ]
 
 
 def _insolvency_rows(company: Mapping[str, Any], until: pd.Timestamp) -> tuple[list[tuple], int]:
@@ -144,8 +170,17 @@ def _insolvency_rows(company: Mapping[str, Any], until: pd.Timestamp) -> tuple[l
             undated += 1
             continue
         end = r.closed_at if pd.notna(r.closed_at) else until
-        rows.append(("insolvencies", str(r.case_number), start, end, pd.isna(r.closed_at),
-                     display_label("current_status", r.current_status), "insolvencies"))  # fmt: skip
+        rows.append(
+            (
+                "insolvencies",
+                str(r.case_number),
+                start,
+                end,
+                pd.isna(r.closed_at),
+                display_label("current_status", r.current_status),
+                "insolvencies",
+            )
+        )
     return rows, undated
 
 

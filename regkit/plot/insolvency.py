@@ -22,9 +22,15 @@ from .style import date_axis, new_axes
 
 __all__ = ["BY", "insolvency_trend", "insolvency_timeline", "trend_counts"]
 
-BY: dict[str, str] = {"court": "court", "legal_form": "debtor_legal_form", "status": "current_status",
-                      "kind": "proceeding_kind", "debtor_kind": "debtor_kind", "city": "city",
-                      "administration": "administration_kind"}  # fmt: skip
+BY: dict[str, str] = {
+    "court": "court",
+    "legal_form": "debtor_legal_form",
+    "status": "current_status",
+    "kind": "proceeding_kind",
+    "debtor_kind": "debtor_kind",
+    "city": "city",
+    "administration": "administration_kind",
+}
 """Short names ``by`` accepts, and the frame column each stands for (full column names work too)."""
 
 _PERIODS = {"W": "week", "M": "month", "Q": "quarter", "Y": "year"}
@@ -35,8 +41,10 @@ def _column(frame: pd.DataFrame, name: str, what: str = "by") -> str:
     """The frame column ``name`` stands for (:data:`BY`); ``what`` names the argument in the error."""
     column = BY.get(name, name)
     if column not in frame:
-        raise ValueError(f"{what} must be one of {', '.join(BY)} or a column of the frame; {name!r} is neither "
-                         "one of these nor a column")  # fmt: skip
+        raise ValueError(
+            f"{what} must be one of {', '.join(BY)} or a column of the frame; {name!r} is neither "
+            "one of these nor a column"
+        )
     return column
 
 
@@ -59,8 +67,9 @@ def _top(table: pd.DataFrame, top: int | None, axis: int) -> pd.DataFrame:
     return table[keep].assign(**{_OTHER: table[rest].sum(axis=1)})
 
 
-def trend_counts(frame: pd.DataFrame, freq: str = "M", by: str | None = None, *, date: str = "opened_at",
-                 top: int | None = 8) -> pd.DataFrame:  # fmt: skip
+def trend_counts(
+    frame: pd.DataFrame, freq: str = "M", by: str | None = None, *, date: str = "opened_at", top: int | None = 8
+) -> pd.DataFrame:
     """Proceedings per period, optionally split into groups.
 
     Parameters
@@ -107,8 +116,7 @@ def trend_counts(frame: pd.DataFrame, freq: str = "M", by: str | None = None, *,
         groups = _groups(known[column])
     table = pd.crosstab(periods, groups.to_numpy())
     if len(table):
-        table = table.reindex(pd.period_range(table.index.min(), table.index.max(), freq=freq, name=date),
-                              fill_value=0)  # fmt: skip
+        table = table.reindex(pd.period_range(table.index.min(), table.index.max(), freq=freq, name=date), fill_value=0)
     table = _top(table, top, 1).astype("int64")
     table.columns = pd.Index([str(c) for c in table.columns], dtype=object)
     table.columns.name = None
@@ -116,8 +124,16 @@ def trend_counts(frame: pd.DataFrame, freq: str = "M", by: str | None = None, *,
     return table
 
 
-def insolvency_trend(frame: Any, freq: str = "M", by: str | None = None, *, date: str = "opened_at",
-                     top: int | None = 8, ax: Any = None, title: str | None = None) -> Any:  # fmt: skip
+def insolvency_trend(
+    frame: Any,
+    freq: str = "M",
+    by: str | None = None,
+    *,
+    date: str = "opened_at",
+    top: int | None = 8,
+    ax: Any = None,
+    title: str | None = None,
+) -> Any:
     """Draw proceedings per period as bars, stacked by group when ``by`` is given.
 
     Parameters
@@ -162,8 +178,18 @@ def insolvency_trend(frame: Any, freq: str = "M", by: str | None = None, *, date
     for colour, group in zip(palette, counts.columns):
         heights = counts[group].to_numpy(dtype=float)
         label = group if group == _OTHER or counts.attrs["by"] is None else display_label(counts.attrs["by"], group)
-        ax.bar(left, heights, width=width, bottom=bottom, align="edge", label=label, gid=group,
-               color="#B0B0B0" if group == _OTHER else colour, edgecolor="white", linewidth=0.3)  # fmt: skip
+        ax.bar(
+            left,
+            heights,
+            width=width,
+            bottom=bottom,
+            align="edge",
+            label=label,
+            gid=group,
+            color="#B0B0B0" if group == _OTHER else colour,
+            edgecolor="white",
+            linewidth=0.3,
+        )
         bottom += heights
     period_axis(ax, counts.index, str(freq).upper()[:1])
     period = _PERIODS.get(str(freq).upper()[:1], str(freq))
@@ -174,8 +200,14 @@ def insolvency_trend(frame: Any, freq: str = "M", by: str | None = None, *, date
     ax.set_ylim(0, max(1.0, float(bottom.max(initial=0.0))) * 1.05)
     ax.grid(True, axis="y", alpha=0.3)
     if by is not None and len(counts.columns):
-        ax.legend(title=column_label(counts.attrs["by"]), fontsize=8, title_fontsize=8, frameon=False, loc="upper left",
-                  bbox_to_anchor=(1.0, 1.0))  # fmt: skip
+        ax.legend(
+            title=column_label(counts.attrs["by"]),
+            fontsize=8,
+            title_fontsize=8,
+            frameon=False,
+            loc="upper left",
+            bbox_to_anchor=(1.0, 1.0),
+        )
     if title:
         ax.set_title(title)
     return ax
@@ -188,9 +220,18 @@ def _palette(n: int) -> list[str]:
     return [matplotlib.colors.to_hex(cmap(i % cmap.N)) for i in range(n)]
 
 
-_PHASES = (("discharge", "#4C72B0"), ("distribution", "#55A868"), ("plan", "#8172B3"), ("preliminary", "#DD8452"),
-           ("rejected", "#8C2D04"), ("insufficien", "#8C2D04"), ("opened", "#C44E52"), ("lifted", "#7F7F7F"),
-           ("discontinued", "#7F7F7F"), ("terminated", "#7F7F7F"))  # fmt: skip
+_PHASES = (
+    ("discharge", "#4C72B0"),
+    ("distribution", "#55A868"),
+    ("plan", "#8172B3"),
+    ("preliminary", "#DD8452"),
+    ("rejected", "#8C2D04"),
+    ("insufficien", "#8C2D04"),
+    ("opened", "#C44E52"),
+    ("lifted", "#7F7F7F"),
+    ("discontinued", "#7F7F7F"),
+    ("terminated", "#7F7F7F"),
+)
 
 
 def _colour(event_type: str) -> str:
@@ -244,8 +285,17 @@ def insolvency_timeline(insolvency: Any, ax: Any = None, *, title: str | None = 
     known = ~np.isnan(decided)
     ax.hlines(y[known], decided[known], published[known], color="#999999", linewidth=1.0)
     colours = [_colour(str(t)) for t in frame["event_type"]]
-    ax.plot(decided[known], y[known], linestyle="none", marker="o", markerfacecolor="white",
-            markeredgecolor="#555555", markersize=6, label="decision", gid="decision")  # fmt: skip
+    ax.plot(
+        decided[known],
+        y[known],
+        linestyle="none",
+        marker="o",
+        markerfacecolor="white",
+        markeredgecolor="#555555",
+        markersize=6,
+        label="decision",
+        gid="decision",
+    )
     ax.scatter(published, y, c=colours, s=42, zorder=3, edgecolors="none", label="published", gid="published")
     _extra_markers(ax, frame, y)
     labels = [
@@ -270,16 +320,32 @@ def _extra_markers(ax: Any, frame: pd.DataFrame, y: np.ndarray) -> None:
     deadline = _days(frame["claims_filing_deadline"])
     has = ~np.isnan(deadline)
     if has.any():
-        ax.plot(deadline[has], y[has], linestyle="none", marker=">", color="#C44E52", markersize=6,
-                label="claims filing deadline", gid="claims_deadline")  # fmt: skip
+        ax.plot(
+            deadline[has],
+            y[has],
+            linestyle="none",
+            marker=">",
+            color="#C44E52",
+            markersize=6,
+            label="claims filing deadline",
+            gid="claims_deadline",
+        )
     xs, ys = [], []
     for column in ("report_meeting_at", "examination_meeting_at"):
         at = _days(frame[column])
         xs += list(at[~np.isnan(at)])
         ys += list(y[~np.isnan(at)])
     if xs:
-        ax.plot(xs, ys, linestyle="none", marker="D", color="#8172B3", markersize=5, label="creditors' meeting",
-                gid="meetings")  # fmt: skip
+        ax.plot(
+            xs,
+            ys,
+            linestyle="none",
+            marker="D",
+            color="#8172B3",
+            markersize=5,
+            label="creditors' meeting",
+            gid="meetings",
+        )
 
 
 def _title(insolvency: Any) -> str:

@@ -37,8 +37,9 @@ from .group_styles import EDGE_STYLES, NODE_STYLES, SEED_COLOUR, node_style
 __all__ = ["group_interactive", "view_graph"]
 
 
-def view_graph(G: nx.MultiDiGraph, company_id: str | None = None, date: Any = None,
-               persons: bool = False) -> nx.DiGraph:  # fmt: skip
+def view_graph(
+    G: nx.MultiDiGraph, company_id: str | None = None, date: Any = None, persons: bool = False
+) -> nx.DiGraph:
     """The graph the interactive view shows: one node per drawn node, one edge per pair, attributes to display.
 
     Parameters
@@ -79,9 +80,16 @@ def view_graph(G: nx.MultiDiGraph, company_id: str | None = None, date: Any = No
             "city": attrs.get("city"),
         }
         x, y = pos[node]
-        V.add_node(node, label=labels[node], color=colour, size=2 if kind == NATURAL_PERSON else 4 + min(H.degree(node), 12),
-                   halo=14 if node == company_id else 0, x=x * 10, y=y * 10,
-                   **{k: v for k, v in details.items() if v is not None})  # fmt: skip
+        V.add_node(
+            node,
+            label=labels[node],
+            color=colour,
+            size=2 if kind == NATURAL_PERSON else 4 + min(H.degree(node), 12),
+            halo=14 if node == company_id else 0,
+            x=x * 10,
+            y=y * 10,
+            **{k: v for k, v in details.items() if v is not None},
+        )
     tree, others, people = tree_edges(H)
     for link in [*tree, *others]:
         label, colour, _, width = EDGE_STYLES[link.style]
@@ -91,9 +99,16 @@ def view_graph(G: nx.MultiDiGraph, company_id: str | None = None, date: Any = No
     return V
 
 
-def group_interactive(G: nx.MultiDiGraph, company_id: str | None = None, date: Any = None, persons: bool = False,
-                      *, on_select: Callable[[str], Any] | None = None, height: int = 600,
-                      **sigma_kwargs: Any) -> Any:  # fmt: skip
+def group_interactive(
+    G: nx.MultiDiGraph,
+    company_id: str | None = None,
+    date: Any = None,
+    persons: bool = False,
+    *,
+    on_select: Callable[[str], Any] | None = None,
+    height: int = 600,
+    **sigma_kwargs: Any,
+) -> Any:
     """An interactive, zoomable view of a group (see the module docstring).
 
     Parameters

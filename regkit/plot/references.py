@@ -68,8 +68,9 @@ def _auto(metrics: Sequence[str]) -> tuple[float, str] | None:
     return (0.0, "0 %") if found else None
 
 
-def reference_line(ax: Any, metrics: Sequence[str], reference: Any, label: str | None,
-                   lines: Sequence[tuple[np.ndarray, np.ndarray]]) -> Any:  # fmt: skip
+def reference_line(
+    ax: Any, metrics: Sequence[str], reference: Any, label: str | None, lines: Sequence[tuple[np.ndarray, np.ndarray]]
+) -> Any:
     """Draw the reference of a ratio chart in percent (see the module docstring); return the line, or None.
 
     ``lines`` are the drawn (fiscal years, percent) pairs, for ``reference="median"``. The line's gid is
@@ -82,8 +83,13 @@ def reference_line(ax: Any, metrics: Sequence[str], reference: Any, label: str |
             return None
         table = pd.DataFrame([pd.Series(y, index=x) for x, y in lines]).T.sort_index()
         median = table.median(axis=1, skipna=True)
-        (line,) = ax.plot(median.index.to_numpy(), median.to_numpy(dtype=float), label=label or
-                          f"median of the {len(lines)} companies", gid="reference", **_STYLE)  # fmt: skip
+        (line,) = ax.plot(
+            median.index.to_numpy(),
+            median.to_numpy(dtype=float),
+            label=label or f"median of the {len(lines)} companies",
+            gid="reference",
+            **_STYLE,
+        )
         return line
     if isinstance(reference, str):
         if reference != "auto":

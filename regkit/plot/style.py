@@ -39,8 +39,17 @@ from matplotlib import ticker
 if TYPE_CHECKING:  # matplotlib's stubs key rcParams by this Literal of the known names (typing only)
     from matplotlib.typing import RcKeyType
 
-__all__ = ["HASH_SALT", "RC", "SVG_METADATA", "EuroFormatter", "date_axis", "deterministic", "eur_text",
-           "figure_svg", "new_axes"]  # fmt: skip
+__all__ = [
+    "HASH_SALT",
+    "RC",
+    "SVG_METADATA",
+    "EuroFormatter",
+    "date_axis",
+    "deterministic",
+    "eur_text",
+    "figure_svg",
+    "new_axes",
+]
 
 HASH_SALT = "regkit"
 """The ``svg.hashsalt`` regkit uses: any fixed string makes the SVG ids reproducible."""

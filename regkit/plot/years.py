@@ -19,8 +19,9 @@ __all__ = ["year_axis"]
 _STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
 
 
-def year_axis(ax: Any, start: Any, end: Any, *, max_ticks: int = 12, min_years: float = 2.0,
-              margin: float = 0.02) -> Any:  # fmt: skip
+def year_axis(
+    ax: Any, start: Any, end: Any, *, max_ticks: int = 12, min_years: float = 2.0, margin: float = 0.02
+) -> Any:
     """Make the x axis of ``ax`` (matplotlib date numbers) a year axis from ``start`` to ``end``.
 
     Parameters

@@ -15,8 +15,19 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["MISSING", "is_missing", "count_text", "number_text", "euro_text", "percent_text", "date_text",
-           "credits_text", "value_text", "plural", "more_text"]  # fmt: skip
+__all__ = [
+    "MISSING",
+    "is_missing",
+    "count_text",
+    "number_text",
+    "euro_text",
+    "percent_text",
+    "date_text",
+    "credits_text",
+    "value_text",
+    "plural",
+    "more_text",
+]
 
 MISSING = "–"
 """What a missing value shows as."""

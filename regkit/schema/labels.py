@@ -12,49 +12,87 @@ from collections.abc import Mapping
 __all__ = ["LABELS", "COLUMN_LABELS", "display_label", "column_label"]
 
 LEGAL_FORM_LABELS: dict[str, str] = {
-    "ag": "AG", "eg": "eG", "ek": "e.K.", "ev": "e.V.", "ewiv": "EWIV", "foreign": "foreign company",
-    "gbr": "GbR", "ggmbh": "gGmbH", "gmbh": "GmbH", "kg": "KG", "kgaa": "KGaA", "unknown": "unknown",
-    "llp": "LLP", "municipal": "municipal enterprise", "ohg": "OHG", "se": "SE", "ug": "UG (haftungsbeschränkt)",
-}  # fmt: skip
+    "ag": "AG",
+    "eg": "eG",
+    "ek": "e.K.",
+    "ev": "e.V.",
+    "ewiv": "EWIV",
+    "foreign": "foreign company",
+    "gbr": "GbR",
+    "ggmbh": "gGmbH",
+    "gmbh": "GmbH",
+    "kg": "KG",
+    "kgaa": "KGaA",
+    "unknown": "unknown",
+    "llp": "LLP",
+    "municipal": "municipal enterprise",
+    "ohg": "OHG",
+    "se": "SE",
+    "ug": "UG (haftungsbeschränkt)",
+}
 
 COMPANY_STATUS_LABELS: dict[str, str] = {"active": "active", "inactive": "inactive", "liquidation": "in Liquidation"}
 
 ROLE_LABELS: dict[str, str] = {
-    "DIRECTOR": "Geschäftsführer / Vorstand", "PROKURA": "Prokura", "SHAREHOLDER": "Gesellschafter",
-    "OWNER": "Inhaber", "PARTNER": "Partner", "PERSONAL_LIABLE_DIRECTOR": "persönlich haftender Gesellschafter",
-    "LIQUIDATOR": "Liquidator", "OTHER": "other",
-}  # fmt: skip
+    "DIRECTOR": "Geschäftsführer / Vorstand",
+    "PROKURA": "Prokura",
+    "SHAREHOLDER": "Gesellschafter",
+    "OWNER": "Inhaber",
+    "PARTNER": "Partner",
+    "PERSONAL_LIABLE_DIRECTOR": "persönlich haftender Gesellschafter",
+    "LIQUIDATOR": "Liquidator",
+    "OTHER": "other",
+}
 
 INSOLVENCY_STATUS_LABELS: dict[str, str] = {
-    "preliminary": "preliminary proceedings", "opened": "opened", "rejected_no_assets": "rejected (no assets)",
-    "mass_insufficient": "insufficient assets", "plan_supervised": "plan supervised", "lifted": "lifted",
-    "discontinued": "discontinued", "discharge_pending": "discharge pending", "discharge_granted": "discharge granted",
-    "discharge_denied": "discharge denied", "discharge_revoked": "discharge revoked", "unknown": "unknown",
-}  # fmt: skip
+    "preliminary": "preliminary proceedings",
+    "opened": "opened",
+    "rejected_no_assets": "rejected (no assets)",
+    "mass_insufficient": "insufficient assets",
+    "plan_supervised": "plan supervised",
+    "lifted": "lifted",
+    "discontinued": "discontinued",
+    "discharge_pending": "discharge pending",
+    "discharge_granted": "discharge granted",
+    "discharge_denied": "discharge denied",
+    "discharge_revoked": "discharge revoked",
+    "unknown": "unknown",
+}
 
 PROCEEDING_KIND_LABELS: dict[str, str] = {"regular_insolvency": "regular", "consumer_insolvency": "consumer"}
 
 DEBTOR_KIND_LABELS: dict[str, str] = {"legal_person": "company", "natural_person": "natural person"}
 
 ADMINISTRATION_KIND_LABELS: dict[str, str] = {
-    "external_administration": "insolvency administrator", "self_administration": "self-administration",
+    "external_administration": "insolvency administrator",
+    "self_administration": "self-administration",
     "protective_shield": "protective shield",
-}  # fmt: skip
+}
 
 EVENT_TYPE_LABELS: dict[str, str] = {
-    "preliminary_measures": "preliminary measures", "preliminary_measures_lifted": "preliminary measures lifted",
-    "proceedings_opened": "proceedings opened", "rejected_insufficient_assets": "rejected (insufficient assets)",
-    "in_proceeding_decision": "decision in the proceedings", "mass_insufficiency_notified": "insufficient assets notified",
-    "distribution_announced": "distribution announced", "distribution_record_filed": "distribution record filed",
-    "final_distribution_announced": "final distribution announced", "proceedings_lifted": "proceedings lifted",
-    "proceedings_discontinued": "proceedings discontinued", "proceedings_terminated": "proceedings terminated",
+    "preliminary_measures": "preliminary measures",
+    "preliminary_measures_lifted": "preliminary measures lifted",
+    "proceedings_opened": "proceedings opened",
+    "rejected_insufficient_assets": "rejected (insufficient assets)",
+    "in_proceeding_decision": "decision in the proceedings",
+    "mass_insufficiency_notified": "insufficient assets notified",
+    "distribution_announced": "distribution announced",
+    "distribution_record_filed": "distribution record filed",
+    "final_distribution_announced": "final distribution announced",
+    "proceedings_lifted": "proceedings lifted",
+    "proceedings_discontinued": "proceedings discontinued",
+    "proceedings_terminated": "proceedings terminated",
     "post_termination_decision": "decision after termination",
-    "subsequent_distribution_ordered": "subsequent distribution ordered", "discharge_pending": "discharge pending",
-    "discharge_granted": "discharge granted", "discharge_denied": "discharge denied",
-    "discharge_revoked": "discharge revoked", "plan_confirmed": "insolvency plan confirmed",
-    "plan_supervision_ordered": "plan supervision ordered", "plan_supervision_terminated": "plan supervision ended",
+    "subsequent_distribution_ordered": "subsequent distribution ordered",
+    "discharge_pending": "discharge pending",
+    "discharge_granted": "discharge granted",
+    "discharge_denied": "discharge denied",
+    "discharge_revoked": "discharge revoked",
+    "plan_confirmed": "insolvency plan confirmed",
+    "plan_supervision_ordered": "plan supervision ordered",
+    "plan_supervision_terminated": "plan supervision ended",
     "other": "other",
-}  # fmt: skip
+}
 
 #: Labels by the frame column (or filter field) whose codes they name.
 LABELS: dict[str, Mapping[str, str]] = {
@@ -71,12 +109,24 @@ LABELS: dict[str, Mapping[str, str]] = {
 
 #: Column names as a heading or legend title says them.
 COLUMN_LABELS: dict[str, str] = {
-    "debtor_legal_form": "Legal form", "legal_form": "Legal form", "current_status": "Status", "status": "Status",
-    "proceeding_kind": "Proceeding", "debtor_kind": "Debtor", "administration_kind": "Administration",
-    "court": "Court", "city": "City", "role": "Role", "event_type": "Event",
-    "debtor_name": "Debtor", "case_number": "Case", "opened_at": "Opened", "closed_at": "Closed",
-    "last_event_at": "Last event", "published_at": "Published",
-}  # fmt: skip
+    "debtor_legal_form": "Legal form",
+    "legal_form": "Legal form",
+    "current_status": "Status",
+    "status": "Status",
+    "proceeding_kind": "Proceeding",
+    "debtor_kind": "Debtor",
+    "administration_kind": "Administration",
+    "court": "Court",
+    "city": "City",
+    "role": "Role",
+    "event_type": "Event",
+    "debtor_name": "Debtor",
+    "case_number": "Case",
+    "opened_at": "Opened",
+    "closed_at": "Closed",
+    "last_event_at": "Last event",
+    "published_at": "Published",
+}
 
 
 def display_label(column: str, code: object) -> str:

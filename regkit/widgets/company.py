@@ -97,33 +97,57 @@ class CompanyExplorer(Explorer):
         self.record: Any = None
         self.owners: Any = None
         self.match_frame: Any = None
-        self.company_id = widgets.Text(description="Company id", placeholder=logic.EXAMPLE_ID,
-                                       layout=widgets.Layout(width="360px"))  # fmt: skip
-        self.load_button = widgets.Button(description="Load", button_style="primary", disabled=True,
-                                          tooltip="GET /v1/company/{id}: 10 credits, free from the cache",
-                                          layout=widgets.Layout(width="auto"))  # fmt: skip
-        self.search = widgets.Text(description="Find", continuous_update=False, layout=widgets.Layout(width="360px"),
-                                   placeholder=f"a name, or {search_logic.REGISTER_EXAMPLE}")  # fmt: skip
-        self.find_button = widgets.Button(description="Find (free)", tooltip="register text is read offline; "
-                                          "a name is looked up with autocomplete: 0 credits",
-                                          layout=widgets.Layout(width="auto"))  # fmt: skip
+        self.company_id = widgets.Text(
+            description="Company id", placeholder=logic.EXAMPLE_ID, layout=widgets.Layout(width="360px")
+        )
+        self.load_button = widgets.Button(
+            description="Load",
+            button_style="primary",
+            disabled=True,
+            tooltip="GET /v1/company/{id}: 10 credits, free from the cache",
+            layout=widgets.Layout(width="auto"),
+        )
+        self.search = widgets.Text(
+            description="Find",
+            continuous_update=False,
+            layout=widgets.Layout(width="360px"),
+            placeholder=f"a name, or {search_logic.REGISTER_EXAMPLE}",
+        )
+        self.find_button = widgets.Button(
+            description="Find (free)",
+            tooltip="register text is read offline; a name is looked up with autocomplete: 0 credits",
+            layout=widgets.Layout(width="auto"),
+        )
         self.match_pane = TablePane()
         self.metrics = widgets.SelectMultiple(description="Metrics", options=[], rows=6)
         self.indicator_chart = widgets.HTML()
-        self.owners_button = widgets.Button(description="Fetch owners", disabled=True, tooltip=_OWNERS_HELP,
-                                            layout=widgets.Layout(width="auto"))  # fmt: skip
+        self.owners_button = widgets.Button(
+            description="Fetch owners", disabled=True, tooltip=_OWNERS_HELP, layout=widgets.Layout(width="auto")
+        )
         self.tables = {name: TablePane() for name in (*_TABLE_TABS, "owners")}
         self.owners_pane = self.tables["owners"].head
-        self.panes = {name: self.tables[name].head if name in self.tables else widgets.HTML()
-                      for name in logic.TABS if name not in ("indicators", "owners")}  # fmt: skip
-        special = {"indicators": widgets.VBox([self.metrics, self.indicator_chart]),
-                   "owners": widgets.VBox([self.owners_button, self.tables["owners"]]),
-                   **{name: self.tables[name] for name in _TABLE_TABS}}  # fmt: skip
-        self.tabs = widgets.Tab(children=[special.get(name) or self.panes[name] for name in logic.TABS],
-                                titles=logic.TABS)  # fmt: skip
-        self.children = [self.css, widgets.HBox([self.search, self.find_button]), self.match_pane,
-                         widgets.HBox([self.company_id, self.load_button]), self.status, self.credits,
-                         self.tabs]  # fmt: skip
+        self.panes = {
+            name: self.tables[name].head if name in self.tables else widgets.HTML()
+            for name in logic.TABS
+            if name not in ("indicators", "owners")
+        }
+        special = {
+            "indicators": widgets.VBox([self.metrics, self.indicator_chart]),
+            "owners": widgets.VBox([self.owners_button, self.tables["owners"]]),
+            **{name: self.tables[name] for name in _TABLE_TABS},
+        }
+        self.tabs = widgets.Tab(
+            children=[special.get(name) or self.panes[name] for name in logic.TABS], titles=logic.TABS
+        )
+        self.children = [
+            self.css,
+            widgets.HBox([self.search, self.find_button]),
+            self.match_pane,
+            widgets.HBox([self.company_id, self.load_button]),
+            self.status,
+            self.credits,
+            self.tabs,
+        ]
         self.company_id.observe(self._on_id, names="value")
         self.load_button.on_click(lambda _: self.load())
         self.search.observe(lambda _: self.find(), names="value")
@@ -146,8 +170,9 @@ class CompanyExplorer(Explorer):
         shown = None if self.record is None else str(self.record.raw["id"])
         self.mark_stale(self.tabs, shown is not None and cid != shown)
         if shown is not None and cid != shown:
-            message += message_html(f"The tabs below still show {shown}, not the id typed: click Load to replace "
-                                    "them.", "warning")  # fmt: skip
+            message += message_html(
+                f"The tabs below still show {shown}, not the id typed: click Load to replace them.", "warning"
+            )
         self.status.value = message
 
     def find(self) -> list[tuple[str, str]]:
@@ -163,8 +188,12 @@ class CompanyExplorer(Explorer):
             return [(self.search.value.strip(), found)]
         if frame is not None and len(frame):
             self.match_frame = frame
-            self.match_pane.show("", frame, [c for c in search_logic.MATCH_COLUMNS if c != "company_id"] +
-                                 ["company_id"], on_select=self._on_pick)  # fmt: skip
+            self.match_pane.show(
+                "",
+                frame,
+                [c for c in search_logic.MATCH_COLUMNS if c != "company_id"] + ["company_id"],
+                on_select=self._on_pick,
+            )
             if len(frame) == 1:
                 self.matches.selected_rows = [0]  # one match: nothing to pick
         self.status.value = message + (self.status.value if frame is not None and len(frame) == 1 else "")
@@ -175,8 +204,9 @@ class CompanyExplorer(Explorer):
             return
         row = self.match_frame.iloc[position]
         self.company_id.value = str(row["company_id"])
-        self.status.value = message_html(f"{row['name']} ({row['company_id']}): click {self.load_button.description}"
-                                         " to fetch it.", "ok")  # fmt: skip
+        self.status.value = message_html(
+            f"{row['name']} ({row['company_id']}): click {self.load_button.description} to fetch it.", "ok"
+        )
 
     def load(self) -> Any:
         """Fetch the company in the input and fill the tabs; returns the record (``None`` on an error, when
@@ -249,8 +279,12 @@ class CompanyExplorer(Explorer):
         if found is None:
             self.tables["owners"].message(message)
         else:
-            self._fill(self.tables["owners"], partial(_with_head, message, partial(company_tables.owners_table, found)),
-                       "no owners known", "owners")  # fmt: skip
+            self._fill(
+                self.tables["owners"],
+                partial(_with_head, message, partial(company_tables.owners_table, found)),
+                "no owners known",
+                "owners",
+            )
         self.owners_button.description = logic.owners_button_text(self.client, self.record)
         return found
 

@@ -23,9 +23,23 @@ from .company_tables import (
 )
 from .render import draw_html, message_html
 
-__all__ = ["BEST_AVAILABLE_FORMS", "EXAMPLE_ID", "TABS", "check_company_id", "load_company", "load_cost",
-           "load_button_text", "tab_html", "indicator_metrics", "indicator_chart_html", "summary_html",
-           "owners_request", "owners_cost", "owners_button_text", "load_owners"]  # fmt: skip
+__all__ = [
+    "BEST_AVAILABLE_FORMS",
+    "EXAMPLE_ID",
+    "TABS",
+    "check_company_id",
+    "load_company",
+    "load_cost",
+    "load_button_text",
+    "tab_html",
+    "indicator_metrics",
+    "indicator_chart_html",
+    "summary_html",
+    "owners_request",
+    "owners_cost",
+    "owners_button_text",
+    "load_owners",
+]
 
 EXAMPLE_ID = "DE-HRB-R2103-65834"
 """Shown as the placeholder of the id input."""
@@ -150,8 +164,14 @@ def indicator_chart_html(record: Any, metrics: Any) -> str:
     return draw_html(draw, (8.0, 3.4 * len(groups)), nrows=len(groups))
 
 
-_TABS = {"summary": summary_html, "histories": histories_html, "representatives": representatives_html,
-         "documents": documents_html, "insolvencies": insolvencies_html, "links": links_html}  # fmt: skip
+_TABS = {
+    "summary": summary_html,
+    "histories": histories_html,
+    "representatives": representatives_html,
+    "documents": documents_html,
+    "insolvencies": insolvencies_html,
+    "links": links_html,
+}
 
 
 def tab_html(record: Any, tab: str) -> str:

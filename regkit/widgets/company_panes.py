@@ -44,10 +44,18 @@ class TablePane(widgets.VBox):
         self.table: Any = None
         super().__init__([self.head], **kwargs)
 
-    def show(self, head: str, frame: pd.DataFrame, columns: Sequence[str] | None = None, *,
-             empty: str = "nothing to show", on_select: Callable[[int | None], Any] | None = None,
-             sortable: bool | None = None, money: Collection[str] | None = None,
-             percent: Collection[str] | None = None) -> None:  # fmt: skip
+    def show(
+        self,
+        head: str,
+        frame: pd.DataFrame,
+        columns: Sequence[str] | None = None,
+        *,
+        empty: str = "nothing to show",
+        on_select: Callable[[int | None], Any] | None = None,
+        sortable: bool | None = None,
+        money: Collection[str] | None = None,
+        percent: Collection[str] | None = None,
+    ) -> None:
         """Show ``head`` and ``frame``: a static table up to :data:`LONG` rows, a sortable one beyond (or as
         ``sortable`` says; a table whose rows are clicked, ``on_select``, is always sortable)."""
         long = len(frame) > LONG if sortable is None else sortable

@@ -23,17 +23,32 @@ from .render import draw_html, message_html
 from .search_logic import is_person_id
 from .tables import table_html
 
-__all__ = ["HISTORY_COLUMNS", "documents_html", "documents_table", "histories_html", "insolvencies_html",
-           "links_html", "owners_table", "representatives_html", "representatives_table"]  # fmt: skip
+__all__ = [
+    "HISTORY_COLUMNS",
+    "documents_html",
+    "documents_table",
+    "histories_html",
+    "insolvencies_html",
+    "links_html",
+    "owners_table",
+    "representatives_html",
+    "representatives_table",
+]
 
 HISTORY_COLUMNS = {
     "names": ["valid_from", "valid_to", "name", "legal_form"],
     "addresses": ["valid_from", "valid_to", "address"],
     "purposes": ["valid_from", "valid_to", "purpose"],
     "capitals": ["valid_from", "valid_to", "amount", "in_euro"],
-    "registers": ["valid_from", "valid_to", "register_type", "register_number", "register_court",
-                  "register_company_id"],
-}  # fmt: skip
+    "registers": [
+        "valid_from",
+        "valid_to",
+        "register_type",
+        "register_number",
+        "register_court",
+        "register_company_id",
+    ],
+}
 """The columns each history table shows (``capitals``: the amount in its own currency, then in EUR)."""
 
 _AUTHORITY = 48  # characters of the authority text a table shows (the frame keeps all of it)
@@ -54,9 +69,13 @@ def histories_html(record: Any) -> str:
     for field in FIELDS:
         frame = history(record, field).rename(columns={"formatted_value": "address"})
         if field == "capitals":  # in its own currency (DEM, USD), then in EUR; a capital to the cent
-            frame = frame.assign(amount=[MISSING if pd.isna(a) else f"{number_text(a, 2)} {c}"
-                                         for a, c in zip(frame["amount"], frame["currency"])],
-                                 in_euro=[euro_text(e, 2) for e in frame["amount_eur"]])  # fmt: skip
+            frame = frame.assign(
+                amount=[
+                    MISSING if pd.isna(a) else f"{number_text(a, 2)} {c}"
+                    for a, c in zip(frame["amount"], frame["currency"])
+                ],
+                in_euro=[euro_text(e, 2) for e in frame["amount_eur"]],
+            )
         parts.append(f"<h4>{field.capitalize()}</h4>")
         parts.append(table_html(frame, HISTORY_COLUMNS[field], empty=f"no {field} registered", money=()))
     return "".join(parts)
@@ -66,12 +85,19 @@ def representatives_table(record: Any) -> Table:
     """One row per role held, active roles first, then by start; the head counts people and roles."""
     frame = representatives(record).sort_values(["is_active", "start_date"], ascending=[False, True], kind="stable")
     frame = frame.rename(columns={"is_active": "active"})
-    frame["authority"] = [a if not isinstance(a, str) or len(a) <= _AUTHORITY else a[: _AUTHORITY - 1] + "…"
-                          for a in frame["authority"]]  # fmt: skip
+    frame["authority"] = [
+        a if not isinstance(a, str) or len(a) <= _AUTHORITY else a[: _AUTHORITY - 1] + "…" for a in frame["authority"]
+    ]
     people = frame.drop_duplicates(["id", "name"]) if len(frame) else frame
     active = int(frame["active"].sum())
-    head = message_html(f"{plural(len(people), 'person', 'people')} in {plural(len(frame), 'role')}; "
-                        f"{count_text(active)} active (listed first).") if len(frame) else ""  # fmt: skip
+    head = (
+        message_html(
+            f"{plural(len(people), 'person', 'people')} in {plural(len(frame), 'role')}; "
+            f"{count_text(active)} active (listed first)."
+        )
+        if len(frame)
+        else ""
+    )
     return head, frame, ["name", "role", "start_date", "end_date", "active", "city", "authority"]
 
 
@@ -95,8 +121,15 @@ def documents_html(record: Any) -> str:
 
 def insolvencies_html(record: Any) -> str:
     """The proceedings against the company (the record's insolvency summaries)."""
-    columns = ["case_number", "court", "current_status", "proceeding_kind", "administration_kind", "opened_at",
-               "closed_at"]  # fmt: skip
+    columns = [
+        "case_number",
+        "court",
+        "current_status",
+        "proceeding_kind",
+        "administration_kind",
+        "opened_at",
+        "closed_at",
+    ]
     return table_html(insolvency_summaries(record), columns, empty="no insolvency proceedings")
 
 
@@ -115,8 +148,19 @@ def owners_table(found: Any) -> Table:
     frame = frame.rename(columns={"holder_id": "holder_register_id"})
     note = ""
     if getattr(found, "raw", found).get("best_available"):
-        note = message_html("The register does not list the shareholders of an AG, SE or KGaA: these are the owners "
-                            "known from filed documents (asked with best_available=True).", "warning")  # fmt: skip
-    columns = ["holder_name", "holder_type", "relation_type", "share", "nominal_share", "start", "holder_city",
-               "holder_register_id"]  # fmt: skip
+        note = message_html(
+            "The register does not list the shareholders of an AG, SE or KGaA: these are the owners "
+            "known from filed documents (asked with best_available=True).",
+            "warning",
+        )
+    columns = [
+        "holder_name",
+        "holder_type",
+        "relation_type",
+        "share",
+        "nominal_share",
+        "start",
+        "holder_city",
+        "holder_register_id",
+    ]
     return note, frame, columns

@@ -80,35 +80,63 @@ class GroupExplorer(Explorer):
         hint = f"company id, {search_logic.REGISTER_EXAMPLE}, name or person id"
         self.seed = widgets.Text(description="Seed", placeholder=hint, layout=widgets.Layout(width="420px"))
         tips = [logic.DIRECTION_HELP[d] for d in logic.DIRECTION_OPTIONS]
-        self.direction = widgets.ToggleButtons(description="Direction", options=logic.DIRECTION_OPTIONS,
-                                               value=direction, tooltips=tips, style=_DIRECTION_STYLE)  # fmt: skip
+        self.direction = widgets.ToggleButtons(
+            description="Direction",
+            options=logic.DIRECTION_OPTIONS,
+            value=direction,
+            tooltips=tips,
+            style=_DIRECTION_STYLE,
+        )
         self.depth = widgets.IntSlider(description="Depth", value=2, min=0, max=5)
-        self.relation_boxes = {r: widgets.Checkbox(description=r.replace("_", " "), value=True, indent=False,
-                                                   layout=widgets.Layout(width="150px"))
-                               for r in logic.RELATION_OPTIONS}  # fmt: skip
+        self.relation_boxes = {
+            r: widgets.Checkbox(
+                description=r.replace("_", " "), value=True, indent=False, layout=widgets.Layout(width="150px")
+            )
+            for r in logic.RELATION_OPTIONS
+        }
         self.persons = widgets.Checkbox(description="draw people", value=False, indent=False)
         self.budget = widgets.BoundedIntText(description="Max credits", value=500, min=0, max=1_000_000)
-        self.estimate_button = widgets.Button(description="Estimate cost (0 credits)", button_style="info",
-                                              disabled=True, layout=widgets.Layout(width="auto"))  # fmt: skip
-        self.crawl_button = widgets.Button(description="Crawl", button_style="primary", disabled=True,
-                                           layout=widgets.Layout(width="auto"))  # fmt: skip
-        self.date = widgets.SelectionSlider(description="As of", options=[logic.CURRENT], value=logic.CURRENT,
-                                            continuous_update=False, layout=widgets.Layout(width="95%"))  # fmt: skip
+        self.estimate_button = widgets.Button(
+            description="Estimate cost (0 credits)",
+            button_style="info",
+            disabled=True,
+            layout=widgets.Layout(width="auto"),
+        )
+        self.crawl_button = widgets.Button(
+            description="Crawl", button_style="primary", disabled=True, layout=widgets.Layout(width="auto")
+        )
+        self.date = widgets.SelectionSlider(
+            description="As of",
+            options=[logic.CURRENT],
+            value=logic.CURRENT,
+            continuous_update=False,
+            layout=widgets.Layout(width="95%"),
+        )
         self.estimate, self.drawn, self.drawing, self.interlocks, self.report = (widgets.HTML() for _ in range(5))
-        self.view = widgets.ToggleButtons(description="View", options=[("drawing", "drawing"),
-                                          ("interactive (pan, zoom)", "interactive")], value="drawing",
-                                          style={"button_width": "160px"})  # fmt: skip
+        self.view = widgets.ToggleButtons(
+            description="View",
+            options=[("drawing", "drawing"), ("interactive (pan, zoom)", "interactive")],
+            value="drawing",
+            style={"button_width": "160px"},
+        )
         self.interactive = widgets.Box()
-        self._slider_row = widgets.VBox([widgets.HBox([self.date, self.persons]), self.view],
-                                        layout=widgets.Layout(display="none"))  # fmt: skip
-        self.result_area = widgets.VBox([self.report, self._slider_row, self.drawn, self.drawing, self.interactive,
-                                         self.interlocks])  # fmt: skip
+        self._slider_row = widgets.VBox(
+            [widgets.HBox([self.date, self.persons]), self.view], layout=widgets.Layout(display="none")
+        )
+        self.result_area = widgets.VBox(
+            [self.report, self._slider_row, self.drawn, self.drawing, self.interactive, self.interlocks]
+        )
         self.children = [
-            self.css, widgets.HBox([self.seed, self.depth]), self.direction,
+            self.css,
+            widgets.HBox([self.seed, self.depth]),
+            self.direction,
             widgets.HBox(list(self.relation_boxes.values())),
-            widgets.HBox([self.budget, self.estimate_button, self.crawl_button]), self.estimate, self.status,
-            self.credits, self.result_area,
-        ]  # fmt: skip
+            widgets.HBox([self.budget, self.estimate_button, self.crawl_button]),
+            self.estimate,
+            self.status,
+            self.credits,
+            self.result_area,
+        ]
         self.seed.observe(lambda _: self.clear(), names="value")
         for control in (self.seed, self.direction, self.depth, self.budget, *self.relation_boxes.values()):
             control.observe(self._on_inputs, names="value")
@@ -137,8 +165,9 @@ class GroupExplorer(Explorer):
         elif problem is not None:
             message = message_html(problem, "error")
         elif parsed.kind == search_logic.NAME:
-            message = message_html(f"{self.seed.value.strip()!r} is a name: Estimate looks it up first "
-                                   "(autocomplete, 0 credits).")  # fmt: skip
+            message = message_html(
+                f"{self.seed.value.strip()!r} is a name: Estimate looks it up first (autocomplete, 0 credits)."
+            )
         else:
             message = parsed.message
         ok = parsed.kind in (search_logic.COMPANY, search_logic.PERSON, search_logic.NAME) and problem is None
@@ -149,8 +178,9 @@ class GroupExplorer(Explorer):
         self.estimate.value = message_html("Estimate the cost before crawling.") if ok else ""
         if self.graph is not None:
             self.mark_stale(self.result_area, True)
-            self.status.value += message_html("The group below was crawled with other inputs: estimate and crawl "
-                                              "again to update it.", "warning")  # fmt: skip
+            self.status.value += message_html(
+                "The group below was crawled with other inputs: estimate and crawl again to update it.", "warning"
+            )
 
     def clear(self) -> None:
         """Take the crawled group off the screen (a new seed, a new estimate: it no longer applies)."""
@@ -187,8 +217,10 @@ class GroupExplorer(Explorer):
             return None
         self.clear()
         looked_up = self.status.value
-        plans = self._run(lambda: logic.estimate_crawl(self.client, seed, self.depth.value, self.relations(),
-                                                       self.direction.value), "Estimating …")  # fmt: skip
+        plans = self._run(
+            lambda: logic.estimate_crawl(self.client, seed, self.depth.value, self.relations(), self.direction.value),
+            "Estimating …",
+        )
         if plans is not None:
             self.status.value = looked_up
             self.estimate.value = logic.estimate_html(plans, self.depth.value)
@@ -201,8 +233,12 @@ class GroupExplorer(Explorer):
         seed = self._parsed().id
         if seed is None or self.crawl_button.disabled:
             return None
-        graph = self._run(lambda: logic.run_crawl(self.client, seed, self.depth.value, self.relations(),
-                                                  self.budget.value, self.direction.value), "Crawling …")  # fmt: skip
+        graph = self._run(
+            lambda: logic.run_crawl(
+                self.client, seed, self.depth.value, self.relations(), self.budget.value, self.direction.value
+            ),
+            "Crawling …",
+        )
         if graph is None:
             return None
         failed = graph.graph["crawl"].failed.get(seed)
@@ -243,14 +279,16 @@ class GroupExplorer(Explorer):
             return 0
         day = logic.to_day(self.date.value)
         if self.view.value == "interactive":
-            self.interactive.children = (group_drawing.interactive_view(self.graph, self.crawled_seed, day,
-                                                                        self.persons.value),)  # fmt: skip
+            self.interactive.children = (
+                group_drawing.interactive_view(self.graph, self.crawled_seed, day, self.persons.value),
+            )
             self.drawing.value = ""
             drawn = group_drawing.drawn_companies(self.graph, self.crawled_seed, day, self.persons.value)
         else:
             self.interactive.children = ()
-            self.drawing.value, drawn = group_drawing.drawing_html(self.graph, self.crawled_seed, day,
-                                                                   self.persons.value)  # fmt: skip
+            self.drawing.value, drawn = group_drawing.drawing_html(
+                self.graph, self.crawled_seed, day, self.persons.value
+            )
         self.drawn.value = message_html(
             group_drawing.drawn_text(self.graph, self.crawled_seed, day, self.persons.value)
         )

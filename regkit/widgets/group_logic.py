@@ -26,9 +26,23 @@ from regkit.schema.formatting import count_text, credits_text, plural
 
 from .render import frame_html, message_html
 
-__all__ = ["CURRENT", "DIRECTION_HELP", "DIRECTION_OPTIONS", "RELATION_OPTIONS", "change_dates", "check_crawl",
-           "crawl_label", "crawl_summary", "estimate_crawl", "estimate_html", "interlocks_frame", "interlocks_html",
-           "report_html", "run_crawl", "to_day"]  # fmt: skip
+__all__ = [
+    "CURRENT",
+    "DIRECTION_HELP",
+    "DIRECTION_OPTIONS",
+    "RELATION_OPTIONS",
+    "change_dates",
+    "check_crawl",
+    "crawl_label",
+    "crawl_summary",
+    "estimate_crawl",
+    "estimate_html",
+    "interlocks_frame",
+    "interlocks_html",
+    "report_html",
+    "run_crawl",
+    "to_day",
+]
 
 RELATION_OPTIONS = RELATIONS
 """The relations a crawl can follow (one checkbox each)."""
@@ -37,15 +51,22 @@ DIRECTION_OPTIONS = DIRECTIONS
 """The ways a crawl can go: ``down`` (holdings: from a parent to its group), ``up`` (the links company
 records list: from a member to the top), ``both``."""
 
-DIRECTION_HELP = {"down": "through holdings, from a parent to its group",
-                  "up": "along the records' links, from a member to the top", "both": "both ways"}  # fmt: skip
+DIRECTION_HELP = {
+    "down": "through holdings, from a parent to its group",
+    "up": "along the records' links, from a member to the top",
+    "both": "both ways",
+}
 """What each direction does, in a few words (the buttons' tooltips)."""
 
 CURRENT = "current"
 """The date slider's last option: the group as it stands now."""
 
-_ENDPOINT_LABELS = {"company": "company lookups", "holdings": "holdings", "person": "person lookups",
-                    "person_holdings": "person holdings"}  # fmt: skip
+_ENDPOINT_LABELS = {
+    "company": "company lookups",
+    "holdings": "holdings",
+    "person": "person lookups",
+    "person_holdings": "person holdings",
+}
 
 
 def check_crawl(seed_kind: str, direction: str, relations: Sequence[str]) -> str | None:
@@ -70,8 +91,9 @@ def check_crawl(seed_kind: str, direction: str, relations: Sequence[str]) -> str
     return None
 
 
-def estimate_crawl(client: Any, seed: str, depth: int, relations: Sequence[str],
-                   direction: str = "down") -> list[LevelEstimate]:  # fmt: skip
+def estimate_crawl(
+    client: Any, seed: str, depth: int, relations: Sequence[str], direction: str = "down"
+) -> list[LevelEstimate]:
     """The levels of a crawl that can be estimated without spending a credit (see the module docstring).
 
     Returns
@@ -85,8 +107,9 @@ def estimate_crawl(client: Any, seed: str, depth: int, relations: Sequence[str],
         plans.append(plan)
         return plan.estimated_credits == 0
 
-    crawl(client, [seed], depth=depth, relations=list(relations), progress=False, callback=free_only,
-          direction=direction)  # fmt: skip
+    crawl(
+        client, [seed], depth=depth, relations=list(relations), progress=False, callback=free_only, direction=direction
+    )
     return plans
 
 
@@ -151,11 +174,13 @@ def _level(level: int, credits: int) -> LevelEstimate:
     return LevelEstimate(level, ("DE-HRB-B1204-1",), 0 if credits else 1, credits)
 
 
-def run_crawl(client: Any, seed: str, depth: int, relations: Sequence[str], budget: int | None,
-              direction: str = "down") -> Any:  # fmt: skip
+def run_crawl(
+    client: Any, seed: str, depth: int, relations: Sequence[str], budget: int | None, direction: str = "down"
+) -> Any:
     """Crawl the group (at most ``budget`` credits); the graph, its report in ``G.graph["crawl"]``."""
-    return crawl(client, [seed], depth=depth, relations=list(relations), budget=budget, progress=False,
-                 direction=direction)  # fmt: skip
+    return crawl(
+        client, [seed], depth=depth, relations=list(relations), budget=budget, progress=False, direction=direction
+    )
 
 
 def crawl_summary(G: Any) -> str:
@@ -213,8 +238,12 @@ def change_dates(G: Any) -> list[str]:
     >>> change_dates(G)
     ['2001-01-01', '2005-03-01', '2009-01-01']
     """
-    days = {attrs.get(k) for _, attrs in G.nodes(data=True) if attrs.get("kind") == COMPANY
-            for k in ("incorporated_at", "terminated_at")}  # fmt: skip
+    days = {
+        attrs.get(k)
+        for _, attrs in G.nodes(data=True)
+        if attrs.get("kind") == COMPANY
+        for k in ("incorporated_at", "terminated_at")
+    }
     days |= {attrs.get(k) for _, _, attrs in G.edges(data=True) for k in ("valid_from", "valid_to")}
     return sorted(d.isoformat() for d in days if d is not None)
 
@@ -236,5 +265,8 @@ def interlocks_html(G: Any, day: _dt.date | None) -> str:
     frame["company_names"] = [" · ".join(str(n) for n in names) for names in frame["company_names"]]
     when = "now" if day is None else f"on {day.isoformat()}"
     heading = message_html(f"Interlocks {when}: people who serve several of these companies at once.")
-    return heading + frame_html(frame, ["name", "n_companies", "company_names", "start", "end", "days"],
-                      empty=f"nobody serves several of these companies {when}")  # fmt: skip
+    return heading + frame_html(
+        frame,
+        ["name", "n_companies", "company_names", "start", "end", "days"],
+        empty=f"nobody serves several of these companies {when}",
+    )

@@ -84,10 +84,22 @@ class InsolvencyExplorer(Explorer):
             self.css,
             widgets.HBox([widgets.VBox([self.query, self.court, self.legal_form, self.per_page]), self.statuses]),
             widgets.HBox([self.date_field, self.date_from, self.date_to]),
-            widgets.HBox([self.page, self.search_button]), self.cost, self.status, self.credits, self.results_area,
-        ]  # fmt: skip
-        for control in (self.query, self.statuses, self.court, self.legal_form, self.date_field, self.date_from,
-                        self.date_to, self.per_page):  # fmt: skip
+            widgets.HBox([self.page, self.search_button]),
+            self.cost,
+            self.status,
+            self.credits,
+            self.results_area,
+        ]
+        for control in (
+            self.query,
+            self.statuses,
+            self.court,
+            self.legal_form,
+            self.date_field,
+            self.date_from,
+            self.date_to,
+            self.per_page,
+        ):
             control.observe(self._on_filters, names="value")
         self.page.observe(lambda _: self.update_cost(), names="value")
         self.prev_button.on_click(lambda _: self.step(-1))
@@ -97,8 +109,14 @@ class InsolvencyExplorer(Explorer):
 
     def filters(self) -> dict[str, Any]:
         """The filter mapping of the current inputs (see :func:`~regkit.widgets.insolvency_logic.build_filters`)."""
-        return logic.build_filters(self.statuses.value, self.court.value, self.legal_form.value, self.date_from.value,
-                                   self.date_to.value, self.date_field.value)  # fmt: skip
+        return logic.build_filters(
+            self.statuses.value,
+            self.court.value,
+            self.legal_form.value,
+            self.date_from.value,
+            self.date_to.value,
+            self.date_field.value,
+        )
 
     def _arguments(self, page: int | None = None) -> tuple[Any, ...]:
         return self.query.value, self.filters(), self.page.value if page is None else page, self.per_page.value
@@ -109,8 +127,9 @@ class InsolvencyExplorer(Explorer):
         if self.frame is not None and not self.stale:
             self.stale = True
             self.mark_stale(self.results_area, True)
-            self.status.value = message_html("The results below are for the previous inputs: Search to update them.",
-                                             "warning")  # fmt: skip
+            self.status.value = message_html(
+                "The results below are for the previous inputs: Search to update them.", "warning"
+            )
         self.update_cost()
 
     def update_cost(self) -> int | None:

@@ -23,25 +23,55 @@ from regkit.schema.formatting import count_text, credits_text
 
 from .render import draw_html, frame_html, message_html
 
-__all__ = ["DATE_FIELDS", "EVENT_COLUMNS", "LEGAL_FORM_OPTIONS", "PER_PAGE_OPTIONS", "RESULT_COLUMNS",
-           "STATUS_OPTIONS", "build_filters", "cost_label", "events_html", "page_text", "results_html",
-           "results_table", "run_search", "search_cost", "total_pages"]  # fmt: skip
+__all__ = [
+    "DATE_FIELDS",
+    "EVENT_COLUMNS",
+    "LEGAL_FORM_OPTIONS",
+    "PER_PAGE_OPTIONS",
+    "RESULT_COLUMNS",
+    "STATUS_OPTIONS",
+    "build_filters",
+    "cost_label",
+    "events_html",
+    "page_text",
+    "results_html",
+    "results_table",
+    "run_search",
+    "search_cost",
+    "total_pages",
+]
 
 STATUS_OPTIONS = tuple((display_label("current_status", status), status) for status in INSOLVENCY_STATUSES)
 LEGAL_FORM_OPTIONS = (("any", None), *((display_label("legal_form", form), form) for form in LEGAL_FORMS))
-DATE_FIELDS = (("opened", "opened_at"), ("closed", "closed_at"), ("last event", "last_event_at"),
-               ("claims filing deadline", "claims_filing_deadline"))  # fmt: skip
+DATE_FIELDS = (
+    ("opened", "opened_at"),
+    ("closed", "closed_at"),
+    ("last event", "last_event_at"),
+    ("claims filing deadline", "claims_filing_deadline"),
+)
 PER_PAGE_OPTIONS = (10, 25, 50, 100)
-RESULT_COLUMNS = ("debtor_name", "case_number", "court", "current_status", "debtor_legal_form", "opened_at",
-                  "last_event_at")  # fmt: skip
+RESULT_COLUMNS = (
+    "debtor_name",
+    "case_number",
+    "court",
+    "current_status",
+    "debtor_legal_form",
+    "opened_at",
+    "last_event_at",
+)
 """The columns of the results table, in order (the proceeding's id is kept in the frame, not shown)."""
 EVENT_COLUMNS = ("published_at", "event_type", "decision_date", "summary")
 """The columns of a proceeding's events table."""
 
 
-def build_filters(statuses: Sequence[str] = (), court: str = "", legal_form: str | None = None,
-                  date_from: _dt.date | None = None, date_to: _dt.date | None = None,
-                  date_field: str = "opened_at") -> dict[str, Any]:  # fmt: skip
+def build_filters(
+    statuses: Sequence[str] = (),
+    court: str = "",
+    legal_form: str | None = None,
+    date_from: _dt.date | None = None,
+    date_to: _dt.date | None = None,
+    date_field: str = "opened_at",
+) -> dict[str, Any]:
     """The client's filter mapping for the explorer's inputs (empty inputs add no filter).
 
     The court is matched by keywords (every word must occur: ``"Darmstadt"`` finds

@@ -95,18 +95,32 @@ class PersonExplorer(Explorer):
         self.load_button = widgets.Button(description="Load", button_style="primary", disabled=True, layout=_AUTO)
         self.co_officers_button = widgets.Button(description="Find co-officers", disabled=True, layout=_AUTO)
         self.tables = {name: TablePane() for name in ("positions", "holdings", "interlocks", "co_officers")}
-        self.panes = {"summary": widgets.HTML(), "positions": widgets.HTML(), "holdings": self.tables["holdings"].head,
-                      "interlocks": self.tables["interlocks"].head}  # fmt: skip
-        children = {"summary": self.panes["summary"],
-                    "positions": widgets.VBox([self.panes["positions"], self.tables["positions"]]),
-                    "holdings": self.tables["holdings"],
-                    "interlocks": widgets.VBox([self.co_officers_button, self.tables["interlocks"],
-                                                self.tables["co_officers"]])}  # fmt: skip
+        self.panes = {
+            "summary": widgets.HTML(),
+            "positions": widgets.HTML(),
+            "holdings": self.tables["holdings"].head,
+            "interlocks": self.tables["interlocks"].head,
+        }
+        children = {
+            "summary": self.panes["summary"],
+            "positions": widgets.VBox([self.panes["positions"], self.tables["positions"]]),
+            "holdings": self.tables["holdings"],
+            "interlocks": widgets.VBox(
+                [self.co_officers_button, self.tables["interlocks"], self.tables["co_officers"]]
+            ),
+        }
         self.tabs = widgets.Tab(children=[children[name] for name in logic.TABS], titles=logic.TABS)
         self.children = [
-            self.css, widgets.HBox([self.query, self.search_button]), self.cost, self.results,
-            self.result_pane, widgets.HBox([self.person_id, self.load_button]), self.status, self.credits, self.tabs,
-        ]  # fmt: skip
+            self.css,
+            widgets.HBox([self.query, self.search_button]),
+            self.cost,
+            self.results,
+            self.result_pane,
+            widgets.HBox([self.person_id, self.load_button]),
+            self.status,
+            self.credits,
+            self.tabs,
+        ]
         self.query.observe(lambda _: self.update_cost(), names="value")
         self.search_button.on_click(lambda _: self.search())
         self.person_id.observe(self._on_id, names="value")
@@ -152,8 +166,9 @@ class PersonExplorer(Explorer):
         self.results.value = tables.results_message(page, frame)
         self.result_frame = frame.reset_index(drop=True)
         if len(frame):
-            self.result_pane.show("", tables.results_frame(self.result_frame), tables.RESULT_COLUMNS,
-                                  on_select=self._on_pick)  # fmt: skip
+            self.result_pane.show(
+                "", tables.results_frame(self.result_frame), tables.RESULT_COLUMNS, on_select=self._on_pick
+            )
         self.update_cost()
         return frame
 
@@ -179,15 +194,18 @@ class PersonExplorer(Explorer):
         if not text:
             self.status.value = message_html("Search a name and click a person, or paste a person id (a UUID).")
         elif not ok:
-            self.status.value = message_html(f"{text!r} is not a person id (a UUID such as {_EXAMPLE_UUID}); "
-                                             "nothing was sent.", "error")  # fmt: skip
+            self.status.value = message_html(
+                f"{text!r} is not a person id (a UUID such as {_EXAMPLE_UUID}); nothing was sent.", "error"
+            )
         else:
             credits = logic.load_cost(self.client, text.lower())
             cost = credits_text(credits, cached=credits == 0)
             self.status.value = message_html(f"Load costs {cost}: the person and their holdings.")
         if stale:
-            self.status.value += message_html(f"The tabs below still show {self.person.full_name}, not the id "
-                                              "typed: click Load to replace them.", "warning")  # fmt: skip
+            self.status.value += message_html(
+                f"The tabs below still show {self.person.full_name}, not the id typed: click Load to replace them.",
+                "warning",
+            )
 
     def load(self) -> Any:
         """Fetch the person in ``person_id`` and their holdings, and fill the tabs; returns the person record
@@ -239,7 +257,8 @@ class PersonExplorer(Explorer):
         if self.co_officers is None:
             self.tables["interlocks"].clear(
                 f"Who served with them is in the records of their {estimate.distinct} companies: "
-                f"{estimate.to_fetch} to fetch, {estimate.cached} cached → {estimate.credits} credits.")  # fmt: skip
+                f"{estimate.to_fetch} to fetch, {estimate.cached} cached → {estimate.credits} credits."
+            )
 
     def find_co_officers(self) -> Any:
         """Look up their companies and show who served with them; returns the co-officers frame."""
@@ -251,8 +270,9 @@ class PersonExplorer(Explorer):
         if both is None or everyone is None:
             self.tables["interlocks"].message(head)
         else:
-            self.tables["interlocks"].show(head + both[0], both[1], both[2],
-                                           empty="nobody served with them at two or more of these companies")  # fmt: skip
+            self.tables["interlocks"].show(
+                head + both[0], both[1], both[2], empty="nobody served with them at two or more of these companies"
+            )
             self.tables["co_officers"].show(*everyone, empty="nobody")
         self._show_co_officer_cost()
         return self.co_officers

@@ -102,16 +102,33 @@ def position_bars(person: Any, holdings: Any = None, until: Any = None) -> pd.Da
         ``attrs``: ``until`` (Timestamp), ``undated`` (int: positions and holdings without a start, not drawn).
     """
     positions = management_positions(person)
-    parts = [pd.DataFrame({"company_id": positions["company_id"], "company_name": positions["company_name"],
-                           "start": positions["start_date"], "end": positions["end_date"],
-                           "key": positions["role"].astype(str),
-                           "text": [_role_text(str(r)) for r in positions["role"]]})]  # fmt: skip
+    parts = [
+        pd.DataFrame(
+            {
+                "company_id": positions["company_id"],
+                "company_name": positions["company_name"],
+                "start": positions["start_date"],
+                "end": positions["end_date"],
+                "key": positions["role"].astype(str),
+                "text": [_role_text(str(r)) for r in positions["role"]],
+            }
+        )
+    ]
     if holdings is not None:
         held = holdings_frame(holdings)
         texts = [_holding_text(str(t), s) for t, s in zip(held["relation_type"], held["share"])]
-        parts.append(pd.DataFrame({"company_id": held["company_id"], "company_name": held["company_name"],
-                                   "start": held["start"], "end": held["end"], "key": HOLDING,
-                                   "text": texts}))  # fmt: skip
+        parts.append(
+            pd.DataFrame(
+                {
+                    "company_id": held["company_id"],
+                    "company_name": held["company_name"],
+                    "start": held["start"],
+                    "end": held["end"],
+                    "key": HOLDING,
+                    "text": texts,
+                }
+            )
+        )
     bars = pd.concat([p for p in parts if len(p)], ignore_index=True) if any(len(p) for p in parts) else parts[0]
     end = _until(bars["start"], bars["end"], until)
     undated = int(bars["start"].isna().sum())
@@ -147,8 +164,9 @@ def _lane_label(name: str, company_id: str, repeated: bool) -> str:
     return f"{short} ({parts[1]} {parts[3]})" if repeated and len(parts) == 4 else short
 
 
-def positions_chart(person: Any, ax: Any = None, *, holdings: Any = None, until: Any = None,
-                    title: str | None = None) -> Any:  # fmt: skip
+def positions_chart(
+    person: Any, ax: Any = None, *, holdings: Any = None, until: Any = None, title: str | None = None
+) -> Any:
     """Draw a person's management positions (and holdings) over time: one lane per company.
 
     Parameters
@@ -192,19 +210,41 @@ def positions_chart(person: Any, ax: Any = None, *, holdings: Any = None, until:
     width = mdates.date2num(bars["end"].to_numpy()) - left
     for key in keys:
         pick = (bars["key"] == key).to_numpy()
-        ax.barh(-bars["row"][pick].to_numpy(), width[pick], left=left[pick], height=0.62,
-                color=KEY_COLOURS.get(key, "#7F7F7F"), edgecolor="white", linewidth=0.6, label=key)  # fmt: skip
+        ax.barh(
+            -bars["row"][pick].to_numpy(),
+            width[pick],
+            left=left[pick],
+            height=0.62,
+            color=KEY_COLOURS.get(key, "#7F7F7F"),
+            edgecolor="white",
+            linewidth=0.6,
+            label=key,
+        )
     start = float(left.min()) if len(bars) else mdates.date2num(bars.attrs["until"])
     stop = mdates.date2num(bars.attrs["until"])
     span = stop - start + 1
     for x, y, text in zip(left, bars["row"], bars["text"]):  # a label that would run off the right: left of its bar
         right = x + 0.009 * (len(text) + 1) * span > stop
-        ax.text(x, -y, text + " " if right else " " + text, va="center", ha="right" if right else "left",
-                fontsize=7, clip_on=True)  # fmt: skip
+        ax.text(
+            x,
+            -y,
+            text + " " if right else " " + text,
+            va="center",
+            ha="right" if right else "left",
+            fontsize=7,
+            clip_on=True,
+        )
     ends = bars[bars["open"]]
     if len(ends):
-        ax.plot(mdates.date2num(ends["end"].to_numpy()), -ends["row"].to_numpy(), linestyle="none", marker=">",
-                markersize=4, color="#333333", gid="open")  # fmt: skip
+        ax.plot(
+            mdates.date2num(ends["end"].to_numpy()),
+            -ends["row"].to_numpy(),
+            linestyle="none",
+            marker=">",
+            markersize=4,
+            color="#333333",
+            gid="open",
+        )
     lanes = bars.groupby("lane", sort=True).agg(
         top=("row", "min"), bottom=("row", "max"), name=("company_name", "first"), company_id=("company_id", "first")
     )
@@ -216,8 +256,15 @@ def positions_chart(person: Any, ax: Any = None, *, holdings: Any = None, until:
     legend_rows = math.ceil(len(keys) / 4) if keys else 0
     ax.set_ylim(-rows + 0.4, 0.6 + 0.9 * legend_rows)  # an empty band on top holds the legend
     if keys:
-        ax.legend(loc="upper left", ncol=min(len(keys), 4), fontsize=7, frameon=True, framealpha=0.9,
-                  labels=[_role_text(k) for k in keys], handles=ax.containers[: len(keys)])  # fmt: skip
+        ax.legend(
+            loc="upper left",
+            ncol=min(len(keys), 4),
+            fontsize=7,
+            frameon=True,
+            framealpha=0.9,
+            labels=[_role_text(k) for k in keys],
+            handles=ax.containers[: len(keys)],
+        )
     _year_axis(ax, start, stop)
     ax.set_xlim(start - 0.02 * span, stop + 0.02 * span)
     ax.grid(True, axis="x", alpha=0.3)

@@ -21,9 +21,22 @@ from regkit.schema.interface import PRICES
 
 from .render import message_html
 
-__all__ = ["CO_OFFICER_COLUMNS", "TABS", "co_officer_companies", "co_officers", "co_officers_button_text",
-           "co_officers_cost", "interlocks", "load_button_text", "load_cost", "load_person", "run_search",
-           "search_button_text", "search_cost", "summary_html"]  # fmt: skip
+__all__ = [
+    "CO_OFFICER_COLUMNS",
+    "TABS",
+    "co_officer_companies",
+    "co_officers",
+    "co_officers_button_text",
+    "co_officers_cost",
+    "interlocks",
+    "load_button_text",
+    "load_cost",
+    "load_person",
+    "run_search",
+    "search_button_text",
+    "search_cost",
+    "summary_html",
+]
 
 TABS = ("summary", "positions", "holdings", "interlocks")
 """The explorer's tabs, in order."""
@@ -152,25 +165,42 @@ def co_officers(person: Any, companies: Any) -> pd.DataFrame:
             both = _overlap(own.start_date, own.end_date, r.start_date, r.end_date)
             if both is None:
                 continue
-            row = found.setdefault((r.id, r.company_id), {"person_id": r.id, "name": r.name, "roles": [],
-                                                           "company_id": r.company_id, "start": both[0],
-                                                           "ends": []})  # fmt: skip
+            row = found.setdefault(
+                (r.id, r.company_id),
+                {
+                    "person_id": r.id,
+                    "name": r.name,
+                    "roles": [],
+                    "company_id": r.company_id,
+                    "start": both[0],
+                    "ends": [],
+                },
+            )
             row["start"] = min(row["start"], both[0])
             row["ends"].append(both[1])
             row["roles"].append(str(r.role).replace("_", " ").lower())
-    rows = [{**{k: v for k, v in row.items() if k not in ("roles", "ends")},
-             "company_name": names.get(row["company_id"]), "roles": " · ".join(dict.fromkeys(row["roles"])),
-             "end": pd.NaT if any(pd.isna(e) for e in row["ends"]) else max(row["ends"])}
-            for row in found.values()]  # fmt: skip
+    rows = [
+        {
+            **{k: v for k, v in row.items() if k not in ("roles", "ends")},
+            "company_name": names.get(row["company_id"]),
+            "roles": " · ".join(dict.fromkeys(row["roles"])),
+            "end": pd.NaT if any(pd.isna(e) for e in row["ends"]) else max(row["ends"]),
+        }
+        for row in found.values()
+    ]
     frame = pd.DataFrame(rows, columns=["person_id", "name", "company_id", "company_name", "roles", "start", "end"])
     for column in ("start", "end"):
         frame[column] = pd.to_datetime(frame[column]).astype("datetime64[us]")
     frame["is_current"] = frame["end"].isna().to_numpy(bool)
     shared = frame.groupby("person_id")["company_id"].transform("nunique")
-    frame = frame.assign(_shared=shared).sort_values(["_shared", "name", "person_id", "start"],
-                                                     ascending=[False, True, True, True], kind="stable")  # fmt: skip
-    return frame[list(CO_OFFICER_COLUMNS)].astype({"person_id": str, "name": str, "company_id": str}).reset_index(
-        drop=True)  # fmt: skip
+    frame = frame.assign(_shared=shared).sort_values(
+        ["_shared", "name", "person_id", "start"], ascending=[False, True, True, True], kind="stable"
+    )
+    return (
+        frame[list(CO_OFFICER_COLUMNS)]
+        .astype({"person_id": str, "name": str, "company_id": str})
+        .reset_index(drop=True)
+    )
 
 
 def interlocks(co: pd.DataFrame) -> pd.DataFrame:
@@ -191,8 +221,10 @@ def interlocks(co: pd.DataFrame) -> pd.DataFrame:
         =============  ======  ==========================================================
     """
     grouped = co.groupby(["person_id", "name"], sort=False)
-    frame = grouped.agg(n_companies=("company_id", "nunique"),
-                        company_names=("company_name", lambda names: " · ".join(dict.fromkeys(map(str, names)))),
-                        current=("is_current", "any")).reset_index()  # fmt: skip
+    frame = grouped.agg(
+        n_companies=("company_id", "nunique"),
+        company_names=("company_name", lambda names: " · ".join(dict.fromkeys(map(str, names)))),
+        current=("is_current", "any"),
+    ).reset_index()
     frame = frame[frame["n_companies"] >= 2].astype({"n_companies": "int64", "current": bool})
     return frame.sort_values(["n_companies", "name"], ascending=[False, True], kind="stable", ignore_index=True)

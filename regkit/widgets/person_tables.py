@@ -23,8 +23,17 @@ from .person_logic import co_officer_companies, co_officers, interlocks
 from .render import draw_html, message_html
 from .tables import table_html
 
-__all__ = ["RESULT_COLUMNS", "co_officer_tables", "holdings_html", "holdings_table", "positions_chart_html", "results_frame",
-           "positions_html", "positions_table", "results_message"]  # fmt: skip
+__all__ = [
+    "RESULT_COLUMNS",
+    "co_officer_tables",
+    "holdings_html",
+    "holdings_table",
+    "positions_chart_html",
+    "results_frame",
+    "positions_html",
+    "positions_table",
+    "results_message",
+]
 
 RESULT_COLUMNS = ["name", "date_of_birth", "city", "current_position"]
 """The columns of the table of search results (a person's UUID is not shown)."""
@@ -63,8 +72,10 @@ def positions_table(person: Any) -> Table:
     frame = frame.rename(columns={"is_current": "current"})
     head = ""
     if len(frame):
-        head = message_html(f"{plural(len(frame), 'position')} at {plural(frame['company_id'].nunique(), 'company', 'companies')}; "
-                            f"{count_text(int(frame['current'].sum()))} current.")  # fmt: skip
+        head = message_html(
+            f"{plural(len(frame), 'position')} at {plural(frame['company_id'].nunique(), 'company', 'companies')}; "
+            f"{count_text(int(frame['current'].sum()))} current."
+        )
     return head, frame, ["company_name", "company_id", "role", "start_date", "end_date", "current"]
 
 
@@ -117,10 +128,21 @@ def co_officer_tables(client: Any, person: Any) -> tuple[pd.DataFrame | None, st
     failed = f"; {len(batch.errors)} could not be fetched" if batch.errors else ""
     spent = client.credits_spent - before
     both = interlocks(co)
-    head = message_html(f"From the records of their {plural(len(ids), 'company', 'companies')} "
-                        f"({credits_text(spent)}{failed}): {plural(co['person_id'].nunique(), 'person', 'people')} "
-                        f"served with them, {count_text(len(both))} of them at two or more of these companies.", "ok")  # fmt: skip
-    everyone = co.assign(roles=[" · ".join(display_label("role", r.upper().replace(" ", "_")) for r in roles.split(" · "))
-                                for roles in co["roles"]]).rename(columns={"is_current": "current"})  # fmt: skip
-    return (co, head, ("<h4>At two or more companies</h4>", both, ["name", "n_companies", "company_names", "current"]),
-            ("<h4>Everyone, per company</h4>", everyone, ["name", "company_name", "roles", "start", "end", "current"]))  # fmt: skip
+    head = message_html(
+        f"From the records of their {plural(len(ids), 'company', 'companies')} "
+        f"({credits_text(spent)}{failed}): {plural(co['person_id'].nunique(), 'person', 'people')} "
+        f"served with them, {count_text(len(both))} of them at two or more of these companies.",
+        "ok",
+    )
+    everyone = co.assign(
+        roles=[
+            " · ".join(display_label("role", r.upper().replace(" ", "_")) for r in roles.split(" · "))
+            for roles in co["roles"]
+        ]
+    ).rename(columns={"is_current": "current"})
+    return (
+        co,
+        head,
+        ("<h4>At two or more companies</h4>", both, ["name", "n_companies", "company_names", "current"]),
+        ("<h4>Everyone, per company</h4>", everyone, ["name", "company_name", "roles", "start", "end", "current"]),
+    )

@@ -19,8 +19,9 @@ from .messages import LEVELS, message_html
 __all__ = ["LEVELS", "credits_html", "draw_html", "figure_html", "frame_html", "message_html", "percent_text"]
 
 
-def frame_html(frame: pd.DataFrame, columns: Sequence[str] | None = None, max_rows: int = 200,
-               empty: str = "nothing to show") -> str:  # fmt: skip
+def frame_html(
+    frame: pd.DataFrame, columns: Sequence[str] | None = None, max_rows: int = 200, empty: str = "nothing to show"
+) -> str:
     """A frame as the explorers' table (formatted, one style): :func:`regkit.widgets.tables.table_html`.
 
     Examples

@@ -23,9 +23,22 @@ from regkit.schema import display_label
 
 from .render import message_html
 
-__all__ = ["COMPANY", "INVALID", "MATCH_COLUMNS", "NAME", "PERSON", "REGISTER_EXAMPLE", "Parsed",
-           "find_company_matches", "is_person_id", "looks_like_register_entry", "match_frame", "match_label",
-           "name_to_id", "parse_text"]  # fmt: skip
+__all__ = [
+    "COMPANY",
+    "INVALID",
+    "MATCH_COLUMNS",
+    "NAME",
+    "PERSON",
+    "REGISTER_EXAMPLE",
+    "Parsed",
+    "find_company_matches",
+    "is_person_id",
+    "looks_like_register_entry",
+    "match_frame",
+    "match_label",
+    "name_to_id",
+    "parse_text",
+]
 
 MATCH_COLUMNS = ("company_id", "name", "register", "register_court", "city", "legal_form", "status")
 """Columns of :func:`match_frame`."""
@@ -107,8 +120,9 @@ def parse_text(text: str, persons: bool = False) -> Parsed:
     if is_person_id(stripped):
         if persons:
             return Parsed(PERSON, stripped.lower(), "")
-        return Parsed(INVALID, None, message_html(f"{stripped} is a person id; look persons up with the "
-                                                  "PersonExplorer.", "error"))  # fmt: skip
+        return Parsed(
+            INVALID, None, message_html(f"{stripped} is a person id; look persons up with the PersonExplorer.", "error")
+        )
     if stripped[:3].upper() == "DE-":
         try:
             return Parsed(COMPANY, validate_company_id(stripped), "")
@@ -119,8 +133,9 @@ def parse_text(text: str, persons: bool = False) -> Parsed:
             found = register_text_id(stripped)
         except ValidationError as exc:
             return Parsed(INVALID, None, message_html(str(exc), "error"))
-        return Parsed(COMPANY, found, message_html(f"{stripped} is {found} (read offline: nothing sent, 0 credits).",
-                                                   "ok"))  # fmt: skip
+        return Parsed(
+            COMPANY, found, message_html(f"{stripped} is {found} (read offline: nothing sent, 0 credits).", "ok")
+        )
     return Parsed(NAME, None, "")
 
 
@@ -164,11 +179,18 @@ def match_frame(results: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     ...               "address": {"city": "Darmstadt"}}]).iloc[0].tolist()
     ['DE-HRB-M1103-1', 'A GmbH', 'HRB 1', 'Amtsgericht Darmstadt', 'Darmstadt', 'gmbh', 'active']
     """
-    rows = [{"company_id": str(r["company_id"]), "name": r.get("name"),
-             "register": f"{r.get('register_type') or ''} {r.get('register_number') or ''}".strip() or None,
-             "register_court": r.get("register_court"), "city": (r.get("address") or {}).get("city"),
-             "legal_form": r.get("legal_form"), "status": "active" if r.get("active", True) else "inactive"}
-            for r in results]  # fmt: skip
+    rows = [
+        {
+            "company_id": str(r["company_id"]),
+            "name": r.get("name"),
+            "register": f"{r.get('register_type') or ''} {r.get('register_number') or ''}".strip() or None,
+            "register_court": r.get("register_court"),
+            "city": (r.get("address") or {}).get("city"),
+            "legal_form": r.get("legal_form"),
+            "status": "active" if r.get("active", True) else "inactive",
+        }
+        for r in results
+    ]
     return pd.DataFrame(rows, columns=list(MATCH_COLUMNS), dtype=object)
 
 
@@ -188,8 +210,11 @@ def find_company_matches(client: Any, text: str) -> tuple[pd.DataFrame | None, s
     """
     parsed = parse_text(text)
     if parsed.kind == "":
-        return None, None, message_html(f"Type a company name (autocomplete: free) or register text, e.g. "
-                                        f"{REGISTER_EXAMPLE}.")  # fmt: skip
+        return (
+            None,
+            None,
+            message_html(f"Type a company name (autocomplete: free) or register text, e.g. {REGISTER_EXAMPLE}."),
+        )
     if parsed.kind == INVALID:
         return None, None, parsed.message
     if parsed.kind == COMPANY:
@@ -201,14 +226,31 @@ def find_company_matches(client: Any, text: str) -> tuple[pd.DataFrame | None, s
     shown = text.strip()
     frame = match_frame(results)
     if frame.empty:
-        return frame, None, message_html(f"No company name starts like {shown!r} (autocomplete, 0 credits). "
-                                         f"client.search_companies({shown!r}) also searches former names, register "
-                                         "numbers and cities (10 credits).", "warning")  # fmt: skip
+        return (
+            frame,
+            None,
+            message_html(
+                f"No company name starts like {shown!r} (autocomplete, 0 credits). "
+                f"client.search_companies({shown!r}) also searches former names, register "
+                "numbers and cities (10 credits).",
+                "warning",
+            ),
+        )
     if len(frame) == 1:
-        return frame, None, message_html(f"One company starts like {shown!r} (autocomplete, 0 credits): "
-                                         f"{match_label(results[0])}.", "ok")  # fmt: skip
-    return frame, None, message_html(f"{len(frame)} companies start like {shown!r} (autocomplete, 0 credits): "
-                                     "click one to fill in its id.", "ok")  # fmt: skip
+        return (
+            frame,
+            None,
+            message_html(
+                f"One company starts like {shown!r} (autocomplete, 0 credits): {match_label(results[0])}.", "ok"
+            ),
+        )
+    return (
+        frame,
+        None,
+        message_html(
+            f"{len(frame)} companies start like {shown!r} (autocomplete, 0 credits): click one to fill in its id.", "ok"
+        ),
+    )
 
 
 def _fold(text: str) -> str:
@@ -235,10 +277,15 @@ def name_to_id(client: Any, name: str) -> tuple[str | None, str]:
         text = f"{name.strip()!r} is {match_label(found)}: {found['company_id']} (autocomplete, 0 credits)."
         return str(found["company_id"]), message_html(text, "ok")
     if not results:
-        return None, message_html(f"No company name starts like {name.strip()!r}; type its id or register text "
-                                  f"(e.g. {REGISTER_EXAMPLE}).", "error")  # fmt: skip
-    return None, message_html(f"Several companies start like {name.strip()!r}: {_listing(results)}. Type the full "
-                              "name, the id or the register text.", "error")  # fmt: skip
+        return None, message_html(
+            f"No company name starts like {name.strip()!r}; type its id or register text (e.g. {REGISTER_EXAMPLE}).",
+            "error",
+        )
+    return None, message_html(
+        f"Several companies start like {name.strip()!r}: {_listing(results)}. Type the full "
+        "name, the id or the register text.",
+        "error",
+    )
 
 
 def _listing(results: Iterable[Mapping[str, Any]]) -> str:

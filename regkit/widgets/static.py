@@ -83,10 +83,12 @@ def snapshot_html(explorer: widgets.Widget, title: str) -> str:
     str
         One ``<div>``; figures inside it are base64 SVG images.
     """
-    head = (f'<div style="font-weight:600;font-size:15px;border-left:3px solid #0969da;padding-left:6px;'
-            f'margin:2px 0 2px 0">{html.escape(title)}</div>'
-            f'<div style="{_MUTED};font-size:11.5px;margin:0 0 6px 9px">A snapshot of the explorer when it was '
-            "displayed: run the notebook (trusted, with a kernel) to use it.</div>")  # fmt: skip
+    head = (
+        f'<div style="font-weight:600;font-size:15px;border-left:3px solid #0969da;padding-left:6px;'
+        f'margin:2px 0 2px 0">{html.escape(title)}</div>'
+        f'<div style="{_MUTED};font-size:11.5px;margin:0 0 6px 9px">A snapshot of the explorer when it was '
+        "displayed: run the notebook (trusted, with a kernel) to use it.</div>"
+    )
     return f'<div class="regkit-snapshot" style="{_BOX}">{head}{_widget(explorer)}</div>'
 
 
@@ -136,8 +138,10 @@ def _button(button: Any) -> str:
     colours = "background:#0969da;color:white;border-color:#0969da" if primary else "background:#f6f8fa"
     if button.disabled:
         colours = "background:#f6f8fa;color:#8c959f"
-    return (f'<span style="display:inline-block;border:1px solid #d0d7de;border-radius:4px;padding:2px 10px;'
-            f'white-space:nowrap;{colours}">{html.escape(button.description)}</span>')  # fmt: skip
+    return (
+        f'<span style="display:inline-block;border:1px solid #d0d7de;border-radius:4px;padding:2px 10px;'
+        f'white-space:nowrap;{colours}">{html.escape(button.description)}</span>'
+    )
 
 
 def _tabs(widget: Any) -> str:
@@ -149,8 +153,9 @@ def _tabs(widget: Any) -> str:
         for i, t in enumerate(titles)
     )
     body = _widget(widget.children[index]) if index is not None and index < len(widget.children) else ""
-    return (f'<div style="display:flex;flex-wrap:wrap;border-bottom:1px solid #d0d7de;margin:6px 0 6px 0">{bar}</div>'
-            f"{body}")  # fmt: skip
+    return (
+        f'<div style="display:flex;flex-wrap:wrap;border-bottom:1px solid #d0d7de;margin:6px 0 6px 0">{bar}</div>{body}'
+    )
 
 
 def _control(widget: Any) -> str:
@@ -181,8 +186,7 @@ def _itable(table: Any, max_rows: int = 25) -> str:
         rows.append(f"<tr{mark}>{cells}</tr>")
     more = len(frame) - max_rows
     note = f'<div style="{_MUTED}">… and {more:,} more rows</div>' if more > 0 else ""
-    return (f'<table style="{_TABLE}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
-            f"{note}")  # fmt: skip
+    return f'<table style="{_TABLE}"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>{note}'
 
 
 def _cell_style(text: str) -> str:

@@ -26,12 +26,20 @@ from regkit.schema.formatting import MISSING, date_text, euro_text, is_missing, 
 
 from .messages import message_html
 
-__all__ = ["MONEY_COLUMNS", "PERCENT_COLUMNS", "TABLE_CSS", "display_frame", "is_uuid_column", "sortable_table",
-           "table_html"]  # fmt: skip
+__all__ = [
+    "MONEY_COLUMNS",
+    "PERCENT_COLUMNS",
+    "TABLE_CSS",
+    "display_frame",
+    "is_uuid_column",
+    "sortable_table",
+    "table_html",
+]
 
 #: Columns that hold EUR amounts (the twelve measures, capital, nominal shares).
-MONEY_COLUMNS: frozenset[str] = frozenset({*MEASURES, "capital", "capital_amount", "capital_eur", "amount",
-                                           "nominal_share", "salaries_per_employee"})  # fmt: skip
+MONEY_COLUMNS: frozenset[str] = frozenset(
+    {*MEASURES, "capital", "capital_amount", "capital_eur", "amount", "nominal_share", "salaries_per_employee"}
+)
 
 #: Columns that hold fractions shown in percent: shares and the ratios of :func:`regkit.frames.ratios` (all but
 #: ``salaries_per_employee``, an amount: :data:`MONEY_COLUMNS`).
@@ -77,8 +85,11 @@ def _kind(column: str, values: pd.Series, money: Collection[str], percent: Colle
         return "label"
     if column == "court":
         return "court"
-    if pd.api.types.is_datetime64_any_dtype(values) or column.endswith(("_date", "_at")) or column in (
-        "date", "start", "end", "date_of_birth"):  # fmt: skip
+    if (
+        pd.api.types.is_datetime64_any_dtype(values)
+        or column.endswith(("_date", "_at"))
+        or column in ("date", "start", "end", "date_of_birth")
+    ):
         return "date"
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         return "number"
@@ -101,16 +112,22 @@ def _cell(kind: str, column: str, value: Any) -> str:
     return value_text(value)
 
 
-def _plan(frame: pd.DataFrame, columns: Sequence[str] | None, money: Collection[str] | None,
-          percent: Collection[str] | None) -> list[tuple[str, str]]:  # fmt: skip
+def _plan(
+    frame: pd.DataFrame, columns: Sequence[str] | None, money: Collection[str] | None, percent: Collection[str] | None
+) -> list[tuple[str, str]]:
     money = MONEY_COLUMNS if money is None else money
     percent = PERCENT_COLUMNS if percent is None else percent
     names = list(frame.columns) if columns is None else [c for c in columns if c in frame]
     return [(c, _kind(c, frame[c], money, percent)) for c in names if not is_uuid_column(frame[c])]
 
 
-def display_frame(frame: pd.DataFrame, columns: Sequence[str] | None = None, *,
-                  money: Collection[str] | None = None, percent: Collection[str] | None = None) -> pd.DataFrame:  # fmt: skip
+def display_frame(
+    frame: pd.DataFrame,
+    columns: Sequence[str] | None = None,
+    *,
+    money: Collection[str] | None = None,
+    percent: Collection[str] | None = None,
+) -> pd.DataFrame:
     """The text a reader sees: every cell formatted, codes as labels, headings in words, UUID columns left out.
 
     Parameters
@@ -141,9 +158,15 @@ def display_frame(frame: pd.DataFrame, columns: Sequence[str] | None = None, *,
     return pd.DataFrame(shown, index=frame.index, dtype=object) if plan else pd.DataFrame(index=frame.index)
 
 
-def table_html(frame: pd.DataFrame, columns: Sequence[str] | None = None, *, empty: str = "nothing to show",
-               max_rows: int = 200, money: Collection[str] | None = None,
-               percent: Collection[str] | None = None) -> str:  # fmt: skip
+def table_html(
+    frame: pd.DataFrame,
+    columns: Sequence[str] | None = None,
+    *,
+    empty: str = "nothing to show",
+    max_rows: int = 200,
+    money: Collection[str] | None = None,
+    percent: Collection[str] | None = None,
+) -> str:
     """A frame as a static HTML table in the explorers' one style (:data:`TABLE_CSS`), or ``empty`` as a message.
 
     Formatted by :func:`display_frame`; at most ``max_rows`` rows, then a line saying how many more there are.
@@ -166,17 +189,25 @@ def table_html(frame: pd.DataFrame, columns: Sequence[str] | None = None, *, emp
     classes = {"money": right, "percent": right, "number": right, "date": ' class="regkit-date"'}
     rows = []
     for values in zip(*(frame[c].head(max_rows) for c, _ in plan)):
-        cells = (f"<td{classes.get(kind, '')}>{html.escape(_cell(kind, c, v), quote=False)}</td>"
-                 for (c, kind), v in zip(plan, values))  # fmt: skip
+        cells = (
+            f"<td{classes.get(kind, '')}>{html.escape(_cell(kind, c, v), quote=False)}</td>"
+            for (c, kind), v in zip(plan, values)
+        )
         rows.append("<tr>" + "".join(cells) + "</tr>")
     more = len(frame) - max_rows
     table = f'<table class="regkit-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
     return TABLE_CSS + table + (message_html(f"… and {more:,} more rows") if more > 0 else "")
 
 
-def sortable_table(frame: pd.DataFrame, columns: Sequence[str] | None = None, *,
-                   on_select: Callable[[int | None], Any] | None = None, page_length: int = 10,
-                   money: Collection[str] | None = None, percent: Collection[str] | None = None) -> Any:  # fmt: skip
+def sortable_table(
+    frame: pd.DataFrame,
+    columns: Sequence[str] | None = None,
+    *,
+    on_select: Callable[[int | None], Any] | None = None,
+    page_length: int = 10,
+    money: Collection[str] | None = None,
+    percent: Collection[str] | None = None,
+) -> Any:
     """A long frame as an itables widget: sortable by any column, searchable, paged, one row selectable.
 
     Parameters
@@ -204,13 +235,23 @@ def sortable_table(frame: pd.DataFrame, columns: Sequence[str] | None = None, *,
     plan = _plan(frame, columns, money, percent)
     numbers = [i for i, (_, kind) in enumerate(plan) if kind in ("money", "percent", "number")]
     dates = [i for i, (_, kind) in enumerate(plan) if kind == "date"]
-    column_defs = [{"targets": numbers, "type": "num-fmt", "className": "dt-right regkit-num"},
-                   {"targets": dates, "className": "dt-left regkit-date"}]  # fmt: skip
-    table = ITable(shown, select={"style": "single"} if on_select else False, pageLength=page_length,
-                   lengthMenu=sorted({page_length, 25, 50, 100}), classes="display compact regkit-itable",
-                   showIndex=False, maxBytes=0, allow_html=False, order=[],
-                   style="table-layout:auto;width:auto;margin:0 auto 0 0;caption-side:bottom",
-                   columnDefs=[d for d in column_defs if d["targets"]])  # fmt: skip
+    column_defs = [
+        {"targets": numbers, "type": "num-fmt", "className": "dt-right regkit-num"},
+        {"targets": dates, "className": "dt-left regkit-date"},
+    ]
+    table = ITable(
+        shown,
+        select={"style": "single"} if on_select else False,
+        pageLength=page_length,
+        lengthMenu=sorted({page_length, 25, 50, 100}),
+        classes="display compact regkit-itable",
+        showIndex=False,
+        maxBytes=0,
+        allow_html=False,
+        order=[],
+        style="table-layout:auto;width:auto;margin:0 auto 0 0;caption-side:bottom",
+        columnDefs=[d for d in column_defs if d["targets"]],
+    )
     if on_select is not None:
 
         def selected(change: dict[str, Any]) -> None:

@@ -13,8 +13,9 @@ from regkit.client import cli
 __all__ = ["cli_runner"]
 
 
-def cli_runner(register: Any, monkeypatch: pytest.MonkeyPatch,
-               capsys: pytest.CaptureFixture) -> Callable[..., tuple[int, str, str]]:  # fmt: skip
+def cli_runner(
+    register: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> Callable[..., tuple[int, str, str]]:
     """``invoke(*argv) -> (status, stdout, stderr)`` running ``regkit <argv>`` on ``register`` in-process.
 
     The one-time notice about the bundled register counts as said, so stderr holds only what the command

@@ -49,8 +49,12 @@ class FakeInterface(BaseAdapter):
 
     def count(self, method: str | None = None, path: str | None = None) -> int:
         with self.lock:
-            return sum(1 for r in self.sent if (method is None or r.method == method)
-                       and (path is None or requests.utils.urlparse(r.url).path == path))  # fmt: skip
+            return sum(
+                1
+                for r in self.sent
+                if (method is None or r.method == method)
+                and (path is None or requests.utils.urlparse(r.url).path == path)
+            )
 
     def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:  # type: ignore[override]
         with self.lock:
@@ -74,8 +78,13 @@ class FakeInterface(BaseAdapter):
         response.headers.update({"Content-Type": "application/json", **headers})
         truncated = headers.get("X-Fake-Truncate") == "1"
         raw_class = _TruncatedRaw if truncated else HTTPResponse
-        response.raw = raw_class(body=io.BytesIO(payload), headers=response.headers, status=status,
-                                 preload_content=False, request_url=response.url)  # fmt: skip
+        response.raw = raw_class(
+            body=io.BytesIO(payload),
+            headers=response.headers,
+            status=status,
+            preload_content=False,
+            request_url=response.url,
+        )
         return response
 
     def close(self) -> None:
@@ -89,9 +98,12 @@ class FakeInterface(BaseAdapter):
     @staticmethod
     def company_body(company_id: str, **extra: Any) -> dict[str, Any]:
         """A minimal CompanyV1-shaped answer."""
-        body = {"id": company_id, "name": {"name": f"Firma {company_id} GmbH", "legal_form": "gmbh",
-                "start_date": "2020-01-01"}, "status": "active",
-                "sources": [{"document_url": f"{FAKE_URL}/doc/{company_id}?sig=abc"}]}  # fmt: skip
+        body = {
+            "id": company_id,
+            "name": {"name": f"Firma {company_id} GmbH", "legal_form": "gmbh", "start_date": "2020-01-01"},
+            "status": "active",
+            "sources": [{"document_url": f"{FAKE_URL}/doc/{company_id}?sig=abc"}],
+        }
         body.update(extra)
         return body
 

@@ -138,8 +138,9 @@ def test_collect_names_each_failure_and_resumes_at_no_cost(tmp_path: Any, world:
     faulty = _open_register(tmp_path, faults=Faults(fault_rate=0.3, seed=11))
     cache = tmp_path / "cache.sqlite"
     try:
-        with Client(api_key="demo-paid", base_url=faulty.base_url, adapter=faulty.adapter, cache=cache,
-                    retries=0) as client:  # no retries, no second pass: some lookups fail  # fmt: skip
+        with Client(
+            api_key="demo-paid", base_url=faulty.base_url, adapter=faulty.adapter, cache=cache, retries=0
+        ) as client:  # no retries, no second pass: some lookups fail
             batch = client.get_companies(ids + ["DE-???"], errors="collect", progress=False)
     finally:
         faulty.close()
@@ -185,8 +186,11 @@ def test_cached_ids_are_answered_from_one_read_of_the_cache_without_the_workers(
 
 
 def test_a_former_id_and_an_expired_answer_in_a_bulk_lookup(inprocess: Any, world: Any) -> None:
-    moved = next((cid, former) for cid, company in world.companies.items()
-                 for former in {r["company_id"] for r in company["registers"]} - {cid})  # fmt: skip
+    moved = next(
+        (cid, former)
+        for cid, company in world.companies.items()
+        for former in {r["company_id"] for r in company["registers"]} - {cid}
+    )
     other = next(cid for cid in world.companies if cid != moved[0])
     client = inprocess.client()
     client.get_companies([moved[0], other], progress=False)

@@ -106,8 +106,9 @@ def test_cache_info_and_clear(inprocess: Any, world: Any) -> None:
     assert client.cache.info()["responses"] == 0
 
 
-def test_default_cache_dir_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                      register: Any) -> None:  # fmt: skip
+def test_default_cache_dir_comes_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, register: Any
+) -> None:
     monkeypatch.setenv("REGKIT_CACHE_DIR", str(tmp_path / "elsewhere"))
     client = Client(adapter=register.adapter)
     assert client.cache.location() == str(tmp_path / "elsewhere" / "http_cache.sqlite")

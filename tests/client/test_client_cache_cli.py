@@ -17,8 +17,9 @@ from serve_support import regkit_command  # noqa: E402
 
 
 def _regkit(*argv: str, **env: str) -> tuple[int, str, str]:
-    done = subprocess.run([*regkit_command(), *argv], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **env})  # fmt: skip
+    done = subprocess.run(
+        [*regkit_command(), *argv], capture_output=True, text=True, timeout=120, env={**os.environ, **env}
+    )
     return done.returncode, done.stdout, done.stderr
 
 
@@ -36,8 +37,16 @@ def damaged(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("argv", [("cache", "info"), ("cache", "clear"), ("cache", "check"),
-                                  ("company", "DE-HRB-B1234-1"), ("export", "parquet", "out")])  # fmt: skip
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("cache", "info"),
+        ("cache", "clear"),
+        ("cache", "check"),
+        ("company", "DE-HRB-B1234-1"),
+        ("export", "parquet", "out"),
+    ],
+)
 def test_a_damaged_cache_is_one_line_and_says_how_to_fix_it(
     damaged: Path, tmp_path: Path, argv: tuple[str, ...]
 ) -> None:
@@ -54,13 +63,16 @@ def test_repair_puts_an_empty_cache_in_place_of_one_that_cannot_be_read(damaged:
     assert len(list(damaged.parent.glob("cache.sqlite.damaged-*"))) == 1
 
 
-@pytest.mark.parametrize(("argv", "fragment"), [
-    (("cache", "info", "--cache", "htps://cache.example/team"), "scheme 'htps', which regkit does not know"),
-    (("cache", "info", "--cache", "/no/such/dir/cache.sqlite"), "(a mistyped path?)"),
-    (("cache", "clear", "--older-than", "1000000000d"), "longer than any cache can be old"),
-    (("cache", "clear", "--older-than", "99999999999999999999999w"), "longer than any cache can be old"),
-    (("cache", "repair", "--cache", "redis://:pw@127.0.0.1:9/0"), "repair is for a SQLite cache file"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (("cache", "info", "--cache", "htps://cache.example/team"), "scheme 'htps', which regkit does not know"),
+        (("cache", "info", "--cache", "/no/such/dir/cache.sqlite"), "(a mistyped path?)"),
+        (("cache", "clear", "--older-than", "1000000000d"), "longer than any cache can be old"),
+        (("cache", "clear", "--older-than", "99999999999999999999999w"), "longer than any cache can be old"),
+        (("cache", "repair", "--cache", "redis://:pw@127.0.0.1:9/0"), "repair is for a SQLite cache file"),
+    ],
+)
 def test_misuse_is_exit_2_and_one_line(argv: tuple[str, ...], fragment: str, tmp_path: Any) -> None:
     status, _, err = _regkit(*argv)
     assert status == 2 and fragment in err and "Traceback" not in err and "pw@" not in err

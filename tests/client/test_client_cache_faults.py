@@ -147,8 +147,7 @@ def test_repair_keeps_what_can_be_read(inprocess: Any, world: Any, tmp_path: Pat
     assert again.requests_sent == 0 and again.cache.check()["ok"]
 
 
-def test_paid_calls_are_in_the_ledger_file_after_a_crash(served_register_url: Any, world: Any,
-                                                         tmp_path: Path) -> None:  # fmt: skip
+def test_paid_calls_are_in_the_ledger_file_after_a_crash(served_register_url: Any, world: Any, tmp_path: Path) -> None:
     import subprocess
 
     ledger_file = tmp_path / "ledger" / "ledger.jsonl"
@@ -172,8 +171,9 @@ def test_paid_calls_are_in_the_ledger_file_after_a_crash(served_register_url: An
     assert all(line["user"] and line["member"] for line in lines)
 
 
-def test_a_ledger_file_that_cannot_be_written_warns_and_loses_nothing(inprocess: Any, world: Any,
-                                                                      tmp_path: Path) -> None:  # fmt: skip
+def test_a_ledger_file_that_cannot_be_written_warns_and_loses_nothing(
+    inprocess: Any, world: Any, tmp_path: Path
+) -> None:
     ids = list(world.companies)[:5]
     with tmpfs(tmp_path / "disk", size="64k") as disk:
         fill(disk)
@@ -194,8 +194,9 @@ def test_repair_converts_a_cache_an_earlier_regkit_wrote(inprocess: Any, world: 
 
     current, former = next(
         (cid, sorted({r["company_id"] for r in c["registers"]} - {cid})[0])
-        for cid, c in world.companies.items() if len({r["company_id"] for r in c["registers"]}) > 1
-    )  # fmt: skip
+        for cid, c in world.companies.items()
+        if len({r["company_id"] for r in c["registers"]}) > 1
+    )
     ids = [*list(world.companies)[:3], current]
     path = tmp_path / "cache.sqlite"
     legacy = SQLiteCache(path)  # requests-cache's defaults: its keys, pickled rows
@@ -206,8 +207,9 @@ def test_repair_converts_a_cache_an_earlier_regkit_wrote(inprocess: Any, world: 
     session = requests.Session()
     session.mount(inprocess.register.base_url, inprocess.register.adapter)
     for cid in ids:  # what the earlier regkit stored: the answer as it came, the key redacted by requests-cache
-        response = session.get(f"{inprocess.register.base_url}/v1/company/{cid}",
-                               headers={"Authorization": "Bearer demo-paid"})  # fmt: skip
+        response = session.get(
+            f"{inprocess.register.base_url}/v1/company/{cid}", headers={"Authorization": "Bearer demo-paid"}
+        )
         legacy.save_response(response, expires=datetime.now(timezone.utc) + timedelta(days=30))
     legacy.close()
 

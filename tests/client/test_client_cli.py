@@ -40,8 +40,9 @@ def test_company_json_and_table(run: Any, world: Any) -> None:
 
 
 def test_insolvencies_formats(run: Any) -> None:
-    status, out, _ = run("insolvencies", "--filter", "current_status=opened,preliminary", "--limit", "3",
-                         "--format", "json")  # fmt: skip
+    status, out, _ = run(
+        "insolvencies", "--filter", "current_status=opened,preliminary", "--limit", "3", "--format", "json"
+    )
     rows = json.loads(out)
     assert status == 0 and len(rows) == 3 and {r["current_status"] for r in rows} <= {"opened", "preliminary"}
     status, out, _ = run("insolvencies", "-f", "opened_at=2020-01-01..", "--limit", "5", "--format", "csv")
@@ -117,8 +118,11 @@ def test_offline_advice_is_for_a_shell_user(run: Any) -> None:
 
 
 def test_company_table_shows_nested_members_in_full(run: Any, world: Any) -> None:
-    cid = next(c for c, rec in world.companies.items() if len(rec["names"]) > 1 and len(rec["representation"]) > 2
-               and len(rec["purpose"]["purpose"]) > 150)  # fmt: skip
+    cid = next(
+        c
+        for c, rec in world.companies.items()
+        if len(rec["names"]) > 1 and len(rec["representation"]) > 2 and len(rec["purpose"]["purpose"]) > 150
+    )
     company = world.companies[cid]
     status, out, _ = run("company", cid, "--format", "table")
     text = " ".join(out.split())
@@ -191,8 +195,7 @@ def _regkit(*argv: str, env: dict[str, str]) -> Any:
     import subprocess
     import sys
 
-    return subprocess.run([sys.executable, "-m", "regkit", *argv], capture_output=True, text=True, timeout=120,
-                          env=env)  # fmt: skip
+    return subprocess.run([sys.executable, "-m", "regkit", *argv], capture_output=True, text=True, timeout=120, env=env)
 
 
 def _shell_env(tmp_path: Any, **extra: str) -> dict[str, str]:
@@ -229,8 +232,12 @@ def test_a_reader_that_goes_away_is_no_error(tmp_path: Any) -> None:
     import subprocess
     import sys
 
-    process = subprocess.Popen([sys.executable, "-m", "regkit", "insolvencies", "--limit", "100", "--format", "csv"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_shell_env(tmp_path))  # fmt: skip
+    process = subprocess.Popen(
+        [sys.executable, "-m", "regkit", "insolvencies", "--limit", "100", "--format", "csv"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_shell_env(tmp_path),
+    )
     assert process.stdout is not None and process.stdout.readline()
     process.stdout.close()  # like `| head -1`
     err = process.stderr.read().decode() if process.stderr else ""

@@ -57,8 +57,9 @@ def test_context_manager_closes(fake: Any, make_fake_client: Any) -> None:
         assert client.requests_sent == 0
 
 
-def test_a_key_with_an_in_process_adapter_talks_to_that_register(register: Any,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_a_key_with_an_in_process_adapter_talks_to_that_register(
+    register: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.delenv("REGKIT_BASE_URL", raising=False)
     client = Client(api_key="demo-free", adapter=register.adapter, cache="memory")
     assert client.mode == "local" and client.base_url == "http://local.regkit"

@@ -10,17 +10,27 @@ from regkit.client import errors
 
 
 def test_public_names_are_all() -> None:
-    public = {n for n, v in vars(errors).items()
-              if not n.startswith("_") and getattr(v, "__module__", "") == errors.__name__}  # fmt: skip
+    public = {
+        n for n, v in vars(errors).items() if not n.startswith("_") and getattr(v, "__module__", "") == errors.__name__
+    }
     assert set(errors.__all__) == public
 
 
 @pytest.mark.parametrize(
     ("status", "cls"),
-    [(400, errors.BadRequestError), (401, errors.AuthenticationError), (402, errors.PaymentRequiredError),
-     (403, errors.PermissionDeniedError), (404, errors.NotFoundError), (409, errors.ConflictError),
-     (429, errors.RateLimitedError), (500, errors.ServerError), (503, errors.ServerError), (418, errors.APIError)],
-)  # fmt: skip
+    [
+        (400, errors.BadRequestError),
+        (401, errors.AuthenticationError),
+        (402, errors.PaymentRequiredError),
+        (403, errors.PermissionDeniedError),
+        (404, errors.NotFoundError),
+        (409, errors.ConflictError),
+        (429, errors.RateLimitedError),
+        (500, errors.ServerError),
+        (503, errors.ServerError),
+        (418, errors.APIError),
+    ],
+)
 def test_status_maps_to_branch(status: int, cls: type) -> None:
     assert errors.error_for_status(status) is cls
     assert issubclass(cls, errors.APIError) and issubclass(cls, errors.RegkitError)
@@ -41,8 +51,9 @@ def test_builtin_bases_let_plain_except_work() -> None:
 
 
 def test_message_carries_context_and_suggestion() -> None:
-    exc = errors.NotFoundError("Company does not exist.", method="GET", path="/v1/company/DE-HRB-B1234-1",
-                               status=404, code="company_not_found")  # fmt: skip
+    exc = errors.NotFoundError(
+        "Company does not exist.", method="GET", path="/v1/company/DE-HRB-B1234-1", status=404, code="company_not_found"
+    )
     text = str(exc)
     assert text.startswith("GET /v1/company/DE-HRB-B1234-1: 404 company_not_found: Company does not exist.")
     assert exc.suggestion and exc.suggestion in text
@@ -58,8 +69,15 @@ def test_every_class_has_a_suggestion() -> None:
 
 
 def test_pickle_round_trip_keeps_fields() -> None:
-    exc = errors.RateLimitedError("slow down", method="GET", path="/v1/credits", status=429, code="rate_limited",
-                                  retry_after=2.5, outcome_unknown=False)  # fmt: skip
+    exc = errors.RateLimitedError(
+        "slow down",
+        method="GET",
+        path="/v1/credits",
+        status=429,
+        code="rate_limited",
+        retry_after=2.5,
+        outcome_unknown=False,
+    )
     back = pickle.loads(pickle.dumps(exc))
     assert type(back) is errors.RateLimitedError
     assert (back.retry_after, back.status, back.code, str(back)) == (2.5, 429, "rate_limited", str(exc))

@@ -27,8 +27,10 @@ from regkit.client import (
     TransportError,
 )
 
-ACCOUNTS = {"valid": ("tr-demo@regkit.example", "Transparenz-2026!"),
-            "locked": ("tr-locked@regkit.example", "Gesperrt-2026!")}  # fmt: skip
+ACCOUNTS = {
+    "valid": ("tr-demo@regkit.example", "Transparenz-2026!"),
+    "locked": ("tr-locked@regkit.example", "Gesperrt-2026!"),
+}
 
 
 def entity(world_meta: dict, matches: int) -> str:
@@ -114,8 +116,12 @@ def test_429_rate_limit_is_honoured(tmp_path: Any) -> None:
     register = _open_register(tmp_path, rate_limit=1.0, rate_burst=1)
     try:
         ids = list(_companies())[:3]
-        client = Client(base_url=register.base_url, adapter=register.adapter, cache="memory",
-                        retries=RetryPolicy(retries=4, backoff=0.01))  # fmt: skip
+        client = Client(
+            base_url=register.base_url,
+            adapter=register.adapter,
+            cache="memory",
+            retries=RetryPolicy(retries=4, backoff=0.01),
+        )
         started = time.monotonic()
         batch = client.get_companies(ids, progress=False)
         assert [r.id for r in batch] == ids
@@ -152,8 +158,12 @@ def _faulty(tmp_path: Any, **faults: Any) -> tuple[Any, RequestCounter]:
 def test_5xx_retried_for_lookups_never_for_creation(tmp_path: Any) -> None:
     register, counter = _faulty(tmp_path, fault_rate=1.0)
     try:
-        client = Client(base_url=register.base_url, adapter=register.adapter, cache="memory",
-                        retries=RetryPolicy(retries=2, backoff=0.0))  # fmt: skip
+        client = Client(
+            base_url=register.base_url,
+            adapter=register.adapter,
+            cache="memory",
+            retries=RetryPolicy(retries=2, backoff=0.0),
+        )
         with pytest.raises(ServerError) as lookup:
             client.get_company("DE-HRB-B1234-1")
         assert len(counter.counted) == 3 and lookup.value.code == "injected_fault" and not lookup.value.outcome_unknown
@@ -191,8 +201,12 @@ def test_connection_refused_is_a_transport_error_that_says_nothing_was_sent() ->
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-    client = Client(base_url=f"http://127.0.0.1:{port}", api_key="demo-paid", cache="memory",
-                    retries=RetryPolicy(retries=1, backoff=0.0))  # fmt: skip
+    client = Client(
+        base_url=f"http://127.0.0.1:{port}",
+        api_key="demo-paid",
+        cache="memory",
+        retries=RetryPolicy(retries=1, backoff=0.0),
+    )
     with pytest.raises(TransportError) as lookup:
         client.get_company("DE-HRB-B1234-1")
     assert lookup.value.status is None and client.ledger.iloc[-1]["attempts"] == 2
@@ -242,8 +256,12 @@ def test_expired_document_urls_are_refreshed_before_download(tmp_path: Any) -> N
     LIFETIME = 2.5
     register = _open_register(tmp_path, url_ttl=1)
     try:
-        client = Client(base_url=register.base_url, adapter=register.adapter, cache="memory",
-                        policy=CachePolicy(url_lifetime=timedelta(seconds=LIFETIME)))  # fmt: skip
+        client = Client(
+            base_url=register.base_url,
+            adapter=register.adapter,
+            cache="memory",
+            policy=CachePolicy(url_lifetime=timedelta(seconds=LIFETIME)),
+        )
         done = client.wait_for_extract(client.order_extract(credential_name="sandbox").id, timeout=10, poll=0.05)
         time.sleep(1.2)  # the register's URLs are dead now (not yet the client's lifetime: it learns from a 403)
         files = client.download_extract(done, tmp_path / "docs")  # 403 url_expired, then fresh URLs

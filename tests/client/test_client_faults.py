@@ -21,8 +21,14 @@ from conftest import _open_register  # type: ignore[import-not-found]
 
 from regkit.client import Client
 
-MIX = {"fault_rate": 0.10, "timeout_rate": 0.05, "truncate_rate": 0.05, "burst_rate": 0.02, "burst_length": 3,
-       "timeout": 0.2}  # fmt: skip
+MIX = {
+    "fault_rate": 0.10,
+    "timeout_rate": 0.05,
+    "truncate_rate": 0.05,
+    "burst_rate": 0.02,
+    "burst_length": 3,
+    "timeout": 0.2,
+}
 
 
 class Outcomes:
@@ -90,8 +96,10 @@ def _check_run(client: Client, batch: Any, ids: list[str], world: Any, outcomes:
 
     cached = list(client.cache.backend.responses.values())  # nothing cut off or faulted was cached
     assert len(cached) == len(ids)
-    assert all(r.status_code == 200 and _strip(json.loads(r.content)) == world.companies[json.loads(r.content)["id"]]
-               for r in cached)  # fmt: skip
+    assert all(
+        r.status_code == 200 and _strip(json.loads(r.content)) == world.companies[json.loads(r.content)["id"]]
+        for r in cached
+    )
 
     before = outcomes.requests
     again = client.get_companies(ids, progress=False)  # a re-run is free: everything is cached
@@ -105,8 +113,9 @@ def test_1000_companies_through_faults_with_default_settings(tmp_path: Any, worl
     register = _open_register(tmp_path, faults=Faults(**MIX, seed=20261121))
     register.app.wsgi_app = outcomes = Outcomes(register.app.wsgi_app)
     try:
-        with Client(api_key="demo-paid", base_url=register.base_url, adapter=register.adapter,
-                    cache=tmp_path / "cache.sqlite") as client:  # fmt: skip
+        with Client(
+            api_key="demo-paid", base_url=register.base_url, adapter=register.adapter, cache=tmp_path / "cache.sqlite"
+        ) as client:
             ids = list(world.companies)[:1000]
             batch = client.get_companies(ids, progress=False)  # errors="raise", the default
             _check_run(client, batch, ids, world, outcomes, tmp_path)
@@ -121,8 +130,10 @@ def test_companies_through_faults_over_loopback(tmp_path: Any, world: Any) -> No
     register = _open_register(tmp_path, faults=Faults(**MIX, seed=7))
     register.app.wsgi_app = outcomes = Outcomes(register.app.wsgi_app)
     try:
-        with LocalServer(register.app) as server, Client(api_key="demo-paid", base_url=server.url,
-                                                         cache=tmp_path / "cache.sqlite") as client:  # fmt: skip
+        with (
+            LocalServer(register.app) as server,
+            Client(api_key="demo-paid", base_url=server.url, cache=tmp_path / "cache.sqlite") as client,
+        ):
             ids = list(world.companies)[1000:1200]
             batch = client.get_companies(ids, progress=False)
             _check_run(client, batch, ids, world, outcomes, tmp_path)

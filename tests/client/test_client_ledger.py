@@ -13,23 +13,57 @@ from regkit.client.ledger import Ledger
 
 def test_empty_ledger_has_documented_columns_and_dtypes() -> None:
     frame = Ledger().to_dataframe()
-    assert list(frame.columns) == ["time", "call", "method", "path", "status", "credits", "saved", "source",
-                                   "from_cache", "attempts", "uncertain", "error", "note"]  # fmt: skip
+    assert list(frame.columns) == [
+        "time",
+        "call",
+        "method",
+        "path",
+        "status",
+        "credits",
+        "saved",
+        "source",
+        "from_cache",
+        "attempts",
+        "uncertain",
+        "error",
+        "note",
+    ]
     assert str(frame["time"].dtype) == "datetime64[us, UTC]"
     assert str(frame["status"].dtype) == "Int64"
     assert frame.attrs == {"credits_spent": 0, "credits_saved": 0}
-    for column in ("time", "call", "method", "path", "status", "credits", "saved", "source", "from_cache",
-                   "attempts", "uncertain", "error", "note"):  # fmt: skip
+    for column in (
+        "time",
+        "call",
+        "method",
+        "path",
+        "status",
+        "credits",
+        "saved",
+        "source",
+        "from_cache",
+        "attempts",
+        "uncertain",
+        "error",
+        "note",
+    ):
         assert column in Ledger.to_dataframe.__doc__
 
 
 def test_rows_sum_up() -> None:
     ledger = Ledger()
     ledger.record(call="get_company", method="GET", path="/v1/company/X", status=200, credits=10)
-    ledger.record(call="get_company", method="GET", path="/v1/company/X", status=200, source="cache", saved=10,
-                  attempts=0)  # fmt: skip
-    ledger.record(call="get_company", method="GET", path="/v1/company/Y", status=None, uncertain=10, attempts=2,
-                  error="TransportError")  # fmt: skip
+    ledger.record(
+        call="get_company", method="GET", path="/v1/company/X", status=200, source="cache", saved=10, attempts=0
+    )
+    ledger.record(
+        call="get_company",
+        method="GET",
+        path="/v1/company/Y",
+        status=None,
+        uncertain=10,
+        attempts=2,
+        error="TransportError",
+    )
     frame = ledger.to_dataframe()
     assert (ledger.spent, ledger.saved, ledger.uncertain) == (10, 10, 10)
     assert frame["from_cache"].tolist() == [False, True, False]

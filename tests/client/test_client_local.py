@@ -79,9 +79,11 @@ def test_search_pages_and_iteration(local: Any, world: Any) -> None:
     filters = {"current_status": ["opened", "preliminary"], "opened_at": ("2020-01-01", None)}
     page = client.search_insolvencies(filters=filters, per_page=5)
     assert isinstance(page, InsolvencySearchPage) and len(page) == 5
-    expected = [p for p in world.insolvencies.values()
-                if p["current_status"] in ("opened", "preliminary")
-                and (p["opened_at"] or "") >= "2020-01-01"]  # fmt: skip
+    expected = [
+        p
+        for p in world.insolvencies.values()
+        if p["current_status"] in ("opened", "preliminary") and (p["opened_at"] or "") >= "2020-01-01"
+    ]
     assert page.total_results == len(expected)
     every = list(client.iter_insolvencies(filters=filters, per_page=100))
     assert sorted(r["id"] for r in every) == sorted(p["id"] for p in expected)

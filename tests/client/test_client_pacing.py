@@ -262,11 +262,17 @@ def test_without_pacing_the_same_bucket_answers_many_more_429s() -> None:
 def test_bulk_workers_keep_to_a_rate_limit(tmp_path: Any) -> None:
     from regkit.local.world.store import read_world
 
-    register = open_local_register(state_path=tmp_path / "state.sqlite", rate_limit=40, rate_burst=40,
-                                   extract_delay=0.0)  # fmt: skip
+    register = open_local_register(
+        state_path=tmp_path / "state.sqlite", rate_limit=40, rate_burst=40, extract_delay=0.0
+    )
     try:
-        client = Client(api_key="demo-paid", base_url=register.base_url, adapter=register.adapter,
-                        cache=tmp_path / "cache.sqlite", max_workers=4)  # fmt: skip
+        client = Client(
+            api_key="demo-paid",
+            base_url=register.base_url,
+            adapter=register.adapter,
+            cache=tmp_path / "cache.sqlite",
+            max_workers=4,
+        )
         ids = list(read_world().companies)[:200]
         batch = client.get_companies(ids, progress=False)
         assert len(batch.ok) == 200 and client.credits_spent == 2000

@@ -44,13 +44,15 @@ def test_batch_keeps_order_and_errors() -> None:
 def test_record_methods_import_their_builder_when_called() -> None:
     import subprocess
 
-    code = ("import sys, regkit.client as c\n"
-            "from regkit.frames import example_company\n"  # (imports regkit.frames._example only)
-            "before = sorted(m for m in sys.modules if m.startswith('regkit.frames.'))\n"
-            "rec = c.CompanyRecord(example_company())\n"
-            "frame = rec.history('names')\n"
-            "after = sorted(m for m in sys.modules if m.startswith('regkit.frames.'))\n"
-            "print(type(frame).__name__, 'regkit.frames.histories' in before, 'regkit.frames.histories' in after)")  # fmt: skip
+    code = (
+        "import sys, regkit.client as c\n"
+        "from regkit.frames import example_company\n"  # (imports regkit.frames._example only)
+        "before = sorted(m for m in sys.modules if m.startswith('regkit.frames.'))\n"
+        "rec = c.CompanyRecord(example_company())\n"
+        "frame = rec.history('names')\n"
+        "after = sorted(m for m in sys.modules if m.startswith('regkit.frames.'))\n"
+        "print(type(frame).__name__, 'regkit.frames.histories' in before, 'regkit.frames.histories' in after)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["DataFrame", "False", "True"]
 
@@ -58,7 +60,9 @@ def test_record_methods_import_their_builder_when_called() -> None:
 def test_client_never_imports_frames_or_pandas() -> None:
     import subprocess
 
-    code = ("import sys, regkit.client; "
-            "print(any(m.startswith('regkit.frames') for m in sys.modules), 'pandas' in sys.modules)")  # fmt: skip
+    code = (
+        "import sys, regkit.client; "
+        "print(any(m.startswith('regkit.frames') for m in sys.modules), 'pandas' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]

@@ -65,8 +65,9 @@ def test_company_search_pages_cost_ten_and_a_cached_page_nothing(local: Any, wor
 
 def test_company_search_filters_reach_the_register_in_the_form_it_takes(local: Any, world: Any) -> None:
     client = local.client()
-    frame = client.search_companies(filters={"revenue": (50_000_000, None), "active": True},
-                                    per_page=100).to_dataframe()  # fmt: skip
+    frame = client.search_companies(
+        filters={"revenue": (50_000_000, None), "active": True}, per_page=100
+    ).to_dataframe()
     assert len(frame) and frame["active"].all()
     for cid in frame["company_id"]:
         latest = max(world.companies[cid]["indicators"], key=lambda i: i["date"])
@@ -217,8 +218,12 @@ def test_lookups_are_cached_priced_and_estimated_per_endpoint(local: Any, world:
     assert not client.is_cached(held, realtime=True, endpoint="owners")
     assert local.used() == client.credits_spent == 10 + 40
     calls = client.ledger[["call", "credits", "source"]].values.tolist()
-    assert calls == [["get_holdings", 10, "network"], ["get_holdings", 0, "cache"], ["get_owners", 20, "network"],
-                     ["get_owners", 20, "network"]]  # fmt: skip
+    assert calls == [
+        ["get_holdings", 10, "network"],
+        ["get_holdings", 0, "cache"],
+        ["get_owners", 20, "network"],
+        ["get_owners", 20, "network"],
+    ]
 
 
 def test_the_budget_refuses_a_lookup_before_it_is_sent(inprocess: Any, world: Any) -> None:
@@ -356,14 +361,19 @@ def test_searches_send_the_live_services_body_form(fake: Any, make_fake_client: 
     client.search_companies(" Nordstern ", {"revenue": (1e6, "2.5e6"), "legal_form": ["se", "ag"]}, per_page=10)
     client.search_persons("Roth", {"date_of_birth": ("1970-01-01", None), "active": False}, page=2)
     company, person = (json.loads(request.body) for request in fake.sent)
-    assert company == {"query": {"value": "Nordstern"},
-                       "filters": [{"field": "legal_form", "values": ["ag", "se"]},
-                                   {"field": "revenue", "min": "1000000", "max": "2500000"}],
-                       "pagination": {"page": 1, "per_page": 10}}  # fmt: skip
-    assert person == {"query": {"value": "Roth"},
-                      "filters": [{"field": "active", "value": "false"},
-                                  {"field": "date_of_birth", "min": "1970-01-01"}],
-                      "pagination": {"page": 2, "per_page": 10}}  # fmt: skip
+    assert company == {
+        "query": {"value": "Nordstern"},
+        "filters": [
+            {"field": "legal_form", "values": ["ag", "se"]},
+            {"field": "revenue", "min": "1000000", "max": "2500000"},
+        ],
+        "pagination": {"page": 1, "per_page": 10},
+    }
+    assert person == {
+        "query": {"value": "Roth"},
+        "filters": [{"field": "active", "value": "false"}, {"field": "date_of_birth", "min": "1970-01-01"}],
+        "pagination": {"page": 2, "per_page": 10},
+    }
 
 
 @given(st.decimals(min_value=Decimal("-1e20"), max_value=Decimal("1e20"), allow_nan=False, places=4))
@@ -375,8 +385,11 @@ def test_amounts_are_sent_as_exact_decimal_text(amount: Decimal) -> None:
 
 
 def test_owners_and_holdings_asked_by_a_former_id_are_paid_once(inprocess: Any, world: Any) -> None:
-    former, current = next((f, c) for f, c in sorted(world.meta["former_ids"].items())
-                           if world.companies[c]["legal_form"] in ("gmbh", "ug"))  # fmt: skip
+    former, current = next(
+        (f, c)
+        for f, c in sorted(world.meta["former_ids"].items())
+        if world.companies[c]["legal_form"] in ("gmbh", "ug")
+    )
     client = inprocess.client()
     first = client.get_owners(former)
     assert first.raw["company_id"] == current and client.credits_spent == 10

@@ -62,8 +62,11 @@ def test_holdings_of_a_company_and_of_a_person(run: Any, world: Any) -> None:
     holder, _ = pick_group_holder(world)
     status, out, _ = run("holdings", holder)
     assert status == 0 and len(out.splitlines()) == 2 + len(holdings[holder])
-    person = next(h for h in sorted(holdings) if not h.startswith("DE-") and any(r["end"] for r in holdings[h])
-                  and any(r["end"] is None for r in holdings[h]))  # fmt: skip
+    person = next(
+        h
+        for h in sorted(holdings)
+        if not h.startswith("DE-") and any(r["end"] for r in holdings[h]) and any(r["end"] is None for r in holdings[h])
+    )
     status, out, _ = run("holdings", person, "--current")
     current = [r for r in holdings[person] if r["end"] is None]
     assert status == 0 and len(out.splitlines()) == 2 + len(current) < 2 + len(holdings[person])

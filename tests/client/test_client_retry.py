@@ -20,8 +20,9 @@ LIMITED = (429, {"error": {"code": "rate_limited", "message": "slow down"}}, {"R
 BOOM = (500, {"error": {"code": "internal_error", "message": "oops"}}, FakeInterface.charged(0))
 
 
-@pytest.mark.parametrize(("value", "seconds"), [("3", 3.0), (" 0.5 ", 0.5), ("-4", 0.0), (None, None),
-                                                ("soon", None), ("nan", None)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("value", "seconds"), [("3", 3.0), (" 0.5 ", 0.5), ("-4", 0.0), (None, None), ("soon", None), ("nan", None)]
+)
 def test_parse_retry_after_seconds(value: str | None, seconds: float | None) -> None:
     assert parse_retry_after(value) == seconds
 
@@ -248,8 +249,7 @@ def test_failures_keep_their_budget_and_say_how_long_the_call_tried(fake: FakeIn
     assert "gave up after 5 attempts, 1 of them answered 429" in str(info.value)
 
 
-def test_429_patience_is_a_total_wait_and_the_error_says_how_to_get_more(fake: FakeInterface,
-                                                                         make_fake_client) -> None:  # fmt: skip
+def test_429_patience_is_a_total_wait_and_the_error_says_how_to_get_more(fake: FakeInterface, make_fake_client) -> None:
     from regkit.client import RetryPolicy
 
     fake.route("GET", "/v1/company/*", _script((429, LIMITED[1], {"Retry-After": "2"})))

@@ -79,7 +79,12 @@ def test_the_stored_format_is_compact_and_holds_no_key(inprocess: Any, world: An
     assert b"demo-paid" not in row and b"Authorization" not in row
     again = SERIALIZER.loads(row)
     assert (again.content, again.status_code, again.url, again.expires, again.created_at) == (
-        response.content, response.status_code, response.url, response.expires, response.created_at)  # fmt: skip
+        response.content,
+        response.status_code,
+        response.url,
+        response.expires,
+        response.created_at,
+    )
     for damaged in (b"", b"not ours", row[: len(MAGIC) + 6], MAGIC + b"\x00\x00\x00\x02{}"):
         with pytest.raises(ValueError):
             SERIALIZER.loads(damaged)
@@ -109,8 +114,14 @@ def test_scan_streams_every_answer_and_counts_what_it_cannot_read(
     unreadable: list[str] = []
     answers = list(client.cache.scan(unreadable))
     assert sorted(json.loads(a.body)["id"] for a in answers) == sorted(ids) and unreadable == ["foreign"]
-    assert client.cache.check() == {"location": str(path), "responses": 6, "readable": 5, "unreadable": 1,
-                                    "error": None, "ok": False}  # fmt: skip
+    assert client.cache.check() == {
+        "location": str(path),
+        "responses": 6,
+        "readable": 5,
+        "unreadable": 1,
+        "error": None,
+        "ok": False,
+    }
 
 
 def test_one_cache_read_per_hit(inprocess: Any, world: Any, tmp_path: Any) -> None:
@@ -193,17 +204,27 @@ def test_keys_name_the_question_not_its_spelling() -> None:
     assert base == cache_key(
         "HTTPS://API.EXAMPLE/", "get", "/v1/company/DE%2DHRB-B1-1", [("a", "1"), ("export", "true")]
     )
-    assert base == cache_key("https://api.example", "GET", "/v1/company/DE-HRB-B1-1",
-                             [("a", "1"), ("export", "true"), ("api_key", "sk-1"), ("password", "x")])  # fmt: skip
+    assert base == cache_key(
+        "https://api.example",
+        "GET",
+        "/v1/company/DE-HRB-B1-1",
+        [("a", "1"), ("export", "true"), ("api_key", "sk-1"), ("password", "x")],
+    )
     others = {
         cache_key("http://api.example", "GET", "/v1/company/DE-HRB-B1-1", [("a", "1"), ("export", "true")]),
         cache_key("https://api.example", "POST", "/v1/company/DE-HRB-B1-1", [("a", "1"), ("export", "true")]),
         cache_key("https://api.example", "GET", "/v1/company/DE-HRB-B1-1", [("a", "2"), ("export", "true")]),
-        cache_key("https://api.example", "GET", "/v1/company/DE-HRB-B1-1", [("a", "1"), ("export", "true")],
-                  headers=[("X-Regkit-Scope", "ab12")]),
-        cache_key("https://api.example", "GET", "/v1/company/DE-HRB-B1-1", [("a", "1"), ("export", "true")],
-                  body={"q": 1}),
-    }  # fmt: skip
+        cache_key(
+            "https://api.example",
+            "GET",
+            "/v1/company/DE-HRB-B1-1",
+            [("a", "1"), ("export", "true")],
+            headers=[("X-Regkit-Scope", "ab12")],
+        ),
+        cache_key(
+            "https://api.example", "GET", "/v1/company/DE-HRB-B1-1", [("a", "1"), ("export", "true")], body={"q": 1}
+        ),
+    }
     assert base not in others and len(others) == 5
     body = cache_key("https://x", "POST", "/v1/search/company", body={"query": "Bau", "filters": [1, 2]})
     assert body == cache_key("https://x", "POST", "/v1/search/company", body={"filters": [1, 2], "query": "Bau"})
@@ -219,8 +240,11 @@ _TEXT = st.text(alphabet=st.sampled_from("aZ09-._~%/?#&=+ äß@:;,"), min_size=1
 
 
 @settings(max_examples=300, deadline=None)
-@given(first=st.lists(_TEXT, min_size=1, max_size=3), second=st.lists(_TEXT, min_size=1, max_size=3),
-       params=st.lists(st.tuples(st.sampled_from(["realtime", "export", "q", "a b"]), _TEXT), max_size=3))  # fmt: skip
+@given(
+    first=st.lists(_TEXT, min_size=1, max_size=3),
+    second=st.lists(_TEXT, min_size=1, max_size=3),
+    params=st.lists(st.tuples(st.sampled_from(["realtime", "export", "q", "a b"]), _TEXT), max_size=3),
+)
 def test_keys_of_odd_paths(first: list[str], second: list[str], params: list[tuple[str, str]]) -> None:
     def path(segments: list[str]) -> str:  # as the client quotes it
         return "/v1/" + "/".join(quote(segment, safe="") for segment in segments)
@@ -239,8 +263,12 @@ def test_keys_of_odd_paths(first: list[str], second: list[str], params: list[tup
 def test_every_kind_of_call_stores_under_its_key(inprocess: Any, world: Any) -> None:
     client = inprocess.client()
     cid = next(iter(world.companies))
-    person = next(e["id"] for c in world.companies.values() for e in c["representation"]
-                  if e["type"] == "natural_person" and e["id"])  # fmt: skip
+    person = next(
+        e["id"]
+        for c in world.companies.values()
+        for e in c["representation"]
+        if e["type"] == "natural_person" and e["id"]
+    )
     client.get_company(cid)
     client.get_owners(cid)
     client.get_holdings(cid)

@@ -46,19 +46,24 @@ def test_a_proceeding_id_must_be_uuid_shaped(client: Any, bad: str) -> None:
     assert client.sent() == 0
 
 
-@pytest.mark.parametrize("filters", [
-    {"person_id": "x"},
-    {"person_id": ["eab7afa1-5101-41e0-9b9a-161030e995b3", "x"]},
-    [{"field": "person_id", "value": "DE-HRB-R3101-94644"}],
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {"person_id": "x"},
+        {"person_id": ["eab7afa1-5101-41e0-9b9a-161030e995b3", "x"]},
+        [{"field": "person_id", "value": "DE-HRB-R3101-94644"}],
+    ],
+)
 def test_a_person_filter_must_be_uuid_shaped(client: Any, filters: Any) -> None:
     with pytest.raises(ValidationError, match="is not a person id"):
         client.search_insolvencies(filters=filters)
     assert client.sent() == 0 and client.credits_spent == 0
 
 
-@pytest.mark.parametrize("filters", [{"court": "Charlotten\ud800burg"}, {"city": ["Berlin", "\udfff"]},
-                                     [{"field": "court", "keywords": ["a\ud800"]}]])  # fmt: skip
+@pytest.mark.parametrize(
+    "filters",
+    [{"court": "Charlotten\ud800burg"}, {"city": ["Berlin", "\udfff"]}, [{"field": "court", "keywords": ["a\ud800"]}]],
+)
 def test_text_that_is_not_valid_unicode_is_refused(client: Any, filters: Any) -> None:
     with pytest.raises(ValidationError, match="not valid text"):
         client.search_insolvencies(filters=filters)
@@ -118,8 +123,7 @@ def test_a_lookup_by_the_current_id_also_serves_the_former_one(inprocess: Any, w
     assert client.get_company(former).meta.from_cache and client.credits_spent == inprocess.used() == 10
 
 
-def test_former_ids_are_remembered_across_clients_sharing_the_cache(inprocess: Any,
-                                                                    world_meta: dict[str, Any]) -> None:  # fmt: skip
+def test_former_ids_are_remembered_across_clients_sharing_the_cache(inprocess: Any, world_meta: dict[str, Any]) -> None:
     former, current = _moved(world_meta)
     inprocess.client().get_company(former)
     again = inprocess.client()
@@ -147,14 +151,17 @@ def test_cache_files_are_readable_by_their_owner_only(inprocess: Any, tmp_path: 
 from regkit.schema import interface as api  # noqa: E402
 
 
-@pytest.mark.parametrize(("kwargs", "fragment"), [
-    ({"query": "a" * (api.MAX_QUERY_LENGTH + 1)}, "characters long"),
-    ({"query": " ".join(["in"] * (api.MAX_QUERY_TERMS + 1))}, "search terms"),
-    ({"filters": {"court": "x" * (api.MAX_FILTER_TEXT + 1)}}, "characters long"),
-    ({"filters": {"city": [f"Stadt {n}" for n in range(api.MAX_FILTER_VALUES + 1)]}}, "entries"),
-    ({"filters": [{"field": "court", "value": f"Amtsgericht {n}"} for n in range(api.MAX_FILTERS + 1)]}, "filters"),
-    ({"page": api.PAGE_MAX + 1}, "past the last possible page"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [
+        ({"query": "a" * (api.MAX_QUERY_LENGTH + 1)}, "characters long"),
+        ({"query": " ".join(["in"] * (api.MAX_QUERY_TERMS + 1))}, "search terms"),
+        ({"filters": {"court": "x" * (api.MAX_FILTER_TEXT + 1)}}, "characters long"),
+        ({"filters": {"city": [f"Stadt {n}" for n in range(api.MAX_FILTER_VALUES + 1)]}}, "entries"),
+        ({"filters": [{"field": "court", "value": f"Amtsgericht {n}"} for n in range(api.MAX_FILTERS + 1)]}, "filters"),
+        ({"page": api.PAGE_MAX + 1}, "past the last possible page"),
+    ],
+)
 def test_search_limits_are_refused_before_sending(client: Any, kwargs: dict[str, Any], fragment: str) -> None:
     with pytest.raises(ValidationError, match=fragment):
         client.search_insolvencies(**kwargs)
@@ -162,7 +169,8 @@ def test_search_limits_are_refused_before_sending(client: Any, kwargs: dict[str,
 
 
 def test_searches_at_the_limits_are_answered(client: Any) -> None:
-    page = client.search_insolvencies(query=" ".join(["gmbh"] * api.MAX_QUERY_TERMS),
-                                      filters={"city": [f"Stadt {n}" for n in range(api.MAX_FILTER_VALUES - 1)]
-                                               + ["Berlin"]})  # fmt: skip
+    page = client.search_insolvencies(
+        query=" ".join(["gmbh"] * api.MAX_QUERY_TERMS),
+        filters={"city": [f"Stadt {n}" for n in range(api.MAX_FILTER_VALUES - 1)] + ["Berlin"]},
+    )
     assert client.sent() == 1 and page.meta.credits == 10

@@ -98,8 +98,9 @@ def test_a_live_key_targets_the_live_service(monkeypatch: pytest.MonkeyPatch) ->
         ),
     ],
 )
-def test_the_official_clients_variables_are_read_after_regkits(monkeypatch: pytest.MonkeyPatch, env: dict[str, str],
-                                                               expected: tuple[str, str, str]) -> None:  # fmt: skip
+def test_the_official_clients_variables_are_read_after_regkits(
+    monkeypatch: pytest.MonkeyPatch, env: dict[str, str], expected: tuple[str, str, str]
+) -> None:
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     client = Client(cache="memory")
@@ -155,8 +156,9 @@ def test_the_notice_is_seen_in_a_terminal_once(tmp_path: Any) -> None:
         first, second = regkit.Client(cache="memory"), regkit.Client(cache="memory")
         print(first.get_credits().remaining_credits > 0)
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          env=_clean_env(tmp_path))  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=_clean_env(tmp_path)
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "True"
     assert done.stderr.count(_NOTICE) == 1 and "synthetic data" in done.stderr and "demo-paid" not in done.stderr
@@ -188,10 +190,13 @@ def test_the_notice_is_seen_in_a_notebook(tmp_path: Any) -> None:
 
 
 def test_the_notice_can_be_silenced_with_logging(tmp_path: Any) -> None:
-    script = ("import logging, regkit; logging.getLogger('regkit.notice').setLevel(logging.ERROR); "
-              "regkit.Client(cache='memory')")  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          env=_clean_env(tmp_path))  # fmt: skip
+    script = (
+        "import logging, regkit; logging.getLogger('regkit.notice').setLevel(logging.ERROR); "
+        "regkit.Client(cache='memory')"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=_clean_env(tmp_path)
+    )
     assert done.returncode == 0 and _NOTICE not in done.stderr
 
 
@@ -201,8 +206,11 @@ def _clean_env(tmp_path: Any) -> dict[str, str]:
     from cryptography.fernet import Fernet
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("REGKIT_", "OPENREGISTER_"))}
-    env.update(REGKIT_CACHE_DIR=str(tmp_path / "cache"), REGKIT_LOCAL_STATE=str(tmp_path / "state.sqlite"),
-               REGKIT_LOCAL_SECRET_KEY=Fernet.generate_key().decode())  # fmt: skip
+    env.update(
+        REGKIT_CACHE_DIR=str(tmp_path / "cache"),
+        REGKIT_LOCAL_STATE=str(tmp_path / "state.sqlite"),
+        REGKIT_LOCAL_SECRET_KEY=Fernet.generate_key().decode(),
+    )
     return env
 
 

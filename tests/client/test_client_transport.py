@@ -106,8 +106,11 @@ def test_429_closes_the_gate_for_retry_after(fake: FakeInterface, make_fake_clie
 
 
 def test_too_long_retry_after_is_raised_not_waited(fake: FakeInterface, make_fake_client) -> None:
-    fake.route("GET", "/v1/company/*", script((429, {"error": {"code": "extract_quota_exceeded", "message": "q"}},
-                                               {"Retry-After": "86400"})))  # fmt: skip
+    fake.route(
+        "GET",
+        "/v1/company/*",
+        script((429, {"error": {"code": "extract_quota_exceeded", "message": "q"}}, {"Retry-After": "86400"})),
+    )
     with pytest.raises(RateLimitedError) as info:
         make_fake_client().get_company(CID)
     assert info.value.retry_after == 86400 and fake.count() == 1
@@ -157,8 +160,9 @@ def test_timeouts_are_retried_and_their_cost_marked_uncertain(fake: FakeInterfac
 
 def test_errors_map_to_branches_and_never_show_the_key(fake: FakeInterface, make_fake_client) -> None:
     fake.route("GET", "/v1/company/*", script((404, {"error": {"code": "company_not_found", "message": "none"}}, {})))
-    fake.route("GET", "/v1/credits", script((401, {"error": {"code": "unauthorized",
-                                                              "message": f"bad key {FAKE_KEY}"}}, {})))  # fmt: skip
+    fake.route(
+        "GET", "/v1/credits", script((401, {"error": {"code": "unauthorized", "message": f"bad key {FAKE_KEY}"}}, {}))
+    )
     client = make_fake_client()
     with pytest.raises(NotFoundError) as info:
         client.get_company(CID)
@@ -211,8 +215,11 @@ def test_offline_answers_only_from_cache(fake: FakeInterface, make_fake_client) 
     client.get_company(CID)
     client.cache.offline = True
     assert client.get_company(CID).meta.from_cache
-    for call in (lambda: client.get_company("DE-HRB-B1234-2"), lambda: client.get_company(CID, realtime=True),
-                 client.get_credits):  # fmt: skip
+    for call in (
+        lambda: client.get_company("DE-HRB-B1234-2"),
+        lambda: client.get_company(CID, realtime=True),
+        client.get_credits,
+    ):
         with pytest.raises(OfflineCacheMiss, match="offline"):
             call()
     with pytest.raises(OfflineCacheMiss, match="never cached"):

@@ -23,8 +23,9 @@ def test_wellformed_company_ids_pass(register: str, court: str, number: str) -> 
     assert validation.company_id(f"  {cid}\n") == cid
 
 
-@pytest.mark.parametrize("bad", ["", "DE-HRB-1234-1", "DE-XYZ-B1234-1", "de-hrb-b1234-1", "DE-HRB-B1234-",
-                                 "DE-HRB-B1234-1/../x", None, 42])  # fmt: skip
+@pytest.mark.parametrize(
+    "bad", ["", "DE-HRB-1234-1", "DE-XYZ-B1234-1", "de-hrb-b1234-1", "DE-HRB-B1234-", "DE-HRB-B1234-1/../x", None, 42]
+)
 def test_malformed_company_ids_are_rejected(bad: object) -> None:
     with pytest.raises(ValidationError) as info:
         validation.company_id(bad)
@@ -38,14 +39,16 @@ def test_case_slip_gets_a_did_you_mean() -> None:
 
 
 def test_filter_mapping_forms() -> None:
-    out = validation.filters({
-        "court": "Charlottenburg",
-        "current_status": ["preliminary", "opened"],
-        "opened_at": ("2024-01-01", date(2024, 12, 31)),
-        "closed_at": (None, datetime(2025, 3, 1, 12, 30)),
-        "has_open_insolvency": True,
-        "city": {"keywords": ["Ber"]},
-    })  # fmt: skip
+    out = validation.filters(
+        {
+            "court": "Charlottenburg",
+            "current_status": ["preliminary", "opened"],
+            "opened_at": ("2024-01-01", date(2024, 12, 31)),
+            "closed_at": (None, datetime(2025, 3, 1, 12, 30)),
+            "has_open_insolvency": True,
+            "city": {"keywords": ["Ber"]},
+        }
+    )
     assert out == [
         {"field": "city", "keywords": ["Ber"]},
         {"field": "closed_at", "max": "2025-03-01"},
@@ -67,8 +70,9 @@ def test_empty_filters(value: dict) -> None:
     assert validation.filters(value) == []
 
 
-@given(st.lists(st.sampled_from(sorted(set(FILTER_VALUES) - {"has_open_insolvency"})), min_size=1, unique=True),
-       st.data())  # fmt: skip
+@given(
+    st.lists(st.sampled_from(sorted(set(FILTER_VALUES) - {"has_open_insolvency"})), min_size=1, unique=True), st.data()
+)
 def test_normalising_is_idempotent(fields: list[str], data: st.DataObject) -> None:
     spec = {f: data.draw(st.lists(st.sampled_from(FILTER_VALUES[f]), min_size=1)) for f in fields}
     once = validation.filters(spec)
@@ -103,16 +107,22 @@ def test_bad_filters_are_explained(spec: object, fragment: str) -> None:
 
 def test_every_interface_field_is_accepted() -> None:
     for field in FILTER_FIELDS:
-        value = {"opened_at": "2024-01-01", "closed_at": "2024-01-01", "last_event_at": "2024-01-01",
-                 "claims_filing_deadline": "2024-01-01", "company_id": "DE-HRB-B1234-1",
-                 "person_id": "eab7afa1-5101-41e0-9b9a-161030e995b3"}.get(field)  # fmt: skip
+        value = {
+            "opened_at": "2024-01-01",
+            "closed_at": "2024-01-01",
+            "last_event_at": "2024-01-01",
+            "claims_filing_deadline": "2024-01-01",
+            "company_id": "DE-HRB-B1234-1",
+            "person_id": "eab7afa1-5101-41e0-9b9a-161030e995b3",
+        }.get(field)
         value = value or (FILTER_VALUES[field][0] if field in FILTER_VALUES else "x")
         assert validation.filters({field: value})[0]["field"] == field
 
 
-@pytest.mark.parametrize(("page", "per_page", "ok"), [(1, 1, True), (7, 100, True), (0, 10, False),
-                                                       (1, 0, False), (1, 101, False), (True, 10, False),
-                                                       ("1", 10, False)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("page", "per_page", "ok"),
+    [(1, 1, True), (7, 100, True), (0, 10, False), (1, 0, False), (1, 101, False), (True, 10, False), ("1", 10, False)],
+)
 def test_page_bounds(page: object, per_page: object, ok: bool) -> None:
     if ok:
         assert validation.pagination(page, per_page) == {"page": page, "per_page": per_page}

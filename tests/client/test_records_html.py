@@ -189,8 +189,9 @@ def test_insolvency_and_person_search_pages(client: Any) -> None:
     assert [row[2] for row in rows] == [r["court"].removeprefix("Amtsgericht ") for r in page.raw["results"]]
     persons = client.search_persons("Müller", per_page=5)
     rows = data_rows(persons._repr_html_(), "Name")
-    assert [(row[0], row[1], row[2]) for row in rows] == [(r["name"], r["city"], r["date_of_birth"])
-                                                          for r in persons.raw["results"]]  # fmt: skip
+    assert [(row[0], row[1], row[2]) for row in rows] == [
+        (r["name"], r["city"], r["date_of_birth"]) for r in persons.raw["results"]
+    ]
     assert not UUID.search(text_of(persons._repr_html_()))
 
 
@@ -218,8 +219,11 @@ def test_insolvency_record(client: Any, world: Any) -> None:
 
 
 def test_insolvency_events_are_labelled(client: Any, world: Any) -> None:
-    pid = next(i for i, p in world.insolvencies.items()
-               if any(e["event_type"] == "rejected_insufficient_assets" for e in p["events"][-4:]))  # fmt: skip
+    pid = next(
+        i
+        for i, p in world.insolvencies.items()
+        if any(e["event_type"] == "rejected_insufficient_assets" for e in p["events"][-4:])
+    )
     rows = data_rows(client.get_insolvency(pid)._repr_html_(), "Published")
     assert "rejected (insufficient assets)" in [row[1] for row in rows]  # the label, not "rejected insufficient assets"
 
@@ -248,8 +252,12 @@ def test_owners_and_holdings(client: Any, world: Any) -> None:
 def test_person_holdings_have_no_uuid_headline(client: Any, world: Any) -> None:
     from research_support import owners_by_company
 
-    person = next(r["holder_id"] for rows in owners_by_company(world).values() for r in rows
-                  if r["holder_type"] == "natural_person" and r["holder_id"])  # fmt: skip
+    person = next(
+        r["holder_id"]
+        for rows in owners_by_company(world).values()
+        for r in rows
+        if r["holder_type"] == "natural_person" and r["holder_id"]
+    )
     html_text = client.get_person_holdings(person)._repr_html_()
     assert read(html_text).title == "Holdings of a person" and f"person id {person}" in text_of(html_text)
 
@@ -304,8 +312,11 @@ def test_crawl_level_estimate(client: Any, world: Any) -> None:
     html_text = first._repr_html_()
     assert read(html_text).title == f"Crawl level 0: {first.estimated_credits} credits"
     rows = {row[0]: row[1:] for row in data_rows(html_text, "Calls")}
-    assert rows["company lookups"] == [str(first.calls["company"]), str(first.cached_calls["company"]),
-                                       str(first.credits["company"])]  # fmt: skip
+    assert rows["company lookups"] == [
+        str(first.calls["company"]),
+        str(first.cached_calls["company"]),
+        str(first.credits["company"]),
+    ]
     assert sum(int(r[2]) for r in rows.values()) == first.estimated_credits
 
 
@@ -316,25 +327,51 @@ def _nasty(text: str) -> str:
 def test_every_text_is_escaped() -> None:
     name = _nasty("x")
     register = {"register_type": "HRB", "register_number": "<1>"}
-    company = CompanyRecord({"id": "DE-HRB-B1234-1", "name": {"name": name, "legal_form": "<gmbh>"},
-                             "register": register, "status": "<active>"})  # fmt: skip
+    company = CompanyRecord(
+        {
+            "id": "DE-HRB-B1234-1",
+            "name": {"name": name, "legal_form": "<gmbh>"},
+            "register": register,
+            "status": "<active>",
+        }
+    )
     pagination = {"page": 1, "per_page": 1, "total_pages": 1, "total_results": 1}
     records = [
         CompanyBatch([company.id, "<bad>"], [company, None], {"<bad>": NotFoundError(_nasty("e"))}),
-        CompanySearchPage({"results": [{"name": name, "legal_form": "<x>", "register_court": name,
-                                        "address": {"city": name}}], "pagination": pagination}),  # fmt: skip
-        InsolvencySearchPage({"results": [{"debtor_name": name, "court": name, "current_status": "<s>"}],
-                              "pagination": pagination}),  # fmt: skip
+        CompanySearchPage(
+            {
+                "results": [{"name": name, "legal_form": "<x>", "register_court": name, "address": {"city": name}}],
+                "pagination": pagination,
+            }
+        ),
+        InsolvencySearchPage(
+            {"results": [{"debtor_name": name, "court": name, "current_status": "<s>"}], "pagination": pagination}
+        ),
         PersonSearchPage({"results": [{"name": name, "city": name}], "pagination": pagination}),
-        InsolvencyRecord({"debtor_name": name, "case_number": name, "court": name, "administrator_name": name,
-                          "current_status": "<x>", "events": [{"summary": name, "event_type": "<e>"}]}),  # fmt: skip
+        InsolvencyRecord(
+            {
+                "debtor_name": name,
+                "case_number": name,
+                "court": name,
+                "administrator_name": name,
+                "current_status": "<x>",
+                "events": [{"summary": name, "event_type": "<e>"}],
+            }
+        ),
         OwnersRecord({"company_id": name, "owners": [{"name": name, "relation_type": "<r>", "percentage_share": 1}]}),
         HoldingsRecord({"person_id": name, "holdings": [{"name": name, "relation_type": "<r>", "end": None}]}),
         CreditsRecord({"used_credits": 1, "period": {"type": name, "reset_at": name}}),
         MonitorRecord({"entity_type": "company", "entity_id": name, "preferences": [name], "update_frequency": name}),
-        ExtractRecord({"id": name, "status": name, "ekrn": name, "documents": [{"filename": name}],
-                       "report": {"ubos": [{"natural_person": {"full_name": name}, "interest": {"type": name}}]}}),
-    ]  # fmt: skip
+        ExtractRecord(
+            {
+                "id": name,
+                "status": name,
+                "ekrn": name,
+                "documents": [{"filename": name}],
+                "report": {"ubos": [{"natural_person": {"full_name": name}, "interest": {"type": name}}]},
+            }
+        ),
+    ]
     for record in records:
         html_text = record._repr_html_()
         assert "<script" not in html_text and "<x>" not in html_text, type(record).__name__
@@ -347,19 +384,30 @@ def test_no_api_key_in_any_summary(tmp_path: Any, world: Any, gmbhs: list[str]) 
     from regkit.local import open_local_register
 
     secret = "secret-e15-0123456789abcdef"
-    user = {"api_key": secret, "plan": "pro", "included_credits": 100000, "period": "billing_cycle",
-            "description": "a key that must never show"}  # fmt: skip
+    user = {
+        "api_key": secret,
+        "plan": "pro",
+        "included_credits": 100000,
+        "period": "billing_cycle",
+        "description": "a key that must never show",
+    }
     own_world = dataclasses.replace(world, meta={**world.meta, "users": [*world.meta["users"], user]})
-    register = open_local_register(state_path=tmp_path / "state.sqlite", world=own_world, rate_limit=None,
-                                   extract_delay=0.0)  # fmt: skip
+    register = open_local_register(
+        state_path=tmp_path / "state.sqlite", world=own_world, rate_limit=None, extract_delay=0.0
+    )
     try:
-        with Client(api_key=secret, base_url=register.base_url, adapter=register.adapter, cache="memory",
-                    budget=500) as client:  # fmt: skip
+        with Client(
+            api_key=secret, base_url=register.base_url, adapter=register.adapter, cache="memory", budget=500
+        ) as client:
             shown = [
-                client.estimate_cost(gmbhs[:3]), client.get_companies(gmbhs[:3], progress=False),
-                client.search_companies("Blau"), client.search_insolvencies(per_page=3), client.get_credits(),
-                client.budget, client.search_persons("Müller", per_page=3),
-            ]  # fmt: skip
+                client.estimate_cost(gmbhs[:3]),
+                client.get_companies(gmbhs[:3], progress=False),
+                client.search_companies("Blau"),
+                client.search_insolvencies(per_page=3),
+                client.get_credits(),
+                client.budget,
+                client.search_persons("Müller", per_page=3),
+            ]
             assert client.get_credits().raw["used_credits"] > 0  # the secret key was the one used
             for item in shown:
                 assert secret not in item._repr_html_() and secret not in repr(item), type(item).__name__
@@ -368,8 +416,10 @@ def test_no_api_key_in_any_summary(tmp_path: Any, world: Any, gmbhs: list[str]) 
 
 
 def test_tables_never_show_more_than_ten_rows(client: Any) -> None:
-    pages = (client.search_companies("Handel", per_page=40),
-             client.search_all_companies("Handel", limit=120, progress=False))  # fmt: skip
+    pages = (
+        client.search_companies("Handel", per_page=40),
+        client.search_all_companies("Handel", limit=120, progress=False),
+    )
     for item in pages:
         html_text = item._repr_html_()
         assert len(data_rows(html_text, "Name")) == 10 and "… and " in text_of(html_text)

@@ -57,8 +57,12 @@ def test_a_holding_company_lists_current_and_past_holdings(register, world):
     sdk = register.client()
     organtraeger = max(world.meta["groups"], key=lambda g: len(g["members"]))["organtraeger"]
     holdings = sdk.company.get_holdings_v1(organtraeger).holdings
-    listed = {(c["id"], e["start_date"], e["end_date"]) for c in world.companies.values()
-              for e in c["representation"] if e["id"] == organtraeger and e["role"] == "SHAREHOLDER"}  # fmt: skip
+    listed = {
+        (c["id"], e["start_date"], e["end_date"])
+        for c in world.companies.values()
+        for e in c["representation"]
+        if e["id"] == organtraeger and e["role"] == "SHAREHOLDER"
+    }
     parsed = {(h.company_id, dump(h).get("start"), dump(h).get("end")) for h in holdings}
     assert parsed == listed and all(0 < (h.percentage_share or 0) <= 1 for h in holdings)
 
@@ -99,8 +103,11 @@ def test_person_errors_map_to_the_clients_exceptions(register):
 
 def test_a_consumer_debtor_is_a_person_without_positions(register, world, people):
     sdk = register.client()
-    debtor = next(p for p in sorted(world.insolvencies.values(), key=lambda p: p["id"])
-                  if p.get("person_id") and p["person_id"] not in people)  # fmt: skip
+    debtor = next(
+        p
+        for p in sorted(world.insolvencies.values(), key=lambda p: p["id"])
+        if p.get("person_id") and p["person_id"] not in people
+    )
     person = sdk.person.get_details_v1(debtor["person_id"])
     assert person.management_positions == [] and person.city == debtor["city"]
     assert f"{person.first_name} {person.last_name}" == debtor["debtor_name"]

@@ -14,8 +14,9 @@ _SECTION = "### The official client against the local register"
 
 
 @pytest.mark.serve
-def test_readme_example_runs_against_regkit_serve(start_register: Callable[..., Any],
-                                                   capsys: pytest.CaptureFixture) -> None:  # fmt: skip
+def test_readme_example_runs_against_regkit_serve(
+    start_register: Callable[..., Any], capsys: pytest.CaptureFixture
+) -> None:
     section = README.read_text(encoding="utf-8").split(_SECTION, 1)[1].split("\n## ", 1)[0]
     serve_line = re.search(r"^regkit serve (.*?)\s*$", section, flags=re.M).group(1).split()
     code = re.search(r"```python\n(.*?)```", section, flags=re.S).group(1)

@@ -21,11 +21,30 @@ API_KEY = "demo-paid"
 
 #: Every data table of an export, and ``sources``.
 TABLE_NAMES = (
-    "companies", "names", "addresses", "purposes", "capitals", "registers", "representatives", "indicators", "links",
-    "documents", "industry_codes", "contact", "insolvency_summaries", "owners", "holdings", "persons",
-    "management_positions", "proceedings", "events", "insolvency_results", "company_search_results",
-    "person_search_results", "sources",
-)  # fmt: skip
+    "companies",
+    "names",
+    "addresses",
+    "purposes",
+    "capitals",
+    "registers",
+    "representatives",
+    "indicators",
+    "links",
+    "documents",
+    "industry_codes",
+    "contact",
+    "insolvency_summaries",
+    "owners",
+    "holdings",
+    "persons",
+    "management_positions",
+    "proceedings",
+    "events",
+    "insolvency_results",
+    "company_search_results",
+    "person_search_results",
+    "sources",
+)
 
 
 def _first(companies: Iterable[dict[str, Any]], test: Any) -> dict[str, Any]:
@@ -41,23 +60,37 @@ def pick_ids(world: Any) -> dict[str, Any]:
     insolvent = _first(companies, lambda c: c.get("insolvencies"))
     moved = _first(companies, lambda c: len({r.get("company_id") for r in c["registers"]} - {None}) > 1)
     held = {r["company_id"] for r in world.shareholdings if r["end"] is None}
-    holders = sorted({r["holder_id"] for r in world.shareholdings if r["holder_type"] == "legal_person"
-                      and r["holder_id"] and r["end"] is None})  # fmt: skip
-    directors = {e["id"] for c in companies for e in c["representation"]
-                 if e["role"] == "DIRECTOR" and e["type"] == "natural_person" and e["id"]}  # fmt: skip
-    person = sorted(r["holder_id"] for r in world.shareholdings
-                    if r["holder_type"] == "natural_person" and r["holder_id"] in directors)[0]  # fmt: skip
+    holders = sorted(
+        {
+            r["holder_id"]
+            for r in world.shareholdings
+            if r["holder_type"] == "legal_person" and r["holder_id"] and r["end"] is None
+        }
+    )
+    directors = {
+        e["id"]
+        for c in companies
+        for e in c["representation"]
+        if e["role"] == "DIRECTOR" and e["type"] == "natural_person" and e["id"]
+    }
+    person = sorted(
+        r["holder_id"]
+        for r in world.shareholdings
+        if r["holder_type"] == "natural_person" and r["holder_id"] in directors
+    )[0]
     ids = {
-        "merged": merged["id"], "acquirer": merged["merged_into"]["company_id"],
+        "merged": merged["id"],
+        "acquirer": merged["merged_into"]["company_id"],
         "profit_transfer": _first(companies, lambda c: c["profit_transfer_agreement"] is not None)["id"],
         "names": _first(companies, lambda c: len(c["names"]) >= 3)["id"],
         "insolvent": insolvent["id"],
         "revised": _first(companies, lambda c: len({i["date"] for i in c["indicators"]}) < len(c["indicators"]))["id"],
         "gmbh_owned": _first(companies, lambda c: c["legal_form"] == "gmbh" and c["id"] in held)["id"],
         "ag": _first(companies, lambda c: c["legal_form"] == "ag")["id"],
-        "holder": holders[0], "person": person,
+        "holder": holders[0],
+        "person": person,
         "proceedings": [s["id"] for s in insolvent["insolvencies"]][:2],
-    }  # fmt: skip
+    }
     former = sorted({r["company_id"] for r in moved["registers"]} - {moved["id"], None})[0]
     ids["moved"], ids["former"] = moved["id"], former
     return ids
@@ -84,8 +117,10 @@ def fill_cache(client: Any, ids: dict[str, Any]) -> Fetched:
     (the last two must be left out of an export); the same company twice (with ``export=True``) and once by its
     former id, so that the export has to pick one answer per company."""
     fetched = Fetched()
-    company_ids = [ids[k] for k in ("merged", "acquirer", "profit_transfer", "names", "insolvent", "revised",
-                                    "gmbh_owned", "ag", "moved")]  # fmt: skip
+    company_ids = [
+        ids[k]
+        for k in ("merged", "acquirer", "profit_transfer", "names", "insolvent", "revised", "gmbh_owned", "ag", "moved")
+    ]
     fetched.companies.extend(client.get_companies(company_ids, progress=False).ok)
     fetched.companies.append(client.get_company(ids["former"]))
     fetched.companies.append(client.get_company(ids["names"], export=True))
@@ -128,17 +163,25 @@ def expected_tables(fetched: Fetched) -> dict[str, pd.DataFrame]:
     companies = _by(fetched.companies, "id")
     persons = _by(fetched.persons, "id")
     proceedings = _by(fetched.insolvencies, "id")
-    frames = {"companies": rf.companies(companies), "representatives": rf.representatives(companies),
-              "indicators": rf.indicators(companies), "links": rf.links(companies),
-              "documents": rf.documents(companies), "industry_codes": rf.industry_codes(companies),
-              "contact": rf.contact(companies), "insolvency_summaries": rf.insolvency_summaries(companies),
-              "owners": rf.owners(_by(fetched.owners, "company_id")),
-              "holdings": rf.holdings(_by(fetched.holdings, "company_id") + _by(fetched.person_holdings, "person_id")),
-              "persons": rf.persons(persons), "management_positions": rf.management_positions(persons),
-              "proceedings": rf.proceedings(proceedings), "events": rf.events(proceedings),
-              "insolvency_results": rf.insolvency_results(_newest_first(fetched.insolvency_pages, "id")),
-              "company_search_results": rf.company_search_results(_newest_first(fetched.company_pages, "company_id")),
-              "person_search_results": rf.person_search_results(_newest_first(fetched.person_pages, "id"))}  # fmt: skip
+    frames = {
+        "companies": rf.companies(companies),
+        "representatives": rf.representatives(companies),
+        "indicators": rf.indicators(companies),
+        "links": rf.links(companies),
+        "documents": rf.documents(companies),
+        "industry_codes": rf.industry_codes(companies),
+        "contact": rf.contact(companies),
+        "insolvency_summaries": rf.insolvency_summaries(companies),
+        "owners": rf.owners(_by(fetched.owners, "company_id")),
+        "holdings": rf.holdings(_by(fetched.holdings, "company_id") + _by(fetched.person_holdings, "person_id")),
+        "persons": rf.persons(persons),
+        "management_positions": rf.management_positions(persons),
+        "proceedings": rf.proceedings(proceedings),
+        "events": rf.events(proceedings),
+        "insolvency_results": rf.insolvency_results(_newest_first(fetched.insolvency_pages, "id")),
+        "company_search_results": rf.company_search_results(_newest_first(fetched.company_pages, "company_id")),
+        "person_search_results": rf.person_search_results(_newest_first(fetched.person_pages, "id")),
+    }
     for field_ in ("names", "addresses", "purposes", "capitals", "registers"):
         frames[field_] = rf.history(companies, field_)
     return frames

@@ -108,14 +108,31 @@ def _role(draw: Any) -> dict[str, Any]:
     start = draw(dates)
     end = draw(st.one_of(st.none(), dates, dates.filter(lambda d: d > start)))
     kind = draw(st.sampled_from(ENTITY_TYPES))
-    role = {"id": draw(st.one_of(st.none(), uuids, company_ids())), "name": draw(words), "type": kind,
-            "role": draw(st.sampled_from(REPRESENTATION_ROLES)), "start_date": start, "end_date": end,
-            "authority": draw(st.one_of(st.none(), text))}  # fmt: skip
-    natural = _entry({"city": st.none() | words, "first_name": st.none() | words, "last_name": st.none() | words,
-                      "date_of_birth": st.none() | dates})  # fmt: skip
+    role = {
+        "id": draw(st.one_of(st.none(), uuids, company_ids())),
+        "name": draw(words),
+        "type": kind,
+        "role": draw(st.sampled_from(REPRESENTATION_ROLES)),
+        "start_date": start,
+        "end_date": end,
+        "authority": draw(st.one_of(st.none(), text)),
+    }
+    natural = _entry(
+        {
+            "city": st.none() | words,
+            "first_name": st.none() | words,
+            "last_name": st.none() | words,
+            "date_of_birth": st.none() | dates,
+        }
+    )
     legal = _entry({"name": words, "city": st.none() | words, "country": st.sampled_from(["DE", "AT", "NL", "US"])})
-    role.update(draw(st.fixed_dictionaries({}, optional={"natural_person": st.none() | natural,
-                                                           "legal_person": st.none() | legal})))  # fmt: skip
+    role.update(
+        draw(
+            st.fixed_dictionaries(
+                {}, optional={"natural_person": st.none() | natural, "legal_person": st.none() | legal}
+            )
+        )
+    )
     return role
 
 
@@ -133,12 +150,19 @@ def _link() -> st.SearchStrategy:
 
 _summary = _entry(
     {"id": uuids, "current_status": st.sampled_from(INSOLVENCY_STATUSES), "court": words, "case_number": words},
-    {"proceeding_kind": st.none() | st.sampled_from(PROCEEDING_KINDS),
-     "administration_kind": st.none() | st.sampled_from(ADMINISTRATION_KINDS),
-     "opened_at": st.none() | dates, "closed_at": st.none() | dates},
-)  # fmt: skip
-_social = st.fixed_dictionaries({}, optional={k: words for k in ("linkedin", "instagram", "github", "twitter",
-                                                                   "facebook", "youtube", "xing", "tiktok")})  # fmt: skip
+    {
+        "proceeding_kind": st.none() | st.sampled_from(PROCEEDING_KINDS),
+        "administration_kind": st.none() | st.sampled_from(ADMINISTRATION_KINDS),
+        "opened_at": st.none() | dates,
+        "closed_at": st.none() | dates,
+    },
+)
+_social = st.fixed_dictionaries(
+    {},
+    optional={
+        k: words for k in ("linkedin", "instagram", "github", "twitter", "facebook", "youtube", "xing", "tiktok")
+    },
+)
 _contact = _entry({"website_url": words, "social_media": _social}, {"email": words, "phone": words, "vat_id": words})
 
 
@@ -152,29 +176,49 @@ def companies_v1(draw: Any, max_versions: int = 6) -> dict[str, Any]:
         Largest number of entries per history and array (use ~40 for "dozens").
     """
     company: dict[str, Any] = {"id": draw(company_ids())}
-    for field, current, nullable in (("registers", "register", False), ("names", "name", False),
-                                     ("addresses", "address", False), ("purposes", "purpose", True),
-                                     ("capitals", "capital", True)):  # fmt: skip
+    for field, current, nullable in (
+        ("registers", "register", False),
+        ("names", "name", False),
+        ("addresses", "address", False),
+        ("purposes", "purpose", True),
+        ("capitals", "capital", True),
+    ):
         entries, value = draw(_history(field, nullable, max_versions))
         company[field], company[current] = entries, value
     report_day = _date_pool(draw)
-    company.update({
-        "status": draw(st.sampled_from(COMPANY_STATUSES)),
-        "representation": draw(st.lists(_role(), max_size=max_versions)),
-        "representation_rule": draw(st.none() | text),
-        "indicators": draw(st.lists(indicator_entries(report_day), max_size=max_versions)),
-        "legal_form": draw(st.sampled_from(LEGAL_FORMS)),
-        "documents": draw(st.lists(_entry({"id": uuids, "type": st.sampled_from(DOCUMENT_TYPES), "date": dates,
-                                           "latest": st.booleans()}), max_size=max_versions)),
-        "incorporated_at": draw(dates), "notarized_at": draw(st.none() | dates),
-        "terminated_at": draw(st.none() | dates), "merged_into": draw(st.none() | _link()),
-        "acquisitions": draw(st.lists(_link(), max_size=max_versions)),
-        "asset_spin_offs": draw(st.lists(_link(), max_size=3)),
-        "profit_transfer_agreement": draw(st.none() | _link()),
-        "industry_codes": {"WZ2025": draw(st.lists(_entry({"code": st.from_regex(r"\A[0-9]{2}\.[0-9]{2}\.[0-9]\Z")}),
-                                                   max_size=3))},
-        "contact": draw(st.none() | _contact),
-    })  # fmt: skip
-    company.update(draw(st.fixed_dictionaries({}, optional={"lei": st.from_regex(r"\A[0-9A-Z]{20}\Z"),
-                                                            "insolvencies": st.lists(_summary, max_size=3)})))  # fmt: skip
+    company.update(
+        {
+            "status": draw(st.sampled_from(COMPANY_STATUSES)),
+            "representation": draw(st.lists(_role(), max_size=max_versions)),
+            "representation_rule": draw(st.none() | text),
+            "indicators": draw(st.lists(indicator_entries(report_day), max_size=max_versions)),
+            "legal_form": draw(st.sampled_from(LEGAL_FORMS)),
+            "documents": draw(
+                st.lists(
+                    _entry(
+                        {"id": uuids, "type": st.sampled_from(DOCUMENT_TYPES), "date": dates, "latest": st.booleans()}
+                    ),
+                    max_size=max_versions,
+                )
+            ),
+            "incorporated_at": draw(dates),
+            "notarized_at": draw(st.none() | dates),
+            "terminated_at": draw(st.none() | dates),
+            "merged_into": draw(st.none() | _link()),
+            "acquisitions": draw(st.lists(_link(), max_size=max_versions)),
+            "asset_spin_offs": draw(st.lists(_link(), max_size=3)),
+            "profit_transfer_agreement": draw(st.none() | _link()),
+            "industry_codes": {
+                "WZ2025": draw(st.lists(_entry({"code": st.from_regex(r"\A[0-9]{2}\.[0-9]{2}\.[0-9]\Z")}), max_size=3))
+            },
+            "contact": draw(st.none() | _contact),
+        }
+    )
+    company.update(
+        draw(
+            st.fixed_dictionaries(
+                {}, optional={"lei": st.from_regex(r"\A[0-9A-Z]{20}\Z"), "insolvencies": st.lists(_summary, max_size=3)}
+            )
+        )
+    )
     return company

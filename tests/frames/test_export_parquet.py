@@ -33,10 +33,12 @@ def filled(tmp_path_factory: pytest.TempPathFactory, world):
     SQLite cache, and what it fetched. Module-scoped, so it names its register and cache explicitly rather than
     relying on the per-test isolation of the environment. Read-only."""
     base = tmp_path_factory.mktemp("export")
-    register = open_local_register(state_path=base / "state.sqlite", key_path=base / "register.key",
-                                   rate_limit=None, extract_delay=0.0)  # fmt: skip
-    client = regkit.Client(api_key=API_KEY, base_url=register.base_url, adapter=register.adapter,
-                           cache=base / "cache.sqlite")  # fmt: skip
+    register = open_local_register(
+        state_path=base / "state.sqlite", key_path=base / "register.key", rate_limit=None, extract_delay=0.0
+    )
+    client = regkit.Client(
+        api_key=API_KEY, base_url=register.base_url, adapter=register.adapter, cache=base / "cache.sqlite"
+    )
     fetched = fill_cache(client, pick_ids(world))
     yield client, fetched
     client.close()
@@ -123,10 +125,12 @@ def test_duckdb_reads_the_export_as_it_is(filled, exported):
     duckdb = pytest.importorskip("duckdb", reason="duckdb is not installed")
     directory, _, _, _ = exported
     companies = pd.read_parquet(directory / "companies")
-    sql = (f"SELECT c.legal_form, count(*) AS reports, sum(i.revenue) AS revenue "
-           f"FROM read_parquet('{directory}/companies/*.parquet', hive_partitioning=true) c "
-           f"JOIN read_parquet('{directory}/indicators/*.parquet') i USING (company_id) "
-           f"GROUP BY 1 ORDER BY 1")  # fmt: skip
+    sql = (
+        f"SELECT c.legal_form, count(*) AS reports, sum(i.revenue) AS revenue "
+        f"FROM read_parquet('{directory}/companies/*.parquet', hive_partitioning=true) c "
+        f"JOIN read_parquet('{directory}/indicators/*.parquet') i USING (company_id) "
+        f"GROUP BY 1 ORDER BY 1"
+    )
     got = duckdb.sql(sql).df()
     indicators = pd.read_parquet(directory / "indicators").merge(companies[["company_id", "legal_form"]])
     want = indicators.groupby("legal_form", observed=True).agg(reports=("revenue", "size"), revenue=("revenue", "sum"))
@@ -181,12 +185,15 @@ def test_a_non_empty_directory_is_refused_unless_overwrite_replaces_a_previous_e
     assert [p.name for p in other.iterdir()] == ["data.csv"]
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [
-    ({"directory": ""}, "directory must be a path"),
-    ({"directory": 3}, "directory must be a path"),
-    ({"overwrite": "yes"}, "overwrite must be True or False"),
-    ({"rows_per_file": 0}, "rows_per_file must be a whole number"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"directory": ""}, "directory must be a path"),
+        ({"directory": 3}, "directory must be a path"),
+        ({"overwrite": "yes"}, "overwrite must be True or False"),
+        ({"rows_per_file": 0}, "rows_per_file must be a whole number"),
+    ],
+)
 def test_bad_arguments_are_refused_before_anything_is_read(filled, tmp_path, kwargs, message):
     client, _ = filled
     arguments = {"directory": tmp_path / "out", **kwargs}
@@ -221,26 +228,37 @@ def test_without_pyarrow_the_error_says_how_to_install_it(filled, tmp_path, monk
 NOW = datetime(2026, 6, 30, 12, tzinfo=timezone.utc)
 
 
-def _answer(key: str, url: str, body: bytes, age_days: float, method: str = "GET", status: int = 200,
-            headers: dict[str, str] | None = None) -> StoredAnswer:  # fmt: skip
+def _answer(
+    key: str,
+    url: str,
+    body: bytes,
+    age_days: float,
+    method: str = "GET",
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+) -> StoredAnswer:
     created = NOW - timedelta(days=age_days)
     return StoredAnswer(key, method, url, status, body, created, created + timedelta(days=30), headers or {})
 
 
 def test_survey_keeps_the_newest_answer_per_thing_and_counts_what_it_leaves_out():
     base = "https://api.example/v1"
-    found = survey([
-        _answer("a", f"{base}/company/DE-HRB-B1234-1", b'{"id":"DE-HRB-B1234-1"}', 40),  # expired, older
-        _answer("b", f"{base}/company/DE-HRB-B1234-1?export=true", b'{"id":"DE-HRB-B1234-1"}', 2),
-        _answer("c", f"{base}/company/DE-HRB-F1103-9", b'{"names":[],"id":"DE-HRB-B1234-1"}', 1),  # a former id
-        _answer("d", f"{base}/transparenzregister/extracts/tre_1", b'{"id":"tre_1"}', 1),
-        _answer("e", f"{base}/person/x", b'{"id":"x"}', 1, headers={"X-Regkit-Scope": "0f"}),
-        _answer("f", f"{base}/autocomplete/company?query=Ha", b'{"results":[]}', 1),
-        _answer("g", f"{base}/monitor", b"{}", 1),
-        _answer("h", f"{base}/insolvency/p1", b"not json", 1),
-        _answer("i", f"{base}/search/insolvency", b'{"results":[]}', 1, method="POST"),
-        _answer("j", f"{base}/search/insolvency", b'{"results":[]}', 3, method="POST"),
-    ], NOW, "X-Regkit-Scope")  # fmt: skip
+    found = survey(
+        [
+            _answer("a", f"{base}/company/DE-HRB-B1234-1", b'{"id":"DE-HRB-B1234-1"}', 40),  # expired, older
+            _answer("b", f"{base}/company/DE-HRB-B1234-1?export=true", b'{"id":"DE-HRB-B1234-1"}', 2),
+            _answer("c", f"{base}/company/DE-HRB-F1103-9", b'{"names":[],"id":"DE-HRB-B1234-1"}', 1),  # a former id
+            _answer("d", f"{base}/transparenzregister/extracts/tre_1", b'{"id":"tre_1"}', 1),
+            _answer("e", f"{base}/person/x", b'{"id":"x"}', 1, headers={"X-Regkit-Scope": "0f"}),
+            _answer("f", f"{base}/autocomplete/company?query=Ha", b'{"results":[]}', 1),
+            _answer("g", f"{base}/monitor", b"{}", 1),
+            _answer("h", f"{base}/insolvency/p1", b"not json", 1),
+            _answer("i", f"{base}/search/insolvency", b'{"results":[]}', 1, method="POST"),
+            _answer("j", f"{base}/search/insolvency", b'{"results":[]}', 3, method="POST"),
+        ],
+        NOW,
+        "X-Regkit-Scope",
+    )
     assert found.chosen["company"]["DE-HRB-B1234-1"].key == "c"  # newest, though asked by a former id
     assert [s.key for s in found.pages["insolvency_search"]] == ["i", "j"]  # newest first
     assert dict(found.skipped) == {"user_scoped": 2, "autocomplete": 1, "other": 1, "unreadable": 1}
@@ -248,10 +266,18 @@ def test_survey_keeps_the_newest_answer_per_thing_and_counts_what_it_leaves_out(
 
 
 def test_classify_keeps_no_user_password_or_unknown_parameter():
-    kind, origin, path, query = classify("GET", "https://me:pw@h.example:8443/proxy/v1/company/X/owners"
-                                                "?best_available=true&token=s3cret", {}, "X-Regkit-Scope")  # fmt: skip
-    assert (kind, origin, path, query) == ("owners", "https://h.example:8443/proxy", "/v1/company/X/owners",
-                                           "best_available=true")  # fmt: skip
+    kind, origin, path, query = classify(
+        "GET",
+        "https://me:pw@h.example:8443/proxy/v1/company/X/owners?best_available=true&token=s3cret",
+        {},
+        "X-Regkit-Scope",
+    )
+    assert (kind, origin, path, query) == (
+        "owners",
+        "https://h.example:8443/proxy",
+        "/v1/company/X/owners",
+        "best_available=true",
+    )
     assert classify("POST", "http://h/v1/company/X", {}, "X-Scope")[0] == "other"  # not the method regkit caches
     assert classify("GET", "http://h/v1/credits", {}, "X-Scope")[0] == "other"
     assert classify("GET", "http://h/v1/company/X", {"x-scope": "0f"}, "X-Scope")[0] == "user_scoped"
@@ -300,9 +326,16 @@ def test_answers_that_cannot_be_read_are_counted_not_dropped(tmp_path):
     with regkit.Client(api_key=API_KEY, cache=path) as client:
         client.get_companies(ids, progress=False)
         stored = client.cache.backend.get_response(client._caller.cache_key(client._company_op(ids[0], False, False)))
-    foreign = SerializerPipeline([Stage(dumps=lambda r: b"FOREIGN" + bytes(r.content),
-                                        loads=lambda b: CachedResponse(content=bytes(b)[7:], status_code=200))],
-                                 name="foreign", is_binary=True)  # fmt: skip
+    foreign = SerializerPipeline(
+        [
+            Stage(
+                dumps=lambda r: b"FOREIGN" + bytes(r.content),
+                loads=lambda b: CachedResponse(content=bytes(b)[7:], status_code=200),
+            )
+        ],
+        name="foreign",
+        is_binary=True,
+    )
     for key in ("foreign-1", "foreign-2", "foreign-3"):
         SQLiteCache(path, serializer=foreign).save_response(stored, cache_key=key)
     with regkit.Client(api_key=API_KEY, cache=path) as client:

@@ -19,9 +19,16 @@ def _active(company: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _liquidating_gmbh(world_companies: list[dict[str, Any]]) -> dict[str, Any]:
     """A GmbH in liquidation with capital in EUR, published indicators, and a person in two active roles."""
-    return next(c for c in world_companies if c["legal_form"] == "gmbh" and c["status"] == "liquidation"
-                and (c["capital"] or {}).get("currency") == "EUR" and c["capital"]["amount"] >= 1000
-                and c["indicators"] and max(Counter(r["id"] for r in _active(c) if r["id"]).values(), default=0) > 1)  # fmt: skip
+    return next(
+        c
+        for c in world_companies
+        if c["legal_form"] == "gmbh"
+        and c["status"] == "liquidation"
+        and (c["capital"] or {}).get("currency") == "EUR"
+        and c["capital"]["amount"] >= 1000
+        and c["indicators"]
+        and max(Counter(r["id"] for r in _active(c) if r["id"]).values(), default=0) > 1
+    )
 
 
 def test_the_company_card_says_gmbh_in_liquidation_and_euros(world_companies: list[dict[str, Any]]) -> None:
@@ -63,14 +70,37 @@ def test_a_capital_in_dem_shows_its_currency_and_its_euros(world_companies: list
 
 
 def test_the_person_card_lists_a_company_once_with_all_roles() -> None:
-    person = {"id": "9922b97a-9c35-4d0b-8d2b-3908753a84b7", "first_name": "Anna", "last_name": "Beispiel",
-              "city": "Kassel", "date_of_birth": "1970-05-04", "age": 55, "management_positions": [
-                  {"company_name": "Roth GmbH", "register_id": "DE-HRB-B1234-1", "role": "DIRECTOR",
-                   "start_date": "2019-04-01", "end_date": None},
-                  {"company_name": "Roth GmbH", "register_id": "DE-HRB-B1234-1", "role": "PROKURA",
-                   "start_date": "2015-01-01", "end_date": None},
-                  {"company_name": "Alt AG", "register_id": "DE-HRB-B1234-2", "role": "LIQUIDATOR",
-                   "start_date": "2001-01-01", "end_date": "2005-01-01"}]}  # fmt: skip
+    person = {
+        "id": "9922b97a-9c35-4d0b-8d2b-3908753a84b7",
+        "first_name": "Anna",
+        "last_name": "Beispiel",
+        "city": "Kassel",
+        "date_of_birth": "1970-05-04",
+        "age": 55,
+        "management_positions": [
+            {
+                "company_name": "Roth GmbH",
+                "register_id": "DE-HRB-B1234-1",
+                "role": "DIRECTOR",
+                "start_date": "2019-04-01",
+                "end_date": None,
+            },
+            {
+                "company_name": "Roth GmbH",
+                "register_id": "DE-HRB-B1234-1",
+                "role": "PROKURA",
+                "start_date": "2015-01-01",
+                "end_date": None,
+            },
+            {
+                "company_name": "Alt AG",
+                "register_id": "DE-HRB-B1234-2",
+                "role": "LIQUIDATOR",
+                "start_date": "2001-01-01",
+                "end_date": "2005-01-01",
+            },
+        ],
+    }
     card = person_card_html(person)
     assert card.count("Roth GmbH") == 1
     line = html.unescape(re.sub(r"<[^>]+>", "", card.split("Current positions</th>")[1].split("</td>")[0]))

@@ -19,24 +19,58 @@ DATES = ("claims_filing_deadline", "closed_at")
 
 def proceeding(*details: dict[str, Any]) -> dict[str, Any]:
     """A proceeding with one event per ``details`` (members not given are null)."""
-    empty = {"insolvency_grounds": [], "meetings": [], "administrator_name": None, "administrator_address": None,
-             "claims_filing_deadline": None, "closed_at": None, "discharge_granted": None,
-             "distribution_available": None, "distribution_claims_total": None}  # fmt: skip
-    return {"id": "p", "events": [
-        {"id": f"e{i}", "event_type": "other", "report_type": "misc", "published_at": f"2024-01-{i + 1:02d}",
-         "decision_date": None, "effective_at": None, "summary": "", "details": {**empty, **d}}
-        for i, d in enumerate(details)]}  # fmt: skip
+    empty = {
+        "insolvency_grounds": [],
+        "meetings": [],
+        "administrator_name": None,
+        "administrator_address": None,
+        "claims_filing_deadline": None,
+        "closed_at": None,
+        "discharge_granted": None,
+        "distribution_available": None,
+        "distribution_claims_total": None,
+    }
+    return {
+        "id": "p",
+        "events": [
+            {
+                "id": f"e{i}",
+                "event_type": "other",
+                "report_type": "misc",
+                "published_at": f"2024-01-{i + 1:02d}",
+                "decision_date": None,
+                "effective_at": None,
+                "summary": "",
+                "details": {**empty, **d},
+            }
+            for i, d in enumerate(details)
+        ],
+    }
 
 
 def test_text_in_several_forms_and_what_was_published_beside_it() -> None:
-    frame = events(proceeding(
-        {"distribution_available": "14.102,57 EUR", "distribution_claims_total": "EUR 1.000.000,-",
-         "claims_filing_deadline": "01.03.2024", "closed_at": "2024-12-31"},
-        {"distribution_available": "€ 14,102.57", "distribution_claims_total": "nicht beziffert",
-         "claims_filing_deadline": "wird gesondert bekannt gemacht", "closed_at": "5.1.2025"},
-        {"distribution_available": 14102.57, "distribution_claims_total": 250000,  # an older server: numbers
-         "claims_filing_deadline": None, "closed_at": None},
-    ))  # fmt: skip
+    frame = events(
+        proceeding(
+            {
+                "distribution_available": "14.102,57 EUR",
+                "distribution_claims_total": "EUR 1.000.000,-",
+                "claims_filing_deadline": "01.03.2024",
+                "closed_at": "2024-12-31",
+            },
+            {
+                "distribution_available": "€ 14,102.57",
+                "distribution_claims_total": "nicht beziffert",
+                "claims_filing_deadline": "wird gesondert bekannt gemacht",
+                "closed_at": "5.1.2025",
+            },
+            {
+                "distribution_available": 14102.57,
+                "distribution_claims_total": 250000,  # an older server: numbers
+                "claims_filing_deadline": None,
+                "closed_at": None,
+            },
+        )
+    )
     assert frame["distribution_available"].tolist() == [14102.57, 14102.57, 14102.57]
     assert frame["distribution_available_text"].tolist() == ["14.102,57 EUR", "€ 14,102.57", "14102.57"]
     assert frame["distribution_claims_total"].tolist()[::2] == [1_000_000.0, 250_000.0]
@@ -61,9 +95,16 @@ def test_dtypes_of_the_parsed_and_published_columns() -> None:
 
 
 def test_meeting_times_in_text() -> None:
-    frame = events(proceeding({"meetings": [
-        {"kind": "report_meeting", "at": "02.05.2024, 10:00 Uhr", "location": "Saal 3"},
-        {"kind": "examination_meeting", "at": "bei Gericht zu erfragen", "location": None}]}))  # fmt: skip
+    frame = events(
+        proceeding(
+            {
+                "meetings": [
+                    {"kind": "report_meeting", "at": "02.05.2024, 10:00 Uhr", "location": "Saal 3"},
+                    {"kind": "examination_meeting", "at": "bei Gericht zu erfragen", "location": None},
+                ]
+            }
+        )
+    )
     assert frame["report_meeting_at"].iloc[0] == pd.Timestamp("2024-05-02 08:00", tz="UTC")
     assert pd.isna(frame["examination_meeting_at"].iloc[0]) and frame["meeting_count"].iloc[0] == 2
     assert frame["meetings"].iloc[0] == (
@@ -108,13 +149,29 @@ date_like = st.text(alphabet="0123456789.-: TZ", max_size=22)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.fixed_dictionaries({
-    "distribution_available": anything | amount_like, "distribution_claims_total": anything | amount_like,
-    "claims_filing_deadline": anything | date_like, "closed_at": anything | date_like,
-    "meetings": st.lists(st.fixed_dictionaries({"kind": st.sampled_from(["report_meeting", "examination_meeting"]),
-                                                "at": st.none() | date_like | st.text(max_size=10),
-                                                "location": st.none() | st.text(max_size=5)}), max_size=2),
-}), max_size=4))  # fmt: skip
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {
+                "distribution_available": anything | amount_like,
+                "distribution_claims_total": anything | amount_like,
+                "claims_filing_deadline": anything | date_like,
+                "closed_at": anything | date_like,
+                "meetings": st.lists(
+                    st.fixed_dictionaries(
+                        {
+                            "kind": st.sampled_from(["report_meeting", "examination_meeting"]),
+                            "at": st.none() | date_like | st.text(max_size=10),
+                            "location": st.none() | st.text(max_size=5),
+                        }
+                    ),
+                    max_size=2,
+                ),
+            }
+        ),
+        max_size=4,
+    )
+)
 def test_never_an_exception_and_the_text_is_kept(details: list[dict[str, Any]]) -> None:
     frame = events(proceeding(*details))
     assert len(frame) == len(details)
@@ -127,6 +184,12 @@ def test_never_an_exception_and_the_text_is_kept(details: list[dict[str, Any]]) 
 
 
 def test_discharge_granted_in_words_is_read_as_it_says() -> None:
-    frame = events(proceeding({"discharge_granted": True}, {"discharge_granted": "nein"},
-                              {"discharge_granted": "Erteilt"}, {"discharge_granted": "unklar"}))  # fmt: skip
+    frame = events(
+        proceeding(
+            {"discharge_granted": True},
+            {"discharge_granted": "nein"},
+            {"discharge_granted": "Erteilt"},
+            {"discharge_granted": "unklar"},
+        )
+    )
     assert frame["discharge_granted"].tolist() == [True, False, True, pd.NA]

@@ -34,10 +34,12 @@ def test_public_names():
 
 def test_the_identity_and_parser_modules_import_without_pandas():
     """The graph imports ``regkit.frames.identity``; ``import regkit.graph.build`` must stay free of pandas."""
-    code = ("import sys, regkit.frames, regkit.frames.identity, regkit.frames.published\n"
-            "assert 'pandas' not in sys.modules\n"
-            "import regkit.frames as f; f.events\n"
-            "assert 'pandas' in sys.modules\n")  # fmt: skip
+    code = (
+        "import sys, regkit.frames, regkit.frames.identity, regkit.frames.published\n"
+        "assert 'pandas' not in sys.modules\n"
+        "import regkit.frames as f; f.events\n"
+        "assert 'pandas' in sys.modules\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -71,12 +73,29 @@ def test_doctests(name):
 
 
 def _calls(company):
-    proceeding = {"id": "p", "case_number": "1", "court": "AG", "current_status": "opened", "debtor_name": "D",
-                  "debtor_kind": None, "debtor_legal_form": None, "company_id": None, "proceeding_kind": None,
-                  "administration_kind": None, "administrator_name": None, "administrator_address": None,
-                  "insolvency_grounds": None, "claims_filing_deadline": None, "opened_at": None, "closed_at": None,
-                  "first_event_at": None, "last_event_at": None, "distribution_available": None,
-                  "distribution_claims_total": None, "events": []}  # fmt: skip
+    proceeding = {
+        "id": "p",
+        "case_number": "1",
+        "court": "AG",
+        "current_status": "opened",
+        "debtor_name": "D",
+        "debtor_kind": None,
+        "debtor_legal_form": None,
+        "company_id": None,
+        "proceeding_kind": None,
+        "administration_kind": None,
+        "administrator_name": None,
+        "administrator_address": None,
+        "insolvency_grounds": None,
+        "claims_filing_deadline": None,
+        "opened_at": None,
+        "closed_at": None,
+        "first_event_at": None,
+        "last_event_at": None,
+        "distribution_available": None,
+        "distribution_claims_total": None,
+        "events": [],
+    }
     yield (
         frames.history,
         [frames.history(company, f) for f in ("names", "addresses", "purposes", "capitals", "registers")],
@@ -84,8 +103,15 @@ def _calls(company):
     yield frames.representatives, [frames.representatives(company)]
     yield frames.indicators, [frames.indicators(company), frames.indicators(company, wide=False)]
     yield frames.ratios, [frames.ratios(frames.indicators(company))]
-    for build in (frames.links, frames.documents, frames.insolvency_summaries, frames.industry_codes,
-                  frames.contact, frames.companies, frames.panel):  # fmt: skip
+    for build in (
+        frames.links,
+        frames.documents,
+        frames.insolvency_summaries,
+        frames.industry_codes,
+        frames.contact,
+        frames.companies,
+        frames.panel,
+    ):
         yield build, [build(company)]
     yield frames.insolvency_results, [frames.insolvency_results([])]
     yield frames.events, [frames.events(proceeding)]
@@ -140,8 +166,19 @@ def test_every_record_method_takes_what_its_builder_takes():
                 f"{mixin.__name__}.{name}{inspect.signature(method)} vs {name}{inspect.signature(builder)}"
             )
             checked.add(name)
-    assert checked == {"history", "representatives", "indicators", "links", "panel", "documents",
-                       "insolvency_summaries", "industry_codes", "contact", "as_of", "events"}  # fmt: skip
+    assert checked == {
+        "history",
+        "representatives",
+        "indicators",
+        "links",
+        "panel",
+        "documents",
+        "insolvency_summaries",
+        "industry_codes",
+        "contact",
+        "as_of",
+        "events",
+    }
 
 
 def test_record_representatives_keep_the_former_keyword_with_a_warning_at_the_callers_line(company):

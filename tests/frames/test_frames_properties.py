@@ -33,10 +33,13 @@ from regkit.frames.money import MAX_EXACT_CENTS, cents_to_eur_array
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # The members of each history as the interface names them (read independently of regkit.frames).
-KEYS = {"names": ["name", "legal_form"],
-        "addresses": ["street", "postal_code", "city", "country", "extra", "formatted_value"],
-        "purposes": ["purpose"], "capitals": ["amount", "currency"],
-        "registers": ["company_id", "register_type", "register_number", "register_court"]}  # fmt: skip
+KEYS = {
+    "names": ["name", "legal_form"],
+    "addresses": ["street", "postal_code", "city", "country", "extra", "formatted_value"],
+    "purposes": ["purpose"],
+    "capitals": ["amount", "currency"],
+    "registers": ["company_id", "register_type", "register_number", "register_court"],
+}
 COLUMN = {"company_id": "register_company_id"}
 
 
@@ -87,11 +90,13 @@ def test_history_keeps_every_version_in_order(company):
 def test_as_of_agrees_with_the_histories(company, day):
     snapshot = as_of(company, day)
     when = pd.Timestamp(day)
-    attributes = {"names": {"name": "name", "legal_form": "legal_form"},
-                  "addresses": {"formatted_value": "address", "street": "street", "city": "city"},
-                  "purposes": {"purpose": "purpose"},
-                  "capitals": {"amount": "capital_amount", "currency": "capital_currency", "amount_eur": "capital_eur"},
-                  "registers": {"register_number": "register_number", "register_company_id": "register_company_id"}}  # fmt: skip
+    attributes = {
+        "names": {"name": "name", "legal_form": "legal_form"},
+        "addresses": {"formatted_value": "address", "street": "street", "city": "city"},
+        "purposes": {"purpose": "purpose"},
+        "capitals": {"amount": "capital_amount", "currency": "capital_currency", "amount_eur": "capital_eur"},
+        "registers": {"register_number": "register_number", "register_company_id": "register_company_id"},
+    }
     for field, names in attributes.items():
         frame = history(company, field)
         started = frame[frame["valid_from"].isna() | (frame["valid_from"] <= when)]
@@ -136,8 +141,7 @@ def test_cents_to_eur_round_trip_in_the_documented_range(values):
 
 @given(st.integers(MAX_EXACT_CENTS + 1, 2**63 - 1) | st.integers(-(2**63), -MAX_EXACT_CENTS - 1))
 def test_beyond_the_exact_range_eur_refuses_and_cents_stay_exact(value):
-    entry = {"date": "2020-12-31", "report_id": "r", **{m: None for m in MEASURES}, "employees": None,
-             "revenue": value}  # fmt: skip
+    entry = {"date": "2020-12-31", "report_id": "r", **{m: None for m in MEASURES}, "employees": None, "revenue": value}
     company = {"id": "DE-HRB-B1234-1", "names": [], "indicators": [entry]}
     with pytest.raises(ValueError, match="unit='cents'"):
         indicators(company)
@@ -147,13 +151,19 @@ def test_beyond_the_exact_range_eur_refuses_and_cents_stay_exact(value):
 YEARS = [1900, 1990, 2001, 2002, 2020, 2030]
 BUILDERS = {
     **{f"history_{f}": functools.partial(history, field=f) for f in FIELDS},
-    "representatives": representatives, "indicators_eur": indicators,
+    "representatives": representatives,
+    "indicators_eur": indicators,
     "indicators_cents": lambda cs: indicators(cs, unit="cents"),
-    "indicators_long": lambda cs: indicators(cs, wide=False), "ratios": lambda cs: ratios(indicators(cs)),
-    "links": links, "documents": documents, "insolvency_summaries": insolvency_summaries,
-    "industry_codes": industry_codes, "contact": contact, "companies": companies,
+    "indicators_long": lambda cs: indicators(cs, wide=False),
+    "ratios": lambda cs: ratios(indicators(cs)),
+    "links": links,
+    "documents": documents,
+    "insolvency_summaries": insolvency_summaries,
+    "industry_codes": industry_codes,
+    "contact": contact,
+    "companies": companies,
     "panel": lambda cs: panel(cs, years=YEARS),
-}  # fmt: skip
+}
 
 
 @settings(SETTINGS, max_examples=30)
@@ -199,8 +209,12 @@ def test_representative_ids_and_derived_keys(company):
 @given(companies_v1(max_versions=5))
 def test_links_and_transactions(company):
     frame = links(company)
-    expected = ((company["merged_into"] is not None) + len(company["acquisitions"]) + len(company["asset_spin_offs"])
-                + (company["profit_transfer_agreement"] is not None))  # fmt: skip
+    expected = (
+        (company["merged_into"] is not None)
+        + len(company["acquisitions"])
+        + len(company["asset_spin_offs"])
+        + (company["profit_transfer_agreement"] is not None)
+    )
     assert len(frame) == expected
     own = frame[frame["member"] != "merged_into"]  # the company is the hub of every link but its own merger
     for _day, group in own.dropna(subset=["agreement_date"]).groupby("agreement_date"):

@@ -19,38 +19,112 @@ UTC = dt.timezone.utc
 SETTINGS = settings(max_examples=300, deadline=None)
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("14102.57", D("14102.57")), ("14.102,57", D("14102.57")), ("14,102.57", D("14102.57")),
-    ("14 102,57", D("14102.57")), ("14\u00a0102,57\u00a0€", D("14102.57")), ("14'102.57", D("14102.57")),
-    ("EUR 14.102,57", D("14102.57")), ("14.102,57 EUR", D("14102.57")), ("€14,102.57", D("14102.57")),
-    ("14.102,57 Euro", D("14102.57")), ("Euro 14.102,57", D("14102.57")), ("14.102,57 euros", D("14102.57")),
-    ("-14.102,57 €", D("-14102.57")), ("EUR -14.102,57", D("-14102.57")), ("- EUR 14.102,57", D("-14102.57")),
-    ("14.102,57- EUR", D("-14102.57")), ("\u221214.102,57", D("-14102.57")), ("+14.102,57", D("14102.57")),
-    ("1.000", D("1000")), ("1,000", D("1000")), ("1.000.000", D("1000000")), ("1.234.567,8", D("1234567.8")),
-    ("1.5", D("1.5")), ("1,5", D("1.5")), ("1,50", D("1.5")), ("0,07", D("0.07")), ("12", D("12")),
-    ("1.000,- EUR", D("1000")), ("1.000,-- €", D("1000")), ("500,\u2013", D("500")), ("  7 EUR  ", D("7")),
-    ("1.000,00", D("1000")), ("1,000.00", D("1000")), ("-0,00", D("0")),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("14102.57", D("14102.57")),
+        ("14.102,57", D("14102.57")),
+        ("14,102.57", D("14102.57")),
+        ("14 102,57", D("14102.57")),
+        ("14\u00a0102,57\u00a0€", D("14102.57")),
+        ("14'102.57", D("14102.57")),
+        ("EUR 14.102,57", D("14102.57")),
+        ("14.102,57 EUR", D("14102.57")),
+        ("€14,102.57", D("14102.57")),
+        ("14.102,57 Euro", D("14102.57")),
+        ("Euro 14.102,57", D("14102.57")),
+        ("14.102,57 euros", D("14102.57")),
+        ("-14.102,57 €", D("-14102.57")),
+        ("EUR -14.102,57", D("-14102.57")),
+        ("- EUR 14.102,57", D("-14102.57")),
+        ("14.102,57- EUR", D("-14102.57")),
+        ("\u221214.102,57", D("-14102.57")),
+        ("+14.102,57", D("14102.57")),
+        ("1.000", D("1000")),
+        ("1,000", D("1000")),
+        ("1.000.000", D("1000000")),
+        ("1.234.567,8", D("1234567.8")),
+        ("1.5", D("1.5")),
+        ("1,5", D("1.5")),
+        ("1,50", D("1.5")),
+        ("0,07", D("0.07")),
+        ("12", D("12")),
+        ("1.000,- EUR", D("1000")),
+        ("1.000,-- €", D("1000")),
+        ("500,\u2013", D("500")),
+        ("  7 EUR  ", D("7")),
+        ("1.000,00", D("1000")),
+        ("1,000.00", D("1000")),
+        ("-0,00", D("0")),
+    ],
+)
 def test_amounts_as_published(text: str, expected: Decimal) -> None:
     assert parse_amount(text) == expected
     assert amount_cents(text) == int(expected * 100)
 
 
-@pytest.mark.parametrize("text", [
-    "", "   ", "EUR", "€ -", "vierzehn Euro", "ca. 14.000 EUR", "14.102,57 EUR (vorläufig)", "1.2345", "1,234,5",
-    "1.23.456", "12.34,56", "1.000 000", ",50", ".5", "1,5,-", "1e5", "0x10", "EUR 5 €", "--5", "- 5 -", "5 USD",
-    "14.102,57 14.102,57", "١٢", "1" * 65, "nan", "Infinity", "1_000",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   ",
+        "EUR",
+        "€ -",
+        "vierzehn Euro",
+        "ca. 14.000 EUR",
+        "14.102,57 EUR (vorläufig)",
+        "1.2345",
+        "1,234,5",
+        "1.23.456",
+        "12.34,56",
+        "1.000 000",
+        ",50",
+        ".5",
+        "1,5,-",
+        "1e5",
+        "0x10",
+        "EUR 5 €",
+        "--5",
+        "- 5 -",
+        "5 USD",
+        "14.102,57 14.102,57",
+        "١٢",
+        "1" * 65,
+        "nan",
+        "Infinity",
+        "1_000",
+    ],
+)
 def test_what_is_not_an_amount(text: str) -> None:
     assert parse_amount(text) is None and amount_cents(text) is None
 
 
-@pytest.mark.parametrize(("value", "expected"), [
-    (14102.57, D("14102.57")), (100, D("100")), (-3, D("-3")), (0.1, D("0.1")), (D("2.50"), D("2.5")),
-    (0.1 + 0.2, None), (1.005, None), (float("nan"), None), (float("inf"), None), (True, None), (False, None),
-    (MAX_EXACT_CENTS // 100, D(MAX_EXACT_CENTS // 100)), (MAX_EXACT_CENTS, None), (10**400, None), (1e300, None),
-    (D("NaN"), None), (D("sNaN"), None), (D("1E+999999"), None), ([1], None), ({"amount": 1}, None), (b"12", None),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (14102.57, D("14102.57")),
+        (100, D("100")),
+        (-3, D("-3")),
+        (0.1, D("0.1")),
+        (D("2.50"), D("2.5")),
+        (0.1 + 0.2, None),
+        (1.005, None),
+        (float("nan"), None),
+        (float("inf"), None),
+        (True, None),
+        (False, None),
+        (MAX_EXACT_CENTS // 100, D(MAX_EXACT_CENTS // 100)),
+        (MAX_EXACT_CENTS, None),
+        (10**400, None),
+        (1e300, None),
+        (D("NaN"), None),
+        (D("sNaN"), None),
+        (D("1E+999999"), None),
+        ([1], None),
+        ({"amount": 1}, None),
+        (b"12", None),
+    ],
+)
 def test_numbers_as_older_servers_send_them(value: Any, expected: Decimal | None) -> None:
     assert parse_amount(value) == expected
 
@@ -69,8 +143,14 @@ def grouped(whole: str, sep: str) -> str:
 def spellings(amount: Decimal) -> list[str]:
     """The amount written in each supported form (an independent formatter, not the parser's inverse)."""
     whole, _, cents = f"{abs(amount):.2f}".partition(".")
-    forms = [f"{whole}.{cents}", f"{whole},{cents}", f"{grouped(whole, '.')},{cents}", f"{grouped(whole, ',')}.{cents}",
-             f"{grouped(whole, ' ')},{cents}", f"{grouped(whole, chr(39))}.{cents}"]  # fmt: skip
+    forms = [
+        f"{whole}.{cents}",
+        f"{whole},{cents}",
+        f"{grouped(whole, '.')},{cents}",
+        f"{grouped(whole, ',')}.{cents}",
+        f"{grouped(whole, ' ')},{cents}",
+        f"{grouped(whole, chr(39))}.{cents}",
+    ]
     if cents == "00":
         forms += [whole, grouped(whole, "."), grouped(whole, ","), f"{grouped(whole, '.')},-"]
     elif cents.endswith("0"):
@@ -157,8 +237,11 @@ def test_two_amounts_are_none(a: Decimal, b: Decimal, between: str) -> None:
 
 
 @SETTINGS
-@given(st.integers(0, 10**9), st.integers(3, 12).flatmap(lambda n: st.from_regex(rf"\A[0-9]{{{n}}}\Z")),
-       st.sampled_from(".,"))  # fmt: skip
+@given(
+    st.integers(0, 10**9),
+    st.integers(3, 12).flatmap(lambda n: st.from_regex(rf"\A[0-9]{{{n}}}\Z")),
+    st.sampled_from(".,"),
+)
 def test_more_than_two_decimals_is_no_amount_unless_they_are_thousands(whole: int, fraction: str, sep: str) -> None:
     parsed = parse_amount(f"{whole}{sep}{fraction}")
     thousands = len(fraction) == 3 and whole < 1000  # a group of three after a head of one to three digits
@@ -166,16 +249,34 @@ def test_more_than_two_decimals_is_no_amount_unless_they_are_thousands(whole: in
 
 
 # -- dates --------------------------------------------------------------------------------------------------
-MONTHS = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober", "November",
-          "Dezember"]  # fmt: skip
+MONTHS = [
+    "Januar",
+    "Februar",
+    "März",
+    "April",
+    "Mai",
+    "Juni",
+    "Juli",
+    "August",
+    "September",
+    "Oktober",
+    "November",
+    "Dezember",
+]
 
 
 @SETTINGS
 @given(st.dates(dt.date(1000, 1, 1), dt.date(9999, 12, 31)))
 def test_dates_round_trip_in_every_form(day: dt.date) -> None:
-    forms = [day.isoformat(), f"{day:%d.%m.%Y}", f"{day.day}.{day.month}.{day.year}",
-             f"{day.day}. {day.month}. {day.year}", f"{day.day}. {MONTHS[day.month - 1]} {day.year}",
-             f" {day:%d.%m.%Y} ", f"{day.isoformat()}T10:00:00Z"]  # fmt: skip
+    forms = [
+        day.isoformat(),
+        f"{day:%d.%m.%Y}",
+        f"{day.day}.{day.month}.{day.year}",
+        f"{day.day}. {day.month}. {day.year}",
+        f"{day.day}. {MONTHS[day.month - 1]} {day.year}",
+        f" {day:%d.%m.%Y} ",
+        f"{day.isoformat()}T10:00:00Z",
+    ]
     for text in forms:
         assert parse_date(text) == day, text
     assert parse_date(day) == day and parse_date(dt.datetime(day.year, day.month, day.day, 23)) == day
@@ -201,16 +302,22 @@ def test_what_is_not_a_date(text: str) -> None:
     assert parse_date(text) is None
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("2024-05-02T10:00:00Z", dt.datetime(2024, 5, 2, 10, tzinfo=UTC)),
-    ("2024-05-02T10:00:00+02:00", dt.datetime(2024, 5, 2, 8, tzinfo=UTC)),
-    ("2024-05-02 10:00", dt.datetime(2024, 5, 2, 10, tzinfo=UTC)),
-    ("2024-05-02", dt.datetime(2024, 5, 2, tzinfo=UTC)),
-    ("02.05.2024, 10:00 Uhr", dt.datetime(2024, 5, 2, 8, tzinfo=UTC)),  # summer time in Germany: UTC+2
-    ("15.01.2024 um 10.30 Uhr", dt.datetime(2024, 1, 15, 9, 30, tzinfo=UTC)),  # winter: UTC+1
-    ("15. Januar 2024 10:30", dt.datetime(2024, 1, 15, 9, 30, tzinfo=UTC)),
-    ("02.05.2024 25:00", None), ("2024-05-02T10:00:00+25:00", None), ("nächste Woche", None), (None, None),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("2024-05-02T10:00:00Z", dt.datetime(2024, 5, 2, 10, tzinfo=UTC)),
+        ("2024-05-02T10:00:00+02:00", dt.datetime(2024, 5, 2, 8, tzinfo=UTC)),
+        ("2024-05-02 10:00", dt.datetime(2024, 5, 2, 10, tzinfo=UTC)),
+        ("2024-05-02", dt.datetime(2024, 5, 2, tzinfo=UTC)),
+        ("02.05.2024, 10:00 Uhr", dt.datetime(2024, 5, 2, 8, tzinfo=UTC)),  # summer time in Germany: UTC+2
+        ("15.01.2024 um 10.30 Uhr", dt.datetime(2024, 1, 15, 9, 30, tzinfo=UTC)),  # winter: UTC+1
+        ("15. Januar 2024 10:30", dt.datetime(2024, 1, 15, 9, 30, tzinfo=UTC)),
+        ("02.05.2024 25:00", None),
+        ("2024-05-02T10:00:00+25:00", None),
+        ("nächste Woche", None),
+        (None, None),
+    ],
+)
 def test_meeting_times(text: str | None, expected: dt.datetime | None) -> None:
     assert parse_datetime(text) == expected
 

@@ -28,10 +28,24 @@ COMPANY = "DE-HRB-B1234-1"
 
 
 def _owner(**extra: Any) -> dict[str, Any]:
-    owner = {"id": UUID, "name": "Ida Roth", "type": "natural_person", "relation_type": "shareholder",
-             "nominal_share": 1340.0, "percentage_share": 5.36, "start": "2019-04-01", "legal_person": None,
-             "natural_person": {"first_name": "Ida", "last_name": "Roth", "full_name": "Ida Roth", "city": "Kassel",
-                                "country": "DE", "date_of_birth": "1970-05-04"}}  # fmt: skip
+    owner = {
+        "id": UUID,
+        "name": "Ida Roth",
+        "type": "natural_person",
+        "relation_type": "shareholder",
+        "nominal_share": 1340.0,
+        "percentage_share": 5.36,
+        "start": "2019-04-01",
+        "legal_person": None,
+        "natural_person": {
+            "first_name": "Ida",
+            "last_name": "Roth",
+            "full_name": "Ida Roth",
+            "city": "Kassel",
+            "country": "DE",
+            "date_of_birth": "1970-05-04",
+        },
+    }
     owner.update(extra)
     return owner
 
@@ -41,21 +55,55 @@ def _owners(*items: dict[str, Any]) -> dict[str, Any]:
 
 
 def _holding(**extra: Any) -> dict[str, Any]:
-    holding = {"company_id": COMPANY, "name": "Roth GmbH", "relation_type": "shareholder", "nominal_share": 1340.0,
-               "percentage_share": 0.0536, "start": "2019-04-01", "end": None}  # fmt: skip
+    holding = {
+        "company_id": COMPANY,
+        "name": "Roth GmbH",
+        "relation_type": "shareholder",
+        "nominal_share": 1340.0,
+        "percentage_share": 0.0536,
+        "start": "2019-04-01",
+        "end": None,
+    }
     holding.update(extra)
     return holding
 
 
-PERSON = {"id": UUID, "first_name": "Ida", "last_name": "Roth", "city": "Kassel", "date_of_birth": "1970-05-04",
-          "age": 56, "management_positions": [
-              {"company_name": "Roth GmbH", "register_id": COMPANY, "role": "DIRECTOR", "start_date": "2019-04-01",
-               "end_date": None},
-              {"company_name": "Alt AG", "register_id": "DE-HRB-B1234-2", "role": "PROKURA",
-               "start_date": "2001-01-01", "end_date": "2005-01-01"}]}  # fmt: skip
-COMPANY_RESULT = {"company_id": COMPANY, "name": "Roth GmbH", "legal_form": "gmbh", "register_court": "Kassel",
-                  "register_number": "1", "register_type": "HRB", "active": True, "country": "DE", "purpose": None,
-                  "address": None}  # fmt: skip
+PERSON = {
+    "id": UUID,
+    "first_name": "Ida",
+    "last_name": "Roth",
+    "city": "Kassel",
+    "date_of_birth": "1970-05-04",
+    "age": 56,
+    "management_positions": [
+        {
+            "company_name": "Roth GmbH",
+            "register_id": COMPANY,
+            "role": "DIRECTOR",
+            "start_date": "2019-04-01",
+            "end_date": None,
+        },
+        {
+            "company_name": "Alt AG",
+            "register_id": "DE-HRB-B1234-2",
+            "role": "PROKURA",
+            "start_date": "2001-01-01",
+            "end_date": "2005-01-01",
+        },
+    ],
+}
+COMPANY_RESULT = {
+    "company_id": COMPANY,
+    "name": "Roth GmbH",
+    "legal_form": "gmbh",
+    "register_court": "Kassel",
+    "register_number": "1",
+    "register_type": "HRB",
+    "active": True,
+    "country": "DE",
+    "purpose": None,
+    "address": None,
+}
 PERSON_RESULT = {"id": UUID, "name": "Ida Roth", "city": None, "date_of_birth": "1970-05-04", "active": False}
 
 BUILT = {
@@ -77,8 +125,15 @@ BUILT = {
     management_positions: PERSON,
 }
 
-_DTYPE_WORDS = {"str": "str", "category": "category", "Float64": "Float64", "Int64": "Int64", "int64": "int64",
-                "bool": "bool", "datetime64[us]": "datetime64[us]"}  # fmt: skip
+_DTYPE_WORDS = {
+    "str": "str",
+    "category": "category",
+    "Float64": "Float64",
+    "Int64": "Int64",
+    "int64": "int64",
+    "bool": "bool",
+    "datetime64[us]": "datetime64[us]",
+}
 
 
 def documented_dtypes(function: Any) -> dict[str, str]:
@@ -162,8 +217,13 @@ def test_records_offer_the_frames(isolated_env: Any) -> None:
     from regkit.local.world import read_world
 
     world = read_world()
-    holder = next(r["holder_id"] for r in world.shareholdings if r["holder_type"] == "legal_person" and r["end"] is None
-                  and world.companies[r["company_id"]]["legal_form"] == "gmbh")  # fmt: skip
+    holder = next(
+        r["holder_id"]
+        for r in world.shareholdings
+        if r["holder_type"] == "legal_person"
+        and r["end"] is None
+        and world.companies[r["company_id"]]["legal_form"] == "gmbh"
+    )
     with regkit.Client(cache="memory") as client:
         record = client.get_holdings(holder)
         held = record.to_dataframe()
@@ -171,8 +231,11 @@ def test_records_offer_the_frames(isolated_env: Any) -> None:
         for row in held[held["is_current"]].itertuples():
             own = client.get_owners(row.company_id, best_available=True).to_dataframe().set_index("holder_id")
             assert own.loc[holder, "share"] == row.share
-            stake = next(s for s in world.shareholdings if (s["company_id"], s["holder_id"], s["end"])
-                         == (row.company_id, holder, None))  # fmt: skip
+            stake = next(
+                s
+                for s in world.shareholdings
+                if (s["company_id"], s["holder_id"], s["end"]) == (row.company_id, holder, None)
+            )
             assert row.share == pytest.approx(stake["share"], abs=1e-12)
         page = client.search_companies("holding", per_page=3)
         pd.testing.assert_frame_equal(page.to_dataframe(), company_search_results(page.raw))

@@ -26,9 +26,11 @@ from regkit.frames.financials import MEASURES
 
 def test_two_versions_on_one_start_date_both_stay(company):
     """history: the earlier gets valid_to == valid_from (an empty interval); as_of shows the later one."""
-    company["names"] = [{"name": "Alt GmbH", "legal_form": "gmbh", "start_date": "2010-01-01"},
-                        {"name": "Tippfehler GmbH", "legal_form": "gmbh", "start_date": "2015-05-05"},
-                        {"name": "Korrigiert GmbH", "legal_form": "gmbh", "start_date": "2015-05-05"}]  # fmt: skip
+    company["names"] = [
+        {"name": "Alt GmbH", "legal_form": "gmbh", "start_date": "2010-01-01"},
+        {"name": "Tippfehler GmbH", "legal_form": "gmbh", "start_date": "2015-05-05"},
+        {"name": "Korrigiert GmbH", "legal_form": "gmbh", "start_date": "2015-05-05"},
+    ]
     company["name"] = company["names"][-1]
     frame = history(company, "names")
     assert frame["name"].tolist() == ["Alt GmbH", "Tippfehler GmbH", "Korrigiert GmbH"]
@@ -158,8 +160,9 @@ def test_revenue_growth_needs_the_previous_year(company):
 
 
 def test_links_without_agreement_date_are_their_own_transaction(company):
-    company["acquisitions"] = [dict(company["acquisitions"][0], agreement_date=None, company_id=f"DE-HRB-X1-{n}")
-                               for n in (1, 2)]  # fmt: skip
+    company["acquisitions"] = [
+        dict(company["acquisitions"][0], agreement_date=None, company_id=f"DE-HRB-X1-{n}") for n in (1, 2)
+    ]
     frame = links(company)
     undated = frame[frame["agreement_date"].isna()]
     assert undated["transaction"].nunique() == 2
@@ -202,11 +205,26 @@ def test_contact_and_insolvencies_may_be_absent(company):
 
 
 def test_insolvency_results_from_pages_and_iterators():
-    result = {"id": "a", "debtor_name": "A", "debtor_kind": None, "debtor_legal_form": None, "case_number": "1",
-              "court": "AG", "city": None, "current_status": "unknown", "has_open_insolvency": None,
-              "proceeding_kind": None, "administration_kind": None, "insolvency_grounds": None,
-              "administrator_name": None, "company_id": None, "person_id": None, "opened_at": None,
-              "closed_at": None, "last_event_at": None}  # fmt: skip
+    result = {
+        "id": "a",
+        "debtor_name": "A",
+        "debtor_kind": None,
+        "debtor_legal_form": None,
+        "case_number": "1",
+        "court": "AG",
+        "city": None,
+        "current_status": "unknown",
+        "has_open_insolvency": None,
+        "proceeding_kind": None,
+        "administration_kind": None,
+        "insolvency_grounds": None,
+        "administrator_name": None,
+        "company_id": None,
+        "person_id": None,
+        "opened_at": None,
+        "closed_at": None,
+        "last_event_at": None,
+    }
     page = {"results": [result, dict(result, id="b")], "pagination": {}}
     assert insolvency_results(page)["id"].tolist() == ["a", "b"]
     assert insolvency_results([page, page])["id"].tolist() == ["a", "b", "a", "b"]  # not de-duplicated
@@ -237,8 +255,14 @@ def test_dozens_of_versions(company):
 
 
 def test_one_version_of_everything(world_companies):
-    single = next(c for c in world_companies if all(len(c[f]) == 1 for f in ("names", "addresses", "purposes", "capitals",
-                                                                       "registers", "indicators", "documents")))  # fmt: skip
+    single = next(
+        c
+        for c in world_companies
+        if all(
+            len(c[f]) == 1
+            for f in ("names", "addresses", "purposes", "capitals", "registers", "indicators", "documents")
+        )
+    )
     for field in ("names", "addresses", "purposes", "capitals", "registers"):
         frame = history(single, field)
         assert len(frame) == 1 and frame["is_current"].all() and frame["valid_to"].isna().all()

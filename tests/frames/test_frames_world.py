@@ -105,8 +105,11 @@ def test_spin_off_direction(world):
 def test_largest_groups_profit_transfer_agreements(world, world_companies):
     group = next(g for g in world.meta["groups"] if g["organtraeger"] == WALDSTEIN)
     members = set(group["members"])
-    expected = {c["id"]: c["profit_transfer_agreement"]["company_id"] for c in world_companies
-                if c["id"] in members and c["profit_transfer_agreement"]}  # fmt: skip
+    expected = {
+        c["id"]: c["profit_transfer_agreement"]["company_id"]
+        for c in world_companies
+        if c["id"] in members and c["profit_transfer_agreement"]
+    }
     assert len(members) == 24 and len(expected) == 13  # the README's group table
     frame = links([world.companies[m] for m in group["members"]])
     pta = frame[frame["relation"] == "profit_transfer"]
@@ -156,8 +159,11 @@ def test_consumer_insolvency_events(world):
 
 
 def test_corrected_reports_are_both_kept(world_companies):
-    duplicated = {c["id"]: c["indicators"] for c in world_companies
-                  if len({e["date"] for e in c["indicators"]}) < len(c["indicators"])}  # fmt: skip
+    duplicated = {
+        c["id"]: c["indicators"]
+        for c in world_companies
+        if len({e["date"] for e in c["indicators"]}) < len(c["indicators"])
+    }
     assert duplicated  # the README: a few companies have two reports for one date
     frame = indicators(list(world_companies), unit="cents")
     mine = frame[frame["company_id"].isin(duplicated)]
@@ -187,9 +193,19 @@ def test_whole_world_frames_are_complete(world, world_companies):
     for field in ("names", "addresses", "purposes", "capitals", "registers"):
         frame = history(world_companies, field)
         assert len(frame) == sum(len(c[field]) for c in world_companies)  # current == newest entry: nothing added
-        assert frame["is_current"].sum() == sum(c[{"names": "name", "addresses": "address", "purposes": "purpose",
-                                                    "capitals": "capital", "registers": "register"}[field]] is not None
-                                                for c in world_companies)  # fmt: skip
+        assert frame["is_current"].sum() == sum(
+            c[
+                {
+                    "names": "name",
+                    "addresses": "address",
+                    "purposes": "purpose",
+                    "capitals": "capital",
+                    "registers": "register",
+                }[field]
+            ]
+            is not None
+            for c in world_companies
+        )
     assert ratios(indicators(world_companies))["equity_ratio"].notna().any()
 
 

@@ -115,8 +115,9 @@ def make_company() -> Callable[..., dict[str, Any]]:
         details = {"first_name": first, "last_name": last, "date_of_birth": born, "city": city}
         return _entry(id=pid, name=name, natural_person=details, **fields)
 
-    def legal(lid: str | int | None, name: str = "Alpha AG", role: str = "SHAREHOLDER",
-              **fields: Any) -> dict[str, Any]:  # fmt: skip
+    def legal(
+        lid: str | int | None, name: str = "Alpha AG", role: str = "SHAREHOLDER", **fields: Any
+    ) -> dict[str, Any]:
         ident = f"DE-HRB-B1204-{lid}" if isinstance(lid, int) else lid
         return _entry(
             id=ident,

@@ -30,8 +30,9 @@ def network_lookups(client: Any) -> pd.DataFrame:
     return ledger[(ledger["call"] == "get_company") & (ledger["source"] == "network")]
 
 
-def test_each_company_is_paid_once_and_each_estimate_holds(make_client: Any, world: Any,
-                                                           assert_same_graph: Any) -> None:  # fmt: skip
+def test_each_company_is_paid_once_and_each_estimate_holds(
+    make_client: Any, world: Any, assert_same_graph: Any
+) -> None:
     seeds = group_members(world, G065_TOP)[5:12] + ["DE-HRB-X1517-153187KI"]
     client = make_client()
     before = used(client)
@@ -76,8 +77,9 @@ def test_each_company_is_paid_once_and_each_estimate_holds(make_client: Any, wor
     assert_same_graph(G, H)
 
 
-def test_the_budget_cuts_a_level_and_the_crawl_says_so(make_client: Any, world: Any,
-                                                       caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+def test_the_budget_cuts_a_level_and_the_crawl_says_so(
+    make_client: Any, world: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     seeds = group_members(world, G065_TOP)[:10]
     client = make_client()
     client.get_companies(seeds[:3], progress=False)  # cached now: free

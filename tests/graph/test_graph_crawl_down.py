@@ -43,10 +43,23 @@ PERSON = "0f8fad5b-d9cb-469f-a165-70867728950e"
 D_ = datetime.date
 
 
-def holding(cid: str, share: float | None, start: str | None = None, end: str | None = None,
-            kind: str = "shareholder", nominal: float | None = 25000) -> dict[str, Any]:  # fmt: skip
-    return {"company_id": cid, "name": f"Firma {cid[-1]} GmbH", "relation_type": kind, "nominal_share": nominal,
-            "percentage_share": share, "start": start, "end": end}  # fmt: skip
+def holding(
+    cid: str,
+    share: float | None,
+    start: str | None = None,
+    end: str | None = None,
+    kind: str = "shareholder",
+    nominal: float | None = 25000,
+) -> dict[str, Any]:
+    return {
+        "company_id": cid,
+        "name": f"Firma {cid[-1]} GmbH",
+        "relation_type": kind,
+        "nominal_share": nominal,
+        "percentage_share": share,
+        "start": start,
+        "end": end,
+    }
 
 
 def answer(holder: str, *holdings: dict[str, Any]) -> dict[str, Any]:
@@ -56,23 +69,43 @@ def answer(holder: str, *holdings: dict[str, Any]) -> dict[str, Any]:
 
 # -- ownership edges in the graph ---------------------------------------------------------------------
 def test_holdings_become_ownership_edges(make_company: Any) -> None:
-    G = from_companies([make_company(1)], holdings=[
-        answer(A, holding(B, 0.6, "2005-01-31", nominal=42000), holding(C, 1, "2001-01-01", "2019-06-30")),
-        answer(PERSON, holding(B, 0.4, "2005-01-31", nominal=28000)),
-    ])  # fmt: skip
+    G = from_companies(
+        [make_company(1)],
+        holdings=[
+            answer(A, holding(B, 0.6, "2005-01-31", nominal=42000), holding(C, 1, "2001-01-01", "2019-06-30")),
+            answer(PERSON, holding(B, 0.4, "2005-01-31", nominal=28000)),
+        ],
+    )
     edges = {(u, v, k): d for u, v, k, d in G.edges(keys=True, data=True)}
-    assert set(edges) == {(A, B, "ownership/shareholder/2005-01-31"), (A, C, "ownership/shareholder/2001-01-01"),
-                          (PERSON, B, "ownership/shareholder/2005-01-31")}  # fmt: skip
+    assert set(edges) == {
+        (A, B, "ownership/shareholder/2005-01-31"),
+        (A, C, "ownership/shareholder/2001-01-01"),
+        (PERSON, B, "ownership/shareholder/2005-01-31"),
+    }
     assert edges[(A, B, "ownership/shareholder/2005-01-31")] == {
-        "relation": "ownership", "role": None, "valid_from": D_(2005, 1, 31), "valid_to": None,
-        "registration_date": None, "agreement_date": None, "authority": None,
-        "share": 0.6, "nominal_share": 42000.0, "relation_type": "shareholder",
-    }  # fmt: skip
+        "relation": "ownership",
+        "role": None,
+        "valid_from": D_(2005, 1, 31),
+        "valid_to": None,
+        "registration_date": None,
+        "agreement_date": None,
+        "authority": None,
+        "share": 0.6,
+        "nominal_share": 42000.0,
+        "relation_type": "shareholder",
+    }
     past = edges[(A, C, "ownership/shareholder/2001-01-01")]
     assert (past["valid_to"], type(past["share"]), past["share"]) == (D_(2019, 6, 30), float, 1.0)
     assert G.nodes[A]["fetched"] and not G.nodes[B]["fetched"] and G.nodes[B]["name"] == "Firma 2 GmbH"
-    assert G.nodes[PERSON] == {"kind": "natural_person", "name": None, "first_name": None, "last_name": None,
-                               "date_of_birth": None, "city": None, "person_id": PERSON}  # fmt: skip
+    assert G.nodes[PERSON] == {
+        "kind": "natural_person",
+        "name": None,
+        "first_name": None,
+        "last_name": None,
+        "date_of_birth": None,
+        "city": None,
+        "person_id": PERSON,
+    }
     assert from_companies([make_company(1)], relations=("merger",), holdings=[answer(A, holding(B, 0.6))]).size() == 0
 
 
@@ -87,16 +120,36 @@ def test_a_share_must_be_a_fraction_and_answers_must_be_answers(make_company: An
 
 def test_a_person_answer_adds_the_person_and_one_edge_per_position(make_company: Any) -> None:
     entry = make_company.person(PERSON, "Eva Roth", start_date="2010-01-01", authority="Einzelvertretung")
-    person = {"id": PERSON, "first_name": "Eva", "last_name": "Roth", "city": "Hof", "date_of_birth": "1970-01-01",
-              "age": 56, "management_positions": [
-                  {"company_name": "Firma 1 GmbH", "register_id": A, "role": "DIRECTOR", "start_date": "2010-01-01",
-                   "end_date": None},
-                  {"company_name": "Firma 2 GmbH", "register_id": B, "role": "PROKURA", "start_date": "2012-03-04",
-                   "end_date": "2015-01-01"}]}  # fmt: skip
+    person = {
+        "id": PERSON,
+        "first_name": "Eva",
+        "last_name": "Roth",
+        "city": "Hof",
+        "date_of_birth": "1970-01-01",
+        "age": 56,
+        "management_positions": [
+            {
+                "company_name": "Firma 1 GmbH",
+                "register_id": A,
+                "role": "DIRECTOR",
+                "start_date": "2010-01-01",
+                "end_date": None,
+            },
+            {
+                "company_name": "Firma 2 GmbH",
+                "register_id": B,
+                "role": "PROKURA",
+                "start_date": "2012-03-04",
+                "end_date": "2015-01-01",
+            },
+        ],
+    }
     G = from_companies([make_company(1, representation=[entry])], persons=[person])
     edges = {(u, v, k): d for u, v, k, d in G.edges(keys=True, data=True)}
-    assert set(edges) == {(PERSON, A, "representation/DIRECTOR/2010-01-01"),
-                          (PERSON, B, "representation/PROKURA/2012-03-04")}  # fmt: skip
+    assert set(edges) == {
+        (PERSON, A, "representation/DIRECTOR/2010-01-01"),
+        (PERSON, B, "representation/PROKURA/2012-03-04"),
+    }
     assert edges[(PERSON, A, "representation/DIRECTOR/2010-01-01")]["authority"] == "Einzelvertretung"  # the record's
     assert edges[(PERSON, B, "representation/PROKURA/2012-03-04")]["valid_to"] == D_(2015, 1, 1)
     assert G.nodes[PERSON]["name"] == "Eva Roth" and G.nodes[PERSON]["city"] == "Berlin"  # the record's, gaps filled
@@ -108,10 +161,18 @@ def test_a_person_answer_adds_the_person_and_one_edge_per_position(make_company:
 # -- control with shares -------------------------------------------------------------------------------
 def held(make_company: Any, pta: int | None = None) -> list[dict[str, Any]]:
     """C, listing A and B as shareholders (the register gives no shares), and A, B."""
-    return [make_company(1), make_company(2),
-            make_company(3, representation=[make_company.legal(1, start_date="2005-01-31"),
-                                            make_company.legal(2, "Beta AG", start_date="2005-01-31")],
-                         profit_transfer_agreement=None if pta is None else make_company.link(pta))]  # fmt: skip
+    return [
+        make_company(1),
+        make_company(2),
+        make_company(
+            3,
+            representation=[
+                make_company.legal(1, start_date="2005-01-31"),
+                make_company.legal(2, "Beta AG", start_date="2005-01-31"),
+            ],
+            profit_transfer_agreement=None if pta is None else make_company.link(pta),
+        ),
+    ]
 
 
 def test_a_known_majority_decides_who_controls(make_company: Any) -> None:
@@ -135,11 +196,14 @@ def test_a_known_majority_decides_who_controls(make_company: Any) -> None:
 
 def test_control_on_a_date_follows_past_holdings(make_company: Any) -> None:
     records = [make_company(1), make_company(2), make_company(3)]
-    G = from_companies(records, holdings=[
-        answer(A, holding(C, 0.9, "2001-01-01", "2015-01-01")),
-        answer(B, holding(C, 0.75, "2015-01-01"), holding(D, 0.2, None, None, "general_partner")),
-        answer(D, holding(C, 0.25, "2015-01-01")),
-    ])  # fmt: skip
+    G = from_companies(
+        records,
+        holdings=[
+            answer(A, holding(C, 0.9, "2001-01-01", "2015-01-01")),
+            answer(B, holding(C, 0.75, "2015-01-01"), holding(D, 0.2, None, None, "general_partner")),
+            answer(D, holding(C, 0.25, "2015-01-01")),
+        ],
+    )
     assert controlling_parents(G, C) == {B} and controlling_parents(G, C, "2010-06-01") == {A}
     assert controlled_companies(G, A) == set() and controlled_companies(G, A, "2010-06-01") == {C}
     assert controlling_parents(G, D) == set()  # a partner's known minority share
@@ -149,10 +213,13 @@ def test_control_on_a_date_follows_past_holdings(make_company: Any) -> None:
 
 
 def test_ownership_edges_survive_every_file_and_frame(make_company: Any, assert_same_graph: Any) -> None:
-    G = from_companies(held(make_company), holdings=[
-        answer(A, holding(C, 0.6, "2005-01-31", nominal=15000.5), holding(D, None, "2001-01-01", "2019-06-30")),
-        answer(PERSON, holding(C, 0.4, nominal=None, kind="limited_partner")),
-    ])  # fmt: skip
+    G = from_companies(
+        held(make_company),
+        holdings=[
+            answer(A, holding(C, 0.6, "2005-01-31", nominal=15000.5), holding(D, None, "2001-01-01", "2019-06-30")),
+            answer(PERSON, holding(C, 0.4, nominal=None, kind="limited_partner")),
+        ],
+    )
     frame = to_edgelist(G)
     assert list(frame.columns)[-3:] == ["nominal_share", "relation_type", "share"]
     assert (str(frame["share"].dtype), str(frame["nominal_share"].dtype)) == ("Float64", "Float64")
@@ -201,8 +268,12 @@ def unlimited_client(tmp_path: Any) -> Iterator[Any]:
     from regkit.local import open_local_register
 
     register = open_local_register(state_path=tmp_path / "unlimited.sqlite", rate_limit=None)
-    client = regkit.Client(api_key=register.default_api_key, base_url=register.base_url,
-                           cache=tmp_path / "unlimited-cache.sqlite", adapter=register.adapter)  # fmt: skip
+    client = regkit.Client(
+        api_key=register.default_api_key,
+        base_url=register.base_url,
+        cache=tmp_path / "unlimited-cache.sqlite",
+        adapter=register.adapter,
+    )
     yield client
     client.close()
     register.close()
@@ -264,10 +335,16 @@ def test_the_largest_group_costs_ten_per_company_and_ten_per_holdings_call_once(
 def test_ownership_edges_are_the_worlds_holdings(make_client: Any, world: Any) -> None:
     group = largest_group(world)
     G = crawl(make_client(), group["organtraeger"], depth=6, direction="down", progress=False)
-    want = {(r["holder_id"], r["company_id"], r["share"], r["start"], r["end"]) for r in world.shareholdings
-            if r["holder_id"] in fetched(G)}  # fmt: skip
-    got = {(u, v, d["share"], d["valid_from"] and d["valid_from"].isoformat(), d["valid_to"] and d["valid_to"].isoformat())
-           for u, v, d in G.edges(data=True) if d["relation"] == "ownership"}  # fmt: skip
+    want = {
+        (r["holder_id"], r["company_id"], r["share"], r["start"], r["end"])
+        for r in world.shareholdings
+        if r["holder_id"] in fetched(G)
+    }
+    got = {
+        (u, v, d["share"], d["valid_from"] and d["valid_from"].isoformat(), d["valid_to"] and d["valid_to"].isoformat())
+        for u, v, d in G.edges(data=True)
+        if d["relation"] == "ownership"
+    }
     assert got == want
 
 
@@ -294,8 +371,11 @@ def test_a_person_seed_brings_their_positions_and_holdings(make_client: Any, wor
 
     node = G.nodes[person]
     assert node["kind"] == "natural_person" and node["person_id"] == person and node["name"]
-    serving = {(v, d["role"], d["valid_from"].isoformat()) for _, v, d in G.out_edges(person, data=True)
-               if d["relation"] == "representation" and d["role"] != "SHAREHOLDER"}  # fmt: skip
+    serving = {
+        (v, d["role"], d["valid_from"].isoformat())
+        for _, v, d in G.out_edges(person, data=True)
+        if d["relation"] == "representation" and d["role"] != "SHAREHOLDER"
+    }
     assert serving == positions[person]
     owning = {
         (v, d["share"], d["valid_to"]) for _, v, d in G.out_edges(person, data=True) if d["relation"] == "ownership"
@@ -311,8 +391,13 @@ def test_the_budget_cuts_whole_companies_and_both_goes_up_and_down(make_client: 
     assert report.stopped.startswith("budget: level 1") and client.credits_spent == 40  # 20 + one company with holdings
     assert len(report.rows[1]["ids"]) == 1 and report.rows[1]["skipped"] == len(report.skipped) > 0
 
-    leaf = next(c for c in group["members"] if c != group["organtraeger"]
-                and world.companies[c]["profit_transfer_agreement"] and world.companies[c]["terminated_at"] is None)  # fmt: skip
+    leaf = next(
+        c
+        for c in group["members"]
+        if c != group["organtraeger"]
+        and world.companies[c]["profit_transfer_agreement"]
+        and world.companies[c]["terminated_at"] is None
+    )
     up = crawl(client, leaf, depth=6, progress=False)
     both = crawl(client, leaf, depth=6, direction="both", progress=False)
     assert group["organtraeger"] in fetched(up) and not set(group["members"]) <= fetched(up)
@@ -342,8 +427,13 @@ def test_down_from_a_subsidiary_stays_below_it(make_client: Any, world: Any) -> 
     holds: dict[str, set[str]] = {}
     for row in world.shareholdings:
         holds.setdefault(row["holder_id"], set()).add(row["company_id"])
-    middle = next(cid for cid in sorted(h for h in holds if h) if cid in world.companies and world.companies[cid]["profit_transfer_agreement"]
-                  and any(c in holds for c in holds[cid]))  # fmt: skip
+    middle = next(
+        cid
+        for cid in sorted(h for h in holds if h)
+        if cid in world.companies
+        and world.companies[cid]["profit_transfer_agreement"]
+        and any(c in holds for c in holds[cid])
+    )
     below, todo = {middle}, [middle]
     while todo:
         cid = todo.pop()

@@ -20,14 +20,26 @@ def iso(value: Any) -> str | None:
 
 def frame_mandates(frame: pd.DataFrame) -> Counter:
     """(person id, company, role, start, end, authority) of every row of ``representatives()``."""
-    return Counter((r.id, r.company_id, str(r.role), iso(r.start_date), iso(r.end_date),
-                    None if pd.isna(r.authority) else r.authority) for r in frame.itertuples())  # fmt: skip
+    return Counter(
+        (
+            r.id,
+            r.company_id,
+            str(r.role),
+            iso(r.start_date),
+            iso(r.end_date),
+            None if pd.isna(r.authority) else r.authority,
+        )
+        for r in frame.itertuples()
+    )
 
 
 def graph_mandates(G: Any) -> Counter:
     """The same for every representation edge of the graph: its source node is the person."""
-    return Counter((u, v, d["role"], iso(d["valid_from"]), iso(d["valid_to"]), d["authority"])
-                   for u, v, d in G.edges(data=True) if d["relation"] == "representation")  # fmt: skip
+    return Counter(
+        (u, v, d["role"], iso(d["valid_from"]), iso(d["valid_to"]), d["authority"])
+        for u, v, d in G.edges(data=True)
+        if d["relation"] == "representation"
+    )
 
 
 def distinct_entries(companies: list[dict[str, Any]]) -> int:
@@ -74,8 +86,7 @@ def test_one_person_listed_twice_with_another_split_is_two_edges(make_company: A
     others = [person(f"p-{i}", f"Eva{i} Roth", "1970-01-01", role="PROKURA") for i in range(18)]
     first = person(None, "Hans Peter Müller", "1960-05-05")
     first["natural_person"].update(first_name="Hans Peter", last_name="Müller")
-    second = {**first, "natural_person": {**first["natural_person"], "first_name": "Hans",
-                                          "last_name": "Peter Müller"}}  # fmt: skip
+    second = {**first, "natural_person": {**first["natural_person"], "first_name": "Hans", "last_name": "Peter Müller"}}
     company = make_company(1, representation=[*others, first, second])
     G = from_companies([company])
     assert G.number_of_edges() == 20
@@ -89,29 +100,44 @@ def test_one_person_listed_twice_with_another_split_is_two_edges(make_company: A
 
 # -- generated companies --------------------------------------------------------------------------------
 FIRST, LAST = ["Hans", "Hans Peter", "Eva", "Jörg", "Dr. Eva"], ["Müller", "Peter Müller", "Mueller", "Roth", "ROTH"]
-entries = st.fixed_dictionaries({
-    "id": st.sampled_from([None, None, "p-1", "p-2", "", "DE-HRB-B1204-9"]),
-    "name": st.sampled_from(["Hans Peter Müller", "Eva Roth", "Dr. Eva Roth", "Acme Ltd."]),
-    "type": st.sampled_from(["natural_person", "natural_person", "legal_person"]),
-    "role": st.sampled_from(["DIRECTOR", "PROKURA", "SHAREHOLDER"]),
-    "start_date": st.sampled_from(["2010-01-01", "2012-06-30"]),
-    "end_date": st.sampled_from([None, "2015-01-01"]),
-    "authority": st.sampled_from([None, "a", "b"]),
-    "natural_person": st.none() | st.fixed_dictionaries({
-        "first_name": st.none() | st.sampled_from(FIRST), "last_name": st.none() | st.sampled_from(LAST),
-        "date_of_birth": st.sampled_from([None, "1960-05-05", "1970-01-01"]),
-        "city": st.sampled_from([None, "Köln", "Koeln", "Hof"])}),
-    "legal_person": st.none() | st.fixed_dictionaries({
-        "name": st.sampled_from(["Acme Ltd.", "ACME Ltd"]), "city": st.sampled_from([None, "London"]),
-        "country": st.sampled_from(["GB", None])}),
-})  # fmt: skip
+entries = st.fixed_dictionaries(
+    {
+        "id": st.sampled_from([None, None, "p-1", "p-2", "", "DE-HRB-B1204-9"]),
+        "name": st.sampled_from(["Hans Peter Müller", "Eva Roth", "Dr. Eva Roth", "Acme Ltd."]),
+        "type": st.sampled_from(["natural_person", "natural_person", "legal_person"]),
+        "role": st.sampled_from(["DIRECTOR", "PROKURA", "SHAREHOLDER"]),
+        "start_date": st.sampled_from(["2010-01-01", "2012-06-30"]),
+        "end_date": st.sampled_from([None, "2015-01-01"]),
+        "authority": st.sampled_from([None, "a", "b"]),
+        "natural_person": st.none()
+        | st.fixed_dictionaries(
+            {
+                "first_name": st.none() | st.sampled_from(FIRST),
+                "last_name": st.none() | st.sampled_from(LAST),
+                "date_of_birth": st.sampled_from([None, "1960-05-05", "1970-01-01"]),
+                "city": st.sampled_from([None, "Köln", "Koeln", "Hof"]),
+            }
+        ),
+        "legal_person": st.none()
+        | st.fixed_dictionaries(
+            {
+                "name": st.sampled_from(["Acme Ltd.", "ACME Ltd"]),
+                "city": st.sampled_from([None, "London"]),
+                "country": st.sampled_from(["GB", None]),
+            }
+        ),
+    }
+)
 
 
 @st.composite
 def variant(draw: Any, entry: dict[str, Any]) -> dict[str, Any]:
     """``entry`` with one member changed that the edge does not show (name, split, city, legal name)."""
-    other = {**entry, "natural_person": dict(entry["natural_person"] or {}),
-             "legal_person": dict(entry["legal_person"] or {})}  # fmt: skip
+    other = {
+        **entry,
+        "natural_person": dict(entry["natural_person"] or {}),
+        "legal_person": dict(entry["legal_person"] or {}),
+    }
     member = draw(st.sampled_from(["name", "split", "city", "legal"]))
     if member == "name":
         other["name"] = draw(st.sampled_from(["Hans Peter Müller", "Eva Roth", "Dr. Eva Roth", "Acme Ltd."]))

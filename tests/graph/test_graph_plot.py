@@ -126,20 +126,33 @@ def test_the_module_is_callable_too(world_graph: Any) -> None:
 
 
 def test_imports_stay_light() -> None:
-    code = ("import sys, regkit, regkit.plot, regkit.graph\n"
-            "assert 'matplotlib' not in sys.modules, 'matplotlib'\n"
-            "assert 'regkit.plot.group' not in sys.modules and 'regkit.widgets' not in sys.modules\n"
-            "import regkit.graph.build, regkit.graph.control\n"
-            "assert 'pandas' not in sys.modules, 'pandas'\n")  # fmt: skip
+    code = (
+        "import sys, regkit, regkit.plot, regkit.graph\n"
+        "assert 'matplotlib' not in sys.modules, 'matplotlib'\n"
+        "assert 'regkit.plot.group' not in sys.modules and 'regkit.widgets' not in sys.modules\n"
+        "import regkit.graph.build, regkit.graph.control\n"
+        "assert 'pandas' not in sys.modules, 'pandas'\n"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_holdings_are_drawn_as_shareholdings_one_line_per_pair() -> None:
     parent = {"id": "DE-HRB-F1103-1", "name": {"name": "Mutter AG"}, "status": "active", "legal_form": "ag"}
     child = {"id": "DE-HRB-F1103-2", "name": {"name": "Tochter GmbH"}, "status": "active", "legal_form": "gmbh"}
-    holdings = {"company_id": parent["id"], "holdings": [
-        {"company_id": child["id"], "name": "Tochter GmbH", "relation_type": "shareholder", "nominal_share": 25000.0,
-         "percentage_share": 0.8, "start": "2010-01-01", "end": None}]}  # fmt: skip
+    holdings = {
+        "company_id": parent["id"],
+        "holdings": [
+            {
+                "company_id": child["id"],
+                "name": "Tochter GmbH",
+                "relation_type": "shareholder",
+                "nominal_share": 25000.0,
+                "percentage_share": 0.8,
+                "start": "2010-01-01",
+                "end": None,
+            }
+        ],
+    }
     G = from_companies([parent, child], holdings=holdings)
     assert [d["relation"] for *_, d in G.edges(data=True)] == ["ownership"]
     fig, ax = plt.subplots()

@@ -82,14 +82,16 @@ def round_trips(tmp_path: Path) -> dict[str, Callable[[nx.MultiDiGraph], nx.Mult
 
 
 @pytest.mark.parametrize("fmt", ["graphml", "gexf", "node_link", "edgelist"])
-def test_round_trip_of_a_tricky_graph(fmt: str, tricky: nx.MultiDiGraph, tmp_path: Path,
-                                      assert_same_graph: Any) -> None:  # fmt: skip
+def test_round_trip_of_a_tricky_graph(
+    fmt: str, tricky: nx.MultiDiGraph, tmp_path: Path, assert_same_graph: Any
+) -> None:
     assert_same_graph(tricky, round_trips(tmp_path)[fmt](tricky))
 
 
 @pytest.mark.parametrize("fmt", ["graphml", "gexf", "node_link", "edgelist"])
-def test_round_trip_of_the_largest_groups(fmt: str, world: Any, readme_groups: list, tmp_path: Path,
-                                          assert_same_graph: Any) -> None:  # fmt: skip
+def test_round_trip_of_the_largest_groups(
+    fmt: str, world: Any, readme_groups: list, tmp_path: Path, assert_same_graph: Any
+) -> None:
     groups = {g["organtraeger"]: g["members"] for g in world.meta["groups"]}
     members = [world.companies[c] for row in readme_groups[:4] for c in groups[row["organtraeger"]]]
     G = from_companies(members)
@@ -191,22 +193,68 @@ def _xml_char(ch: str) -> bool:
     return ch in "\t\n\r" or 0x20 <= code <= 0xD7FF or 0xE000 <= code <= 0xFFFD or code >= 0x10000
 
 
-TRICKY = ["\r\n", "\r", "\n", "\t", " ", "\x85", "\u2028", "\x7f", "\x9f", "\U0001F600", "\U0010FFFD", "&", "<",
-          "]]>", '"', "'", "&#13;"]  # fmt: skip
+TRICKY = [
+    "\r\n",
+    "\r",
+    "\n",
+    "\t",
+    " ",
+    "\x85",
+    "\u2028",
+    "\x7f",
+    "\x9f",
+    "\U0001f600",
+    "\U0010fffd",
+    "&",
+    "<",
+    "]]>",
+    '"',
+    "'",
+    "&#13;",
+]
 xml_text = st.lists(st.characters().filter(_xml_char) | st.sampled_from(TRICKY), max_size=10).map("".join)
 NOT_XML = ["\x00", "\x0b", "\x0c", "\x1b", "\x1f", "\ud800", "\udfff", "\ufffe", "\uffff"]
 
 
 def text_graph(name: str, person: str, city: str, authority: str, role: str, note: str) -> nx.MultiDiGraph:
     """A graph whose ids, keys, attribute values and graph attribute hold the given strings."""
-    company = {"id": "DE-HRB-B1204-1", "name": {"name": name}, "address": {"city": city}, "representation": [
-        {"id": f"p{person}", "name": person, "type": "natural_person", "role": role, "start_date": "2020-01-01",
-         "end_date": None, "authority": authority,
-         "natural_person": {"first_name": person, "last_name": name, "date_of_birth": None, "city": city}},
-        {"id": None, "name": name, "type": "legal_person", "role": "SHAREHOLDER", "start_date": None,
-         "end_date": None, "authority": authority, "legal_person": {"name": name, "city": city, "country": "DE"}},
-        {"id": None, "name": f"{person} {name}", "type": "natural_person", "role": "DIRECTOR", "start_date": None,
-         "end_date": None, "authority": authority, "natural_person": None}]}  # fmt: skip
+    company = {
+        "id": "DE-HRB-B1204-1",
+        "name": {"name": name},
+        "address": {"city": city},
+        "representation": [
+            {
+                "id": f"p{person}",
+                "name": person,
+                "type": "natural_person",
+                "role": role,
+                "start_date": "2020-01-01",
+                "end_date": None,
+                "authority": authority,
+                "natural_person": {"first_name": person, "last_name": name, "date_of_birth": None, "city": city},
+            },
+            {
+                "id": None,
+                "name": name,
+                "type": "legal_person",
+                "role": "SHAREHOLDER",
+                "start_date": None,
+                "end_date": None,
+                "authority": authority,
+                "legal_person": {"name": name, "city": city, "country": "DE"},
+            },
+            {
+                "id": None,
+                "name": f"{person} {name}",
+                "type": "natural_person",
+                "role": "DIRECTOR",
+                "start_date": None,
+                "end_date": None,
+                "authority": authority,
+                "natural_person": None,
+            },
+        ],
+    }
     G = from_companies([company])
     G.graph["note"] = note
     return G
@@ -214,8 +262,9 @@ def text_graph(name: str, person: str, city: str, authority: str, role: str, not
 
 @settings(max_examples=60, deadline=None)
 @given(name=xml_text, person=xml_text, city=xml_text, authority=xml_text, role=xml_text, note=xml_text)
-def test_property_every_character_survives(name: str, person: str, city: str, authority: str, role: str,
-                                           note: str, assert_same_graph: Any) -> None:  # fmt: skip
+def test_property_every_character_survives(
+    name: str, person: str, city: str, authority: str, role: str, note: str, assert_same_graph: Any
+) -> None:
     G = text_graph(name, person, city, authority, role, note)
     for fmt in ("graphml", "gexf", "node_link"):
         buffer = io.BytesIO() if fmt != "node_link" else io.StringIO()
@@ -234,9 +283,9 @@ def test_property_every_character_survives(name: str, person: str, city: str, au
     after=xml_text,
     where=st.sampled_from(["name", "person", "authority", "note"]),
 )
-def test_property_what_xml_cannot_hold_is_refused_and_json_keeps_it(before: str, bad: str, after: str, where: str,
-                                                                    tmp_path_factory: Any,
-                                                                    assert_same_graph: Any) -> None:  # fmt: skip
+def test_property_what_xml_cannot_hold_is_refused_and_json_keeps_it(
+    before: str, bad: str, after: str, where: str, tmp_path_factory: Any, assert_same_graph: Any
+) -> None:
     values = dict.fromkeys(("name", "person", "city", "authority", "role", "note"), "x")
     values[where] = before + bad + after
     G = text_graph(**values)

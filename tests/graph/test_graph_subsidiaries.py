@@ -29,10 +29,18 @@ DTYPES = {
 }
 
 
-def holding(cid: str, share: float | None, start: str | None = None, end: str | None = None,
-            kind: str = "shareholder") -> dict[str, Any]:  # fmt: skip
-    return {"company_id": cid, "name": f"Firma {cid[-1]} GmbH", "relation_type": kind, "nominal_share": 25000,
-            "percentage_share": share, "start": start, "end": end}  # fmt: skip
+def holding(
+    cid: str, share: float | None, start: str | None = None, end: str | None = None, kind: str = "shareholder"
+) -> dict[str, Any]:
+    return {
+        "company_id": cid,
+        "name": f"Firma {cid[-1]} GmbH",
+        "relation_type": kind,
+        "nominal_share": 25000,
+        "percentage_share": share,
+        "start": start,
+        "end": end,
+    }
 
 
 def answer(holder: str, *holdings: dict[str, Any]) -> dict[str, Any]:
@@ -46,17 +54,22 @@ def rows(frame: pd.DataFrame) -> dict[str, tuple[Any, ...]]:
     def value(x: Any) -> Any:
         return None if x is pd.NA else (round(float(x), 12) if isinstance(x, float) else x)
 
-    return {r.company_id: (value(r.effective_share), value(r.direct_share), r.depth, r.parents, r.paths)
-            for r in frame.itertuples(index=False)}  # fmt: skip
+    return {
+        r.company_id: (value(r.effective_share), value(r.direct_share), r.depth, r.parents, r.paths)
+        for r in frame.itertuples(index=False)
+    }
 
 
 def two_paths() -> nx.MultiDiGraph:
     """A holds B 60 % and C 20 %; B holds C 50 %; C holds D 50 %."""
-    return from_companies([], holdings=[
-        answer(A, holding(B, 0.6), holding(C, 0.2)),
-        answer(B, holding(C, 0.5)),
-        answer(C, holding(D, 0.5)),
-    ])  # fmt: skip
+    return from_companies(
+        [],
+        holdings=[
+            answer(A, holding(B, 0.6), holding(C, 0.2)),
+            answer(B, holding(C, 0.5)),
+            answer(C, holding(D, 0.5)),
+        ],
+    )
 
 
 def test_shares_multiply_along_chains_and_add_up_over_chains() -> None:
@@ -82,10 +95,13 @@ def test_min_share_cuts_by_the_effective_share() -> None:
 
 
 def test_past_holdings_count_only_on_their_dates() -> None:
-    G = from_companies([], holdings=[
-        answer(A, holding(B, 1.0, "2010-01-01", "2020-01-01"), holding(C, 0.7, "2015-01-01")),
-        answer(B, holding(D, 0.5, "2012-01-01")),
-    ])  # fmt: skip
+    G = from_companies(
+        [],
+        holdings=[
+            answer(A, holding(B, 1.0, "2010-01-01", "2020-01-01"), holding(C, 0.7, "2015-01-01")),
+            answer(B, holding(D, 0.5, "2012-01-01")),
+        ],
+    )
     assert list(subsidiaries(G, A)["company_id"]) == [C]  # today: B was sold, so D is not reached
     assert rows(subsidiaries(G, A, date="2016-06-01")) == {
         B: (1.0, 1.0, 1, (A,), 1),
@@ -98,11 +114,14 @@ def test_past_holdings_count_only_on_their_dates() -> None:
 
 
 def test_cross_holdings_and_cycles_end() -> None:
-    G = from_companies([], holdings=[
-        answer(A, holding(B, 0.5)),
-        answer(B, holding(C, 1.0)),
-        answer(C, holding(B, 0.3), holding(A, 0.4)),
-    ])  # fmt: skip
+    G = from_companies(
+        [],
+        holdings=[
+            answer(A, holding(B, 0.5)),
+            answer(B, holding(C, 1.0)),
+            answer(C, holding(B, 0.3), holding(A, 0.4)),
+        ],
+    )
     assert rows(subsidiaries(G, A)) == {B: (0.5, 0.5, 1, (A,), 1), C: (0.5, None, 2, (B,), 1)}
     assert rows(subsidiaries(G, B)) == {C: (1.0, 1.0, 1, (B,), 1), A: (0.4, None, 2, (C,), 1)}
     assert rows(subsidiaries(G, C)) == {
@@ -114,8 +133,10 @@ def test_cross_holdings_and_cycles_end() -> None:
 def test_a_holding_the_graph_knows_twice_counts_once_and_unknown_shares_stay_unknown(make_company: Any) -> None:
     # C's record lists A as shareholder and A's holdings give the share: one holding, 30 %.
     # D's record lists A as shareholder, and nothing gives a share: unknown, and so is what D holds.
-    records = [make_company(3, representation=[make_company.legal(1)]),
-               make_company(4, representation=[make_company.legal(1)])]  # fmt: skip
+    records = [
+        make_company(3, representation=[make_company.legal(1)]),
+        make_company(4, representation=[make_company.legal(1)]),
+    ]
     G = from_companies(records, holdings=[answer(A, holding(C, 0.3)), answer(D, holding(E, 1.0))])
     assert rows(subsidiaries(G, A)) == {
         C: (0.3, 0.3, 1, (A,), 1),

@@ -65,8 +65,11 @@ class CompanyOracle:
         current = company["name"]["name"]
         name = _tokens(current)
         former = [n["name"] for n in company["names"] if n["name"] != current]
-        other = _tokens(" ".join([*dict.fromkeys(former), company["register"]["register_number"],
-                                  company["address"].get("city") or ""]))  # fmt: skip
+        other = _tokens(
+            " ".join(
+                [*dict.fromkeys(former), company["register"]["register_number"], company["address"].get("city") or ""]
+            )
+        )
         last = len(words) - 1
         in_name = [_has(name, w, i == last) for i, w in enumerate(words)]
         if all(in_name):

@@ -438,10 +438,41 @@ def test_search_and_autocomplete_over_loopback(remote, oracle):
 # --- the document and the register agree on bodies -----------------------------------------------------------
 
 _VALUES = st.sampled_from(
-    ["gmbh", "active", "liquidation", "true", "false", "GnR", "EUR", "DEM", "Freiburg", "Amtsgericht Freiburg",
-     "12345 B", "2024-02-29", "2023-02-29", "2024-1-01", "C", "V", "W", "62", "62.10.0", "62.100", "1e6", "-5",
-     "+12.5", ".5", "5.", "1e", "abc", " ", "", "\x1c", "k" * 256, "k" * 257]
-)  # fmt: skip
+    [
+        "gmbh",
+        "active",
+        "liquidation",
+        "true",
+        "false",
+        "GnR",
+        "EUR",
+        "DEM",
+        "Freiburg",
+        "Amtsgericht Freiburg",
+        "12345 B",
+        "2024-02-29",
+        "2023-02-29",
+        "2024-1-01",
+        "C",
+        "V",
+        "W",
+        "62",
+        "62.10.0",
+        "62.100",
+        "1e6",
+        "-5",
+        "+12.5",
+        ".5",
+        "5.",
+        "1e",
+        "abc",
+        " ",
+        "",
+        "\x1c",
+        "k" * 256,
+        "k" * 257,
+    ]
+)
 _FIELDS = st.sampled_from([*SERVED_FIELDS, "ebit", "lei", "colour"])
 _MEMBER = {
     "value": _VALUES,
@@ -529,8 +560,13 @@ def documented(body) -> bool:
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])  # fmt: skip
+@settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(body=_BODIES)
 def test_the_register_accepts_exactly_what_the_document_accepts(api, body):
     response = api().post(SEARCH, json=body)  # every answer is also checked against the document

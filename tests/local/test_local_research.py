@@ -62,16 +62,18 @@ def test_a_kg_lists_limited_partners_and_its_general_partner(api, catalog):
     limited = {o["id"] for o in body["owners"] if o["relation_type"] == "limited_partner"}
     general = {o["id"]: o for o in body["owners"] if o["relation_type"] == "general_partner"}
     assert limited == set(_shareholder_entries(company))
-    partners = {e["id"] for e in company["representation"]
-                if e["role"] == "PERSONAL_LIABLE_DIRECTOR" and e["end_date"] is None}  # fmt: skip
+    partners = {
+        e["id"] for e in company["representation"] if e["role"] == "PERSONAL_LIABLE_DIRECTOR" and e["end_date"] is None
+    }
     assert set(general) == partners and partners
     assert all(o["percentage_share"] == 0 and o["nominal_share"] == 0 for o in general.values())
 
 
 def test_stock_corporations_answer_only_with_best_available(api, catalog):
     session = api()
-    corporation = next(c for c in catalog.world.companies.values()
-                       if c["legal_form"] == "ag" and c["status"] == "active")  # fmt: skip
+    corporation = next(
+        c for c in catalog.world.companies.values() if c["legal_form"] == "ag" and c["status"] == "active"
+    )
     refused = session.get(f"/v1/company/{corporation['id']}/owners")
     assert error_of(refused) == (404, "owners_not_available")
     assert "best_available=true" in refused.json()["error"]["message"] and charged(refused) == 0
@@ -154,7 +156,11 @@ def test_a_persons_positions_are_their_non_shareholder_entries(api, catalog, ent
         assert got == expected
         details = entries_by_person[person_id][0][1]["natural_person"]
         assert (body["id"], body["first_name"], body["last_name"], body["date_of_birth"]) == (
-            person_id, details["first_name"], details["last_name"], details["date_of_birth"])  # fmt: skip
+            person_id,
+            details["first_name"],
+            details["last_name"],
+            details["date_of_birth"],
+        )
 
 
 def test_age_is_counted_on_the_registers_clock(api, catalog, entries_by_person, clock):
@@ -168,8 +174,9 @@ def test_age_is_counted_on_the_registers_clock(api, catalog, entries_by_person, 
 
 
 def test_person_holdings_match_the_shareholder_entries(api, entries_by_person):
-    holder = next(p for p, found in sorted(entries_by_person.items())
-                  if sum(e["role"] == "SHAREHOLDER" for _, e in found) >= 2)  # fmt: skip
+    holder = next(
+        p for p, found in sorted(entries_by_person.items()) if sum(e["role"] == "SHAREHOLDER" for _, e in found) >= 2
+    )
     response = api().get(f"/v1/person/{holder}/holdings")
     assert response.status_code == 200 and charged(response) == 10
     body = response.json()
@@ -187,8 +194,10 @@ def test_person_search_folds_german_spelling_and_lists_only_persons_with_a_birth
     response = session.post("/v1/search/person", json={"query": {"value": spelled}, "pagination": {"per_page": 100}})
     assert response.status_code == 200 and charged(response) == 10
     assert umlaut.id in {r["id"] for r in response.json()["results"]}
-    prefix = session.post("/v1/search/person", json={"query": f"{umlaut.first_name} {umlaut.last_name[:3]}",
-                                                     "pagination": {"per_page": 100}}).json()  # fmt: skip
+    prefix = session.post(
+        "/v1/search/person",
+        json={"query": f"{umlaut.first_name} {umlaut.last_name[:3]}", "pagination": {"per_page": 100}},
+    ).json()
     assert umlaut.id in {r["id"] for r in prefix["results"]}
     unborn = next(p for p in catalog.people.values() if p.date_of_birth is None and p.positions)
     found = session.post("/v1/search/person", json={"query": unborn.name, "pagination": {"per_page": 100}}).json()
@@ -256,8 +265,11 @@ def test_bad_and_unknown_ids_cost_nothing(api, path, status, code):
 
 def test_every_research_endpoint_is_metered_and_refused_without_credits(api):
     empty = api(EMPTY)
-    for method, path in [("GET", f"/v1/company/{WALDSTEIN}/owners"), ("GET", f"/v1/company/{WALDSTEIN}/holdings"),
-                         ("POST", "/v1/search/person")]:  # fmt: skip
+    for method, path in [
+        ("GET", f"/v1/company/{WALDSTEIN}/owners"),
+        ("GET", f"/v1/company/{WALDSTEIN}/holdings"),
+        ("POST", "/v1/search/person"),
+    ]:
         response = empty.request(method, path, json={} if method == "POST" else None)
         assert error_of(response) == (402, "insufficient_credits")
     assert api(None).get(f"/v1/company/{WALDSTEIN}/holdings").status_code == 401
@@ -265,8 +277,10 @@ def test_every_research_endpoint_is_metered_and_refused_without_credits(api):
 
 def test_the_same_answers_over_loopback(remote, api):
     for path in (f"/v1/company/{WALDSTEIN}/owners", f"/v1/company/{WALDSTEIN}/holdings"):
-        assert remote().get(path).json()["owners" if path.endswith("owners") else "holdings"] == (
-            api().get(path).json()["owners" if path.endswith("owners") else "holdings"])  # fmt: skip
+        assert (
+            remote().get(path).json()["owners" if path.endswith("owners") else "holdings"]
+            == (api().get(path).json()["owners" if path.endswith("owners") else "holdings"])
+        )
     found = remote().post("/v1/search/person", json={"query": "Stadler"})
     assert found.status_code == 200 and charged(found) == 10
     person = found.json()["results"][0]["id"]
@@ -274,12 +288,22 @@ def test_the_same_answers_over_loopback(remote, api):
 
 
 def test_a_general_partner_without_an_id_is_an_owner_with_a_null_id(api, catalog):
-    kg = next(c for c in catalog.world.companies.values() if c["legal_form"] == "kg" and c["status"] == "active"
-              and any(e["role"] == "PERSONAL_LIABLE_DIRECTOR" and e["id"] is None and e["end_date"] is None
-                      for e in c["representation"]))  # fmt: skip
+    kg = next(
+        c
+        for c in catalog.world.companies.values()
+        if c["legal_form"] == "kg"
+        and c["status"] == "active"
+        and any(
+            e["role"] == "PERSONAL_LIABLE_DIRECTOR" and e["id"] is None and e["end_date"] is None
+            for e in c["representation"]
+        )
+    )
     owners = api().get(f"/v1/company/{kg['id']}/owners").json()["owners"]
     nameless = [o for o in owners if o["id"] is None]
-    expected = [e["name"] for e in kg["representation"]
-                if e["role"] == "PERSONAL_LIABLE_DIRECTOR" and e["id"] is None and e["end_date"] is None]  # fmt: skip
+    expected = [
+        e["name"]
+        for e in kg["representation"]
+        if e["role"] == "PERSONAL_LIABLE_DIRECTOR" and e["id"] is None and e["end_date"] is None
+    ]
     assert sorted(o["name"] for o in nameless) == sorted(expected)
     assert all(o["relation_type"] == "general_partner" and o["percentage_share"] == 0 for o in nameless)

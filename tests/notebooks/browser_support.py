@@ -42,8 +42,15 @@ VIEWPORT = {"width": 1400, "height": 1000}
 
 #: The regkit settings a kernel started by the test server must not inherit from the developer's shell
 #: (the same list as ``tests/conftest.py``; the module-scoped server starts before that fixture runs).
-REGKIT_SETTINGS = ("REGKIT_API_KEY", "REGKIT_BASE_URL", "REGKIT_CACHE", "REGKIT_CACHE_DIR", "REGKIT_DATA_DIR",
-                   "REGKIT_LOCAL_STATE", "REGKIT_LOCAL_SECRET_KEY")  # fmt: skip
+REGKIT_SETTINGS = (
+    "REGKIT_API_KEY",
+    "REGKIT_BASE_URL",
+    "REGKIT_CACHE",
+    "REGKIT_CACHE_DIR",
+    "REGKIT_DATA_DIR",
+    "REGKIT_LOCAL_STATE",
+    "REGKIT_LOCAL_SECRET_KEY",
+)
 
 UUID_PATTERN = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 """What a UUID looks like (no widget table shows one: a reader cannot use it)."""
@@ -88,8 +95,9 @@ def browser() -> Iterator[Any]:
     """A headless system Chromium (playwright ``Browser``), closed afterwards."""
     sync_playwright, executable = browser_tools()
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=executable, headless=True,
-                                              args=["--no-sandbox", "--disable-dev-shm-usage"])  # fmt: skip
+        launched = playwright.chromium.launch(
+            executable_path=executable, headless=True, args=["--no-sandbox", "--disable-dev-shm-usage"]
+        )
         try:
             yield launched
         finally:
@@ -174,10 +182,13 @@ def lab_settings(settings: Path) -> None:
     """User settings: no news or update notices over the notebook, and every cell rendered (no windowing:
     cells out of view keep their outputs laid out, so they can be measured and screenshotted)."""
     files = {
-        ("apputils-extension", "notification"): {"fetchNews": "false", "checkForUpdates": False,
-                                                 "doNotDisturbMode": True},
+        ("apputils-extension", "notification"): {
+            "fetchNews": "false",
+            "checkForUpdates": False,
+            "doNotDisturbMode": True,
+        },
         ("notebook-extension", "tracker"): {"windowingMode": "none"},
-    }  # fmt: skip
+    }
     for (plugin, name), values in files.items():
         folder = settings / "@jupyterlab" / plugin
         folder.mkdir(parents=True, exist_ok=True)
@@ -190,10 +201,15 @@ def lab_env(home: Path) -> dict[str, str]:
     from cryptography.fernet import Fernet
 
     env = {k: v for k, v in os.environ.items() if k not in REGKIT_SETTINGS and not k.startswith("OPENREGISTER_")}
-    env.update(JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
-               JUPYTER_RUNTIME_DIR=str(home / "runtime"), PYTHONUNBUFFERED="1",
-               REGKIT_CACHE_DIR=str(home / "regkit-cache"), REGKIT_LOCAL_STATE=str(home / "regkit-state.sqlite"),
-               REGKIT_LOCAL_SECRET_KEY=Fernet.generate_key().decode())  # fmt: skip
+    env.update(
+        JUPYTER_CONFIG_DIR=str(home / "config"),
+        JUPYTER_DATA_DIR=str(home / "data"),
+        JUPYTER_RUNTIME_DIR=str(home / "runtime"),
+        PYTHONUNBUFFERED="1",
+        REGKIT_CACHE_DIR=str(home / "regkit-cache"),
+        REGKIT_LOCAL_STATE=str(home / "regkit-state.sqlite"),
+        REGKIT_LOCAL_SECRET_KEY=Fernet.generate_key().decode(),
+    )
     return env
 
 
@@ -224,16 +240,28 @@ class Lab:
         self.url = f"http://127.0.0.1:{self.port}"
         lab_settings(home / "settings")
         command = [
-            sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={self.port}", "--ip=127.0.0.1",
-            f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={root}", "--ServerApp.allow_root=True",
-            f"--LabApp.user_settings_dir={home / 'settings'}", f"--LabApp.workspaces_dir={home / 'workspaces'}",
-        ]  # fmt: skip
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            f"--port={self.port}",
+            "--ip=127.0.0.1",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={root}",
+            "--ServerApp.allow_root=True",
+            f"--LabApp.user_settings_dir={home / 'settings'}",
+            f"--LabApp.workspaces_dir={home / 'workspaces'}",
+        ]
         self.log = (home / "server.log").open("w")
-        self.process = subprocess.Popen(command, env=lab_env(home), stdout=self.log, stderr=subprocess.STDOUT,
-                                        start_new_session=True)  # fmt: skip
+        self.process = subprocess.Popen(
+            command, env=lab_env(home), stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
-            wait_for(lambda: self.process.poll() is not None or self.get("/api/status").ok, SERVER_START_TIMEOUT,
-                     "JupyterLab did not answer")  # fmt: skip
+            wait_for(
+                lambda: self.process.poll() is not None or self.get("/api/status").ok,
+                SERVER_START_TIMEOUT,
+                "JupyterLab did not answer",
+            )
             if self.process.poll() is not None:
                 raise RuntimeError(f"JupyterLab exited with {self.process.returncode}: {self.log_text()}")
         except BaseException:
@@ -262,8 +290,11 @@ class Lab:
         body: dict[str, Any] = {"path": notebook, "type": "notebook", "name": notebook, "kernel": {"name": "python3"}}
         session = requests.post(self.url + "/api/sessions", json=body, headers=self.headers, timeout=30).json()
         kernel, started = session["kernel"]["id"], session["kernel"]["last_activity"]
-        wait_for(lambda: self.get(f"/api/kernels/{kernel}").json().get("last_activity") != started,
-                 KERNEL_START_TIMEOUT, "the kernel did not start")  # fmt: skip
+        wait_for(
+            lambda: self.get(f"/api/kernels/{kernel}").json().get("last_activity") != started,
+            KERNEL_START_TIMEOUT,
+            "the kernel did not start",
+        )
         return str(session["id"])
 
     def stop_kernels(self) -> None:

@@ -165,8 +165,9 @@ def wait_text(view: Any, pattern: str, timeout_ms: int = CHANGE_TIMEOUT_MS) -> s
         if found:
             return found.group(0)
         if time.monotonic() > deadline:
-            raise AssertionError(f"no {pattern!r} in the explorer after {timeout_ms / 1000:g} s; it shows:\n"
-                                 f"{text[:1500]}")  # fmt: skip
+            raise AssertionError(
+                f"no {pattern!r} in the explorer after {timeout_ms / 1000:g} s; it shows:\n{text[:1500]}"
+            )
         time.sleep(0.2)
 
 
@@ -216,8 +217,15 @@ def check_view(session: Session, view: Any, where: str, min_tables: int = 0) -> 
         problems.append(f"{where}: {len(found)} tables shown, expected at least {min_tables}")
     for n, table in enumerate(found, 1):
         name = f"{where}, table {n}"
-        kind = ("itables" if table["itables"] else "card" if table["card"]
-                else "regkit-table" if "regkit-table" in table["classes"] else "")  # fmt: skip
+        kind = (
+            "itables"
+            if table["itables"]
+            else "card"
+            if table["card"]
+            else "regkit-table"
+            if "regkit-table" in table["classes"]
+            else ""
+        )
         if not kind:
             problems.append(f"{name}: not the explorers' table style (class {table['classes']!r})")
         if table["rows"] == 0:
@@ -447,7 +455,9 @@ def test_group_explorer_states(session: Session) -> None:
         crawl = button(view, "Crawl")
         session.page.wait_for_function(
             "([view, crawl, error]) => !crawl.disabled || new RegExp(error).test(view.innerText)",
-            arg=[view.element_handle(), crawl.element_handle(), error], timeout=CHANGE_TIMEOUT_MS)  # fmt: skip
+            arg=[view.element_handle(), crawl.element_handle(), error],
+            timeout=CHANGE_TIMEOUT_MS,
+        )
         if not crawl.is_disabled():
             crawl.click()
         wait_text(view, error)

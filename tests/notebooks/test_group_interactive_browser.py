@@ -88,8 +88,9 @@ def test_group_interactive_renders_in_jupyterlab(tmp_path: Path, request: pytest
             area.screenshot(path=str(artifacts / "group_interactive_zoomed.png"))
         except Exception as exc:
             page.screenshot(path=str(artifacts / "group_interactive_failure.png"), full_page=True)
-            raise AssertionError(f"browser check failed ({exc}); screenshot in {artifacts}; "
-                                 f"server log:\n{lab.log_text()}") from exc  # fmt: skip
+            raise AssertionError(
+                f"browser check failed ({exc}); screenshot in {artifacts}; server log:\n{lab.log_text()}"
+            ) from exc
         assert widget is not None
     assert before["canvases"] >= 2, before  # sigma's WebGL layers and its label layer
     assert before["painted"] > 2000 and before["colours"] >= 3, before  # nodes, edges and labels, not blank

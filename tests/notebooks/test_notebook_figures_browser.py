@@ -126,10 +126,13 @@ def _open(page: Any, lab: Lab, path: Path) -> Any:
     n_cells = len(json.loads(path.read_text(encoding="utf-8"))["cells"])
     page.goto(lab.notebook_url(path.name))
     notebook = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook")
-    page.wait_for_function("([nb, n]) => nb.querySelectorAll('.jp-Cell').length === n",
-                           arg=[notebook.element_handle(), n_cells])  # fmt: skip
-    page.wait_for_function("nb => [...nb.querySelectorAll('.jp-OutputArea-output img')].every(i => i.complete)",
-                           arg=notebook.element_handle())  # fmt: skip
+    page.wait_for_function(
+        "([nb, n]) => nb.querySelectorAll('.jp-Cell').length === n", arg=[notebook.element_handle(), n_cells]
+    )
+    page.wait_for_function(
+        "nb => [...nb.querySelectorAll('.jp-OutputArea-output img')].every(i => i.complete)",
+        arg=notebook.element_handle(),
+    )
     return notebook
 
 
@@ -153,8 +156,9 @@ def _pandas_table_problems(where: str, measured: list[dict[str, Any]], stored: S
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_stored_outputs_show_in_a_fresh_notebook(path: Path, notebook_lab: Lab, chromium_browser: Any,
-                                                 artifacts: Path) -> None:  # fmt: skip
+def test_stored_outputs_show_in_a_fresh_notebook(
+    path: Path, notebook_lab: Lab, chromium_browser: Any, artifacts: Path
+) -> None:
     """Open the notebook untrusted and unrun: each stored figure is a drawn image, each table a styled table."""
     cells = stored_cells(path)
     page = new_page(chromium_browser)

@@ -132,7 +132,8 @@ def test_07_explorers_in_jupyterlab(lab: Lab, artifacts: Path) -> None:
             page.screenshot(path=str(artifacts / "07_explorers_page.png"))
         except Exception as exc:
             page.screenshot(path=str(artifacts / "07_explorers_failure.png"), full_page=True)
-            raise AssertionError(f"browser check failed ({exc}); screenshot in {artifacts}; "
-                                 f"server log:\n{lab.log_text()}") from exc  # fmt: skip
+            raise AssertionError(
+                f"browser check failed ({exc}); screenshot in {artifacts}; server log:\n{lab.log_text()}"
+            ) from exc
     assert (artifacts / "07_explorers.png").stat().st_size > 10_000
     print(f"screenshot: {artifacts / '07_explorers.png'}")

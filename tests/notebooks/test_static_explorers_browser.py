@@ -48,8 +48,16 @@ def _stored_notebook(target: Path, explorers: list[Any]) -> None:
         bundle = explorer._repr_mimebundle_()
         assert WIDGET_VIEW in bundle and "text/html" in bundle
         output = {"output_type": "execute_result", "execution_count": i + 1, "metadata": {}, "data": bundle}
-        cells.append({"cell_type": "code", "execution_count": i + 1, "id": f"cell-{i}", "metadata": {},
-                      "outputs": [output], "source": f"explorer_{i}"})  # fmt: skip
+        cells.append(
+            {
+                "cell_type": "code",
+                "execution_count": i + 1,
+                "id": f"cell-{i}",
+                "metadata": {},
+                "outputs": [output],
+                "source": f"explorer_{i}",
+            }
+        )
     kernel = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
     notebook = {"cells": cells, "metadata": {"kernelspec": kernel}, "nbformat": 4, "nbformat_minor": 5}
     target.write_text(json.dumps(notebook), encoding="utf-8")
@@ -87,6 +95,7 @@ def test_explorers_show_their_snapshot_in_an_untrusted_notebook(tmp_path: Path, 
             second.screenshot(path=str(artifacts / "static_explorers_group.png"))
         except Exception as exc:
             page.screenshot(path=str(artifacts / "static_explorers_failure.png"), full_page=True)
-            raise AssertionError(f"browser check failed ({exc}); screenshots in {artifacts}; "
-                                 f"server log:\n{lab.log_text()}") from exc  # fmt: skip
+            raise AssertionError(
+                f"browser check failed ({exc}); screenshots in {artifacts}; server log:\n{lab.log_text()}"
+            ) from exc
     assert (artifacts / "static_explorers_insolvency.png").stat().st_size > 10_000

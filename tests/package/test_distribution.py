@@ -128,8 +128,20 @@ def test_an_empty_reference_directory_names_the_bundled_reference_lists(tmp_path
     (tmp_path / "empty").mkdir()
 
     def build(reference: str) -> int:
-        return main(["world", "build", "--companies", "50", "--seed", "3", "--out", str(tmp_path / "b"),
-                     "--reference", reference])  # fmt: skip
+        return main(
+            [
+                "world",
+                "build",
+                "--companies",
+                "50",
+                "--seed",
+                "3",
+                "--out",
+                str(tmp_path / "b"),
+                "--reference",
+                reference,
+            ]
+        )
 
     assert build(str(tmp_path / "empty")) == 1
     err = capsys.readouterr().err

@@ -20,8 +20,20 @@ from typing import Any
 
 import requests
 
-__all__ = ["LOOKUP", "EXTRACT", "RESEARCH", "HANG", "child", "start_child", "start_together", "result_of",
-           "used_credits", "stored_secrets", "AnswerGate", "answer_gate"]  # fmt: skip
+__all__ = [
+    "LOOKUP",
+    "EXTRACT",
+    "RESEARCH",
+    "HANG",
+    "child",
+    "start_child",
+    "start_together",
+    "result_of",
+    "used_credits",
+    "stored_secrets",
+    "AnswerGate",
+    "answer_gate",
+]
 
 _PRELUDE = """
 import json, sys
@@ -104,16 +116,23 @@ def _command(script: str, params: dict[str, Any]) -> list[str]:
 
 def child(script: str, timeout: float = 300, **params: Any) -> dict[str, Any]:
     """Run ``script`` in a child process with ``params`` and return its result (it must succeed)."""
-    run = subprocess.run(_command(script, params), capture_output=True, text=True, timeout=timeout,
-                         env=dict(os.environ))  # fmt: skip
+    run = subprocess.run(
+        _command(script, params), capture_output=True, text=True, timeout=timeout, env=dict(os.environ)
+    )
     assert run.returncode == 0, f"child failed ({run.returncode}):\n{run.stdout}\n{run.stderr}"
     return dict(json.loads(run.stdout.strip().splitlines()[-1]))
 
 
 def start_child(script: str, **params: Any) -> subprocess.Popen[str]:
     """Start ``script`` in a child process with ``params``; read its result with :func:`result_of`."""
-    return subprocess.Popen(_command(script, params), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))  # fmt: skip
+    return subprocess.Popen(
+        _command(script, params),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    )
 
 
 def start_together(processes: list[subprocess.Popen[str]], timeout: float = 120) -> None:
@@ -159,8 +178,17 @@ def stored_secrets(server: Any, secrets: list[str]) -> list[str]:
     return found
 
 
-_HOP_HEADERS = {"host", "connection", "content-length", "content-encoding", "transfer-encoding", "accept-encoding",
-                "keep-alive", "date", "server"}  # fmt: skip
+_HOP_HEADERS = {
+    "host",
+    "connection",
+    "content-length",
+    "content-encoding",
+    "transfer-encoding",
+    "accept-encoding",
+    "keep-alive",
+    "date",
+    "server",
+}
 
 
 class AnswerGate:
@@ -204,8 +232,9 @@ class AnswerGate:
                 answer = None
                 if not held or gate.forward:
                     headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP_HEADERS}
-                    answer = requests.request(self.command, gate.upstream + self.path, headers=headers, data=body,
-                                              timeout=120)  # fmt: skip
+                    answer = requests.request(
+                        self.command, gate.upstream + self.path, headers=headers, data=body, timeout=120
+                    )
                 if held:
                     with gate._lock:
                         gate.held += 1

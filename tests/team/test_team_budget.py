@@ -40,8 +40,15 @@ def test_two_processes_under_one_budget_spend_it_once(slow_served: Any, redis: A
     ids = list(world.companies)[1000:1060]  # 30 uncached lookups each, 300 credits each: 600 wanted, 300 allowed
     scope = f"{redis.url}#team-a"
     before = used_credits(slow_served.url)
-    common = {"api_key": "demo-paid", "base_url": slow_served.url, "cache": redis.url, "budget": 300, "scope": scope,
-              "errors": errors, "wait": True}  # fmt: skip
+    common = {
+        "api_key": "demo-paid",
+        "base_url": slow_served.url,
+        "cache": redis.url,
+        "budget": 300,
+        "scope": scope,
+        "errors": errors,
+        "wait": True,
+    }
     alice = start_child(LOOKUP, member="alice", ids=ids[:30], **common)
     bob = start_child(LOOKUP, member="bob", ids=ids[30:], **common)
     start_together([alice, bob])
@@ -67,16 +74,27 @@ def test_two_processes_under_one_budget_spend_it_once(slow_served: Any, redis: A
 
 def _account_of(base_url: str, api_key: str = "demo-paid") -> Any:
     """A reader of the register's account (``GET /v1/credits``), as :class:`regkit.Client` binds one."""
-    return lambda: requests.get(f"{base_url}/v1/credits", headers={"Authorization": f"Bearer {api_key}"},
-                                timeout=30).json()  # fmt: skip
+    return lambda: requests.get(
+        f"{base_url}/v1/credits", headers={"Authorization": f"Bearer {api_key}"}, timeout=30
+    ).json()
 
 
-def test_a_crash_mid_call_keeps_its_reservation_held_until_the_account_settles_it(served: Any, redis: Any,
-                                                                                  world: Any) -> None:  # fmt: skip
+def test_a_crash_mid_call_keeps_its_reservation_held_until_the_account_settles_it(
+    served: Any, redis: Any, world: Any
+) -> None:
     scope = f"{redis.url}#crash-team"
     with answer_gate(served.url, forward=False) as gate:  # the lookup never reaches the register: never charged
-        hang = start_child(HANG, api_key="demo-paid", base_url=gate.url, budget=300, scope=scope, hold=2.0,
-                           timeout=600, retries=0, ids=list(world.companies)[:1])  # fmt: skip
+        hang = start_child(
+            HANG,
+            api_key="demo-paid",
+            base_url=gate.url,
+            budget=300,
+            scope=scope,
+            hold=2.0,
+            timeout=600,
+            retries=0,
+            ids=list(world.companies)[:1],
+        )
         try:
             team = TeamBudget(redis.url, "crash-team")
             _wait_for(lambda: gate.arrived.is_set() and team.held == 10, "the child's call in flight")
@@ -125,8 +143,7 @@ def test_reserve_and_settle_are_shared_by_every_handle(redis: Any) -> None:
 
 def test_the_cap_lives_in_redis(redis: Any) -> None:
     scope = f"{redis.url}#analysts"
-    lead = Client(api_key="demo-paid", base_url="http://127.0.0.1:9", cache="memory", budget=500,
-                  budget_scope=scope)  # fmt: skip
+    lead = Client(api_key="demo-paid", base_url="http://127.0.0.1:9", cache="memory", budget=500, budget_scope=scope)
     member = Client(api_key="demo-paid", base_url="http://127.0.0.1:9", cache="memory", budget_scope=scope)
     assert member.budget.limit == 500  # no budget given: the team's
     with pytest.raises(
@@ -141,8 +158,13 @@ def test_the_cap_lives_in_redis(redis: Any) -> None:
 
 
 def test_a_team_without_a_cap_counts_and_records(served: Any, redis: Any, world: Any) -> None:
-    client = Client(api_key="demo-paid", base_url=served.url, cache=redis.url, budget_scope=f"{redis.url}#open",
-                    budget_member="dora")  # fmt: skip
+    client = Client(
+        api_key="demo-paid",
+        base_url=served.url,
+        cache=redis.url,
+        budget_scope=f"{redis.url}#open",
+        budget_member="dora",
+    )
     ids = list(world.companies)[2000:2003]
     client.get_companies(ids, progress=False)
     client.get_companies(ids, progress=False)  # cached: free, and not in the team ledger
@@ -153,8 +175,9 @@ def test_a_team_without_a_cap_counts_and_records(served: Any, redis: Any, world:
 
 
 def test_repr_shows_the_team_and_no_password(served: Any, redis: Any, world: Any) -> None:
-    client = Client(api_key="demo-paid", base_url=served.url, cache=redis.url, budget=300,
-                    budget_scope=f"{redis.url}#team-a")  # fmt: skip
+    client = Client(
+        api_key="demo-paid", base_url=served.url, cache=redis.url, budget=300, budget_scope=f"{redis.url}#team-a"
+    )
     client.get_companies(list(world.companies)[3000:3018], progress=False)
     assert "budget=team-a: 120 of 300 left" in repr(client)
     assert repr(client.budget) == f"<TeamBudget team-a at redis://***@127.0.0.1:{redis.port}/0: 120 of 300 left>"
@@ -184,8 +207,13 @@ def test_a_member_needs_a_scope_and_a_name() -> None:
     with pytest.raises(ValidationError, match="budget_member names who spends from a team budget"):
         Client(api_key="demo-paid", base_url="http://127.0.0.1:9", cache="memory", budget_member="alice")
     with pytest.raises(ValidationError, match="budget_member must be a name"):
-        Client(api_key="demo-paid", base_url="http://127.0.0.1:9", cache="memory", budget_member="",
-               budget_scope="redis://127.0.0.1:9/0#team-a")  # fmt: skip
+        Client(
+            api_key="demo-paid",
+            base_url="http://127.0.0.1:9",
+            cache="memory",
+            budget_member="",
+            budget_scope="redis://127.0.0.1:9/0#team-a",
+        )
 
 
 def test_a_scope_whose_redis_does_not_answer_says_so(redis: Any) -> None:
@@ -193,8 +221,13 @@ def test_a_scope_whose_redis_does_not_answer_says_so(redis: Any) -> None:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     with pytest.raises(ValidationError, match="did not answer PING") as info:
-        Client(api_key="demo-paid", base_url="http://127.0.0.1:9", cache="memory", budget=10,
-               budget_scope=f"redis://:pw-Hidden@127.0.0.1:{port}/0#team-a")  # fmt: skip
+        Client(
+            api_key="demo-paid",
+            base_url="http://127.0.0.1:9",
+            cache="memory",
+            budget=10,
+            budget_scope=f"redis://:pw-Hidden@127.0.0.1:{port}/0#team-a",
+        )
     assert "pw-Hidden" not in str(info.value) and "team team-a" in str(info.value)
     wrong = redis.url.replace(redis.password, "not-the-password")
     with pytest.raises(ValidationError, match="did not answer PING") as info:

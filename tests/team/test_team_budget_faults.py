@@ -36,8 +36,15 @@ def _wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -
 
 
 def _client(base_url: str, redis: Any, team: str, member: str, budget: int | None = 300) -> Client:
-    return Client(api_key="demo-paid", base_url=base_url, cache="memory", budget=budget,
-                  budget_scope=f"{redis.url}#{team}", budget_member=member, retries=0)  # fmt: skip
+    return Client(
+        api_key="demo-paid",
+        base_url=base_url,
+        cache="memory",
+        budget=budget,
+        budget_scope=f"{redis.url}#{team}",
+        budget_member=member,
+        retries=0,
+    )
 
 
 def _holds_running(redis: Any, team: str) -> int:
@@ -58,8 +65,15 @@ def test_the_cap_survives_redis_losing_its_data(served: Any, killable_redis: Any
     """Fault 1: Redis restarted without its data must not turn the team's cap into "no limit"."""
     redis, ids = killable_redis, list(world.companies)[4000:4040]
     before = used_credits(served.url)
-    bob = child(LOOKUP, api_key="demo-paid", base_url=served.url, budget=300, scope=f"{redis.url}#lab",
-                member="bob", ids=ids[:10])  # fmt: skip  # another process, which creates and anchors the team
+    bob = child(
+        LOOKUP,
+        api_key="demo-paid",
+        base_url=served.url,
+        budget=300,
+        scope=f"{redis.url}#lab",
+        member="bob",
+        ids=ids[:10],
+    )  # another process, which creates and anchors the team
     alice = _client(served.url, redis, "lab", "alice")
     alice.get_companies(ids[10:15], progress=False)
     assert bob["spent"] == 100 and alice.budget.spent == 150
@@ -80,8 +94,16 @@ def test_the_cap_survives_redis_losing_its_data(served: Any, killable_redis: Any
     alice.get_companies(ids[16:30], progress=False)
     with pytest.raises(BudgetExceededError, match=r"only 0 of the budget of team lab \(300\) are left"):
         alice.get_company(ids[30])
-    late = child(LOOKUP, api_key="demo-paid", base_url=served.url, budget=300, scope=f"{redis.url}#lab",
-                 member="carol", ids=ids[31:33], errors="collect")  # fmt: skip  # joins after the restore: refused
+    late = child(
+        LOOKUP,
+        api_key="demo-paid",
+        base_url=served.url,
+        budget=300,
+        scope=f"{redis.url}#lab",
+        member="carol",
+        ids=ids[31:33],
+        errors="collect",
+    )  # joins after the restore: refused
     assert late["spent"] == 0 and (late["refused"] or late["raised"] == "BudgetExceededError")
 
     charged = used_credits(served.url) - before
@@ -95,8 +117,9 @@ def test_the_cap_survives_redis_losing_its_data(served: Any, killable_redis: Any
 
 
 @pytest.mark.parametrize("how", ["kill -9", "SHUTDOWN SAVE"])
-def test_a_paid_answer_is_kept_when_redis_fails_at_its_settlement(served: Any, killable_redis: Any, world: Any,
-                                                                  how: str) -> None:  # fmt: skip
+def test_a_paid_answer_is_kept_when_redis_fails_at_its_settlement(
+    served: Any, killable_redis: Any, world: Any, how: str
+) -> None:
     """Fault 2: the answer of a charged call comes back while Redis is down; it is returned, not lost."""
     redis, ids = killable_redis, list(world.companies)[4100:4110]
     before = used_credits(served.url)
@@ -145,8 +168,9 @@ def test_a_paid_answer_is_kept_when_redis_fails_at_its_settlement(served: Any, k
         client.close()
 
 
-def test_a_bulk_call_in_flight_when_redis_dies_counts_each_charge_once(served: Any, killable_redis: Any,
-                                                                        world: Any) -> None:  # fmt: skip
+def test_a_bulk_call_in_flight_when_redis_dies_counts_each_charge_once(
+    served: Any, killable_redis: Any, world: Any
+) -> None:
     """Eight lookups of a bulk call are charged while Redis dies: all eight answers are kept, the rest of the
     call is refused, and the eight pending charges are counted once when the team is re-established."""
     redis, ids = killable_redis, list(world.companies)[4600:4620]
@@ -184,8 +208,18 @@ def test_a_member_killed_mid_call_cannot_make_the_team_cross_its_cap(served: Any
     ids = list(world.companies)[4200:4240]
     before = used_credits(served.url)
     with answer_gate(served.url) as gate:  # the register charges the lookup; its answer never leaves the gate
-        hang = start_child(HANG, api_key="demo-paid", base_url=gate.url, budget=300, scope=f"{redis.url}#ops",
-                           member="carl", hold=2.0, timeout=600, retries=0, ids=ids[:1])  # fmt: skip
+        hang = start_child(
+            HANG,
+            api_key="demo-paid",
+            base_url=gate.url,
+            budget=300,
+            scope=f"{redis.url}#ops",
+            member="carl",
+            hold=2.0,
+            timeout=600,
+            retries=0,
+            ids=ids[:1],
+        )
         try:
             team = TeamBudget(redis.url, "ops")
             _wait_for(lambda: gate.arrived.is_set() and team.held == 10, "carl's call, charged and in flight")
@@ -240,8 +274,9 @@ def test_redis_rolled_back_to_an_older_save_is_re_established(served: Any, killa
     client.close()
 
 
-def test_a_team_without_a_cap_stays_one_and_is_counted_through_a_loss(served: Any, killable_redis: Any,
-                                                                       world: Any) -> None:  # fmt: skip
+def test_a_team_without_a_cap_stays_one_and_is_counted_through_a_loss(
+    served: Any, killable_redis: Any, world: Any
+) -> None:
     redis, ids = killable_redis, list(world.companies)[4400:4410]
     before = used_credits(served.url)
     client = _client(served.url, redis, "open", "gus", budget=None)

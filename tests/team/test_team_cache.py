@@ -49,8 +49,17 @@ def test_extracts_stay_with_their_user(served: Any, redis: Any) -> None:
 def test_no_key_or_password_in_redis_or_in_what_is_shown(served: Any, redis: Any, world: Any) -> None:
     ids = list(world.companies)[200:210]
     scope = f"{redis.url}#newsroom"
-    shown = child(RESEARCH, api_key="demo-paid", base_url=served.url, cache=redis.url, budget=5000, scope=scope,
-                  ids=ids, tr_user=TR_USER, tr_password=TR_PASSWORD)  # fmt: skip
+    shown = child(
+        RESEARCH,
+        api_key="demo-paid",
+        base_url=served.url,
+        cache=redis.url,
+        budget=5000,
+        scope=scope,
+        ids=ids,
+        tr_user=TR_USER,
+        tr_password=TR_PASSWORD,
+    )
     assert shown["spent"] > 0 and shown["location"] == f"redis://***@127.0.0.1:{redis.port}/0"
     for text in shown.values():
         assert redis.password not in str(text) and "demo-paid" not in str(text)
@@ -87,8 +96,9 @@ def _age(backend: Any, fragment: str, days: int) -> None:
 
 def test_clear_older_than_on_redis_keeps_the_younger_and_the_team(served: Any, redis: Any, world: Any) -> None:
     old, young = list(world.companies)[400:402]
-    client = Client(api_key="demo-paid", base_url=served.url, cache=redis.url, budget=100,
-                    budget_scope=f"{redis.url}#desk")  # fmt: skip
+    client = Client(
+        api_key="demo-paid", base_url=served.url, cache=redis.url, budget=100, budget_scope=f"{redis.url}#desk"
+    )
     client.get_company(old)
     client.get_company(young)
     _age(client.cache.backend, old, days=40)
@@ -133,8 +143,9 @@ def test_regkit_cache_info_and_clear_on_redis(run: Any, served: Any, redis: Any,
     client.close()
 
 
-def test_regkit_cache_setting_is_the_default_of_client_and_command(run: Any, served: Any, redis: Any, world: Any,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_regkit_cache_setting_is_the_default_of_client_and_command(
+    run: Any, served: Any, redis: Any, world: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("REGKIT_CACHE", redis.url)
     client = Client(api_key="demo-paid", base_url=served.url)  # no cache= given: REGKIT_CACHE
     client.get_company(list(world.companies)[600])
@@ -151,8 +162,9 @@ def _closed_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def test_a_redis_that_does_not_answer_is_one_clear_line_without_the_password(run: Any,
-                                                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_a_redis_that_does_not_answer_is_one_clear_line_without_the_password(
+    run: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     url = f"redis://:Very-Secret-9@127.0.0.1:{_closed_port()}/0"
     with pytest.raises(ValidationError, match="did not answer PING") as info:
         Client(api_key="k-123456", base_url="http://127.0.0.1:9", cache=url)

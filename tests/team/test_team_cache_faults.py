@@ -27,8 +27,9 @@ def own_redis(tmp_path: Path) -> Any:
     server.stop()
 
 
-def test_a_redis_cache_that_goes_down_refuses_paid_calls_before_sending(own_redis: Any, served: Any,
-                                                                         world: Any) -> None:  # fmt: skip
+def test_a_redis_cache_that_goes_down_refuses_paid_calls_before_sending(
+    own_redis: Any, served: Any, world: Any
+) -> None:
     ids = list(world.companies)[3000:3004]
     client = Client(api_key="demo-paid", base_url=served.url, cache=own_redis.url)
     client.get_company(ids[0])

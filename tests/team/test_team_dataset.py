@@ -46,8 +46,10 @@ def test_a_redis_cache_exports_the_tables_of_the_records(redis_client: Any, worl
 def test_reads_of_redis_follow_former_ids(redis_client: Any, world: Any) -> None:
     ids = pick_ids(world)
     record = redis_client.get_company(ids["moved"])
-    asked = {name: redis_client._caller.cache_key(redis_client._company_op(cid, False, False))
-             for name, cid in (("current", ids["moved"]), ("former", ids["former"]), ("never", ids["ag"]))}  # fmt: skip
+    asked = {
+        name: redis_client._caller.cache_key(redis_client._company_op(cid, False, False))
+        for name, cid in (("current", ids["moved"]), ("former", ids["former"]), ("never", ids["ag"]))
+    }
     found = redis_client.cache.read(asked.values())
     assert set(found) == {asked["current"], asked["former"]}  # the former id is a redirect to the same answer
     assert found[asked["former"]].body == found[asked["current"]].body

@@ -27,8 +27,17 @@ def world_graph() -> nx.MultiDiGraph:
 
 
 def company(G: nx.MultiDiGraph, cid: str, name: str, status: str = "active") -> None:
-    G.add_node(cid, kind="company", name=name, legal_form="gmbh", status=status, city="Berlin", fetched=True,
-               incorporated_at=START, terminated_at=None)  # fmt: skip
+    G.add_node(
+        cid,
+        kind="company",
+        name=name,
+        legal_form="gmbh",
+        status=status,
+        city="Berlin",
+        fetched=True,
+        incorporated_at=START,
+        terminated_at=None,
+    )
 
 
 def holds(G: nx.MultiDiGraph, parent: str, child: str, share: float = 1.0) -> None:
@@ -41,8 +50,16 @@ def link(G: nx.MultiDiGraph, source: str, target: str, relation: str) -> None:
 
 
 def person(G: nx.MultiDiGraph, pid: str, name: str, serves: list[str]) -> None:
-    G.add_node(pid, kind="natural_person", name=name, first_name=name.split()[0], last_name=name.split()[-1],
-               date_of_birth=dt.date(1970, 1, 1), city="Berlin", person_id=pid)  # fmt: skip
+    G.add_node(
+        pid,
+        kind="natural_person",
+        name=name,
+        first_name=name.split()[0],
+        last_name=name.split()[-1],
+        date_of_birth=dt.date(1970, 1, 1),
+        city="Berlin",
+        person_id=pid,
+    )
     for cid in serves:
         attrs = edge_attributes("representation", role="DIRECTOR", valid_from=START)
         G.add_edge(pid, cid, key=f"representation/DIRECTOR/{START}", **attrs)
@@ -60,8 +77,15 @@ def hand_built() -> nx.MultiDiGraph:
     Delta (no control). Depth: Top 0; Alpha, Beta 1; Gamma, Epsilon, Zeta 2; Delta 3. Two directors.
     """
     G = nx.MultiDiGraph()
-    for n, name in [(1, "Top Holding AG"), (2, "Alpha GmbH"), (3, "Beta GmbH"), (4, "Gamma GmbH"), (5, "Delta GmbH"),
-                    (6, "Epsilon GmbH"), (7, "Zeta GmbH")]:  # fmt: skip
+    for n, name in [
+        (1, "Top Holding AG"),
+        (2, "Alpha GmbH"),
+        (3, "Beta GmbH"),
+        (4, "Gamma GmbH"),
+        (5, "Delta GmbH"),
+        (6, "Epsilon GmbH"),
+        (7, "Zeta GmbH"),
+    ]:
         company(G, cid(n), name, "inactive" if n == 6 else "active")
     holds(G, cid(1), cid(2))
     holds(G, cid(1), cid(3))
@@ -84,8 +108,14 @@ def wide(children: int = 40) -> nx.MultiDiGraph:
     three subsidiaries of their own."""
     G = nx.MultiDiGraph()
     company(G, cid(1), "Blauwerk Holding AG")
-    kinds = itertools.cycle(["Projekte GmbH", "Gesundheitszentrum GmbH", "Verwaltungs- und Beteiligungsgesellschaft "
-                             "am Stadtpark mbH", "Service GmbH & Co. KG"])  # fmt: skip
+    kinds = itertools.cycle(
+        [
+            "Projekte GmbH",
+            "Gesundheitszentrum GmbH",
+            "Verwaltungs- und Beteiligungsgesellschaft am Stadtpark mbH",
+            "Service GmbH & Co. KG",
+        ]
+    )
     for n in range(2, children + 2):
         company(G, cid(n), f"Blauwerk {next(kinds)}")
         holds(G, cid(1), cid(n))
@@ -105,6 +135,11 @@ def label_texts(ax: Any) -> dict[str, Any]:
 
 def overlapping(boxes: list[Any]) -> list[tuple[int, int]]:
     """Index pairs of window extents that overlap (touching edges do not count)."""
-    return [(i, j) for i, j in itertools.combinations(range(len(boxes)), 2)
-            if boxes[i].x0 < boxes[j].x1 and boxes[j].x0 < boxes[i].x1
-            and boxes[i].y0 < boxes[j].y1 and boxes[j].y0 < boxes[i].y1]  # fmt: skip
+    return [
+        (i, j)
+        for i, j in itertools.combinations(range(len(boxes)), 2)
+        if boxes[i].x0 < boxes[j].x1
+        and boxes[j].x0 < boxes[i].x1
+        and boxes[i].y0 < boxes[j].y1
+        and boxes[j].y0 < boxes[i].y1
+    ]

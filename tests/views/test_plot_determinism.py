@@ -32,13 +32,16 @@ def _drawings(world: Any, proceedings: list[dict[str, Any]]) -> dict[str, Callab
         "ratios_before": lambda: ratios_before(_with_opening(world, proceedings)),
         "insolvency_breakdown": lambda: insolvency_breakdown(
             frames.insolvency_results(proceedings), "legal_form", "status", share=True
-        ),  # fmt: skip
+        ),
     }
 
 
 def _with_opening(world: Any, proceedings: list[dict[str, Any]]) -> Any:
-    opened = {p["company_id"]: p["opened_at"] for p in proceedings if p.get("company_id") in world.companies
-              and p.get("opened_at")}  # fmt: skip
+    opened = {
+        p["company_id"]: p["opened_at"]
+        for p in proceedings
+        if p.get("company_id") in world.companies and p.get("opened_at")
+    }
     table = frames.ratios(frames.indicators([world.companies[cid] for cid in sorted(opened)][:60]))
     return table.assign(opened_at=table["company_id"].map(opened).astype("datetime64[us]"))
 

@@ -90,8 +90,13 @@ def test_the_eur_axis_is_in_thousands_or_millions(company: Any) -> None:
     labels = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
     units = {label.split(" ")[-1] for label in labels}
     assert len(units) == 1 and units <= {"k€", "M€", "bn€"}
-    small = pd.DataFrame({"company_id": ["A", "A"], "date": pd.to_datetime(["2022-12-31", "2023-12-31"]),
-                          "revenue": pd.array([1_000_000.0, 1_500_000.0], dtype="Float64")})  # fmt: skip
+    small = pd.DataFrame(
+        {
+            "company_id": ["A", "A"],
+            "date": pd.to_datetime(["2022-12-31", "2023-12-31"]),
+            "revenue": pd.array([1_000_000.0, 1_500_000.0], dtype="Float64"),
+        }
+    )
     ax = indicators(small, "revenue", ax=plt.subplots()[1])
     ax.set_yticks([1_000_000, 1_500_000])
     ax.figure.canvas.draw()
@@ -170,9 +175,21 @@ def _tick_labels(ax: Any) -> dict[float, str]:
 
 
 def _reports(days: list[str]) -> dict[str, Any]:
-    return {"id": "DE-HRB-B1234-1", "name": {"name": "A GmbH"}, "names": [], "indicators": [
-        {"date": day, "report_id": f"r{day}", "revenue": 100_000 * (i + 1), "employees": None,
-         **{m: None for m in frames.MEASURES if m != "revenue"}} for i, day in enumerate(days)]}  # fmt: skip
+    return {
+        "id": "DE-HRB-B1234-1",
+        "name": {"name": "A GmbH"},
+        "names": [],
+        "indicators": [
+            {
+                "date": day,
+                "report_id": f"r{day}",
+                "revenue": 100_000 * (i + 1),
+                "employees": None,
+                **{m: None for m in frames.MEASURES if m != "revenue"},
+            }
+            for i, day in enumerate(days)
+        ],
+    }
 
 
 def test_a_report_closing_on_31_december_sits_on_its_own_year() -> None:
@@ -232,11 +249,16 @@ def test_ratios_are_drawn_in_percent_of_the_frames_fractions(company: Any) -> No
 
 @pytest.mark.parametrize(
     ("metrics", "value", "label"),
-    [("equity_ratio", 30.0, "30 %: typical of German SMEs"), ("net_margin", 0.0, "0 %: break-even"),
-     ("revenue_growth", 0.0, "0 %: no growth"), (["net_margin", "return_on_assets"], 0.0, "0 %: break-even")],
-)  # fmt: skip
-def test_each_ratio_has_its_reference_line_named_in_the_legend(company: Any, metrics: Any, value: float,
-                                                               label: str) -> None:  # fmt: skip
+    [
+        ("equity_ratio", 30.0, "30 %: typical of German SMEs"),
+        ("net_margin", 0.0, "0 %: break-even"),
+        ("revenue_growth", 0.0, "0 %: no growth"),
+        (["net_margin", "return_on_assets"], 0.0, "0 %: break-even"),
+    ],
+)
+def test_each_ratio_has_its_reference_line_named_in_the_legend(
+    company: Any, metrics: Any, value: float, label: str
+) -> None:
     ax = ratios(company(TOP), metrics)
     line = _reference(ax)
     assert set(line.get_ydata()) == {value} and line.get_label() == label
@@ -260,8 +282,7 @@ def test_the_median_reference_is_the_median_of_the_companies_per_year(company: A
     table = frames.ratios(frames.indicators(records))
     table = table[table["is_latest_revision"]]
     years = table["date"].dt.year.where(table["date"].dt.month > 5, table["date"].dt.year - 1)
-    expected = (table.assign(year=years, pct=table["equity_ratio"].astype(float) * 100)
-                .groupby("year")["pct"].median())  # fmt: skip
+    expected = table.assign(year=years, pct=table["equity_ratio"].astype(float) * 100).groupby("year")["pct"].median()
     _assert_same(line.get_xdata(), list(expected.index))
     _assert_same(line.get_ydata(), list(expected.to_numpy()))
 

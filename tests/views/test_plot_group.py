@@ -194,8 +194,11 @@ def test_register_number() -> None:
 def test_a_company_not_in_the_graph_is_a_clear_error_before_drawing() -> None:
     G = nx.MultiDiGraph()
     G.add_node("DE-HRB-R2103-65834", kind="company", name="Beispiel GmbH")
-    with pytest.raises(ValueError, match=r"'DE-HRB-R2103-1' is not in the graph: pass one of its 1 companies, e.g\. "
-                                         r"'DE-HRB-R2103-65834', or crawl it first"):  # fmt: skip
+    with pytest.raises(
+        ValueError,
+        match=r"'DE-HRB-R2103-1' is not in the graph: pass one of its 1 companies, e.g\. "
+        r"'DE-HRB-R2103-65834', or crawl it first",
+    ):
         regkit.plot.group(G, company_id="DE-HRB-R2103-1")
     with pytest.raises(ValueError, match="is not in the graph"):
         regkit.plot.group_interactive(G, company_id="DE-HRB-R2103-1")

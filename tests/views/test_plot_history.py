@@ -149,8 +149,14 @@ def test_the_given_axes_is_used_and_a_company_is_required(company: Any) -> None:
 
 def test_a_proceeding_without_dates_is_counted_not_dropped_silently(company: Any) -> None:
     record = company(DISTRESSED)
-    preliminary = {**record["insolvencies"][0], "id": "p-2", "case_number": "50 IN 9/26", "current_status":
-                   "preliminary", "opened_at": None, "closed_at": None}  # fmt: skip
+    preliminary = {
+        **record["insolvencies"][0],
+        "id": "p-2",
+        "case_number": "50 IN 9/26",
+        "current_status": "preliminary",
+        "opened_at": None,
+        "closed_at": None,
+    }
     record["insolvencies"].append(preliminary)
     bars = timeline_bars(record)
     assert bars.attrs["undated_insolvencies"] == 1 and "50 IN 9/26" not in set(bars["row"])
@@ -163,20 +169,39 @@ def _drawn(ax: Any) -> Any:
 
 
 def _inside(inner: Any, outer: Any, slack: float = 1.0) -> bool:
-    return (inner.x0 >= outer.x0 - slack and inner.y0 >= outer.y0 - slack and inner.x1 <= outer.x1 + slack
-            and inner.y1 <= outer.y1 + slack)  # fmt: skip
+    return (
+        inner.x0 >= outer.x0 - slack
+        and inner.y0 >= outer.y0 - slack
+        and inner.x1 <= outer.x1 + slack
+        and inner.y1 <= outer.y1 + slack
+    )
 
 
 @pytest.mark.parametrize(
     ("company_id", "expected"),
-    [(UG, {"name", "address", "capital", "register", "Geschäftsführer / Vorstand", "Gesellschafter", "active"}),
-     (LIQUIDATION, {"name", "address", "register", "Inhaber", "Liquidator", "active", "in Liquidation"}),
-     (DISTRESSED, {"name", "address", "capital", "register", "Geschäftsführer / Vorstand", "Gesellschafter",
-                   "Prokura", "active",
-                   "in Liquidation", "insolvency proceeding"})],  # opening the proceeding dissolves the GmbH
-)  # fmt: skip
-def test_the_legend_names_every_colour_and_sits_inside_the_figure(company: Any, company_id: str,
-                                                                  expected: set[str]) -> None:  # fmt: skip
+    [
+        (UG, {"name", "address", "capital", "register", "Geschäftsführer / Vorstand", "Gesellschafter", "active"}),
+        (LIQUIDATION, {"name", "address", "register", "Inhaber", "Liquidator", "active", "in Liquidation"}),
+        (
+            DISTRESSED,
+            {
+                "name",
+                "address",
+                "capital",
+                "register",
+                "Geschäftsführer / Vorstand",
+                "Gesellschafter",
+                "Prokura",
+                "active",
+                "in Liquidation",
+                "insolvency proceeding",
+            },
+        ),
+    ],  # opening the proceeding dissolves the GmbH
+)
+def test_the_legend_names_every_colour_and_sits_inside_the_figure(
+    company: Any, company_id: str, expected: set[str]
+) -> None:
     ax = timeline(company(company_id))
     renderer = _drawn(ax)
     legend = ax.get_legend()
@@ -198,8 +223,9 @@ def test_no_two_lanes_share_a_colour(company: Any) -> None:
 
 @pytest.mark.parametrize("company_id", [MOVED, UG, TOP, ABSORBED, LIQUIDATION])
 @pytest.mark.parametrize("figsize", [None, (10.0, 3.0)])
-def test_every_text_lies_inside_the_figure_and_every_bar_label_inside_its_bar(company: Any, company_id: str,
-                                                                              figsize: Any) -> None:  # fmt: skip
+def test_every_text_lies_inside_the_figure_and_every_bar_label_inside_its_bar(
+    company: Any, company_id: str, figsize: Any
+) -> None:
     record = company(company_id)
     record["names"][-1]["name"] = record["name"]["name"] = "Überlange Bezeichnung " * 6 + "GmbH"
     if figsize is None:
@@ -231,10 +257,16 @@ def test_the_axis_reads_in_years(company: Any, company_id: str) -> None:
 
 
 def test_a_company_a_few_weeks_old_still_gets_an_axis_of_years() -> None:
-    young = {"id": "DE-HRB-B1204-1", "incorporated_at": "2025-03-03", "terminated_at": None,
-             "name": {"name": "Neu GmbH", "legal_form": "gmbh", "start_date": "2025-03-03"},
-             "names": [{"name": "Neu GmbH", "legal_form": "gmbh", "start_date": "2025-03-03"}],
-             "representation": [], "insolvencies": [], "indicators": [{"date": "2025-03-20"}]}  # fmt: skip
+    young = {
+        "id": "DE-HRB-B1204-1",
+        "incorporated_at": "2025-03-03",
+        "terminated_at": None,
+        "name": {"name": "Neu GmbH", "legal_form": "gmbh", "start_date": "2025-03-03"},
+        "names": [{"name": "Neu GmbH", "legal_form": "gmbh", "start_date": "2025-03-03"}],
+        "representation": [],
+        "insolvencies": [],
+        "indicators": [{"date": "2025-03-20"}],
+    }
     ax = timeline(young, lanes=["names", "status"])
     _drawn(ax)
     labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
@@ -260,8 +292,9 @@ def test_role_and_proceeding_texts_use_the_schema_labels(company: Any) -> None:
     record = company(DISTRESSED)
     bars = timeline_bars(record)
     people = bars[bars["lane"] == "representatives"]
-    assert people["row"].tolist() == [f"{row.split(' · ')[0]} · {display_label('role', key)}"
-                                      for row, key in zip(people["row"], people["key"])]  # fmt: skip
+    assert people["row"].tolist() == [
+        f"{row.split(' · ')[0]} · {display_label('role', key)}" for row, key in zip(people["row"], people["key"])
+    ]
     proceedings = bars[bars["lane"] == "insolvencies"]
     by_case = {str(p["case_number"]): p["current_status"] for p in record["insolvencies"]}
     assert proceedings["text"].tolist() == [display_label("current_status", by_case[c]) for c in proceedings["row"]]

@@ -43,10 +43,12 @@ def _period_labels(ax: Any) -> list[str]:
     return [mdates.num2date(p.get_x()).strftime("%Y-%m") for p in first]
 
 
-@pytest.mark.parametrize(("by", "member"), [("status", "current_status"), ("kind", "proceeding_kind"),
-                                            ("legal_form", "debtor_legal_form")])  # fmt: skip
-def test_stacked_heights_are_the_group_counts(proceedings: list[dict[str, Any]], results: pd.DataFrame,
-                                              by: str, member: str) -> None:  # fmt: skip
+@pytest.mark.parametrize(
+    ("by", "member"), [("status", "current_status"), ("kind", "proceeding_kind"), ("legal_form", "debtor_legal_form")]
+)
+def test_stacked_heights_are_the_group_counts(
+    proceedings: list[dict[str, Any]], results: pd.DataFrame, by: str, member: str
+) -> None:
     ax = insolvency_trend(results, "M", by=by, top=None)
     expected = Counter((_month(p["opened_at"]), p[member] or "unknown") for p in proceedings if p["opened_at"])
     stacks, months = _stacks(ax), _period_labels(ax)
@@ -77,8 +79,9 @@ def test_top_groups_and_the_rest_as_other(proceedings: list[dict[str, Any]], res
     assert ax.get_legend().get_title().get_text() == "Court"
 
 
-def test_without_by_one_bar_per_period_and_missing_dates_are_told(proceedings: list[dict[str, Any]],
-                                                                    results: pd.DataFrame) -> None:  # fmt: skip
+def test_without_by_one_bar_per_period_and_missing_dates_are_told(
+    proceedings: list[dict[str, Any]], results: pd.DataFrame
+) -> None:
     ax = insolvency_trend(results, "Q")
     (container,) = ax.containers
     quarters = Counter(str(pd.Period(p["opened_at"], "Q")) for p in proceedings if p["opened_at"])
@@ -118,8 +121,10 @@ def test_another_date_column_and_the_counts_table(results: pd.DataFrame) -> None
 
 
 def test_trend_takes_search_pages_and_the_given_axes(proceedings: list[dict[str, Any]]) -> None:
-    page = {"results": proceedings[:40], "pagination": {"page": 1, "per_page": 40, "total_pages": 1,
-                                                        "total_results": 40}}  # fmt: skip
+    page = {
+        "results": proceedings[:40],
+        "pagination": {"page": 1, "per_page": 40, "total_pages": 1, "total_results": 40},
+    }
     fig, ax = plt.subplots()
     assert insolvency_trend(page, "Y", ax=ax) is ax
     assert sum(float(p.get_height()) for p in ax.containers[0]) == sum(1 for p in proceedings[:40] if p["opened_at"])
@@ -147,13 +152,16 @@ def test_the_timeline_marks_each_event_at_its_dates(world: Any) -> None:
         "plan_confirmed": "insolvency plan confirmed",
         "plan_supervision_terminated": "plan supervision ended",
     }  # where the label is not the code's words
-    assert labels == [f"{e['published_at']}  {said.get(e['event_type'], e['event_type'].replace('_', ' '))}"
-                      for e in ordered]  # fmt: skip
+    assert labels == [
+        f"{e['published_at']}  {said.get(e['event_type'], e['event_type'].replace('_', ' '))}" for e in ordered
+    ]
     decided = [e for e in ordered if e["decision_date"]]
     (line,) = [line for line in ax.get_lines() if line.get_gid() == "decision"]
     assert list(line.get_xdata()) == [mdates.date2num(np.datetime64(e["decision_date"])) for e in decided]
-    assert ax.get_title() == (f"{proceeding['debtor_name']} — {proceeding['case_number']}, {proceeding['court']} "
-                              f"({proceeding['current_status']})")  # fmt: skip
+    assert ax.get_title() == (
+        f"{proceeding['debtor_name']} — {proceeding['case_number']}, {proceeding['court']} "
+        f"({proceeding['current_status']})"
+    )
 
 
 def test_the_timeline_takes_an_events_frame_and_the_given_axes(world: Any) -> None:
@@ -164,8 +172,12 @@ def test_the_timeline_takes_an_events_frame_and_the_given_axes(world: Any) -> No
 
 
 def test_meetings_and_claims_deadlines_are_marked(proceedings: list[dict[str, Any]]) -> None:
-    proceeding = next(p for p in proceedings if any(e["details"]["meetings"] for e in p["events"])
-                      and any(e["details"]["claims_filing_deadline"] for e in p["events"]))  # fmt: skip
+    proceeding = next(
+        p
+        for p in proceedings
+        if any(e["details"]["meetings"] for e in p["events"])
+        and any(e["details"]["claims_filing_deadline"] for e in p["events"])
+    )
     ax = insolvency_timeline(proceeding)
     gids = {line.get_gid() for line in ax.get_lines()}
     assert {"meetings", "claims_deadline"} <= gids
@@ -176,16 +188,24 @@ def test_meetings_and_claims_deadlines_are_marked(proceedings: list[dict[str, An
     assert sorted(deadlines.get_xdata()) == expected
 
 
-_ROWS = st.lists(st.tuples(st.one_of(st.none(), st.dates(dt.date(2015, 1, 1), dt.date(2026, 12, 31))),
-                           st.one_of(st.none(), st.sampled_from(["AG Hof", "AG Kiel", "AG Kassel", "AG Ulm"]))),
-                 max_size=40)  # fmt: skip
+_ROWS = st.lists(
+    st.tuples(
+        st.one_of(st.none(), st.dates(dt.date(2015, 1, 1), dt.date(2026, 12, 31))),
+        st.one_of(st.none(), st.sampled_from(["AG Hof", "AG Kiel", "AG Kassel", "AG Ulm"])),
+    ),
+    max_size=40,
+)
 
 
 @settings(max_examples=60, deadline=None)
 @given(rows=_ROWS, top=st.one_of(st.none(), st.integers(min_value=1, max_value=5)))
 def test_counts_add_up_per_period_and_group(rows: list[tuple[Any, Any]], top: int | None) -> None:
-    frame = pd.DataFrame({"opened_at": pd.to_datetime([d for d, _ in rows]).astype("datetime64[us]"),
-                          "court": pd.array([c for _, c in rows], dtype="str")})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "opened_at": pd.to_datetime([d for d, _ in rows]).astype("datetime64[us]"),
+            "court": pd.array([c for _, c in rows], dtype="str"),
+        }
+    )
     counts = trend_counts(frame, "Q", by="court", top=top)
     dated = [(str(pd.Period(d, "Q")), c or "unknown") for d, c in rows if d is not None]
     assert counts.attrs["without_date"] == len(rows) - len(dated)

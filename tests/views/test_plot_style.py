@@ -19,17 +19,29 @@ from regkit.plot.style import HASH_SALT, EuroFormatter, deterministic, eur_text,
 
 VIEW_MODULES = sorted(
     ["regkit.plot", "regkit.widgets"]
-    + [f"{package.__name__}.{info.name}" for package in (regkit.plot, regkit.widgets)
-       for info in pkgutil.iter_modules(package.__path__)]
-)  # fmt: skip
+    + [
+        f"{package.__name__}.{info.name}"
+        for package in (regkit.plot, regkit.widgets)
+        for info in pkgutil.iter_modules(package.__path__)
+    ]
+)
 """Every module of the views (found, not listed: a new one is checked without anyone remembering to)."""
 
 
 @pytest.mark.parametrize(
     ("value", "text"),
-    [(1_500_000, "1.5 M€"), (250_000, "250 k€"), (999, "999 €"), (12.5, "12.5 €"), (2_000_000_000, "2 bn€"),
-     (-1_234_567, "-1.23 M€"), (0, "0 €"), (None, "–"), (float("nan"), "–")],
-)  # fmt: skip
+    [
+        (1_500_000, "1.5 M€"),
+        (250_000, "250 k€"),
+        (999, "999 €"),
+        (12.5, "12.5 €"),
+        (2_000_000_000, "2 bn€"),
+        (-1_234_567, "-1.23 M€"),
+        (0, "0 €"),
+        (None, "–"),
+        (float("nan"), "–"),
+    ],
+)
 def test_eur_text_picks_a_unit_that_fits(value: Any, text: str) -> None:
     assert eur_text(value) == text
 
@@ -88,8 +100,10 @@ def test_all_lists_the_public_names(name: str) -> None:
 
 
 def test_importing_the_view_packages_loads_no_drawing_library() -> None:
-    code = ("import sys, regkit, regkit.plot, regkit.widgets; "
-            "print(','.join(m for m in ('matplotlib', 'ipywidgets') if m in sys.modules))")  # fmt: skip
+    code = (
+        "import sys, regkit, regkit.plot, regkit.widgets; "
+        "print(','.join(m for m in ('matplotlib', 'ipywidgets') if m in sys.modules))"
+    )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == ""
 
@@ -108,9 +122,14 @@ def test_library_code_never_calls_show() -> None:
 
 
 #: The figures of these modules, under the names ``regkit.plot`` exports them.
-PLOT_FUNCTIONS = {"indicators": "regkit.plot.financials", "ratios": "regkit.plot.financials",
-                  "insolvency_trend": "regkit.plot.insolvency", "insolvency_timeline": "regkit.plot.insolvency",
-                  "timeline": "regkit.plot.history", "deterministic": "regkit.plot.style"}  # fmt: skip
+PLOT_FUNCTIONS = {
+    "indicators": "regkit.plot.financials",
+    "ratios": "regkit.plot.financials",
+    "insolvency_trend": "regkit.plot.insolvency",
+    "insolvency_timeline": "regkit.plot.insolvency",
+    "timeline": "regkit.plot.history",
+    "deterministic": "regkit.plot.style",
+}
 
 
 def test_no_plot_module_shares_its_name_with_a_plot_function() -> None:

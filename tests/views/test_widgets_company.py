@@ -30,11 +30,14 @@ def test_an_explorer_is_a_vbox_with_its_parts_as_attributes(client: Any) -> None
     assert "Credits spent: 0" in explorer.credits.value
 
 
-@pytest.mark.parametrize(("text", "says"), [
-    ("DE-HRB-x", "is not a company identifier"),
-    ("de-hrb-p2408-81776", "did you mean 'DE-HRB-P2408-81776'?"),
-    ("HRB 81776", "is not a company identifier"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("DE-HRB-x", "is not a company identifier"),
+        ("de-hrb-p2408-81776", "did you mean 'DE-HRB-P2408-81776'?"),
+        ("HRB 81776", "is not a company identifier"),
+    ],
+)
 def test_a_malformed_id_is_explained_and_never_sent(client: Any, text: str, says: str) -> None:
     explorer = CompanyExplorer(client)
     explorer.company_id.value = text
@@ -206,8 +209,9 @@ def test_parse_text_kinds() -> None:
 
 
 def _current_shares(world: Any, company_id: str) -> dict[str, float]:
-    return {h["holder_name"]: h["share"] for h in world.shareholdings
-            if h["company_id"] == company_id and h["end"] is None}  # fmt: skip
+    return {
+        h["holder_name"]: h["share"] for h in world.shareholdings if h["company_id"] == company_id and h["end"] is None
+    }
 
 
 def test_the_load_button_says_what_it_costs(client: Any) -> None:

@@ -33,7 +33,8 @@ def test_a_long_list_of_representatives_is_a_sortable_table_a_reader_can_read(cl
     assert table is not None and len(table.df) == len(company["representation"])
     rows = table_rows(explorer.tables["representatives"])
     assert sorted((r["Name"], r["Role"], r["Start date"]) for r in rows) == sorted(
-        (r["name"], ROLE_LABELS[r["role"]], r["start_date"]) for r in company["representation"])  # fmt: skip
+        (r["name"], ROLE_LABELS[r["role"]], r["start_date"]) for r in company["representation"]
+    )
     assert all(DATE.fullmatch(r["Start date"]) and DATE.fullmatch(r["End date"]) for r in rows)
     active = sum(r["end_date"] is None for r in company["representation"])
     assert [r["Active"] for r in rows] == ["yes"] * active + ["no"] * (len(rows) - active)  # active first

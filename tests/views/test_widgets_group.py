@@ -104,8 +104,10 @@ def test_the_drawn_line_counts_what_is_drawn_on_the_slider_date(client: Any) -> 
     companies, people = _labelled(explorer.drawing.value)
     assert len(companies) >= 2 and SUBSIDIARY in companies and not people
     top = ultimate_parent(G, SUBSIDIARY, day)
-    assert (f"Drawn: the {len(companies)} companies of the group of {G.nodes[top]['name']} ({top}) on "
-            f'{day.isoformat()}; people hidden (tick "draw people").') in explorer.drawn.value  # fmt: skip
+    assert (
+        f"Drawn: the {len(companies)} companies of the group of {G.nodes[top]['name']} ({top}) on "
+        f'{day.isoformat()}; people hidden (tick "draw people").'
+    ) in explorer.drawn.value
     explorer.persons.value = True
     companies, people = _labelled(explorer.drawing.value)
     assert people and f"the {len(companies)} companies" in explorer.drawn.value
@@ -152,10 +154,24 @@ def test_the_budget_caps_the_crawl(client: Any) -> None:
 
 
 def _firm(n: int, start: str, end: str | None) -> dict[str, Any]:
-    return {"id": f"DE-HRB-B1204-{n}", "name": {"name": f"Firma {n} GmbH"}, "incorporated_at": "2000-01-01",
-            "terminated_at": None, "representation": [
-                {"id": "p-1", "name": "Eva Roth", "type": "natural_person", "role": "DIRECTOR", "start_date": start,
-                 "end_date": end, "authority": None, "natural_person": None}]}  # fmt: skip
+    return {
+        "id": f"DE-HRB-B1204-{n}",
+        "name": {"name": f"Firma {n} GmbH"},
+        "incorporated_at": "2000-01-01",
+        "terminated_at": None,
+        "representation": [
+            {
+                "id": "p-1",
+                "name": "Eva Roth",
+                "type": "natural_person",
+                "role": "DIRECTOR",
+                "start_date": start,
+                "end_date": end,
+                "authority": None,
+                "natural_person": None,
+            }
+        ],
+    }
 
 
 def test_interlocks_on_a_date() -> None:
@@ -222,7 +238,7 @@ def test_down_from_a_parent_found_by_name_maps_the_whole_group(client: Any, worl
     ) in explorer.drawn.value
     explorer.persons.value = True
     assert f"Drawn: the {drawn} companies of the group of {name} ({WALDSTEIN}) over time" in explorer.drawn.value
-    assert " persons who represent them." in explorer.drawn.value  # fmt: skip
+    assert " persons who represent them." in explorer.drawn.value
     assert (
         f"<!-- {world.companies[WALDSTEIN]['name']['name']} ({WALDSTEIN}) and its group -->" in explorer.drawing.value
     )
@@ -244,8 +260,9 @@ def test_the_estimate_covers_holdings_and_is_free_after_the_crawl(make_client: A
 
 
 def test_a_person_seed_crawls_their_companies(client: Any, world: Any) -> None:
-    served = {cid for cid, c in world.companies.items()
-              for r in c.get("representation") or () if r.get("id") == SCHABER}  # fmt: skip
+    served = {
+        cid for cid, c in world.companies.items() for r in c.get("representation") or () if r.get("id") == SCHABER
+    }
     explorer = GroupExplorer(client, SCHABER.upper(), direction="up")
     assert explorer.status.value == "" and not explorer.estimate_button.disabled
     explorer.depth.value = 1

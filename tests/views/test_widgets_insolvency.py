@@ -14,16 +14,24 @@ from regkit.widgets import InsolvencyExplorer
 from regkit.widgets import insolvency_logic as logic
 
 
-def _expected(proceedings: list[dict[str, Any]], statuses: set[str], legal_form: str | None = None,
-              court: str = "", opened: tuple[str | None, str | None] = (None, None)) -> list[str]:  # fmt: skip
+def _expected(
+    proceedings: list[dict[str, Any]],
+    statuses: set[str],
+    legal_form: str | None = None,
+    court: str = "",
+    opened: tuple[str | None, str | None] = (None, None),
+) -> list[str]:
     """Ids of the matching proceedings in the interface's order (last_event_at descending, then id)."""
     low, high = opened
 
     def match(p: dict[str, Any]) -> bool:
-        return (p["current_status"] in statuses and (legal_form is None or p["debtor_legal_form"] == legal_form)
-                and all(word.lower() in p["court"].lower() for word in court.split())
-                and (low is None or (p["opened_at"] is not None and p["opened_at"] >= low))
-                and (high is None or (p["opened_at"] is not None and p["opened_at"] <= high)))  # fmt: skip
+        return (
+            p["current_status"] in statuses
+            and (legal_form is None or p["debtor_legal_form"] == legal_form)
+            and all(word.lower() in p["court"].lower() for word in court.split())
+            and (low is None or (p["opened_at"] is not None and p["opened_at"] >= low))
+            and (high is None or (p["opened_at"] is not None and p["opened_at"] <= high))
+        )
 
     found = [p for p in proceedings if match(p)]
     assert all(p["last_event_at"] for p in found)
@@ -183,10 +191,13 @@ def test_clicking_a_row_shows_its_events(client: Any, world: Any) -> None:
 
 def test_build_filters_maps_each_input() -> None:
     assert logic.build_filters() == {}
-    assert logic.build_filters(("lifted", "opened"), "  Amtsgericht  Hof ", None, None, dt.date(2020, 12, 31),
-                               "closed_at") == {"current_status": ["lifted", "opened"],
-                                                "court": {"keywords": ["Amtsgericht", "Hof"]},
-                                                "closed_at": (None, "2020-12-31")}  # fmt: skip
+    assert logic.build_filters(
+        ("lifted", "opened"), "  Amtsgericht  Hof ", None, None, dt.date(2020, 12, 31), "closed_at"
+    ) == {
+        "current_status": ["lifted", "opened"],
+        "court": {"keywords": ["Amtsgericht", "Hof"]},
+        "closed_at": (None, "2020-12-31"),
+    }
     with pytest.raises(ValueError, match="date_field must be one of"):
         logic.build_filters(date_from=dt.date(2020, 1, 1), date_field="filed_at")
 

@@ -23,8 +23,12 @@ SCHABER = "cfd35d80-f1f6-4762-911e-a0c0413fdb53"  # director in two groups and o
 
 def _positions(world: Any, person_id: str) -> list[tuple[str, dict[str, Any]]]:
     """(company id, representation entry) of a person's management positions (not their shareholder entries)."""
-    return [(cid, r) for cid, c in world.companies.items() for r in c.get("representation") or ()
-            if r.get("id") == person_id and r["role"] != "SHAREHOLDER"]  # fmt: skip
+    return [
+        (cid, r)
+        for cid, c in world.companies.items()
+        for r in c.get("representation") or ()
+        if r.get("id") == person_id and r["role"] != "SHAREHOLDER"
+    ]
 
 
 def _holdings(world: Any, person_id: str) -> list[dict[str, Any]]:
@@ -58,8 +62,14 @@ def test_search_pick_load(client: Any, world: Any) -> None:
     assert explorer.search_button.description == "Search (0 credits, cached)"  # the page is cached now
     answer = client.search_persons("Raimund Schaber")  # the register's answer (from the cache: free)
     assert explorer.matches.df.to_dict("records") == [
-        {"Name": p["name"], "Date of birth": p["date_of_birth"], "City": p["city"],
-         "Current position": "yes" if p["active"] else "no"} for p in answer.raw["results"]]  # fmt: skip
+        {
+            "Name": p["name"],
+            "Date of birth": p["date_of_birth"],
+            "City": p["city"],
+            "Current position": "yes" if p["active"] else "no",
+        }
+        for p in answer.raw["results"]
+    ]
     assert not UUID.search(visible_text(explorer.matches))
     assert explorer.person_id.value == "" and explorer.person is None  # nothing picked, nothing loaded
     explorer.matches.selected_rows = [0]  # a click on the row
@@ -79,7 +89,8 @@ def test_search_pick_load(client: Any, world: Any) -> None:
     served = _positions(world, SCHABER)
     rows = table_rows(explorer.tables["positions"])  # one row per position, roles by their labels
     assert sorted((r["Company id"], r["Role"], r["Start date"]) for r in rows) == sorted(
-        (cid, ROLE_LABELS[p["role"]], p["start_date"]) for cid, p in served)  # fmt: skip
+        (cid, ROLE_LABELS[p["role"]], p["start_date"]) for cid, p in served
+    )
     assert all(world.companies[cid]["name"]["name"] in {r["Company name"] for r in rows} for cid, _ in served)
     held = {r["Company id"]: r for r in table_rows(explorer.tables["holdings"])}
     for h in _holdings(world, SCHABER):
@@ -144,20 +155,52 @@ def test_co_officers_cost_what_the_button_says(client: Any, world: Any) -> None:
 
 
 def test_co_officers_and_interlocks_by_hand() -> None:
-    person = {"id": "p", "first_name": "Ida", "last_name": "Roth", "city": None, "date_of_birth": None, "age": None,
-              "management_positions": [
-                  {"company_name": "A", "register_id": "DE-HRB-B1204-1", "role": "DIRECTOR", "start_date": "2010-01-01",
-                   "end_date": "2015-01-01"},
-                  {"company_name": "B", "register_id": "DE-HRB-B1204-2", "role": "DIRECTOR", "start_date": "2012-01-01",
-                   "end_date": None}]}  # fmt: skip
+    person = {
+        "id": "p",
+        "first_name": "Ida",
+        "last_name": "Roth",
+        "city": None,
+        "date_of_birth": None,
+        "age": None,
+        "management_positions": [
+            {
+                "company_name": "A",
+                "register_id": "DE-HRB-B1204-1",
+                "role": "DIRECTOR",
+                "start_date": "2010-01-01",
+                "end_date": "2015-01-01",
+            },
+            {
+                "company_name": "B",
+                "register_id": "DE-HRB-B1204-2",
+                "role": "DIRECTOR",
+                "start_date": "2012-01-01",
+                "end_date": None,
+            },
+        ],
+    }
 
     def entry(pid: str, role: str, start: str, end: str | None) -> dict[str, Any]:
-        return {"id": pid, "name": pid.upper(), "type": "natural_person", "role": role, "start_date": start,
-                "end_date": end, "authority": None, "natural_person": None}  # fmt: skip
+        return {
+            "id": pid,
+            "name": pid.upper(),
+            "type": "natural_person",
+            "role": role,
+            "start_date": start,
+            "end_date": end,
+            "authority": None,
+            "natural_person": None,
+        }
 
-    a = {"id": "DE-HRB-B1204-1", "names": [], "representation": [entry("q", "PROKURA", "2014-06-01", None),
-                                                     entry("r", "DIRECTOR", "2015-01-01", None),  # after Ida left
-                                                     entry("s", "SHAREHOLDER", "2010-01-01", None)]}  # fmt: skip
+    a = {
+        "id": "DE-HRB-B1204-1",
+        "names": [],
+        "representation": [
+            entry("q", "PROKURA", "2014-06-01", None),
+            entry("r", "DIRECTOR", "2015-01-01", None),  # after Ida left
+            entry("s", "SHAREHOLDER", "2010-01-01", None),
+        ],
+    }
     b = {"id": "DE-HRB-B1204-2", "names": [], "representation": [entry("q", "DIRECTOR", "2000-01-01", None)]}
     co = logic.co_officers(person, [a, b])
     assert list(co["person_id"]) == ["q", "q"] and list(co["company_id"]) == ["DE-HRB-B1204-2", "DE-HRB-B1204-1"]
@@ -165,8 +208,9 @@ def test_co_officers_and_interlocks_by_hand() -> None:
     assert co["end"].tolist()[1] == pd.Timestamp("2015-01-01") and pd.isna(co["end"].tolist()[0])
     assert list(co["is_current"]) == [True, False] and list(co["roles"]) == ["director", "prokura"]
     both = logic.interlocks(co)
-    assert both.to_dict("records") == [{"person_id": "q", "name": "Q", "n_companies": 2, "company_names": "B · A",
-                                        "current": True}]  # fmt: skip
+    assert both.to_dict("records") == [
+        {"person_id": "q", "name": "Q", "n_companies": 2, "company_names": "B · A", "current": True}
+    ]
 
 
 def test_position_bars_and_chart(client: Any, world: Any, fresh_figures: Any) -> None:
@@ -191,10 +235,12 @@ def test_position_bars_and_chart(client: Any, world: Any, fresh_figures: Any) ->
     fig = Figure(figsize=(9, 5), layout="constrained")
     ax = chart.positions_chart(person, fig.subplots(), holdings=held)
     assert [c.get_label() for c in ax.containers] == ["DIRECTOR", chart.HOLDING]
-    assert [t.get_text() for t in ax.get_yticklabels()] == [world.companies[cid]["name"]["name"][:33] + "…"
-                                                            if len(world.companies[cid]["name"]["name"]) > 34
-                                                            else world.companies[cid]["name"]["name"]
-                                                            for cid in lanes]  # fmt: skip
+    assert [t.get_text() for t in ax.get_yticklabels()] == [
+        world.companies[cid]["name"]["name"][:33] + "…"
+        if len(world.companies[cid]["name"]["name"]) > 34
+        else world.companies[cid]["name"]["name"]
+        for cid in lanes
+    ]
     fig.canvas.draw()
     years = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
     assert years and all(len(y) == 4 and y.isdigit() for y in years)
@@ -206,11 +252,25 @@ def test_position_bars_and_chart(client: Any, world: Any, fresh_figures: Any) ->
 
 
 def test_a_person_without_positions_or_holdings() -> None:
-    person = {"id": "p", "first_name": "Ida", "last_name": "Roth", "city": None, "date_of_birth": None, "age": None,
-              "management_positions": []}  # fmt: skip
+    person = {
+        "id": "p",
+        "first_name": "Ida",
+        "last_name": "Roth",
+        "city": None,
+        "date_of_birth": None,
+        "age": None,
+        "management_positions": [],
+    }
     assert "No management positions and no holdings registered." in tables.positions_html(person, None)
     assert logic.co_officers(person, []).empty
     empty = copy.deepcopy(person)
-    empty["management_positions"] = [{"company_name": "A", "register_id": "DE-HRB-B1204-1", "role": "DIRECTOR",
-                                      "start_date": dt.date(2001, 1, 1).isoformat(), "end_date": None}]  # fmt: skip
+    empty["management_positions"] = [
+        {
+            "company_name": "A",
+            "register_id": "DE-HRB-B1204-1",
+            "role": "DIRECTOR",
+            "start_date": dt.date(2001, 1, 1).isoformat(),
+            "end_date": None,
+        }
+    ]
     assert "<svg" in tables.positions_html(empty, None)

@@ -11,8 +11,14 @@ import pytest
 
 from regkit.widgets.render import credits_html, draw_html, figure_html, frame_html, message_html
 
-WIDGET_MODULES = ["regkit.widgets.render", "regkit.widgets.company_logic", "regkit.widgets.insolvency_logic",
-                  "regkit.widgets.group_logic", "regkit.widgets.group_drawing", "regkit.widgets.static"]  # fmt: skip
+WIDGET_MODULES = [
+    "regkit.widgets.render",
+    "regkit.widgets.company_logic",
+    "regkit.widgets.insolvency_logic",
+    "regkit.widgets.group_logic",
+    "regkit.widgets.group_drawing",
+    "regkit.widgets.static",
+]
 
 
 def test_messages_are_escaped_and_coloured() -> None:

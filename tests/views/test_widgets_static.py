@@ -79,10 +79,12 @@ def test_a_crawled_group_shows_as_a_snapshot(client: Any) -> None:
 
 
 def test_inline_html_moves_the_table_style_inline_and_figures_into_images() -> None:
-    source = ('<style>.regkit-table{}</style><div class="regkit-figure"><svg xmlns="http://www.w3.org/2000/svg">'
-              '<g/></svg></div><table class="regkit-table"><thead><tr><th>Name</th></tr></thead>'
-              '<tbody><tr><td>A &amp; B</td><td class="regkit-num">1,234 €</td><td class="regkit-date">2024-01-01'
-              "</td></tr></tbody></table>")  # fmt: skip
+    source = (
+        '<style>.regkit-table{}</style><div class="regkit-figure"><svg xmlns="http://www.w3.org/2000/svg">'
+        '<g/></svg></div><table class="regkit-table"><thead><tr><th>Name</th></tr></thead>'
+        '<tbody><tr><td>A &amp; B</td><td class="regkit-num">1,234 €</td><td class="regkit-date">2024-01-01'
+        "</td></tr></tbody></table>"
+    )
     html = inline_html(source)
     assert "<style" not in html and "<svg" not in html
     assert _figures(html) == ['<svg xmlns="http://www.w3.org/2000/svg"><g/></svg>']
@@ -92,8 +94,14 @@ def test_inline_html_moves_the_table_style_inline_and_figures_into_images() -> N
 
 
 def test_inline_html_styles_every_cell_of_a_real_table() -> None:
-    frame = pd.DataFrame({"name": ["Alpha GmbH", "Beta AG"], "capital": [25_000.0, None],
-                          "share": [0.5, 1.0], "registered_at": [pd.Timestamp("2020-01-02"), pd.NaT]})  # fmt: skip
+    frame = pd.DataFrame(
+        {
+            "name": ["Alpha GmbH", "Beta AG"],
+            "capital": [25_000.0, None],
+            "share": [0.5, 1.0],
+            "registered_at": [pd.Timestamp("2020-01-02"), pd.NaT],
+        }
+    )
     html = inline_html(table_html(frame))
     cells = re.findall(r"<t[hd]\b[^>]*>", html)
     assert len(cells) == 4 + 2 * 4 and all(" style=" in cell for cell in cells)

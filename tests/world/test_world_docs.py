@@ -50,8 +50,9 @@ def test_documented_accounts_and_keys_are_the_worlds(world):
 def test_names_and_persons_to_try_are_found_as_the_table_says(world):
     from regkit import Client
 
-    rows = re.findall(r"^\| (search|person) `([^`]+)` \| `([^`]+)` \| (.+?) \|$", _section("Names and persons to try"),
-                      flags=re.M)  # fmt: skip
+    rows = re.findall(
+        r"^\| (search|person) `([^`]+)` \| `([^`]+)` \| (.+?) \|$", _section("Names and persons to try"), flags=re.M
+    )
     assert len(rows) == 5
     with Client() as client:
         for kind, text, ident, what in rows:

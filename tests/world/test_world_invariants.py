@@ -331,8 +331,16 @@ def test_realtime_shows_only_newer_changes(world):
 
 #: How holders relate to a company, by legal form (research-endpoints.md; the KG's general partners are its
 #: PERSONAL_LIABLE_DIRECTOR entries, see data/README.md).
-RELATION = {"gmbh": "shareholder", "ug": "shareholder", "ggmbh": "shareholder", "ag": "stockholder",
-            "se": "stockholder", "kgaa": "stockholder", "kg": "limited_partner", "ohg": "general_partner"}  # fmt: skip
+RELATION = {
+    "gmbh": "shareholder",
+    "ug": "shareholder",
+    "ggmbh": "shareholder",
+    "ag": "stockholder",
+    "se": "stockholder",
+    "kgaa": "stockholder",
+    "kg": "limited_partner",
+    "ohg": "general_partner",
+}
 IN_REGISTER = {"gmbh", "ug", "ggmbh", "kg", "ohg"}
 
 
@@ -370,11 +378,15 @@ def test_shareholdings_are_the_shareholder_entries(world):
     for company in world.companies.values():
         if company["legal_form"] not in IN_REGISTER:
             continue
-        entries = sorted((e["id"], e["start_date"], e["end_date"]) for e in company["representation"]
-                         if e["role"] == "SHAREHOLDER")  # fmt: skip
+        entries = sorted(
+            (e["id"], e["start_date"], e["end_date"]) for e in company["representation"] if e["role"] == "SHAREHOLDER"
+        )
         assert sorted(rows[company["id"], False]) == entries, company["id"]
-        partners = sorted((e["id"] or "", e["start_date"], e["end_date"]) for e in company["representation"]
-                          if e["role"] == "PERSONAL_LIABLE_DIRECTOR")  # fmt: skip
+        partners = sorted(
+            (e["id"] or "", e["start_date"], e["end_date"])
+            for e in company["representation"]
+            if e["role"] == "PERSONAL_LIABLE_DIRECTOR"
+        )
         assert sorted(rows[company["id"], True]) == (partners if company["legal_form"] == "kg" else []), company["id"]
 
 

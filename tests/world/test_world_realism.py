@@ -14,8 +14,32 @@ from regkit.local.world.names import first_names, last_names
 TITLE = r"(?:Prof\. )?Dr\.(?:-Ing\.)?(?: [a-z]{2,5}\.)?|Prof\."
 #: One word of a name: letters, parts joined by a hyphen or an apostrophe (``Hans-Peter``, ``D'Angelo``).
 WORD = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"
-PARTICLES = {"von", "van", "de", "der", "den", "dem", "zu", "zum", "zur", "vor", "in", "da", "di", "do", "dos", "du",
-             "la", "le", "ten", "ter", "y", "i", "el", "al"}  # fmt: skip
+PARTICLES = {
+    "von",
+    "van",
+    "de",
+    "der",
+    "den",
+    "dem",
+    "zu",
+    "zum",
+    "zur",
+    "vor",
+    "in",
+    "da",
+    "di",
+    "do",
+    "dos",
+    "du",
+    "la",
+    "le",
+    "ten",
+    "ter",
+    "y",
+    "i",
+    "el",
+    "al",
+}
 #: Words that never belong inside a person's name: titles spelled out, designations, firms.
 FOREIGN_WORDS = re.compile(
     r"\b(Doctor|Doktor|Dr|Prof|Professor|Rechtsanw\w*|Dipl\w*|Diplom\w*|Pharmazierat|Steuerberater\w*|GmbH|AG|KG|"
@@ -49,8 +73,9 @@ def _problems(first: str | None, last: str | None, name: str) -> list[str]:
     words = untitled.split(" ")
     if not all(re.fullmatch(WORD, w) and (w[0].isupper() or w in PARTICLES) for w in words) or len(words) < 2:
         found.append("a word that is not a name's")
-    if last is not None and (not last or FOREIGN_WORDS.search(last) or not last[0].isupper() and last.split()[0]
-                             not in PARTICLES):  # fmt: skip
+    if last is not None and (
+        not last or FOREIGN_WORDS.search(last) or not last[0].isupper() and last.split()[0] not in PARTICLES
+    ):
         found.append("last_name")
     return found
 
@@ -103,8 +128,10 @@ def test_company_names_carry_no_name_debris(world):
 
 @pytest.fixture(scope="module")
 def name_lists(reference_table):
-    rows = {name: [(r["value"], int(r["count"])) for r in reference_table(f"officer_{name}")]
-            for name in ("first_names", "last_names", "cities")}  # fmt: skip
+    rows = {
+        name: [(r["value"], int(r["count"])) for r in reference_table(f"officer_{name}")]
+        for name in ("first_names", "last_names", "cities")
+    }
     first = first_names(rows["first_names"], dict(rows["cities"]), dict(rows["last_names"]))
     return rows, first, last_names(rows["last_names"], dict(rows["first_names"]))
 

@@ -41,7 +41,7 @@ DECIDES = {
             "documents",
         },
         {"shareholdings", "insolvencies", "realtime"},
-    ),  # fmt: skip
+    ),
     "addresses": ({"address", "addresses", "representation"}, {"shareholdings", "insolvencies", "realtime"}),
     "purposes": ({"purpose", "purposes"}, {"realtime"}),
     "documents": ({"documents"}, {"realtime"}),

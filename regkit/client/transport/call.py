@@ -285,8 +285,14 @@ class Caller:
             self.cache.store.count_unstored()
         else:  # also after an unreadable row: the fresh answer replaces it
             unstored = self._store(op, attempted.response)
-        self._record(op, attempted.status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain,
-                     note=_joined(note, unstored))  # fmt: skip
+        self._record(
+            op,
+            attempted.status,
+            credits=tally.charged,
+            attempts=tally.sent,
+            uncertain=tally.uncertain,
+            note=_joined(note, unstored),
+        )
         self.cache.store.warn(unstored)  # after the row: a warning turned into an error must not lose it
         return Answer(attempted.data, attempted.status, "network", datetime.now(timezone.utc), tally.charged)
 
@@ -305,16 +311,24 @@ class Caller:
             error = api_error(op, attempted.response, self.scrub)
         if op.idempotent and self._pause(op, error, attempted.status, tally):
             return
-        self._record(op, attempted.status, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain,
-                     error=error, note=note)  # fmt: skip
+        self._record(
+            op,
+            attempted.status,
+            credits=tally.charged,
+            attempts=tally.sent,
+            uncertain=tally.uncertain,
+            error=error,
+            note=note,
+        )
         raise error
 
     def _reserve_again(self, op: Operation, tally: Attempts, note: str | None) -> Reservation:
         try:
             return self._reserve(op, tally)
         except RegkitError as err:  # over the budget, or the budget is unavailable: the call ends here
-            self._record(op, None, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain, error=err,
-                         note=note)  # fmt: skip
+            self._record(
+                op, None, credits=tally.charged, attempts=tally.sent, uncertain=tally.uncertain, error=err, note=note
+            )
             raise
 
     def _pause(self, op: Operation, error: RegkitError, status: int | None, tally: Attempts) -> bool:
@@ -345,14 +359,32 @@ class Caller:
                 charged += op.price
         return charged, uncertain
 
-    def _record(self, op: Operation, status: int | None, *, source: str = "network", credits: int = 0,
-                saved: int = 0, attempts: int = 1, uncertain: int = 0, error: BaseException | None = None,
-                note: str | None = None) -> None:  # fmt: skip
+    def _record(
+        self,
+        op: Operation,
+        status: int | None,
+        *,
+        source: str = "network",
+        credits: int = 0,
+        saved: int = 0,
+        attempts: int = 1,
+        uncertain: int = 0,
+        error: BaseException | None = None,
+        note: str | None = None,
+    ) -> None:
         self.ledger.record(
-            call=op.call, method=op.method, path=op.target, status=status, credits=credits, saved=saved,
-            source=source, attempts=attempts, uncertain=uncertain,
-            error=type(error).__name__ if error is not None else None, note=note,
-        )  # fmt: skip
+            call=op.call,
+            method=op.method,
+            path=op.target,
+            status=status,
+            credits=credits,
+            saved=saved,
+            source=source,
+            attempts=attempts,
+            uncertain=uncertain,
+            error=type(error).__name__ if error is not None else None,
+            note=note,
+        )
 
 
 def _joined(first: str | None, second: str | None) -> str | None:

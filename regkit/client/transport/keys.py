@@ -99,8 +99,15 @@ def cache_key(
     """
     query = sorted((str(name), str(value)) for name, value in params if str(name).lower() not in _IGNORED)
     scope = next((str(value) for name, value in headers if name.lower() == _SCOPE), "")
-    parts = (KEY_VERSION, _base(base_url), method.upper(), _path(path), json.dumps(query) if query else "[]",
-             _canonical_body(body), scope)  # fmt: skip
+    parts = (
+        KEY_VERSION,
+        _base(base_url),
+        method.upper(),
+        _path(path),
+        json.dumps(query) if query else "[]",
+        _canonical_body(body),
+        scope,
+    )
     digest = blake2b("\0".join(parts).encode("utf-8", "surrogatepass"), digest_size=16)
     return digest.hexdigest()
 

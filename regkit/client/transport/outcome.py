@@ -16,8 +16,12 @@ if TYPE_CHECKING:
 
 __all__ = ["api_error", "transport_error", "never_sent", "server_message", "shorten", "describe_failure"]
 
-_NOT_RETRYABLE = (requests.exceptions.InvalidURL, requests.exceptions.MissingSchema,
-                  requests.exceptions.InvalidSchema, requests.exceptions.InvalidHeader)  # fmt: skip
+_NOT_RETRYABLE = (
+    requests.exceptions.InvalidURL,
+    requests.exceptions.MissingSchema,
+    requests.exceptions.InvalidSchema,
+    requests.exceptions.InvalidHeader,
+)
 
 
 def never_sent(error: BaseException | None) -> bool:

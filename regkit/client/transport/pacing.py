@@ -87,9 +87,17 @@ class Pacer:
         The slowest pace, in requests per second.
     """
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep,
-                 *, increase: float = 0.01, probe: float = 5e-5, window: float = 30.0, memory: float = 300.0,
-                 min_rate: float = 0.1) -> None:  # fmt: skip
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+        *,
+        increase: float = 0.01,
+        probe: float = 5e-5,
+        window: float = 30.0,
+        memory: float = 300.0,
+        min_rate: float = 0.1,
+    ) -> None:
         self._clock = clock
         self._sleep = sleep
         self.increase = increase

@@ -85,8 +85,9 @@ class Catalog:
                 found.setdefault(holding["holder_id"], {"name": holding.get("holder_name"), **details})
         for proceeding in self.world.insolvencies.values():
             if proceeding.get("person_id"):
-                found.setdefault(proceeding["person_id"], {"name": proceeding.get("debtor_name"),
-                                                           "city": proceeding.get("city")})  # fmt: skip
+                found.setdefault(
+                    proceeding["person_id"], {"name": proceeding.get("debtor_name"), "city": proceeding.get("city")}
+                )
         return found
 
     @cached_property

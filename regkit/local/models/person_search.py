@@ -94,8 +94,10 @@ def _check(item: Any) -> Check:
         raise _bad("invalid_filter", 'Each filter is an object with a "field" and one way to match.')
     name = item["field"]
     if name not in PERSON_FILTER_FIELDS:
-        raise _bad("invalid_filter", f"Unknown filter field {name!r}; the person search filters on "
-                   f"{', '.join(PERSON_FILTER_FIELDS)}.")  # fmt: skip
+        raise _bad(
+            "invalid_filter",
+            f"Unknown filter field {name!r}; the person search filters on {', '.join(PERSON_FILTER_FIELDS)}.",
+        )
     ways = set(item) - {"field"}
     if ways - _MEMBERS or not ways or (len(ways) > 1 and not ways <= {"min", "max"}):
         raise _bad("invalid_filter", f"Filter on {name!r}: give exactly one of value, values, keywords, or min/max.")

@@ -19,8 +19,15 @@ def get_owners(company_id: str):
     for an AG, SE or KGaA from filed documents; ``export=true`` leaves out the source documents."""
     realtime, export, best = query_flag("realtime"), query_flag("export"), query_flag("best_available")
     company_id = check_company_id(company_id)
-    body = ownership.get_owners(current(), current_user(), company_id, realtime=realtime, export=export,
-                                best_available=best, base_url=request.host_url)  # fmt: skip
+    body = ownership.get_owners(
+        current(),
+        current_user(),
+        company_id,
+        realtime=realtime,
+        export=export,
+        best_available=best,
+        base_url=request.host_url,
+    )
     return json_response(charged(body))
 
 

@@ -70,8 +70,10 @@ def _holders(ctx: Context, spec: Spec, directors: list[Person]) -> list[tuple[in
             holders.append((ctx.pool.officer(None, spec.incorporated), round(1 - spec.parent_share, 4)))
         return holders
     count = 1 if rng.random() < 0.5 else rng.randint(2, 4)
-    people = [directors[i] if i < len(directors) and rng.random() < 0.7 else ctx.pool.officer(None, spec.incorporated)
-              for i in range(count)]  # fmt: skip
+    people = [
+        directors[i] if i < len(directors) and rng.random() < 0.7 else ctx.pool.officer(None, spec.incorporated)
+        for i in range(count)
+    ]
     people = list(dict.fromkeys(people))
     weights = [rng.randint(1, 10) for _ in people]
     shares = [round(w / sum(weights), 4) for w in weights]
@@ -91,8 +93,12 @@ def _holdings(ctx: Context, spec: Spec, directors: list[Person]) -> list[dict]:
             row: dict[str, Any] = {"holder_id": parent.id, "holder_type": "legal_person", "holder_name": name}
         else:
             entries.append(natural_entry(holder, "SHAREHOLDER", spec.incorporated, spec.end, None))
-            row = {"holder_id": holder.id, "holder_type": "natural_person", "holder_name": holder.full_name,
-                   "holder_details": holder.details()}  # fmt: skip
+            row = {
+                "holder_id": holder.id,
+                "holder_type": "natural_person",
+                "holder_name": holder.full_name,
+                "holder_details": holder.details(),
+            }
         ctx.shareholdings.append({"company_id": spec.id, **row, "share": share})
     return entries
 

@@ -52,8 +52,9 @@ _CONTRIBUTIONS = (5_000, 10_000, 20_000, 25_000, 50_000, 100_000, 250_000, 500_0
 _MANAGERS = frozenset({"DIRECTOR", "OWNER", "PARTNER", "PERSONAL_LIABLE_DIRECTOR"})
 
 
-def company_shareholdings(rng: random.Random, company: dict[str, Any], held: list[dict[str, Any]],
-                          as_of: date) -> list[dict[str, Any]]:  # fmt: skip
+def company_shareholdings(
+    rng: random.Random, company: dict[str, Any], held: list[dict[str, Any]], as_of: date
+) -> list[dict[str, Any]]:
     """The complete rows of one company's holders ``held`` (the ``board`` stage's rows of ``company``): see the
     module docstring.
 
@@ -80,8 +81,13 @@ def company_shareholdings(rng: random.Random, company: dict[str, Any], held: lis
             company["representation"].append(new_entry)
             company["representation"].sort(key=lambda e: (e["start_date"], e["role"], e["name"]))
             entries[new_entry["id"]] = new_entry
-            holder = {"company_id": company["id"], "holder_id": director["id"], "holder_type": "natural_person",
-                      "holder_name": director["name"], "holder_details": dict(director["natural_person"])}  # fmt: skip
+            holder = {
+                "company_id": company["id"],
+                "holder_id": director["id"],
+                "holder_type": "natural_person",
+                "holder_name": director["name"],
+                "holder_details": dict(director["natural_person"]),
+            }
             rows.append(_row(holder, relation, row["share"], capital, taken_on, None))
     if company["legal_form"] == "kg":
         rows += _general_partners(company)
@@ -102,8 +108,9 @@ def _shareholder_entry(director: Mapping[str, Any], since: str) -> dict[str, Any
     }
 
 
-def _row(row: Mapping[str, Any], relation: str, share: float, capital: float, start: str | None,
-         end: str | None) -> dict[str, Any]:  # fmt: skip
+def _row(
+    row: Mapping[str, Any], relation: str, share: float, capital: float, start: str | None, end: str | None
+) -> dict[str, Any]:
     return {
         "company_id": row["company_id"],
         "holder_id": row["holder_id"],
@@ -176,9 +183,13 @@ def _transfer_to(
     candidates = [
         e
         for e in company["representation"]
-        if e["role"] in _MANAGERS and e["type"] == "natural_person" and e["id"] and e["id"] not in entries
-        and e["end_date"] is None and date.fromisoformat(e["start_date"]) <= latest
-    ]  # fmt: skip
+        if e["role"] in _MANAGERS
+        and e["type"] == "natural_person"
+        and e["id"]
+        and e["id"] not in entries
+        and e["end_date"] is None
+        and date.fromisoformat(e["start_date"]) <= latest
+    ]
     if not candidates or earliest > latest:
         return None
     director = candidates[rng.randrange(len(candidates))]

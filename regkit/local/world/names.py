@@ -29,8 +29,14 @@ class Name(NamedTuple):
 
 
 #: Academic titles as the lists spell them → as the register writes them.
-_TITLES = {"doctor": "Dr.", "doktor": "Dr.", "dr": "Dr.", "doktoringenieur": "Dr.-Ing.", "prof": "Prof.",
-           "professor": "Prof."}  # fmt: skip
+_TITLES = {
+    "doctor": "Dr.",
+    "doktor": "Dr.",
+    "dr": "Dr.",
+    "doktoringenieur": "Dr.-Ing.",
+    "prof": "Prof.",
+    "professor": "Prof.",
+}
 #: Faculty suffixes that follow a doctorate (``Dr. med.``).
 _FACULTIES = {"med", "rer", "nat", "jur", "phil", "oec", "pol", "dent", "vet"}
 #: Professional designations and degrees: not part of a name in the register's person fields.
@@ -38,11 +44,51 @@ _DESIGNATION = re.compile(
     r"(Dipl(om)?\S*|DI|Pharmazierat|Rechtsanw(alt|ältin)|Steuerberater(in)?|Ingenieur(in)?|Mag\.?)$"
 )
 #: Words of firms, not of persons.
-_FIRM_WORDS = {"limited", "ltd", "gmbh", "ag", "kg", "aps", "stiftung", "familienstiftung", "services", "service",
-               "investments", "industrial", "international", "holding", "deutschland", "beratung"}  # fmt: skip
+_FIRM_WORDS = {
+    "limited",
+    "ltd",
+    "gmbh",
+    "ag",
+    "kg",
+    "aps",
+    "stiftung",
+    "familienstiftung",
+    "services",
+    "service",
+    "investments",
+    "industrial",
+    "international",
+    "holding",
+    "deutschland",
+    "beratung",
+}
 #: Lower-case words inside names (``von der Heide``, ``Cavaco da Silva``).
-_PARTICLES = {"von", "van", "de", "der", "den", "dem", "zu", "zum", "zur", "vor", "in", "da", "di", "do", "dos",
-              "du", "la", "le", "ten", "ter", "y", "i", "el", "al"}  # fmt: skip
+_PARTICLES = {
+    "von",
+    "van",
+    "de",
+    "der",
+    "den",
+    "dem",
+    "zu",
+    "zum",
+    "zur",
+    "vor",
+    "in",
+    "da",
+    "di",
+    "do",
+    "dos",
+    "du",
+    "la",
+    "le",
+    "ten",
+    "ter",
+    "y",
+    "i",
+    "el",
+    "al",
+}
 #: Capitals inside a word are a name's only after these (``McGuire``, ``MacLean``, ``O'Neill``).
 _INNER_CAPITAL_AFTER = ("Mc", "Mac", "O'", "O’", "D'", "D’")
 

@@ -127,8 +127,11 @@ def _events(rng: random.Random, timeline: Timeline, court: Court, facts: dict) -
 
 def _closed(timeline: Timeline) -> date | None:
     """When the proceeding ended: lifted, discontinued or rejected for lack of assets."""
-    return (timeline.at("proceedings_lifted") or timeline.at("proceedings_discontinued")
-            or timeline.at("rejected_insufficient_assets"))  # fmt: skip
+    return (
+        timeline.at("proceedings_lifted")
+        or timeline.at("proceedings_discontinued")
+        or timeline.at("rejected_insufficient_assets")
+    )
 
 
 def proceeding_record(
@@ -155,19 +158,31 @@ def proceeding_record(
     published = [e["published_at"] for e in events]
     known = status != "unknown"
     return {
-        "id": new_uuid(rng), "case_number": case_number, "court": court.name, "current_status": status,
-        "debtor_name": debtor_name, "debtor_kind": debtor_kind, "debtor_legal_form": debtor_legal_form,
-        "company_id": company_id, "proceeding_kind": "consumer_insolvency" if " IK " in case_number else "regular_insolvency",
+        "id": new_uuid(rng),
+        "case_number": case_number,
+        "court": court.name,
+        "current_status": status,
+        "debtor_name": debtor_name,
+        "debtor_kind": debtor_kind,
+        "debtor_legal_form": debtor_legal_form,
+        "company_id": company_id,
+        "proceeding_kind": "consumer_insolvency" if " IK " in case_number else "regular_insolvency",
         "administration_kind": facts["administration"] if known else None,
-        "administrator_name": facts["administrator"], "administrator_address": facts["office"],
+        "administrator_name": facts["administrator"],
+        "administrator_address": facts["office"],
         "insolvency_grounds": facts["grounds"] if known else None,
-        "claims_filing_deadline": iso_or_none(facts["deadline"]), "opened_at": iso_or_none(facts["opened"]),
+        "claims_filing_deadline": iso_or_none(facts["deadline"]),
+        "opened_at": iso_or_none(facts["opened"]),
         "closed_at": closed.isoformat() if closed and status not in OPEN_STATUSES - {"discharge_pending"} else None,
-        "first_event_at": min(published), "last_event_at": max(published),
-        "distribution_available": facts["available"], "distribution_claims_total": facts["claims"],
-        "events": events, "city": city, "person_id": person.id if person else None,
+        "first_event_at": min(published),
+        "last_event_at": max(published),
+        "distribution_available": facts["available"],
+        "distribution_claims_total": facts["claims"],
+        "events": events,
+        "city": city,
+        "person_id": person.id if person else None,
         "has_open_insolvency": status in OPEN_STATUSES,
-    }  # fmt: skip
+    }
 
 
 def summary_of(record: dict) -> dict:

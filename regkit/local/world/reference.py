@@ -120,8 +120,10 @@ def _weighted(path: Path, minimum: int = 1) -> Weighted[str]:
 
 def _name_lists(directory: Path) -> tuple[Weighted[Name], Weighted[Name]]:
     """The officers' first and last names, each value read as a name (:mod:`.names`), at the lists' counts."""
-    first, last, towns = ([(r["value"], int(r["count"])) for r in _rows(directory / f"officer_{name}.csv")]
-                          for name in ("first_names", "last_names", "cities"))  # fmt: skip
+    first, last, towns = (
+        [(r["value"], int(r["count"])) for r in _rows(directory / f"officer_{name}.csv")]
+        for name in ("first_names", "last_names", "cities")
+    )
     return (
         Weighted(first_names(first, dict(towns), dict(last)), [count for _, count in first]),
         Weighted(last_names(last, dict(first)), [count for _, count in last]),
@@ -173,11 +175,17 @@ def _courts(directory: Path) -> list[Court]:
         weights[code] = weights.get(code, 0) + int(row["records_in_sample"])
         current[code] = current.get(code, False) or row["role"] == "current_registrar"
     return [
-        Court(code=code, town=town, name=_court_name(code, town, xunternehmen, gds),
-              state=STATE_NAMES_DE.get(state, state), current=current[code], weight=weights[code])
+        Court(
+            code=code,
+            town=town,
+            name=_court_name(code, town, xunternehmen, gds),
+            state=STATE_NAMES_DE.get(state, state),
+            current=current[code],
+            weight=weights[code],
+        )
         for code, (town, state) in sorted(seats.items())
         if state in STATE_NAMES_DE
-    ]  # fmt: skip
+    ]
 
 
 def _places(directory: Path) -> tuple[dict[str, list[Place]], dict[str, list[Place]], dict[str, list[Place]]]:

@@ -36,44 +36,86 @@ def _general_partner_company(company: Record) -> bool:
 _GROUP_CASE = "large group's Organträger"
 _REALTIME_CASE = "pending register change (realtime only)"
 _REGISTER_CASES: tuple[CompanyCase, ...] = (
-    ("several mergers in one transaction (acquirer)",
-     lambda c, _, __: len({a["agreement_date"] for a in c["acquisitions"]}) < len(c["acquisitions"]),
-     lambda c: "acquisitions sharing an agreement_date"),
-    ("merged company (absorbed)", lambda c, _, __: c["merged_into"] is not None,
-     lambda c: f"merged into {c['merged_into']['company_id']}"),
-    ("spin-off (transferor)", lambda c, _, __: bool(c["asset_spin_offs"]),
-     lambda c: f"assets to {c['asset_spin_offs'][0]['company_id']}"),
-    ("UG → GmbH conversion", lambda c, _, __: _active(c) and [n["legal_form"] for n in c["names"]][:2] == ["ug", "gmbh"]
-     and _balance_sheet_only(c), lambda c: "capital raised to 25,000 EUR"),
-    ("registered GbR → OHG", lambda c, _, __: _active(c) and c["names"][0]["legal_form"] == "gbr",
-     lambda c: "status change of a registered GbR"),
-    ("moved to another court's district", lambda c, moved, _: moved and _active(c),
-     lambda c: "two entries in registers, two addresses"),
-    ("DEM capital converted to EUR",
-     lambda c, _, __: _active(c) and len(c["capitals"]) > 1 and c["capitals"][0]["currency"] == "DEM",
-     lambda c: "capital history across 2002"),
-    ("GmbH & Co. KG", lambda c, _, __: _active(c) and _general_partner_company(c),
-     lambda c: "a GmbH of the world as general partner"),
-    ("company in liquidation", lambda c, _, __: c["status"] == "liquidation"
-     and any(r["role"] == "LIQUIDATOR" for r in c["representation"]), lambda c: "liquidator appointed, name with i.L."),
-)  # fmt: skip
+    (
+        "several mergers in one transaction (acquirer)",
+        lambda c, _, __: len({a["agreement_date"] for a in c["acquisitions"]}) < len(c["acquisitions"]),
+        lambda c: "acquisitions sharing an agreement_date",
+    ),
+    (
+        "merged company (absorbed)",
+        lambda c, _, __: c["merged_into"] is not None,
+        lambda c: f"merged into {c['merged_into']['company_id']}",
+    ),
+    (
+        "spin-off (transferor)",
+        lambda c, _, __: bool(c["asset_spin_offs"]),
+        lambda c: f"assets to {c['asset_spin_offs'][0]['company_id']}",
+    ),
+    (
+        "UG → GmbH conversion",
+        lambda c, _, __: (
+            _active(c) and [n["legal_form"] for n in c["names"]][:2] == ["ug", "gmbh"] and _balance_sheet_only(c)
+        ),
+        lambda c: "capital raised to 25,000 EUR",
+    ),
+    (
+        "registered GbR → OHG",
+        lambda c, _, __: _active(c) and c["names"][0]["legal_form"] == "gbr",
+        lambda c: "status change of a registered GbR",
+    ),
+    (
+        "moved to another court's district",
+        lambda c, moved, _: moved and _active(c),
+        lambda c: "two entries in registers, two addresses",
+    ),
+    (
+        "DEM capital converted to EUR",
+        lambda c, _, __: _active(c) and len(c["capitals"]) > 1 and c["capitals"][0]["currency"] == "DEM",
+        lambda c: "capital history across 2002",
+    ),
+    (
+        "GmbH & Co. KG",
+        lambda c, _, __: _active(c) and _general_partner_company(c),
+        lambda c: "a GmbH of the world as general partner",
+    ),
+    (
+        "company in liquidation",
+        lambda c, _, __: c["status"] == "liquidation" and any(r["role"] == "LIQUIDATOR" for r in c["representation"]),
+        lambda c: "liquidator appointed, name with i.L.",
+    ),
+)
 #: Proceeding cases: (case, does the proceeding fit (record, its company's record or None), subject, what).
 _PROCEEDING_CASES: tuple[tuple[str, Callable[[Record, Any], bool], str, Callable[[Record], str]], ...] = (
-    ("open insolvency (with distress in the accounts)",
-     lambda p, c: c is not None and p["current_status"] == "opened" and len(c["indicators"]) >= 3,
-     "company_id", lambda p: f"{p['case_number']}, {p['court']}"),
-    ("consumer insolvency with discharge (insolvency id)", lambda p, _: p["current_status"] == "discharge_granted",
-     "id", lambda p: p["debtor_name"]),
-)  # fmt: skip
+    (
+        "open insolvency (with distress in the accounts)",
+        lambda p, c: c is not None and p["current_status"] == "opened" and len(c["indicators"]) >= 3,
+        "company_id",
+        lambda p: f"{p['case_number']}, {p['court']}",
+    ),
+    (
+        "consumer insolvency with discharge (insolvency id)",
+        lambda p, _: p["current_status"] == "discharge_granted",
+        "id",
+        lambda p: p["debtor_name"],
+    ),
+)
 _TRANSPARENCY_CASES: tuple[CompanyCase, ...] = (
-    ("no Transparenzregister match", lambda c, _, ekrns: _active(c) and not ekrns,
-     lambda c: "production extract → 404"),
-    ("ambiguous Transparenzregister match", lambda c, _, ekrns: _active(c) and len(ekrns or ()) > 1,
-     lambda c: "production extract → 409"),
-    ("unique Transparenzregister match",
-     lambda c, _, ekrns: _active(c) and len(ekrns or ()) == 1 and c["legal_form"] == "gmbh",
-     lambda c: "production extract completes"),
-)  # fmt: skip
+    (
+        "no Transparenzregister match",
+        lambda c, _, ekrns: _active(c) and not ekrns,
+        lambda c: "production extract → 404",
+    ),
+    (
+        "ambiguous Transparenzregister match",
+        lambda c, _, ekrns: _active(c) and len(ekrns or ()) > 1,
+        lambda c: "production extract → 409",
+    ),
+    (
+        "unique Transparenzregister match",
+        lambda c, _, ekrns: _active(c) and len(ekrns or ()) == 1 and c["legal_form"] == "gmbh",
+        lambda c: "production extract completes",
+    ),
+)
 _ORDER = (
     _GROUP_CASE,
     *(case for case, _, _ in _REGISTER_CASES),
