@@ -42,25 +42,6 @@ _EXPORTS = {
         "CredentialRecord",
         "CreditsRecord",
         "MonitorRecord",
-        "RegkitError",
-        "APIError",
-        "ValidationError",
-        "BadRequestError",
-        "AuthenticationError",
-        "PaymentRequiredError",
-        "PermissionDeniedError",
-        "NotFoundError",
-        "ConflictError",
-        "RateLimitedError",
-        "ServerError",
-        "TransportError",
-        "BudgetExceededError",
-        "BudgetUnavailableError",
-        "CacheError",
-        "CacheUnavailableError",
-        "RegkitWarning",
-        "CacheWriteWarning",
-        "BudgetWarning",
         "OfflineCacheMiss",
         "WaitTimeout",
         "company_id",
@@ -98,13 +79,39 @@ _EXPORTS.update(
     }
 )
 
+_EXPORTS.update(
+    {
+        name: "regkit.errors"
+        for name in (
+            "RegkitError",
+            "APIError",
+            "ValidationError",
+            "BadRequestError",
+            "AuthenticationError",
+            "PaymentRequiredError",
+            "PermissionDeniedError",
+            "NotFoundError",
+            "ConflictError",
+            "RateLimitedError",
+            "ServerError",
+            "TransportError",
+            "BudgetExceededError",
+            "BudgetUnavailableError",
+            "CacheError",
+            "CacheUnavailableError",
+            "RegkitWarning",
+            "CacheWriteWarning",
+            "BudgetWarning",
+        )
+    }
+)
 _EXPORTS["crawl"] = "regkit.graph"
 _EXPORTS.update(
     {name: "regkit.widgets" for name in ("CompanyExplorer", "InsolvencyExplorer", "GroupExplorer", "PersonExplorer")}
 )
 
 #: Subpackages reachable as ``regkit.graph``, ``regkit.plot``, … without importing them first.
-_SUBPACKAGES = ("client", "frames", "graph", "plot", "widgets", "local", "schema")
+_SUBPACKAGES = ("client", "frames", "graph", "plot", "widgets", "local", "schema", "errors")
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, _SUBPACKAGES)
 __all__ = ["__version__", *__all__]

@@ -35,6 +35,7 @@ LAZY_HELPER = "lazy_exports"
 #: a leaf — import nothing of regkit — so depending on it cannot lead upward (``test_layers`` asserts that).
 SHARED_FACADE_HELPERS = {
     "regkit._lazy": "the lazy-export helper every package __init__ is built on (standard library only)",
+    "regkit.errors": "the error and warning tree every layer raises (standard library only)",
 }
 
 #: Private attributes of foreign code that may be used anyway: ``"*._name"`` (on any object) or

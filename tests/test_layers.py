@@ -11,9 +11,10 @@ The layers come from README.md's ``## Layout`` section, so changing the README c
 
 The facade — the modules directly in ``regkit/`` (``__init__``, ``cli``, ``__main__``, ``_lazy``) — sits above
 everything and may import anything.  Nothing may import it from below (``from regkit import Client`` in a layer
-would be an upward import through the lazy table) except ``regkit._lazy``, the helper every package
-``__init__`` declares its lazy exports with; it must stay a leaf (it imports nothing of regkit, asserted below),
-so depending on it cannot lead upward.
+would be an upward import through the lazy table) except the helpers of ``layers_support.SHARED_FACADE_HELPERS``:
+``regkit._lazy``, the helper every package ``__init__`` declares its lazy exports with, and ``regkit.errors``, the
+error tree every layer raises; each must stay a leaf (it imports nothing of regkit, asserted below), so depending
+on it cannot lead upward.
 
 What counts as an import (``layers_support.scan_tree``): ``import`` / ``from … import`` at any depth (in
 functions too; relative ones resolved; ``from P import name`` is an import of ``P.name`` when that is a module),
@@ -183,7 +184,8 @@ def test_shared_facade_helpers_are_leaves(scan: layers.Scan) -> None:
     fail_with(
         layers.facade_helper_imports(scan),
         "import(s) of regkit in a facade helper the layers may import",
-        "keep regkit._lazy free of regkit imports (standard library only), or stop importing it from below.",
+        "keep the facade helpers (regkit._lazy, regkit.errors) free of regkit imports (standard library only), "
+        "or stop importing them from below.",
     )
 
 

@@ -5,7 +5,7 @@ from .bulk import CostEstimate
 from .cache import ClientCache
 from .company_ids import company_id
 from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
-from .errors import (
+from regkit.errors import (
     APIError,
     AuthenticationError,
     BadRequestError,

@@ -1,7 +1,7 @@
 """Checks of :class:`regkit.Client`'s own arguments, made before anything is opened or sent.
 
 Each function returns the argument as the client uses it, or raises
-:class:`~regkit.client.errors.ValidationError` naming the argument, what it got and what it takes.
+:class:`~regkit.errors.ValidationError` naming the argument, what it got and what it takes.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import math
 import re
 from typing import Any
 
-from .errors import ValidationError
+from regkit.errors import ValidationError
 
 __all__ = [
     "budget",
@@ -44,7 +44,7 @@ def budget(value: Any) -> int | None:
     >>> budget("100")
     Traceback (most recent call last):
     ...
-    regkit.client.errors.ValidationError: budget must be a whole number of credits (>= 0) or None, not '100' (str) — e.g. Client(budget=100); nothing was sent
+    regkit.errors.ValidationError: budget must be a whole number of credits (>= 0) or None, not '100' (str) — e.g. Client(budget=100); nothing was sent
     """
     if value is None or (_whole(value) and value >= 0):
         return value
@@ -71,7 +71,7 @@ def budget_scope(value: Any) -> tuple[str, str] | None:
     >>> budget_scope("https://cache.example/#team-a")
     Traceback (most recent call last):
     ...
-    regkit.client.errors.ValidationError: budget_scope must be a Redis URL (redis://, rediss:// or unix://) and '#' with a team name, not 'https://cache.example/#team-a' — e.g. Client(budget=300, budget_scope='redis://host:6379/0#team-a')
+    regkit.errors.ValidationError: budget_scope must be a Redis URL (redis://, rediss:// or unix://) and '#' with a team name, not 'https://cache.example/#team-a' — e.g. Client(budget=300, budget_scope='redis://host:6379/0#team-a')
     """
     from .cache import is_redis_url, redact_url
 
@@ -203,7 +203,7 @@ def ledger_file(value: Any) -> Any:
     >>> ledger_file(3)
     Traceback (most recent call last):
     ...
-    regkit.client.errors.ValidationError: ledger_file must be 'default', a path or None, not 3 (int) — e.g. Client(ledger_file='~/regkit-ledger.jsonl'); nothing was sent
+    regkit.errors.ValidationError: ledger_file must be 'default', a path or None, not 3 (int) — e.g. Client(ledger_file='~/regkit-ledger.jsonl'); nothing was sent
     """
     import os
     from pathlib import Path

@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass
 
 from .batch_html import budget_html
-from .errors import BudgetExceededError, RegkitError
+from regkit.errors import BudgetExceededError, RegkitError
 
 __all__ = ["Budget", "Reservation"]
 
@@ -104,7 +104,7 @@ class Budget:
             ``None`` when the charge was recorded (always, for this in-process budget). A
             :class:`~regkit.client.team_budget.TeamBudget` whose Redis did not take it returns a short note instead
             (``"team budget not updated: Redis unreachable; 10 credits pending"``), keeps the charge pending and
-            issues a :class:`~regkit.client.errors.BudgetWarning`; the caller may keep the note with its ledger row.
+            issues a :class:`~regkit.errors.BudgetWarning`; the caller may keep the note with its ledger row.
         """
         with self._lock:
             self._held -= reservation.credits

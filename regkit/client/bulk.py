@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import validation
 from .batch_html import cost_estimate_html
-from .errors import RateLimitedError, RegkitError, ValidationError
+from regkit.errors import RateLimitedError, RegkitError, ValidationError
 from .records import CompanyBatch, CompanyRecord
 from .research_lookups import lookup
 from .retry import is_transient

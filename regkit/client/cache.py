@@ -23,14 +23,14 @@ written only through requests-cache's public API, by :class:`~regkit.client.cach
   without a suffix gets ``.sqlite`` (as requests-cache names it), created 0600 before requests-cache opens it. One
   missing directory is made (0700); a path whose directory and that directory's parent do not exist (a mistyped
   path), or a string that looks like a URL of another scheme (``htps://…``), is refused.  A file that is not a readable SQLite cache, or one that cannot be written (a read-only file or
-  filesystem: every answer would be paid for and lost), is a :class:`~regkit.client.errors.CacheError` that names
+  filesystem: every answer would be paid for and lost), is a :class:`~regkit.errors.CacheError` that names
   it (``regkit cache check`` / ``regkit cache repair``).  A write that fails later (a full disk) is counted and
-  warned about (:class:`~regkit.client.errors.CacheWriteWarning`); the paid answer is returned all the same.
+  warned about (:class:`~regkit.errors.CacheWriteWarning`); the paid answer is returned all the same.
 * **Redis**: requests-cache's Redis backend in the namespace ``regkit`` (it gives each answer Redis' own expiry an
   hour after the answer's lifetime ends). A Redis password (``redis://:PASSWORD@host`` or ``?password=``) is used
   to connect and shown nowhere: :func:`redact_url` replaces it in every location, message and ``repr``.  A Redis
   that stops answering makes paid calls fail before they are sent
-  (:class:`~regkit.client.errors.CacheUnavailableError`), unless the client was made with ``uncached_ok=True``.
+  (:class:`~regkit.errors.CacheUnavailableError`), unless the client was made with ``uncached_ok=True``.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from requests_cache import BaseCache, SQLiteCache
 
 from .cache_format import SERIALIZER
 from .cache_store import ResponseStore, StoredAnswer
-from .errors import CacheError, ValidationError
+from regkit.errors import CacheError, ValidationError
 
 __all__ = [
     "open_backend",
@@ -330,7 +330,7 @@ class ClientCache:
     ``offline`` switch.
 
     In offline mode every call is answered from the cache only; an answer that is not there (or never cached, like
-    credits and monitors) raises :class:`~regkit.client.errors.OfflineCacheMiss` and nothing is sent.
+    credits and monitors) raises :class:`~regkit.errors.OfflineCacheMiss` and nothing is sent.
 
     Parameters
     ----------
@@ -343,7 +343,7 @@ class ClientCache:
     uncached_ok : bool
         When the cache cannot be read (a Redis that is down, a damaged file), send paid calls anyway, without the
         cache (each is marked ``uncached`` in the ledger); by default they are refused with
-        :class:`~regkit.client.errors.CacheError` before anything is sent.
+        :class:`~regkit.errors.CacheError` before anything is sent.
     """
 
     def __init__(

@@ -7,12 +7,12 @@
 own (:mod:`regkit.client.transport.keys`), the stored format regkit's serializer (:mod:`regkit.client.cache_format`).
 
 **Faults.**  A read that fails (a corrupt SQLite file, a Redis that does not answer) raises
-:class:`~regkit.client.errors.CacheError` — :class:`~regkit.client.errors.CacheUnavailableError` for a backend
+:class:`~regkit.errors.CacheError` — :class:`~regkit.errors.CacheUnavailableError` for a backend
 that is down — before anything is sent, so the caller can refuse to pay for an answer it may already have.  A
 write never raises: the answer was paid for and goes back to the caller whatever the storage does.  A write that
 fails — and one that requests-cache silently drops (its SQLite backend rolls back a failed commit without a word:
 a full disk, a read-only file), found by asking ``contains(key)`` afterwards — is counted (:attr:`unstored`) and
-warned about once per reason (:class:`~regkit.client.errors.CacheWriteWarning`, with the location and the reason).
+warned about once per reason (:class:`~regkit.errors.CacheWriteWarning`, with the location and the reason).
 
 **Threads.**  requests-cache's SQLite backend shares one ``sqlite3`` connection between threads and locks only
 its writes, so a read in one thread can run on the connection while another thread begins a write on it; with a
@@ -36,7 +36,7 @@ from typing import Any
 
 from requests_cache import BaseCache, CachedResponse, SQLiteCache
 
-from .errors import CacheError, CacheUnavailableError, CacheWriteWarning
+from regkit.errors import CacheError, CacheUnavailableError, CacheWriteWarning
 
 __all__ = ["ResponseStore", "StoredAnswer", "CHUNK"]
 
@@ -280,7 +280,7 @@ class ResponseStore:
         return note
 
     def warn(self, note: str | None) -> None:
-        """Issue :class:`~regkit.client.errors.CacheWriteWarning` for a note :meth:`put` returned — once per reason
+        """Issue :class:`~regkit.errors.CacheWriteWarning` for a note :meth:`put` returned — once per reason
         and store (later ones are logged and counted only)."""
         if not note or not note.startswith(_NOT_STORED):
             return

@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import Any
 
-from .errors import (
+from regkit.errors import (
     AuthenticationError,
     BudgetExceededError,
     NotFoundError,

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ..local.world.store import default_reference_dir
 from ..schema.interface import COMPANY_ID_PATTERN, REGISTER_TYPES
-from .errors import ValidationError
+from regkit.errors import ValidationError
 
 __all__ = ["company_id"]
 
@@ -294,7 +294,7 @@ def company_id(text: str, court: str | None = None) -> str:
     >>> regkit.company_id("HRB 1 Frankfurt")
     Traceback (most recent call last):
     ...
-    regkit.client.errors.ValidationError: register court 'Frankfurt' is ambiguous: ...
+    regkit.errors.ValidationError: register court 'Frankfurt' is ambiguous: ...
     """
     if not isinstance(text, str):
         raise ValidationError(

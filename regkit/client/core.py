@@ -18,7 +18,7 @@ from .account import AccountMethods
 from .budget import Budget
 from .cache import ClientCache, open_backend
 from .cache_store import CHUNK
-from .errors import ValidationError
+from regkit.errors import ValidationError
 from .export_methods import ExportMethods
 from .extracts import ExtractMethods
 from .insolvencies import InsolvencyMethods
@@ -63,14 +63,14 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         others nothing (user-scoped answers, extracts, stay with their key).
     budget : int, optional
         Credits this client may spend; a call that could cross it raises
-        :class:`~regkit.client.errors.BudgetExceededError` before it is sent.  With ``budget_scope`` it is
+        :class:`~regkit.errors.BudgetExceededError` before it is sent.  With ``budget_scope`` it is
         the team's cap instead (see there).
     budget_scope : str, optional
         ``"redis://host:6379/0#team-a"``: a Redis URL, ``#`` and a team name. ``budget`` is then shared by every
         client of the team, in any process on any machine (:class:`~regkit.client.team_budget.TeamBudget`):
         prices are reserved atomically in Redis before a call is sent, so the team together never spends
         more than its cap — also when Redis fails or a member dies mid-call: the budget fails closed
-        (:class:`~regkit.client.errors.BudgetUnavailableError`) and re-establishes itself from the register's own
+        (:class:`~regkit.errors.BudgetUnavailableError`) and re-establishes itself from the register's own
         account (see :mod:`regkit.client.team_budget`). The cap lives in Redis: ``budget`` sets it for a team that has
         none and must equal it otherwise (``client.budget.set_limit(n)`` changes it for everyone);
         without ``budget`` the team's cap applies, and a team without one has its spending counted and
@@ -91,7 +91,7 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         Answer only from the cache (also ``client.cache.offline``).
     uncached_ok : bool
         When the cache cannot be read — a Redis cache that is down, a damaged SQLite file — paid calls are refused
-        before they are sent (:class:`~regkit.client.errors.CacheError`), because paying without the cache would
+        before they are sent (:class:`~regkit.errors.CacheError`), because paying without the cache would
         pay again for answers it holds.  ``True`` sends them anyway, and their ledger rows say ``uncached``.
         Free calls always go on.
     ledger_file : str, path or None

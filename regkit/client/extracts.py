@@ -15,7 +15,7 @@ import requests
 from regkit.schema.interface import PRICES, SANDBOX_CREDENTIAL_NAME
 
 from . import validation
-from .errors import TransportError, ValidationError, WaitTimeout
+from regkit.errors import TransportError, ValidationError, WaitTimeout
 from .policy import SCOPE_HEADER
 from .records import ExtractRecord
 from .transport.call import Operation

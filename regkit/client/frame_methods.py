@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from .errors import RegkitError
+from regkit.errors import RegkitError
 
 if TYPE_CHECKING:
     import pandas as pd

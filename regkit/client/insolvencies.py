@@ -13,7 +13,7 @@ from urllib.parse import quote
 from regkit.schema.interface import PER_PAGE_MAX, PRICES
 
 from . import paging, validation
-from .errors import ValidationError
+from regkit.errors import ValidationError
 from .filter_fields import SEARCH_KINDS
 from .records import InsolvencyRecord, InsolvencyResults, InsolvencySearchPage
 from .transport.call import Operation

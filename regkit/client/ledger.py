@@ -23,7 +23,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import RegkitWarning, ValidationError
+from regkit.errors import RegkitWarning, ValidationError
 
 if TYPE_CHECKING:  # pandas is imported when a frame is asked for, not with the client
     import pandas as pd

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .errors import ValidationError
+from regkit.errors import ValidationError
 
 if TYPE_CHECKING:
     from .budget import Budget

@@ -22,7 +22,7 @@ from regkit.schema.formatting import count_text, credits_text
 
 from . import record_html
 from .batch_html import batch_html
-from .errors import RegkitError, ValidationError
+from regkit.errors import RegkitError, ValidationError
 from .frame_methods import CompaniesFrames, CompanyFrames, ExtractFrames, InsolvencyFrames, InsolvencyPageFrames
 from .summary_html import plural
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from regkit.schema.interface import PER_PAGE_MAX, PRICES
 
 from . import paging, validation
-from .errors import ValidationError
+from regkit.errors import ValidationError
 from .filter_fields import COMPANY_FILTERS, PERSON_FILTERS, FilterVocabulary
 from .research_lookups import LookupMethods
 from .research_records import (

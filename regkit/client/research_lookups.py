@@ -21,7 +21,7 @@ from urllib.parse import quote
 from regkit.schema.interface import PRICES
 
 from . import validation
-from .errors import ValidationError
+from regkit.errors import ValidationError
 from .research_records import HoldingsRecord, OwnersRecord, PersonRecord
 from .transport.call import Operation
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 
-from .errors import APIError, TransportError
+from regkit.errors import APIError, TransportError
 
 __all__ = ["RetryPolicy", "Gate", "parse_retry_after", "is_transient", "RETRY_STATUSES"]
 
@@ -102,7 +102,7 @@ class RetryPolicy:
         Upper bound of one backoff delay, in seconds.
     max_retry_after : float
         A ``Retry-After`` longer than this is not waited for: the call raises
-        :class:`~regkit.client.errors.RateLimitedError` with ``retry_after`` set instead.
+        :class:`~regkit.errors.RateLimitedError` with ``retry_after`` set instead.
     rate_limit_wait : float
         Seconds one call may wait on 429s in all (each waits ``Retry-After``, or a backoff when the
         server does not say); when the next wait would cross it, the 429 is raised.

@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 
 from regkit.schema.interface import LOCAL_ORIGIN
 
-from .errors import RegkitError, ValidationError
+from regkit.errors import RegkitError, ValidationError
 
 __all__ = [
     "LIVE_BASE_URL",

@@ -6,7 +6,7 @@ with the state in Redis so that every client of ``team-a`` spends from one cap:
 
 * **Atomic reservations.** Before a paid request is sent its price is reserved by a Lua script that, in one
   step, adds up the calls in flight and the team's settled spending, and either holds the price or refuses
-  (:class:`~regkit.client.errors.BudgetExceededError`, nothing sent). Two processes that each want 300 credits
+  (:class:`~regkit.errors.BudgetExceededError`, nothing sent). Two processes that each want 300 credits
   under a 300-credit cap spend 300 together.
 * **Settled with what was charged**, atomically with the team's spending, and appended to the team ledger (a
   Redis stream): :meth:`TeamBudget.ledger` says who spent what.
@@ -18,18 +18,18 @@ with the state in Redis so that every client of ``team-a`` spends from one cap:
 
 **It fails closed.** No credit is spent that the cap has not seen:
 
-* *Redis does not answer*: a paid call is not sent (:class:`~regkit.client.errors.BudgetUnavailableError` from
+* *Redis does not answer*: a paid call is not sent (:class:`~regkit.errors.BudgetUnavailableError` from
   :meth:`~TeamBudget.reserve`). Free calls go on.
 * *Redis lost the team's data* (restarted without persistence, flushed, or rolled back to an older save): the
   team's hash is missing, holds another identity, or an older counter (``gen``) than a member has seen. It is never
   read as "no limit": a member that remembers the team re-establishes it before its next paid call — the same cap,
   and ``spent = used_now - anchor`` from the register's account (:meth:`TeamBudget.restore`; a
-  :class:`~regkit.client.errors.BudgetWarning` says so, and the ledger gets a ``restore`` row of that total). When it
+  :class:`~regkit.errors.BudgetWarning` says so, and the ledger gets a ``restore`` row of that total). When it
   cannot (no account reader, the register unreachable, a new billing period, a team never anchored) the error says
   why and what to do, e.g. ``restore(spent=N)``. A team created without a cap stays one: it is counted, never
   refused. The team's hash is written when the team is created, so "never had a cap" and "lost its data" differ.
 * *Settling never loses a paid answer*: when Redis fails at that moment, :meth:`~TeamBudget.settle` issues a
-  :class:`~regkit.client.errors.BudgetWarning`, keeps the charge pending in this handle and returns a short note;
+  :class:`~regkit.errors.BudgetWarning`, keeps the charge pending in this handle and returns a short note;
   pending charges are recorded before this handle's next reservation (and by its background thread), and while
   any are pending and Redis still does not answer, paid calls are refused. Re-establishing the team from the
   account counts this handle's pending charges once (the account already has them).
@@ -72,7 +72,7 @@ only numbers and a date, and the ledger holds the member's name, the client meth
 credits.
 
 **The cap lives in Redis.** The first client that passes ``budget=N`` for a team sets the team's cap to ``N``;
-a later client passing another ``N`` is refused (:class:`~regkit.client.errors.ValidationError`) until someone
+a later client passing another ``N`` is refused (:class:`~regkit.errors.ValidationError`) until someone
 changes the cap on purpose with :meth:`TeamBudget.set_limit`. A client without ``budget`` uses the team's cap if
 it has one; a team without a cap counts and records spending but refuses nothing. Spending accumulates: for a
 new period, use a new team name (``#team-a-2026-06``).
@@ -95,7 +95,7 @@ from typing import TYPE_CHECKING, Any
 
 from .budget import Budget, Reservation
 from .cache import connect_redis, redact_url
-from .errors import BudgetExceededError, BudgetUnavailableError, BudgetWarning, RegkitError, ValidationError
+from regkit.errors import BudgetExceededError, BudgetUnavailableError, BudgetWarning, RegkitError, ValidationError
 from .team_scripts import BEAT, CLAIM, RECONCILE, RESERVE, RESTORE, SET_LIMIT, SETTLE, STATE
 
 if TYPE_CHECKING:  # pandas is imported when the ledger is asked for, not with the client
@@ -596,7 +596,7 @@ class TeamBudget(Budget):
 
         Never raises for Redis: a paid answer is never lost to the team budget. When Redis does not answer (or lost
         the team's data and it cannot be re-established at once) the charge is kept pending in this handle, a
-        :class:`~regkit.client.errors.BudgetWarning` says what was not recorded, and a short note is returned.
+        :class:`~regkit.errors.BudgetWarning` says what was not recorded, and a short note is returned.
 
         Returns
         -------
@@ -932,7 +932,7 @@ class TeamBudget(Budget):
         Returns
         -------
         TeamReconciliation
-            Whether it was done, and what changed (a :class:`~regkit.client.errors.BudgetWarning` names any change of
+            Whether it was done, and what changed (a :class:`~regkit.errors.BudgetWarning` names any change of
             the team's spending).
 
         Raises

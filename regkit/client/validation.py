@@ -1,7 +1,7 @@
 """Checking arguments before anything is sent, so a mistake never costs credits.
 
 Every function returns the argument in the exact form the interface expects, or raises
-:class:`~regkit.client.errors.ValidationError` saying what is wrong and what is allowed.  The
+:class:`~regkit.errors.ValidationError` saying what is wrong and what is allowed.  The
 vocabulary (patterns, filter fields, enums, page bounds) comes from :mod:`regkit.schema.interface`.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 from regkit.schema import interface as api
 
-from .errors import ValidationError
+from regkit.errors import ValidationError
 from .filter_fields import INSOLVENCY_FILTERS, FilterVocabulary
 
 __all__ = [
@@ -82,7 +82,7 @@ def flag(value: Any, what: str) -> bool:
     >>> flag("false", "realtime")
     Traceback (most recent call last):
     ...
-    regkit.client.errors.ValidationError: realtime must be True or False, not 'false' (str) — allowed: True or False; nothing was sent
+    regkit.errors.ValidationError: realtime must be True or False, not 'false' (str) — allowed: True or False; nothing was sent
     """
     if isinstance(value, bool):
         return value

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from regkit.client.errors import RegkitError, ValidationError
+from regkit.errors import RegkitError, ValidationError
 
 __all__ = ["add_commands", "export_parquet_command", "open_cache"]
 

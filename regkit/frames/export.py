@@ -23,7 +23,7 @@ from typing import Any
 from requests_cache import BaseCache
 
 from regkit.client.cache import ClientCache
-from regkit.client.errors import ValidationError
+from regkit.errors import ValidationError
 from regkit.client.policy import SCOPE_HEADER, CachePolicy
 
 from .export_files import MANIFEST, TargetRefused, check_target, publish, remove_staging, require_pyarrow, staging_dir

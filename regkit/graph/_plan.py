@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from regkit.client.errors import ValidationError
+from regkit.errors import ValidationError
 
 from .persons import is_company_id
 from .report import LevelEstimate

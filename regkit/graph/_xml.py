@@ -6,7 +6,7 @@
   and characters beyond the Basic Multilingual Plane survive as they are.
 * Characters XML 1.0 cannot hold at all — control characters other than tab, newline and carriage
   return (``\\x00``, ``\\x0b``, ``\\x1b``, ...), lone surrogates, ``\\ufffe`` and ``\\uffff`` — are refused
-  with a :class:`~regkit.client.errors.ValidationError` naming the node or edge, the attribute and the
+  with a :class:`~regkit.errors.ValidationError` naming the node or edge, the attribute and the
   character, before anything is written: no file is ever written that cannot be read back. Node-link
   JSON (:func:`~regkit.graph.write_node_link`) holds every character.
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 import networkx as nx
 
-from regkit.client.errors import ValidationError
+from regkit.errors import ValidationError
 
 __all__ = ["check_xml", "read_gexf_multigraph", "write_xml"]
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import networkx as nx
 
-from regkit.client.errors import RegkitError
+from regkit.errors import RegkitError
 
 from . import _plan
 from ._plan import DIRECTIONS

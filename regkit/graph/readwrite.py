@@ -44,7 +44,7 @@ from typing import IO, Any
 
 import networkx as nx
 
-from regkit.client.errors import ValidationError
+from regkit.errors import ValidationError
 
 from ._xml import read_gexf_multigraph, write_xml
 from .build import empty_graph

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from regkit.client.errors import ValidationError
+from regkit.errors import ValidationError
 
 from .schema import CONTROL_ROLES, OWNERSHIP, REPRESENTATION, to_date
 from .timeline import in_force

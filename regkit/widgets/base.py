@@ -8,7 +8,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from regkit.client import RegkitError
+from regkit.errors import RegkitError
 
 from .render import credits_html, message_html
 from .static import STALE_CLASS, snapshot_html

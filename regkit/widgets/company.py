@@ -9,7 +9,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from regkit.client import RegkitError
+from regkit.errors import RegkitError
 from regkit.schema import column_label
 
 from . import company_logic as logic

@@ -7,7 +7,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from regkit.client import RegkitError
+from regkit.errors import RegkitError
 
 from . import group_drawing, search_logic
 from . import group_logic as logic

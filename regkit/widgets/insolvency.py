@@ -7,7 +7,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from regkit.client import RegkitError
+from regkit.errors import RegkitError
 
 from . import insolvency_logic as logic
 from .base import Explorer

@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from regkit.client import RegkitError
+from regkit.errors import RegkitError
 from regkit.frames import events, insolvency_results
 from regkit.schema import INSOLVENCY_STATUSES, LEGAL_FORMS, display_label
 from regkit.schema.formatting import count_text, credits_text

@@ -7,7 +7,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-from regkit.client import RegkitError
+from regkit.errors import RegkitError
 from regkit.schema.formatting import credits_text
 
 from . import person_logic as logic

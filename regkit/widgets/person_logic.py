@@ -14,7 +14,7 @@ from typing import Any
 
 import pandas as pd
 
-from regkit.client import RegkitError
+from regkit.errors import RegkitError
 from regkit.frames import management_positions, person_search_results, representatives
 from regkit.schema.formatting import credits_text
 from regkit.schema.interface import PRICES

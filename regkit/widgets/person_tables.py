@@ -12,7 +12,7 @@ from typing import Any
 
 import pandas as pd
 
-from regkit.client import RegkitError
+from regkit.errors import RegkitError
 from regkit.frames import holdings as holdings_frame
 from regkit.frames import management_positions
 from regkit.schema import display_label

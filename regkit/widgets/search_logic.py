@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
-from regkit.client import RegkitError, ValidationError
+from regkit.errors import RegkitError, ValidationError
 from regkit.client import company_id as register_text_id
 from regkit.client.validation import company_id as validate_company_id
 from regkit.schema import display_label

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from regkit.client import records
-from regkit.client.errors import RegkitError
+from regkit.errors import RegkitError
 
 
 def test_record_access() -> None:

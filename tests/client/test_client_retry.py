@@ -12,7 +12,7 @@ import requests
 from conftest import FakeInterface  # type: ignore[import-not-found]  # the fixtures' own module
 
 from regkit.client import RateLimitedError, ServerError, TransportError, ValidationError
-from regkit.client.errors import NotFoundError
+from regkit.errors import NotFoundError
 from regkit.client.retry import MIN_RATE_LIMIT_WAIT, Gate, RetryPolicy, is_transient, parse_retry_after
 
 CID = "DE-HRB-B1234-1"

@@ -27,7 +27,7 @@ from regkit.client import (
     PersonSearchPage,
 )
 from regkit.client.budget import Budget
-from regkit.client.errors import NotFoundError
+from regkit.errors import NotFoundError
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 PRICE = 10  # credits per company lookup and per search page (the interface's price list)

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regkit.client.errors import ValidationError
+from regkit.errors import ValidationError
 from regkit.graph import (
     CrawlReport,
     from_companies,

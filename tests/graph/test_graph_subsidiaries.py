@@ -12,7 +12,7 @@ import networkx as nx
 import pandas as pd
 import pytest
 
-from regkit.client.errors import ValidationError
+from regkit.errors import ValidationError
 from regkit.graph import from_companies, subsidiaries
 
 A, B, C, D, E = (f"DE-HRB-B1204-{n}" for n in range(1, 6))

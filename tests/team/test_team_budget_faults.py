@@ -4,7 +4,7 @@ child processes killed with ``kill -9`` in the middle of a call.
 
 Every scenario ends the same way: the credits the register charged (its own ``used_credits``) equal what the
 clients' ledgers say they spent (summed over processes) and what the team budget says the team spent — or the
-difference is named in a :class:`~regkit.client.errors.BudgetWarning` — and the register never charged more than
+difference is named in a :class:`~regkit.errors.BudgetWarning` — and the register never charged more than
 the team's cap. Waits are bounded polls, never timing assertions; an :class:`~team_support.AnswerGate` holds a
 call's answer back so that the fault lands while the call is in flight, whatever the machine's speed.
 """

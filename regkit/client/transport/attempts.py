@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import RateLimitedError, RegkitError, TransportError
+from regkit.errors import RateLimitedError, RegkitError, TransportError
 from ..retry import RetryPolicy
 
 __all__ = ["Attempts"]

@@ -1,7 +1,7 @@
 """One client call, start to finish: the cache, offline and budget checks, attempts, retries, accounting.
 
 :class:`Caller` turns an :class:`Operation` (what to send, what it costs, whether it may be retried)
-into an :class:`Answer` or one of the errors of :mod:`regkit.client.errors`, and writes exactly one
+into an :class:`Answer` or one of the errors of :mod:`regkit.errors`, and writes exactly one
 ledger row for it.  The cache is the client's :class:`~regkit.client.cache_store.ResponseStore`: a hit is
 one read of it; a miss is sent (after the shared pace, :mod:`.pacing`) and, when its answer may be kept
 (:meth:`~regkit.client.policy.CachePolicy.lifetime`, :func:`~regkit.client.policy.keep_response`), written.
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import requests
 
 from ..budget import Budget, Reservation
-from ..errors import BudgetWarning, CacheError, CacheUnavailableError, OfflineCacheMiss, RegkitError
+from regkit.errors import BudgetWarning, CacheError, CacheUnavailableError, OfflineCacheMiss, RegkitError
 from ..ledger import Ledger
 from ..policy import answers, keep_response, parsed_json
 from ..retry import Gate, RetryPolicy

@@ -1,4 +1,4 @@
-"""Turning a failed attempt into the right error of :mod:`regkit.client.errors`."""
+"""Turning a failed attempt into the right error of :mod:`regkit.errors`."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import requests
 
-from ..errors import APIError, RateLimitedError, TransportError, error_for_status
+from regkit.errors import APIError, RateLimitedError, TransportError, error_for_status
 from ..retry import parse_retry_after
 
 if TYPE_CHECKING:

@@ -1,0 +1,351 @@
+"""The exceptions regkit raises, rooted at one class.
+
+Every error carries what was asked (``method``, ``path``), what came back (``status``, the server's
+error ``code`` and ``message``) and a ``suggestion`` of what to do next.  None of them ever carries
+the API key: messages are built from the path and the server's answer only, and the client scrubs
+the key out of anything it passes in.
+
+The tree (``except`` any inner node to catch everything below it)::
+
+    RegkitError
+    ├── ValidationError           (also ValueError)  rejected before anything was sent; no credits
+    ├── BudgetExceededError                           the call would cross the budget; not sent
+    ├── BudgetUnavailableError                        the team budget cannot be read or trusted (Redis
+    │                                                 down, restarted or emptied); not sent
+    ├── CacheError                                    the cache cannot be opened, read or is corrupt
+    │   └── CacheUnavailableError                     the cache is down; a paid call was not sent
+    ├── OfflineCacheMiss          (also LookupError) offline mode and the answer is not cached
+    ├── WaitTimeout               (also TimeoutError) an extract still processing when waiting ended
+    ├── TransportError                                connection refused or dropped, timeout,
+    │                                                 truncated or undecodable body
+    └── APIError                                      the interface answered with an error status
+        ├── BadRequestError       (also ValueError)  400
+        ├── AuthenticationError                       401
+        ├── PaymentRequiredError                      402
+        ├── PermissionDeniedError                     403
+        ├── NotFoundError         (also LookupError) 404
+        ├── ConflictError                             409
+        ├── RateLimitedError                          429, with ``retry_after`` in seconds
+        └── ServerError                               5xx
+
+A call that creates something paid (an extract order, a monitor) is never retried blindly.  When
+it fails in a way that leaves its outcome open (timeout, connection dropped after sending, 5xx) the
+error's ``outcome_unknown`` is ``True`` and its suggestion says how to find out whether the order
+exists.
+
+Warnings (``warnings.warn``; the call they come from still returned its answer)::
+
+    RegkitWarning                 (a UserWarning)
+    ├── CacheWriteWarning         a paid answer could not be stored (full disk, read-only file,
+    │                             Redis down): the next call for it is paid again
+    └── BudgetWarning             a charge could not be recorded in the team's budget; it is in the
+                                  local ledger and is settled when the budget answers again
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "RegkitError",
+    "ValidationError",
+    "BudgetExceededError",
+    "BudgetUnavailableError",
+    "CacheError",
+    "CacheUnavailableError",
+    "OfflineCacheMiss",
+    "WaitTimeout",
+    "TransportError",
+    "APIError",
+    "BadRequestError",
+    "AuthenticationError",
+    "PaymentRequiredError",
+    "PermissionDeniedError",
+    "NotFoundError",
+    "ConflictError",
+    "RateLimitedError",
+    "ServerError",
+    "error_for_status",
+    "RegkitWarning",
+    "CacheWriteWarning",
+    "BudgetWarning",
+]
+
+
+class RegkitError(Exception):
+    """Root of every error regkit raises.
+
+    Attributes
+    ----------
+    message : str
+        What went wrong, in one sentence.
+    method, path : str or None
+        The request (``"GET"``, ``"/v1/company/DE-HRB-B1234-1"``) when there was one.
+    status : int or None
+        The HTTP status, when the interface answered.
+    code : str or None
+        The interface's error code (``"company_not_found"``), when it sent one.
+    suggestion : str
+        What to do next.
+    outcome_unknown : bool
+        ``True`` when a creating call (extract order, monitor) failed in a way that leaves open
+        whether it was carried out.
+    """
+
+    default_suggestion = ""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        method: str | None = None,
+        path: str | None = None,
+        status: int | None = None,
+        code: str | None = None,
+        suggestion: str | None = None,
+        outcome_unknown: bool = False,
+    ) -> None:
+        self.message = message
+        self.method = method
+        self.path = path
+        self.status = status
+        self.code = code
+        self.suggestion = suggestion if suggestion is not None else self.default_suggestion
+        self.outcome_unknown = outcome_unknown
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = f"{self.method} {self.path}" if self.method and self.path else ""
+        what = f"{self.status} " if self.status is not None else ""
+        what += f"{self.code}: " if self.code else ""
+        text = f"{where}: {what}{self.message}" if where else f"{what}{self.message}"
+        return f"{text} — {self.suggestion}" if self.suggestion and not _says(self.message, self.suggestion) else text
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Keyword-only fields survive pickling (e.g. across processes).
+        return (_rebuild, (type(self), self.message, self._fields()))
+
+    def _fields(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "path": self.path,
+            "status": self.status,
+            "code": self.code,
+            "suggestion": self.suggestion,
+            "outcome_unknown": self.outcome_unknown,
+        }
+
+
+def _says(message: str, suggestion: str) -> bool:
+    """Whether ``message`` already gives ``suggestion`` (so it is not said twice)."""
+    fold = lambda text: " ".join(text.lower().replace(";", " ").replace(".", " ").split())  # noqa: E731
+    return fold(suggestion) in fold(message)
+
+
+def _rebuild(cls: type[RegkitError], message: str, fields: dict[str, Any]) -> RegkitError:
+    return cls(message, **fields)
+
+
+class ValidationError(RegkitError, ValueError):
+    """An argument is malformed; nothing was sent and no credits were spent."""
+
+    default_suggestion = "fix the argument; nothing was sent"
+
+
+class BudgetExceededError(RegkitError):
+    """The call would cross the client's budget; it was not sent.
+
+    Attributes
+    ----------
+    needed : int
+        Credits the call (or bulk call) would spend at most.
+    remaining : int
+        Credits left in the budget.
+    """
+
+    default_suggestion = (
+        "raise the budget (Client(budget=...)), fetch fewer uncached items, "
+        "or check the cost first with client.estimate_cost(...)"
+    )
+
+    def __init__(self, message: str, *, needed: int = 0, remaining: int = 0, **kwargs: Any) -> None:
+        self.needed = needed
+        self.remaining = remaining
+        super().__init__(message, **kwargs)
+
+    def _fields(self) -> dict[str, Any]:
+        return {**super()._fields(), "needed": self.needed, "remaining": self.remaining}
+
+
+class BudgetUnavailableError(RegkitError):
+    """The team's budget cannot be read, or cannot be trusted, so a paid call was not sent.
+
+    Raised when the team's Redis does not answer, when it lost the team's cap (restarted without its data, or
+    flushed) and the team's spending could not be re-established from the register's own account, or when a
+    charge this client could not record is still waiting to be settled.  A team budget fails closed: no
+    credit is spent that the cap has not seen.
+    """
+
+    default_suggestion = (
+        "start or reconnect the team's Redis; if it lost its data, the next call re-establishes the team's "
+        "spending from the register's account (client.budget.restore())"
+    )
+
+
+class CacheError(RegkitError):
+    """The cache cannot be opened or read: a corrupt or unreadable file, or a backend that fails.
+
+    Attributes
+    ----------
+    location : str or None
+        The cache's file or URL (never with a password).
+    """
+
+    default_suggestion = (
+        "run `regkit cache check` to see what is wrong and `regkit cache repair` to keep what can be read; "
+        "or move the file aside (a new, empty cache is made in its place)"
+    )
+
+    def __init__(self, message: str, *, location: str | None = None, **kwargs: Any) -> None:
+        self.location = location
+        super().__init__(message, **kwargs)
+
+    def _fields(self) -> dict[str, Any]:
+        return {**super()._fields(), "location": self.location}
+
+
+class CacheUnavailableError(CacheError):
+    """The cache (a shared Redis) does not answer, so a paid call was not sent: paying without the cache
+    would pay again for the same answer later."""
+
+    default_suggestion = (
+        "start or reconnect the cache's Redis; to pay without the cache on purpose, make the client with "
+        "Client(..., uncached_ok=True) (the ledger marks those calls 'uncached')"
+    )
+
+
+class OfflineCacheMiss(RegkitError, LookupError):
+    """Offline mode is on and the answer is not in the cache (or is never cached)."""
+
+    default_suggestion = (
+        "turn offline mode off (client.cache.offline = False; on the command line, leave out "
+        "--offline) to fetch it, paying its price"
+    )
+
+
+class WaitTimeout(RegkitError, TimeoutError):
+    """An extract was still processing when ``wait_for_extract`` gave up (polling is free)."""
+
+    default_suggestion = "wait longer: call client.wait_for_extract(extract_id) again (polling costs nothing)"
+
+
+class TransportError(RegkitError):
+    """The request did not complete: connection error, timeout, or a truncated/undecodable body."""
+
+    default_suggestion = "check the network and the base URL, then try again; idempotent calls were already retried"
+
+
+class APIError(RegkitError):
+    """The interface answered with an error status (the subclass says which)."""
+
+    default_suggestion = "see the message; the interface rejected the request"
+
+
+class BadRequestError(APIError, ValueError):
+    """400: the interface rejected the parameters (no credits spent)."""
+
+    default_suggestion = "check the arguments against the interface description"
+
+
+class AuthenticationError(APIError):
+    """401: the API key is missing or wrong (or stored register credentials were rejected)."""
+
+    default_suggestion = "check the API key (REGKIT_API_KEY or Client(api_key=...)); it is never shown here"
+
+
+class PaymentRequiredError(APIError):
+    """402: not enough credits, or the feature needs a paid plan."""
+
+    default_suggestion = "check client.get_credits() and your plan"
+
+
+class PermissionDeniedError(APIError):
+    """403: the Transparenzregister refused the selected credentials."""
+
+    default_suggestion = "unlock or complete the Transparenzregister account, or store other credentials"
+
+
+class NotFoundError(APIError, LookupError):
+    """404: the thing asked for does not exist (no credits spent for a company lookup)."""
+
+    default_suggestion = "take the id from a search result; ids are case-sensitive"
+
+
+class ConflictError(APIError):
+    """409: the request conflicts with the current state (ambiguous match, limit reached)."""
+
+    default_suggestion = "see the message; the request cannot be carried out as it stands"
+
+
+class RateLimitedError(APIError):
+    """429: too many requests, or the extract quota is used up.
+
+    Attributes
+    ----------
+    retry_after : float or None
+        Seconds the interface asked to wait (``Retry-After``), when it said.
+    """
+
+    default_suggestion = "wait and try again; bulk calls already honour Retry-After"
+
+    def __init__(self, message: str, *, retry_after: float | None = None, **kwargs: Any) -> None:
+        self.retry_after = retry_after
+        super().__init__(message, **kwargs)
+
+    def _fields(self) -> dict[str, Any]:
+        return {**super()._fields(), "retry_after": self.retry_after}
+
+
+class ServerError(APIError):
+    """5xx: the interface failed internally."""
+
+    default_suggestion = "try again later; idempotent calls were already retried"
+
+
+_BY_STATUS: dict[int, type[APIError]] = {
+    400: BadRequestError,
+    401: AuthenticationError,
+    402: PaymentRequiredError,
+    403: PermissionDeniedError,
+    404: NotFoundError,
+    409: ConflictError,
+    429: RateLimitedError,
+}
+
+
+def error_for_status(status: int) -> type[APIError]:
+    """Return the exception class for an HTTP error status (``APIError`` for unlisted ones)."""
+    if status >= 500:
+        return ServerError
+    return _BY_STATUS.get(status, APIError)
+
+
+class RegkitWarning(UserWarning):
+    """Root of the warnings regkit issues: something went wrong, but the answer was returned."""
+
+
+class CacheWriteWarning(RegkitWarning):
+    """A paid answer could not be written to the cache (full disk, read-only file, Redis down).
+
+    The answer was returned and its ledger row written; the next call for it is paid again.  Issued once per
+    cache and reason; ``client.cache.info()["unstored"]`` counts every answer that was not stored.
+    """
+
+
+class BudgetWarning(RegkitWarning):
+    """A charge could not be written to the team's budget (its Redis did not answer).
+
+    The answer was returned, its row is in the local ledger (``client.ledger``, and the ledger file), and the
+    charge is settled in the team's budget when Redis answers again; until then paid calls are refused
+    (:class:`BudgetUnavailableError`).
+    """
