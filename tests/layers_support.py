@@ -810,9 +810,10 @@ def top_level_names(tree: ast.Module) -> set[str]:
     return names
 
 
-def import_graph(scan: Scan) -> nx.DiGraph:
-    """Module → module edges of every import that runs (``TYPE_CHECKING`` ones left out; lazy ones in), each
-    edge with its ``refs``.
+def import_graph(scan: Scan, *, type_only: bool = True) -> nx.DiGraph:
+    """Module → module edges of every import (lazy ones in; ``TYPE_CHECKING`` ones too unless ``type_only`` is
+    false), each edge with its ``refs``.  A type-only cycle does not fail at import time, but it ties two modules
+    to each other all the same: a reader (and mypy) cannot take one without the other.
 
     Re-export rule: a module importing a name from a package it lies in (``from regkit.graph import
     from_companies`` inside ``regkit.graph.crawler``) depends on the module that defines the name (found through
@@ -823,7 +824,7 @@ def import_graph(scan: Scan) -> nx.DiGraph:
     graph.add_nodes_from(scan.modules)
     homes = export_homes(scan)
     for ref in scan.refs:
-        if ref.type_only or ref.partial:
+        if (ref.type_only and not type_only) or ref.partial:
             continue
         target = ref.target
         if (
@@ -861,9 +862,9 @@ class Cycle:
         return "\n".join(lines)
 
 
-def import_cycles(scan: Scan) -> list[Cycle]:
+def import_cycles(scan: Scan, *, type_only: bool = True) -> list[Cycle]:
     """Strongly connected components of :func:`import_graph` with more than one module."""
-    graph = import_graph(scan)
+    graph = import_graph(scan, type_only=type_only)
     cycles = []
     for component in nx.strongly_connected_components(graph):
         if len(component) < 2:
@@ -1038,3 +1039,74 @@ def private_attribute_reaches(scan: Scan, package: str = PACKAGE) -> list[Findin
                 )
             )
     return sorted(set(findings))
+
+
+def private_reaches_within(scan: Scan, group: str) -> list[Finding]:
+    """Private names one module of ``group`` (a top-level package, ``regkit.client``) takes from another module of
+    it: ``from .x import _name``, ``x._name`` on an imported module, and ``expr._name`` where ``expr`` is not
+    ``self``/``cls``/``super()`` and the accessing module does not define ``_name`` itself.  Importing a private
+    *module* of the package (``from . import _impl``) is allowed: that is what the underscore is for.  Within a
+    package, modules talk through each other's public names, so a reader can follow a call without knowing
+    another module's internals (issue 22: bulk calling ``client._caller``)."""
+    findings = []
+    for module in scan.modules.values():
+        if group_of(module.name, scan) != group:
+            continue
+        own = defined_names(module.tree)
+        for ref in scan.refs:
+            if ref.importer != module.name or ref.name is None or ref.target != ref.source:
+                continue
+            if group_of(ref.target, scan) == group and _is_private(ref.name) and ref.target != module.name:
+                if f"{ref.target}.{ref.name}" in scan.modules:
+                    continue  # a private module of the package
+                findings.append(Finding(module.rel, ref.lineno, f"{ref.text}: {ref.name} is private to {ref.target}"))
+        for node in ast.walk(module.tree):
+            if not isinstance(node, ast.Attribute) or not _is_private(node.attr):
+                continue
+            owner = node.value
+            if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+                continue
+            if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
+                continue
+            if (_dotted(node) or "").split(".")[0] == PACKAGE or node.attr in own:
+                continue
+            if _allowed(ast.unparse(owner), node.attr, module.name):
+                continue
+            expr = ast.unparse(owner)
+            shown = expr if len(expr) <= 40 else expr[:37] + "..."
+            findings.append(
+                Finding(module.rel, node.lineno, f"{shown}.{node.attr}: {node.attr} is not defined in {module.name}")
+            )
+    return sorted(set(findings))
+
+
+def class_shape(scan: Scan, module_name: str, class_name: str) -> tuple[list[str], list[str]]:
+    """``(bases, problems)`` of class ``class_name`` in ``module_name``: its base expressions, and each base that
+    is a regkit class (imported from regkit or defined in the package) listed as a problem when there is more
+    than one; plus every class of the same top-level package whose body declares members under
+    ``if TYPE_CHECKING:`` (a mixin announcing what it expects of the class it is mixed into)."""
+    module = scan.modules[module_name]
+    group = group_of(module_name, scan)
+    imported = {
+        (ref.bound or ref.name): ref.target
+        for ref in scan.refs
+        if ref.importer == module_name and ref.target.split(".")[0] == PACKAGE and (ref.bound or ref.name)
+    }
+    local_classes = {node.name for node in ast.walk(module.tree) if isinstance(node, ast.ClassDef)}
+    problems: list[str] = []
+    bases: list[str] = []
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.ClassDef) and node.name == class_name:
+            bases = [ast.unparse(base) for base in node.bases]
+    regkit_bases = [b for b in bases if b.split(".")[0] in imported or b in local_classes]
+    if len(regkit_bases) > 1:
+        problems.append(f"{class_name} has {len(regkit_bases)} regkit base classes: {', '.join(regkit_bases)}")
+    for other in scan.modules.values():
+        if group_of(other.name, scan) != group:
+            continue
+        for node in ast.walk(other.tree):
+            if isinstance(node, ast.ClassDef) and any(
+                isinstance(stmt, ast.If) and _is_type_checking(stmt.test) for stmt in node.body
+            ):
+                problems.append(f"{other.rel}:{node.lineno} class {node.name} declares members under TYPE_CHECKING")
+    return bases, problems

@@ -33,8 +33,8 @@ Rules
    (``test_no_upward_type_only_import``), so a failure says which kind it is: a type-only upward import does
    not run, but still ties the lower layer's code to the upper one's (its annotations name the upper layer).
 2. **No import cycle between modules.**  Graph: module → module for every import that runs (lazy ones
-   included — a function-level import hides a cycle, it does not remove it; ``TYPE_CHECKING`` ones left out:
-   they never run, and they are the usual way to name a type without a cycle).  Importing a package is
+   included — a function-level import hides a cycle, it does not remove it — and ``TYPE_CHECKING`` ones too:
+   they never run, but two modules that name each other's types cannot be read, typed or moved apart).  Importing a package is
    importing its ``__init__``; no implicit edge to parent packages (else every submodule would form a
    cycle with its package's ``__init__``).  Re-export rule: a module importing a name *from a package it lies
    in* (``from regkit.graph import from_companies`` inside ``regkit.graph.crawler``) depends on the module the
@@ -61,7 +61,12 @@ Rules
       ``_fields`` / ``_make`` / ``_field_defaults`` (documented public API) and ``argparse._SubParsersAction``
       (the type ``add_subparsers()`` returns has no public name).
 
-4. The checker is tested on small trees written to ``tmp_path`` (each rule caught, a clean tree clean), so the
+4. **Inside ``regkit.client``, modules talk through public names** (``test_no_private_reach_between_client_modules``:
+   no ``from .x import _name``, no ``obj._name`` the accessing module does not define), and **``Client`` is one
+   class** (``test_client_is_one_class``: at most one regkit base class, and no class of the package declares
+   members under ``if TYPE_CHECKING:`` — the mark of a mixin expecting its host's members).
+
+5. The checker is tested on small trees written to ``tmp_path`` (each rule caught, a clean tree clean), so the
    checks cannot pass by finding nothing.
 
 Failures list every offence as ``path:line  what`` and say what to do.
@@ -147,10 +152,30 @@ def test_no_import_cycles(scan: layers.Scan) -> None:
     cycles = layers.import_cycles(scan)
     fail_with(
         [str(cycle) for cycle in cycles],
-        "import cycle(s) between modules (lazy imports counted, TYPE_CHECKING ones not)",
+        "import cycle(s) between modules (lazy and TYPE_CHECKING imports counted)",
         "break each cycle: move what both sides need into a module both can import, or have one side "
         "receive the object instead of importing its module. A submodule should import its siblings "
         "directly (from .x import name), not through a name defined in its package's __init__.",
+    )
+
+
+def test_no_private_reach_between_client_modules(scan: layers.Scan) -> None:
+    fail_with(
+        layers.private_reaches_within(scan, "regkit.client"),
+        "private name(s) one module of regkit.client takes from another",
+        "give the collaborator a public method (the name stays out of __all__ if it is not API), or pass the "
+        "value in: modules of the client talk through public names only.",
+    )
+
+
+def test_client_is_one_class(scan: layers.Scan) -> None:
+    home = layers.export_homes(scan)["regkit.client"]["Client"]
+    bases, problems = layers.class_shape(scan, home, "Client")
+    fail_with(
+        problems,
+        f"regkit.client.Client ({home}, bases: {', '.join(bases) or 'none'}) is not one class",
+        "define every public method on Client itself (delegating to per-resource functions or collaborators it "
+        "owns); no mixins, no class declaring members another class provides.",
     )
 
 
@@ -478,7 +503,7 @@ def test_cycle_through_a_lazy_import_is_caught(tmp_path: Path) -> None:
     assert "regkit/frames/histories.py:3  from regkit.graph.build import from_records" in cycle
 
 
-def test_type_only_imports_make_no_cycle(tmp_path: Path) -> None:
+def test_type_only_imports_make_a_cycle_too(tmp_path: Path) -> None:
     findings = check(
         tmp_path,
         {
@@ -489,7 +514,9 @@ def test_type_only_imports_make_no_cycle(tmp_path: Path) -> None:
     """
         },
     )
-    assert not any(findings.values()), findings
+    [cycle] = only(findings, "cycles")
+    assert cycle.splitlines()[0] == "2 modules: regkit.frames.histories → regkit.graph.build → regkit.frames.histories"
+    assert "(TYPE_CHECKING)" in cycle
 
 
 def test_reexports_alone_make_no_cycle_but_names_of_the_init_do(tmp_path: Path) -> None:
@@ -602,6 +629,82 @@ def test_private_names_of_the_own_package_are_fine(tmp_path: Path) -> None:
         },
     )
     assert not any(findings.values()), findings
+
+
+def test_type_only_cycle_is_caught(tmp_path: Path) -> None:
+    tree = {
+        **CLEAN,
+        "regkit/graph/build.py": """
+            from typing import TYPE_CHECKING
+            if TYPE_CHECKING:
+                from regkit.graph.crawl import crawl
+            def from_records(records):
+                return records
+        """,
+    }
+    write_tree(tmp_path, tree)
+    scan = layers.scan_tree(tmp_path)
+    assert layers.import_cycles(scan, type_only=False) == []
+    (cycle,) = layers.import_cycles(scan)
+    assert cycle.modules == ("regkit.graph.build", "regkit.graph.crawl")
+
+
+def test_private_reach_between_client_modules_is_caught(tmp_path: Path) -> None:
+    tree = {
+        **CLEAN,
+        "regkit/client/bulk.py": """
+            from regkit.client.core import _price
+            from . import _impl
+            class Bulk:
+                def __init__(self, client):
+                    self._client = client
+                def run(self):
+                    return self._client._caller(), _price, _impl.helper(), self._own()
+                def _own(self):
+                    return 1
+        """,
+        "regkit/client/_impl.py": """
+            def helper():
+                return 1
+        """,
+    }
+    write_tree(tmp_path, tree)
+    found = [str(f) for f in layers.private_reaches_within(layers.scan_tree(tmp_path), "regkit.client")]
+    assert len(found) == 2, found
+    assert "_price is private to regkit.client.core" in found[0]
+    assert "self._client._caller: _caller is not defined in regkit.client.bulk" in found[1]
+
+
+def test_client_of_mixins_is_caught(tmp_path: Path) -> None:
+    tree = {
+        **CLEAN,
+        "regkit/client/core.py": """
+            from typing import TYPE_CHECKING
+            from .searching import SearchMethods
+            class Base:
+                pass
+            class Client(SearchMethods, Base):
+                def get(self):
+                    return {}
+        """,
+        "regkit/client/searching.py": """
+            from typing import TYPE_CHECKING
+            class SearchMethods:
+                if TYPE_CHECKING:
+                    def get(self): ...
+                def search(self):
+                    return self.get()
+        """,
+    }
+    write_tree(tmp_path, tree)
+    scan = layers.scan_tree(tmp_path)
+    bases, problems = layers.class_shape(scan, "regkit.client.core", "Client")
+    assert bases == ["SearchMethods", "Base"]
+    assert problems[0] == "Client has 2 regkit base classes: SearchMethods, Base"
+    assert problems[1].endswith("class SearchMethods declares members under TYPE_CHECKING")
+    clean = layers.scan_tree(write_tree(tmp_path / "clean", CLEAN))
+    assert layers.class_shape(clean, "regkit.client.core", "Client") == ([], [])
+    assert layers.private_reaches_within(clean, "regkit.client") == []
 
 
 def test_facade_helper_must_stay_a_leaf(tmp_path: Path) -> None:
