@@ -15,9 +15,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from regkit.errors import ValidationError
+
 from ..local.world.store import default_reference_dir
 from ..schema.interface import COMPANY_ID_PATTERN, REGISTER_TYPES
-from regkit.errors import ValidationError
 
 __all__ = ["company_id"]
 

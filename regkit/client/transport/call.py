@@ -24,10 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 import requests
 
-from ..budget import Budget, Reservation
 from regkit.errors import BudgetWarning, CacheError, CacheUnavailableError, OfflineCacheMiss, RegkitError
+
+from ..budget import Budget, Reservation
+from ..json_body import parsed_json
 from ..ledger import Ledger
-from ..policy import answers, keep_response, parsed_json
+from ..policy import answers, keep_response
 from ..retry import Gate, RetryPolicy
 from .attempts import Attempts
 from .inflight import InFlight
