@@ -27,7 +27,7 @@ from regkit.errors import (
 
 from .bulk import CostEstimate
 from .cache import ClientCache
-from .company_ids import company_id
+from .company_ids import company_id, parse_company_id
 from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
 from .policy import CachePolicy
 from .records import (
@@ -104,5 +104,6 @@ __all__ = [
     "TransportError",
     "ValidationError",
     "WaitTimeout",
+    "parse_company_id",
     "company_id",
 ]
