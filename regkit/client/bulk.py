@@ -129,6 +129,11 @@ class WorkerPool:
         self._executor: ThreadPoolExecutor | None = None
         self._lock = threading.Lock()
 
+    @property
+    def started(self) -> bool:
+        """Whether the threads are running (a bulk call answered wholly by the cache starts none)."""
+        return self._executor is not None
+
     def executor(self) -> ThreadPoolExecutor:
         """The pool's executor, started now if it was not yet."""
         with self._lock:

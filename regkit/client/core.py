@@ -35,6 +35,7 @@ from .records import (
     InsolvencySearchPage,
     MonitorRecord,
 )
+from .research import PageT, ResultsT
 from .research_lookups import company_op, lookup_op, owners_op
 from .research_records import (
     CompanySearchPage,
@@ -496,24 +497,36 @@ class Client:
 
     # -- research: searches ----------------------------------------------------------------------
 
-    def _search_page(self, kind: str, query: Any, filters: Any, page: Any, per_page: Any) -> Any:
-        answer = self._caller.call(research.search_op(kind, query, filters, page, per_page))
-        return research.SEARCHES[kind].page(answer.data, record_meta(answer))
+    def _search_page(
+        self, search: research.Search[PageT, ResultsT], query: Any, filters: Any, page: Any, per_page: Any
+    ) -> PageT:
+        answer = self._caller.call(research.search_op(search.kind, query, filters, page, per_page))
+        return search.page(answer.data, record_meta(answer))
 
-    def _iter(self, kind: str, query: Any, filters: Any, per_page: Any, limit: Any) -> Iterator[dict[str, Any]]:
-        first = research.search_op(kind, query, filters, 1, per_page)
+    def _iter(
+        self, search: research.Search[PageT, ResultsT], query: Any, filters: Any, per_page: Any, limit: Any
+    ) -> Iterator[dict[str, Any]]:
+        first = research.search_op(search.kind, query, filters, 1, per_page)
         limit = paging.check_limit(limit)
-        return paging.iter_results(lambda op: research.SEARCHES[kind].page(self._caller.call(op).data), first, limit)
+        return paging.iter_results(lambda op: search.page(self._caller.call(op).data), first, limit)
 
-    def _search_all(self, kind: str, query: Any, filters: Any, limit: Any, per_page: Any, progress: Any) -> Any:
-        search = research.SEARCHES[kind]
+    def _search_all(
+        self,
+        search: research.Search[PageT, ResultsT],
+        query: Any,
+        filters: Any,
+        limit: Any,
+        per_page: Any,
+        progress: Any,
+    ) -> ResultsT:
         limit = paging.check_limit(limit)
         progress = validation.flag(progress, "progress")
-        research.search_op(kind, query, filters, 1, per_page if limit is None else max(1, min(per_page, limit)))
+        first = per_page if limit is None else max(1, min(per_page, limit))
+        research.search_op(search.kind, query, filters, 1, first)  # the arguments checked before anything is sent
         if limit == 0:
             return search.results([], total_results=0, pages=0, credits=0, estimated_credits=0)
         pages, wanted, estimate = paging.fetch_pages(
-            lambda page, size: self._search_page(kind, query, filters, page, size),
+            lambda page, size: self._search_page(search, query, filters, page, size),
             limit=limit,
             per_page=per_page,
             progress=progress,
@@ -521,7 +534,7 @@ class Client:
             price=PRICES[search.price],
             call=search.call.replace("search_", "search_all_"),
             path=search.path,
-            unit=f"{kind} pages",
+            unit=f"{search.kind} pages",
         )
         return search.results(
             paging.results_of(pages, wanted),
@@ -531,7 +544,7 @@ class Client:
             estimated_credits=estimate,
         )
 
-    # -- companies -----------------------------------------------------------------------------
+    # -- research: companies and persons ---------------------------------------------------------
 
     def search_companies(
         self, query: str | None = None, filters: Any = None, page: int = 1, per_page: int = 10
@@ -564,14 +577,14 @@ class Client:
             A field only the live service serves, sent to the local register (400 ``unsupported_filter``; no
             credits spent).
         """
-        return self._search_page("company", query, filters, page, per_page)
+        return self._search_page(research.COMPANY_SEARCH, query, filters, page, per_page)
 
     def iter_companies(
         self, query: str | None = None, filters: Any = None, per_page: int = 100, limit: int | None = None
     ) -> Iterator[dict[str, Any]]:
         """Every matching company across pages, fetched lazily (10 credits per page); arguments as for
         :meth:`search_companies`, checked now.  Each page goes through the budget as it is fetched."""
-        return self._iter("company", query, filters, per_page, limit)
+        return self._iter(research.COMPANY_SEARCH, query, filters, per_page, limit)
 
     def search_all_companies(
         self,
@@ -600,7 +613,7 @@ class Client:
         BudgetExceededError
             When the pages after the first would cost more than is left (only the first page has been paid).
         """
-        return self._search_all("company", query, filters, limit, per_page, progress)
+        return self._search_all(research.COMPANY_SEARCH, query, filters, limit, per_page, progress)
 
     def autocomplete_companies(self, query: str) -> CompanySuggestions:
         """Up to 10 companies whose name starts like ``query``, best first (free, but rate-limited; cached for
@@ -650,13 +663,13 @@ class Client:
         ValidationError
             Before anything is sent.
         """
-        return self._search_page("person", query, filters, page, per_page)
+        return self._search_page(research.PERSON_SEARCH, query, filters, page, per_page)
 
     def iter_persons(
         self, query: str | None = None, filters: Any = None, per_page: int = 100, limit: int | None = None
     ) -> Iterator[dict[str, Any]]:
         """Every matching person across pages, fetched lazily (10 credits per page); see :meth:`search_persons`."""
-        return self._iter("person", query, filters, per_page, limit)
+        return self._iter(research.PERSON_SEARCH, query, filters, per_page, limit)
 
     def search_all_persons(
         self,
@@ -669,7 +682,7 @@ class Client:
     ) -> PersonSearchResults:
         """Every match of a person search (or the first ``limit``), minding the budget; as
         :meth:`search_all_companies`."""
-        return self._search_all("person", query, filters, limit, per_page, progress)
+        return self._search_all(research.PERSON_SEARCH, query, filters, limit, per_page, progress)
 
     # -- research: owners, holdings, persons ------------------------------------------------------
 

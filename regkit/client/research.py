@@ -12,7 +12,7 @@ sent; the free text is sent as ``{"value": ...}``, the form the live service's c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from regkit.errors import ValidationError
 from regkit.schema.interface import PRICES
@@ -27,37 +27,57 @@ from .research_records import (
 )
 from .transport.operation import Operation
 
-__all__ = ["Search", "SEARCHES", "AUTOCOMPLETE_LENGTH", "search_op", "autocomplete_op"]
+__all__ = [
+    "Search",
+    "SEARCHES",
+    "COMPANY_SEARCH",
+    "PERSON_SEARCH",
+    "AUTOCOMPLETE_LENGTH",
+    "search_op",
+    "autocomplete_op",
+]
 
 AUTOCOMPLETE_LENGTH = (2, 200)
 """Shortest and longest text autocomplete takes, in characters (after stripping)."""
 
 
-@dataclass(frozen=True)
-class Search:
-    """One search endpoint: its client method, path, price key, filters, and the records it returns."""
+PageT = TypeVar("PageT", CompanySearchPage, PersonSearchPage)
+ResultsT = TypeVar("ResultsT", CompanySearchResults, PersonSearchResults)
 
+
+@dataclass(frozen=True)
+class Search(Generic[PageT, ResultsT]):
+    """One search endpoint: its kind, client method, path, price key, filters, and the records it returns."""
+
+    kind: str
     call: str
     path: str
     price: str
     vocabulary: FilterVocabulary
-    page: type[CompanySearchPage] | type[PersonSearchPage]
-    results: type[CompanySearchResults] | type[PersonSearchResults]
+    page: type[PageT]
+    results: type[ResultsT]
 
 
-SEARCHES = {
-    "company": Search(
-        "search_companies",
-        "/v1/search/company",
-        "company_search",
-        COMPANY_FILTERS,
-        CompanySearchPage,
-        CompanySearchResults,
-    ),
-    "person": Search(
-        "search_persons", "/v1/search/person", "person_search", PERSON_FILTERS, PersonSearchPage, PersonSearchResults
-    ),
-}
+COMPANY_SEARCH: Search[CompanySearchPage, CompanySearchResults] = Search(
+    "company",
+    "search_companies",
+    "/v1/search/company",
+    "company_search",
+    COMPANY_FILTERS,
+    CompanySearchPage,
+    CompanySearchResults,
+)
+PERSON_SEARCH: Search[PersonSearchPage, PersonSearchResults] = Search(
+    "person",
+    "search_persons",
+    "/v1/search/person",
+    "person_search",
+    PERSON_FILTERS,
+    PersonSearchPage,
+    PersonSearchResults,
+)
+SEARCHES: dict[str, Search[Any, Any]] = {"company": COMPANY_SEARCH, "person": PERSON_SEARCH}
+"""The searches by the ``kind`` of ``Client.estimate_search_cost`` (insolvency aside)."""
 
 
 def search_op(kind: str, query: Any, filters: Any, page: Any, per_page: Any) -> Operation:
