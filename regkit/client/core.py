@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import requests
 
@@ -53,6 +53,9 @@ from .team_budget import TeamBudget, default_member
 from .transport.call import Caller
 from .transport.operation import Answer, Operation
 from .transport.session import build_session
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Client", "DEFAULT_LIVE_BASE_URL", "LOCAL_ORIGIN", "DEMO_API_KEY"]
 
@@ -191,7 +194,7 @@ class Client:
 
     # -- bookkeeping ---------------------------------------------------------------------------
     @property
-    def ledger(self) -> Any:
+    def ledger(self) -> pd.DataFrame:
         """One row per call as a DataFrame (see :meth:`regkit.client.ledger.Ledger.to_dataframe`)."""
         return self._ledger.to_dataframe()
 
@@ -498,13 +501,18 @@ class Client:
     # -- research: searches ----------------------------------------------------------------------
 
     def _search_page(
-        self, search: research.Search[PageT, ResultsT], query: Any, filters: Any, page: Any, per_page: Any
+        self, search: research.Search[PageT, ResultsT], query: str | None, filters: Any, page: int, per_page: int
     ) -> PageT:
         answer = self._caller.call(research.search_op(search.kind, query, filters, page, per_page))
         return search.page(answer.data, record_meta(answer))
 
     def _iter(
-        self, search: research.Search[PageT, ResultsT], query: Any, filters: Any, per_page: Any, limit: Any
+        self,
+        search: research.Search[PageT, ResultsT],
+        query: str | None,
+        filters: Any,
+        per_page: int,
+        limit: int | None,
     ) -> Iterator[dict[str, Any]]:
         first = research.search_op(search.kind, query, filters, 1, per_page)
         limit = paging.check_limit(limit)
@@ -513,11 +521,11 @@ class Client:
     def _search_all(
         self,
         search: research.Search[PageT, ResultsT],
-        query: Any,
+        query: str | None,
         filters: Any,
-        limit: Any,
-        per_page: Any,
-        progress: Any,
+        limit: int | None,
+        per_page: int,
+        progress: bool,
     ) -> ResultsT:
         limit = paging.check_limit(limit)
         progress = validation.flag(progress, "progress")
