@@ -21,11 +21,12 @@ from __future__ import annotations
 import copy
 import logging
 import threading
+import warnings
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from regkit.errors import RateLimitedError, RegkitError, ValidationError
 
@@ -38,7 +39,7 @@ from .research_lookups import lookup, lookup_op
 from .retry import is_transient
 from .transport.call import Caller
 
-__all__ = ["CostEstimate", "BulkFetcher", "WorkerPool"]
+__all__ = ["CostEstimate", "BulkFetcher", "WorkerPool", "get_companies", "estimate_cost"]
 
 logger = logging.getLogger(__name__)
 
@@ -360,3 +361,71 @@ def _stopped(error: RegkitError, fetched: int, total: int, failed: int) -> Regki
     amended.args = (str(amended),)
     amended.__cause__ = error.__cause__
     return amended.with_traceback(error.__traceback__)
+
+
+class _BulkClient(Protocol):
+    """What the deprecated module functions below need of a client."""
+
+    def get_companies(
+        self, ids: Sequence[str], realtime: bool = False, errors: str = "raise", progress: bool = True, *, dry_run: bool
+    ) -> CompanyBatch | CostEstimate: ...
+
+    def estimate_cost(
+        self, company_ids: Sequence[str], realtime: bool = False, *, endpoint: str = "company"
+    ) -> CostEstimate: ...
+
+
+def get_companies(
+    client: _BulkClient,
+    ids: Sequence[str],
+    *,
+    realtime: bool = False,
+    errors: str = "raise",
+    progress: bool = True,
+    dry_run: bool = False,
+) -> CompanyBatch | CostEstimate:
+    """Deprecated: ``client.get_companies(ids, ...)`` (warns ``DeprecationWarning`` at the caller's line).
+
+    Parameters
+    ----------
+    client : Client
+        The client to ask.
+    ids, realtime, errors, progress, dry_run
+        As for :meth:`regkit.client.Client.get_companies`.
+
+    Returns
+    -------
+    CompanyBatch or CostEstimate
+        What ``client.get_companies`` returns.
+    """
+    warnings.warn(
+        "regkit.client.bulk.get_companies(client, ids) is deprecated: call client.get_companies(ids)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return client.get_companies(ids, realtime, errors, progress, dry_run=dry_run)
+
+
+def estimate_cost(
+    client: _BulkClient, company_ids: Sequence[str], realtime: bool = False, *, endpoint: str = "company"
+) -> CostEstimate:
+    """Deprecated: ``client.estimate_cost(ids, ...)`` (warns ``DeprecationWarning`` at the caller's line).
+
+    Parameters
+    ----------
+    client : Client
+        The client to ask.
+    company_ids, realtime, endpoint
+        As for :meth:`regkit.client.Client.estimate_cost`.
+
+    Returns
+    -------
+    CostEstimate
+        What ``client.estimate_cost`` returns.
+    """
+    warnings.warn(
+        "regkit.client.bulk.estimate_cost(client, ids) is deprecated: call client.estimate_cost(ids)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return client.estimate_cost(company_ids, realtime, endpoint=endpoint)

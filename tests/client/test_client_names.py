@@ -80,3 +80,18 @@ def _line() -> int:
     import sys
 
     return sys._getframe(1).f_lineno
+
+
+def test_the_former_bulk_functions_warn_at_the_callers_line_and_ask_the_client(tmp_path: Path) -> None:
+    from regkit.client import bulk
+
+    with regkit.Client(cache=tmp_path / "c.sqlite") as client:
+        company_id = client.search_companies("GmbH", per_page=1).results[0]["company_id"]
+        line = _line() + 1
+        estimate, warning = _caught(lambda: bulk.estimate_cost(client, [company_id]))
+        assert (Path(warning.filename), warning.lineno) == (Path(__file__), line)
+        assert estimate == client.estimate_cost([company_id])
+        line = _line() + 1
+        batch, warning = _caught(lambda: bulk.get_companies(client, [company_id], progress=False))
+        assert (Path(warning.filename), warning.lineno) == (Path(__file__), line)
+        assert batch.records[0]["id"] == company_id
