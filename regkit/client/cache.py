@@ -365,6 +365,10 @@ class ClientCache:
         """Whether answers are cached at all."""
         return self.store.enabled
 
+    def close(self) -> None:
+        """Close the backend's connections (a later read or write opens them again)."""
+        self.store.close()
+
     def location(self) -> str:
         """Where the cache lives (a file path, ``memory``, a Redis URL without password, or ``none``)."""
         return self.store.location

@@ -173,6 +173,7 @@ class Client:
         self._scrub = secret_scrubber(api_key)
         session, meter = build_session(self.base_url, api_key, adapter=adapter, pool_size=max(10, max_workers))
         self._adapter = adapter
+        self._timeout = timeout
         self._caller = Caller(
             session,
             meter,
@@ -211,7 +212,7 @@ class Client:
     @property
     def requests_sent(self) -> int:
         """Requests that actually left this client (cache hits excluded)."""
-        return self._caller.meter.sent
+        return self._caller.requests_sent
 
     def __repr__(self) -> str:
         if isinstance(self.budget, TeamBudget):
@@ -227,10 +228,9 @@ class Client:
     def close(self) -> None:
         """Close connections, the cache and the bulk thread pool."""
         self._pool.shutdown()
-        self._caller.session.close()
-        self.cache.store.close()
-        if self._ledger.file is not None:
-            self._ledger.file.close()
+        self._caller.close()
+        self.cache.close()
+        self._ledger.close()
 
     def __enter__(self) -> Client:
         return self
@@ -898,7 +898,7 @@ class Client:
 
     def _fetch_document(self, session: requests.Session, record: ExtractRecord, index: int) -> bytes:
         document = record["documents"][index]
-        timeout = self._caller.timeout
+        timeout = self._timeout
         try:
             response = session.get(document.get("url") or self._fresh_url(record, index), timeout=timeout)
             if response.status_code == 403:  # the presigned URL expired meanwhile: ask for a fresh one

@@ -183,6 +183,15 @@ class Caller:
             timeout=self.timeout,
         )
 
+    @property
+    def requests_sent(self) -> int:
+        """Requests that left this caller (cache hits and merged calls excluded)."""
+        return self.meter.sent
+
+    def close(self) -> None:
+        """Close the session's connections."""
+        self.session.close()
+
     def cache_key(self, op: Operation) -> str:
         """The key the cache stores ``op``'s answer under (:mod:`.keys`)."""
         return self.keys.key(op)
