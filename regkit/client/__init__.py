@@ -1,5 +1,6 @@
-"""The interface client: one method per endpoint, caching, credits ledger and budget, retries,
-validation and the exception tree.  ``regkit`` re-exports the public names."""
+"""The interface client: one :class:`Client` class (``regkit.client.core``) with one method per endpoint, and the
+collaborators it owns — caching, credits ledger and budget, retries, bulk lookups — with validation and the
+exception tree.  ``regkit`` re-exports the public names."""
 
 from regkit.errors import (
     APIError,
