@@ -12,8 +12,8 @@ import requests
 from conftest import FakeInterface  # type: ignore[import-not-found]  # the fixtures' own module
 
 from regkit.client import RateLimitedError, ServerError, TransportError, ValidationError
-from regkit.client.retry import MIN_RATE_LIMIT_WAIT, Gate, RetryPolicy, is_transient, parse_retry_after
 from regkit.errors import NotFoundError
+from regkit.client.retry import MIN_RATE_LIMIT_WAIT, Gate, RetryPolicy, is_transient, parse_retry_after
 
 CID = "DE-HRB-B1234-1"
 LIMITED = (429, {"error": {"code": "rate_limited", "message": "slow down"}}, {"Retry-After": "1"})
