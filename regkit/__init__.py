@@ -44,6 +44,7 @@ _EXPORTS = {
         "MonitorRecord",
         "OfflineCacheMiss",
         "WaitTimeout",
+        "parse_company_id",
         "company_id",
     )
 }

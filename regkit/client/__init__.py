@@ -1,10 +1,7 @@
-"""The interface client: one method per endpoint, caching, credits ledger and budget, retries,
-validation and the exception tree.  ``regkit`` re-exports the public names."""
+"""The interface client: one :class:`Client` class (``regkit.client.core``) with one method per endpoint, and the
+collaborators it owns — caching, credits ledger and budget, retries, bulk lookups — with validation and the
+exception tree.  ``regkit`` re-exports the public names."""
 
-from .bulk import CostEstimate
-from .cache import ClientCache
-from .company_ids import company_id
-from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
 from regkit.errors import (
     APIError,
     AuthenticationError,
@@ -28,6 +25,11 @@ from regkit.errors import (
     ValidationError,
     WaitTimeout,
 )
+
+from .bulk import CostEstimate
+from .cache import ClientCache
+from .company_ids import company_id, parse_company_id
+from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
 from .policy import CachePolicy
 from .records import (
     CompanyBatch,
@@ -103,5 +105,6 @@ __all__ = [
     "TransportError",
     "ValidationError",
     "WaitTimeout",
+    "parse_company_id",
     "company_id",
 ]

@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from regkit.errors import NotFoundError, RegkitError, ValidationError
 from regkit.schema.formatting import MISSING, count_text, credits_text
 from regkit.schema.interface import PRICES
 from regkit.schema.labels import display_label
 
-from regkit.errors import NotFoundError, RegkitError, ValidationError
 from .record_html import company_register_text
 from .summary_html import SummaryTable, plural, summary_html
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
-from .batch_html import budget_html
 from regkit.errors import BudgetExceededError, RegkitError
+
+from .batch_html import budget_html
 
 __all__ = ["Budget", "Reservation"]
 

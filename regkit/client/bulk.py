@@ -6,7 +6,7 @@
   call) are merged by the client's in-flight map, so nothing is paid for twice.
 * The cost is estimated before anything is sent (distinct uncached ids × price) and checked
   against the budget as a whole.
-* Workers share the client's thread pool and its 429 gate: when the interface says
+* Workers share the client's thread pool (:class:`WorkerPool`) and its 429 gate: when the interface says
   ``Retry-After``, every worker waits, not just the one that was told, and they go on one by one.
 * Ids whose lookup still failed after its retries (transport errors, truncated bodies, 5xx — not a
   429, which has its own patience, nor a rejection such as 404) are fetched once more after all
@@ -20,22 +20,26 @@ from __future__ import annotations
 
 import copy
 import logging
-from collections.abc import Sequence
-from concurrent.futures import Future, as_completed, wait
+import threading
+import warnings
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
+
+from regkit.errors import RateLimitedError, RegkitError, ValidationError
 
 from . import validation
 from .batch_html import cost_estimate_html
-from regkit.errors import RateLimitedError, RegkitError, ValidationError
+from .budget import Budget
+from .companies import CompanyLookups
 from .records import CompanyBatch, CompanyRecord
-from .research_lookups import lookup
+from .research_lookups import lookup, lookup_op
 from .retry import is_transient
+from .transport.call import Caller
 
-if TYPE_CHECKING:
-    from .core import Client
-
-__all__ = ["CostEstimate", "estimate_cost", "get_companies"]
+__all__ = ["CostEstimate", "BulkFetcher", "WorkerPool", "get_companies", "estimate_cost"]
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +102,9 @@ class CostEstimate:
         return cost_estimate_html(self)
 
 
-def _split_valid(ids: Sequence[str], check: Any = validation.company_id) -> tuple[list[str], dict[str, RegkitError]]:
+def _split_valid(
+    ids: Sequence[Any], check: Callable[[Any], str] = validation.validate_company_id
+) -> tuple[list[str], dict[str, RegkitError]]:
     valid: dict[str, None] = {}
     invalid: dict[str, RegkitError] = {}
     for raw in ids:
@@ -109,131 +115,213 @@ def _split_valid(ids: Sequence[str], check: Any = validation.company_id) -> tupl
     return list(valid), invalid
 
 
-def estimate_cost(
-    client: Client, company_ids: Sequence[str], realtime: bool = False, *, endpoint: str = "company"
-) -> CostEstimate:
-    """The cost of looking up ``company_ids`` now; nothing is sent.  Malformed ids are not counted.
-
-    ``endpoint`` names the lookup (:data:`regkit.client.research_lookups.LOOKUPS`): ``"company"``,
-    ``"owners"``, ``"holdings"``, ``"person"`` or ``"person_holdings"`` (the last two take person UUIDs).
-    """
-    found = lookup(endpoint, realtime)
-    if isinstance(company_ids, str):
-        company_ids = [company_ids]
-    distinct, _ = _split_valid(company_ids, found.check)
-    cached = (
-        0 if realtime else sum(client._caller.are_cached([client._lookup_op(endpoint, cid, False) for cid in distinct]))
-    )
-    price = found.price_of(realtime)
-    to_fetch = len(distinct) - cached
-    return CostEstimate(
-        len(company_ids), len(distinct), cached, to_fetch, price, to_fetch * price, client.budget.remaining, endpoint
-    )
-
-
-def _progress_bar(total: int, enabled: bool) -> Any:
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, disable=not enabled, desc="companies", unit="company", leave=False)
-
-
-def get_companies(
-    client: Client,
-    ids: Sequence[str],
-    *,
-    realtime: bool = False,
-    errors: str = "raise",
-    progress: bool = True,
-    dry_run: bool = False,
-) -> CompanyBatch | CostEstimate:
-    """Look up many companies; see the module docstring.
+class WorkerPool:
+    """The threads of a client's bulk calls: one :class:`~concurrent.futures.ThreadPoolExecutor`, started on first
+    use and shared by every bulk call of the client.
 
     Parameters
     ----------
-    ids : sequence of str
-        Company ids; duplicates are fetched once.
-    realtime : bool
-        Fetch each from the official register (20 credits each, never cached).
-    errors : {"raise", "collect"}
-        ``"raise"``: malformed ids raise before anything is sent; a lookup the interface rejects
-        (404, 402, ...) stops the call at once, one that still fails after its retries and a second
-        pass stops it at the end; the error says how many were fetched (they stay cached) and how to
-        resume.  ``"collect"``: every failure is kept in ``batch.errors`` and its slot is ``None``;
-        ``client.get_companies(batch.failed_ids)`` asks for those again (the others are cached).
-    progress : bool
-        Show a tqdm progress bar.
-    dry_run : bool
-        Return the :class:`CostEstimate` instead of fetching.
-
-    Returns
-    -------
-    CompanyBatch
-        Records in input order (``CostEstimate`` with ``dry_run``).
-
-    Raises
-    ------
-    BudgetExceededError
-        When the estimate exceeds the remaining budget (nothing is sent).
+    max_workers : int
+        Threads of the pool.
     """
-    if errors not in ERROR_MODES:
-        raise ValidationError(f"errors must be 'raise' or 'collect', not {errors!r}")
-    if isinstance(ids, str):
-        raise ValidationError(
-            "ids must be a sequence of company ids, not one string",
-            suggestion="use get_company(id) for one company, or pass [id]",
+
+    def __init__(self, max_workers: int) -> None:
+        self.max_workers = max_workers
+        self._executor: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def started(self) -> bool:
+        """Whether the threads are running (a bulk call answered wholly by the cache starts none)."""
+        return self._executor is not None
+
+    def executor(self) -> ThreadPoolExecutor:
+        """The pool's executor, started now if it was not yet."""
+        with self._lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(self.max_workers, thread_name_prefix="regkit")
+            return self._executor
+
+    def shutdown(self) -> None:
+        """Wait for the running lookups and stop the threads (a later bulk call starts them again)."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True)
+
+
+class BulkFetcher:
+    """Bulk company lookups of a client (``Client.get_companies`` and ``Client.estimate_cost`` delegate here).
+
+    Parameters
+    ----------
+    companies : CompanyLookups
+        One company, and the cached ones of many, as records.
+    caller : Caller
+        What the cache answers now (``are_cached``) and the retry policy's ``bulk_passes``.
+    budget : Budget
+        Checked against a whole call's estimate before anything is sent.
+    pool : WorkerPool
+        The threads the lookups run on.
+    """
+
+    def __init__(self, companies: CompanyLookups, caller: Caller, budget: Budget, pool: WorkerPool) -> None:
+        self.companies = companies
+        self.caller = caller
+        self.budget = budget
+        self.pool = pool
+
+    def estimate_cost(
+        self, company_ids: Sequence[str], realtime: bool = False, *, endpoint: str = "company"
+    ) -> CostEstimate:
+        """The cost of looking up ``company_ids`` now; nothing is sent.  Malformed ids are not counted.
+
+        ``endpoint`` names the lookup (:data:`regkit.client.research_lookups.LOOKUPS`): ``"company"``,
+        ``"owners"``, ``"holdings"``, ``"person"`` or ``"person_holdings"`` (the last two take person UUIDs).
+
+        Raises
+        ------
+        ValidationError
+            An unknown ``endpoint``, or ``realtime`` for one without it.
+        """
+        found = lookup(endpoint, realtime)
+        if isinstance(company_ids, str):
+            company_ids = [company_ids]
+        distinct, _ = _split_valid(company_ids, found.check)
+        cached = 0 if realtime else sum(self.caller.are_cached([lookup_op(endpoint, cid, False) for cid in distinct]))
+        price = found.price_of(realtime)
+        to_fetch = len(distinct) - cached
+        return CostEstimate(
+            len(company_ids), len(distinct), cached, to_fetch, price, to_fetch * price, self.budget.remaining, endpoint
         )
-    ids = list(ids)
-    distinct, invalid = _split_valid(ids)
-    if invalid and errors == "raise":
-        first = next(iter(invalid.values()))
-        raise ValidationError(
-            f"{len(invalid)} of {len(ids)} ids are malformed, e.g. {first.message}", suggestion=first.suggestion
-        )
-    if dry_run or client.budget.limit is not None:  # the estimate reads every cache entry: only when needed
-        estimate = estimate_cost(client, ids, realtime)
-        if dry_run:
-            return estimate
-        counts = (
-            f"{estimate.requested} ids, {estimate.distinct} distinct, {estimate.cached} cached → "
-            f"{estimate.to_fetch} × {estimate.price}"
-        )  # the budget's own message says the rest
-        client.budget.check(estimate.credits, what=f"get_companies ({counts})", method="GET", path="/v1/company/{id}")
-        logger.info("get_companies: %s", estimate)
-    results, failures = _fetch_all(client, distinct, realtime, errors, progress)
-    failures.update(invalid)
-    records = [results.get(_canonical(i)) for i in ids]
-    return CompanyBatch(ids, records, {i: failures[_canonical(i)] for i in ids if _canonical(i) in failures})
+
+    def get_companies(
+        self,
+        ids: Sequence[str],
+        *,
+        realtime: bool = False,
+        errors: str = "raise",
+        progress: bool = True,
+        dry_run: bool = False,
+    ) -> CompanyBatch | CostEstimate:
+        """Look up many companies; see the module docstring.
+
+        Parameters
+        ----------
+        ids : sequence of str
+            Company ids; duplicates are fetched once.
+        realtime : bool
+            Fetch each from the official register (20 credits each, never cached).
+        errors : {"raise", "collect"}
+            ``"raise"``: malformed ids raise before anything is sent; a lookup the interface rejects
+            (404, 402, ...) stops the call at once, one that still fails after its retries and a second
+            pass stops it at the end; the error says how many were fetched (they stay cached) and how to
+            resume.  ``"collect"``: every failure is kept in ``batch.errors`` and its slot is ``None``;
+            ``client.get_companies(batch.failed_ids)`` asks for those again (the others are cached).
+        progress : bool
+            Show a tqdm progress bar.
+        dry_run : bool
+            Return the :class:`CostEstimate` instead of fetching.
+
+        Returns
+        -------
+        CompanyBatch
+            Records in input order (``CostEstimate`` with ``dry_run``).
+
+        Raises
+        ------
+        BudgetExceededError
+            When the estimate exceeds the remaining budget (nothing is sent).
+        """
+        if errors not in ERROR_MODES:
+            raise ValidationError(f"errors must be 'raise' or 'collect', not {errors!r}")
+        if isinstance(ids, str):
+            raise ValidationError(
+                "ids must be a sequence of company ids, not one string",
+                suggestion="use get_company(id) for one company, or pass [id]",
+            )
+        ids = list(ids)
+        distinct, invalid = _split_valid(ids)
+        if invalid and errors == "raise":
+            first = next(iter(invalid.values()))
+            raise ValidationError(
+                f"{len(invalid)} of {len(ids)} ids are malformed, e.g. {first.message}", suggestion=first.suggestion
+            )
+        if dry_run or self.budget.limit is not None:  # the estimate reads every cache entry: only when needed
+            estimate = self.estimate_cost(ids, realtime)
+            if dry_run:
+                return estimate
+            counts = (
+                f"{estimate.requested} ids, {estimate.distinct} distinct, {estimate.cached} cached → "
+                f"{estimate.to_fetch} × {estimate.price}"
+            )  # the budget's own message says the rest
+            self.budget.check(estimate.credits, what=f"get_companies ({counts})", method="GET", path="/v1/company/{id}")
+            logger.info("get_companies: %s", estimate)
+        results, failures = self._fetch_all(distinct, realtime, errors, progress)
+        failures.update(invalid)
+        records = [results.get(_canonical(i)) for i in ids]
+        return CompanyBatch(ids, records, {i: failures[_canonical(i)] for i in ids if _canonical(i) in failures})
+
+    def _fetch_all(
+        self, distinct: list[str], realtime: bool, errors: str, progress: bool
+    ) -> tuple[dict[str, CompanyRecord], dict[str, RegkitError]]:
+        """Every id once, then (up to ``bulk_passes``) the ids that failed in a way a later call may mend."""
+        passes = self.caller.retry.passes
+        failures: dict[str, RegkitError] = {}
+        with _progress_bar(len(distinct), progress) as bar:
+            results = self.companies.cached(distinct, realtime)  # one read of the cache; the rest is sent
+            bar.update(len(results))
+            pending = [cid for cid in distinct if cid not in results]
+            for n in range(passes if pending else 0):
+                failed = self._fetch_pass(pending, realtime, errors, bar, results, len(distinct))
+                pending = [cid for cid in pending if cid in failed and _worth_another_pass(failed[cid])]
+                if n + 1 == passes:
+                    pending = []
+                final = {cid: error for cid, error in failed.items() if cid not in pending}
+                failures.update(final)
+                bar.update(len(final))
+                if not pending:
+                    break
+                logger.info("get_companies: pass %d over %d ids that failed after their retries", n + 2, len(pending))
+        if errors == "raise" and failures:
+            first = next(cid for cid in distinct if cid in failures)
+            raise _stopped(failures[first], len(results), len(distinct), len(failures))
+        return results, failures
+
+    def _fetch_pass(
+        self, ids: list[str], realtime: bool, errors: str, bar: Any, results: dict[str, CompanyRecord], total: int
+    ) -> dict[str, RegkitError]:
+        """Fetch ``ids`` concurrently into ``results``; return the failures.  With ``errors="raise"`` a
+        failure no retry can mend stops the pass at once (the running lookups finish first)."""
+        pool = self.pool.executor()
+        futures: dict[Future[CompanyRecord], str] = {pool.submit(self.companies.get, cid, realtime): cid for cid in ids}
+        failed: dict[str, RegkitError] = {}
+        for future in as_completed(futures):
+            cid = futures[future]
+            error = future.exception()
+            if error is None:
+                results[cid] = future.result()
+                bar.update(1)
+                continue
+            if not isinstance(error, RegkitError) or (errors == "raise" and not is_transient(error)):
+                _stop(futures, results)
+                logger.info("get_companies stopped at %s; %d fetched (they stay cached)", cid, len(results))
+                raise _stopped(error, len(results), total, 1) if isinstance(error, RegkitError) else error
+            failed[cid] = error
+        return failed
+
+
+def _progress_bar(total: int, enabled: bool) -> AbstractContextManager[Any]:
+    from tqdm.auto import tqdm
+
+    bar: AbstractContextManager[Any] = tqdm(
+        total=total, disable=not enabled, desc="companies", unit="company", leave=False
+    )
+    return bar
 
 
 def _canonical(company_id: Any) -> str:
     return company_id.strip() if isinstance(company_id, str) else str(company_id)
-
-
-def _fetch_all(
-    client: Client, distinct: list[str], realtime: bool, errors: str, progress: bool
-) -> tuple[dict[str, CompanyRecord], dict[str, RegkitError]]:
-    """Every id once, then (up to ``bulk_passes``) the ids that failed in a way a later call may mend."""
-    passes = client._caller.retry.passes
-    failures: dict[str, RegkitError] = {}
-    with _progress_bar(len(distinct), progress) as bar:
-        results = client._cached_companies(distinct, realtime)  # one read of the cache; the rest is sent
-        bar.update(len(results))
-        pending = [cid for cid in distinct if cid not in results]
-        for n in range(passes if pending else 0):
-            failed = _fetch_pass(client, pending, realtime, errors, bar, results, len(distinct))
-            pending = [cid for cid in pending if cid in failed and _worth_another_pass(failed[cid])]
-            if n + 1 == passes:
-                pending = []
-            final = {cid: error for cid, error in failed.items() if cid not in pending}
-            failures.update(final)
-            bar.update(len(final))
-            if not pending:
-                break
-            logger.info("get_companies: pass %d over %d ids that failed after their retries", n + 2, len(pending))
-    if errors == "raise" and failures:
-        first = next(cid for cid in distinct if cid in failures)
-        raise _stopped(failures[first], len(results), len(distinct), len(failures))
-    return results, failures
 
 
 def _worth_another_pass(error: RegkitError) -> bool:
@@ -241,30 +329,7 @@ def _worth_another_pass(error: RegkitError) -> bool:
     return is_transient(error) and not isinstance(error, RateLimitedError)
 
 
-def _fetch_pass(
-    client: Client, ids: list[str], realtime: bool, errors: str, bar: Any, results: dict[str, CompanyRecord], total: int
-) -> dict[str, RegkitError]:
-    """Fetch ``ids`` concurrently into ``results``; return the failures.  With ``errors="raise"`` a
-    failure no retry can mend stops the pass at once (the running lookups finish first)."""
-    pool = client._executor()
-    futures: dict[Future, str] = {pool.submit(client.get_company, cid, realtime=realtime): cid for cid in ids}
-    failed: dict[str, RegkitError] = {}
-    for future in as_completed(futures):
-        cid = futures[future]
-        error = future.exception()
-        if error is None:
-            results[cid] = future.result()
-            bar.update(1)
-            continue
-        if not isinstance(error, RegkitError) or (errors == "raise" and not is_transient(error)):
-            _stop(futures, results)
-            logger.info("get_companies stopped at %s; %d fetched (they stay cached)", cid, len(results))
-            raise _stopped(error, len(results), total, 1) if isinstance(error, RegkitError) else error
-        failed[cid] = error
-    return failed
-
-
-def _stop(futures: dict[Future, str], results: dict[str, CompanyRecord]) -> None:
+def _stop(futures: dict[Future[CompanyRecord], str], results: dict[str, CompanyRecord]) -> None:
     """Cancel the lookups not started; wait for the running ones (nothing runs on after the call)
     and keep what they fetched."""
     for future in futures:
@@ -296,3 +361,71 @@ def _stopped(error: RegkitError, fetched: int, total: int, failed: int) -> Regki
     amended.args = (str(amended),)
     amended.__cause__ = error.__cause__
     return amended.with_traceback(error.__traceback__)
+
+
+class _BulkClient(Protocol):
+    """What the deprecated module functions below need of a client."""
+
+    def get_companies(
+        self, ids: Sequence[str], realtime: bool = False, errors: str = "raise", progress: bool = True, *, dry_run: bool
+    ) -> CompanyBatch | CostEstimate: ...
+
+    def estimate_cost(
+        self, company_ids: Sequence[str], realtime: bool = False, *, endpoint: str = "company"
+    ) -> CostEstimate: ...
+
+
+def get_companies(
+    client: _BulkClient,
+    ids: Sequence[str],
+    *,
+    realtime: bool = False,
+    errors: str = "raise",
+    progress: bool = True,
+    dry_run: bool = False,
+) -> CompanyBatch | CostEstimate:
+    """Deprecated: ``client.get_companies(ids, ...)`` (warns ``DeprecationWarning`` at the caller's line).
+
+    Parameters
+    ----------
+    client : Client
+        The client to ask.
+    ids, realtime, errors, progress, dry_run
+        As for :meth:`regkit.client.Client.get_companies`.
+
+    Returns
+    -------
+    CompanyBatch or CostEstimate
+        What ``client.get_companies`` returns.
+    """
+    warnings.warn(
+        "regkit.client.bulk.get_companies(client, ids) is deprecated: call client.get_companies(ids)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return client.get_companies(ids, realtime, errors, progress, dry_run=dry_run)
+
+
+def estimate_cost(
+    client: _BulkClient, company_ids: Sequence[str], realtime: bool = False, *, endpoint: str = "company"
+) -> CostEstimate:
+    """Deprecated: ``client.estimate_cost(ids, ...)`` (warns ``DeprecationWarning`` at the caller's line).
+
+    Parameters
+    ----------
+    client : Client
+        The client to ask.
+    company_ids, realtime, endpoint
+        As for :meth:`regkit.client.Client.estimate_cost`.
+
+    Returns
+    -------
+    CostEstimate
+        What ``client.estimate_cost`` returns.
+    """
+    warnings.warn(
+        "regkit.client.bulk.estimate_cost(client, ids) is deprecated: call client.estimate_cost(ids)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return client.estimate_cost(company_ids, realtime, endpoint=endpoint)

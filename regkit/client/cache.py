@@ -48,9 +48,10 @@ from typing import Any
 
 from requests_cache import BaseCache, SQLiteCache
 
+from regkit.errors import CacheError, ValidationError
+
 from .cache_format import SERIALIZER
 from .cache_store import ResponseStore, StoredAnswer
-from regkit.errors import CacheError, ValidationError
 
 __all__ = [
     "open_backend",
@@ -364,6 +365,10 @@ class ClientCache:
         """Whether answers are cached at all."""
         return self.store.enabled
 
+    def close(self) -> None:
+        """Close the backend's connections (a later read or write opens them again)."""
+        self.store.close()
+
     def location(self) -> str:
         """Where the cache lives (a file path, ``memory``, a Redis URL without password, or ``none``)."""
         return self.store.location
@@ -515,7 +520,7 @@ def _convert_legacy(source: Path, target: SQLiteCache, keys: list[str]) -> tuple
     """Copy the answers of ``keys`` that are in the format regkit wrote before its own (requests-cache's ``pickle``
     serializer, under requests-cache's keys) into ``target`` under regkit's keys, with the aliases of companies'
     former ids; return how many were converted and the keys that were not."""
-    from .policy import company_ids
+    from .policy import record_company_ids
 
     try:
         legacy = SQLiteCache(source, busy_timeout=30_000, serializer="pickle")
@@ -536,7 +541,7 @@ def _convert_legacy(source: Path, target: SQLiteCache, keys: list[str]) -> tuple
         target.save_response(response, cache_key=new_key, expires=response.expires)
         converted += 1
         try:
-            others = company_ids(json.loads(response.content)) - {asked} if asked is not None else set()
+            others = record_company_ids(json.loads(response.content)) - {asked} if asked is not None else set()
         except ValueError:
             others = set()
         for other in sorted(others):

@@ -2,24 +2,21 @@
 
 ``"HRB 152955 Darmstadt"`` and ``"Amtsgericht Berlin (Charlottenburg) HRB 270764 B"`` become
 ``DE-HRB-M1103-152955`` and ``DE-HRB-F1103-270764B`` from the court lists bundled with regkit
-(``reference/`` of the bundled data, see :func:`regkit.local.world.store.default_reference_dir`); nothing
+(``reference/`` of the bundled data, see :mod:`regkit.schema.courts`); nothing
 is sent and no credits are spent.
 """
 
 from __future__ import annotations
 
-import csv
 import difflib
-import functools
 import re
-from dataclasses import dataclass
-from pathlib import Path
+import warnings
 
-from ..local.world.store import default_reference_dir
-from ..schema.interface import COMPANY_ID_PATTERN, REGISTER_TYPES
 from regkit.errors import ValidationError
+from regkit.schema.courts import COURT_CODE, Courts, courts, normalise_name
+from regkit.schema.interface import COMPANY_ID_PATTERN, REGISTER_TYPES
 
-__all__ = ["company_id"]
+__all__ = ["parse_company_id", "company_id"]
 
 #: How people spell the register types (case-insensitive) → the id's spelling.
 _TYPE_ALIASES = {t.lower(): t for t in REGISTER_TYPES} | {"genr": "GnR", "partr": "PR"}
@@ -29,121 +26,6 @@ _TYPE_ALIASES = {t.lower(): t for t in REGISTER_TYPES} | {"genr": "GnR", "partr"
 _ENTRY = re.compile(
     r"\b(?P<type>[A-Za-z]{2,5})\.?\s*(?:Nr\.?\s*)?(?P<number>[0-9]+)(?:\s*(?P<suffix>(?!AG\b)[A-Z]{1,2})\b)?"
 )
-
-#: A court code: the five characters of an id, optionally a department letter ("F1103R").
-_COURT_CODE = re.compile(r"[A-Z][0-9]{4}[A-Z]?")
-
-#: Words that say "court" or "register" rather than which one; dropped from names and queries alike.
-_FILLER = frozenset(
-    {
-        "amtsgericht",
-        "amtsgerichts",
-        "ag",
-        "registergericht",
-        "handelsregister",
-        "genossenschaftsregister",
-        "partnerschaftsregister",
-        "vereinsregister",
-        "beim",
-    }
-)
-
-_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
-
-
-@dataclass(frozen=True)
-class _Court:
-    """One register court as company ids name it."""
-
-    code: str  # five characters, e.g. "F1103"
-    town: str  # the register's short name, e.g. "Berlin (Charlottenburg)"
-    official: str  # e.g. "Amtsgericht Charlottenburg"
-    current: bool  # a current registrar (not only a former one)
-
-    def label(self) -> str:
-        """``"F1103 Berlin (Charlottenburg), Amtsgericht Charlottenburg"``: code and names, for messages."""
-        same = _normalise(self.official) == _normalise(self.town)
-        return f"{self.code} {self.town}" if same else f"{self.code} {self.town}, {self.official}"
-
-
-@dataclass(frozen=True)
-class _Courts:
-    """The bundled court list, indexed for matching."""
-
-    by_code: dict[str, _Court]
-    full_names: dict[str, frozenset[str]]  # normalised full name → codes
-    aliases: dict[str, frozenset[str]]  # normalised part of a name ("charlottenburg", "berlin") → codes
-    known_codes: frozenset[str]  # every five-character court code of the three lists
-
-
-def _normalise(name: str) -> str:
-    """Fold a court name for matching: case, umlauts, punctuation, parentheses, "Amtsgericht"/"AG".
-
-    >>> _normalise("AG Berlin-Charlottenburg")
-    'berlin charlottenburg'
-    >>> _normalise("Amtsgericht Gießen") == _normalise("Giessen")
-    True
-    """
-    words = re.sub(r"[^a-z0-9]+", " ", name.lower().translate(_UMLAUTS)).split()
-    return " ".join(w for w in words if w not in _FILLER)
-
-
-def _name_parts(name: str) -> set[str]:
-    """The parts of a name with parentheses, each alone: "Berlin (Charlottenburg)" → berlin, charlottenburg."""
-    match = re.fullmatch(r"(?P<outer>[^(]*)\((?P<inner>[^)]*)\)\s*", name)
-    if not match:
-        return set()
-    return {part for part in (_normalise(match["outer"]), _normalise(match["inner"])) if part}
-
-
-def _rows(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
-
-
-def _official_name(code: str, town: str, xunternehmen: dict[str, str], gds: dict[str, str]) -> str:
-    """The court's official name, chosen as the bundled world chooses it (XUnternehmen, then GDS, then town)."""
-    for key in (code + "R", code + "V", code):
-        if key in xunternehmen:
-            return xunternehmen[key]
-    official = gds.get(code, "")
-    return official if official.startswith("Amtsgericht") and "aufgelöst" not in official else "Amtsgericht " + town
-
-
-@functools.lru_cache(maxsize=4)
-def _court_table(reference: Path) -> _Courts:
-    """Parse the bundled court lists once (per reference directory)."""
-    gds = {r["code"]: r["name"] for r in _rows(reference / "gds_gerichte.csv")}
-    xunternehmen = {r["code"]: r["name"] for r in _rows(reference / "registergerichte_xunternehmen_v12.csv")}
-    towns: dict[str, list[str]] = {}
-    current: dict[str, bool] = {}
-    for row in _rows(reference / "register_courts_observed.csv"):
-        code = row["code"][:5]
-        towns.setdefault(code, [])
-        if row["name"] not in towns[code]:
-            towns[code].append(row["name"])
-        current[code] = current.get(code, False) or row["role"] == "current_registrar"
-    by_code: dict[str, _Court] = {}
-    full_names: dict[str, set[str]] = {}
-    aliases: dict[str, set[str]] = {}
-    for code, names in sorted(towns.items()):
-        court = _Court(code, names[0], _official_name(code, names[0], xunternehmen, gds), current[code])
-        by_code[code] = court
-        for name in (*names, court.official):
-            full_names.setdefault(_normalise(name), set()).add(code)
-            for part in _name_parts(name):
-                aliases.setdefault(part, set()).add(code)
-    known = {c[:5] for c in (*gds, *xunternehmen, *by_code) if _COURT_CODE.fullmatch(c[:6])}
-    return _Courts(
-        by_code=by_code,
-        full_names={k: frozenset(v) for k, v in full_names.items()},
-        aliases={k: frozenset(v) for k, v in aliases.items()},
-        known_codes=frozenset(known),
-    )
-
-
-def _courts() -> _Courts:
-    return _court_table(default_reference_dir())
 
 
 def _parse_entry(text: str) -> tuple[str, str, str]:
@@ -173,7 +55,7 @@ def _parse_entry(text: str) -> tuple[str, str, str]:
     )
 
 
-def _candidates(query: str, courts: _Courts) -> frozenset[str]:
+def _candidates(query: str, courts: Courts) -> frozenset[str]:
     """The codes a normalised court name may mean: exact full names first, then parts and leading words."""
     exact = courts.full_names.get(query)
     if exact:
@@ -185,16 +67,16 @@ def _candidates(query: str, courts: _Courts) -> frozenset[str]:
     return frozenset(loose)
 
 
-def _prefer_current(codes: frozenset[str], courts: _Courts) -> frozenset[str]:
+def _prefer_current(codes: frozenset[str], courts: Courts) -> frozenset[str]:
     """Exactly one current registrar among former ones → that one; otherwise ``codes`` unchanged."""
     current = [c for c in codes if courts.by_code[c].current]
     return frozenset(current) if len(current) == 1 else codes
 
 
-def _resolve_court(court: str, courts: _Courts) -> str:
+def _resolve_court(court: str, courts: Courts) -> str:
     """A court code or name → the five-character code of the id."""
     stripped = court.strip()
-    if _COURT_CODE.fullmatch(stripped):
+    if COURT_CODE.fullmatch(stripped):
         if stripped[:5] in courts.known_codes:
             return stripped[:5]
         raise ValidationError(
@@ -202,7 +84,7 @@ def _resolve_court(court: str, courts: _Courts) -> str:
             suggestion="pass a court code from the bundled court list (e.g. court='M1103') or the court's name; "
             "nothing was sent",
         )
-    query = _normalise(stripped)
+    query = normalise_name(stripped)
     if not query:
         raise ValidationError(
             "no register court given",
@@ -229,7 +111,7 @@ def _resolve_court(court: str, courts: _Courts) -> str:
     )
 
 
-def company_id(text: str, court: str | None = None) -> str:
+def parse_company_id(text: str, court: str | None = None) -> str:
     """Turn what people write about a register entry into the interface's company id.
 
     Offline and free: the court is looked up in the court lists bundled with regkit, nothing is sent
@@ -281,17 +163,17 @@ def company_id(text: str, court: str | None = None) -> str:
     Examples
     --------
     >>> import regkit
-    >>> regkit.company_id("HRB 152955 Darmstadt")
+    >>> regkit.parse_company_id("HRB 152955 Darmstadt")
     'DE-HRB-M1103-152955'
-    >>> regkit.company_id("Amtsgericht Berlin (Charlottenburg) HRB 270764 B")
+    >>> regkit.parse_company_id("Amtsgericht Berlin (Charlottenburg) HRB 270764 B")
     'DE-HRB-F1103-270764B'
-    >>> regkit.company_id("HRB 152955, Amtsgericht Darmstadt")
+    >>> regkit.parse_company_id("HRB 152955, Amtsgericht Darmstadt")
     'DE-HRB-M1103-152955'
-    >>> regkit.company_id("HRB 152955", court="M1103")
+    >>> regkit.parse_company_id("HRB 152955", court="M1103")
     'DE-HRB-M1103-152955'
-    >>> regkit.company_id("  DE-HRB-F1103-270764B ")
+    >>> regkit.parse_company_id("  DE-HRB-F1103-270764B ")
     'DE-HRB-F1103-270764B'
-    >>> regkit.company_id("HRB 1 Frankfurt")
+    >>> regkit.parse_company_id("HRB 1 Frankfurt")
     Traceback (most recent call last):
     ...
     regkit.errors.ValidationError: register court 'Frankfurt' is ambiguous: ...
@@ -302,12 +184,35 @@ def company_id(text: str, court: str | None = None) -> str:
             suggestion="pass the register entry as text, e.g. 'HRB 152955 Darmstadt'; nothing was sent",
         )
     stripped = text.strip()
-    courts = _courts()
+    table = courts()
     if COMPANY_ID_PATTERN.fullmatch(stripped):
         if court is None:
             return stripped
         _, kind, _, number = stripped.split("-", 3)
-        return f"DE-{kind}-{_resolve_court(court, courts)}-{number}"
+        return f"DE-{kind}-{_resolve_court(court, table)}-{number}"
     kind, number, rest = _parse_entry(stripped)
-    code = _resolve_court(court if court is not None else rest, courts)
+    code = _resolve_court(court if court is not None else rest, table)
     return f"DE-{kind}-{code}-{number}"
+
+
+def company_id(text: str, court: str | None = None) -> str:
+    """Deprecated name of :func:`parse_company_id` (warns ``DeprecationWarning`` at the caller's line).
+
+    Parameters
+    ----------
+    text : str
+        A register entry as people write it.
+    court : str, optional
+        The register court, overriding the one in ``text``.
+
+    Returns
+    -------
+    str
+        :func:`parse_company_id` of ``text`` and ``court``.
+    """
+    warnings.warn(
+        "regkit.company_id (regkit.client.company_id) is deprecated: use regkit.parse_company_id",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return parse_company_id(text, court)

@@ -3,36 +3,59 @@
 from __future__ import annotations
 
 import logging
-import threading
-from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+import os
+import time
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
-from datetime import datetime, timezone
-from typing import Any, Literal, overload
-from urllib.parse import quote
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, overload
 
-from regkit.schema.interface import PRICES
+import requests
 
-from . import arguments, bulk, validation
-from .account import AccountMethods
+from regkit.errors import TransportError, ValidationError, WaitTimeout
+from regkit.schema.interface import PER_PAGE_MAX, PRICES
+
+from . import account, arguments, export_methods, extracts, insolvencies, paging, research, validation
+from .answers import record_meta, urls_stale
 from .budget import Budget
+from .bulk import BulkFetcher, CostEstimate, WorkerPool
 from .cache import ClientCache, open_backend
-from .cache_store import CHUNK
-from regkit.errors import ValidationError
-from .export_methods import ExportMethods
-from .extracts import ExtractMethods
-from .insolvencies import InsolvencyMethods
+from .companies import CompanyLookups
+from .filter_fields import SEARCH_KINDS
 from .ledger import Ledger, LedgerFile, default_ledger_path
-from .memory import gc_paused
-from .policy import CachePolicy, company_ids, scope_token
-from .records import CompanyBatch, CompanyRecord, RecordMeta
-from .research import ResearchMethods
-from .research_lookups import COMPANY_HINTS
+from .policy import CachePolicy, scope_token
+from .records import (
+    CompanyBatch,
+    CompanyRecord,
+    CredentialRecord,
+    CreditsRecord,
+    ExtractRecord,
+    InsolvencyRecord,
+    InsolvencyResults,
+    InsolvencySearchPage,
+    MonitorRecord,
+)
+from .research import PageT, ResultsT
+from .research_lookups import company_op, lookup_op, owners_op
+from .research_records import (
+    CompanySearchPage,
+    CompanySearchResults,
+    CompanySuggestions,
+    HoldingsRecord,
+    OwnersRecord,
+    PersonRecord,
+    PersonSearchPage,
+    PersonSearchResults,
+)
 from .retry import RetryPolicy
-from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, resolve_target
+from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, resolve_target, secret_scrubber
 from .team_budget import TeamBudget, default_member
-from .transport.call import Answer, Caller, Operation
+from .transport.call import Caller
+from .transport.operation import Answer, Operation
 from .transport.session import build_session
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Client", "DEFAULT_LIVE_BASE_URL", "LOCAL_ORIGIN", "DEMO_API_KEY"]
 
@@ -42,8 +65,16 @@ logger = logging.getLogger(__name__)
 DEFAULT_LIVE_BASE_URL = LIVE_BASE_URL
 
 
-class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods, ExportMethods):
+class Client:
     """A client of the company register interface that is careful with credits.
+
+    Every public method is defined here; what each resource sends is made in its own module
+    (:mod:`~regkit.client.insolvencies`, :mod:`~regkit.client.research`, :mod:`~regkit.client.research_lookups`,
+    :mod:`~regkit.client.extracts`, :mod:`~regkit.client.account`), and the client owns a few collaborators it
+    calls through their public methods: the caller (:class:`~regkit.client.transport.call.Caller`: cache,
+    budget, ledger, attempts and retries), the cache (``client.cache``), the budget (``client.budget``), the
+    ledger, the company lookups (:class:`~regkit.client.companies.CompanyLookups`) and the bulk fetcher
+    (:class:`~regkit.client.bulk.BulkFetcher`).
 
     Parameters
     ----------
@@ -139,9 +170,10 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
             ledger_path = default_ledger_path() if target.mode != "local" else None
         context = {"service": self.base_url, "user": self._scope, "member": member or default_member()}
         self._ledger = Ledger(LedgerFile(ledger_path, context) if ledger_path is not None else None)
-        self._secret = api_key
+        self._scrub = secret_scrubber(api_key)
         session, meter = build_session(self.base_url, api_key, adapter=adapter, pool_size=max(10, max_workers))
         self._adapter = adapter
+        self._timeout = timeout
         self._caller = Caller(
             session,
             meter,
@@ -157,15 +189,13 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
             # The register's own account is the team's authoritative total (one key per team): the budget reads
             # it (free, never cached) to anchor a new team and to re-establish one whose Redis lost its data.
             self.budget.bind_account(lambda: dict(self.get_credits().raw))
-        self._pool: ThreadPoolExecutor | None = None
-        self._pool_lock = threading.Lock()
+        self._companies = CompanyLookups(self._caller, self.cache, self.policy)
+        self._pool = WorkerPool(max_workers)
+        self._bulk = BulkFetcher(self._companies, self._caller, self.budget, self._pool)
 
     # -- bookkeeping ---------------------------------------------------------------------------
-    def _scrub(self, text: str) -> str:
-        return text.replace(self._secret, "***") if self._secret and len(self._secret) >= 4 else text
-
     @property
-    def ledger(self) -> Any:
+    def ledger(self) -> pd.DataFrame:
         """One row per call as a DataFrame (see :meth:`regkit.client.ledger.Ledger.to_dataframe`)."""
         return self._ledger.to_dataframe()
 
@@ -182,7 +212,7 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
     @property
     def requests_sent(self) -> int:
         """Requests that actually left this client (cache hits excluded)."""
-        return self._caller.meter.sent
+        return self._caller.requests_sent
 
     def __repr__(self) -> str:
         if isinstance(self.budget, TeamBudget):
@@ -197,12 +227,10 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
 
     def close(self) -> None:
         """Close connections, the cache and the bulk thread pool."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=True)
-        self._caller.session.close()
-        self.cache.store.close()
-        if self._ledger.file is not None:
-            self._ledger.file.close()
+        self._pool.shutdown()
+        self._caller.close()
+        self.cache.close()
+        self._ledger.close()
 
     def __enter__(self) -> Client:
         return self
@@ -210,30 +238,14 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _executor(self) -> ThreadPoolExecutor:
-        with self._pool_lock:
-            if self._pool is None:
-                self._pool = ThreadPoolExecutor(self.max_workers, thread_name_prefix="regkit")
-            return self._pool
-
-    def _call(self, op: Operation) -> Answer:
-        return self._caller.call(op)
-
-    @staticmethod
-    def _meta(answer: Answer, urls_expired: bool = False) -> RecordMeta:
-        return RecordMeta(answer.from_cache, answer.fetched_at, answer.credits, urls_expired)
-
-    def _urls_stale(self, answer: Answer) -> bool:
-        age = datetime.now(timezone.utc) - answer.fetched_at
-        return answer.from_cache and age > self.policy.url_lifetime
-
     # -- companies -----------------------------------------------------------------------------
     def _company_op(self, company_id: str, realtime: bool, export: bool) -> Operation:
-        params = tuple((k, "true") for k, on in (("realtime", realtime), ("export", export)) if on)
-        price = PRICES["company_realtime" if realtime else "company"]
-        return Operation(
-            "get_company", "GET", f"/v1/company/{quote(company_id)}", params=params, price=price, hints=COMPANY_HINTS
-        )
+        """The operation of :meth:`get_company` (kept for tests that read the cache by its key)."""
+        return company_op(company_id, realtime, export)
+
+    def _lookup_op(self, endpoint: Any, identifier: Any, realtime: bool, best_available: bool = False) -> Operation:
+        """The operation of one lookup of :meth:`is_cached` (kept for tests that read the cache by its key)."""
+        return lookup_op(endpoint, identifier, realtime, best_available)
 
     def get_company(
         self, company_id: str, realtime: bool = False, export: bool = False, *, refresh_sources: bool = False
@@ -263,37 +275,12 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         ------
         ValidationError, NotFoundError, PaymentRequiredError, BudgetExceededError, ...
         """
-        op = self._company_op(
-            validation.company_id(company_id), validation.flag(realtime, "realtime"), validation.flag(export, "export")
+        return self._companies.get(
+            validation.validate_company_id(company_id),
+            validation.flag(realtime, "realtime"),
+            validation.flag(export, "export"),
+            validation.flag(refresh_sources, "refresh_sources"),
         )
-        refresh_sources = validation.flag(refresh_sources, "refresh_sources")
-        return self._company_record(op, self._call(op), refresh_sources)
-
-    def _company_record(self, op: Operation, answer: Answer, refresh_sources: bool = False) -> CompanyRecord:
-        """The record of a company answer, its presigned URLs checked (see :meth:`get_company`)."""
-        stale = "sources" in answer.data and self._urls_stale(answer)
-        if stale and refresh_sources:
-            answer, stale = self._call(replace(op, refresh=True)), False
-        if answer.source == "network":
-            self._alias_company(op, answer.data)
-        data = answer.data
-        if stale:
-            data = {k: v for k, v in data.items() if k != "sources"}
-            logger.info("%s: cached source URLs expired and were left out (refresh_sources=True fetches them)", op.path)
-        return CompanyRecord(data, self._meta(answer, urls_expired=stale))
-
-    def _cached_companies(self, company_ids: Sequence[str], realtime: bool = False) -> dict[str, CompanyRecord]:
-        """The companies of ``company_ids`` (valid, distinct) the cache answers now, read in one batch, each with
-        its ledger row as :meth:`get_company` records a hit; the others are left out."""
-        found: dict[str, CompanyRecord] = {}
-        for start in range(0, len(company_ids), CHUNK):  # a chunk at a time: few temporary objects live at once
-            part = company_ids[start : start + CHUNK]
-            ops = [self._company_op(cid, realtime, False) for cid in part]
-            with gc_paused():  # many short-lived objects per answer beside the records already read
-                for cid, op, answer in zip(part, ops, self._caller.cached_many(ops)):
-                    if answer is not None:
-                        found[cid] = self._company_record(op, answer)
-        return found
 
     def is_cached(
         self, company_id: str, realtime: bool = False, *, endpoint: str = "company", best_available: bool = False
@@ -319,22 +306,8 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
             A malformed id, an unknown endpoint, or ``realtime`` for an endpoint without it.
         """
         realtime = validation.flag(realtime, "realtime")
-        op = self._lookup_op(endpoint, company_id, realtime, validation.flag(best_available, "best_available"))
+        op = lookup_op(endpoint, company_id, realtime, validation.flag(best_available, "best_available"))
         return not realtime and self._caller.is_cached(op)
-
-    def _alias_company(self, op: Operation, data: Any) -> None:
-        """Make a fresh company answer serve every id it stands for (its current id and its former ids,
-        before a move to another court), so a lookup by either is free from now on."""
-        if not self.cache.enabled or ("realtime", "true") in op.params:
-            return
-        asked = op.path.rsplit("/", 1)[-1]
-        others = []
-        for other in sorted(company_ids(data) - {asked}):
-            try:
-                others.append(replace(op, path=f"/v1/company/{quote(validation.company_id(other))}"))
-            except ValidationError:
-                continue
-        self._caller.alias(op, others)
 
     @overload
     def get_companies(
@@ -356,12 +329,12 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         progress: bool = True,
         *,
         dry_run: Literal[True],
-    ) -> bulk.CostEstimate: ...
+    ) -> CostEstimate: ...
 
     @overload
     def get_companies(
         self, ids: Sequence[str], realtime: bool = False, errors: str = "raise", progress: bool = True, *, dry_run: bool
-    ) -> CompanyBatch | bulk.CostEstimate: ...
+    ) -> CompanyBatch | CostEstimate: ...
 
     def get_companies(
         self,
@@ -371,13 +344,12 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
         progress: bool = True,
         *,
         dry_run: bool = False,
-    ) -> CompanyBatch | bulk.CostEstimate:
+    ) -> CompanyBatch | CostEstimate:
         """Look up many companies concurrently; each distinct company is paid at most once.
 
-        See :func:`regkit.client.bulk.get_companies` for the details.
+        See :meth:`regkit.client.bulk.BulkFetcher.get_companies` for the details.
         """
-        return bulk.get_companies(
-            self,
+        return self._bulk.get_companies(
             ids,
             realtime=validation.flag(realtime, "realtime"),
             errors=errors,
@@ -387,11 +359,631 @@ class Client(InsolvencyMethods, ResearchMethods, ExtractMethods, AccountMethods,
 
     def estimate_cost(
         self, company_ids: Sequence[str], realtime: bool = False, *, endpoint: str = "company"
-    ) -> bulk.CostEstimate:
+    ) -> CostEstimate:
         """What looking up ``company_ids`` would cost now: distinct uncached ids × price (nothing is sent).
 
         ``endpoint`` is one of ``"company"`` (the default), ``"owners"``, ``"holdings"``, ``"person"`` and
         ``"person_holdings"`` (person UUIDs for the last two), as for :meth:`is_cached`; malformed ids are not
-        counted.  See :func:`regkit.client.bulk.estimate_cost`.
+        counted.  See :meth:`regkit.client.bulk.BulkFetcher.estimate_cost`.
         """
-        return bulk.estimate_cost(self, company_ids, realtime=validation.flag(realtime, "realtime"), endpoint=endpoint)
+        return self._bulk.estimate_cost(company_ids, realtime=validation.flag(realtime, "realtime"), endpoint=endpoint)
+
+    # -- insolvencies ---------------------------------------------------------------------------
+
+    def search_insolvencies(
+        self, query: str | None = None, filters: Any = None, page: int = 1, per_page: int = 10
+    ) -> InsolvencySearchPage:
+        """One page of insolvency proceedings (10 credits per page; cached for a day).
+
+        ``filters`` takes the interface's list of filter objects or a mapping (see
+        :func:`regkit.client.validation.filters`).
+        """
+        answer = self._caller.call(insolvencies.search_op(query, filters, page, per_page))
+        return InsolvencySearchPage(answer.data, record_meta(answer))
+
+    def estimate_search_cost(
+        self,
+        query: str | None = None,
+        filters: Any = None,
+        page: int = 1,
+        per_page: int = 10,
+        *,
+        kind: str = "insolvency",
+    ) -> int:
+        """Credits one search page with these arguments would cost now: 0 when the cache answers it, else 10.
+        Nothing is sent.
+
+        Parameters
+        ----------
+        query, filters, page, per_page
+            As for the search method of ``kind``.
+        kind : {"insolvency", "company", "person"}
+            Which search: :meth:`search_insolvencies`, ``search_companies`` or ``search_persons``.
+
+        Raises
+        ------
+        ValidationError
+            For an unknown ``kind``, or arguments its search method would reject.
+        """
+        if kind not in SEARCH_KINDS:
+            raise ValidationError(
+                f"kind must be one of {', '.join(map(repr, SEARCH_KINDS))}, not {kind!r}",
+                suggestion="e.g. kind='company' for search_companies; nothing was sent",
+            )
+        if kind == "insolvency":
+            op = insolvencies.search_op(query, filters, page, per_page)
+        else:
+            op = research.search_op(kind, query, filters, page, per_page)
+        return 0 if self._caller.is_cached(op) else op.price
+
+    def iter_insolvencies(
+        self, query: str | None = None, filters: Any = None, per_page: int = 100, limit: int | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Every matching proceeding across pages, fetched lazily (10 credits per page).
+
+        Arguments are checked now; pages are fetched as the iterator is consumed.
+        """
+        first = insolvencies.search_op(query, filters, 1, per_page)
+        limit = paging.check_limit(limit)
+        return paging.iter_results(lambda op: InsolvencySearchPage(self._caller.call(op).data), first, limit)
+
+    def search_all_insolvencies(
+        self,
+        query: str | None = None,
+        filters: Any = None,
+        limit: int | None = None,
+        *,
+        per_page: int = PER_PAGE_MAX,
+        progress: bool = True,
+    ) -> InsolvencyResults:
+        """Every match of an insolvency search (or the first ``limit``), page after page, minding the budget.
+
+        Parameters
+        ----------
+        query : str, optional
+            Free text over debtor names, case numbers, administrators and courts.
+        filters : list of dict or mapping, optional
+            The interface's filter objects (``{"field": "court", "value": "Amtsgericht Kassel"}``) or the
+            mapping shorthand of :func:`regkit.client.validation.filters`.
+        limit : int, optional
+            At most this many results (pages beyond them are not fetched).
+        per_page : int
+            Results per request (1–100; more per page means fewer paid requests).
+        progress : bool
+            Show a progress bar over the pages (with the estimated cost when a budget is set).
+
+        Returns
+        -------
+        InsolvencyResults
+            The results in the interface's order (``last_event_at`` descending, then ``id``), with
+            ``total_results``, ``pages``, ``credits`` and ``estimated_credits``; ``.to_dataframe()`` is the
+            frame of :func:`regkit.frames.insolvency_results` with those four in ``attrs``.
+
+        Raises
+        ------
+        ValidationError
+            For a negative or non-integer ``limit`` or a malformed query or filter (nothing is sent).
+        BudgetExceededError
+            When the pages after the first would cost more than is left of the budget (only the first
+            page has been paid).
+        """
+        limit = paging.check_limit(limit)
+        progress = validation.flag(progress, "progress")
+        insolvencies.search_op(
+            query, filters, 1, per_page if limit is None else max(1, min(per_page, limit))
+        )  # checked
+        if limit == 0:
+            return InsolvencyResults([], total_results=0, pages=0, credits=0, estimated_credits=0)
+        pages, wanted, estimate = paging.fetch_pages(
+            lambda page, size: self.search_insolvencies(query, filters, page=page, per_page=size),
+            limit=limit,
+            per_page=per_page,
+            progress=progress,
+            budget=self.budget,
+            price=PRICES["insolvency_search"],
+            call="search_all_insolvencies",
+            path="/v1/search/insolvency",
+            unit="insolvency pages",
+        )
+        return InsolvencyResults(
+            paging.results_of(pages, wanted),
+            total_results=pages[0].total_results,
+            pages=len(pages),
+            credits=paging.credits_of(pages),
+            estimated_credits=estimate,
+        )
+
+    def get_insolvency(self, insolvency_id: str) -> InsolvencyRecord:
+        """One proceeding with all its events (10 credits; cached for a day)."""
+        answer = self._caller.call(insolvencies.insolvency_op(insolvency_id))
+        return InsolvencyRecord(answer.data, record_meta(answer))
+
+    # -- research: searches ----------------------------------------------------------------------
+
+    def _search_page(
+        self, search: research.Search[PageT, ResultsT], query: str | None, filters: Any, page: int, per_page: int
+    ) -> PageT:
+        answer = self._caller.call(research.search_op(search.kind, query, filters, page, per_page))
+        return search.page(answer.data, record_meta(answer))
+
+    def _iter(
+        self,
+        search: research.Search[PageT, ResultsT],
+        query: str | None,
+        filters: Any,
+        per_page: int,
+        limit: int | None,
+    ) -> Iterator[dict[str, Any]]:
+        first = research.search_op(search.kind, query, filters, 1, per_page)
+        limit = paging.check_limit(limit)
+        return paging.iter_results(lambda op: search.page(self._caller.call(op).data), first, limit)
+
+    def _search_all(
+        self,
+        search: research.Search[PageT, ResultsT],
+        query: str | None,
+        filters: Any,
+        limit: int | None,
+        per_page: int,
+        progress: bool,
+    ) -> ResultsT:
+        limit = paging.check_limit(limit)
+        progress = validation.flag(progress, "progress")
+        first = per_page if limit is None else max(1, min(per_page, limit))
+        research.search_op(search.kind, query, filters, 1, first)  # the arguments checked before anything is sent
+        if limit == 0:
+            return search.results([], total_results=0, pages=0, credits=0, estimated_credits=0)
+        pages, wanted, estimate = paging.fetch_pages(
+            lambda page, size: self._search_page(search, query, filters, page, size),
+            limit=limit,
+            per_page=per_page,
+            progress=progress,
+            budget=self.budget,
+            price=PRICES[search.price],
+            call=search.call.replace("search_", "search_all_"),
+            path=search.path,
+            unit=f"{search.kind} pages",
+        )
+        return search.results(
+            paging.results_of(pages, wanted),
+            total_results=pages[0].total_results,
+            pages=len(pages),
+            credits=paging.credits_of(pages),
+            estimated_credits=estimate,
+        )
+
+    # -- research: companies and persons ---------------------------------------------------------
+
+    def search_companies(
+        self, query: str | None = None, filters: Any = None, page: int = 1, per_page: int = 10
+    ) -> CompanySearchPage:
+        """One page of a company search (10 credits per page; cached for a day).
+
+        Parameters
+        ----------
+        query : str, optional
+            Words matched against current and former names, the register number and the city; every word must
+            match, the last as a prefix; ä/ae, ö/oe, ü/ue, ß/ss are one.  Best match first.
+        filters : mapping or list of dict, optional
+            ``{"legal_form": "gmbh", "city": "Kassel", "revenue": (1_000_000, None), "active": True,
+            "purpose": ["Software"]}`` or the interface's filter objects; the fields are
+            :data:`regkit.client.filter_fields.COMPANY_FILTERS` (amounts in EUR over the latest reported year).
+        page, per_page : int
+            Page from 1; 1–100 results per page (the price is per page).
+
+        Returns
+        -------
+        CompanySearchPage
+            ``results`` and ``pagination``; ``.to_dataframe()``: :func:`regkit.frames.company_search_results`.
+
+        Raises
+        ------
+        ValidationError
+            An unknown filter field, a value outside its enum, a malformed range, query or page (nothing is
+            sent).
+        BadRequestError
+            A field only the live service serves, sent to the local register (400 ``unsupported_filter``; no
+            credits spent).
+        """
+        return self._search_page(research.COMPANY_SEARCH, query, filters, page, per_page)
+
+    def iter_companies(
+        self, query: str | None = None, filters: Any = None, per_page: int = 100, limit: int | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Every matching company across pages, fetched lazily (10 credits per page); arguments as for
+        :meth:`search_companies`, checked now.  Each page goes through the budget as it is fetched."""
+        return self._iter(research.COMPANY_SEARCH, query, filters, per_page, limit)
+
+    def search_all_companies(
+        self,
+        query: str | None = None,
+        filters: Any = None,
+        limit: int | None = None,
+        *,
+        per_page: int = PER_PAGE_MAX,
+        progress: bool = True,
+    ) -> CompanySearchResults:
+        """Every match of a company search (or the first ``limit``), page after page, minding the budget.
+
+        Arguments as for :meth:`search_companies`; ``limit``, ``per_page`` and ``progress`` as for
+        :meth:`~regkit.client.Client.search_all_insolvencies`.
+
+        Returns
+        -------
+        CompanySearchResults
+            The results, best match first, with ``total_results``, ``pages``, ``credits`` and
+            ``estimated_credits``.
+
+        Raises
+        ------
+        ValidationError
+            Before anything is sent.
+        BudgetExceededError
+            When the pages after the first would cost more than is left (only the first page has been paid).
+        """
+        return self._search_all(research.COMPANY_SEARCH, query, filters, limit, per_page, progress)
+
+    def autocomplete_companies(self, query: str) -> CompanySuggestions:
+        """Up to 10 companies whose name starts like ``query``, best first (free, but rate-limited; cached for
+        an hour).
+
+        Parameters
+        ----------
+        query : str
+            2–200 characters.
+
+        Returns
+        -------
+        CompanySuggestions
+            Iterates over company search results; ``.to_dataframe()``: :func:`regkit.frames.company_search_results`.
+
+        Raises
+        ------
+        ValidationError
+            Text shorter than 2 or longer than 200 characters (nothing is sent).
+        """
+        answer = self._caller.call(research.autocomplete_op(query))
+        return CompanySuggestions(answer.data, record_meta(answer))
+
+    def search_persons(
+        self, query: str | None = None, filters: Any = None, page: int = 1, per_page: int = 10
+    ) -> PersonSearchPage:
+        """One page of a person search (10 credits per page; cached for a day).
+
+        Parameters
+        ----------
+        query : str, optional
+            Words of the person's name.
+        filters : mapping or list of dict, optional
+            Fields ``date_of_birth`` (a date or a ``(min, max)`` range), ``city``, ``active`` (bool).
+        page, per_page : int
+            As for :meth:`search_companies`.
+
+        Returns
+        -------
+        PersonSearchPage
+            ``results`` (``id``, ``name``, ``city``, ``date_of_birth``, ``active``) and ``pagination``; persons
+            without a known date of birth are not listed.  ``.to_dataframe()``:
+            :func:`regkit.frames.person_search_results`.
+
+        Raises
+        ------
+        ValidationError
+            Before anything is sent.
+        """
+        return self._search_page(research.PERSON_SEARCH, query, filters, page, per_page)
+
+    def iter_persons(
+        self, query: str | None = None, filters: Any = None, per_page: int = 100, limit: int | None = None
+    ) -> Iterator[dict[str, Any]]:
+        """Every matching person across pages, fetched lazily (10 credits per page); see :meth:`search_persons`."""
+        return self._iter(research.PERSON_SEARCH, query, filters, per_page, limit)
+
+    def search_all_persons(
+        self,
+        query: str | None = None,
+        filters: Any = None,
+        limit: int | None = None,
+        *,
+        per_page: int = PER_PAGE_MAX,
+        progress: bool = True,
+    ) -> PersonSearchResults:
+        """Every match of a person search (or the first ``limit``), minding the budget; as
+        :meth:`search_all_companies`."""
+        return self._search_all(research.PERSON_SEARCH, query, filters, limit, per_page, progress)
+
+    # -- research: owners, holdings, persons ------------------------------------------------------
+
+    def get_owners(
+        self,
+        company_id: str,
+        realtime: bool = False,
+        best_available: bool = False,
+        export: bool = False,
+        *,
+        refresh_sources: bool = False,
+    ) -> OwnersRecord:
+        """A company's current owners (10 credits, 20 with ``realtime``; a cache hit is free).
+
+        Parameters
+        ----------
+        company_id : str
+            ``DE-<register type>-<court code>-<number>``.
+        realtime : bool
+            Fetch from the official register now; never answered from the cache.
+        best_available : bool
+            For an AG, SE or KGaA, whose shareholders the register does not list: the owners known from filed
+            documents (``best_available`` is then true in the answer).  Without it such a company is a 404.
+        export : bool
+            Leave ``sources`` out.
+        refresh_sources : bool
+            As for :meth:`~regkit.client.Client.get_company`: if the cached answer's presigned source URLs
+            have expired, fetch it again (paid) instead of returning it without ``sources``.
+
+        Returns
+        -------
+        OwnersRecord
+            ``.raw`` as the interface sent it: an owner's ``percentage_share`` is a **percentage** (5.36 means
+            5.36 %); ``.to_dataframe()`` (:func:`regkit.frames.owners`) gives it as ``share``, a fraction.
+
+        Raises
+        ------
+        ValidationError
+            A malformed id or flag (nothing is sent).
+        NotFoundError
+            An unknown company, or an AG/SE/KGaA without ``best_available`` (no credits spent).
+        PaymentRequiredError, BudgetExceededError, ...
+        """
+        op = owners_op(
+            validation.validate_company_id(company_id),
+            validation.flag(realtime, "realtime"),
+            validation.flag(best_available, "best_available"),
+            validation.flag(export, "export"),
+        )
+        refresh_sources = validation.flag(refresh_sources, "refresh_sources")
+        answer = self._caller.call(op)
+        stale = "sources" in answer.data and urls_stale(answer, self.policy.url_lifetime)
+        if stale and refresh_sources:
+            answer, stale = self._caller.call(replace(op, refresh=True)), False
+        data = {k: v for k, v in answer.data.items() if k != "sources"} if stale else answer.data
+        return OwnersRecord(data, record_meta(answer, urls_expired=stale))
+
+    def get_holdings(self, company_id: str) -> HoldingsRecord:
+        """The companies a company holds shares in, current and past (10 credits; cached for 30 days).
+
+        Returns
+        -------
+        HoldingsRecord
+            ``.raw`` is ``{"company_id", "holdings": [{company_id, name, relation_type, nominal_share,
+            percentage_share, start, end}]}``; ``percentage_share`` is a **fraction** here (0.5 means 50 %),
+            a past holding has ``end``.  ``.to_dataframe()``: :func:`regkit.frames.holdings`.
+
+        Raises
+        ------
+        ValidationError, NotFoundError, PaymentRequiredError, BudgetExceededError, ...
+        """
+        answer = self._caller.call(lookup_op("holdings", company_id, False))
+        return HoldingsRecord(answer.data, record_meta(answer))
+
+    def get_person(self, person_id: str) -> PersonRecord:
+        """One person with their management positions, current and past (10 credits; cached for 30 days).
+
+        Parameters
+        ----------
+        person_id : str
+            The person's UUID: ``representation[].id`` of a company, an owner's ``id``, a person search
+            result's ``id`` (letter case does not matter).
+
+        Returns
+        -------
+        PersonRecord
+            ``.raw`` is the PersonV1 answer (``id``, ``first_name``, ``last_name``, ``city``, ``date_of_birth``,
+            ``age``, ``management_positions``); ``.to_dataframe()``: :func:`regkit.frames.management_positions`.
+
+        Raises
+        ------
+        ValidationError
+            A malformed UUID (nothing is sent).
+        NotFoundError, PaymentRequiredError, BudgetExceededError, ...
+        """
+        answer = self._caller.call(lookup_op("person", person_id, False))
+        return PersonRecord(answer.data, record_meta(answer))
+
+    def get_person_holdings(self, person_id: str) -> HoldingsRecord:
+        """The companies a person holds shares in, current and past (10 credits; cached for 30 days).
+
+        Returns
+        -------
+        HoldingsRecord
+            ``.raw`` is ``{"person_id", "holdings": [...]}`` with the members of :meth:`get_holdings`.
+
+        Raises
+        ------
+        ValidationError, NotFoundError, PaymentRequiredError, BudgetExceededError, ...
+        """
+        answer = self._caller.call(lookup_op("person_holdings", person_id, False))
+        return HoldingsRecord(answer.data, record_meta(answer))
+
+    # -- extracts --------------------------------------------------------------------------------
+
+    def order_extract(self, company_id: str | None = None, credential_name: str = "default") -> ExtractRecord:
+        """Order a Transparenzregister extract (50 credits; 0 in ``"sandbox"`` mode).
+
+        Never retried: if the order fails in a way that leaves open whether it was placed, the
+        error has ``outcome_unknown=True`` and says how to check.
+
+        Parameters
+        ----------
+        company_id : str, optional
+            The company; must be left out in sandbox mode.
+        credential_name : str
+            Stored credentials to use, or ``"sandbox"`` for the built-in test mode.
+        """
+        answer = self._caller.call(extracts.order_op(company_id, credential_name))
+        return ExtractRecord(answer.data, record_meta(answer))
+
+    def _extract_op(self, extract_id: str) -> Operation:
+        return extracts.extract_op(extract_id, self._scope)
+
+    def get_extract(self, extract_id: str) -> ExtractRecord:
+        """The extract now (free).  Terminal answers are cached; their document URLs are refreshed
+        once they may have expired (offline: left out, ``meta.urls_expired``)."""
+        op = self._extract_op(extract_id)
+        answer: Answer = self._caller.call(op)
+        stale = bool(answer.data.get("documents")) and urls_stale(answer, self.policy.url_lifetime)
+        if stale and not self.cache.offline:
+            answer, stale = self._caller.call(replace(op, refresh=True)), False
+        data = answer.data
+        if stale:
+            data = {**data, "documents": [{k: v for k, v in d.items() if k != "url"} for d in data["documents"]]}
+        return ExtractRecord(data, record_meta(answer, urls_expired=stale))
+
+    def wait_for_extract(
+        self,
+        extract_id: str,
+        timeout: float = 120.0,
+        download_to: str | Path | None = None,
+        *,
+        poll: float = 0.5,
+        poll_max: float = 5.0,
+    ) -> ExtractRecord:
+        """Poll (free) with growing pauses until the extract is ``completed`` or ``failed``.
+
+        Parameters
+        ----------
+        timeout : float
+            Seconds to wait before raising :class:`WaitTimeout`.
+        download_to : str or Path, optional
+            Directory to save a completed extract's documents in right away (their URLs expire);
+            the saved paths are in ``record.files``.
+        poll, poll_max : float
+            First pause between polls and the longest one (each pause is 1.5× the last).
+        """
+        deadline = time.monotonic() + timeout
+        pause = poll
+        while True:
+            record = self.get_extract(extract_id)
+            if record.is_terminal:
+                break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise WaitTimeout(
+                    f"extract {extract_id} is still processing after {timeout:g} s",
+                    method="GET",
+                    path=f"/v1/transparenzregister/extracts/{extract_id}",
+                )
+            time.sleep(min(pause, left))
+            pause = min(pause * 1.5, poll_max)
+        if record.status == "failed":
+            logger.warning("extract %s failed", extract_id)
+        elif download_to is not None:
+            record.files = self.download_extract(record, download_to)
+        return record
+
+    def download_extract(self, record: ExtractRecord, directory: str | Path) -> list[Path]:
+        """Save the documents of a completed extract into ``directory``; return their paths.
+
+        The presigned URLs are fetched without the API key.  If one has expired, the extract is
+        fetched again (free) for fresh URLs, once.
+        """
+        target = Path(directory)
+        target.mkdir(parents=True, exist_ok=True)
+        paths: list[Path] = []
+        session = self._download_session()
+        for index, document in enumerate(record.get("documents") or []):
+            path = target / extracts.document_filename(document, index)
+            path.write_bytes(self._fetch_document(session, record, index))
+            paths.append(path)
+        return paths
+
+    def _fetch_document(self, session: requests.Session, record: ExtractRecord, index: int) -> bytes:
+        document = record["documents"][index]
+        timeout = self._timeout
+        try:
+            response = session.get(document.get("url") or self._fresh_url(record, index), timeout=timeout)
+            if response.status_code == 403:  # the presigned URL expired meanwhile: ask for a fresh one
+                response = session.get(self._fresh_url(record, index), timeout=timeout)
+        except requests.RequestException as exc:
+            raise TransportError(
+                f"document {document.get('document_id')} could not be downloaded: {type(exc).__name__}"
+            ) from exc
+        if response.status_code != 200:
+            raise TransportError(
+                f"document {document.get('document_id')} could not be downloaded (status {response.status_code})",
+                status=response.status_code,
+            )
+        return response.content
+
+    def _fresh_url(self, record: ExtractRecord, index: int) -> str:
+        answer = self._caller.call(replace(self._extract_op(record["id"]), refresh=True))
+        return answer.data["documents"][index]["url"]
+
+    def _download_session(self) -> requests.Session:
+        session = requests.Session()  # no Authorization: presigned URLs need no key, and get none
+        if self._adapter is not None:
+            session.mount(self.base_url + "/", self._adapter)
+        return session  # not closed by the caller: it may share the local register's adapter
+
+    # -- account ---------------------------------------------------------------------------------
+
+    def store_credentials(self, username: str, password: str, name: str = "default") -> CredentialRecord:
+        """Store Transparenzregister credentials under ``name`` (free).
+
+        The interface checks them with the Transparenzregister first.  The password goes out in
+        this one request body and nowhere else: the endpoint is never cached and never logged.
+        ``name="sandbox"`` is reserved and refused before sending.
+        """
+        name = validation.credential_name(name, storing=True)
+        answer = self._caller.call(account.store_credentials_op(username, password, name))
+        return CredentialRecord(answer.data or {"name": name}, record_meta(answer))
+
+    def list_monitors(self) -> list[MonitorRecord]:
+        """The monitors of this API user, active and disabled (free; never cached)."""
+        op = Operation("list_monitors", "GET", "/v1/monitor", price=PRICES["monitor_list"])
+        answer = self._caller.call(op)
+        meta = record_meta(answer)
+        return [MonitorRecord(item, meta) for item in answer.data.get("items", [])]
+
+    def create_monitor(
+        self, entity_type: str, entity_id: str, preferences: Sequence[str] | str, update_frequency: str | None = None
+    ) -> MonitorRecord:
+        """Create a monitor (25 credits weekly, 50 daily; person monitors are always weekly).
+
+        Never retried: after an ambiguous failure the error has ``outcome_unknown=True`` and
+        says to check :meth:`list_monitors` first.
+        """
+        op = account.create_monitor_op(entity_type, entity_id, preferences, update_frequency)
+        answer = self._caller.call(op)
+        return MonitorRecord(answer.data, record_meta(answer))
+
+    def delete_monitor(self, entity_id: str) -> None:
+        """Delete this user's monitor on ``entity_id``, a company id or person UUID (free)."""
+        op = account.delete_monitor_op(entity_id)
+        self._caller.call(op)
+
+    def get_credits(self) -> CreditsRecord:
+        """The account's credits as the interface counts them (free; never cached)."""
+        op = Operation("get_credits", "GET", "/v1/credits", price=PRICES["credits"])
+        answer = self._caller.call(op)
+        return CreditsRecord(answer.data, record_meta(answer))
+
+    # -- export ----------------------------------------------------------------------------------
+    def export_parquet(self, directory: str | os.PathLike[str], overwrite: bool = False) -> dict[str, Any]:
+        """Write everything this client's cache holds as Parquet tables with the frames' dtypes (free).
+
+        See :func:`regkit.client.export_methods.export_parquet` (which this calls with ``client.cache``) for the
+        tables, the manifest and the errors.
+
+        Parameters
+        ----------
+        directory : str or path
+            A new or empty directory (created with its parents).
+        overwrite : bool, default False
+            Replace a previous export in ``directory``.
+
+        Returns
+        -------
+        dict
+            The manifest (also written to ``directory/manifest.json``).
+        """
+        return export_methods.export_parquet(self.cache, directory, overwrite=overwrite)

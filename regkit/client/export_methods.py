@@ -1,6 +1,7 @@
 """``client.export_parquet(directory)``: the client's cache written out as a Parquet dataset (0 credits).
 
-Like the record methods of :mod:`regkit.client.frame_methods`, the method imports its implementation from
+Like the record methods of :mod:`regkit.client.frame_methods`, the function (which ``Client.export_parquet``
+calls) imports its implementation from
 :mod:`regkit.frames` when it is called, so ``import regkit.client`` stays free of pandas and pyarrow; the export
 itself is :func:`regkit.frames.export.export_parquet`.
 """
@@ -13,52 +14,48 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .cache import ClientCache
 
-__all__ = ["ExportMethods"]
+__all__ = ["export_parquet"]
 
 
-class ExportMethods:
-    """The export method of :class:`~regkit.client.Client` (a mixin; see there)."""
+def export_parquet(cache: ClientCache, directory: str | os.PathLike[str], overwrite: bool = False) -> dict[str, Any]:
+    """Write everything ``cache`` (a client's cache) holds as Parquet tables with the frames' dtypes (free).
 
-    if TYPE_CHECKING:  # provided by Client
-        cache: ClientCache
+    Companies and their frames (histories, representatives, indicators, links, documents, industry codes,
+    contact, insolvency summaries), owners, holdings, persons and their positions, insolvency proceedings
+    and their events, the results of cached search pages, and a ``sources`` table saying where and when each
+    answer was fetched — one directory of part files per table, and ``manifest.json``. Only the cache is
+    read: nothing is sent, no credit is spent, the ledger is untouched. User-scoped answers (extracts) are
+    left out. See :func:`regkit.frames.export.export_parquet` for the tables and the manifest.
 
-    def export_parquet(self, directory: str | os.PathLike[str], overwrite: bool = False) -> dict[str, Any]:
-        """Write everything this client's cache holds as Parquet tables with the frames' dtypes (free).
+    Parameters
+    ----------
+    cache : ClientCache
+        The cache to read (``client.cache``; :meth:`regkit.client.Client.export_parquet` passes its own).
+    directory : str or path
+        A new or empty directory (created with its parents).
+    overwrite : bool, default False
+        Replace a previous export in ``directory`` (only its manifest and table directories; anything else
+        there makes the export refuse, and nothing is deleted).
 
-        Companies and their frames (histories, representatives, indicators, links, documents, industry codes,
-        contact, insolvency summaries), owners, holdings, persons and their positions, insolvency proceedings
-        and their events, the results of cached search pages, and a ``sources`` table saying where and when each
-        answer was fetched — one directory of part files per table, and ``manifest.json``. Only the cache is
-        read: nothing is sent, no credit is spent, the ledger is untouched. User-scoped answers (extracts) are
-        left out. See :func:`regkit.frames.export.export_parquet` for the tables and the manifest.
+    Returns
+    -------
+    dict
+        The manifest (also written to ``directory/manifest.json``): per table its rows, files and column
+        dtypes; per kind of answer how many were read, exported and expired, from which service and when.
 
-        Parameters
-        ----------
-        directory : str or path
-            A new or empty directory (created with its parents).
-        overwrite : bool, default False
-            Replace a previous export in ``directory`` (only its manifest and table directories; anything else
-            there makes the export refuse, and nothing is deleted).
+    Raises
+    ------
+    ValidationError
+        The cache is off (``cache=False``), or ``directory`` is a file, or not empty (without ``overwrite``).
+    ImportError
+        pyarrow is missing: ``pip install 'regkit[parquet]'``.
 
-        Returns
-        -------
-        dict
-            The manifest (also written to ``directory/manifest.json``): per table its rows, files and column
-            dtypes; per kind of answer how many were read, exported and expired, from which service and when.
+    Examples
+    --------
+    >>> manifest = client.export_parquet("register-dataset")   # doctest: +SKIP
+    >>> import pandas as pd                                     # doctest: +SKIP
+    >>> pd.read_parquet("register-dataset/companies")           # doctest: +SKIP
+    """
+    from regkit.frames.export import export_parquet
 
-        Raises
-        ------
-        ValidationError
-            The cache is off (``cache=False``), or ``directory`` is a file, or not empty (without ``overwrite``).
-        ImportError
-            pyarrow is missing: ``pip install 'regkit[parquet]'``.
-
-        Examples
-        --------
-        >>> manifest = client.export_parquet("register-dataset")   # doctest: +SKIP
-        >>> import pandas as pd                                     # doctest: +SKIP
-        >>> pd.read_parquet("register-dataset/companies")           # doctest: +SKIP
-        """
-        from regkit.frames.export import export_parquet
-
-        return export_parquet(self.cache, directory, overwrite=overwrite)
+    return export_parquet(cache, directory, overwrite=overwrite)

@@ -271,6 +271,11 @@ class Ledger:
         with self._lock:
             self._rows.clear()
 
+    def close(self) -> None:
+        """Close the ledger file, if there is one (it is opened again by the next row)."""
+        if self.file is not None:
+            self.file.close()
+
     def to_dataframe(self) -> pd.DataFrame:
         """Return the ledger as a DataFrame, one row per call, oldest first.
 

@@ -27,8 +27,8 @@ key, never the key — which is part of their key, so another key never gets the
 from __future__ import annotations
 
 import hashlib
-import json
 import re
+import warnings
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 from requests_cache import DEFAULT_IGNORED_PARAMS, DO_NOT_CACHE
 
 from regkit.schema.interface import COMPANY_ID_PATTERN, SOURCE_URL_VALIDITY_SECONDS
+
+from .json_body import parsed_json
 
 if TYPE_CHECKING:
     from requests_cache import ExpirationPatterns
@@ -47,8 +49,8 @@ __all__ = [
     "scope_token",
     "keep_response",
     "answers",
+    "record_company_ids",
     "company_ids",
-    "parsed_json",
 ]
 
 #: The non-secret header that separates user-scoped cache entries.
@@ -59,7 +61,6 @@ IGNORED_PARAMETERS = (*DEFAULT_IGNORED_PARAMS, "password")
 
 _TERMINAL_EXTRACT = frozenset({"completed", "failed"})
 _URL_MARGIN = timedelta(minutes=5)
-_JSON_ATTR = "_regkit_json"
 
 
 @dataclass(frozen=True)
@@ -134,25 +135,6 @@ def scope_token(base_url: str, api_key: str) -> str:
     return digest.hexdigest()[:32]
 
 
-def parsed_json(response: Any) -> Any:
-    """The response body as JSON, parsed once per response object.
-
-    Raises
-    ------
-    ValueError
-        When the body is empty, truncated or otherwise not JSON.
-    """
-    cached = getattr(response, _JSON_ATTR, None)
-    if cached is not None:
-        return cached
-    data = json.loads(response.content.decode("utf-8"))
-    try:
-        setattr(response, _JSON_ATTR, data)
-    except AttributeError:  # a response class without __dict__: parse again next time
-        pass
-    return data
-
-
 def keep_response(response: Any) -> bool:
     """``filter_fn`` of the session: whether a 200 answer may be stored (and served) from the cache.
 
@@ -193,7 +175,7 @@ def answers(path: str, data: Any) -> bool:
         if part in ("owners", "holdings"):  # asked by a former id, the answer names the current one
             named = data.get("company_id")
             return isinstance(named, str) and bool(COMPANY_ID_PATTERN.match(named)) and isinstance(data.get(part), list)
-        return not part and asked in company_ids(data)
+        return not part and asked in record_company_ids(data)
     if "/v1/person/" in path:
         asked, _, part = path.split("/v1/person/", 1)[1].partition("/")
         named = data.get("person_id" if part == "holdings" else "id")
@@ -203,12 +185,12 @@ def answers(path: str, data: Any) -> bool:
     return True
 
 
-def company_ids(company: Any) -> set[str]:
+def record_company_ids(company: Any) -> set[str]:
     """Every id a company answer stands for: its ``id`` and the ids of its register history.
 
     Examples
     --------
-    >>> sorted(company_ids({"id": "DE-HRB-B8534-82057", "registers": [{"company_id": "DE-HRB-F1103-1"},
+    >>> sorted(record_company_ids({"id": "DE-HRB-B8534-82057", "registers": [{"company_id": "DE-HRB-F1103-1"},
     ...                                                              {"company_id": "DE-HRB-B8534-82057"}]}))
     ['DE-HRB-B8534-82057', 'DE-HRB-F1103-1']
     """
@@ -217,6 +199,25 @@ def company_ids(company: Any) -> set[str]:
     ids = {r.get("company_id") for r in company.get("registers") or [] if isinstance(r, dict)}
     ids.add(company.get("id"))
     return {i for i in ids if isinstance(i, str) and i}
+
+
+def company_ids(company: Any) -> set[str]:
+    """Deprecated name of :func:`record_company_ids` (warns ``DeprecationWarning`` at the caller's line).
+
+    Parameters
+    ----------
+    company : object
+        A company answer.
+
+    Returns
+    -------
+    set of str
+        :func:`record_company_ids` of ``company``.
+    """
+    warnings.warn(
+        "regkit.client.policy.company_ids is deprecated: use record_company_ids", DeprecationWarning, stacklevel=2
+    )
+    return record_company_ids(company)
 
 
 def _path_of(response: Any) -> str:

@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from regkit.errors import RegkitError, ValidationError
 from regkit.schema.formatting import count_text, credits_text
 
 from . import record_html
 from .batch_html import batch_html
-from regkit.errors import RegkitError, ValidationError
 from .frame_methods import CompaniesFrames, CompanyFrames, ExtractFrames, InsolvencyFrames, InsolvencyPageFrames
 from .summary_html import plural
 

@@ -22,15 +22,16 @@ import logging
 import os
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from regkit.errors import RegkitError, ValidationError
 from regkit.schema.interface import LOCAL_ORIGIN
 
-from regkit.errors import RegkitError, ValidationError
-
 __all__ = [
+    "secret_scrubber",
     "LIVE_BASE_URL",
     "LOCAL_ORIGIN",
     "DEMO_API_KEY",
@@ -162,6 +163,23 @@ def _origin(url: str) -> tuple[str, str | None, int]:
 
 def _same_origin(a: str, b: str) -> bool:
     return _origin(a) == _origin(b)
+
+
+def secret_scrubber(secret: str | None) -> Callable[[str], str]:
+    """A function that replaces ``secret`` (an API key) by ``***`` in a text (error messages, log lines).
+
+    A secret shorter than four characters is left alone (it would mangle ordinary words).
+
+    Examples
+    --------
+    >>> secret_scrubber("demo-key")("refused demo-key")
+    'refused ***'
+    """
+
+    def scrub(text: str) -> str:
+        return text.replace(secret, "***") if secret and len(secret) >= 4 else text
+
+    return scrub
 
 
 def resolve_target(api_key: Any, base_url: Any, adapter: Any) -> Target:

@@ -9,18 +9,21 @@ from __future__ import annotations
 
 import difflib
 import re
+import warnings
 from collections.abc import Iterable, Mapping
 from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
+from regkit.errors import ValidationError
 from regkit.schema import interface as api
 
-from regkit.errors import ValidationError
 from .filter_fields import INSOLVENCY_FILTERS, FilterVocabulary
 
 __all__ = [
+    "validate_company_id",
     "company_id",
+    "sendable",
     "insolvency_id",
     "person_id",
     "extract_id",
@@ -55,11 +58,11 @@ def _close(word: str, choices: Iterable[str]) -> str:
 def _text(value: Any, what: str) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _fail(f"{what} must be a non-empty string, not {value!r}")
-    _sendable(value, what)
+    sendable(value, what)
     return value.strip()
 
 
-def _sendable(value: str, what: str) -> None:
+def sendable(value: str, what: str) -> None:
     """Refuse text that cannot be sent as UTF-8 (a lone surrogate, e.g. from a mis-decoded file)."""
     try:
         value.encode("utf-8")
@@ -89,12 +92,31 @@ def flag(value: Any, what: str) -> bool:
     raise _fail(f"{what} must be True or False, not {value!r} ({type(value).__name__})", "True or False")
 
 
-def company_id(value: Any) -> str:
-    """A company identifier ``DE-<register type>-<court code>-<number>``.
+def validate_company_id(value: Any) -> str:
+    """Check a company identifier ``DE-<register type>-<court code>-<number>``; return it stripped.
+
+    Parameters
+    ----------
+    value : object
+        What was passed as a company id.
+
+    Returns
+    -------
+    str
+        The id, surrounding blanks removed.
+
+    Raises
+    ------
+    ValidationError
+        Not an id of that form (with a guess when only the letter case is off).
+
+    See Also
+    --------
+    regkit.client.parse_company_id : the id of free text such as ``"HRB 152955 Darmstadt"``.
 
     Examples
     --------
-    >>> company_id(" DE-HRB-R3101-94644 ")
+    >>> validate_company_id(" DE-HRB-R3101-94644 ")
     'DE-HRB-R3101-94644'
     """
     text = _text(value, "company_id")
@@ -178,7 +200,7 @@ def credentials(username: Any, password: Any) -> tuple[str, str]:
         raise _fail("username must be a non-empty string")
     if not isinstance(password, str) or not password:
         raise _fail("password must be a non-empty string")
-    _sendable(username, "username")
+    sendable(username, "username")
     try:
         password.encode("utf-8")
     except UnicodeEncodeError:
@@ -217,7 +239,7 @@ def query(value: Any) -> str | None:
         return None
     if not isinstance(value, str):
         raise _fail(f"query must be a string, not {value!r}")
-    _sendable(value, "query")
+    sendable(value, "query")
     limits = (
         f"at most {api.MAX_QUERY_LENGTH} characters and {api.MAX_QUERY_TERMS} search terms (runs of letters "
         "or digits); narrow the search with filters instead"
@@ -279,7 +301,7 @@ def _scalar(field: str, value: Any, where: str, vocabulary: FilterVocabulary) ->
     if pattern is not None and not pattern[0].match(text):
         raise _fail(f"{where}: {text!r} does not have the form of {field}", pattern[1])
     if field == "company_id":
-        company_id(text)
+        validate_company_id(text)
     if field == "person_id" and not _UUID.match(text):
         raise _fail(f"{where}: {text!r} is not a person id", "a person UUID, as representation[].id gives it")
     return text
@@ -415,7 +437,7 @@ def filters(value: Any, vocabulary: FilterVocabulary = INSOLVENCY_FILTERS) -> li
 def entity_id(entity_type: Any, value: Any) -> str:
     """A monitor's entity: a company id, or a person UUID."""
     if entity_type == "company":
-        return company_id(value)
+        return validate_company_id(value)
     text = _text(value, "entity_id")
     if not _UUID.match(text):
         raise _fail(f"entity_id {text!r} is not a person id", "a person UUID, as representation[].id gives it")
@@ -443,3 +465,24 @@ def monitor(entity_type: Any, entity_id_: Any, preferences: Any, update_frequenc
             raise _fail(f"update_frequency {update_frequency!r} is unknown", ", ".join(api.UPDATE_FREQUENCIES))
         body["update_frequency"] = update_frequency
     return body
+
+
+def company_id(value: Any) -> str:
+    """Deprecated name of :func:`validate_company_id` (warns ``DeprecationWarning`` at the caller's line).
+
+    Parameters
+    ----------
+    value : object
+        What was passed as a company id.
+
+    Returns
+    -------
+    str
+        :func:`validate_company_id` of ``value``.
+    """
+    warnings.warn(
+        "regkit.client.validation.company_id is deprecated: use validate_company_id",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return validate_company_id(value)

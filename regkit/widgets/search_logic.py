@@ -2,7 +2,7 @@
 
 Everything that can be worked out offline is (nothing sent, nothing paid): a company id is checked with the
 client's validation, register text such as ``"HRB 152955 Darmstadt"`` becomes an id with
-:func:`regkit.company_id`, a UUID is a person. Only a name needs the register: autocomplete
+:func:`regkit.parse_company_id`, a UUID is a person. Only a name needs the register: autocomplete
 (``client.autocomplete_companies``: 0 credits, but rate-limited, so the explorers call it on a click or on
 Enter, never on every keystroke).
 """
@@ -17,8 +17,8 @@ from typing import Any, NamedTuple
 import pandas as pd
 
 from regkit.errors import RegkitError, ValidationError
-from regkit.client import company_id as register_text_id
-from regkit.client.validation import company_id as validate_company_id
+from regkit.client import parse_company_id as register_text_id
+from regkit.client.validation import validate_company_id
 from regkit.schema import display_label
 
 from .render import message_html

@@ -176,7 +176,7 @@ def test_cached_ids_are_answered_from_one_read_of_the_cache_without_the_workers(
     inprocess.client().get_companies(ids[:8], progress=False)
     client = inprocess.client()  # a new client on the same cache, as after a restart
     batch = client.get_companies(ids[:8] + ids[:2])  # progress bar on, duplicates
-    assert client._pool is None and client.requests_sent == 0  # no thread was started, nothing sent
+    assert not client._pool.started and client.requests_sent == 0  # no thread was started, nothing sent
     assert [r.id for r in batch] == ids[:8] + ids[:2] and all(r.meta.from_cache for r in batch)
     ledger = client.ledger
     assert len(ledger) == 8 and set(ledger["source"]) == {"cache"} and ledger["saved"].sum() == 80

@@ -1,4 +1,4 @@
-"""``regkit.company_id``: what people write about a register entry → the interface's company id, offline."""
+"""``regkit.parse_company_id``: what people write about a register entry → the interface's company id, offline."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import regkit
-from regkit.client import ValidationError, company_id
+from regkit.client import ValidationError, parse_company_id
 from regkit.local.world import read_world
 from regkit.local.world.store import default_reference_dir
 from regkit.schema.interface import COMPANY_ID_PATTERN
@@ -49,8 +49,8 @@ def test_the_codes_agree_between_the_court_lists() -> None:
     ],
 )
 def test_what_people_write(text: str, expected: str) -> None:
-    assert company_id(text) == expected
-    assert regkit.company_id(text) == expected
+    assert parse_company_id(text) == expected
+    assert regkit.parse_company_id(text) == expected
 
 
 def _world_samples() -> list[tuple[str, dict[str, Any]]]:
@@ -79,15 +79,15 @@ _SAMPLES = _world_samples()
 @pytest.mark.parametrize(("cid", "register"), _SAMPLES, ids=[cid for cid, _ in _SAMPLES])
 def test_round_trip_over_bundled_world_companies(cid: str, register: dict[str, Any]) -> None:
     kind, number, court = register["register_type"], register["register_number"], register["register_court"]
-    assert company_id(f"{kind} {number} {court}") == cid
-    assert company_id(f"{court}, {kind} {number}") == cid
+    assert parse_company_id(f"{kind} {number} {court}") == cid
+    assert parse_company_id(f"{court}, {kind} {number}") == cid
     short = court.removeprefix("Amtsgericht ")
-    assert company_id(f"{kind} {number} {short}") == cid
+    assert parse_company_id(f"{kind} {number} {short}") == cid
 
 
 def test_an_ambiguous_court_lists_the_candidates_and_what_to_do() -> None:
     with pytest.raises(ValidationError) as caught:
-        company_id("HRB 1 Frankfurt")
+        parse_company_id("HRB 1 Frankfurt")
     main = _code_in_csv("register_courts_observed.csv", "Frankfurt am Main")
     oder = _code_in_csv("register_courts_observed.csv", "Frankfurt/Oder")
     error = caught.value
@@ -95,36 +95,39 @@ def test_an_ambiguous_court_lists_the_candidates_and_what_to_do() -> None:
     assert main in error.message and "Frankfurt am Main" in error.message
     assert oder in error.message and "Frankfurt/Oder" in error.message
     assert "court=" in error.suggestion and "fuller court name" in error.suggestion
-    assert company_id("HRB 1 Frankfurt am Main") == f"DE-HRB-{main}-1"
-    assert company_id("HRB 1 Frankfurt (Oder)") == f"DE-HRB-{oder}-1"
+    assert parse_company_id("HRB 1 Frankfurt am Main") == f"DE-HRB-{main}-1"
+    assert parse_company_id("HRB 1 Frankfurt (Oder)") == f"DE-HRB-{oder}-1"
 
 
 def test_an_unknown_court_says_what_to_do() -> None:
     with pytest.raises(ValidationError) as caught:
-        company_id("HRB 152955 Atlantis")
+        parse_company_id("HRB 152955 Atlantis")
     assert "unknown register court" in caught.value.message
     assert "court=" in caught.value.suggestion
     with pytest.raises(ValidationError) as close:
-        company_id("HRB 152955 Darmstdt")
+        parse_company_id("HRB 152955 Darmstdt")
     assert DARMSTADT in close.value.suggestion and "Darmstadt" in close.value.suggestion
     with pytest.raises(ValidationError, match="unknown register court code"):
-        company_id("HRB 152955", court="Z9999")
+        parse_company_id("HRB 152955", court="Z9999")
 
 
 def test_court_argument_overrides_or_completes_the_text() -> None:
-    assert company_id("HRB 152955", court=DARMSTADT) == f"DE-HRB-{DARMSTADT}-152955"
-    assert company_id("HRB 152955", court="Amtsgericht Darmstadt") == f"DE-HRB-{DARMSTADT}-152955"
-    assert company_id("HRB 152955 Frankfurt", court=DARMSTADT) == f"DE-HRB-{DARMSTADT}-152955"
-    assert company_id("HRB 270764 B Darmstadt", court="Berlin (Charlottenburg)") == f"DE-HRB-{CHARLOTTENBURG}-270764B"
-    assert company_id("HRB 1", court=CHARLOTTENBURG + "R") == f"DE-HRB-{CHARLOTTENBURG}-1"  # department letter
+    assert parse_company_id("HRB 152955", court=DARMSTADT) == f"DE-HRB-{DARMSTADT}-152955"
+    assert parse_company_id("HRB 152955", court="Amtsgericht Darmstadt") == f"DE-HRB-{DARMSTADT}-152955"
+    assert parse_company_id("HRB 152955 Frankfurt", court=DARMSTADT) == f"DE-HRB-{DARMSTADT}-152955"
+    assert (
+        parse_company_id("HRB 270764 B Darmstadt", court="Berlin (Charlottenburg)")
+        == f"DE-HRB-{CHARLOTTENBURG}-270764B"
+    )
+    assert parse_company_id("HRB 1", court=CHARLOTTENBURG + "R") == f"DE-HRB-{CHARLOTTENBURG}-1"  # department letter
     with pytest.raises(ValidationError, match="no register court"):
-        company_id("HRB 152955")
+        parse_company_id("HRB 152955")
 
 
 def test_a_well_formed_id_comes_back_stripped() -> None:
-    assert company_id("  DE-HRB-F1103-270764B\n") == "DE-HRB-F1103-270764B"
-    assert company_id("DE-GnR-X1112-31117FL") == "DE-GnR-X1112-31117FL"
-    assert company_id("DE-HRB-F1103-270764B", court=DARMSTADT) == f"DE-HRB-{DARMSTADT}-270764B"
+    assert parse_company_id("  DE-HRB-F1103-270764B\n") == "DE-HRB-F1103-270764B"
+    assert parse_company_id("DE-GnR-X1112-31117FL") == "DE-GnR-X1112-31117FL"
+    assert parse_company_id("DE-HRB-F1103-270764B", court=DARMSTADT) == f"DE-HRB-{DARMSTADT}-270764B"
 
 
 @pytest.mark.parametrize(
@@ -139,20 +142,20 @@ def test_a_well_formed_id_comes_back_stripped() -> None:
 )
 def test_garbage_is_a_validation_error_with_a_suggestion(text: str, words: str) -> None:
     with pytest.raises(ValidationError) as caught:
-        company_id(text)
+        parse_company_id(text)
     assert words in caught.value.message
     assert caught.value.suggestion and "nothing was sent" in caught.value.suggestion
 
 
 def test_not_a_string_is_a_validation_error() -> None:
     with pytest.raises(ValidationError, match="must be a str"):
-        company_id(152955)  # type: ignore[arg-type]
+        parse_company_id(152955)  # type: ignore[arg-type]
 
 
 @given(st.text(max_size=60), st.one_of(st.none(), st.text(max_size=20)))
 def test_any_text_gives_a_well_formed_id_or_a_validation_error(text: str, court: str | None) -> None:
     try:
-        result = company_id(text, court=court)
+        result = parse_company_id(text, court=court)
     except ValidationError as error:
         assert error.suggestion
     else:
@@ -167,6 +170,6 @@ def test_nothing_is_sent_and_no_client_is_needed(monkeypatch: pytest.MonkeyPatch
 
     monkeypatch.setattr(socket, "socket", no_network)
     monkeypatch.setattr(socket, "create_connection", no_network)
-    assert company_id("HRB 152955 Darmstadt") == f"DE-HRB-{DARMSTADT}-152955"
+    assert parse_company_id("HRB 152955 Darmstadt") == f"DE-HRB-{DARMSTADT}-152955"
     assert client.credits_spent == 0
     assert len(client.ledger) == 0

@@ -19,8 +19,8 @@ from regkit.schema.interface import FILTER_FIELDS, FILTER_VALUES, REGISTER_TYPES
 )
 def test_wellformed_company_ids_pass(register: str, court: str, number: str) -> None:
     cid = f"DE-{register}-{court}-{number}"
-    assert validation.company_id(cid) == cid
-    assert validation.company_id(f"  {cid}\n") == cid
+    assert validation.validate_company_id(cid) == cid
+    assert validation.validate_company_id(f"  {cid}\n") == cid
 
 
 @pytest.mark.parametrize(
@@ -28,14 +28,14 @@ def test_wellformed_company_ids_pass(register: str, court: str, number: str) -> 
 )
 def test_malformed_company_ids_are_rejected(bad: object) -> None:
     with pytest.raises(ValidationError) as info:
-        validation.company_id(bad)
+        validation.validate_company_id(bad)
     assert isinstance(info.value, ValueError)
     assert "nothing was sent" in str(info.value) or "non-empty" in str(info.value)
 
 
 def test_case_slip_gets_a_did_you_mean() -> None:
     with pytest.raises(ValidationError, match="did you mean 'DE-GnR-B1234-1'"):
-        validation.company_id("de-gnr-b1234-1")
+        validation.validate_company_id("de-gnr-b1234-1")
 
 
 def test_filter_mapping_forms() -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from regkit.errors import RateLimitedError, RegkitError, TransportError
+
 from ..retry import RetryPolicy
 
 __all__ = ["Attempts"]

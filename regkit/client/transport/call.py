@@ -24,10 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 import requests
 
-from ..budget import Budget, Reservation
 from regkit.errors import BudgetWarning, CacheError, CacheUnavailableError, OfflineCacheMiss, RegkitError
+
+from ..budget import Budget, Reservation
+from ..json_body import parsed_json
 from ..ledger import Ledger
-from ..policy import answers, keep_response, parsed_json
+from ..policy import answers, keep_response
 from ..retry import Gate, RetryPolicy
 from .attempts import Attempts
 from .inflight import InFlight
@@ -180,6 +182,15 @@ class Caller:
             headers=dict(op.headers) or None,
             timeout=self.timeout,
         )
+
+    @property
+    def requests_sent(self) -> int:
+        """Requests that left this caller (cache hits and merged calls excluded)."""
+        return self.meter.sent
+
+    def close(self) -> None:
+        """Close the session's connections."""
+        self.session.close()
 
     def cache_key(self, op: Operation) -> str:
         """The key the cache stores ``op``'s answer under (:mod:`.keys`)."""

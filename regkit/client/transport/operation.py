@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
-from ..policy import parsed_json
+from ..json_body import parsed_json
 
 __all__ = ["Operation", "Answer", "Attempted"]
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import requests
 
 from regkit.errors import APIError, RateLimitedError, TransportError, error_for_status
+
 from ..retry import parse_retry_after
 
 if TYPE_CHECKING:

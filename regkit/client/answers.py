@@ -1,0 +1,21 @@
+"""From an :class:`~regkit.client.transport.operation.Answer` to what a record says about it: its
+:class:`~regkit.client.records.RecordMeta`, and whether its presigned URLs may have expired."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from .records import RecordMeta
+from .transport.operation import Answer
+
+__all__ = ["record_meta", "urls_stale"]
+
+
+def record_meta(answer: Answer, urls_expired: bool = False) -> RecordMeta:
+    """How ``answer`` was obtained: from the cache or not, when, for how many credits."""
+    return RecordMeta(answer.from_cache, answer.fetched_at, answer.credits, urls_expired)
+
+
+def urls_stale(answer: Answer, lifetime: timedelta) -> bool:
+    """Whether ``answer`` came from the cache and is older than ``lifetime`` (its presigned URLs may be dead)."""
+    return answer.from_cache and datetime.now(timezone.utc) - answer.fetched_at > lifetime
