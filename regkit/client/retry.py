@@ -9,32 +9,34 @@ told apart:
   budget (``RetryPolicy.rate_limit_wait``: total seconds one call may wait on 429s) and honours the
   server's ``Retry-After`` (up to ``max_retry_after``) for every worker of the client, not just the one
   that was told.  Then the workers go on at a pace learned from the 429s
-  (:class:`~regkit.client.transport.pacing.Pacer`, ``RetryPolicy.pacing``), so a bulk call keeps close
-  to the server's limit without running into it again and again.  With ``pacing=False`` a shared
-  :class:`Gate` releases the held workers one at a time, ``release_spacing`` apart, and then lets them
-  all run freely again.
+  (:class:`~regkit.client.transport.pacing.Pacer`), so a bulk call keeps close to the server's limit
+  without running into it again and again.
+
+The loop itself lives in the caller (:mod:`regkit.client.transport.call`), above the ledger: every attempt
+is sent, settled and counted there, so each charged attempt shows in the call's ledger row.  Why it is not
+a retry library's loop: CONTRIBUTING, "What stays hand-written, and why".
 """
 
 from __future__ import annotations
 
 import logging
 import random
-import threading
-import time
-from collections import deque
-from collections.abc import Callable
+import warnings
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 
 from regkit.errors import APIError, TransportError
 
-__all__ = ["RetryPolicy", "Gate", "parse_retry_after", "is_transient", "RETRY_STATUSES"]
+__all__ = ["RetryPolicy", "parse_retry_after", "is_transient", "RETRY_STATUSES"]
 
 logger = logging.getLogger(__name__)
 
 #: Statuses that an idempotent call tries again (the interface's 429 and server errors, plus 408).
 RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+
+#: The default of the deprecated ``RetryPolicy.release_spacing`` (any other value warns).
+RELEASE_SPACING = 0.1
 
 #: The least one 429 counts against ``rate_limit_wait`` (so a ``Retry-After: 0`` loop still ends).
 MIN_RATE_LIMIT_WAIT = 0.05
@@ -107,7 +109,8 @@ class RetryPolicy:
         Seconds one call may wait on 429s in all (each waits ``Retry-After``, or a backoff when the
         server does not say); when the next wait would cross it, the 429 is raised.
     release_spacing : float
-        Seconds between two workers released by the shared :class:`Gate` after a 429 (``pacing=False``).
+        Deprecated, no effect (it spaced the workers released by the old gate of ``pacing=False``); setting
+        it warns.
     bulk_passes : int
         Passes of a bulk lookup: ids that still failed after their retries (not 429, not a
         rejection such as 404) are fetched again once the others are done (``1``: no second pass).
@@ -117,8 +120,9 @@ class RetryPolicy:
         Source of jitter (seeded in tests).
     pacing : bool
         Learn the server's rate limit from its 429s and send at that pace, shared by all workers of the
-        client (:class:`~regkit.client.transport.pacing.Pacer`); ``False``: after a 429 every worker waits
-        (the :class:`Gate`) and then sends as fast as it can again.
+        client (:class:`~regkit.client.transport.pacing.Pacer`).  ``False`` is deprecated (it warns): every
+        worker still waits out each ``Retry-After``, then all send as fast as they can again, which meets
+        many more 429s.
     """
 
     retries: int = 4
@@ -126,7 +130,7 @@ class RetryPolicy:
     backoff_max: float = 20.0
     max_retry_after: float = 120.0
     rate_limit_wait: float = 300.0
-    release_spacing: float = 0.1
+    release_spacing: float = RELEASE_SPACING
     bulk_passes: int = 2
     statuses: frozenset[int] = RETRY_STATUSES
     rng: random.Random = field(default_factory=random.Random, repr=False)
@@ -138,6 +142,21 @@ class RetryPolicy:
             raise ValueError("retries, backoff, backoff_max, rate_limit_wait and release_spacing must not be negative")
         if self.bulk_passes < 1:
             raise ValueError("bulk_passes must be at least 1")
+        # stacklevel 3: the caller's line, above the generated __init__ that calls this
+        if not self.pacing:
+            warnings.warn(
+                "RetryPolicy(pacing=False) is deprecated: the client paces itself by the 429s it meets, which "
+                "keeps close to the server's limit with far fewer 429s; leave pacing at its default",
+                DeprecationWarning,
+                stacklevel=3,
+            )
+        if self.release_spacing != RELEASE_SPACING:
+            warnings.warn(
+                "RetryPolicy(release_spacing=...) is deprecated and has no effect (the gate it spaced is gone: "
+                "the client paces itself by the 429s it meets)",
+                DeprecationWarning,
+                stacklevel=3,
+            )
 
     @property
     def attempts(self) -> int:
@@ -182,100 +201,3 @@ class RetryPolicy:
         pause = retry_after if retry_after is not None else self.delay(count)
         pause = max(pause, MIN_RATE_LIMIT_WAIT)
         return pause if waited + pause <= self.rate_limit_wait else None
-
-
-class Gate:
-    """A shared "not before" time: after a 429 every worker waits until the server's time is up.
-
-    Workers that arrive while the gate is closed queue up and, once it opens, are released one at
-    a time, ``spacing`` seconds apart, in the order they came; a worker already released since the
-    last closure passes freely, so the pace ramps up again instead of staying throttled.  When the
-    gate is closed again meanwhile (the first released worker ran into the rest of the burst),
-    the queue waits again.
-
-    Parameters
-    ----------
-    clock, sleep : callables
-        ``time.monotonic`` and ``time.sleep`` unless a test passes fakes.
-    spacing : float
-        Seconds between two released workers.
-    """
-
-    def __init__(
-        self,
-        clock: Callable[[], float] = time.monotonic,
-        sleep: Callable[[float], None] = time.sleep,
-        spacing: float = 0.0,
-    ) -> None:
-        self._clock = clock
-        self._sleep = sleep
-        self.spacing = spacing
-        self._cond = threading.Condition()
-        self._not_before = 0.0
-        self._closures = 0  # a worker released since the last closure runs freely
-        self._queue: deque[object] = deque()
-        self._last_release = float("-inf")
-        self._released = threading.local()
-
-    @property
-    def closures(self) -> int:
-        """How often the gate was closed."""
-        with self._cond:
-            return self._closures
-
-    @property
-    def queued(self) -> int:
-        """Workers waiting to be released now."""
-        with self._cond:
-            return len(self._queue)
-
-    def close_for(self, seconds: float) -> None:
-        """Keep every caller of :meth:`wait` out for ``seconds`` from now (never shortens)."""
-        with self._cond:
-            self._not_before = max(self._not_before, self._clock() + seconds)
-            self._closures += 1
-        logger.debug("request gate closed for %.2f s", seconds)
-
-    def remaining(self) -> float:
-        """Seconds until the gate opens (0 when open)."""
-        with self._cond:
-            return max(0.0, self._not_before - self._clock())
-
-    def observe(self, status: int | None, headers: object = None) -> None:
-        """Nothing: a gate reacts to :meth:`close_for` only (the :class:`~regkit.client.transport.pacing.Pacer`
-        learns from every answer)."""
-
-    def wait(self) -> float:
-        """Block until this caller may send; return the seconds waited."""
-        started = self._clock()
-        with self._cond:
-            if self._clock() >= self._not_before and (
-                not self._queue or getattr(self._released, "closures", -1) == self._closures
-            ):
-                return 0.0
-            me = object()
-            self._queue.append(me)
-            try:
-                self._await_turn(me)
-            finally:
-                self._queue.remove(me)
-                self._cond.notify_all()
-            self._last_release = released = self._clock()
-            self._released.closures = self._closures
-        return released - started
-
-    def _await_turn(self, me: object) -> None:
-        """Wait (holding the condition's lock between checks) until ``me`` heads the queue and
-        both the gate's time and the spacing after the previous release are up."""
-        while True:
-            if self._queue[0] is not me:
-                self._cond.wait()
-                continue
-            pause = max(self._not_before, self._last_release + self.spacing) - self._clock()
-            if pause <= 0:
-                return
-            self._cond.release()
-            try:
-                self._sleep(pause)
-            finally:
-                self._cond.acquire()

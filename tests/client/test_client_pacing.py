@@ -13,8 +13,7 @@ from typing import Any
 
 import pytest
 
-from regkit.client import Client, RetryPolicy
-from regkit.client.retry import Gate
+from regkit.client import Client
 from regkit.client.transport.pacing import Pacer, remaining_and_reset
 from regkit.local import open_local_register
 from regkit.local.ratelimit import RateLimiter
@@ -210,10 +209,12 @@ def test_workers_share_the_pace() -> None:
 # -- against a token bucket on the same fake clock ------------------------------------------------------
 
 
-def _against_bucket(rate: float, burst: int, count: int, latency: float = 0.01) -> tuple[int, float]:
+def _against_bucket(
+    rate: float, burst: int, count: int, latency: float = 0.01, learn: bool = True
+) -> tuple[int, float]:
     """One worker fetching ``count`` answers from a token bucket, sending when the pacer lets it; the server
     answers 429 with ``Retry-After`` as the local register does.  Returns the 429s and the seconds taken."""
-    pacer, clock = _pacer()
+    pacer, clock = _pacer(learn=learn)
     bucket = RateLimiter(rate, burst=burst, clock=clock)
     limited, answered, start = 0, 0, clock.now
     while answered < count:
@@ -239,21 +240,9 @@ def test_a_token_bucket_is_learned_with_few_429s(rate: float, burst: int) -> Non
 
 
 def test_without_pacing_the_same_bucket_answers_many_more_429s() -> None:
-    gate_clock = FakeClock()
-    gate = Gate(clock=gate_clock, sleep=gate_clock.sleep)
-    bucket = RateLimiter(50, burst=50, clock=gate_clock)
-    limited = answered = 0
-    while answered < 2000:
-        gate.wait()
-        wait = bucket.acquire("key")
-        gate_clock.now += 0.01
-        if wait:
-            limited += 1
-            gate.close_for(max(1, math.ceil(wait)))
-        else:
-            answered += 1
+    unpaced, _ = _against_bucket(50, 50, 2000, learn=False)  # only each Retry-After held: bursts of 429s after it
     paced, _ = _against_bucket(50, 50, 2000)
-    assert limited > 3 * paced
+    assert unpaced > 3 * paced
 
 
 # -- the client against a rate-limited register -----------------------------------------------------------
@@ -282,9 +271,3 @@ def test_bulk_workers_keep_to_a_rate_limit(tmp_path: Any) -> None:
         client.close()
     finally:
         register.close()
-
-
-def test_pacing_can_be_turned_off() -> None:
-    client = Client(api_key="k", base_url="http://example.test", cache=False, retries=RetryPolicy(pacing=False))
-    assert isinstance(client._caller.gate, Gate)
-    assert isinstance(Client(api_key="k", base_url="http://example.test", cache=False)._caller.gate, Pacer)

@@ -1,19 +1,20 @@
-"""Backoff, Retry-After, the shared gate, and 429 as "wait, then go on" (its own budget)."""
+"""Backoff, Retry-After held for every worker, and 429 as "wait, then go on" (its own budget)."""
 
 from __future__ import annotations
 
 import random
 import threading
-import time
+import warnings
 from datetime import datetime, timezone
 
 import pytest
 import requests
 from conftest import FakeInterface  # type: ignore[import-not-found]  # the fixtures' own module
 
-from regkit.client import RateLimitedError, ServerError, TransportError, ValidationError
+from regkit.client import Client, RateLimitedError, ServerError, TransportError, ValidationError
+from regkit.client.retry import MIN_RATE_LIMIT_WAIT, RetryPolicy, is_transient, parse_retry_after
+from regkit.client.transport.pacing import Pacer
 from regkit.errors import NotFoundError
-from regkit.client.retry import MIN_RATE_LIMIT_WAIT, Gate, RetryPolicy, is_transient, parse_retry_after
 
 CID = "DE-HRB-B1234-1"
 LIMITED = (429, {"error": {"code": "rate_limited", "message": "slow down"}}, {"Retry-After": "1"})
@@ -104,105 +105,28 @@ class FakeClock:
         self.now += seconds
 
 
-def test_gate_holds_everyone_until_the_latest_time() -> None:
-    clock = FakeClock()
-    gate = Gate(clock=clock, sleep=clock.sleep)
-    assert gate.wait() == 0.0
-    gate.close_for(2.0)
-    gate.close_for(1.0)  # never shortens
-    assert gate.remaining() == 2.0
-    assert gate.wait() == 2.0 and clock.now == 102.0
-    assert gate.wait() == 0.0
-
-
-def test_gate_waits_again_when_closed_again_meanwhile() -> None:
-    clock = FakeClock()
-    gate: Gate
-
-    def sleep(seconds: float) -> None:
-        clock.sleep(seconds)
-        if len(clock.slept) == 1:
-            gate.close_for(2.0)  # another worker ran into the rest of the burst
-
-    gate = Gate(clock=clock, sleep=sleep, spacing=0.5)
-    gate.close_for(1.0)
-    assert gate.wait() == 3.0 and clock.slept == [1.0, 2.0]
-
-
-def _queue_up(gate: Gate, workers: int, target) -> list[threading.Thread]:  # type: ignore[no-untyped-def]
-    """Start ``workers`` threads one after another, each only once the previous one is queued.
-
-    The threads are daemons and every wait is bounded, so a broken gate fails the test instead of
-    leaving a thread that keeps the test session from ending."""
-    threads = []
-    for n in range(workers):
-        thread = threading.Thread(target=target, args=(n,), daemon=True)
-        thread.start()
-        threads.append(thread)
-        deadline = time.monotonic() + 30
-        while gate.queued != n + 1 and time.monotonic() < deadline:
-            thread.join(0.001)
-        assert gate.queued == n + 1, "a worker did not queue up"
-    return threads
-
-
-def test_gate_releases_waiting_workers_one_at_a_time_in_arrival_order() -> None:
-    clock = FakeClock()
-    everyone_queued = threading.Event()
-    gate = Gate(clock=clock, sleep=lambda s: (everyone_queued.wait(60), clock.sleep(s)), spacing=0.5)
-    gate.close_for(1.0)
-    waited: dict[int, float] = {}
-    threads = _queue_up(gate, 4, lambda n: waited.__setitem__(n, gate.wait()))
-    everyone_queued.set()
-    for thread in threads:
-        thread.join(30)
-    assert not any(thread.is_alive() for thread in threads)
-    # The gate opens at 101: then one worker every 0.5 s, not all four at once.
-    assert waited == {0: 1.0, 1: 1.5, 2: 2.0, 3: 2.5}
-    assert gate.queued == 0 and gate.wait() == 0.0
-
-
-def test_a_released_worker_goes_on_freely_while_the_others_still_queue() -> None:
-    clock = FakeClock()
-    everyone_queued, first_out, rest_may_go = threading.Event(), threading.Event(), threading.Event()
-
-    def sleep(seconds: float) -> None:
-        everyone_queued.wait(60)
-        if first_out.is_set():
-            rest_may_go.wait(60)
-        clock.sleep(seconds)
-
-    gate = Gate(clock=clock, sleep=sleep, spacing=10.0)
-    gate.close_for(1.0)
-    seen: dict[str, float] = {}
-
-    def worker(n: int) -> None:
-        seen[f"{n}"] = gate.wait()
-        if n == 0:
-            first_out.set()
-            seen["0 again"] = gate.wait()  # its next request: no queueing behind the others
-
-    threads = _queue_up(gate, 3, worker)
-    everyone_queued.set()
-    threads[0].join(60)
-    assert seen == {"0": 1.0, "0 again": 0.0} and gate.queued == 2
-    rest_may_go.set()
-    for thread in threads:
-        thread.join(30)
-    assert not any(thread.is_alive() for thread in threads)
-    assert seen == {"0": 1.0, "0 again": 0.0, "1": 11.0, "2": 21.0}
-
-
-def test_gate_pauses_all_threads() -> None:
-    gate = Gate()
-    gate.close_for(0.2)
+def test_a_429_holds_every_thread_for_its_retry_after() -> None:
+    pacer = Pacer(learn=False)  # real threads, real time: what the caller does on a 429 with pacing off
+    pacer.close_for(0.2)
     waited: list[float] = []
-    threads = [threading.Thread(target=lambda: waited.append(gate.wait())) for _ in range(4)]
+    threads = [threading.Thread(target=lambda: waited.append(pacer.wait()), daemon=True) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(30)
     assert len(waited) == 4 and all(w >= 0.15 for w in waited)
+
+
+def test_without_learning_a_429_sets_no_pace() -> None:
+    clock = FakeClock()
+    pacer = Pacer(clock=clock, sleep=clock.sleep, learn=False)
+    for _ in range(5):
+        pacer.wait()
+        pacer.observe(200)
+    pacer.observe(429)
+    pacer.close_for(1.0)
+    assert pacer.wait() == 1.0 and pacer.rate is None and pacer.limited == 1
+    assert [pacer.wait() for _ in range(3)] == [0.0, 0.0, 0.0]  # after the pause: as fast as they come
 
 
 # -- the caller: 429 is "wait, then go on" -------------------------------------------------------
@@ -223,8 +147,8 @@ def _ok(request: requests.PreparedRequest) -> tuple:
 
 
 def _with_fake_clock(client):  # type: ignore[no-untyped-def]
-    clock = FakeClock()
-    client._caller.gate = Gate(clock=clock, sleep=clock.sleep, spacing=0.1)
+    clock = FakeClock()  # the budgets are under test, not the pace: each 429 holds for its Retry-After only
+    client._caller.gate = Pacer(clock=clock, sleep=clock.sleep, learn=False)
     return clock
 
 
@@ -264,6 +188,20 @@ def test_429_patience_is_a_total_wait_and_the_error_says_how_to_get_more(fake: F
 
 
 def test_pacing_is_on_by_default_and_the_positional_fields_keep_their_places() -> None:
-    policy = RetryPolicy(2, 0.5, 5.0, 60.0, 100.0, 0.2, 3)
-    assert (policy.retries, policy.release_spacing, policy.bulk_passes, policy.pacing) == (2, 0.2, 3, True)
-    assert RetryPolicy(pacing=False).pacing is False
+    policy = RetryPolicy(2, 0.5, 5.0, 60.0, 100.0, 0.1, 3)
+    assert (policy.retries, policy.release_spacing, policy.bulk_passes, policy.pacing) == (2, 0.1, 3, True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        RetryPolicy(), RetryPolicy(retries=0)  # the defaults warn nothing
+
+
+def test_turning_pacing_off_is_deprecated_and_warns_at_the_callers_line() -> None:
+    with pytest.warns(DeprecationWarning, match=r"pacing=False\) is deprecated") as caught:
+        policy = RetryPolicy(pacing=False)
+    assert caught[0].filename == __file__ and policy.pacing is False
+    with pytest.warns(DeprecationWarning, match="release_spacing=...\\) is deprecated and has no effect") as caught:
+        RetryPolicy(2, 0.5, 5.0, 60.0, 100.0, 0.2, 3)
+    assert caught[0].filename == __file__
+    client = Client(api_key="k", base_url="http://example.test", cache=False, retries=policy)
+    assert client._caller.gate.learn is False  # still honoured: every worker waits out each Retry-After
+    assert Client(api_key="k", base_url="http://example.test", cache=False)._caller.gate.learn is True

@@ -30,7 +30,7 @@ from ..budget import Budget, Reservation
 from ..json_body import parsed_json
 from ..ledger import Ledger
 from ..policy import answers, keep_response
-from ..retry import Gate, RetryPolicy
+from ..retry import RetryPolicy
 from .attempts import Attempts
 from .inflight import InFlight
 from .keys import CacheKeys
@@ -77,9 +77,7 @@ class Caller:
         self.timeout = timeout
         self.scrub = scrub
         self.sleep = sleep
-        self.gate: Pacer | Gate = (
-            Pacer(sleep=sleep) if retry.pacing else Gate(sleep=sleep, spacing=retry.release_spacing)
-        )
+        self.gate = Pacer(sleep=sleep, learn=retry.pacing)
         self.inflight = InFlight()
         self.keys = CacheKeys(self.base_url)
         self._rules = cache.policy.urls_expire_after(self.base_url)

@@ -21,8 +21,10 @@ says the server still refuses, whatever the pace).  For it the pacer
   count.
 
 A server that sends ``RateLimit-Remaining: 0`` (or ``X-RateLimit-Remaining``) with ``RateLimit-Reset`` holds
-every worker until the reset, before any 429; no header is needed.  ``RetryPolicy(pacing=False)`` replaces the
-pacer by the :class:`~regkit.client.retry.Gate` (the behaviour before it).
+every worker until the reset, before any 429; no header is needed.  ``Pacer(learn=False)`` (what the deprecated
+``RetryPolicy(pacing=False)`` gives) only holds the workers for each ``Retry-After`` and learns no pace.
+
+Why this is hand-written and not a library's token bucket: CONTRIBUTING, "What stays hand-written, and why".
 """
 
 from __future__ import annotations
@@ -85,6 +87,8 @@ class Pacer:
         Seconds an estimate is remembered: the pace is never set below half the best of them.
     min_rate : float
         The slowest pace, in requests per second.
+    learn : bool
+        Learn a pace from the 429s (``False``: only hold every worker for each ``Retry-After``).
     """
 
     def __init__(
@@ -97,6 +101,7 @@ class Pacer:
         window: float = 30.0,
         memory: float = 300.0,
         min_rate: float = 0.1,
+        learn: bool = True,
     ) -> None:
         self._clock = clock
         self._sleep = sleep
@@ -105,6 +110,7 @@ class Pacer:
         self.window = window
         self.memory = memory
         self.min_rate = min_rate
+        self.learn = learn
         self._lock = threading.Lock()
         self._rate: float | None = None
         self._set: float | None = None  # the pace the last 429 set
@@ -169,9 +175,9 @@ class Pacer:
         with self._lock:
             if status == 429:
                 self.limited += 1
-                if not (self._answers and self._answers[-1] > self._reopened):
+                if self.learn and not (self._answers and self._answers[-1] > self._reopened):
                     self._excuse = True  # refused again right after a pause: not the pace's doing, nor its time
-                elif sent >= self._decreased:
+                elif self.learn and sent >= self._decreased:
                     self._decrease(now)
             else:
                 self._answers.append(now)
