@@ -61,4 +61,6 @@ class ExportMethods:
         """
         from regkit.frames.export import export_parquet
 
-        return export_parquet(self.cache, directory, overwrite=overwrite)
+        from .policy import SCOPE_HEADER
+
+        return export_parquet(self.cache, directory, overwrite=overwrite, scope_header=SCOPE_HEADER)

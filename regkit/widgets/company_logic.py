@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from regkit.errors import RegkitError, ValidationError
 from regkit.client.validation import company_id as validate_company_id
+from regkit.errors import RegkitError, ValidationError
 from regkit.frames import MEASURES, company_card_html, indicators
 from regkit.schema.formatting import credits_text, plural
 from regkit.schema.interface import PRICES

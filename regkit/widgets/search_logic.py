@@ -16,9 +16,9 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
-from regkit.errors import RegkitError, ValidationError
 from regkit.client import company_id as register_text_id
 from regkit.client.validation import company_id as validate_company_id
+from regkit.errors import RegkitError, ValidationError
 from regkit.schema import display_label
 
 from .render import message_html
