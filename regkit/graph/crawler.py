@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -49,6 +49,9 @@ from .schema import (
     SPIN_OFF,
     check_relations,
 )
+
+if TYPE_CHECKING:
+    from regkit.client.protocol import CrawlClient
 
 __all__ = ["crawl", "linked_companies", "downward_links", "DIRECTIONS"]
 
@@ -104,7 +107,7 @@ def downward_links(company: Mapping[str, Any], relations: Iterable[str] = RELATI
 class _Crawl:
     """What one crawl has fetched so far, and how it fetches a level."""
 
-    def __init__(self, client: Any, relations: tuple[str, ...], direction: str, progress: bool) -> None:
+    def __init__(self, client: CrawlClient, relations: tuple[str, ...], direction: str, progress: bool) -> None:
         self.client, self.progress, self.report = client, progress, CrawlReport()
         down = direction != "up"
         self.shape = _plan.Level(
@@ -214,7 +217,7 @@ class _Crawl:
 
 
 def crawl(
-    client: Any,
+    client: CrawlClient,
     seeds: Any,
     depth: int = 2,
     relations: Any = RELATIONS,
@@ -231,9 +234,10 @@ def crawl(
     Parameters
     ----------
     client : regkit.Client
-        Anything with ``estimate_cost(ids)``, ``get_companies(ids, errors=, progress=)`` and
-        ``credits_spent`` (``regkit.Client``); going down or from persons also
-        ``estimate_cost(ids, endpoint=)``, ``get_holdings``, ``get_person``, ``get_person_holdings``.
+        Or anything with the members of ``regkit.client.protocol.CrawlClient`` (``regkit.Client`` has them):
+        ``estimate_cost(ids)``, ``get_companies(ids, errors=, progress=)`` and ``credits_spent``; going down or
+        from persons also ``estimate_cost(ids, endpoint=)``, ``get_holdings``, ``get_person``,
+        ``get_person_holdings``.
     seeds : str or iterable of str
         Company ids and person ids (UUIDs) to start from (level 0).
     depth : int

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -17,6 +17,9 @@ from . import company_tables, search_logic
 from .base import Explorer
 from .company_panes import TablePane
 from .render import message_html
+
+if TYPE_CHECKING:
+    from regkit.client.protocol import RegisterClient
 
 __all__ = ["CompanyExplorer"]
 
@@ -92,7 +95,7 @@ class CompanyExplorer(Explorer):
 
     TITLE = "Company"
 
-    def __init__(self, client: Any = None, company_id: str = "") -> None:
+    def __init__(self, client: RegisterClient | None = None, company_id: str = "") -> None:
         super().__init__(client)
         self.record: Any = None
         self.owners: Any = None

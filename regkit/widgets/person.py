@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -16,6 +16,9 @@ from .base import Explorer
 from .company_panes import TablePane
 from .render import message_html
 from .search_logic import is_person_id
+
+if TYPE_CHECKING:
+    from regkit.client.protocol import RegisterClient
 
 __all__ = ["PersonExplorer"]
 
@@ -81,7 +84,7 @@ class PersonExplorer(Explorer):
 
     TITLE = "Person"
 
-    def __init__(self, client: Any = None, person_id: str = "") -> None:
+    def __init__(self, client: RegisterClient | None = None, person_id: str = "") -> None:
         super().__init__(client)
         self.person: Any = None
         self.holdings: Any = None
