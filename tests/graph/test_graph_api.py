@@ -33,11 +33,10 @@ def test_all_lists_the_public_names() -> None:
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_every_module_is_small_and_declares_all(name: str) -> None:
+def test_every_module_declares_all(name: str) -> None:
+    # No line-count goal (issue 22 dropped it): a module is split where a second concern lives in it.
     module = importlib.import_module(name)
     assert isinstance(module.__all__, list) and all(hasattr(module, n) for n in module.__all__)
-    lines = Path(module.__file__).read_text(encoding="utf-8").count("\n")
-    assert lines <= 310, f"{name} has {lines} lines"
 
 
 def test_the_graph_layer_imports_nothing_above_it() -> None:
