@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,7 @@ from regkit.errors import RegkitError, ValidationError
 if TYPE_CHECKING:
     from requests_cache import BaseCache
 
-__all__ = ["add_commands", "export_parquet_command", "open_cache"]
+__all__ = ["add_commands", "export_cache", "export_parquet_command", "open_cache"]
 
 
 def open_cache(where: str | None) -> BaseCache | None:
@@ -48,15 +49,25 @@ def open_cache(where: str | None) -> BaseCache | None:
     return open_backend(file)
 
 
-def export_parquet_command(args: argparse.Namespace) -> int:
-    """``regkit export parquet DIR [--overwrite] [--cache WHERE]``."""
+def export_cache(where: str | None, directory: str | os.PathLike[str], *, overwrite: bool = False) -> dict[str, Any]:
+    """Export the cache ``where`` names (:func:`open_cache`) to ``directory``; the manifest.
+
+    The cache is read through the client's :class:`~regkit.client.cache.ClientCache`, and the answers the client
+    marks user-scoped are left out, as ``client.export_parquet(directory)`` does
+    (:func:`regkit.frames.export.export_parquet` for the rest).
+    """
     from regkit.client.cache import ClientCache
     from regkit.client.policy import SCOPE_HEADER, CachePolicy
     from regkit.frames.export import export_parquet
 
+    handle = ClientCache(open_cache(where), CachePolicy())
+    return export_parquet(handle, directory, overwrite=overwrite, scope_header=SCOPE_HEADER)
+
+
+def export_parquet_command(args: argparse.Namespace) -> int:
+    """``regkit export parquet DIR [--overwrite] [--cache WHERE]``."""
     try:
-        handle = ClientCache(open_cache(args.cache), CachePolicy())
-        manifest = export_parquet(handle, args.directory, overwrite=args.overwrite, scope_header=SCOPE_HEADER)
+        manifest = export_cache(args.cache, args.directory, overwrite=args.overwrite)
     except RegkitError as exc:
         print(f"regkit: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2 if isinstance(exc, ValidationError) else 1
