@@ -51,6 +51,7 @@ from .schema import (
 )
 
 if TYPE_CHECKING:
+    from regkit.client import HoldingsRecord, PersonRecord
     from regkit.client.protocol import CrawlClient
 
 __all__ = ["crawl", "linked_companies", "downward_links", "DIRECTIONS"]
@@ -104,6 +105,10 @@ def downward_links(company: Mapping[str, Any], relations: Iterable[str] = RELATI
     return [cid for cid in dict.fromkeys(found) if cid != company.get("id")]
 
 
+#: One line of a level's endpoint report: ``(endpoint, calls, spent credits, failures)``.
+_Row = tuple[str, int, int, int]
+
+
 class _Crawl:
     """What one crawl has fetched so far, and how it fetches a level."""
 
@@ -119,15 +124,17 @@ class _Crawl:
         self.down_only = direction == "down"
         self.companies: dict[str, dict[str, Any]] = {}  # company id → raw record
         self.requested: set[str] = set()
-        self.holdings: dict[tuple[str, str], Any] = {}  # (endpoint, holder) → raw holdings answer
-        self.persons: dict[str, Any] = {}  # person id → raw person answer
+        self.holdings: dict[tuple[str, str], dict[str, Any]] = {}  # (endpoint, holder) → raw holdings answer
+        self.persons: dict[str, dict[str, Any]] = {}  # person id → raw person answer
         self.persons_done: set[str] = set()
 
     def todo(self, frontier: list[str], persons: list[str]) -> tuple[list[str], list[str]]:
         ids = [cid for cid in dict.fromkeys(frontier) if cid not in self.requested and cid not in self.companies]
         return ids, [p for p in dict.fromkeys(persons) if p not in self.persons_done]
 
-    def each(self, endpoint: str, method: Callable[[str], Any], ids: list[str]) -> tuple[dict[str, Any], int, int]:
+    def each(
+        self, endpoint: str, method: Callable[[str], HoldingsRecord | PersonRecord], ids: list[str]
+    ) -> tuple[dict[str, dict[str, Any]], int, int]:
         """Call ``method`` for each id: the answers, the credits spent and the failures."""
         from tqdm.auto import tqdm
 
@@ -142,7 +149,8 @@ class _Crawl:
 
     def fetch(self, plan: LevelEstimate) -> list[str]:
         """Fetch a planned level; the companies its answers lead to (only seeds are persons)."""
-        client, rows, frontier = self.client, [], []
+        client, frontier = self.client, []
+        rows: list[_Row] = []
         fresh: dict[str, dict[str, Any]] = {}
         errors: dict[str, Exception] = {}
         if plan.ids:
@@ -163,14 +171,16 @@ class _Crawl:
         self.record(plan, rows, len(fresh), len(errors))
         return frontier
 
-    def ask(self, endpoint: str, method: Callable[[str], Any], ids: list[str], rows: list[Any]) -> list[str]:
+    def ask(
+        self, endpoint: str, method: Callable[[str], HoldingsRecord | PersonRecord], ids: list[str], rows: list[_Row]
+    ) -> list[str]:
         """Holdings (of companies or persons): kept, and the companies they list."""
         answers, spent, failed = self.each(endpoint, method, ids)
         rows.append((endpoint, len(ids), spent, failed))
         self.holdings.update(((endpoint, holder), answer) for holder, answer in answers.items())
         return [cid for answer in answers.values() for cid in held_companies(answer)]
 
-    def ask_persons(self, persons: list[str], rows: list[Any]) -> list[str]:
+    def ask_persons(self, persons: list[str], rows: list[_Row]) -> list[str]:
         """The person seeds and their holdings: kept, and the companies of their positions and holdings."""
         frontier: list[str] = []
         if "person" in self.shape.person_endpoints:
@@ -188,7 +198,7 @@ class _Crawl:
         self.persons_done.update(persons)
         return frontier
 
-    def record(self, plan: LevelEstimate, rows: list[tuple[str, int, int, int]], fetched: int, failed: int) -> None:
+    def record(self, plan: LevelEstimate, rows: list[_Row], fetched: int, failed: int) -> None:
         for endpoint, calls, spent, fails in rows:
             self.report.endpoint_rows.append(
                 {
