@@ -61,7 +61,7 @@ class StoredAnswers(Protocol):
 
 
 def export_parquet(
-    cache: Any,
+    cache: object,
     directory: str | os.PathLike[str],
     *,
     overwrite: bool = False,
@@ -102,7 +102,8 @@ def export_parquet(
     Raises
     ------
     ValidationError
-        Before anything is read or written: a malformed argument, a cache that is off, a ``directory`` that is
+        Before anything is read or written: a malformed argument (also a cache that is neither a client nor
+        :class:`StoredAnswers`), a cache that is off, a ``directory`` that is
         a file or not empty (without ``overwrite``), or holds more than a previous export (with it).
     ImportError
         pyarrow is not installed (``pip install 'regkit[parquet]'``).
@@ -173,6 +174,8 @@ def export_parquet(
     target = _directory(directory)
     overwrite = _flag(overwrite, "overwrite")
     rows_per_file = _positive(rows_per_file, "rows_per_file")
+    if not isinstance(scope_header, str) or not scope_header.strip():
+        raise ValidationError(f"scope_header must be the name of a request header, not {scope_header!r}")
     require_pyarrow()
     if handle.backend is None:
         raise ValidationError(
@@ -205,7 +208,7 @@ def _check_target(target: Path, overwrite: bool) -> list[Path]:
         raise ValidationError(str(refused), suggestion=refused.suggestion) from None
 
 
-def _cache_of(cache: Any) -> StoredAnswers:
+def _cache_of(cache: object) -> StoredAnswers:
     if isinstance(cache, StoredAnswers):
         return cache
     handle = getattr(cache, "cache", None)

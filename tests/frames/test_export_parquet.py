@@ -192,6 +192,7 @@ def test_a_non_empty_directory_is_refused_unless_overwrite_replaces_a_previous_e
         ({"directory": 3}, "directory must be a path"),
         ({"overwrite": "yes"}, "overwrite must be True or False"),
         ({"rows_per_file": 0}, "rows_per_file must be a whole number"),
+        ({"scope_header": ""}, "scope_header must be the name of a request header"),
     ],
 )
 def test_bad_arguments_are_refused_before_anything_is_read(filled, tmp_path, kwargs, message):
