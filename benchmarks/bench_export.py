@@ -13,7 +13,7 @@ How the cache is built (quickly, and as the client stores answers):
    copy collides with a world id), and the row is inserted under a new key (a hash of the new URL; the export
    reads every row, so the key need not be the one requests-cache would compute).
 
-The export then runs in a fresh subprocess (``export_parquet(open_backend(cache), out)``), so its peak resident
+The export then runs in a fresh subprocess (``regkit.export_cli.export_cache(cache, out)``, as ``regkit export parquet``), so its peak resident
 memory (``ru_maxrss``) is its own: imports, both passes, the part files and the manifest.
 
     python benchmarks/bench_export.py [--companies 100000] [--cache PATH] [--keep DIR]
@@ -42,9 +42,8 @@ TARGET_PEAK_MIB = 1536.0
 _CHILD = r"""
 import json, resource, sys, time
 started = time.perf_counter()
-from regkit.client.cache import open_backend
-from regkit.frames.export import export_parquet
-manifest = export_parquet(open_backend(sys.argv[1]), sys.argv[2])
+from regkit.export_cli import export_cache
+manifest = export_cache(sys.argv[1], sys.argv[2])
 seconds = time.perf_counter() - started
 print(json.dumps({"seconds": seconds, "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "tables": {name: t["rows"] for name, t in manifest["tables"].items()},

@@ -58,4 +58,6 @@ def export_parquet(cache: ClientCache, directory: str | os.PathLike[str], overwr
     """
     from regkit.frames.export import export_parquet
 
-    return export_parquet(cache, directory, overwrite=overwrite)
+    from .policy import SCOPE_HEADER
+
+    return export_parquet(cache, directory, overwrite=overwrite, scope_header=SCOPE_HEADER)

@@ -6,9 +6,10 @@ first reads every stored answer's request line and date and picks the newest ans
 holdings and proceeding (:mod:`regkit.frames.export_sources`); the second reads the picked answers a batch at a
 time, in id order (:mod:`regkit.frames.export_pass`), builds each batch's frames with the :mod:`regkit.frames`
 builders (:mod:`regkit.frames.export_tables`) and appends them to the tables' part files
-(:mod:`regkit.frames.export_files`). Only this module and the command (:mod:`regkit.frames.cli`) use the client:
-its cache, through :class:`regkit.client.cache.ClientCache`'s public methods. An answer that cannot be read is
-counted in the manifest's ``left_out["unreadable"]``.
+(:mod:`regkit.frames.export_files`). Records in, frames out: this package imports nothing of the client. It
+reads any object with the members of :class:`StoredAnswers` — ``regkit.client.cache.ClientCache`` is one, and
+``client.export_parquet(directory)`` passes its own cache with the request header that marks user-scoped answers.
+An answer that cannot be read is counted in the manifest's ``left_out["unreadable"]``.
 """
 
 from __future__ import annotations
@@ -16,36 +17,66 @@ from __future__ import annotations
 import json
 import logging
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
-from requests_cache import BaseCache
-
-from regkit.client.cache import ClientCache
 from regkit.errors import ValidationError
-from regkit.client.policy import SCOPE_HEADER, CachePolicy
 
 from .export_files import MANIFEST, TargetRefused, check_target, publish, remove_staging, require_pyarrow, staging_dir
 from .export_manifest import build_manifest
 from .export_pass import write_tables
-from .export_sources import survey
+from .export_sources import StoredAnswer, survey
 
-__all__ = ["export_parquet"]
+__all__ = ["export_parquet", "StoredAnswers", "SCOPE_HEADER"]
 
 logger = logging.getLogger("regkit.frames")
 
+#: The request header regkit's client stores with a user-scoped answer (``regkit.client.policy.SCOPE_HEADER``;
+#: the client passes its own). Such answers belong to one API user and are never exported.
+SCOPE_HEADER = "X-Regkit-Scope"
+
+
+@runtime_checkable
+class StoredAnswers(Protocol):
+    """What an export reads of a cache: its stored answers, where it lives, and whether it is on.
+
+    ``regkit.client.cache.ClientCache`` (a client's ``client.cache``) has these members; the export needs
+    nothing else of the client.
+    """
+
+    @property
+    def backend(self) -> object | None:
+        """The storage (its type name goes into the manifest); ``None`` when the cache is off."""
+
+    def location(self) -> str:
+        """Where the cache lives, never with a password."""
+
+    def scan(self, unreadable: list[str] | None = None) -> Iterable[StoredAnswer]:
+        """Every stored answer, expired ones included; keys that cannot be read are appended to ``unreadable``."""
+
+    def read(self, keys: Sequence[str]) -> Mapping[str, StoredAnswer]:
+        """The stored answers of ``keys`` that can be read."""
+
 
 def export_parquet(
-    cache: Any, directory: str | os.PathLike[str], *, overwrite: bool = False, rows_per_file: int = 1_000_000
+    cache: object,
+    directory: str | os.PathLike[str],
+    *,
+    overwrite: bool = False,
+    rows_per_file: int = 1_000_000,
+    scope_header: str = SCOPE_HEADER,
 ) -> dict[str, Any]:
     """Write everything a cache holds as Parquet tables with the frames' dtypes, and a manifest: 0 credits.
 
     Parameters
     ----------
-    cache : Client, ClientCache or requests-cache backend
-        Whose cache: a client (``client.export_parquet(directory)`` passes itself), its ``client.cache``, or a
-        backend (``regkit.client.cache.open_backend(path_or_url)``). Only the cache is read: nothing is sent.
+    cache : StoredAnswers, or a Client
+        Whose cache: a client's ``client.cache`` (``client.export_parquet(directory)`` passes it), any other
+        object with the members of :class:`StoredAnswers`, or an object whose ``cache`` is one (a client). A bare
+        requests-cache backend is refused: open it in a client, ``regkit.Client(cache=backend)``. Only the cache
+        is read: nothing is sent.
     directory : str or path
         A new or empty directory (created with its parents). The export is written beside it first and moved in
         when complete, so the directory never holds half an export.
@@ -54,6 +85,8 @@ def export_parquet(
         Anything else there makes the export refuse, and nothing is deleted.
     rows_per_file : int, default 1,000,000
         Most rows in one part file of a table.
+    scope_header : str, default :data:`SCOPE_HEADER`
+        The request header stored with user-scoped answers; answers stored with it are left out.
 
     Returns
     -------
@@ -69,7 +102,8 @@ def export_parquet(
     Raises
     ------
     ValidationError
-        Before anything is read or written: a malformed argument, a cache that is off, a ``directory`` that is
+        Before anything is read or written: a malformed argument (also a cache that is neither a client nor
+        :class:`StoredAnswers`), a cache that is off, a ``directory`` that is
         a file or not empty (without ``overwrite``), or holds more than a previous export (with it).
     ImportError
         pyarrow is not installed (``pip install 'regkit[parquet]'``).
@@ -140,6 +174,8 @@ def export_parquet(
     target = _directory(directory)
     overwrite = _flag(overwrite, "overwrite")
     rows_per_file = _positive(rows_per_file, "rows_per_file")
+    if not isinstance(scope_header, str) or not scope_header.strip():
+        raise ValidationError(f"scope_header must be the name of a request header, not {scope_header!r}")
     require_pyarrow()
     if handle.backend is None:
         raise ValidationError(
@@ -149,13 +185,13 @@ def export_parquet(
     _check_target(target, overwrite)
     started = datetime.now(timezone.utc)
     unreadable: list[str] = []
-    found = survey(handle.scan(unreadable), started, SCOPE_HEADER)
+    found = survey(handle.scan(unreadable), started, scope_header)
     if unreadable:  # damaged, or written in another format: counted, never silently dropped
         found.skipped["unreadable"] += len(unreadable)
     staging = staging_dir(target)
     try:
         writers, exported = write_tables(handle.read, found, staging, rows_per_file)
-        manifest = build_manifest(handle, started, writers, found, exported)
+        manifest = build_manifest(handle.backend, handle.location(), started, writers, found, exported)
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         publish(staging, target, _check_target(target, overwrite))
     except BaseException:
@@ -172,16 +208,19 @@ def _check_target(target: Path, overwrite: bool) -> list[Path]:
         raise ValidationError(str(refused), suggestion=refused.suggestion) from None
 
 
-def _cache_of(cache: Any) -> ClientCache:
-    if isinstance(cache, ClientCache):
+def _cache_of(cache: object) -> StoredAnswers:
+    if isinstance(cache, StoredAnswers):
         return cache
-    if isinstance(cache, BaseCache):
-        return ClientCache(cache, CachePolicy())
     handle = getattr(cache, "cache", None)
-    if isinstance(handle, ClientCache):
+    if isinstance(handle, StoredAnswers):
         return handle
+    if type(cache).__module__.startswith("requests_cache"):
+        raise ValidationError(
+            f"a requests-cache backend ({type(cache).__name__}) is not read directly: open it in a client",
+            suggestion="regkit.Client(cache=backend).export_parquet(directory)",
+        )
     raise ValidationError(
-        f"cache must be a regkit Client, its .cache or a requests-cache backend, not {type(cache).__name__}",
+        f"cache must be a regkit Client or its .cache, not {type(cache).__name__}",
         suggestion="client.export_parquet(directory)",
     )
 

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import importlib.metadata
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .export_files import FORMAT, TableWriter
 from .export_sources import ENTITY_KINDS, KINDS, Survey
 from .export_tables import TABLES
-
-if TYPE_CHECKING:
-    from regkit.client.cache import ClientCache
 
 __all__ = ["build_manifest", "FORMAT_VERSION"]
 
@@ -31,10 +28,16 @@ def _stamp(moment: datetime) -> str:
 
 
 def build_manifest(
-    handle: ClientCache, started: datetime, writers: dict[str, TableWriter], found: Survey, exported: set[str]
+    backend: object | None,
+    location: str,
+    started: datetime,
+    writers: dict[str, TableWriter],
+    found: Survey,
+    exported: set[str],
 ) -> dict[str, Any]:
     """The manifest of an export (see :func:`regkit.frames.export.export_parquet`, Returns): ``writers`` are the
-    closed table writers, ``found`` the first pass, ``exported`` the cache keys whose rows were written."""
+    closed table writers, ``found`` the first pass, ``exported`` the cache keys whose rows were written; ``backend``
+    and ``location`` say which cache was read (the backend's type name goes into the manifest)."""
     made_by = {t.name: (t.call, list(t.kinds)) for t in TABLES}
     made_by["sources"] = ("regkit.frames.export.export_parquet: one row per answer read", [])
     tables = {
@@ -81,8 +84,8 @@ def build_manifest(
         "regkit_version": _version(),
         "exported_at": _stamp(started),
         "cache": {
-            "backend": "none" if handle.backend is None else type(handle.backend).__name__,
-            "location": handle.location(),
+            "backend": "none" if backend is None else type(backend).__name__,
+            "location": location,
         },
         "credits_spent": 0,
         "requests_sent": 0,

@@ -1,7 +1,7 @@
 """The second pass of a Parquet export: the chosen answers and the search pages, a batch at a time, into part files.
 
-It reads the cache through ``read`` (``keys -> {key: stored answer}``; the export passes
-:meth:`regkit.client.cache.ClientCache.read`), so memory is bounded by :data:`BATCH` answers and the
+It reads the cache through ``read`` (``keys -> {key: stored answer}``; the export passes the ``read`` of its
+:class:`~regkit.frames.export.StoredAnswers`), so memory is bounded by :data:`BATCH` answers and the
 tables' row-group buffers, whatever the size of the cache.
 """
 
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .export_files import TableWriter
-from .export_sources import ENTITY_KINDS, SEARCH_KINDS, Survey
+from .export_sources import ENTITY_KINDS, SEARCH_KINDS, StoredAnswer, Survey
 from .export_tables import TABLES, build_tables, sources_frame
 
 __all__ = ["BATCH", "write_tables"]
@@ -21,7 +21,7 @@ __all__ = ["BATCH", "write_tables"]
 #: Answers read from the cache and made into frames at a time.
 BATCH = 1000
 _T = TypeVar("_T")
-Read = Callable[[Sequence[str]], Mapping[str, Any]]
+Read = Callable[[Sequence[str]], Mapping[str, StoredAnswer]]
 
 
 def _batches(items: Sequence[_T], size: int = BATCH) -> Iterator[Sequence[_T]]:
@@ -29,7 +29,7 @@ def _batches(items: Sequence[_T], size: int = BATCH) -> Iterator[Sequence[_T]]:
         yield items[start : start + size]
 
 
-def _parsed(answer: Any) -> Any:
+def _parsed(answer: StoredAnswer | None) -> Any:
     if answer is None:
         return None
     try:

@@ -31,10 +31,35 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import NamedTuple, Protocol
 from urllib.parse import parse_qsl, unquote
 
-__all__ = ["ENTITY_KINDS", "SEARCH_KINDS", "KINDS", "Source", "Survey", "classify", "survey"]
+__all__ = ["ENTITY_KINDS", "SEARCH_KINDS", "KINDS", "Source", "StoredAnswer", "Survey", "classify", "survey"]
+
+
+class StoredAnswer(Protocol):
+    """One stored answer as the export reads it (``regkit.client.cache_store.StoredAnswer`` has these members):
+    the request that fetched it, its status and body, when it was fetched and until when it is served."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def url(self) -> str: ...
+    @property
+    def status(self) -> int: ...
+    @property
+    def body(self) -> bytes: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def expires(self) -> datetime | None: ...
+    @property
+    def request_headers(self) -> dict[str, str]: ...
+    def is_expired(self, now: datetime | None = None) -> bool:
+        """Whether the cache would no longer serve it at ``now``."""
+
 
 #: Kinds looked up by id, with the member of the answer that names the thing it is about.
 ENTITY_KINDS = {
@@ -162,8 +187,8 @@ def entity_id(kind: str, body: bytes) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def survey(answers: Iterable[Any], now: datetime, scope_header: str) -> Survey:
-    """The first pass over the stored answers (:class:`regkit.client.cache_store.StoredAnswer`\\ s): classify each
+def survey(answers: Iterable[StoredAnswer], now: datetime, scope_header: str) -> Survey:
+    """The first pass over the stored answers (:class:`StoredAnswer`\\ s): classify each
     (``scope_header`` marks user-scoped ones), keep the newest per thing, count what is left out."""
     found = Survey()
     for answer in answers:

@@ -11,13 +11,17 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from regkit.errors import ValidationError
 
 from .persons import is_company_id
 from .report import LevelEstimate
 from .schema import OWNERSHIP, RECORD_RELATIONS, REPRESENTATION
+
+if TYPE_CHECKING:
+    from regkit.client import CostEstimate
+    from regkit.client.protocol import CrawlClient
 
 __all__ = ["DIRECTIONS", "Level", "check_arguments", "estimate", "remaining"]
 
@@ -84,13 +88,13 @@ class Level:
     person_endpoints: tuple[str, ...]  # a subset of ("person", "person_holdings")
 
 
-def _estimate(client: Any, ids: Sequence[str], endpoint: str) -> Any:
+def _estimate(client: CrawlClient, ids: Sequence[str], endpoint: str) -> CostEstimate:
     if endpoint == "company":  # the plain call: clients without other endpoints keep working for the upward crawl
         return client.estimate_cost(list(ids))
     return client.estimate_cost(list(ids), endpoint=endpoint)
 
 
-def remaining(client: Any, budget: int | None, spent: int) -> int | None:
+def remaining(client: CrawlClient, budget: int | None, spent: int) -> int | None:
     """Credits the crawl may still spend: its own budget and the client's, whichever is smaller."""
     limits = [budget - spent] if budget is not None else []
     client_left = getattr(getattr(client, "budget", None), "remaining", None)
@@ -99,18 +103,18 @@ def remaining(client: Any, budget: int | None, spent: int) -> int | None:
     return min(limits) if limits else None
 
 
-def _total(client: Any, shape: Level, ids: Sequence[str], persons: Sequence[str]) -> dict[str, Any]:
+def _total(client: CrawlClient, shape: Level, ids: Sequence[str], persons: Sequence[str]) -> dict[str, CostEstimate]:
     found = {e: _estimate(client, ids, e) for e in shape.company_endpoints if ids}
     found.update({e: _estimate(client, persons, e) for e in shape.person_endpoints if persons})
     return found
 
 
-def _unit_cost(client: Any, endpoints: tuple[str, ...], unit: str) -> int:
+def _unit_cost(client: CrawlClient, endpoints: tuple[str, ...], unit: str) -> int:
     return sum(_estimate(client, [unit], e).credits for e in endpoints)
 
 
 def _fit(
-    client: Any, shape: Level, ids: list[str], persons: list[str], left: int
+    client: CrawlClient, shape: Level, ids: list[str], persons: list[str], left: int
 ) -> tuple[list[str], list[str], list[str]]:
     """The companies and persons, in order, that ``left`` credits pay for; and the ones cut."""
     keep_ids: list[str] = []
@@ -131,7 +135,13 @@ def _fit(
 
 
 def estimate(
-    client: Any, shape: Level, ids: list[str], persons: list[str], level: int, left: int | None, max_left: int | None
+    client: CrawlClient,
+    shape: Level,
+    ids: list[str],
+    persons: list[str],
+    level: int,
+    left: int | None,
+    max_left: int | None,
 ) -> tuple[LevelEstimate, str | None]:
     """The level's estimate after any cut for ``max_companies`` (``max_left``) and the budget (``left``), and
     why it was cut (``None`` if it was not)."""

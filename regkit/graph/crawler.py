@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -49,6 +49,10 @@ from .schema import (
     SPIN_OFF,
     check_relations,
 )
+
+if TYPE_CHECKING:
+    from regkit.client import HoldingsRecord, PersonRecord
+    from regkit.client.protocol import CrawlClient
 
 __all__ = ["crawl", "linked_companies", "downward_links", "DIRECTIONS"]
 
@@ -101,10 +105,14 @@ def downward_links(company: Mapping[str, Any], relations: Iterable[str] = RELATI
     return [cid for cid in dict.fromkeys(found) if cid != company.get("id")]
 
 
+#: One line of a level's endpoint report: ``(endpoint, calls, spent credits, failures)``.
+_Row = tuple[str, int, int, int]
+
+
 class _Crawl:
     """What one crawl has fetched so far, and how it fetches a level."""
 
-    def __init__(self, client: Any, relations: tuple[str, ...], direction: str, progress: bool) -> None:
+    def __init__(self, client: CrawlClient, relations: tuple[str, ...], direction: str, progress: bool) -> None:
         self.client, self.progress, self.report = client, progress, CrawlReport()
         down = direction != "up"
         self.shape = _plan.Level(
@@ -116,15 +124,17 @@ class _Crawl:
         self.down_only = direction == "down"
         self.companies: dict[str, dict[str, Any]] = {}  # company id → raw record
         self.requested: set[str] = set()
-        self.holdings: dict[tuple[str, str], Any] = {}  # (endpoint, holder) → raw holdings answer
-        self.persons: dict[str, Any] = {}  # person id → raw person answer
+        self.holdings: dict[tuple[str, str], dict[str, Any]] = {}  # (endpoint, holder) → raw holdings answer
+        self.persons: dict[str, dict[str, Any]] = {}  # person id → raw person answer
         self.persons_done: set[str] = set()
 
     def todo(self, frontier: list[str], persons: list[str]) -> tuple[list[str], list[str]]:
         ids = [cid for cid in dict.fromkeys(frontier) if cid not in self.requested and cid not in self.companies]
         return ids, [p for p in dict.fromkeys(persons) if p not in self.persons_done]
 
-    def each(self, endpoint: str, method: Callable[[str], Any], ids: list[str]) -> tuple[dict[str, Any], int, int]:
+    def each(
+        self, endpoint: str, method: Callable[[str], HoldingsRecord | PersonRecord], ids: list[str]
+    ) -> tuple[dict[str, dict[str, Any]], int, int]:
         """Call ``method`` for each id: the answers, the credits spent and the failures."""
         from tqdm.auto import tqdm
 
@@ -139,7 +149,8 @@ class _Crawl:
 
     def fetch(self, plan: LevelEstimate) -> list[str]:
         """Fetch a planned level; the companies its answers lead to (only seeds are persons)."""
-        client, rows, frontier = self.client, [], []
+        client, frontier = self.client, []
+        rows: list[_Row] = []
         fresh: dict[str, dict[str, Any]] = {}
         errors: dict[str, Exception] = {}
         if plan.ids:
@@ -160,14 +171,16 @@ class _Crawl:
         self.record(plan, rows, len(fresh), len(errors))
         return frontier
 
-    def ask(self, endpoint: str, method: Callable[[str], Any], ids: list[str], rows: list[Any]) -> list[str]:
+    def ask(
+        self, endpoint: str, method: Callable[[str], HoldingsRecord | PersonRecord], ids: list[str], rows: list[_Row]
+    ) -> list[str]:
         """Holdings (of companies or persons): kept, and the companies they list."""
         answers, spent, failed = self.each(endpoint, method, ids)
         rows.append((endpoint, len(ids), spent, failed))
         self.holdings.update(((endpoint, holder), answer) for holder, answer in answers.items())
         return [cid for answer in answers.values() for cid in held_companies(answer)]
 
-    def ask_persons(self, persons: list[str], rows: list[Any]) -> list[str]:
+    def ask_persons(self, persons: list[str], rows: list[_Row]) -> list[str]:
         """The person seeds and their holdings: kept, and the companies of their positions and holdings."""
         frontier: list[str] = []
         if "person" in self.shape.person_endpoints:
@@ -185,7 +198,7 @@ class _Crawl:
         self.persons_done.update(persons)
         return frontier
 
-    def record(self, plan: LevelEstimate, rows: list[tuple[str, int, int, int]], fetched: int, failed: int) -> None:
+    def record(self, plan: LevelEstimate, rows: list[_Row], fetched: int, failed: int) -> None:
         for endpoint, calls, spent, fails in rows:
             self.report.endpoint_rows.append(
                 {
@@ -214,7 +227,7 @@ class _Crawl:
 
 
 def crawl(
-    client: Any,
+    client: CrawlClient,
     seeds: Any,
     depth: int = 2,
     relations: Any = RELATIONS,
@@ -231,9 +244,10 @@ def crawl(
     Parameters
     ----------
     client : regkit.Client
-        Anything with ``estimate_cost(ids)``, ``get_companies(ids, errors=, progress=)`` and
-        ``credits_spent`` (``regkit.Client``); going down or from persons also
-        ``estimate_cost(ids, endpoint=)``, ``get_holdings``, ``get_person``, ``get_person_holdings``.
+        Or anything with the members of ``regkit.client.protocol.CrawlClient`` (``regkit.Client`` has them):
+        ``estimate_cost(ids)``, ``get_companies(ids, errors=, progress=)`` and ``credits_spent``; going down or
+        from persons also ``estimate_cost(ids, endpoint=)``, ``get_holdings``, ``get_person``,
+        ``get_person_holdings``.
     seeds : str or iterable of str
         Company ids and person ids (UUIDs) to start from (level 0).
     depth : int

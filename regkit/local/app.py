@@ -15,7 +15,7 @@ import logging
 import math
 import os
 
-from flask import Flask, g, request
+from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
 
 from regkit.local.world.store import World
@@ -64,7 +64,7 @@ def _before_request() -> None:
             )
 
 
-def _after_request(response):
+def _after_request(response: Response) -> Response:
     response.headers["X-Credits-Charged"] = str(g.get("credits_charged", 0))
     user = g.get("user")
     if user is not None:
@@ -75,7 +75,7 @@ def _after_request(response):
     return response
 
 
-def _http_error(error: HTTPException):
+def _http_error(error: HTTPException) -> Response:
     status = error.code or 500
     code = _HTTP_CODES.get(status) or ("internal_error" if status >= 500 else "invalid_request")
     headers = {k: v for k, v in error.get_headers() if k.lower() == "allow"}
@@ -88,7 +88,7 @@ def _http_error(error: HTTPException):
     return error_response(status, code, message, headers)
 
 
-def _internal_error(error: Exception):
+def _internal_error(error: Exception) -> Response:
     user = g.get("user")
     logger.exception(
         "Internal error on %s %s (user %s)", request.method, request.path, user.name if user is not None else "-"

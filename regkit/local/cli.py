@@ -10,9 +10,17 @@ import socket
 import sqlite3
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .config import Config
+    from .faults import Faults
+    from .models.backend import RegisterContext
+    from .models.catalog import Catalog
+    from .models.state import StateDB
+    from .server import LocalServer
 
 __all__ = ["add_commands", "main", "ServeError"]
 
@@ -168,7 +176,7 @@ def _bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _open_world(data_dir: Path | None):
+def _open_world(data_dir: Path | None) -> Catalog:
     """Read the world (cached for the application built next), or a :class:`ServeError` saying why not."""
     from .models.catalog import load_catalog
 
@@ -185,7 +193,7 @@ def _open_world(data_dir: Path | None):
         ) from None
 
 
-def _settings(args: argparse.Namespace):
+def _settings(args: argparse.Namespace) -> tuple[Faults, Config]:
     """The fault and register settings of the arguments, or a :class:`ServeError` saying what is wrong."""
     from .config import Config
     from .faults import Faults
@@ -213,7 +221,7 @@ def _settings(args: argparse.Namespace):
     return faults, config
 
 
-def _start(args: argparse.Namespace):
+def _start(args: argparse.Namespace) -> tuple[LocalServer, RegisterContext, Faults]:
     """Check the arguments, read the world, bind, set up logging and open the state.
 
     Returns the server (bound, not yet serving), the register context and the faults.
@@ -247,7 +255,7 @@ def _start(args: argparse.Namespace):
     return LocalServer(app, args.host, threads=args.threads, sock=sock).bind(), context, faults
 
 
-def _banner(args: argparse.Namespace, server: Any, context: Any, faults: Any) -> None:
+def _banner(args: argparse.Namespace, server: LocalServer, context: RegisterContext, faults: Faults) -> None:
     """Where the register listens and whom it serves: user names and plans, never an API key."""
     from .models.users import user_name
 
@@ -306,7 +314,7 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _open(args: argparse.Namespace):
+def _open(args: argparse.Namespace) -> tuple[StateDB, Catalog]:
     from .config import default_state_path
     from .models.catalog import load_catalog
     from .models.state import StateDB
@@ -314,7 +322,7 @@ def _open(args: argparse.Namespace):
     return StateDB(args.state or default_state_path()), load_catalog(data_dir=args.data)
 
 
-def _operate(args: argparse.Namespace, action) -> int:
+def _operate(args: argparse.Namespace, action: Callable[[StateDB, Catalog], str]) -> int:
     from .models.admin import OperatorError
 
     state, catalog = _open(args)
@@ -332,7 +340,7 @@ def _operate(args: argparse.Namespace, action) -> int:
 def _plan(args: argparse.Namespace) -> int:
     from .models.admin import set_plan
 
-    def action(state, catalog) -> str:
+    def action(state: StateDB, catalog: Catalog) -> str:
         disabled = set_plan(state, catalog, args.api_key, args.plan, time.time())
         return f"{args.api_key} is now on plan {args.plan}" + (f"; {disabled} monitor(s) disabled" if disabled else "")
 

@@ -4,7 +4,7 @@ applies, and a static snapshot for notebooks opened without a live kernel."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -12,6 +12,9 @@ from regkit.errors import RegkitError
 
 from .render import credits_html, message_html
 from .static import STALE_CLASS, snapshot_html
+
+if TYPE_CHECKING:
+    from regkit.client.protocol import RegisterClient
 
 __all__ = ["EXPLORER_CSS", "Explorer", "STALE_CLASS"]
 
@@ -45,7 +48,7 @@ class Explorer(widgets.VBox):
     TITLE = ""
     """The heading of the static snapshot (default: the class name)."""
 
-    def __init__(self, client: Any = None, **kwargs: Any) -> None:
+    def __init__(self, client: RegisterClient | None = None, **kwargs: Any) -> None:
         if client is None:
             from regkit.client import Client
 

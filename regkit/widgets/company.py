@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -17,6 +17,12 @@ from . import company_tables, search_logic
 from .base import Explorer
 from .company_panes import TablePane
 from .render import message_html
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from regkit.client import CompanyRecord, OwnersRecord
+    from regkit.client.protocol import RegisterClient
 
 __all__ = ["CompanyExplorer"]
 
@@ -92,11 +98,11 @@ class CompanyExplorer(Explorer):
 
     TITLE = "Company"
 
-    def __init__(self, client: Any = None, company_id: str = "") -> None:
+    def __init__(self, client: RegisterClient | None = None, company_id: str = "") -> None:
         super().__init__(client)
-        self.record: Any = None
-        self.owners: Any = None
-        self.match_frame: Any = None
+        self.record: CompanyRecord | None = None
+        self.owners: OwnersRecord | None = None
+        self.match_frame: pd.DataFrame | None = None
         self.company_id = widgets.Text(
             description="Company id", placeholder=logic.EXAMPLE_ID, layout=widgets.Layout(width="360px")
         )
@@ -208,7 +214,7 @@ class CompanyExplorer(Explorer):
             f"{row['name']} ({row['company_id']}): click {self.load_button.description} to fetch it.", "ok"
         )
 
-    def load(self) -> Any:
+    def load(self) -> CompanyRecord | None:
         """Fetch the company in the input and fill the tabs; returns the record (``None`` on an error, when
         the tabs are cleared: they never show another company than the status line names)."""
         cid, message = logic.check_company_id(self.company_id.value)
@@ -248,7 +254,7 @@ class CompanyExplorer(Explorer):
             return
         pane.show(head, frame, columns, empty=empty)
 
-    def show(self, record: Any) -> None:
+    def show(self, record: CompanyRecord) -> None:
         """Fill the tabs from a record (no lookup; the owners wait for a click on **Fetch owners**)."""
         self.record, self.owners = record, None
         self.mark_stale(self.tabs, False)
@@ -269,7 +275,7 @@ class CompanyExplorer(Explorer):
         self.owners_button.description = logic.owners_button_text(self.client, record)
         self.owners_button.disabled = False
 
-    def load_owners(self) -> Any:
+    def load_owners(self) -> OwnersRecord | None:
         """Fetch and show the owners of the company shown; returns the owners record (``None`` on an error)."""
         if self.record is None:
             return None

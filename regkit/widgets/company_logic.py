@@ -6,10 +6,10 @@ inputs to them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from regkit.errors import RegkitError, ValidationError
 from regkit.client.validation import validate_company_id
+from regkit.errors import RegkitError, ValidationError
 from regkit.frames import MEASURES, company_card_html, indicators
 from regkit.schema.formatting import credits_text, plural
 from regkit.schema.interface import PRICES
@@ -22,6 +22,10 @@ from .company_tables import (
     representatives_html,
 )
 from .render import draw_html, message_html
+
+if TYPE_CHECKING:
+    from regkit.client import CompanyRecord, OwnersRecord
+    from regkit.client.protocol import RegisterClient
 
 __all__ = [
     "BEST_AVAILABLE_FORMS",
@@ -76,7 +80,7 @@ def check_company_id(text: str) -> tuple[str | None, str]:
         return None, message_html(str(exc), "error")
 
 
-def load_company(client: Any, company_id: str) -> tuple[Any, str]:
+def load_company(client: RegisterClient, company_id: str) -> tuple[CompanyRecord | None, str]:
     """Fetch a company; ``(record, message)`` or ``(None, error message)`` — errors are shown, not raised."""
     try:
         record = client.get_company(company_id)
@@ -87,12 +91,12 @@ def load_company(client: Any, company_id: str) -> tuple[Any, str]:
     return record, message_html(f"Loaded {name} ({cost}).", "ok")
 
 
-def load_cost(client: Any, company_id: str) -> int:
+def load_cost(client: RegisterClient, company_id: str) -> int:
     """Credits fetching the company would cost now: 0 when the cache holds it, else 10 (nothing is sent)."""
     return 0 if client.is_cached(company_id) else PRICES["company"]
 
 
-def load_button_text(client: Any, company_id: str | None) -> str:
+def load_button_text(client: RegisterClient, company_id: str | None) -> str:
     """``"Load (10 credits)"``, ``"Load (0 credits, cached)"``, or ``"Load"`` while there is no valid id."""
     if company_id is None:
         return "Load"
@@ -112,19 +116,19 @@ def owners_request(record: Any) -> tuple[str, bool]:
     return str(raw["id"]), str(raw.get("legal_form") or "") in BEST_AVAILABLE_FORMS
 
 
-def owners_cost(client: Any, record: Any) -> int:
+def owners_cost(client: RegisterClient, record: Any) -> int:
     """Credits fetching the owners would cost now: 0 when the cache holds them, else 10 (nothing is sent)."""
     company, best = owners_request(record)
     return 0 if client.is_cached(company, endpoint="owners", best_available=best) else PRICES["owners"]
 
 
-def owners_button_text(client: Any, record: Any) -> str:
+def owners_button_text(client: RegisterClient, record: Any) -> str:
     """``"Fetch owners (10 credits)"``, or ``"Fetch owners (0 credits, cached)"``."""
     cost = owners_cost(client, record)
     return f"Fetch owners ({credits_text(cost, cached=cost == 0)})"
 
 
-def load_owners(client: Any, record: Any) -> tuple[Any, str]:
+def load_owners(client: RegisterClient, record: Any) -> tuple[OwnersRecord | None, str]:
     """Fetch a company's owners (``best_available`` for an AG, SE or KGaA); ``(owners record, message)`` or
     ``(None, error message)`` — errors are shown, not raised."""
     company, best = owners_request(record)

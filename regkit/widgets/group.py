@@ -3,7 +3,7 @@ wiring over :mod:`regkit.widgets.group_logic`."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -13,6 +13,9 @@ from . import group_drawing, search_logic
 from . import group_logic as logic
 from .base import Explorer
 from .render import message_html
+
+if TYPE_CHECKING:
+    from regkit.client.protocol import RegisterClient
 
 __all__ = ["GroupExplorer"]
 
@@ -72,7 +75,7 @@ class GroupExplorer(Explorer):
 
     TITLE = "Corporate group"
 
-    def __init__(self, client: Any = None, seed: str = "", direction: str = "down") -> None:
+    def __init__(self, client: RegisterClient | None = None, seed: str = "", direction: str = "down") -> None:
         super().__init__(client)
         self.graph: Any = None
         self.crawled_seed: str | None = None

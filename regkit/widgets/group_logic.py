@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -25,6 +25,9 @@ from regkit.graph.schema import COMPANY, LEGAL_PERSON, NATURAL_PERSON, RECORD_RE
 from regkit.schema.formatting import count_text, credits_text, plural
 
 from .render import frame_html, message_html
+
+if TYPE_CHECKING:
+    from regkit.client.protocol import RegisterClient
 
 __all__ = [
     "CURRENT",
@@ -92,7 +95,7 @@ def check_crawl(seed_kind: str, direction: str, relations: Sequence[str]) -> str
 
 
 def estimate_crawl(
-    client: Any, seed: str, depth: int, relations: Sequence[str], direction: str = "down"
+    client: RegisterClient, seed: str, depth: int, relations: Sequence[str], direction: str = "down"
 ) -> list[LevelEstimate]:
     """The levels of a crawl that can be estimated without spending a credit (see the module docstring).
 
@@ -175,7 +178,7 @@ def _level(level: int, credits: int) -> LevelEstimate:
 
 
 def run_crawl(
-    client: Any, seed: str, depth: int, relations: Sequence[str], budget: int | None, direction: str = "down"
+    client: RegisterClient, seed: str, depth: int, relations: Sequence[str], budget: int | None, direction: str = "down"
 ) -> Any:
     """Crawl the group (at most ``budget`` credits); the graph, its report in ``G.graph["crawl"]``."""
     return crawl(

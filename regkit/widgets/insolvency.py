@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -12,6 +12,9 @@ from regkit.errors import RegkitError
 from . import insolvency_logic as logic
 from .base import Explorer
 from .render import message_html
+
+if TYPE_CHECKING:
+    from regkit.client.protocol import RegisterClient
 
 __all__ = ["InsolvencyExplorer"]
 
@@ -57,7 +60,7 @@ class InsolvencyExplorer(Explorer):
 
     TITLE = "Insolvency proceedings"
 
-    def __init__(self, client: Any = None) -> None:
+    def __init__(self, client: RegisterClient | None = None) -> None:
         super().__init__(client)
         self.frame: Any = None
         self.table: Any = None

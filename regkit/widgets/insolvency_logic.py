@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as _dt
 import math
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -22,6 +22,10 @@ from regkit.schema import INSOLVENCY_STATUSES, LEGAL_FORMS, display_label
 from regkit.schema.formatting import count_text, credits_text
 
 from .render import draw_html, frame_html, message_html
+
+if TYPE_CHECKING:
+    from regkit.client import InsolvencySearchPage
+    from regkit.client.protocol import RegisterClient
 
 __all__ = [
     "DATE_FIELDS",
@@ -100,7 +104,7 @@ def build_filters(
     return filters
 
 
-def search_cost(client: Any, query: str | None, filters: Any, page: int, per_page: int) -> int:
+def search_cost(client: RegisterClient, query: str | None, filters: Any, page: int, per_page: int) -> int:
     """Credits the search page would cost now: 0 from the cache, else 10 (``client.estimate_search_cost``).
 
     Raises
@@ -122,7 +126,9 @@ def cost_label(credits: int) -> str:
     return credits_text(credits, cached=credits == 0)
 
 
-def run_search(client: Any, query: str | None, filters: Any, page: int, per_page: int) -> tuple[Any, pd.DataFrame]:
+def run_search(
+    client: RegisterClient, query: str | None, filters: Any, page: int, per_page: int
+) -> tuple[InsolvencySearchPage, pd.DataFrame]:
     """One page of results: the page record and its frame (:func:`regkit.frames.insolvency_results`)."""
     result = client.search_insolvencies(query or None, filters, page=page, per_page=per_page)
     return result, insolvency_results(result)
@@ -168,7 +174,7 @@ def results_table(frame: pd.DataFrame, on_select: Callable[[int | None], Any], p
     return sortable_table(frame, RESULT_COLUMNS, on_select=on_select, page_length=page_length)
 
 
-def events_html(client: Any, insolvency_id: str) -> str:
+def events_html(client: RegisterClient, insolvency_id: str) -> str:
     """One proceeding's events: a line saying whose they are and what they cost (10 credits, 0 from the cache),
     the timeline chart and the events table; a regkit error as a message."""
     from regkit.plot.insolvency import insolvency_timeline

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
@@ -16,6 +16,12 @@ from .base import Explorer
 from .company_panes import TablePane
 from .render import message_html
 from .search_logic import is_person_id
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from regkit.client import HoldingsRecord, PersonRecord
+    from regkit.client.protocol import RegisterClient
 
 __all__ = ["PersonExplorer"]
 
@@ -81,12 +87,12 @@ class PersonExplorer(Explorer):
 
     TITLE = "Person"
 
-    def __init__(self, client: Any = None, person_id: str = "") -> None:
+    def __init__(self, client: RegisterClient | None = None, person_id: str = "") -> None:
         super().__init__(client)
-        self.person: Any = None
-        self.holdings: Any = None
-        self.co_officers: Any = None
-        self.result_frame: Any = None
+        self.person: PersonRecord | None = None
+        self.holdings: HoldingsRecord | None = None
+        self.co_officers: pd.DataFrame | None = None
+        self.result_frame: pd.DataFrame | None = None
         self.query = widgets.Text(description="Name", placeholder="e.g. Schaber, or Raimund Schaber", layout=_WIDE)
         self.search_button = widgets.Button(description="Search", button_style="info", layout=_AUTO)
         self.cost, self.results = widgets.HTML(), widgets.HTML()
@@ -152,7 +158,7 @@ class PersonExplorer(Explorer):
         self.search_button.disabled = credits is None
         return credits
 
-    def search(self) -> Any:
+    def search(self) -> pd.DataFrame | None:
         """Fetch the first page of the search and list it; returns its frame (``None`` on an error)."""
         if self.update_cost() is None:
             return None
@@ -201,13 +207,13 @@ class PersonExplorer(Explorer):
             credits = logic.load_cost(self.client, text.lower())
             cost = credits_text(credits, cached=credits == 0)
             self.status.value = message_html(f"Load costs {cost}: the person and their holdings.")
-        if stale:
+        if stale and self.person is not None:
             self.status.value += message_html(
                 f"The tabs below still show {self.person.full_name}, not the id typed: click Load to replace them.",
                 "warning",
             )
 
-    def load(self) -> Any:
+    def load(self) -> PersonRecord | None:
         """Fetch the person in ``person_id`` and their holdings, and fill the tabs; returns the person record
         (``None`` on an error, when the tabs are cleared)."""
         if self.load_button.disabled:
@@ -234,7 +240,7 @@ class PersonExplorer(Explorer):
         self.co_officers_button.description = "Find co-officers"
         self.co_officers_button.disabled = True
 
-    def show(self, person: Any, held: Any = None) -> None:
+    def show(self, person: PersonRecord, held: HoldingsRecord | None = None) -> None:
         """Fill the tabs from a person and their holdings (no lookup; co-officers wait for a click)."""
         self.person, self.holdings, self.co_officers = person, held, None
         self.mark_stale(self.tabs, False)
@@ -260,7 +266,7 @@ class PersonExplorer(Explorer):
                 f"{estimate.to_fetch} to fetch, {estimate.cached} cached → {estimate.credits} credits."
             )
 
-    def find_co_officers(self) -> Any:
+    def find_co_officers(self) -> pd.DataFrame | None:
         """Look up their companies and show who served with them; returns the co-officers frame."""
         if self.person is None:
             return None

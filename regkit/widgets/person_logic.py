@@ -10,7 +10,7 @@ Costs
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -20,6 +20,10 @@ from regkit.schema.formatting import credits_text
 from regkit.schema.interface import PRICES
 
 from .render import message_html
+
+if TYPE_CHECKING:
+    from regkit.client import CostEstimate, HoldingsRecord, PersonRecord, PersonSearchPage
+    from regkit.client.protocol import RegisterClient
 
 __all__ = [
     "CO_OFFICER_COLUMNS",
@@ -47,7 +51,7 @@ CO_OFFICER_COLUMNS = ("person_id", "name", "company_id", "company_name", "roles"
 _PERSON_ENDPOINTS = ("person", "person_holdings")
 
 
-def search_cost(client: Any, query: str) -> int:
+def search_cost(client: RegisterClient, query: str) -> int:
     """Credits the person search would cost now: 0 from the cache, else 10 (nothing is sent).
 
     Raises
@@ -58,18 +62,18 @@ def search_cost(client: Any, query: str) -> int:
     return int(client.estimate_search_cost(query.strip() or None, None, kind="person"))
 
 
-def run_search(client: Any, query: str) -> tuple[Any, pd.DataFrame]:
+def run_search(client: RegisterClient, query: str) -> tuple[PersonSearchPage, pd.DataFrame]:
     """The first page of a person search (10 results): the page record and its frame."""
     page = client.search_persons(query.strip() or None)
     return page, person_search_results(page)
 
 
-def load_cost(client: Any, person_id: str) -> int:
+def load_cost(client: RegisterClient, person_id: str) -> int:
     """Credits loading a person (their record and their holdings) would cost now; nothing is sent."""
     return sum(0 if client.is_cached(person_id, endpoint=e) else PRICES[e] for e in _PERSON_ENDPOINTS)
 
 
-def load_button_text(client: Any, person_id: str | None) -> str:
+def load_button_text(client: RegisterClient, person_id: str | None) -> str:
     """``"Load (20 credits)"``, ``"Load (10 credits)"`` (one of the two cached), ``"Load (0 credits, cached)"``,
     or ``"Load"`` while there is no person id."""
     if person_id is None:
@@ -88,7 +92,7 @@ def summary_html(person: Any) -> str:
     return str(person._repr_html_())
 
 
-def load_person(client: Any, person_id: str) -> tuple[Any, Any, str]:
+def load_person(client: RegisterClient, person_id: str) -> tuple[PersonRecord | None, HoldingsRecord | None, str]:
     """Fetch a person and their holdings: ``(person, holdings, message)``; ``None`` for what failed (the
     message says why — errors are shown, not raised)."""
     try:
@@ -109,12 +113,12 @@ def co_officer_companies(person: Any) -> list[str]:
     return list(dict.fromkeys(management_positions(person)["company_id"]))
 
 
-def co_officers_cost(client: Any, person: Any) -> Any:
+def co_officers_cost(client: RegisterClient, person: Any) -> CostEstimate:
     """What looking up the person's companies would cost now (``client.estimate_cost``: a ``CostEstimate``)."""
     return client.estimate_cost(co_officer_companies(person))
 
 
-def co_officers_button_text(estimate: Any) -> str:
+def co_officers_button_text(estimate: CostEstimate) -> str:
     """``"Find co-officers (30 credits)"``, ``"Find co-officers (0 credits, cached)"`` from a ``CostEstimate``."""
     cached = estimate.credits == 0 and estimate.distinct > 0
     return f"Find co-officers ({credits_text(estimate.credits, cached=cached)})"

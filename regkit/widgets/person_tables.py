@@ -8,7 +8,7 @@ labels ("Geschäftsführer / Vorstand", "Prokura"), shares in ``%``, nominal sha
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -22,6 +22,9 @@ from .person_chart import positions_chart
 from .person_logic import co_officer_companies, co_officers, interlocks
 from .render import draw_html, message_html
 from .tables import table_html
+
+if TYPE_CHECKING:
+    from regkit.client.protocol import RegisterClient
 
 __all__ = [
     "RESULT_COLUMNS",
@@ -106,7 +109,9 @@ def holdings_html(held: Any) -> str:
     return head + table_html(frame, columns, empty="no shareholdings registered", max_rows=500)
 
 
-def co_officer_tables(client: Any, person: Any) -> tuple[pd.DataFrame | None, str, Table | None, Table | None]:
+def co_officer_tables(
+    client: RegisterClient, person: Any
+) -> tuple[pd.DataFrame | None, str, Table | None, Table | None]:
     """Look up the person's companies and tabulate who served with them.
 
     Returns

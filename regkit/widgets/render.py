@@ -8,13 +8,16 @@ their own (not pyplot): nothing is shown twice in Jupyter and nothing is left op
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
 from regkit.schema.formatting import percent_text
 
 from .messages import LEVELS, message_html
+
+if TYPE_CHECKING:
+    from regkit.client.protocol import CreditCounts
 
 __all__ = ["LEVELS", "credits_html", "draw_html", "figure_html", "frame_html", "message_html", "percent_text"]
 
@@ -58,7 +61,7 @@ def draw_html(draw: Callable[[Any], Any], figsize: tuple[float, float] = (8.0, 4
     return figure_html(fig)
 
 
-def credits_html(client: Any) -> str:
+def credits_html(client: CreditCounts) -> str:
     """Credits this client spent and saved, and what is left of its budget.
 
     Examples

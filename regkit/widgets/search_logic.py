@@ -12,16 +12,19 @@ from __future__ import annotations
 import re
 import uuid
 from collections.abc import Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pandas as pd
 
-from regkit.errors import RegkitError, ValidationError
 from regkit.client import parse_company_id as register_text_id
 from regkit.client.validation import validate_company_id
+from regkit.errors import RegkitError, ValidationError
 from regkit.schema import display_label
 
 from .render import message_html
+
+if TYPE_CHECKING:
+    from regkit.client.protocol import RegisterClient
 
 __all__ = [
     "COMPANY",
@@ -194,11 +197,11 @@ def match_frame(results: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(MATCH_COLUMNS), dtype=object)
 
 
-def _autocomplete(client: Any, text: str) -> list[dict[str, Any]]:
+def _autocomplete(client: RegisterClient, text: str) -> list[dict[str, Any]]:
     return list(client.autocomplete_companies(text))
 
 
-def find_company_matches(client: Any, text: str) -> tuple[pd.DataFrame | None, str | None, str]:
+def find_company_matches(client: RegisterClient, text: str) -> tuple[pd.DataFrame | None, str | None, str]:
     """What the company search box finds: register text offline, a name through autocomplete (0 credits).
 
     Returns
@@ -257,7 +260,7 @@ def _fold(text: str) -> str:
     return " ".join(text.casefold().translate(_FOLD).split())
 
 
-def name_to_id(client: Any, name: str) -> tuple[str | None, str]:
+def name_to_id(client: RegisterClient, name: str) -> tuple[str | None, str]:
     """The company a name means, through autocomplete (0 credits): the one result, or the one whose name is
     ``name`` (case and umlaut spelling aside); else ``None`` and the candidates.
 

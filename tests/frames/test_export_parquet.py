@@ -20,7 +20,7 @@ from export_support import API_KEY, TABLE_NAMES, expected_tables, fill_cache, pi
 import regkit
 from regkit.client import ValidationError
 from regkit.client.cache_store import StoredAnswer
-from regkit.frames.export import export_parquet
+from regkit.frames.export import StoredAnswers, export_parquet
 from regkit.frames.export_sources import classify, survey
 from regkit.local import open_local_register
 
@@ -192,6 +192,7 @@ def test_a_non_empty_directory_is_refused_unless_overwrite_replaces_a_previous_e
         ({"directory": 3}, "directory must be a path"),
         ({"overwrite": "yes"}, "overwrite must be True or False"),
         ({"rows_per_file": 0}, "rows_per_file must be a whole number"),
+        ({"scope_header": ""}, "scope_header must be the name of a request header"),
     ],
 )
 def test_bad_arguments_are_refused_before_anything_is_read(filled, tmp_path, kwargs, message):
@@ -283,11 +284,24 @@ def test_classify_keeps_no_user_password_or_unknown_parameter():
     assert classify("GET", "http://h/v1/company/X", {"x-scope": "0f"}, "X-Scope")[0] == "user_scoped"
 
 
-def test_the_export_takes_a_backend_or_a_client_cache(filled, tmp_path):
+def test_the_export_takes_a_client_or_its_cache_and_refuses_a_bare_backend(filled, tmp_path):
     client, _ = filled
-    by_backend = export_parquet(client.cache.backend, tmp_path / "a")
+    by_client = export_parquet(client, tmp_path / "a")
     by_handle = export_parquet(client.cache, Path(tmp_path / "b"))
-    assert by_backend["tables"] == by_handle["tables"]
+    assert by_client["tables"] == by_handle["tables"]
+    assert isinstance(client.cache, StoredAnswers)  # the client's cache has what the export reads
+    with pytest.raises(ValidationError, match="not read directly") as refused:
+        export_parquet(client.cache.backend, tmp_path / "c")
+    assert refused.value.suggestion == "regkit.Client(cache=backend).export_parquet(directory)"
+    assert not (tmp_path / "c").exists()
+    with regkit.Client(api_key=API_KEY, cache=client.cache.backend) as reopened:  # what the suggestion says
+        assert reopened.export_parquet(tmp_path / "d")["tables"] == by_handle["tables"]
+
+
+def test_the_export_leaves_out_answers_the_client_marks_user_scoped():
+    from regkit.client.policy import SCOPE_HEADER
+
+    assert SCOPE_HEADER == regkit.frames.export.SCOPE_HEADER  # the default a direct call uses is the client's
 
 
 def test_a_memory_cache_exports_the_same_frames(tmp_path):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import request
+from flask import Response, request
 
 from regkit.schema.interface import COMPANY_ID_PATTERN
 
@@ -26,7 +26,7 @@ def check_company_id(company_id: object, *, code: str = "invalid_company_id") ->
     return company_id
 
 
-def get_company(company_id: str):
+def get_company(company_id: str) -> Response:
     """A CompanyV1, 10 credits (20 with ``realtime=true``); ``export=true`` leaves out the source documents."""
     realtime, export = query_flag("realtime"), query_flag("export")
     company_id = check_company_id(company_id)

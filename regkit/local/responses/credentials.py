@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from flask import Response
+
 from regkit.schema.interface import CREDENTIAL_NAME_PATTERN, DEFAULT_CREDENTIAL_NAME, SANDBOX_CREDENTIAL_NAME
 
 from ..exceptions import ApiError
@@ -23,7 +27,14 @@ def check_credential_name(name: object, *, where: str) -> str:
     return name
 
 
-def store_credentials():
+def _required_text(body: dict[str, Any], member: str) -> str:
+    value = body.get(member)
+    if not isinstance(value, str) or not value:
+        raise ApiError("invalid_body", f"'{member}' is required and must be a non-empty string.")
+    return value
+
+
+def store_credentials() -> Response:
     """Validate a credential set against the Transparenzregister and store it encrypted (201)."""
     user = current_user()
     user.require_paid()
@@ -32,10 +43,7 @@ def store_credentials():
     if unknown:
         shown = ", ".join(ascii(m[:40]) for m in sorted(unknown)[:5])
         raise ApiError("invalid_body", f"Unknown member(s) {shown}; send username, password and optionally name.")
-    username, password = body.get("username"), body.get("password")
-    for member, value in (("username", username), ("password", password)):
-        if not isinstance(value, str) or not value:
-            raise ApiError("invalid_body", f"'{member}' is required and must be a non-empty string.")
+    username, password = _required_text(body, "username"), _required_text(body, "password")
     name = check_credential_name(body.get("name", DEFAULT_CREDENTIAL_NAME), where="'name'")
     if name.lower() == SANDBOX_CREDENTIAL_NAME:
         raise ApiError(

@@ -13,7 +13,7 @@ from .context import current
 __all__ = ["download_document"]
 
 
-def download_document(document_id: str):
+def download_document(document_id: str) -> Response:
     """The PDF behind a presigned URL (403 when unsigned, tampered with or expired; 404 when unknown)."""
     data, filename = documents.download_document(
         current(), document_id, request.args.get("expires"), request.args.get("signature")

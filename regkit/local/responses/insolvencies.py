@@ -3,7 +3,7 @@ answer the page or the proceeding."""
 
 from __future__ import annotations
 
-from flask import request
+from flask import Response, request
 
 from regkit.schema.interface import UUID_PATTERN
 
@@ -25,7 +25,7 @@ def client_gone() -> bool:
     return bool(check is not None and check())
 
 
-def search_insolvency():
+def search_insolvency() -> Response:
     """One page of proceedings matching the query and filters, newest last event first.
 
     A body the parser refuses (400, also one past the limits) is charged nothing.
@@ -35,7 +35,7 @@ def search_insolvency():
     return json_response(charged(page))
 
 
-def get_insolvency(insolvency_id: str):
+def get_insolvency(insolvency_id: str) -> Response:
     """One proceeding with all its events, oldest first."""
     if not UUID_PATTERN.match(insolvency_id):
         raise ApiError(

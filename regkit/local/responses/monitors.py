@@ -34,25 +34,25 @@ def _preferences(value: Any) -> list[str]:
     return value
 
 
-def _entity_id(entity_type: Any, entity_id: Any) -> str:
-    """Validate the entity type and the form of its id; return the canonical id."""
-    if entity_type not in MONITOR_ENTITY_TYPES:
+def _entity(entity_type: Any, entity_id: Any) -> tuple[str, str]:
+    """Validate the entity type and the form of its id; return the type and the canonical id."""
+    if not isinstance(entity_type, str) or entity_type not in MONITOR_ENTITY_TYPES:
         raise ApiError("invalid_body", f"'entity_type' must be one of {', '.join(MONITOR_ENTITY_TYPES)}.")
     if entity_type == "company":
-        return check_company_id(entity_id, code="invalid_entity_id")
+        return entity_type, check_company_id(entity_id, code="invalid_entity_id")
     if not isinstance(entity_id, str) or not UUID_PATTERN.match(entity_id):
         raise ApiError("invalid_entity_id", f"A person monitor's 'entity_id' must be a person UUID, not {entity_id!r}.")
-    return entity_id.lower()
+    return entity_type, entity_id.lower()
 
 
-def list_monitors():
+def list_monitors() -> Response:
     """The caller's monitors, active and disabled, oldest first."""
     user = current_user()
     user.require_monitoring()
     return json_response({"items": monitors.list_monitors(current(), user)})
 
 
-def create_monitor():
+def create_monitor() -> Response:
     """Create a monitor (25 credits weekly, 50 daily); person monitors are always weekly."""
     user = current_user()
     user.require_monitoring()
@@ -70,12 +70,12 @@ def create_monitor():
     if frequency not in UPDATE_FREQUENCIES:
         raise ApiError("invalid_body", f"'update_frequency' must be one of {', '.join(UPDATE_FREQUENCIES)}.")
     preferences = _preferences(body.get("preferences"))
-    entity_id = _entity_id(entity_type, body.get("entity_id"))
-    created = monitors.create_monitor(current(), user, entity_type, entity_id, preferences, frequency)
+    kind, entity_id = _entity(entity_type, body.get("entity_id"))
+    created = monitors.create_monitor(current(), user, kind, entity_id, preferences, frequency)
     return json_response(charged(created))
 
 
-def delete_monitor(entity_id: str):
+def delete_monitor(entity_id: str) -> Response:
     """Remove the caller's monitor on ``entity_id`` (204), active or disabled."""
     user = current_user()
     user.require_monitoring()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask import Response
+
 from regkit.schema.interface import UUID_PATTERN
 
 from ..exceptions import ApiError
@@ -25,7 +27,7 @@ def check_person_id(person_id: str) -> str:
     return person_id
 
 
-def search_person():
+def search_person() -> Response:
     """One page of persons with a published date of birth matching the query and filters; 10 credits.
 
     A body the parser refuses (400) is charged nothing.
@@ -34,13 +36,13 @@ def search_person():
     return json_response(charged(persons.search_person(current(), current_user(), search)))
 
 
-def get_person(person_id: str):
+def get_person(person_id: str) -> Response:
     """One person with their management positions, current and past; 10 credits."""
     person_id = check_person_id(person_id)
     return json_response(charged(persons.get_person(current(), current_user(), person_id)))
 
 
-def get_person_holdings(person_id: str):
+def get_person_holdings(person_id: str) -> Response:
     """What one person holds and held; 10 credits."""
     person_id = check_person_id(person_id)
     return json_response(charged(persons.get_person_holdings(current(), current_user(), person_id)))

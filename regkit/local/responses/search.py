@@ -3,7 +3,7 @@ companies."""
 
 from __future__ import annotations
 
-from flask import request
+from flask import Response, request
 
 from ..models import company_search
 from ..search.company_request import parse_autocomplete_query, parse_company_search
@@ -15,7 +15,7 @@ from .render import json_response
 __all__ = ["search_company", "autocomplete_company"]
 
 
-def search_company():
+def search_company() -> Response:
     """One page of companies matching the query and filters, best match first.
 
     A body the parser refuses (400: also a filter only the live service serves, or a location) is charged
@@ -26,7 +26,7 @@ def search_company():
     return json_response(charged(page))
 
 
-def autocomplete_company():
+def autocomplete_company() -> Response:
     """The first companies matching the start of a name, best first; free."""
     query = parse_autocomplete_query(request.args.getlist("query"))
     return json_response(company_search.autocomplete_company(current(), current_user(), query))

@@ -17,7 +17,7 @@ from .render import json_response
 __all__ = ["get_credits", "get_openapi"]
 
 
-def get_credits():
+def get_credits() -> Response:
     """The caller's credit balance for the current period (free)."""
     return json_response(credits.get_credits(current(), current_user()))
 
@@ -32,6 +32,6 @@ def _openapi_bytes(origin: str) -> bytes:
     return json.dumps(document, ensure_ascii=False, indent=1).encode("utf-8")
 
 
-def get_openapi():
+def get_openapi() -> Response:
     """The OpenAPI 3.1 description, its ``base_url`` defaulting to the origin it was fetched from."""
     return Response(_openapi_bytes(request.host_url.rstrip("/")), mimetype="application/json")

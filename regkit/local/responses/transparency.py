@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import Response, request
 
 from regkit.schema.interface import DEFAULT_CREDENTIAL_NAME, EXTRACT_ID_PATTERN, SANDBOX_CREDENTIAL_NAME
 
@@ -35,7 +35,7 @@ def _company_id(body: dict[str, Any]) -> str:
     return check_company_id(body["company_id"])
 
 
-def order_extract():
+def order_extract() -> Response:
     """Order an extract (201, status ``processing``); ``X-Credential-Name: sandbox`` is the free test mode."""
     user = current_user()
     user.require_paid()
@@ -58,7 +58,7 @@ def order_extract():
     return json_response(charged(ordered), 201)
 
 
-def get_extract(extract_id: str):
+def get_extract(extract_id: str) -> Response:
     """Poll an extract; completed ones carry the report and presigned document URLs."""
     user = current_user()
     user.require_paid()

@@ -31,7 +31,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from datetime import date
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .insolvency import Timeline
 
 __all__ = [
     "DISSOLVING_INSOLVENCY",
@@ -182,7 +185,7 @@ class Ending:
     insolvency_filed: date | None = None
 
 
-def ending(merged_into: Link | None, fate: Fate | None, proceeding=None) -> Ending:
+def ending(merged_into: Link | None, fate: Fate | None, proceeding: Timeline | None = None) -> Ending:
     """Combine a merger, a fate and an insolvency proceeding's timeline into one :class:`Ending`.
 
     ``proceeding`` is a timeline of the ``insolvency`` stage (``status``, ``events``, ``deleted``) or

@@ -1,6 +1,8 @@
 """The ``regkit export parquet DIR`` command: the cache written out as a Parquet dataset, 0 credits.
 
-``regkit.cli`` calls :func:`add_commands` on its subparsers. The command reads the cache only — the one a
+A facade module: it opens the cache as the client does (:mod:`regkit.client.cache`) and hands it to the export
+(:func:`regkit.frames.export.export_parquet`), which imports nothing of the client. ``regkit.cli`` calls
+:func:`add_commands` on its subparsers. The command reads the cache only — the one a
 ``regkit.Client()`` uses, or the one ``--cache`` names — and sends nothing; it prints the tables written with
 their rows. Errors print one line to stderr: exit status 2 for a refused argument or directory, 1 otherwise.
 """
@@ -9,16 +11,20 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from regkit.errors import RegkitError, ValidationError
 
-__all__ = ["add_commands", "export_parquet_command", "open_cache"]
+if TYPE_CHECKING:
+    from requests_cache import BaseCache
+
+__all__ = ["add_commands", "export_cache", "export_parquet_command", "open_cache"]
 
 
-def open_cache(where: str | None) -> Any:
+def open_cache(where: str | None) -> BaseCache | None:
     """The requests-cache backend ``--cache`` names, or the one ``regkit.Client()`` uses when ``where`` is None.
 
     A path must exist (a file, or a directory holding ``http_cache.sqlite``): a mistyped path is an error, not a
@@ -43,16 +49,25 @@ def open_cache(where: str | None) -> Any:
     return open_backend(file)
 
 
+def export_cache(where: str | None, directory: str | os.PathLike[str], *, overwrite: bool = False) -> dict[str, Any]:
+    """Export the cache ``where`` names (:func:`open_cache`) to ``directory``; the manifest.
+
+    The cache is read through the client's :class:`~regkit.client.cache.ClientCache`, and the answers the client
+    marks user-scoped are left out, as ``client.export_parquet(directory)`` does
+    (:func:`regkit.frames.export.export_parquet` for the rest).
+    """
+    from regkit.client.cache import ClientCache
+    from regkit.client.policy import SCOPE_HEADER, CachePolicy
+    from regkit.frames.export import export_parquet
+
+    handle = ClientCache(open_cache(where), CachePolicy())
+    return export_parquet(handle, directory, overwrite=overwrite, scope_header=SCOPE_HEADER)
+
+
 def export_parquet_command(args: argparse.Namespace) -> int:
     """``regkit export parquet DIR [--overwrite] [--cache WHERE]``."""
-    from regkit.client.cache import ClientCache
-    from regkit.client.policy import CachePolicy
-
-    from .export import export_parquet
-
     try:
-        handle = ClientCache(open_cache(args.cache), CachePolicy())
-        manifest = export_parquet(handle, args.directory, overwrite=args.overwrite)
+        manifest = export_cache(args.cache, args.directory, overwrite=args.overwrite)
     except RegkitError as exc:
         print(f"regkit: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2 if isinstance(exc, ValidationError) else 1
