@@ -9,11 +9,11 @@ from datetime import datetime, timezone
 
 import pytest
 import requests
-from conftest import FakeInterface  # type: ignore[import-not-found]  # the fixtures' own module
+from fake_support import FakeInterface  # type: ignore[import-not-found]
 
 from regkit.client import RateLimitedError, ServerError, TransportError, ValidationError
-from regkit.errors import NotFoundError
 from regkit.client.retry import MIN_RATE_LIMIT_WAIT, Gate, RetryPolicy, is_transient, parse_retry_after
+from regkit.errors import NotFoundError
 
 CID = "DE-HRB-B1234-1"
 LIMITED = (429, {"error": {"code": "rate_limited", "message": "slow down"}}, {"Retry-After": "1"})
