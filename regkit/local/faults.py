@@ -2,7 +2,8 @@
 
 Faults are decided by a WSGI middleware *before* the application sees the request, so a faulted request
 is never authenticated, rate-limited or charged: ``X-Credits-Charged`` is ``0`` on every faulted
-response, including a truncated one (its body is a stand-in, not the handler's answer).
+response, including a truncated one (its body is a stand-in, not the handler's answer). The one exception is
+the fault plan's ``garble`` step, which cuts the application's own (charged) answer in half.
 
 Decisions come from one seeded random generator per application, drawn in the order requests arrive:
 a single-threaded client sees the same sequence of faults for the same seed.
