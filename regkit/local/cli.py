@@ -84,6 +84,16 @@ def _add_serve(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--burst-rate", type=float, default=0.0, help="chance a request starts a burst of 429s")
     serve.add_argument("--fault-seed", type=int, default=0, help="seed of the fault sequence")
     serve.add_argument(
+        "--fault-plan",
+        action="append",
+        default=[],
+        metavar="[METHOD ]PATH=STEP,...",
+        help="a deterministic fault sequence for the requests to PATH (a trailing * makes it a prefix), met in "
+        "turn before the random faults; steps: pass, error, timeout, truncate, garble, gateway, or a status "
+        "400-599 with an optional @SECONDS of Retry-After; a * after the last step repeats it. Repeatable. "
+        "Example: --fault-plan 'GET /v1/company/*=503,503,pass'",
+    )
+    serve.add_argument(
         "--public-url",
         default=None,
         metavar="URL",
@@ -209,6 +219,7 @@ def _settings(args: argparse.Namespace) -> tuple[Faults, Config]:
             truncate_rate=args.truncate_rate,
             burst_rate=args.burst_rate,
             seed=args.fault_seed,
+            plan=tuple(args.fault_plan),
         )
         config = Config(
             rate_limit=args.rate_limit or None,

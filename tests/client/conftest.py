@@ -1,116 +1,32 @@
 """Fixtures of the client tests.
 
-Unit tests talk to :class:`FakeInterface`, a scripted transport adapter (no sockets, no Flask);
-integration tests talk to the local register in-process or over real loopback HTTP.
+The client tests talk to the real local register, in-process (its requests adapter) or over real loopback HTTP
+(``regkit serve``'s :class:`~regkit.local.LocalServer`); faults come from the register itself
+(:class:`~regkit.local.Faults`: random rates, latency, and a deterministic per-path fault plan). Tests get
+registers and clients through these fixtures only (never ``from conftest import``): ``register`` /
+``make_register`` for a register, ``local`` / ``inprocess`` / ``make_local`` for a :class:`LocalTarget` that
+builds clients on one.
+
+The scripted ``fake`` transport (``fake_support.py``) remains for the retry tests only, until they move to the
+fault plan.
 """
 
 from __future__ import annotations
 
 import io
-import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
-import requests
-from requests.adapters import BaseAdapter
-from urllib3 import HTTPResponse
-from urllib3.exceptions import ProtocolError
-
-FAKE_URL = "http://fake.regkit.test"
-FAKE_KEY = "sk-test-fake-0123456789"
-
-
-class _TruncatedRaw(HTTPResponse):
-    """A raw body that breaks off: requests turns the ProtocolError into ChunkedEncodingError."""
-
-    def stream(self, amt: int | None = 2**16, decode_content: bool | None = None) -> Any:
-        yield b'{"id": '
-        raise ProtocolError("Connection broken: IncompleteRead(7 bytes read, 100 more expected)")
-
-
-class FakeInterface(BaseAdapter):
-    """A scripted interface: ``route(method, path, handler)`` (a path ending in ``*`` is a prefix);
-    handlers return
-    ``(status, body, headers)`` or raise a requests exception.  Every request is kept in ``sent``."""
-
-    URL = FAKE_URL
-    KEY = FAKE_KEY
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.routes: dict[tuple[str, str], Callable[[requests.PreparedRequest], Any]] = {}
-        self.sent: list[requests.PreparedRequest] = []
-        self.lock = threading.Lock()
-
-    def route(self, method: str, path: str, handler: Callable[[requests.PreparedRequest], Any]) -> None:
-        self.routes[(method, path)] = handler
-
-    def count(self, method: str | None = None, path: str | None = None) -> int:
-        with self.lock:
-            return sum(
-                1
-                for r in self.sent
-                if (method is None or r.method == method)
-                and (path is None or requests.utils.urlparse(r.url).path == path)
-            )
-
-    def send(self, request: requests.PreparedRequest, **kwargs: Any) -> requests.Response:  # type: ignore[override]
-        with self.lock:
-            self.sent.append(request)
-        path = requests.utils.urlparse(request.url).path
-        handler = self.routes.get((request.method or "", path))
-        for (method, pattern), candidate in self.routes.items():
-            if handler is None and pattern.endswith("*") and method == request.method and path.startswith(pattern[:-1]):
-                handler = candidate
-        if handler is None:
-            result: Any = (404, {"error": {"code": "not_found", "message": f"no route {path}"}}, {})
-        else:
-            result = handler(request)
-        status, body, headers = result
-        response = requests.Response()
-        response.status_code = status
-        response.reason = "OK" if status < 400 else "ERROR"
-        response.url = request.url or ""
-        response.request = request
-        payload = body if isinstance(body, bytes) else json.dumps(body).encode()
-        response.headers.update({"Content-Type": "application/json", **headers})
-        truncated = headers.get("X-Fake-Truncate") == "1"
-        raw_class = _TruncatedRaw if truncated else HTTPResponse
-        response.raw = raw_class(
-            body=io.BytesIO(payload),
-            headers=response.headers,
-            status=status,
-            preload_content=False,
-            request_url=response.url,
-        )
-        return response
-
-    def close(self) -> None:
-        pass
-
-    @staticmethod
-    def charged(amount: int) -> dict[str, str]:
-        """Headers of an answer that cost ``amount`` credits."""
-        return {"X-Credits-Charged": str(amount), "X-Credits-Remaining": "1000"}
-
-    @staticmethod
-    def company_body(company_id: str, **extra: Any) -> dict[str, Any]:
-        """A minimal CompanyV1-shaped answer."""
-        body = {
-            "id": company_id,
-            "name": {"name": f"Firma {company_id} GmbH", "legal_form": "gmbh", "start_date": "2020-01-01"},
-            "status": "active",
-            "sources": [{"document_url": f"{FAKE_URL}/doc/{company_id}?sig=abc"}],
-        }
-        body.update(extra)
-        return body
+from fake_support import FAKE_KEY, FAKE_URL, FakeInterface
 
 
 @pytest.fixture
 def fake() -> FakeInterface:
-    """A fresh scripted interface (use with :func:`fake_client`)."""
+    """A fresh scripted interface (use with :func:`make_fake_client`); for the retry tests only, until they
+    move to the local register's fault plan."""
     return FakeInterface()
 
 
@@ -149,18 +65,34 @@ FAST_RETRIES = {"retries": 6, "backoff": 0.01, "backoff_max": 0.05}
 
 
 class RequestCounter:
-    """WSGI middleware counting the requests that reach the register (``/v1/credits`` apart)."""
+    """WSGI middleware counting the requests that reach the register, faulted ones included (``/v1/credits``
+    apart): ``counted`` holds ``(method, path)``, ``bodies`` the request bodies in the same order."""
 
     def __init__(self, app: Callable[..., Any]) -> None:
         self.app = app
         self.counted: list[tuple[str, str]] = []
+        self.bodies: list[bytes] = []
         self.lock = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         if environ.get("PATH_INFO") != "/v1/credits":
+            length = int(environ.get("CONTENT_LENGTH") or 0)
+            body = environ["wsgi.input"].read(length) if length > 0 else b""
+            environ["wsgi.input"] = io.BytesIO(body)
             with self.lock:
                 self.counted.append((environ["REQUEST_METHOD"], environ.get("PATH_INFO", "")))
+                self.bodies.append(body)
         return self.app(environ, start_response)
+
+    def count(self, method: str | None = None, path: str | None = None) -> int:
+        """How many requests (of ``method``, to ``path`` or a path under it if it ends in ``*``) arrived."""
+        with self.lock:
+            return sum(
+                1
+                for m, p in self.counted
+                if (method is None or m == method)
+                and (path is None or (p.startswith(path[:-1]) if path.endswith("*") else p == path))
+            )
 
 
 class LocalTarget:
@@ -205,26 +137,67 @@ class LocalTarget:
             client.close()
 
 
-def _open_register(tmp_path: Any, **options: Any) -> Any:
+@pytest.fixture
+def make_register(tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """Factory for local registers on the bundled world, closed after the test.
+
+    Keyword arguments go to :func:`regkit.local.open_local_register` (``faults``, ``rate_limit``,
+    ``extract_delay``, ``url_ttl``, ...). Defaults: the state file ``tmp_path / "state.sqlite"`` (so a second
+    register of the same test shares the first one's state, as after a restart), no rate limit, instant
+    extracts. Every request that reaches the register (faulted ones too) is counted on ``register.counter``
+    (a :class:`RequestCounter`).
+    """
     from regkit.local import open_local_register
 
-    config = {"rate_limit": None, "extract_delay": 0.0, **options}
-    return open_local_register(state_path=tmp_path / "state.sqlite", **config)
+    opened: list[Any] = []
+
+    def make(**options: Any) -> Any:
+        config = {"state_path": tmp_path / "state.sqlite", "rate_limit": None, "extract_delay": 0.0, **options}
+        register = open_local_register(**config)
+        register.counter = RequestCounter(register.app.wsgi_app)
+        register.app.wsgi_app = register.counter
+        opened.append(register)
+        return register
+
+    yield make
+    for register in reversed(opened):
+        register.close()
 
 
 @pytest.fixture
-def register(tmp_path: Any) -> Any:
+def register(make_register: Callable[..., Any]) -> Any:
     """A fresh local register (own state file, no rate limit, instant extracts), requests counted
     on ``register.counter``."""
-    reg = _open_register(tmp_path)
-    reg.counter = RequestCounter(reg.app.wsgi_app)
-    reg.app.wsgi_app = reg.counter
-    yield reg
-    reg.close()
+    return make_register()
+
+
+@pytest.fixture
+def make_local(make_register: Callable[..., Any], tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """Factory for a :class:`LocalTarget` on a new register: ``make_local(kind, **options)`` with ``kind``
+    ``"inprocess"`` (the default) or ``"loopback"`` (real HTTP through :class:`~regkit.local.LocalServer`) and
+    ``options`` for :func:`make_register` (``faults=Faults(plan=[...])`` for a deterministic fault sequence)."""
+    from regkit.local import LocalServer
+
+    made: list[tuple[LocalTarget, Any]] = []
+
+    def make(kind: str = "inprocess", **options: Any) -> LocalTarget:
+        if kind not in ("inprocess", "loopback"):
+            raise ValueError(f"kind must be 'inprocess' or 'loopback', not {kind!r}")
+        register = make_register(**options)
+        server = LocalServer(register.app).start() if kind == "loopback" else None
+        target = LocalTarget(kind, register, register.counter, tmp_path / f"cache{len(made)}", server)
+        made.append((target, server))
+        return target
+
+    yield make
+    for target, server in reversed(made):
+        target.close()
+        if server is not None:
+            server.stop()
 
 
 @pytest.fixture(params=["inprocess", "loopback"])
-def local(request: pytest.FixtureRequest, register: Any, tmp_path: Any) -> Any:
+def local(request: pytest.FixtureRequest, register: Any, tmp_path: Path) -> Any:
     """The register reached in-process and over real loopback HTTP: tests using it run twice."""
     from regkit.local import LocalServer
 

@@ -7,8 +7,6 @@ from collections import Counter
 from typing import Any
 
 import pytest
-import requests
-from conftest import FakeInterface, RequestCounter, _open_register  # type: ignore[import-not-found]
 
 from regkit.client import (
     BudgetExceededError,
@@ -19,6 +17,8 @@ from regkit.client import (
     ServerError,
     ValidationError,
 )
+
+DEMO_KEY = "demo-paid"
 
 
 def _ids(world: Any, n: int) -> list[str]:
@@ -84,58 +84,51 @@ def test_progress_bar_counts_distinct_companies(inprocess: Any, world: Any, caps
 
 # -- failures after all retries: a second pass, then a clear way to resume ----------------------
 
-BOOM = (500, {"error": {"code": "internal_error", "message": "oops"}}, FakeInterface.charged(0))
-FAKE_IDS = [f"DE-HRB-B1234-{n}" for n in range(1, 7)]
+
+def _flaky(make_local: Any, world: Any, failures: int) -> tuple[Any, list[str]]:
+    """A register whose lookups of the third of six companies answer 500 ``failures`` times (a fault plan),
+    everything else as usual."""
+    from regkit.local import Faults
+
+    ids = _ids(world, 6)
+    plan = [f"GET /v1/company/{ids[2]}=" + ",".join(["error"] * failures)]
+    return make_local(faults=Faults(plan=plan)), ids
 
 
-def _flaky(fake: FakeInterface, failing: str, failures: int) -> Counter:
-    """Route lookups: ``failing`` answers 500 ``failures`` times, everything else 200."""
-    asked: Counter = Counter()
-
-    def handler(request: requests.PreparedRequest) -> tuple:
-        cid = request.path_url.split("/")[-1].split("?")[0]
-        with fake.lock:
-            asked[cid] += 1
-            if cid == failing and asked[cid] <= failures:
-                return BOOM
-        return 200, FakeInterface.company_body(cid), FakeInterface.charged(10)
-
-    fake.route("GET", "/v1/company/*", handler)
-    return asked
-
-
-def test_a_second_pass_fetches_ids_that_failed_after_their_retries(fake: FakeInterface, make_fake_client) -> None:
-    asked = _flaky(fake, FAKE_IDS[2], failures=4)  # retries=3: the first call of that id fails 4 times
-    client = make_fake_client(max_workers=3)
-    batch = client.get_companies(FAKE_IDS, progress=False)  # errors="raise", the default
-    assert [r.id for r in batch] == FAKE_IDS and not batch.errors
-    assert asked[FAKE_IDS[2]] == 5 and sum(asked.values()) == 5 + 5
+def test_a_second_pass_fetches_ids_that_failed_after_their_retries(make_local: Any, world: Any) -> None:
+    target, ids = _flaky(make_local, world, failures=4)  # retries=3: the first call of that id fails 4 times
+    client = target.client(max_workers=3, retries=RetryPolicy(retries=3, backoff=0.0, backoff_max=0.0))
+    batch = client.get_companies(ids, progress=False)  # errors="raise", the default
+    assert [r.id for r in batch] == ids and not batch.errors
+    assert target.counter.count("GET", f"/v1/company/{ids[2]}") == 5
+    assert target.counter.count("GET", "/v1/company/*") == 5 + 5
     ledger = client.ledger
-    rows = ledger[ledger["path"] == f"/v1/company/{FAKE_IDS[2]}"]
+    rows = ledger[ledger["path"] == f"/v1/company/{ids[2]}"]
     assert rows["error"].tolist()[0] == "ServerError" and rows["attempts"].tolist() == [4, 1]
-    assert len(ledger) == len(FAKE_IDS) + 1 and client.credits_spent == 10 * len(FAKE_IDS)
+    assert len(ledger) == len(ids) + 1 and client.credits_spent == 10 * len(ids) == target.used()
 
 
-def test_raise_mode_says_how_many_were_fetched_and_how_to_resume(fake: FakeInterface, make_fake_client) -> None:
-    asked = _flaky(fake, FAKE_IDS[2], failures=4)
-    client = make_fake_client(max_workers=3, retries=RetryPolicy(retries=3, backoff=0.0, bulk_passes=1))
+def test_raise_mode_says_how_many_were_fetched_and_how_to_resume(make_local: Any, world: Any) -> None:
+    target, ids = _flaky(make_local, world, failures=4)
+    client = target.client(max_workers=3, retries=RetryPolicy(retries=3, backoff=0.0, bulk_passes=1))
     with pytest.raises(ServerError) as info:
-        client.get_companies(FAKE_IDS, progress=False)
+        client.get_companies(ids, progress=False)
     text = str(info.value)
-    assert FAKE_IDS[2] in text and "5 of 6 companies fetched" in text and "gave up after 4 attempts" in text
-    assert "call get_companies again to resume" in info.value.suggestion and FakeInterface.KEY not in text
-    sent = fake.count()
-    again = client.get_companies(FAKE_IDS, progress=False)  # resume: only the missing one is sent
-    assert [r.id for r in again] == FAKE_IDS and fake.count() == sent + 1
-    assert [r.meta.from_cache for r in again] == [cid != FAKE_IDS[2] for cid in FAKE_IDS]
-    assert client.credits_spent == 10 * len(FAKE_IDS) and asked[FAKE_IDS[2]] == 5
+    assert ids[2] in text and "5 of 6 companies fetched" in text and "gave up after 4 attempts" in text
+    assert "call get_companies again to resume" in info.value.suggestion and DEMO_KEY not in text
+    sent = target.counter.count()
+    again = client.get_companies(ids, progress=False)  # resume: only the missing one is sent
+    assert [r.id for r in again] == ids and target.counter.count() == sent + 1
+    assert [r.meta.from_cache for r in again] == [cid != ids[2] for cid in ids]
+    assert client.credits_spent == 10 * len(ids) == target.used()
+    assert target.counter.count("GET", f"/v1/company/{ids[2]}") == 5
 
 
-def test_collect_names_each_failure_and_resumes_at_no_cost(tmp_path: Any, world: Any) -> None:
+def test_collect_names_each_failure_and_resumes_at_no_cost(tmp_path: Any, make_register: Any, world: Any) -> None:
     from regkit.local import Faults
 
     ids = _ids(world, 30)
-    faulty = _open_register(tmp_path, faults=Faults(fault_rate=0.3, seed=11))
+    faulty = make_register(faults=Faults(fault_rate=0.3, seed=11))
     cache = tmp_path / "cache.sqlite"
     try:
         with Client(
@@ -153,19 +146,16 @@ def test_collect_names_each_failure_and_resumes_at_no_cost(tmp_path: Any, world:
     assert "client.get_companies(batch.failed_ids" in summary and "cost nothing" in summary
     assert "client.get_companies(batch.failed_ids) resumes" in repr(batch)
 
-    clean = _open_register(tmp_path)  # the same register state, no faults
-    clean.app.wsgi_app = counter = RequestCounter(clean.app.wsgi_app)
-    try:
-        with Client(api_key="demo-paid", base_url=clean.base_url, adapter=clean.adapter, cache=cache) as client:
-            resumed = client.get_companies(batch.failed_ids, progress=False)
-            assert [r.id for r in resumed] == failed and len(counter.counted) == len(failed)
-            everything = client.get_companies(ids, progress=False)
-            assert [r.id for r in everything] == ids and len(counter.counted) == len(failed)  # all cached now
-            assert client.credits_spent == 10 * len(failed)
-        used = int(clean.session("demo-paid").get(f"{clean.base_url}/v1/credits").json()["used_credits"])
-        assert used == 10 * len(ids)  # every company paid exactly once over both runs
-    finally:
-        clean.close()
+    clean = make_register()  # the same register state, no faults
+    counter = clean.counter
+    with Client(api_key="demo-paid", base_url=clean.base_url, adapter=clean.adapter, cache=cache) as client:
+        resumed = client.get_companies(batch.failed_ids, progress=False)
+        assert [r.id for r in resumed] == failed and len(counter.counted) == len(failed)
+        everything = client.get_companies(ids, progress=False)
+        assert [r.id for r in everything] == ids and len(counter.counted) == len(failed)  # all cached now
+        assert client.credits_spent == 10 * len(failed)
+    used = int(clean.session("demo-paid").get(f"{clean.base_url}/v1/credits").json()["used_credits"])
+    assert used == 10 * len(ids)  # every company paid exactly once over both runs
 
 
 # -- cached ids: one read of the cache, no workers ---------------------------------------------------------

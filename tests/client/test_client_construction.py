@@ -36,24 +36,25 @@ def test_base_url_without_key_is_refused(monkeypatch: pytest.MonkeyPatch) -> Non
         Client(base_url="http://127.0.0.1:9", cache="memory")
 
 
-def test_repr_shows_budget_and_spending(fake: Any, make_fake_client: Any) -> None:
-    client = make_fake_client(budget=100)
+def test_repr_shows_budget_and_spending(inprocess: Any) -> None:
+    client = inprocess.client(budget=100)
     assert "budget=100 left=100" in repr(client) and "spent=0 saved=0" in repr(client)
-    assert fake.KEY not in repr(client)
+    assert "demo-paid" not in repr(client)
 
 
-def test_disabled_cache(fake: Any, make_fake_client: Any) -> None:
-    fake.route("GET", "/v1/company/*", lambda r: (200, fake.company_body("DE-HRB-B1234-1"), fake.charged(10)))
-    client = make_fake_client(cache=False)
-    client.get_company("DE-HRB-B1234-1")
-    client.get_company("DE-HRB-B1234-1")
-    assert fake.count() == 2 and client.cache.info()["backend"] == "none"
+def test_disabled_cache(inprocess: Any, world: Any) -> None:
+    cid = next(iter(world.companies))
+    client = inprocess.client(cache=False)
+    client.get_company(cid)
+    client.get_company(cid)
+    assert inprocess.counter.count("GET", f"/v1/company/{cid}") == 2 and client.cache.info()["backend"] == "none"
+    assert inprocess.used() == client.credits_spent == 20
     with pytest.raises(ValidationError, match="cache must be"):
         Client(api_key="k", base_url="http://x.test", cache=3.5)
 
 
-def test_context_manager_closes(fake: Any, make_fake_client: Any) -> None:
-    with make_fake_client() as client:
+def test_context_manager_closes(inprocess: Any) -> None:
+    with inprocess.client() as client:
         assert client.requests_sent == 0
 
 

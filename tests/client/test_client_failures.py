@@ -11,7 +11,6 @@ import time
 from typing import Any
 
 import pytest
-from conftest import RequestCounter, _open_register  # type: ignore[import-not-found]
 
 from regkit.client import (
     APIError,
@@ -112,89 +111,75 @@ def test_409_branches(local: Any, world_meta: dict) -> None:
     assert local.used() == client.credits_spent == 25
 
 
-def test_429_rate_limit_is_honoured(tmp_path: Any) -> None:
-    register = _open_register(tmp_path, rate_limit=1.0, rate_burst=1)
-    try:
-        ids = list(_companies())[:3]
-        client = Client(
-            base_url=register.base_url,
-            adapter=register.adapter,
-            cache="memory",
-            retries=RetryPolicy(retries=4, backoff=0.01),
-        )
-        started = time.monotonic()
-        batch = client.get_companies(ids, progress=False)
-        assert [r.id for r in batch] == ids
-        assert time.monotonic() - started >= 1.5  # two Retry-After: 1 waits at least
-        assert client.ledger["attempts"].sum() > 3 and client.credits_spent == 30
-    finally:
-        register.close()
+def test_429_rate_limit_is_honoured(make_register: Any) -> None:
+    register = make_register(rate_limit=1.0, rate_burst=1)
+    ids = list(_companies())[:3]
+    client = Client(
+        base_url=register.base_url,
+        adapter=register.adapter,
+        cache="memory",
+        retries=RetryPolicy(retries=4, backoff=0.01),
+    )
+    started = time.monotonic()
+    batch = client.get_companies(ids, progress=False)
+    assert [r.id for r in batch] == ids
+    assert time.monotonic() - started >= 1.5  # two Retry-After: 1 waits at least
+    assert client.ledger["attempts"].sum() > 3 and client.credits_spent == 30
 
 
-def test_429_extract_quota_is_raised_with_retry_after(tmp_path: Any, world_meta: dict) -> None:
-    register = _open_register(tmp_path)
-    try:
-        client = Client(base_url=register.base_url, api_key="demo-paid", adapter=register.adapter, cache="memory")
-        client.store_credentials(*ACCOUNTS["valid"])
-        cid = entity(world_meta, 1)
-        with pytest.raises(RateLimitedError) as info:
-            for _ in range(21):
-                client.order_extract(cid)
-        assert info.value.code == "extract_quota_exceeded" and "quota" in info.value.suggestion
-        assert client.credits_spent == 20 * 50
-    finally:
-        register.close()
+def test_429_extract_quota_is_raised_with_retry_after(make_register: Any, world_meta: dict) -> None:
+    register = make_register()
+    client = Client(base_url=register.base_url, api_key="demo-paid", adapter=register.adapter, cache="memory")
+    client.store_credentials(*ACCOUNTS["valid"])
+    cid = entity(world_meta, 1)
+    with pytest.raises(RateLimitedError) as info:
+        for _ in range(21):
+            client.order_extract(cid)
+    assert info.value.code == "extract_quota_exceeded" and "quota" in info.value.suggestion
+    assert client.credits_spent == 20 * 50
 
 
-def _faulty(tmp_path: Any, **faults: Any) -> tuple[Any, RequestCounter]:
+def _faulty(make_register: Any, **faults: Any) -> tuple[Any, Any]:
     from regkit.local import Faults
 
-    register = _open_register(tmp_path, faults=Faults(**faults))
-    counter = RequestCounter(register.app.wsgi_app)
-    register.app.wsgi_app = counter
-    return register, counter
+    register = make_register(faults=Faults(**faults))
+    return register, register.counter
 
 
-def test_5xx_retried_for_lookups_never_for_creation(tmp_path: Any) -> None:
-    register, counter = _faulty(tmp_path, fault_rate=1.0)
-    try:
-        client = Client(
-            base_url=register.base_url,
-            adapter=register.adapter,
-            cache="memory",
-            retries=RetryPolicy(retries=2, backoff=0.0),
-        )
-        with pytest.raises(ServerError) as lookup:
-            client.get_company("DE-HRB-B1234-1")
-        assert len(counter.counted) == 3 and lookup.value.code == "injected_fault" and not lookup.value.outcome_unknown
-        counter.counted.clear()
-        with pytest.raises(ServerError) as monitor:
-            client.create_monitor("company", "DE-HRB-B1234-1", ["basic"])
-        assert len(counter.counted) == 1 and monitor.value.outcome_unknown
-        assert "list_monitors()" in monitor.value.suggestion and "NOT retried" in str(monitor.value)
-        counter.counted.clear()
-        with pytest.raises(ServerError) as order:
-            client.order_extract("DE-HRB-B1234-1")
-        assert len(counter.counted) == 1 and order.value.outcome_unknown
-        assert "get_credits()" in order.value.suggestion and "support" in order.value.suggestion
-    finally:
-        register.close()
+def test_5xx_retried_for_lookups_never_for_creation(make_register: Any) -> None:
+    register, counter = _faulty(make_register, fault_rate=1.0)
+    client = Client(
+        base_url=register.base_url,
+        adapter=register.adapter,
+        cache="memory",
+        retries=RetryPolicy(retries=2, backoff=0.0),
+    )
+    with pytest.raises(ServerError) as lookup:
+        client.get_company("DE-HRB-B1234-1")
+    assert len(counter.counted) == 3 and lookup.value.code == "injected_fault" and not lookup.value.outcome_unknown
+    counter.counted.clear()
+    with pytest.raises(ServerError) as monitor:
+        client.create_monitor("company", "DE-HRB-B1234-1", ["basic"])
+    assert len(counter.counted) == 1 and monitor.value.outcome_unknown
+    assert "list_monitors()" in monitor.value.suggestion and "NOT retried" in str(monitor.value)
+    counter.counted.clear()
+    with pytest.raises(ServerError) as order:
+        client.order_extract("DE-HRB-B1234-1")
+    assert len(counter.counted) == 1 and order.value.outcome_unknown
+    assert "get_credits()" in order.value.suggestion and "support" in order.value.suggestion
 
 
 @pytest.mark.parametrize("fault", ["timeout_rate", "truncate_rate"])
-def test_ambiguous_creation_over_loopback_is_not_retried(tmp_path: Any, fault: str) -> None:
+def test_ambiguous_creation_over_loopback_is_not_retried(make_register: Any, fault: str) -> None:
     from regkit.local import LocalServer
 
-    register, counter = _faulty(tmp_path, **{fault: 1.0}, timeout=1.0)
-    try:
-        with LocalServer(register.app) as server:
-            client = Client(base_url=server.url, api_key="demo-paid", cache="memory", timeout=(2.0, 0.3))
-            with pytest.raises(TransportError) as info:
-                client.create_monitor("company", "DE-HRB-B1234-1", ["basic"])
-            assert info.value.outcome_unknown and "list_monitors()" in info.value.suggestion
-            assert len(counter.counted) == 1
-    finally:
-        register.close()
+    register, counter = _faulty(make_register, **{fault: 1.0}, timeout=1.0)
+    with LocalServer(register.app) as server:
+        client = Client(base_url=server.url, api_key="demo-paid", cache="memory", timeout=(2.0, 0.3))
+        with pytest.raises(TransportError) as info:
+            client.create_monitor("company", "DE-HRB-B1234-1", ["basic"])
+        assert info.value.outcome_unknown and "list_monitors()" in info.value.suggestion
+        assert len(counter.counted) == 1
 
 
 def test_connection_refused_is_a_transport_error_that_says_nothing_was_sent() -> None:
@@ -229,24 +214,21 @@ def _companies() -> Any:
     return load_catalog(None, None).world.companies  # the register's own copy, read once per process
 
 
-def test_wait_for_extract_gives_up_with_a_clear_error(tmp_path: Any) -> None:
+def test_wait_for_extract_gives_up_with_a_clear_error(make_register: Any) -> None:
     from regkit.client import WaitTimeout
 
-    register = _open_register(tmp_path, extract_delay=30.0)
-    try:
-        client = Client(base_url=register.base_url, adapter=register.adapter, cache="memory")
-        order = client.order_extract(credential_name="sandbox")
-        started = time.monotonic()
-        with pytest.raises(WaitTimeout) as info:
-            client.wait_for_extract(order.id, timeout=0.3, poll=0.05)
-        assert time.monotonic() - started < 2 and isinstance(info.value, TimeoutError)
-        assert "still processing" in str(info.value) and "polling costs nothing" in info.value.suggestion
-        assert not client.get_extract(order.id).meta.from_cache  # processing answers are never cached
-    finally:
-        register.close()
+    register = make_register(extract_delay=30.0)
+    client = Client(base_url=register.base_url, adapter=register.adapter, cache="memory")
+    order = client.order_extract(credential_name="sandbox")
+    started = time.monotonic()
+    with pytest.raises(WaitTimeout) as info:
+        client.wait_for_extract(order.id, timeout=0.3, poll=0.05)
+    assert time.monotonic() - started < 2 and isinstance(info.value, TimeoutError)
+    assert "still processing" in str(info.value) and "polling costs nothing" in info.value.suggestion
+    assert not client.get_extract(order.id).meta.from_cache  # processing answers are never cached
 
 
-def test_expired_document_urls_are_refreshed_before_download(tmp_path: Any) -> None:
+def test_expired_document_urls_are_refreshed_before_download(tmp_path: Any, make_register: Any) -> None:
     from datetime import timedelta
 
     from regkit.client import CachePolicy
@@ -254,28 +236,25 @@ def test_expired_document_urls_are_refreshed_before_download(tmp_path: Any) -> N
     # Windows of LIFETIME seconds between steps: wide enough that a pause of the process (a full garbage
     # collection in a long suite) does not age an answer past the client's lifetime between two lines.
     LIFETIME = 2.5
-    register = _open_register(tmp_path, url_ttl=1)
-    try:
-        client = Client(
-            base_url=register.base_url,
-            adapter=register.adapter,
-            cache="memory",
-            policy=CachePolicy(url_lifetime=timedelta(seconds=LIFETIME)),
-        )
-        done = client.wait_for_extract(client.order_extract(credential_name="sandbox").id, timeout=10, poll=0.05)
-        time.sleep(1.2)  # the register's URLs are dead now (not yet the client's lifetime: it learns from a 403)
-        files = client.download_extract(done, tmp_path / "docs")  # 403 url_expired, then fresh URLs
-        assert files and all(p.read_bytes() for p in files)
-        assert client.get_extract(done.id).meta.from_cache  # the refresh was stored
-        time.sleep(LIFETIME + 0.1)
-        again = client.get_extract(done.id)  # cached, but older than url_lifetime: fetched again (free)
-        assert not again.meta.from_cache and again.documents[0]["url"] != done.documents[0]["url"]
-        client.cache.offline = True
-        offline = client.get_extract(done.id)
-        assert offline.meta.from_cache and offline.meta.urls_expired is False  # fresh enough still
-        time.sleep(LIFETIME + 0.1)
-        stale = client.get_extract(done.id)
-        assert stale.meta.urls_expired and all("url" not in d for d in stale.documents)
-        assert client.credits_spent == 0
-    finally:
-        register.close()
+    register = make_register(url_ttl=1)
+    client = Client(
+        base_url=register.base_url,
+        adapter=register.adapter,
+        cache="memory",
+        policy=CachePolicy(url_lifetime=timedelta(seconds=LIFETIME)),
+    )
+    done = client.wait_for_extract(client.order_extract(credential_name="sandbox").id, timeout=10, poll=0.05)
+    time.sleep(1.2)  # the register's URLs are dead now (not yet the client's lifetime: it learns from a 403)
+    files = client.download_extract(done, tmp_path / "docs")  # 403 url_expired, then fresh URLs
+    assert files and all(p.read_bytes() for p in files)
+    assert client.get_extract(done.id).meta.from_cache  # the refresh was stored
+    time.sleep(LIFETIME + 0.1)
+    again = client.get_extract(done.id)  # cached, but older than url_lifetime: fetched again (free)
+    assert not again.meta.from_cache and again.documents[0]["url"] != done.documents[0]["url"]
+    client.cache.offline = True
+    offline = client.get_extract(done.id)
+    assert offline.meta.from_cache and offline.meta.urls_expired is False  # fresh enough still
+    time.sleep(LIFETIME + 0.1)
+    stale = client.get_extract(done.id)
+    assert stale.meta.urls_expired and all("url" not in d for d in stale.documents)
+    assert client.credits_spent == 0

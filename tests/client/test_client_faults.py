@@ -17,7 +17,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from conftest import _open_register  # type: ignore[import-not-found]
 
 from regkit.client import Client
 
@@ -67,22 +66,19 @@ def _strip(record: dict) -> dict:
     return {k: v for k, v in record.items() if k != "sources"}  # presigned URLs differ per answer
 
 
-def _used(tmp_path: Any) -> int:
+def _used(make_register: Callable[..., Any]) -> int:
     """Credits the register itself booked (the same state file, opened without faults)."""
-    auditor = _open_register(tmp_path)
-    try:
-        return int(auditor.session("demo-paid").get(f"{auditor.base_url}/v1/credits").json()["used_credits"])
-    finally:
-        auditor.close()
+    auditor = make_register()
+    return int(auditor.session("demo-paid").get(f"{auditor.base_url}/v1/credits").json()["used_credits"])
 
 
-def _check_run(client: Client, batch: Any, ids: list[str], world: Any, outcomes: Outcomes, tmp_path: Any) -> None:
+def _check_run(client: Client, batch: Any, ids: list[str], world: Any, outcomes: Outcomes, make_register: Any) -> None:
     assert [record.id for record in batch] == ids and not batch.errors and not batch.failed_ids
     assert all(_strip(record.raw) == world.companies[cid] for cid, record in zip(ids, batch))
     assert outcomes.seen[429] > 0 and outcomes.seen[500] > 0 and outcomes.seen["dropped"] > 0
 
     # Paid exactly once per company: by the register's own account and by the client's.
-    assert _used(tmp_path) == client.credits_spent == 10 * len(ids)
+    assert _used(make_register) == client.credits_spent == 10 * len(ids)
     # The ledger: one row per call — one per company, plus one per company of the second pass; each
     # company has exactly one successful row, which carries its 10 credits; every request that
     # reached the register is an attempt of exactly one row; lost answers are `uncertain`, not spent.
@@ -107,35 +103,29 @@ def _check_run(client: Client, batch: Any, ids: list[str], world: Any, outcomes:
 
 
 @pytest.mark.slow
-def test_1000_companies_through_faults_with_default_settings(tmp_path: Any, world: Any) -> None:
+def test_1000_companies_through_faults_with_default_settings(tmp_path: Any, make_register: Any, world: Any) -> None:
     from regkit.local import Faults
 
-    register = _open_register(tmp_path, faults=Faults(**MIX, seed=20261121))
+    register = make_register(faults=Faults(**MIX, seed=20261121))
     register.app.wsgi_app = outcomes = Outcomes(register.app.wsgi_app)
-    try:
-        with Client(
-            api_key="demo-paid", base_url=register.base_url, adapter=register.adapter, cache=tmp_path / "cache.sqlite"
-        ) as client:
-            ids = list(world.companies)[:1000]
-            batch = client.get_companies(ids, progress=False)  # errors="raise", the default
-            _check_run(client, batch, ids, world, outcomes, tmp_path)
-    finally:
-        register.close()
+    with Client(
+        api_key="demo-paid", base_url=register.base_url, adapter=register.adapter, cache=tmp_path / "cache.sqlite"
+    ) as client:
+        ids = list(world.companies)[:1000]
+        batch = client.get_companies(ids, progress=False)  # errors="raise", the default
+        _check_run(client, batch, ids, world, outcomes, make_register)
 
 
 @pytest.mark.slow
-def test_companies_through_faults_over_loopback(tmp_path: Any, world: Any) -> None:
+def test_companies_through_faults_over_loopback(tmp_path: Any, make_register: Any, world: Any) -> None:
     from regkit.local import Faults, LocalServer
 
-    register = _open_register(tmp_path, faults=Faults(**MIX, seed=7))
+    register = make_register(faults=Faults(**MIX, seed=7))
     register.app.wsgi_app = outcomes = Outcomes(register.app.wsgi_app)
-    try:
-        with (
-            LocalServer(register.app) as server,
-            Client(api_key="demo-paid", base_url=server.url, cache=tmp_path / "cache.sqlite") as client,
-        ):
-            ids = list(world.companies)[1000:1200]
-            batch = client.get_companies(ids, progress=False)
-            _check_run(client, batch, ids, world, outcomes, tmp_path)
-    finally:
-        register.close()
+    with (
+        LocalServer(register.app) as server,
+        Client(api_key="demo-paid", base_url=server.url, cache=tmp_path / "cache.sqlite") as client,
+    ):
+        ids = list(world.companies)[1000:1200]
+        batch = client.get_companies(ids, progress=False)
+        _check_run(client, batch, ids, world, outcomes, make_register)

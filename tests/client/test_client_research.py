@@ -351,16 +351,14 @@ def test_only_the_answer_asked_for_is_kept() -> None:
 # -- what is sent ----------------------------------------------------------------------------------------------
 
 
-def test_searches_send_the_live_services_body_form(fake: Any, make_fake_client: Any) -> None:
+def test_searches_send_the_live_services_body_form(local: Any) -> None:
     import json
 
-    page = {"results": [], "pagination": {"page": 1, "per_page": 10, "total_pages": 0, "total_results": 0}}
-    fake.route("POST", "/v1/search/company", lambda request: (200, page, fake.charged(10)))
-    fake.route("POST", "/v1/search/person", lambda request: (200, page, fake.charged(10)))
-    client = make_fake_client()
+    client = local.client()
     client.search_companies(" Nordstern ", {"revenue": (1e6, "2.5e6"), "legal_form": ["se", "ag"]}, per_page=10)
     client.search_persons("Roth", {"date_of_birth": ("1970-01-01", None), "active": False}, page=2)
-    company, person = (json.loads(request.body) for request in fake.sent)
+    assert local.counter.counted == [("POST", "/v1/search/company"), ("POST", "/v1/search/person")]
+    company, person = (json.loads(body) for body in local.counter.bodies)
     assert company == {
         "query": {"value": "Nordstern"},
         "filters": [

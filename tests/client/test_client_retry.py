@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 import pytest
 import requests
-from conftest import FakeInterface  # type: ignore[import-not-found]  # the fixtures' own module
+from fake_support import FakeInterface  # type: ignore[import-not-found]
 
 from regkit.client import Client, RateLimitedError, ServerError, TransportError, ValidationError
 from regkit.client.retry import MIN_RATE_LIMIT_WAIT, RetryPolicy, is_transient, parse_retry_after
