@@ -51,9 +51,9 @@ PRIVATE_ALLOWLIST = {
     # instead of add_nodes_from/add_edges_from takes 0.4 ms instead of 160 ms for the 5,000-company world, and
     # keeps from_companies over 100,000 companies within its 5 s target (benchmarks/bench_graph.py).  The
     # public path stays as the fallback for any other graph class.
-    "regkit.graph.build:graph._node": "networkx fast path (see above)",
-    "regkit.graph.build:graph._succ": "networkx fast path (see above)",
-    "regkit.graph.build:graph._pred": "networkx fast path (see above)",
+    "regkit.graph.builder:graph._node": "networkx fast path (see above)",
+    "regkit.graph.builder:graph._succ": "networkx fast path (see above)",
+    "regkit.graph.builder:graph._pred": "networkx fast path (see above)",
     # waitress has no public way to run its loop one poll at a time or to close every channel on stop; the
     # local register's server needs both to stop cleanly (webtest's StopableWSGIServer does the same).
     "regkit.local.server:server._map": "waitress's socket map (no public stop)",

@@ -93,9 +93,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
+from regkit.errors import BudgetExceededError, BudgetUnavailableError, BudgetWarning, RegkitError, ValidationError
+
 from .budget import Budget, Reservation
 from .cache import connect_redis, redact_url
-from regkit.errors import BudgetExceededError, BudgetUnavailableError, BudgetWarning, RegkitError, ValidationError
 from .team_scripts import BEAT, CLAIM, RECONCILE, RESERVE, RESTORE, SET_LIMIT, SETTLE, STATE
 
 if TYPE_CHECKING:  # pandas is imported when the ledger is asked for, not with the client

@@ -20,7 +20,7 @@ from .persons import is_company_id
 from .schema import NATURAL_PERSON, OWNERSHIP, REPRESENTATION
 
 if TYPE_CHECKING:
-    from .build import _Builder
+    from .builder import GraphBuilder
 
 __all__ = ["add_holdings", "add_person", "held_companies", "holder_id", "share_fraction"]
 
@@ -78,7 +78,7 @@ def _holdings(raw: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
             yield holding
 
 
-def add_holdings(builder: _Builder, answer: Any) -> None:
+def add_holdings(builder: GraphBuilder, answer: Any) -> None:
     """One ``ownership`` edge per holding of ``answer`` (the holder's node made if it is not there)."""
     raw = as_dict(answer)
     holder = holder_id(raw)
@@ -108,7 +108,7 @@ def add_holdings(builder: _Builder, answer: Any) -> None:
         builder.edge(holder, cid, f"{OWNERSHIP}/{kind or ''}/{start or ''}", attrs)
 
 
-def _person_attrs(person: Mapping[str, Any], builder: _Builder) -> dict[str, Any]:
+def _person_attrs(person: Mapping[str, Any], builder: GraphBuilder) -> dict[str, Any]:
     first, last = person.get("first_name"), person.get("last_name")
     name = " ".join(part for part in (first, last) if part) or None
     return {
@@ -122,7 +122,7 @@ def _person_attrs(person: Mapping[str, Any], builder: _Builder) -> dict[str, Any
     }
 
 
-def add_person(builder: _Builder, answer: Any, with_positions: bool) -> None:
+def add_person(builder: GraphBuilder, answer: Any, with_positions: bool) -> None:
     """The person's node (gaps of an existing node filled) and, with ``with_positions``, a
     ``representation`` edge per management position."""
     raw = as_dict(answer)
