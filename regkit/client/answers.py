@@ -17,5 +17,8 @@ def record_meta(answer: Answer, urls_expired: bool = False) -> RecordMeta:
 
 
 def urls_stale(answer: Answer, lifetime: timedelta) -> bool:
-    """Whether ``answer`` came from the cache and is older than ``lifetime`` (its presigned URLs may be dead)."""
+    """Whether ``answer`` carries presigned URLs (a non-empty ``sources``), came from the cache and is older than
+    ``lifetime`` (so its URLs may be dead).  An answer without URLs (an export's ``"sources": []``) never is."""
+    if not answer.data.get("sources"):
+        return False
     return answer.from_cache and datetime.now(timezone.utc) - answer.fetched_at > lifetime

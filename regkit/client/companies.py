@@ -59,7 +59,7 @@ class CompanyLookups:
 
     def record(self, op: Operation, answer: Answer, refresh_sources: bool = False) -> CompanyRecord:
         """The record of a company answer, its presigned URLs checked."""
-        stale = "sources" in answer.data and urls_stale(answer, self.policy.url_lifetime)
+        stale = urls_stale(answer, self.policy.url_lifetime)
         if stale and refresh_sources:
             answer, stale = self.caller.call(replace(op, refresh=True)), False
         if answer.source == "network":

@@ -742,7 +742,7 @@ class Client:
         )
         refresh_sources = validation.flag(refresh_sources, "refresh_sources")
         answer = self._caller.call(op)
-        stale = "sources" in answer.data and urls_stale(answer, self.policy.url_lifetime)
+        stale = urls_stale(answer, self.policy.url_lifetime)
         if stale and refresh_sources:
             answer, stale = self._caller.call(replace(op, refresh=True)), False
         data = {k: v for k, v in answer.data.items() if k != "sources"} if stale else answer.data

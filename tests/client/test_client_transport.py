@@ -221,11 +221,6 @@ def test_expired_source_urls_are_never_handed_out(inprocess: Any, cid: str) -> N
     assert inprocess.counter.count() == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the client marks any answer with a 'sources' key as urls_expired, but an export answer carries "
-    "'sources': [] (no URL to expire): regkit/client/core.py tests `\"sources\" in answer.data`, not its truth",
-)
 def test_an_export_answer_has_no_urls_to_expire(inprocess: Any, cid: str) -> None:
     client = inprocess.client(retries=RETRIES, policy=CachePolicy(url_lifetime=timedelta(0)))
     assert client.get_company(cid, export=True).raw["sources"] == []  # the register sends none
