@@ -7,11 +7,12 @@ How the cache is built (quickly, and as the client stores answers):
 
 1. the bundled world's 5,000 companies are fetched once through ``regkit.Client`` from the local register
    in-process, into a fresh SQLite cache (what a user's cache holds after ``client.get_companies(ids)``);
-2. each stored answer is copied ``--companies / 5,000 - 1`` times under new company ids: the row is read as
-   requests-cache's pickle serializer stored it, the id is replaced everywhere in the body and the request URL
+2. each stored answer is copied ``--companies / 5,000 - 1`` times under new company ids, through public APIs only:
+   the answer is read with ``client.cache.scan()``, the id is replaced everywhere in the body and the request URL
    (``DE-HRB-B1204-17572`` → ``DE-HRB-B1204-90117572``: ``9``, the copy's number, the original number, so no
-   copy collides with a world id), and the row is inserted under a new key (a hash of the new URL; the export
-   reads every row, so the key need not be the one requests-cache would compute).
+   copy collides with a world id), and the copy is written with requests-cache's ``save_response`` as a
+   ``CachedResponse`` under a new key (a hash of the new URL; the export reads every answer, so the key need not be
+   the one the client would compute), in the client's own stored format.
 
 The export then runs in a fresh subprocess (``regkit.export_cli.export_cache(cache, out)``, as ``regkit export parquet``), so its peak resident
 memory (``ru_maxrss``) is its own: imports, both passes, the part files and the manifest.
@@ -27,9 +28,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import pickle
 import re
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -73,39 +72,48 @@ def _copy_id(company_id: str, copy: int) -> str:
 
 
 def add_copies(cache: Path, copies: int) -> tuple[int, float]:
-    """Insert ``copies`` variants of every stored company answer of ``cache``; (rows inserted, seconds)."""
+    """Write ``copies`` variants of every stored company answer of ``cache``; (answers written, seconds)."""
+    from requests_cache import CachedRequest, CachedResponse
+
+    from regkit.client import Client
+
     started = time.perf_counter()
-    con = sqlite3.connect(cache)
-    rows = con.execute("SELECT key, value, expires FROM responses").fetchall()
-    inserted = 0
-    with con:
-        for _, value, expires in rows:
-            fields = pickle.loads(value)
-            url = fields["request"]["url"]
-            match = re.search(r"/v1/company/([^/?]+)$", url)
+    written = 0
+    with Client(base_url="http://bench.invalid", api_key="bench", cache=cache, ledger_file=None) as client:
+        backend = client.cache.backend
+        originals = list(client.cache.scan())
+        for answer in originals:
+            match = re.search(r"/v1/company/([^/?]+)$", answer.url)
             if match is None:
                 continue
             original = match.group(1)
-            body, quoted = fields["_content"], f'"{original}"'.encode()
-            batch = []
+            quoted = f'"{original}"'.encode()
             for copy in range(1, copies + 1):
                 new = _copy_id(original, copy)
-                fields["_content"] = body.replace(quoted, f'"{new}"'.encode())  # the id, never a longer one
-                fields["request"]["url"] = fields["url"] = url.replace(original, new)
-                key = hashlib.sha256(fields["url"].encode()).hexdigest()[:16]
-                batch.append((key, pickle.dumps(fields, protocol=pickle.HIGHEST_PROTOCOL), expires))
-            con.executemany("INSERT INTO responses (key, value, expires) VALUES (?, ?, ?)", batch)
-            inserted += len(batch)
-    con.close()
-    return inserted, time.perf_counter() - started
+                url = answer.url.replace(original, new)
+                response = CachedResponse(
+                    content=answer.body.replace(quoted, f'"{new}"'.encode()),  # the id, never a longer one
+                    url=url,
+                    status_code=answer.status,
+                    headers=answer.headers,
+                    request=CachedRequest(method=answer.method, url=url, headers=answer.request_headers),
+                    created_at=answer.created_at,
+                    expires=answer.expires,
+                )
+                key = hashlib.sha256(url.encode()).hexdigest()[:16]
+                backend.save_response(response, cache_key=key, expires=answer.expires)
+                written += 1
+    return written, time.perf_counter() - started
 
 
 def stored(cache: Path) -> int:
-    """Rows in the cache's responses table (0 if there is no cache yet)."""
+    """Answers the cache holds (0 if there is no cache yet)."""
     if not cache.exists():
         return 0
-    with sqlite3.connect(cache) as con:
-        return int(con.execute("SELECT count(*) FROM responses").fetchone()[0])
+    from regkit.client import Client
+
+    with Client(base_url="http://bench.invalid", api_key="bench", cache=cache, ledger_file=None) as client:
+        return int(client.cache.info()["responses"])
 
 
 def build_cache(cache: Path, companies: int) -> None:
@@ -119,7 +127,7 @@ def build_cache(cache: Path, companies: int) -> None:
     inserted, seconds = add_copies(cache, copies)
     size = cache.stat().st_size / 2**20
     print(
-        f"cache: {copies} copies of each under new ids, {inserted:,} rows in {seconds:.1f} s "
+        f"cache: {copies} copies of each under new ids, {inserted:,} answers in {seconds:.1f} s "
         f"({stored(cache):,} answers, {size:,.0f} MiB)"
     )
 
