@@ -16,9 +16,10 @@ def record_meta(answer: Answer, urls_expired: bool = False) -> RecordMeta:
     return RecordMeta(answer.from_cache, answer.fetched_at, answer.credits, urls_expired)
 
 
-def urls_stale(answer: Answer, lifetime: timedelta) -> bool:
-    """Whether ``answer`` carries presigned URLs (a non-empty ``sources``), came from the cache and is older than
-    ``lifetime`` (so its URLs may be dead).  An answer without URLs (an export's ``"sources": []``) never is."""
-    if not answer.data.get("sources"):
+def urls_stale(answer: Answer, lifetime: timedelta, key: str = "sources") -> bool:
+    """Whether ``answer`` carries presigned URLs (a non-empty ``key``: ``"sources"`` of a company or owners answer,
+    ``"documents"`` of an extract), came from the cache and is older than ``lifetime`` (so its URLs may be dead).
+    An answer without URLs (an export's ``"sources": []``) never is."""
+    if not answer.data.get(key):
         return False
     return answer.from_cache and datetime.now(timezone.utc) - answer.fetched_at > lifetime

@@ -830,7 +830,7 @@ class Client:
         once they may have expired (offline: left out, ``meta.urls_expired``)."""
         op = self._extract_op(extract_id)
         answer: Answer = self._caller.call(op)
-        stale = bool(answer.data.get("documents")) and urls_stale(answer, self.policy.url_lifetime)
+        stale = urls_stale(answer, self.policy.url_lifetime, key="documents")
         if stale and not self.cache.offline:
             answer, stale = self._caller.call(replace(op, refresh=True)), False
         data = answer.data
