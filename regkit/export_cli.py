@@ -61,7 +61,10 @@ def export_cache(where: str | None, directory: str | os.PathLike[str], *, overwr
     from regkit.frames.export import export_parquet
 
     handle = ClientCache(open_cache(where), CachePolicy())
-    return export_parquet(handle, directory, overwrite=overwrite, scope_header=SCOPE_HEADER)
+    try:
+        return export_parquet(handle, directory, overwrite=overwrite, scope_header=SCOPE_HEADER)
+    finally:
+        handle.close()
 
 
 def export_parquet_command(args: argparse.Namespace) -> int:

@@ -9,7 +9,7 @@ The layers come from README.md's ``## Layout`` section, so changing the README c
   sentence does not (``regkit/schema/``: "the constants both sides share") must be described as shared: it goes
   below every layer.  Today: views (widgets, plot) → analysis (frames, graph) → client → local → schema.
 
-The facade — the modules directly in ``regkit/`` (``__init__``, ``cli``, ``__main__``, ``_lazy``) — sits above
+The facade — the modules directly in ``regkit/`` (``__init__``, ``cli``, ``export_cli``, ``__main__``, ``_lazy``) — sits above
 everything and may import anything.  Nothing may import it from below (``from regkit import Client`` in a layer
 would be an upward import through the lazy table) except the helpers of ``layers_support.SHARED_FACADE_HELPERS``:
 ``regkit._lazy``, the helper every package ``__init__`` declares its lazy exports with, and ``regkit.errors``, the

@@ -347,7 +347,39 @@ class Client:
     ) -> CompanyBatch | CostEstimate:
         """Look up many companies concurrently; each distinct company is paid at most once.
 
-        See :meth:`regkit.client.bulk.BulkFetcher.get_companies` for the details.
+        Cached companies are read in one batch; the others are fetched on the client's worker threads, paced to
+        the server's rate limit, retried, and — those still failing — tried once more at the end
+        (:mod:`regkit.client.bulk`).  With a budget, the whole cost is estimated and checked before anything
+        is sent.
+
+        Parameters
+        ----------
+        ids : sequence of str
+            Company ids; duplicates are fetched once.
+        realtime : bool
+            Fetch each from the official register (20 credits each, never cached).
+        errors : {"raise", "collect"}
+            ``"raise"``: malformed ids raise before anything is sent; a lookup the interface rejects
+            (404, 402, ...) stops the call at once, one that still fails after its retries and a second
+            pass stops it at the end; the error says how many were fetched (they stay cached) and how to
+            resume.  ``"collect"``: every failure is kept in ``batch.errors`` and its slot is ``None``;
+            ``client.get_companies(batch.failed_ids)`` asks for those again (the others are cached).
+        progress : bool
+            Show a tqdm progress bar.
+        dry_run : bool
+            Return the :class:`~regkit.client.bulk.CostEstimate` instead of fetching.
+
+        Returns
+        -------
+        CompanyBatch
+            Records in input order (``CostEstimate`` with ``dry_run``).
+
+        Raises
+        ------
+        ValidationError
+            ``errors`` is neither mode, ``ids`` is one string, or (``errors="raise"``) an id is malformed.
+        BudgetExceededError
+            When the estimate exceeds the remaining budget (nothing is sent).
         """
         return self._bulk.get_companies(
             ids,
@@ -364,7 +396,17 @@ class Client:
 
         ``endpoint`` is one of ``"company"`` (the default), ``"owners"``, ``"holdings"``, ``"person"`` and
         ``"person_holdings"`` (person UUIDs for the last two), as for :meth:`is_cached`; malformed ids are not
-        counted.  See :meth:`regkit.client.bulk.BulkFetcher.estimate_cost`.
+        counted.
+
+        Returns
+        -------
+        CostEstimate
+            Ids requested, distinct, cached, to fetch, the price of one, the credits, and the budget left.
+
+        Raises
+        ------
+        ValidationError
+            An unknown ``endpoint``, or ``realtime`` for one without it.
         """
         return self._bulk.estimate_cost(company_ids, realtime=validation.flag(realtime, "realtime"), endpoint=endpoint)
 

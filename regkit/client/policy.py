@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from requests_cache import DEFAULT_IGNORED_PARAMS, DO_NOT_CACHE
 
-from regkit.schema.interface import COMPANY_ID_PATTERN, SOURCE_URL_VALIDITY_SECONDS
+from regkit.schema.interface import COMPANY_ID_PATTERN, SCOPE_HEADER, SOURCE_URL_VALIDITY_SECONDS
 
 from .json_body import parsed_json
 
@@ -53,8 +53,6 @@ __all__ = [
     "company_ids",
 ]
 
-#: The non-secret header that separates user-scoped cache entries.
-SCOPE_HEADER = "X-Regkit-Scope"
 
 #: requests-cache's defaults plus what regkit adds (never a replacement: see DESIGN.md).
 IGNORED_PARAMETERS = (*DEFAULT_IGNORED_PARAMS, "password")

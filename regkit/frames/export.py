@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from regkit.errors import ValidationError
+from regkit.schema.interface import SCOPE_HEADER
 
 from .export_files import MANIFEST, TargetRefused, check_target, publish, remove_staging, require_pyarrow, staging_dir
 from .export_manifest import build_manifest
@@ -32,10 +33,6 @@ from .export_sources import StoredAnswer, survey
 __all__ = ["export_parquet", "StoredAnswers", "SCOPE_HEADER"]
 
 logger = logging.getLogger("regkit.frames")
-
-#: The request header regkit's client stores with a user-scoped answer (``regkit.client.policy.SCOPE_HEADER``;
-#: the client passes its own). Such answers belong to one API user and are never exported.
-SCOPE_HEADER = "X-Regkit-Scope"
 
 
 @runtime_checkable

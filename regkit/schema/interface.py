@@ -21,6 +21,7 @@ from typing import Any
 
 __all__ = [
     "API_VERSION",
+    "SCOPE_HEADER",
     "LOCAL_ORIGIN",
     "DEM_PER_EUR",
     "MAX_QUERY_LENGTH",
@@ -66,6 +67,10 @@ __all__ = [
     "PRICES",
     "load_openapi",
 ]
+
+#: The non-secret request header regkit's client stores with a user-scoped answer (a Transparenzregister extract:
+#: it belongs to one API user). The cache keys such answers by it and the Parquet export leaves them out.
+SCOPE_HEADER = "X-Regkit-Scope"
 
 API_VERSION = "2.5.0"
 """``info.version`` of the interface description."""

@@ -300,8 +300,9 @@ def test_the_export_takes_a_client_or_its_cache_and_refuses_a_bare_backend(fille
 
 def test_the_export_leaves_out_answers_the_client_marks_user_scoped():
     from regkit.client.policy import SCOPE_HEADER
+    from regkit.schema.interface import SCOPE_HEADER as SHARED
 
-    assert SCOPE_HEADER == regkit.frames.export.SCOPE_HEADER  # the default a direct call uses is the client's
+    assert SCOPE_HEADER is regkit.frames.export.SCOPE_HEADER is SHARED  # one header, defined once in the schema
 
 
 def test_a_memory_cache_exports_the_same_frames(tmp_path):
