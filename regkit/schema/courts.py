@@ -15,7 +15,17 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Court", "Courts", "COURT_CODE", "reference_dir", "court_table", "courts", "normalise_name", "name_parts"]
+__all__ = [
+    "Court",
+    "Courts",
+    "COURT_CODE",
+    "reference_dir",
+    "court_table",
+    "courts",
+    "normalise_name",
+    "name_parts",
+    "official_name",
+]
 
 #: A court code: the five characters of an id, optionally a department letter ("F1103R").
 COURT_CODE = re.compile(r"[A-Z][0-9]{4}[A-Z]?")
@@ -125,8 +135,9 @@ def _rows(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(handle))
 
 
-def _official_name(code: str, town: str, xunternehmen: dict[str, str], gds: dict[str, str]) -> str:
-    """The court's official name, chosen as the bundled world chooses it (XUnternehmen, then GDS, then town)."""
+def official_name(code: str, town: str, xunternehmen: dict[str, str], gds: dict[str, str]) -> str:
+    """The court's official name: XUnternehmen's, else GDS's (a current Amtsgericht), else "Amtsgericht <town>" —
+    the one rule, used by the client's court lists and the world generator alike."""
     for key in (code + "R", code + "V", code):
         if key in xunternehmen:
             return xunternehmen[key]
@@ -158,7 +169,7 @@ def court_table(reference: Path) -> Courts:
     full_names: dict[str, set[str]] = {}
     aliases: dict[str, set[str]] = {}
     for code, names in sorted(towns.items()):
-        court = Court(code, names[0], _official_name(code, names[0], xunternehmen, gds), current[code])
+        court = Court(code, names[0], official_name(code, names[0], xunternehmen, gds), current[code])
         by_code[code] = court
         for name in (*names, court.official):
             full_names.setdefault(normalise_name(name), set()).add(code)

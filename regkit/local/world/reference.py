@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Generic, TypeVar
 
+from regkit.schema.courts import official_name
+
 from .names import Name, first_names, last_names
 from .store import bundled_data_dirs
 
@@ -152,16 +154,6 @@ def _authority_classes(path: Path) -> dict[str, Weighted[str]]:
     return {kind: Weighted(items, weights) for kind, (items, weights) in classes.items()}
 
 
-def _court_name(code: str, town: str, xunternehmen: dict[str, str], gds: dict[str, str]) -> str:
-    for key in (code + "R", code + "V", code):
-        if key in xunternehmen:
-            return xunternehmen[key]
-    official = gds.get(code, "")
-    if official.startswith("Amtsgericht") and "aufgelöst" not in official:
-        return official
-    return "Amtsgericht " + town
-
-
 def _courts(directory: Path) -> list[Court]:
     """The register courts (current and former), their official names and weights, by code."""
     gds = {r["code"]: r["name"] for r in _rows(directory / "gds_gerichte.csv")}
@@ -178,7 +170,7 @@ def _courts(directory: Path) -> list[Court]:
         Court(
             code=code,
             town=town,
-            name=_court_name(code, town, xunternehmen, gds),
+            name=official_name(code, town, xunternehmen, gds),
             state=STATE_NAMES_DE.get(state, state),
             current=current[code],
             weight=weights[code],

@@ -31,10 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from datetime import date
-from typing import TYPE_CHECKING, Protocol
-
-if TYPE_CHECKING:
-    from .insolvency import Timeline
+from typing import Protocol
 
 __all__ = [
     "DISSOLVING_INSOLVENCY",
@@ -73,6 +70,20 @@ REGISTER_TYPE = {
 }
 #: Final statuses of a proceeding that dissolve the company (in liquidation until it is deleted).
 DISSOLVING_INSOLVENCY = frozenset({"opened", "mass_insufficient", "rejected_no_assets", "lifted", "discontinued"})
+
+
+class Proceeding(Protocol):
+    """What an ending needs of an insolvency proceeding's timeline (``regkit.local.world.insolvency.Timeline`` is
+    one)."""
+
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def events(self) -> list[tuple[str, date]]: ...
+
+    @property
+    def deleted(self) -> date | None: ...
 
 
 class Court(Protocol):
@@ -185,7 +196,7 @@ class Ending:
     insolvency_filed: date | None = None
 
 
-def ending(merged_into: Link | None, fate: Fate | None, proceeding: Timeline | None = None) -> Ending:
+def ending(merged_into: Link | None, fate: Fate | None, proceeding: Proceeding | None = None) -> Ending:
     """Combine a merger, a fate and an insolvency proceeding's timeline into one :class:`Ending`.
 
     ``proceeding`` is a timeline of the ``insolvency`` stage (``status``, ``events``, ``deleted``) or

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from regkit.schema.courts import reference_dir
+
 __all__ = [
     "World",
     "WORLD_FILES",
@@ -104,10 +106,7 @@ def default_reference_dir() -> Path:
     """The reference lists worlds are built from: ``reference/`` of :func:`default_data_dir` when it
     holds them, else those bundled with regkit (so ``REGKIT_DATA_DIR`` pointing at a built world
     needs no ``--reference``)."""
-    chosen = default_data_dir() / "reference"
-    if chosen.is_dir() and any(chosen.glob("*.csv")):
-        return chosen
-    return next((d / "reference" for d in bundled_data_dirs() if (d / "reference").is_dir()), chosen)
+    return reference_dir()  # the one rule, shared with the client's court lists
 
 
 def dump_line(record: dict[str, Any]) -> str:
