@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pandas as pd
 
-from regkit.client import parse_company_id as register_text_id
+from regkit.client import parse_company_id
 from regkit.client.validation import validate_company_id
 from regkit.errors import RegkitError, ValidationError
 from regkit.schema import display_label
@@ -133,7 +133,7 @@ def parse_text(text: str, persons: bool = False) -> Parsed:
             return Parsed(INVALID, None, message_html(str(exc), "error"))
     if looks_like_register_entry(stripped):
         try:
-            found = register_text_id(stripped)
+            found = parse_company_id(stripped)
         except ValidationError as exc:
             return Parsed(INVALID, None, message_html(str(exc), "error"))
         return Parsed(
