@@ -6,9 +6,6 @@ The client tests talk to the real local register, in-process (its requests adapt
 registers and clients through these fixtures only (never ``from conftest import``): ``register`` /
 ``make_register`` for a register, ``local`` / ``inprocess`` / ``make_local`` for a :class:`LocalTarget` that
 builds clients on one.
-
-The scripted ``fake`` transport (``fake_support.py``) remains for the retry tests only, until they move to the
-fault plan.
 """
 
 from __future__ import annotations
@@ -20,43 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from fake_support import FAKE_KEY, FAKE_URL, FakeInterface
-
-
-@pytest.fixture
-def fake() -> FakeInterface:
-    """A fresh scripted interface (use with :func:`make_fake_client`); for the retry tests only, until they
-    move to the local register's fault plan."""
-    return FakeInterface()
-
-
-@pytest.fixture
-def make_fake_client(fake: FakeInterface) -> Callable[..., Any]:
-    """Build clients on the scripted interface with a memory cache, no retry pauses, and any
-    keyword of ``regkit.Client`` overridden."""
-    from regkit.client import Client, RetryPolicy
-
-    clients: list[Any] = []
-
-    def make(**kwargs: Any) -> Any:
-        options: dict[str, Any] = {
-            "api_key": FAKE_KEY,
-            "base_url": FAKE_URL,
-            "cache": "memory",
-            "retries": RetryPolicy(retries=3, backoff=0.0, backoff_max=0.0),
-            "adapter": fake,
-        }
-        options.update(kwargs)
-        client = Client(**options)
-        client._caller.sleep = lambda seconds: None
-        client._caller.gate._sleep = lambda seconds: None
-        clients.append(client)
-        return client
-
-    yield make
-    for client in clients:
-        client.close()
-
 
 # -- the local register ------------------------------------------------------------------------
 

@@ -1,4 +1,9 @@
-"""Backoff, Retry-After held for every worker, and 429 as "wait, then go on" (its own budget)."""
+"""Backoff, Retry-After held for every worker, and 429 as "wait, then go on" (its own budget).
+
+The policy's arithmetic (``RetryPolicy``, ``parse_retry_after``, ``is_transient``) and the pacer's hold are unit
+tests without a transport; the caller's budgets are tested on the real local register, whose fault plan
+(``Faults(plan=[...])``) answers the lookups with exact steps in turn.
+"""
 
 from __future__ import annotations
 
@@ -6,19 +11,18 @@ import random
 import threading
 import warnings
 from datetime import datetime, timezone
+from typing import Any
 
 import pytest
-import requests
-from fake_support import FakeInterface  # type: ignore[import-not-found]
 
-from regkit.client import Client, RateLimitedError, ServerError, TransportError, ValidationError
+from regkit.client import Client
 from regkit.client.retry import MIN_RATE_LIMIT_WAIT, RetryPolicy, is_transient, parse_retry_after
 from regkit.client.transport.pacing import Pacer
-from regkit.errors import NotFoundError
+from regkit.errors import NotFoundError, RateLimitedError, ServerError, TransportError, ValidationError
+from regkit.local import Faults
 
 CID = "DE-HRB-B1234-1"
-LIMITED = (429, {"error": {"code": "rate_limited", "message": "slow down"}}, {"Retry-After": "1"})
-BOOM = (500, {"error": {"code": "internal_error", "message": "oops"}}, FakeInterface.charged(0))
+DEMO_KEY = "demo-paid"  # the key the client fixtures use (conftest's ``LocalTarget``): never in an error
 
 
 @pytest.mark.parametrize(
@@ -130,61 +134,73 @@ def test_without_learning_a_429_sets_no_pace() -> None:
 
 
 # -- the caller: 429 is "wait, then go on" -------------------------------------------------------
+#
+# These run on the real local register: its fault plan answers the lookups with exact steps in turn (``429`` with
+# ``Retry-After: 1``, ``429@2``, ``error`` a 500 ``injected_fault`` charged 0, ``pass`` the register's own answer).
+# The register counts the requests that reached it (``target.counter``) and keeps its own account of the credits
+# (``target.used()``), checked against the client's ledger. Only time is faked: each 429 holds the client's
+# pacer, which waits on a fake clock, so a test waits for no Retry-After.
+
+#: Three retries without pauses: three failures (5xx, timeouts) are allowed per call; 429s come on top.
+RETRIES = RetryPolicy(retries=3, backoff=0.0, backoff_max=0.0)
+LOOKUPS = "GET /v1/company/*"
 
 
-def _script(*answers: object):  # type: ignore[no-untyped-def]
-    queue = list(answers)
-
-    def handler(request: requests.PreparedRequest) -> tuple:
-        answer = queue.pop(0) if len(queue) > 1 else queue[0]
-        return answer(request) if callable(answer) else answer
-
-    return handler
+@pytest.fixture
+def cid(world: Any) -> str:
+    """A company of the bundled world."""
+    return next(iter(world.companies))
 
 
-def _ok(request: requests.PreparedRequest) -> tuple:
-    return 200, FakeInterface.company_body(CID), FakeInterface.charged(10)
+def _planned(make_local: Any, *plan: str, kind: str = "inprocess") -> Any:
+    """A register reached ``kind``-wise whose lookups meet the fault ``plan`` in turn."""
+    return make_local(kind, faults=Faults(plan=plan))
 
 
-def _with_fake_clock(client):  # type: ignore[no-untyped-def]
+def _with_fake_clock(client: Any) -> FakeClock:
+    """Hold the client's workers on a fake clock: each 429's wait is recorded in ``clock.slept``, not waited."""
     clock = FakeClock()  # the budgets are under test, not the pace: each 429 holds for its Retry-After only
     client._caller.gate = Pacer(clock=clock, sleep=clock.sleep, learn=False)
     return clock
 
 
-def test_429s_wait_and_do_not_spend_the_failure_budget(fake: FakeInterface, make_fake_client) -> None:
-    fake.route("GET", "/v1/company/*", _script(LIMITED, BOOM, LIMITED, LIMITED, BOOM, BOOM, LIMITED, _ok))
-    client = make_fake_client()  # retries=3: three failures are allowed, the four 429s come on top
+@pytest.mark.parametrize("kind", ["inprocess", "loopback"])
+def test_429s_wait_and_do_not_spend_the_failure_budget(make_local: Any, cid: str, kind: str) -> None:
+    target = _planned(make_local, f"{LOOKUPS}=429,error,429,429,error,error,429,pass", kind=kind)
+    client = target.client(retries=RETRIES)  # three failures are allowed, the four 429s come on top
     clock = _with_fake_clock(client)
-    assert client.get_company(CID).id == CID
-    assert fake.count() == 8 and clock.slept == [1.0] * 4  # each 429 waited its Retry-After, once
+    assert client.get_company(cid).id == cid
+    assert target.counter.count("GET", "/v1/company/*") == 8 and clock.slept == [1.0] * 4  # each 429 waited once
     ledger = client.ledger
-    assert len(ledger) == 1 and (ledger.iloc[0]["attempts"], ledger.iloc[0]["credits"]) == (8, 10)
+    assert len(ledger) == 1 and ledger.iloc[0]["attempts"] == 8
+    assert ledger.iloc[0]["credits"] == target.used() == 10  # only the answer was charged, by both accounts
     assert ledger.iloc[0]["status"] == 200 and not isinstance(ledger.iloc[0]["error"], str)
 
 
-def test_failures_keep_their_budget_and_say_how_long_the_call_tried(fake: FakeInterface, make_fake_client) -> None:
-    fake.route("GET", "/v1/company/*", _script(LIMITED, BOOM))
-    client = make_fake_client()
-    _with_fake_clock(client)
+def test_failures_keep_their_budget_and_say_how_long_the_call_tried(make_local: Any, cid: str) -> None:
+    target = _planned(make_local, f"{LOOKUPS}=429,error,gateway,truncate,error*")
+    client = target.client(retries=RETRIES)
+    clock = _with_fake_clock(client)
     with pytest.raises(ServerError) as info:
-        client.get_company(CID)
-    assert fake.count() == 5  # one 429, then 1 + 3 retries
+        client.get_company(cid)
+    # One 429 (waited out), then 1 + 3 retries: a 500, a 502 page, a body cut short, a 500.
+    assert target.counter.count("GET", "/v1/company/*") == 5 and clock.slept == [1.0]
     assert "gave up after 5 attempts, 1 of them answered 429" in str(info.value)
+    row = client.ledger.iloc[-1]
+    assert (row["attempts"], row["credits"], row["error"]) == (5, 0, "ServerError") and target.used() == 0
 
 
-def test_429_patience_is_a_total_wait_and_the_error_says_how_to_get_more(fake: FakeInterface, make_fake_client) -> None:
-    from regkit.client import RetryPolicy
-
-    fake.route("GET", "/v1/company/*", _script((429, LIMITED[1], {"Retry-After": "2"})))
-    client = make_fake_client(retries=RetryPolicy(retries=3, backoff=0.0, rate_limit_wait=5.0))
+def test_429_patience_is_a_total_wait_and_the_error_says_how_to_get_more(make_local: Any, cid: str) -> None:
+    target = _planned(make_local, f"{LOOKUPS}=429@2*")
+    client = target.client(retries=RetryPolicy(retries=3, backoff=0.0, rate_limit_wait=5.0))
     clock = _with_fake_clock(client)
     with pytest.raises(RateLimitedError) as info:
-        client.get_company(CID)
-    assert fake.count() == 3 and clock.slept == [2.0, 2.0]  # a third wait would make 6 s > 5 s
+        client.get_company(cid)
+    assert target.counter.count("GET", "/v1/company/*") == 3 and clock.slept == [2.0, 2.0]  # a third: 6 s > 5 s
     assert "still rate-limited after 3 answers 429 and 4.0 s of waiting" in str(info.value)
-    assert "rate_limit_wait" in info.value.suggestion and FakeInterface.KEY not in str(info.value)
-    assert client.ledger.iloc[-1]["attempts"] == 3 and client.ledger.iloc[-1]["error"] == "RateLimitedError"
+    assert "rate_limit_wait" in info.value.suggestion and DEMO_KEY not in str(info.value)
+    row = client.ledger.iloc[-1]
+    assert (row["attempts"], row["credits"], row["error"]) == (3, 0, "RateLimitedError") and target.used() == 0
 
 
 def test_pacing_is_on_by_default_and_the_positional_fields_keep_their_places() -> None:
