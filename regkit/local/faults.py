@@ -29,9 +29,9 @@ import random
 import re
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from .logs import FAULT_KEY
 
@@ -174,7 +174,7 @@ class Faults:
     burst_rate: float = 0.0
     burst_length: int = 3
     seed: int | None = 0
-    plan: tuple[PlanRule, ...] = ()
+    plan: Sequence[PlanRule | str] = ()
 
     def __post_init__(self) -> None:
         rules = tuple(rule if isinstance(rule, PlanRule) else parse_plan_rule(rule) for rule in self.plan)
@@ -184,6 +184,11 @@ class Faults:
             raise ValueError("fault rates must lie in [0, 1] and add up to at most 1")
         if self.latency < 0 or self.timeout < 0 or self.burst_length < 1:
             raise ValueError("latency and timeout must not be negative, burst_length at least 1")
+
+    @property
+    def rules(self) -> tuple[PlanRule, ...]:
+        """The plan as parsed rules (``plan`` given as text is parsed when the settings are made)."""
+        return cast(tuple[PlanRule, ...], self.plan)
 
     @property
     def active(self) -> bool:
@@ -226,11 +231,11 @@ class FaultMiddleware:
         self._random = random.Random(faults.seed)
         self._lock = threading.Lock()
         self._burst_left = 0
-        self._plan_used = [0] * len(faults.plan)
+        self._plan_used = [0] * len(faults.rules)
 
     def _planned(self, method: str, path: str) -> str | None:
         """The plan's step for this request, or ``None`` if no rule with steps left matches (lock held)."""
-        for index, rule in enumerate(self.faults.plan):
+        for index, rule in enumerate(self.faults.rules):
             if not rule.matches(method, path):
                 continue
             used = self._plan_used[index]
