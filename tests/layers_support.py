@@ -1006,6 +1006,24 @@ def _allowed(expr: str, name: str, module: str = "") -> bool:
     return any(key in PRIVATE_ALLOWLIST for key in (f"*.{name}", f"{expr}.{name}", f"{module}:{expr}.{name}"))
 
 
+def foreign_private_attributes(module: Module, package: str = PACKAGE) -> Iterator[tuple[ast.Attribute, str]]:
+    """``(node, expr)`` of every ``expr._name`` in ``module`` whose ``expr`` is not ``self``/``cls``/``super()`` and
+    is not a ``regkit.x._name`` path (those are imports, see :func:`private_imports`), nor allowlisted."""
+    for node in ast.walk(module.tree):
+        if not isinstance(node, ast.Attribute) or not _is_private(node.attr):
+            continue
+        owner = node.value
+        if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
+            continue
+        if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
+            continue
+        if (_dotted(node) or "").split(".")[0] == package:
+            continue
+        expr = ast.unparse(owner)
+        if not _allowed(expr, node.attr, module.name):
+            yield node, expr
+
+
 def private_attribute_reaches(scan: Scan, package: str = PACKAGE) -> list[Finding]:
     """(b) ``expr._name`` where ``expr`` is not ``self``/``cls``/``super()`` and no module of the accessing
     module's top-level package defines ``_name`` (see :func:`defined_names`), unless allowlisted.  Paths
@@ -1016,18 +1034,8 @@ def private_attribute_reaches(scan: Scan, package: str = PACKAGE) -> list[Findin
     findings = []
     for module in scan.modules.values():
         group = group_of(module.name, scan, package)
-        for node in ast.walk(module.tree):
-            if not isinstance(node, ast.Attribute) or not _is_private(node.attr):
-                continue
-            owner = node.value
-            if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
-                continue
-            if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
-                continue
-            if (_dotted(node) or "").split(".")[0] == package:
-                continue  # regkit.x._name: a private import, see private_imports()
-            expr = ast.unparse(owner)
-            if node.attr in defined[group] or _allowed(expr, node.attr, module.name):
+        for node, expr in foreign_private_attributes(module, package):
+            if node.attr in defined[group]:
                 continue
             shown = expr if len(expr) <= 40 else expr[:37] + "..."
             findings.append(
@@ -1060,19 +1068,9 @@ def private_reaches_within(scan: Scan, group: str) -> list[Finding]:
                 if f"{ref.target}.{ref.name}" in scan.modules:
                     continue  # a private module of the package
                 findings.append(Finding(module.rel, ref.lineno, f"{ref.text}: {ref.name} is private to {ref.target}"))
-        for node in ast.walk(module.tree):
-            if not isinstance(node, ast.Attribute) or not _is_private(node.attr):
+        for node, expr in foreign_private_attributes(module):
+            if node.attr in own:
                 continue
-            owner = node.value
-            if isinstance(owner, ast.Name) and owner.id in ("self", "cls"):
-                continue
-            if isinstance(owner, ast.Call) and isinstance(owner.func, ast.Name) and owner.func.id == "super":
-                continue
-            if (_dotted(node) or "").split(".")[0] == PACKAGE or node.attr in own:
-                continue
-            if _allowed(ast.unparse(owner), node.attr, module.name):
-                continue
-            expr = ast.unparse(owner)
             shown = expr if len(expr) <= 40 else expr[:37] + "..."
             findings.append(
                 Finding(module.rel, node.lineno, f"{shown}.{node.attr}: {node.attr} is not defined in {module.name}")

@@ -204,35 +204,8 @@ class BulkFetcher:
         progress: bool = True,
         dry_run: bool = False,
     ) -> CompanyBatch | CostEstimate:
-        """Look up many companies; see the module docstring.
-
-        Parameters
-        ----------
-        ids : sequence of str
-            Company ids; duplicates are fetched once.
-        realtime : bool
-            Fetch each from the official register (20 credits each, never cached).
-        errors : {"raise", "collect"}
-            ``"raise"``: malformed ids raise before anything is sent; a lookup the interface rejects
-            (404, 402, ...) stops the call at once, one that still fails after its retries and a second
-            pass stops it at the end; the error says how many were fetched (they stay cached) and how to
-            resume.  ``"collect"``: every failure is kept in ``batch.errors`` and its slot is ``None``;
-            ``client.get_companies(batch.failed_ids)`` asks for those again (the others are cached).
-        progress : bool
-            Show a tqdm progress bar.
-        dry_run : bool
-            Return the :class:`CostEstimate` instead of fetching.
-
-        Returns
-        -------
-        CompanyBatch
-            Records in input order (``CostEstimate`` with ``dry_run``).
-
-        Raises
-        ------
-        BudgetExceededError
-            When the estimate exceeds the remaining budget (nothing is sent).
-        """
+        """Look up many companies: the work behind :meth:`regkit.client.Client.get_companies`, whose docstring
+        gives the parameters, the result and the errors (``Client`` validates the flags, this the ids)."""
         if errors not in ERROR_MODES:
             raise ValidationError(f"errors must be 'raise' or 'collect', not {errors!r}")
         if isinstance(ids, str):
