@@ -36,7 +36,7 @@ from .records import (
     MonitorRecord,
 )
 from .research import PageT, ResultsT
-from .research_lookups import company_op, lookup_op, owners_op
+from .research_lookups import lookup_op, owners_op
 from .research_records import (
     CompanySearchPage,
     CompanySearchResults,
@@ -239,14 +239,6 @@ class Client:
         self.close()
 
     # -- companies -----------------------------------------------------------------------------
-    def _company_op(self, company_id: str, realtime: bool, export: bool) -> Operation:
-        """The operation of :meth:`get_company` (kept for tests that read the cache by its key)."""
-        return company_op(company_id, realtime, export)
-
-    def _lookup_op(self, endpoint: Any, identifier: Any, realtime: bool, best_available: bool = False) -> Operation:
-        """The operation of one lookup of :meth:`is_cached` (kept for tests that read the cache by its key)."""
-        return lookup_op(endpoint, identifier, realtime, best_available)
-
     def get_company(
         self, company_id: str, realtime: bool = False, export: bool = False, *, refresh_sources: bool = False
     ) -> CompanyRecord:

@@ -24,6 +24,7 @@ from serve_support import served_register  # noqa: E402
 from regkit.client import CacheError, CacheWriteWarning, Client, RegkitWarning  # noqa: E402
 from regkit.client.cache import repair  # noqa: E402
 from regkit.client.ledger import read_ledger  # noqa: E402
+from regkit.client.research_lookups import company_op  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +136,7 @@ def test_repair_keeps_what_can_be_read(inprocess: Any, world: Any, tmp_path: Pat
     from requests_cache import SQLiteCache
 
     SQLiteCache(path, serializer=foreign_serializer).save_response(  # an answer regkit cannot read
-        client.cache.backend.get_response(client._caller.cache_key(client._company_op(ids[0], False, False))),
+        client.cache.backend.get_response(client._caller.cache_key(company_op(ids[0], False, False))),
         cache_key="not-ours",
     )
     client.close()

@@ -18,6 +18,7 @@ from requests_cache import SQLiteCache
 from regkit.client import CachePolicy, Client, OfflineCacheMiss
 from regkit.client.cache_format import MAGIC, SERIALIZER
 from regkit.client.cache_store import StoredAnswer
+from regkit.client.research_lookups import company_op, lookup_op
 from regkit.client.transport.call import Operation
 from regkit.client.transport.keys import CacheKeys, cache_key
 
@@ -33,7 +34,7 @@ def cached(request: pytest.FixtureRequest, inprocess: Any, world: Any) -> tuple[
 
 
 def _key(client: Client, company_id: str, **options: Any) -> str:
-    op = client._company_op(company_id, options.get("realtime", False), options.get("export", False))
+    op = company_op(company_id, options.get("realtime", False), options.get("export", False))
     return client._caller.cache_key(op)
 
 
@@ -167,7 +168,7 @@ def test_realtime_and_refresh_are_never_read_from_the_cache(inprocess: Any, worl
     client = inprocess.client()
     client.get_company(cid)
     assert client.get_company(cid, realtime=True).meta.credits == 20 and client.requests_sent == 2
-    refreshed = client._caller.call(replace(client._company_op(cid, False, False), refresh=True))
+    refreshed = client._caller.call(replace(company_op(cid, False, False), refresh=True))
     assert refreshed.source == "network" and client.requests_sent == 3
     assert not client.is_cached(cid, realtime=True)
 
@@ -278,10 +279,10 @@ def test_every_kind_of_call_stores_under_its_key(inprocess: Any, world: Any) -> 
     client.list_monitors()
     stored = set(client.cache.store.keys())
     ops = {
-        "company": client._company_op(cid, False, False),
-        "owners": client._lookup_op("owners", cid, False, False),
-        "holdings": client._lookup_op("holdings", cid, False, False),
-        "person": client._lookup_op("person", person, False, False),
+        "company": company_op(cid, False, False),
+        "owners": lookup_op("owners", cid, False, False),
+        "holdings": lookup_op("holdings", cid, False, False),
+        "person": lookup_op("person", person, False, False),
     }
     assert {name for name, op in ops.items() if client._caller.cache_key(op) in stored} == set(ops)
     assert len(stored) == 5  # the four lookups and the search; credits and monitors are never cached
