@@ -31,21 +31,7 @@ def test_empty_ledger_has_documented_columns_and_dtypes() -> None:
     assert str(frame["time"].dtype) == "datetime64[us, UTC]"
     assert str(frame["status"].dtype) == "Int64"
     assert frame.attrs == {"credits_spent": 0, "credits_saved": 0}
-    for column in (
-        "time",
-        "call",
-        "method",
-        "path",
-        "status",
-        "credits",
-        "saved",
-        "source",
-        "from_cache",
-        "attempts",
-        "uncertain",
-        "error",
-        "note",
-    ):
+    for column in frame.columns:  # each column the frame has is documented
         assert column in Ledger.to_dataframe.__doc__
 
 
