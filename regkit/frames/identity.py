@@ -62,8 +62,9 @@ _TITLES = re.compile(
 
 
 def _fold(text: str) -> str:
-    folded = unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)
-    return "".join(ch for ch in unicodedata.normalize("NFKD", folded) if not unicodedata.category(ch).startswith("M"))
+    folded = unicodedata.normalize("NFKC", text).casefold().translate(_FOLD)  # ä → ae before its mark is dropped
+    bare = "".join(ch for ch in unicodedata.normalize("NFKD", folded) if not unicodedata.category(ch).startswith("M"))
+    return bare.translate(_FOLD)  # a letter freed of its mark (ǣ → æ) folds too, so folding twice changes nothing
 
 
 def normalise(text: str | None) -> str:
