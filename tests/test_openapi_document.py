@@ -50,6 +50,8 @@ EXPECTED_STATUS = {
     ("get", "/v1/credits"): "200 401 429 500",
     ("get", "/v1/documents/{document_id}"): "200 403 404 500",
     ("get", "/v1/openapi.json"): "200 500",
+    ("get", "/v1/document/{document_id}"): "200 401 404 429 500",
+    ("get", "/v1/document"): "200 400 401 402 404 429 500",
 }
 """Every operation and the status codes the interface gives it (spec plus filled gaps)."""
 
@@ -272,6 +274,7 @@ def test_request_bodies_fixed_by_the_spec_are_closed():
         ("PREFERENCES", "MonitorPreference"),
         ("UPDATE_FREQUENCIES", "UpdateFrequency"),
         ("EXTRACT_STATUSES", "ExtractStatus"),
+        ("DOCUMENT_CATEGORIES", "DocumentCategory"),
     ],
 )
 def test_enum_constant_matches_document(constant, component):

@@ -42,6 +42,8 @@ class Config:
         Extra seconds a ``realtime=true`` company lookup takes (it is documented as slower).
     url_ttl : int
         Seconds a presigned document URL stays valid (the interface says 30 minutes).
+    document_url_ttl : int
+        Seconds the ``url`` of a ``/v1/document`` answer stays valid (the interface says 15 minutes).
     secret_key : str or bytes or None
         Fernet key that encrypts stored register credentials; default ``REGKIT_LOCAL_SECRET_KEY``, then a
         key file (see :func:`default_key_path`).
@@ -66,6 +68,7 @@ class Config:
     extract_delay: float = 2.0
     realtime_latency: float = 0.05
     url_ttl: int = 1800
+    document_url_ttl: int = 900
     secret_key: str | bytes | None = field(default=None, repr=False)
     key_path: str | os.PathLike[str] | None = None
     public_url: str | None = None
@@ -80,6 +83,8 @@ class Config:
             raise ValueError("extract_delay and realtime_latency must not be negative")
         if self.url_ttl <= 0:
             raise ValueError("url_ttl must be positive")
+        if self.document_url_ttl <= 0:
+            raise ValueError("document_url_ttl must be positive")
         if self.auth_failure_limit is not None and self.auth_failure_limit < 0:
             raise ValueError("auth_failure_limit must not be negative (0 or None disables the throttle)")
         if self.auth_failure_window <= 0:

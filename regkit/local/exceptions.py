@@ -29,6 +29,7 @@ ERROR_CODES: dict[str, int] = {
     "invalid_query": 400,
     "invalid_pagination": 400,
     "invalid_credential_name": 400,
+    "invalid_document_category": 400,
     "reserved_credential_name": 400,
     # 401: who are you
     "unauthorized": 401,
@@ -52,6 +53,7 @@ ERROR_CODES: dict[str, int] = {
     "entity_not_found": 404,
     "monitor_not_found": 404,
     "document_not_found": 404,
+    "document_not_available": 404,
     # other client errors
     "method_not_allowed": 405,
     "ambiguous_register_entity": 409,

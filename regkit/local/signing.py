@@ -46,9 +46,9 @@ class UrlSigner:
         message = f"{document_id}\n{expires}".encode()
         return hmac.new(self._secret, message, hashlib.sha256).hexdigest()
 
-    def url(self, base_url: str, document_id: str) -> str:
-        """An absolute URL for ``document_id`` valid for :attr:`ttl` seconds from now."""
-        expires = int(self._clock()) + self.ttl
+    def url(self, base_url: str, document_id: str, ttl: int | None = None) -> str:
+        """An absolute URL for ``document_id`` valid for ``ttl`` seconds from now (default :attr:`ttl`)."""
+        expires = int(self._clock()) + (self.ttl if ttl is None else ttl)
         return (
             f"{base_url.rstrip('/')}/v1/documents/{quote(document_id, safe='')}"
             f"?expires={expires}&signature={self.signature(document_id, expires)}"
@@ -85,6 +85,6 @@ class UrlSigner:
         if int(expires) < self._clock():
             raise ApiError(
                 "url_expired",
-                "This document URL has expired (they are valid for 30 minutes); "
-                "request the record again for a fresh one.",
+                "This document URL has expired (source URLs are valid for 30 minutes, /v1/document URLs for 15); "
+                "request the record or the document again for a fresh one.",
             )

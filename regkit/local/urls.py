@@ -65,6 +65,9 @@ ROUTES = (
     Route("GET", "/v1/documents/<path:document_id>", documents.download_document, public=True),
     Route("GET", "/v1/credits", service.get_credits),
     Route("GET", "/v1/openapi.json", service.get_openapi, public=True),
+    # documents (issue 23, slice D)
+    Route("GET", "/v1/document/<path:document_id>", documents.get_document),
+    Route("GET", "/v1/document", documents.get_realtime_document),
 )
 
 #: Endpoints answered without a bearer token.

@@ -64,6 +64,8 @@ __all__ = [
     "UPDATE_FREQUENCIES",
     "EXTRACT_STATUSES",
     "SOURCE_URL_VALIDITY_SECONDS",
+    "DOCUMENT_CATEGORIES",
+    "DOCUMENT_URL_VALIDITY_SECONDS",
     "PRICES",
     "load_openapi",
 ]
@@ -305,6 +307,20 @@ EXTRACT_STATUSES = ("processing", "completed", "failed")
 SOURCE_URL_VALIDITY_SECONDS = 30 * 60
 """How long a presigned ``sources[].document_url`` stays valid."""
 
+# -- documents (issue 23, slice D) ---------------------------------------------------------------------------
+DOCUMENT_CATEGORIES = (
+    "current_printout",
+    "chronological_printout",
+    "historical_printout",
+    "structured_information",
+    "shareholder_list",
+    "articles_of_association",
+)
+"""What ``GET /v1/document?company_id=…&document_category=…`` fetches from the register now: the printouts AD,
+CD and HD, the structured information SI (XML), the latest shareholder list and the latest articles."""
+DOCUMENT_URL_VALIDITY_SECONDS = 15 * 60
+"""How long the ``url`` of a ``/v1/document`` answer (listed or fetched now) stays valid."""
+
 PRICES: Mapping[str, int] = MappingProxyType(
     {
         "company": 10,
@@ -330,6 +346,9 @@ PRICES: Mapping[str, int] = MappingProxyType(
         "credits": 0,
         "document_download": 0,
         "openapi": 0,
+        # documents (issue 23, slice D)
+        "document": 0,
+        "document_realtime": 20,
     }
 )
 """Credits per call, by price key; each operation names its keys in ``x-regkit-credits``.

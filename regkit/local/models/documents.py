@@ -1,21 +1,49 @@
-"""Documents: the generated PDFs of company and extract documents, downloaded by presigned URL.
+"""Documents: a listed document's metadata, a document fetched from the register now, and the files behind
+presigned URLs.
 
-No bearer token: the signature is the authorisation (it is what a presigned URL is for). The signature
-is checked before the document is looked up, so unsigned requests learn nothing about which ids exist.
+* ``get_document`` (``GET /v1/document/{id}``): the metadata of a document a company lists in ``documents``, with
+  a URL valid for ``Config.document_url_ttl`` (15 minutes); free — the listing was paid with the company.
+* ``get_realtime_document`` (``GET /v1/document?company_id=…&document_category=…``): one of
+  :data:`~regkit.schema.interface.DOCUMENT_CATEGORIES` fetched "now" (it takes ``Config.realtime_latency``
+  longer, as a realtime company lookup does); 20 credits. The printouts and the structured information are made
+  from the register's newest record on the world's date (``world.json`` ``as_of``), which is their file date; the
+  shareholder list and the articles are the company's latest listed ones (their own date). A company without
+  that kind of document is a 404 ``document_not_available``, charged nothing.
+* ``download_document`` (``GET /v1/documents/{id}?expires=…&signature=…``): the file. No bearer token: the
+  signature is the authorisation. The signature is checked before the document is looked up, so unsigned
+  requests learn nothing about which ids exist. A document fetched now has the id ``<code>-<company id>``
+  (``AD-DE-HRB-R3101-94644``; codes AD, CD, HD, SI); listed documents keep their UUIDs.
 """
 
 from __future__ import annotations
 
+import re
+import time
 from typing import TYPE_CHECKING, Any
 
+from regkit.schema.interface import COMPANY_ID_PATTERN, DOCUMENT_CATEGORIES, PRICES
+
 from ..exceptions import ApiError
+from .credits import Charged, spend
 from .pdf import text_pdf
+from .register_files import articles_pdf, has_historical_printout, printout_pdf, sample_protocol_pdf
+from .structured_information import structured_information_xml
 from .transparency import extract_document
+from .users import User
 
 if TYPE_CHECKING:
     from .backend import RegisterContext
 
-__all__ = ["download_document", "company_document_pdf", "extract_document_pdf"]
+__all__ = [
+    "download_document",
+    "company_document_pdf",
+    "extract_document_pdf",
+    "shareholder_list_file",
+    "document_name",
+    "get_document",
+    "get_realtime_document",
+    "PRINTOUT_CODES",
+]
 
 _TITLES = {
     "articles_of_association": "Gesellschaftsvertrag / Satzung",
@@ -23,9 +51,40 @@ _TITLES = {
     "shareholder_list": "Liste der Gesellschafter",
 }
 
+#: The register's file codes of the categories made on request.
+PRINTOUT_CODES = {
+    "current_printout": "AD",
+    "chronological_printout": "CD",
+    "historical_printout": "HD",
+    "structured_information": "SI",
+}
+_CATEGORY_OF_CODE = {code: category for category, code in PRINTOUT_CODES.items()}
+_MADE_ID = re.compile(r"(AD|CD|HD|SI)-(.+)\Z")
+_XML = "application/xml"
+_PDF = "application/pdf"
 
-def company_document_pdf(company: dict[str, Any], document: dict[str, Any]) -> bytes:
-    """The generated PDF of one company document."""
+
+def _de_date(iso: str) -> str:
+    year, month, day = iso[:10].split("-")
+    return f"{day}.{month}.{year}"
+
+
+def document_name(document: dict[str, Any]) -> str:
+    """The name the register gives a listed document: ``"Musterprotokoll vom 01.01.2022"``."""
+    return f"{_TITLES.get(document['type'], document['type'])} vom {_de_date(document['date'])}"
+
+
+def shareholder_list_file(company: dict[str, Any], document: dict[str, Any]) -> bytes:
+    """The PDF of a shareholder list: the one dispatch point for the ``shareholder_list`` type.
+
+    Today the generic one-page document; at the merge of issue 23 it calls
+    ``regkit.local.models.shareholder_list_pdf.shareholder_list_pdf(company, document, entries)`` (slice C2)
+    with the list's entries, so that the file carries the GesLV table.
+    """
+    return _generic_pdf(company, document)
+
+
+def _generic_pdf(company: dict[str, Any], document: dict[str, Any]) -> bytes:
     register = company.get("register") or {}
     lines = [
         f"{company['name']['name']}",
@@ -35,6 +94,18 @@ def company_document_pdf(company: dict[str, Any], document: dict[str, Any]) -> b
         "Synthetisches Dokument des lokalen regkit-Registers; keine echte Registereintragung.",
     ]
     return text_pdf(_TITLES.get(document["type"], document["type"]), lines)
+
+
+def company_document_pdf(company: dict[str, Any], document: dict[str, Any]) -> bytes:
+    """The PDF of one listed company document: articles and sample protocols written by
+    :mod:`~regkit.local.models.register_files`, shareholder lists by :func:`shareholder_list_file`."""
+    if document["type"] == "articles_of_association":
+        return articles_pdf(company, document)
+    if document["type"] == "sample_protocol":
+        return sample_protocol_pdf(company, document)
+    if document["type"] == "shareholder_list":
+        return shareholder_list_file(company, document)
+    return _generic_pdf(company, document)
 
 
 def extract_document_pdf(extract_id: str, report: dict[str, Any]) -> bytes:
@@ -52,10 +123,111 @@ def extract_document_pdf(extract_id: str, report: dict[str, Any]) -> bytes:
     return text_pdf("Transparenzregister - Auszug", lines)
 
 
+def _file_date(context: RegisterContext) -> str:
+    """The date of a file made now: the world's date (so files are the same run after run)."""
+    return str(context.catalog.world.meta["as_of"])[:10]
+
+
+def _newest(context: RegisterContext, company_id: str) -> dict[str, Any] | None:
+    world = context.catalog.world
+    return world.realtime.get(company_id) or world.companies.get(company_id)
+
+
+def _listed_file_name(document: dict[str, Any]) -> str:
+    return f"{document['type']}-{document['date']}.pdf"
+
+
+def get_document(context: RegisterContext, document_id: str, *, base_url: str) -> dict[str, Any]:
+    """The metadata ``{id, name, date, type, url}`` of a listed document, the URL valid 15 minutes (free).
+
+    Raises
+    ------
+    ApiError
+        404 ``document_not_found`` when no company lists a document with that id.
+    """
+    found = context.catalog.documents.get(document_id) or context.catalog.documents.get(document_id.lower())
+    if found is None:
+        raise ApiError(
+            "document_not_found",
+            f"No company lists a document with the id {document_id}; the ids are in a company's documents "
+            "(GET /v1/company/{company_id}).",
+        )
+    _, document = found
+    return {
+        "id": document["id"],
+        "name": document_name(document),
+        "date": document["date"],
+        "type": document["type"],
+        "url": context.signer.url(base_url, document["id"], ttl=context.config.document_url_ttl),
+    }
+
+
+def _latest_listed(company: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    listed = [d for d in company.get("documents") or () if d.get("type") == kind]
+    if not listed:
+        return None
+    return max(listed, key=lambda d: (bool(d.get("latest")), d["date"], d["id"]))
+
+
+def get_realtime_document(
+    context: RegisterContext, user: User, company_id: str, category: str, *, base_url: str
+) -> Charged[dict[str, Any]]:
+    """``{category, file_name, file_date, url}`` of a document fetched from the register now (20 credits).
+
+    Raises
+    ------
+    ApiError
+        400 ``invalid_document_category`` for a category not in
+        :data:`~regkit.schema.interface.DOCUMENT_CATEGORIES`; 404 ``company_not_found``; 404
+        ``document_not_available`` when the company has no document of that category (no shareholder list, no
+        articles, or no historical printout because it was registered after 2006). None of them is charged.
+    """
+    if category not in DOCUMENT_CATEGORIES:
+        raise ApiError(
+            "invalid_document_category",
+            f"{category!r} is not a document category; use one of {', '.join(DOCUMENT_CATEGORIES)}.",
+        )
+    world = context.catalog.world
+    company_id = world.meta.get("former_ids", {}).get(company_id, company_id)
+    company = _newest(context, company_id)
+    if company is None:
+        raise ApiError("company_not_found", f"No company has the id {company_id}.")
+    if category in PRINTOUT_CODES:
+        code = PRINTOUT_CODES[category]
+        if code == "HD" and not has_historical_printout(company):
+            raise _not_available(company_id, category, "it was registered after 2006, so it has no paper register")
+        file_date = _file_date(context)
+        document_id = f"{code}-{company_id}"
+        file_name = f"{company_id}_{code}_{file_date.replace('-', '')}.{'xml' if code == 'SI' else 'pdf'}"
+    else:
+        listed = _latest_listed(world.companies.get(company_id) or company, category)
+        if listed is None:
+            raise _not_available(company_id, category, f"it has filed no {category.replace('_', ' ')}")
+        document_id, file_date, file_name = listed["id"], listed["date"], _listed_file_name(listed)
+    if context.config.realtime_latency:
+        time.sleep(context.config.realtime_latency)
+    body = {
+        "category": category,
+        "file_name": file_name,
+        "file_date": file_date,
+        "url": context.signer.url(base_url, document_id, ttl=context.config.document_url_ttl),
+    }
+    charged = spend(context, user, PRICES["document_realtime"])
+    return Charged(body, charged.credits, charged.remaining)
+
+
+def _not_available(company_id: str, category: str, why: str) -> ApiError:
+    return ApiError(
+        "document_not_available",
+        f"The register holds no {category} for {company_id}: {why}. The documents it lists are in "
+        "GET /v1/company/{company_id} (documents); no credits were charged.",
+    )
+
+
 def download_document(
     context: RegisterContext, document_id: str, expires: str | None, signature: str | None
-) -> tuple[bytes, str]:
-    """The PDF and file name behind a presigned URL.
+) -> tuple[bytes, str, str]:
+    """The file, its name and its media type behind a presigned URL.
 
     Raises
     ------
@@ -68,9 +240,19 @@ def download_document(
     if found is not None:
         company_id, document = found
         company = context.catalog.world.companies.get(company_id) or context.catalog.world.realtime[company_id]
-        return company_document_pdf(company, document), f"{document['type']}-{document['date']}.pdf"
+        return company_document_pdf(company, document), _listed_file_name(document), _PDF
+    made = _MADE_ID.match(document_id)
+    if made and COMPANY_ID_PATTERN.match(made.group(2)):
+        code, company_id = made.groups()
+        newest = _newest(context, company_id)
+        if newest is not None and (code != "HD" or has_historical_printout(newest)):
+            file_date = _file_date(context)
+            name = f"{company_id}_{code}_{file_date.replace('-', '')}"
+            if code == "SI":
+                return structured_information_xml(newest, file_date), f"{name}.xml", _XML
+            return printout_pdf(newest, code, file_date), f"{name}.pdf", _PDF
     extract = extract_document(context, document_id)
     if extract is None:
         raise ApiError("document_not_found", f"No document has the id {document_id}.")
     extract_id, report, filename = extract
-    return extract_document_pdf(extract_id, report), filename
+    return extract_document_pdf(extract_id, report), filename, _PDF
