@@ -15,12 +15,14 @@ import requests
 from regkit.errors import TransportError, ValidationError, WaitTimeout
 from regkit.schema.interface import PER_PAGE_MAX, PRICES
 
-from . import account, arguments, export_methods, extracts, insolvencies, paging, research, validation
+from . import account, arguments, documents, export_methods, extracts, insolvencies, paging, research, validation
 from .answers import record_meta, urls_stale
 from .budget import Budget
 from .bulk import BulkFetcher, CostEstimate, WorkerPool
 from .cache import ClientCache, open_backend
 from .companies import CompanyLookups
+from .documents import DocumentRecord, RealtimeDocumentRecord
+from .downloads import Downloader, DownloadEstimate, Downloads
 from .filter_fields import SEARCH_KINDS
 from .ledger import Ledger, LedgerFile, default_ledger_path
 from .policy import CachePolicy, scope_token
@@ -957,6 +959,177 @@ class Client:
         if self._adapter is not None:
             session.mount(self.base_url + "/", self._adapter)
         return session  # not closed by the caller: it may share the local register's adapter
+
+    # -- documents ---------------------------------------------------------------------------------
+
+    def get_document(self, document_id: str) -> DocumentRecord:
+        """A listed document's metadata with a download URL (free: the listing was paid with the company).
+
+        Parameters
+        ----------
+        document_id : str
+            An id from a company's ``documents`` (``client.get_company(id).documents[i]["id"]``).
+
+        Returns
+        -------
+        DocumentRecord
+            ``id``, ``name`` (``"Musterprotokoll vom 01.01.2022"``), ``date``, ``type``
+            (``articles_of_association``, ``sample_protocol``, ``shareholder_list``) and ``url``, valid for 15
+            minutes. Cached for ``policy.document_lifetime`` (10 minutes), so a URL from the cache still works.
+
+        Raises
+        ------
+        ValidationError
+            An id that is not a non-empty string (nothing is sent).
+        NotFoundError
+            No company lists a document with this id.
+        """
+        return self._document(document_id, False)
+
+    def _document(self, document_id: str, refresh: bool) -> DocumentRecord:
+        op = documents.document_op(document_id)
+        answer = self._caller.call(replace(op, refresh=True) if refresh else op)
+        return DocumentRecord(answer.data, record_meta(answer))
+
+    def get_realtime_document(self, company_id: str, category: str) -> RealtimeDocumentRecord:
+        """Fetch a document from the register now (20 credits; slow, like ``realtime=True``).
+
+        Parameters
+        ----------
+        company_id : str
+            ``DE-<register type>-<court code>-<number>``.
+        category : str
+            One of :data:`regkit.schema.interface.DOCUMENT_CATEGORIES`: ``current_printout`` (AD),
+            ``chronological_printout`` (CD), ``historical_printout`` (HD, only for companies registered before
+            2007), ``structured_information`` (SI, XML), ``shareholder_list``, ``articles_of_association``.
+
+        Returns
+        -------
+        RealtimeDocumentRecord
+            ``category``, ``file_name``, ``file_date`` and ``url`` (valid for 15 minutes), and ``company_id``. The
+            answer is cached for ``policy.document_lifetime`` (10 minutes): asked again within it, it is free.
+
+        Raises
+        ------
+        ValidationError
+            A malformed company id or a category not in the list (nothing is sent).
+        NotFoundError
+            The company does not exist, or has no document of that category (``document_not_available``); nothing
+            is charged.
+        PaymentRequiredError, BudgetExceededError, ...
+        """
+        op = documents.realtime_document_op(company_id, category)
+        answer = self._caller.call(op)
+        return RealtimeDocumentRecord(answer.data, record_meta(answer), company_id=op.params[0][1])
+
+    def _downloader(self) -> Downloader:
+        def realtime_cached(company_id: str, category: str) -> bool:
+            return self._caller.is_cached(documents.realtime_document_op(company_id, category))
+
+        return Downloader(
+            get_document=self._document,
+            get_realtime=self.get_realtime_document,
+            realtime_cached=realtime_cached,
+            session=self._download_session,
+            budget=self.budget,
+            lifetime=self.policy.document_lifetime,
+            timeout=self._timeout,
+        )
+
+    def estimate_download_cost(
+        self, documents: Any, directory: str | os.PathLike[str], *, refetch: bool = False
+    ) -> DownloadEstimate:
+        """What :meth:`download` of ``documents`` into ``directory`` would cost now; nothing is sent or written.
+
+        Returns
+        -------
+        DownloadEstimate
+            Files asked for, kept (the directory has them), free, paid (20 credits each), the credits and the
+            budget left.
+
+        Raises
+        ------
+        ValidationError
+            As :meth:`download`, for the input.
+        """
+        return self._downloader().estimate(documents, directory, refetch=validation.flag(refetch, "refetch"))
+
+    def download(
+        self,
+        documents: Any,
+        directory: str | os.PathLike[str],
+        *,
+        refetch: bool = False,
+        dry_run: bool = False,
+        progress: bool = True,
+    ) -> Downloads | DownloadEstimate:
+        """Save documents as files in ``directory``, paying for none the directory already has.
+
+        Parameters
+        ----------
+        documents : item or list of items
+            One or many of: a listed document's id; a :class:`~regkit.client.documents.DocumentRecord`; an entry
+            of a company's ``documents``; ``(company_id, document_id)``; ``(company_id, category)`` for a document
+            fetched now (20 credits); a :class:`~regkit.client.documents.RealtimeDocumentRecord`; a company record
+            (all its listed documents). A ``tuple`` of two strings is one pair; a list is always many.
+        directory : str or path
+            Where the files go (created with its parents). It keeps an index, ``.regkit-documents.json``.
+        refetch : bool
+            Fetch ``(company_id, category)`` pairs again (paid) even if the directory holds a file of them.
+        dry_run : bool
+            Return the :class:`~regkit.client.downloads.DownloadEstimate` instead (as
+            :meth:`estimate_download_cost`).
+        progress : bool
+            Show a tqdm progress bar when several files are fetched.
+
+        Returns
+        -------
+        Downloads
+            The files in the order asked for (:class:`~regkit.client.downloads.DownloadedFile`: ``path``,
+            ``size``, ``company_id``, ``category``, ``file_date``, ``document_id``, ``credits``, ``status``);
+            ``.credits`` is what the call spent and ``.to_dataframe()`` a frame with these columns:
+
+            ===========  ===============  ===========================================================
+            path         str              the file's path
+            size         Int64            its size in bytes
+            company_id   str              the company, where known (else NA)
+            category     str              the document's type, or the category fetched now
+            file_date    datetime64[us]   the file's own date (NaT when the register gave none)
+            document_id  str              a listed document's id (NA for one fetched now)
+            credits      Int64            credits the file cost in this call
+            status       str              ``downloaded`` or ``kept``
+            ===========  ===============  ===========================================================
+
+        Notes
+        -----
+        Files are named ``<company>_<category>_<date>.pdf`` (``.xml`` for structured information), ``<company>``
+        being the company id, or the document id where the company is not known (a listed document given by id
+        alone). A listed document is kept by its id, one fetched now by company, category and its file date. An
+        expired URL of a listed document is renewed for free; a document fetched now has no free metadata, so an
+        old record is fetched again and its 20 credits are in the estimate, shown in the log and the progress bar
+        and checked against the budget before anything is paid. Each file is written to a temporary file in the
+        directory and renamed into place: nothing half-written stays behind. See :mod:`regkit.client.downloads`.
+
+        Raises
+        ------
+        ValidationError
+            An item of no accepted form, a bare company id, an unknown category, or a directory that cannot be
+            written (nothing is sent or paid).
+        BudgetExceededError
+            The estimate exceeds the budget left (nothing is sent).
+        NotFoundError
+            An unknown document id (found with the free metadata, before anything is paid), or a company without a
+            document of that category (not charged).
+        PermissionDeniedError
+            The URL of a document fetched now died before it was downloaded (``url_expired``): fetching it again
+            costs 20 credits, which the error says.
+        """
+        refetch = validation.flag(refetch, "refetch")
+        if validation.flag(dry_run, "dry_run"):
+            return self._downloader().estimate(documents, directory, refetch=refetch)
+        return self._downloader().download(
+            documents, directory, refetch=refetch, progress=validation.flag(progress, "progress")
+        )
 
     # -- account ---------------------------------------------------------------------------------
 

@@ -12,6 +12,8 @@ Rules on the request's URL, first match wins (:meth:`CachePolicy.lifetime`)::
     GET  /v1/person/{id}, /v1/person/{id}/holdings  ``person`` (default 30 days)
     GET  /v1/insolvency/{id}                    ``insolvency`` (default 1 day)
     GET  /v1/transparenzregister/extracts/{id}  ``extract``    (default 30 days), terminal answers only
+    GET  /v1/document/{id}, /v1/document?...    ``document``   (default 10 minutes; never longer than the answer's
+                                                URL lives, 15 minutes, less a 5-minute margin)
     /v1/monitor..., /v1/credits, anything else  never
 
 Only 200 answers are stored (errors never are), and only when their body is complete JSON (see
@@ -35,7 +37,12 @@ from typing import TYPE_CHECKING, Any
 
 from requests_cache import DEFAULT_IGNORED_PARAMS, DO_NOT_CACHE
 
-from regkit.schema.interface import COMPANY_ID_PATTERN, SCOPE_HEADER, SOURCE_URL_VALIDITY_SECONDS
+from regkit.schema.interface import (
+    COMPANY_ID_PATTERN,
+    DOCUMENT_URL_VALIDITY_SECONDS,
+    SCOPE_HEADER,
+    SOURCE_URL_VALIDITY_SECONDS,
+)
 
 from .json_body import parsed_json
 
@@ -76,6 +83,10 @@ class CachePolicy:
         (``SOURCE_URL_VALIDITY_SECONDS``, 30 minutes), so a URL handed out still works for a while.
     ownership, person, autocomplete : timedelta
         Lifetime of owners and holdings, of persons and their holdings, and of autocomplete's suggestions.
+    document : timedelta
+        Lifetime of document answers (``get_document``, ``get_realtime_document``): their ``url`` is the answer,
+        and it lives 15 minutes (``DOCUMENT_URL_VALIDITY_SECONDS``), so they are kept 5 minutes less; a longer
+        value is cut to that, so a dead URL is never served from the cache.
     """
 
     company: timedelta = timedelta(days=30)
@@ -86,6 +97,12 @@ class CachePolicy:
     ownership: timedelta = timedelta(days=30)
     person: timedelta = timedelta(days=30)
     autocomplete: timedelta = timedelta(hours=1)
+    document: timedelta = timedelta(seconds=DOCUMENT_URL_VALIDITY_SECONDS) - _URL_MARGIN
+
+    @property
+    def document_lifetime(self) -> timedelta:
+        """How long a document answer is kept and its ``url`` trusted: :attr:`document`, at most 10 minutes."""
+        return min(self.document, timedelta(seconds=DOCUMENT_URL_VALIDITY_SECONDS) - _URL_MARGIN)
 
     def lifetime(self, rules: ExpirationPatterns, url: str) -> timedelta | None:
         """How long the answer to ``url`` is kept under ``rules`` (:meth:`urls_expire_after`): the first rule whose
@@ -124,6 +141,7 @@ class CachePolicy:
             re.compile(root + rf"/v1/person/{segment}(?:/holdings)?{end}"): self.person,
             re.compile(root + rf"/v1/insolvency/{segment}{end}"): self.insolvency,
             re.compile(root + rf"/v1/transparenzregister/extracts/{segment}{end}"): self.extract,
+            re.compile(root + rf"/v1/document(?:/{segment})?{end}"): self.document_lifetime,
         }
 
 
@@ -178,6 +196,8 @@ def answers(path: str, data: Any) -> bool:
         asked, _, part = path.split("/v1/person/", 1)[1].partition("/")
         named = data.get("person_id" if part == "holdings" else "id")
         return part in ("", "holdings") and isinstance(named, str) and named.lower() == asked.lower()
+    if "/v1/document/" in path:  # a listed document's metadata names its id
+        return data.get("id") == path.split("/v1/document/", 1)[1]
     if "/v1/transparenzregister/extracts/" in path:
         return data.get("status") in _TERMINAL_EXTRACT
     return True

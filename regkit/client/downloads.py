@@ -1,0 +1,634 @@
+"""Saving documents into a directory: readable file names, never paying twice for a file the directory has, every
+file written whole or not at all.
+
+What ``Client.download(documents, directory)`` accepts, one or many (a list, tuple of items, or any iterable other
+than a pair; a ``tuple`` of two strings is one pair):
+
+==================================  =========================================================================
+item                                means
+==================================  =========================================================================
+``"3f2c…"`` (a document id)         a listed document (``get_document``: free)
+``DocumentRecord``                  the same, its ``url`` used while it lives
+a company's ``documents`` entry     the same (a dict with ``id`` and ``type``)
+``(company_id, document_id)``       a listed document, its company known (for the file name)
+``(company_id, category)``          a document fetched now (``get_realtime_document``: 20 credits)
+``RealtimeDocumentRecord``          the same, its ``url`` used while it lives
+``CompanyRecord``                   every document the company lists
+==================================  =========================================================================
+
+**File names.** ``<company>_<category>_<date>.pdf`` (``.xml`` for structured information): ``<company>`` is the
+company id (``DE-HRB-R3101-94644``: letters, digits and ``-`` only, so safe on every filesystem) where it is known,
+else the document's id (a listed document given by id alone: its metadata does not name the company);
+``<category>`` the document's ``type`` or the category asked for; ``<date>`` the file's own date (``YYYY-MM-DD``).
+A name already taken by another file gets ``_2``, ``_3``, …; nothing is ever overwritten.
+
+**Never paying twice.** The directory keeps an index, ``.regkit-documents.json`` (JSON; what each file is, its
+size). A listed document is kept by its id; a document fetched now by company, category and the file's own date.
+A ``(company_id, category)`` pair the directory already holds a file of is not fetched again (the newest file is
+reported as ``kept``) unless ``refetch=True``; after paying, a file whose date the index already has is not written
+twice. A file deleted or changed by hand (its size differs) is fetched again.
+
+**Expired URLs.** A listed document's URL is asked again for free when it is older than
+``policy.document_lifetime`` or the download answers 403. A document fetched now has no free metadata: a record
+whose URL is older than that is fetched again, and its 20 credits are in the estimate shown (and checked against
+the budget) before anything is paid; a URL that turns out dead at download is an error, not a silent second payment.
+
+**Order of work.** Input checked and the directory tested for writing first (:class:`~regkit.errors.ValidationError`,
+nothing sent); then the cost estimated and checked against the budget; then the free metadata of listed documents
+(an unknown id fails here, before any credit is spent); then the paid ones, one by one, with a progress bar when
+there are several. Each file goes to a temporary file in the directory and is renamed into place (``os.replace``),
+and the index is rewritten the same way after each file: an interrupted download leaves whole files only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import requests
+
+from regkit.errors import PermissionDeniedError, TransportError, ValidationError
+from regkit.schema.interface import COMPANY_ID_PATTERN, DOCUMENT_CATEGORIES, PRICES
+
+from .budget import Budget
+from .documents import DocumentRecord, RealtimeDocumentRecord, document_category, document_id
+from .records import Record
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "INDEX_NAME",
+    "Wanted",
+    "wanted",
+    "DownloadedFile",
+    "Downloads",
+    "DownloadEstimate",
+    "DownloadIndex",
+    "Downloader",
+    "check_directory",
+]
+
+logger = logging.getLogger(__name__)
+
+#: The index file a download directory keeps (see the module docstring).
+INDEX_NAME = ".regkit-documents.json"
+_ACCEPTED = (
+    "a document id, a DocumentRecord, a company's documents entry, (company_id, document_id), "
+    "(company_id, category), a RealtimeDocumentRecord or a CompanyRecord — or a list of them"
+)
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """One document asked for: a listed one (``document_id``) or one fetched now (``category``)."""
+
+    company_id: str | None = None
+    document_id: str | None = None
+    category: str | None = None
+    record: DocumentRecord | RealtimeDocumentRecord | None = None
+
+    @property
+    def realtime(self) -> bool:
+        """Whether the document is fetched from the register now (paid)."""
+        return self.category is not None
+
+    def label(self) -> str:
+        """``DE-… current_printout`` or the document id, for messages."""
+        if self.realtime:
+            return f"{self.company_id} {self.category}"
+        return f"document {self.document_id}"
+
+
+def _one(item: Any) -> list[Wanted]:
+    if isinstance(item, RealtimeDocumentRecord):
+        return [Wanted(item.company_id, None, document_category(item.get("category")), item)]
+    if isinstance(item, DocumentRecord):
+        return [Wanted(None, document_id(item.get("id")), None, item)]
+    if isinstance(item, Record) and item.kind == "company":
+        company = str(item.get("id"))
+        return [Wanted(company, document_id(d.get("id"))) for d in item.get("documents") or ()]
+    if isinstance(item, str):
+        if COMPANY_ID_PATTERN.match(item.strip()):
+            raise ValidationError(
+                f"{item!r} is a company id, which names no single document",
+                suggestion="pass (company_id, category) for a document fetched now, e.g. "
+                f"({item.strip()!r}, 'current_printout'), or a document id from its documents; nothing was sent",
+            )
+        return [Wanted(None, document_id(item))]
+    if isinstance(item, tuple) and len(item) == 2 and all(isinstance(part, str) for part in item):
+        company, second = item
+        if not COMPANY_ID_PATTERN.match(company.strip()):
+            raise ValidationError(
+                f"the first member of the pair {item!r} must be a company id",
+                suggestion="(company_id, category) or (company_id, document_id); nothing was sent",
+            )
+        if second in DOCUMENT_CATEGORIES:
+            return [Wanted(company.strip(), None, second)]
+        close = difflib.get_close_matches(second.strip().lower(), DOCUMENT_CATEGORIES, n=1, cutoff=0.75)
+        if close:  # a misspelt category: say so before sending, not "unknown document" after
+            raise ValidationError(
+                f"{second!r} is not a document category (did you mean {close[0]!r}?)",
+                suggestion=f"allowed: {', '.join(DOCUMENT_CATEGORIES)}; nothing was sent",
+            )
+        return [Wanted(company.strip(), document_id(second))]
+    if isinstance(item, Mapping) and "id" in item and "type" in item:
+        return [Wanted(None, document_id(item["id"]))]
+    raise ValidationError(f"cannot download {item!r}", suggestion=f"pass {_ACCEPTED}; nothing was sent")
+
+
+def wanted(documents: Any) -> list[Wanted]:
+    """What ``documents`` asks for, in order (see the module docstring for the forms).
+
+    Raises
+    ------
+    ValidationError
+        An item of no accepted form, a malformed company id, or an unknown category (nothing sent).
+
+    Examples
+    --------
+    >>> [w.label() for w in wanted([("DE-HRB-F1103-267645", "current_printout"), "3f2c-listed"])]
+    ['DE-HRB-F1103-267645 current_printout', 'document 3f2c-listed']
+    """
+    if isinstance(documents, (str, tuple, Mapping, Record)):
+        return _one(documents)
+    if not isinstance(documents, Iterable):
+        raise ValidationError(f"cannot download {documents!r}", suggestion=f"pass {_ACCEPTED}; nothing was sent")
+    return [w for item in documents for w in _one(item)]
+
+
+def check_directory(directory: str | os.PathLike[str]) -> Path:
+    """``directory``, created with its parents if missing, after a test file was written to it and removed.
+
+    Raises
+    ------
+    ValidationError
+        When it cannot be created or written (read-only, no permission, a file in the way), before anything is
+        sent or paid.
+    """
+    path = Path(directory).expanduser()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".regkit-probe-"):
+            pass
+    except OSError as exc:
+        raise ValidationError(
+            f"cannot write documents to {str(path)!r}: {exc.strerror or type(exc).__name__}",
+            suggestion="choose a directory you can write to; nothing was sent or paid",
+        ) from None
+    return path
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path`` and rename it into place (whole or not at all)."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".part-")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+class DownloadIndex:
+    """The index of a download directory: key → what the file is.
+
+    Keys are ``document:<id>`` for a listed document and ``realtime:<company_id>:<category>:<file_date>`` for one
+    fetched now. An unreadable index is started afresh (logged as a warning): the files stay, and what is not in
+    the index is fetched again under a new name.
+    """
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.path = directory / INDEX_NAME
+        self.entries: dict[str, dict[str, Any]] = {}
+        if self.path.exists():
+            try:
+                loaded = json.loads(self.path.read_text(encoding="utf-8"))
+                self.entries = dict(loaded["files"])
+            except (OSError, ValueError, KeyError, TypeError) as exc:
+                logger.warning("download index %s unreadable (%s); starting a new one", self.path, exc)
+
+    def find(self, key: str) -> dict[str, Any] | None:
+        """The entry of ``key`` if its file is still there with its size, else ``None``."""
+        entry = self.entries.get(key)
+        if entry is None:
+            return None
+        try:
+            size = (self.directory / entry["file"]).stat().st_size
+        except OSError:
+            return None
+        return entry if size == entry.get("size") else None
+
+    def find_realtime(self, company_id: str, category: str) -> dict[str, Any] | None:
+        """The newest file of ``company_id`` and ``category`` the directory holds, else ``None``."""
+        prefix = f"realtime:{company_id}:{category}:"
+        found = [self.find(key) for key in sorted(self.entries) if key.startswith(prefix)]
+        present = [entry for entry in found if entry is not None]
+        return max(present, key=lambda e: str(e.get("file_date"))) if present else None
+
+    def free_name(self, stem: str, suffix: str) -> str:
+        """``stem + suffix``, or with ``_2``, ``_3``, … when a file (indexed or not) already has that name."""
+        taken = {entry["file"] for entry in self.entries.values()}
+        name, number = f"{stem}{suffix}", 1
+        while name in taken or (self.directory / name).exists():
+            number += 1
+            name = f"{stem}_{number}{suffix}"
+        return name
+
+    def add(self, key: str, entry: dict[str, Any]) -> None:
+        """Record ``entry`` under ``key`` and rewrite the index atomically."""
+        self.entries[key] = entry
+        text = json.dumps({"version": 1, "files": self.entries}, indent=1, sort_keys=True, ensure_ascii=False)
+        _write_atomically(self.path, text.encode("utf-8"))
+
+
+@dataclass(frozen=True)
+class DownloadedFile:
+    """One file of a download: where it is and what it is.
+
+    Attributes
+    ----------
+    path : Path
+        The file.
+    size : int
+        Its size in bytes.
+    company_id : str or None
+        The company, where known.
+    category : str
+        The document's type (listed) or the category fetched.
+    file_date : str or None
+        The file's own date (``YYYY-MM-DD``).
+    document_id : str or None
+        A listed document's id (``None`` for one fetched now).
+    credits : int
+        Credits this file cost now (20 for a document fetched now and paid, else 0).
+    status : str
+        ``"downloaded"`` (written now) or ``"kept"`` (the directory had it; nothing was fetched).
+    """
+
+    path: Path
+    size: int
+    company_id: str | None
+    category: str
+    file_date: str | None
+    document_id: str | None
+    credits: int
+    status: str
+
+
+class Downloads(list[DownloadedFile]):
+    """The files of a download in the order asked for (a list of :class:`DownloadedFile`)."""
+
+    @property
+    def credits(self) -> int:
+        """Credits the download spent."""
+        return sum(f.credits for f in self)
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per file.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns and dtypes:
+
+            ===========  ===============  ===========================================================
+            path         str              the file's path
+            size         Int64            its size in bytes
+            company_id   str              the company, where known (else NA)
+            category     str              the document's type, or the category fetched now
+            file_date    datetime64[us]   the file's own date (NaT when the register gave none)
+            document_id  str              a listed document's id (NA for one fetched now)
+            credits      Int64            credits the file cost in this call
+            status       str              ``downloaded`` or ``kept``
+            ===========  ===============  ===========================================================
+        """
+        import pandas as pd
+
+        return pd.DataFrame(
+            {
+                "path": pd.Series([str(f.path) for f in self], dtype=object),
+                "size": pd.Series([f.size for f in self], dtype="Int64"),
+                "company_id": pd.Series([f.company_id for f in self], dtype=object),
+                "category": pd.Series([f.category for f in self], dtype=object),
+                "file_date": pd.to_datetime(pd.Series([f.file_date for f in self], dtype=object)).astype(
+                    "datetime64[us]"
+                ),
+                "document_id": pd.Series([f.document_id for f in self], dtype=object),
+                "credits": pd.Series([f.credits for f in self], dtype="Int64"),
+                "status": pd.Series([f.status for f in self], dtype=object),
+            }
+        )
+
+    def __repr__(self) -> str:
+        fetched = sum(1 for f in self if f.status == "downloaded")
+        return f"<Downloads {len(self)} files, {fetched} downloaded, {self.credits} credits>"
+
+
+@dataclass(frozen=True)
+class DownloadEstimate:
+    """What a download would cost now (nothing sent).
+
+    Attributes
+    ----------
+    files : int
+        Documents asked for.
+    kept : int
+        Of them, held by the directory already (nothing fetched).
+    free : int
+        To fetch for free: listed documents, and documents fetched now whose answer (URL) is still fresh.
+    paid : int
+        To fetch now at 20 credits each.
+    credits : int
+        ``paid * 20``: the most the download can spend.
+    budget_remaining : int or None
+        Credits left in the client's budget (``None``: no budget).
+    """
+
+    files: int
+    kept: int
+    free: int
+    paid: int
+    credits: int
+    budget_remaining: int | None
+
+    @property
+    def within_budget(self) -> bool:
+        """Whether the budget (if any) covers the estimate."""
+        return self.budget_remaining is None or self.credits <= self.budget_remaining
+
+    def __str__(self) -> str:
+        budget = "" if self.budget_remaining is None else f"; budget left {self.budget_remaining}"
+        return (
+            f"{self.files} documents: {self.kept} kept, {self.free} free, {self.paid} × "
+            f"{PRICES['document_realtime']} = {self.credits} credits{budget}"
+        )
+
+
+@dataclass
+class _Step:
+    item: Wanted
+    kept: dict[str, Any] | None = None
+    price: int = 0
+    result: DownloadedFile | None = field(default=None)
+
+
+class Downloader:
+    """Saves documents for a client (see the module docstring); the client passes what it needs as callables.
+
+    Parameters
+    ----------
+    get_document : callable
+        ``get_document(document_id, refresh)``: the listed document's metadata (free; ``refresh`` skips the
+        cache).
+    get_realtime : callable
+        ``get_realtime(company_id, category)``: a document fetched now (paid, or from the cache).
+    realtime_cached : callable
+        ``realtime_cached(company_id, category)``: whether the cache answers that for free now.
+    session : callable
+        A requests session for presigned URLs (no API key).
+    budget : Budget
+        Checked against the estimate before anything is paid.
+    lifetime : timedelta
+        How long a document answer's URL is trusted (``policy.document_lifetime``).
+    timeout : float or (float, float)
+        For the file requests.
+    """
+
+    def __init__(
+        self,
+        *,
+        get_document: Callable[[str, bool], DocumentRecord],
+        get_realtime: Callable[[str, str], RealtimeDocumentRecord],
+        realtime_cached: Callable[[str, str], bool],
+        session: Callable[[], requests.Session],
+        budget: Budget,
+        lifetime: timedelta,
+        timeout: float | tuple[float, float],
+    ) -> None:
+        self._get_document = get_document
+        self._get_realtime = get_realtime
+        self._realtime_cached = realtime_cached
+        self._session = session
+        self._budget = budget
+        self._lifetime = lifetime
+        self._timeout = timeout
+
+    # -- planning ------------------------------------------------------------------------------
+    def _plan(self, items: Sequence[Wanted], index: DownloadIndex, refetch: bool) -> list[_Step]:
+        steps: list[_Step] = []
+        paying: set[tuple[str | None, str | None]] = set()
+        for item in items:
+            if not item.realtime:
+                steps.append(_Step(item, kept=index.find(f"document:{item.document_id}")))
+                continue
+            assert item.company_id is not None and item.category is not None
+            record = item.record if isinstance(item.record, RealtimeDocumentRecord) else None
+            if record is not None and record.get("file_date"):
+                kept = index.find(f"realtime:{item.company_id}:{item.category}:{record.get('file_date')}")
+            else:
+                kept = None if refetch or record is not None else index.find_realtime(item.company_id, item.category)
+            pair = (item.company_id, item.category)
+            fresh = record is not None and record.url_fresh(self._lifetime)
+            free = kept is not None or fresh or pair in paying or self._realtime_cached(*pair)
+            if not free:
+                paying.add(pair)
+            steps.append(_Step(item, kept=kept, price=0 if free else PRICES["document_realtime"]))
+        return steps
+
+    def estimate(self, documents: Any, directory: str | os.PathLike[str], *, refetch: bool = False) -> DownloadEstimate:
+        """What :meth:`download` would cost now; nothing is sent and the directory is not created."""
+        items = wanted(documents)
+        index = DownloadIndex(Path(directory).expanduser())  # a directory not yet made has an empty index
+        return self._estimate(self._plan(items, index, refetch))
+
+    def _estimate(self, steps: Sequence[_Step]) -> DownloadEstimate:
+        kept = sum(1 for s in steps if s.kept is not None)
+        paid = sum(1 for s in steps if s.price)
+        return DownloadEstimate(
+            files=len(steps),
+            kept=kept,
+            free=len(steps) - kept - paid,
+            paid=paid,
+            credits=sum(s.price for s in steps),
+            budget_remaining=self._budget.remaining,
+        )
+
+    # -- downloading ---------------------------------------------------------------------------
+    def download(
+        self, documents: Any, directory: str | os.PathLike[str], *, refetch: bool, progress: bool
+    ) -> Downloads:
+        """Save ``documents`` into ``directory`` (see the module docstring); return the files in input order."""
+        items = wanted(documents)
+        path = check_directory(directory)
+        index = DownloadIndex(path)
+        steps = self._plan(items, index, refetch)
+        estimate = self._estimate(steps)
+        if estimate.credits:
+            logger.info("download: %s", estimate)
+            self._budget.check(estimate.credits, what=f"download ({estimate})", method="GET", path="/v1/document")
+        listed = {
+            s.item.document_id: s.item.record
+            for s in steps
+            if s.kept is None and not s.item.realtime and isinstance(s.item.record, DocumentRecord)
+        }
+        for step in steps:  # the free metadata first: an unknown id fails before any credit is spent
+            if step.kept is None and not step.item.realtime and step.item.document_id is not None:
+                record = listed.get(step.item.document_id)
+                if record is None or not record.url_fresh(self._lifetime):
+                    listed[step.item.document_id] = self._get_document(step.item.document_id, False)
+        to_fetch = [s for s in steps if s.kept is None]
+        session = self._session()
+        from tqdm.auto import tqdm
+
+        description = "documents" + (f" (≤{estimate.credits} credits)" if estimate.credits else "")
+        with tqdm(
+            total=len(to_fetch), disable=not progress or len(to_fetch) < 2, desc=description, unit="file", leave=False
+        ) as bar:
+            for step in steps:
+                if step.kept is not None:
+                    step.result = self._kept(path, step.item, step.kept)
+                    continue
+                if step.item.realtime:
+                    step.result = self._realtime(session, index, step.item, refetch)
+                else:
+                    record = listed[step.item.document_id]
+                    assert record is not None
+                    step.result = self._listed(session, index, step.item, record)
+                bar.update(1)
+        return Downloads(s.result for s in steps if s.result is not None)
+
+    def _kept(self, directory: Path, item: Wanted, entry: Mapping[str, Any]) -> DownloadedFile:
+        return DownloadedFile(
+            path=directory / entry["file"],
+            size=int(entry["size"]),
+            company_id=entry.get("company_id") or item.company_id,
+            category=str(entry.get("category")),
+            file_date=entry.get("file_date"),
+            document_id=entry.get("document_id"),
+            credits=0,
+            status="kept",
+        )
+
+    def _listed(
+        self, session: requests.Session, index: DownloadIndex, item: Wanted, record: DocumentRecord
+    ) -> DownloadedFile:
+        key = f"document:{item.document_id}"
+        again = index.find(key)  # the same document asked twice in one call
+        if again is not None:
+            return self._kept(index.directory, item, again)
+        response = self._get(session, record["url"])
+        if response.status_code == 403:  # expired meanwhile: a fresh URL is free
+            record = self._get_document(str(item.document_id), True)
+            response = self._get(session, record["url"])
+        self._check(response, item)
+        company = item.company_id or str(item.document_id)
+        return self._save(
+            index,
+            key,
+            response.content,
+            stem=f"{company}_{record.get('type')}_{record.get('date')}",
+            suffix=".pdf",
+            company_id=item.company_id,
+            category=str(record.get("type")),
+            file_date=record.get("date"),
+            document_id=item.document_id,
+            credits=0,
+        )
+
+    def _realtime(self, session: requests.Session, index: DownloadIndex, item: Wanted, refetch: bool) -> DownloadedFile:
+        assert item.company_id is not None and item.category is not None
+        record = item.record if isinstance(item.record, RealtimeDocumentRecord) else None
+        if record is None or not record.url_fresh(self._lifetime):
+            if not refetch and record is None:
+                again = index.find_realtime(item.company_id, item.category)  # asked twice in one call
+                if again is not None:
+                    return self._kept(index.directory, item, again)
+            record = self._get_realtime(item.company_id, item.category)
+        credits = record.meta.credits
+        key = f"realtime:{item.company_id}:{item.category}:{record.get('file_date')}"
+        kept = index.find(key)
+        if kept is not None:  # paid, and the file of that date is here already: not written twice
+            return replace(self._kept(index.directory, item, kept), credits=credits)
+        response = self._get(session, record["url"])
+        if response.status_code == 403:
+            raise PermissionDeniedError(
+                f"the URL of {item.label()} has expired (URLs of /v1/document live 15 minutes) and a document "
+                "fetched now has no free metadata to renew it",
+                status=403,
+                code="url_expired",
+                method="GET",
+                path="/v1/documents/…",
+                suggestion=f"fetching it again costs {PRICES['document_realtime']} credits: "
+                f"client.download([({item.company_id!r}, {item.category!r})], directory)",
+            )
+        self._check(response, item)
+        name = str(record.get("file_name") or "")
+        suffix = ".xml" if name.endswith(".xml") or item.category == "structured_information" else ".pdf"
+        return self._save(
+            index,
+            key,
+            response.content,
+            stem=f"{item.company_id}_{item.category}_{record.get('file_date') or 'undated'}",
+            suffix=suffix,
+            company_id=item.company_id,
+            category=item.category,
+            file_date=record.get("file_date"),
+            document_id=None,
+            credits=credits,
+        )
+
+    def _get(self, session: requests.Session, url: str) -> requests.Response:
+        try:
+            return session.get(url, timeout=self._timeout)
+        except requests.RequestException as exc:
+            raise TransportError(f"a document could not be downloaded: {type(exc).__name__}") from exc
+
+    def _check(self, response: requests.Response, item: Wanted) -> None:
+        if response.status_code != 200:
+            raise TransportError(
+                f"{item.label()} could not be downloaded (status {response.status_code})",
+                status=response.status_code,
+            )
+
+    def _save(
+        self,
+        index: DownloadIndex,
+        key: str,
+        data: bytes,
+        *,
+        stem: str,
+        suffix: str,
+        company_id: str | None,
+        category: str,
+        file_date: str | None,
+        document_id: str | None,
+        credits: int,
+    ) -> DownloadedFile:
+        name = index.free_name(stem, suffix)
+        target = index.directory / name
+        _write_atomically(target, data)
+        entry = {
+            "file": name,
+            "size": len(data),
+            "company_id": company_id,
+            "category": category,
+            "file_date": file_date,
+            "document_id": document_id,
+        }
+        index.add(key, entry)
+        return DownloadedFile(target, len(data), company_id, category, file_date, document_id, credits, "downloaded")

@@ -1,0 +1,267 @@
+"""Documents through the client: ``get_document`` (free), ``get_realtime_document`` (20 credits) and ``download``.
+
+Against the real local register, in-process and over loopback HTTP (``local``). Expected names, sizes and credits
+come from the world's records, the files on disk and the register's own account (``target.used()``), never from
+the client under test.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from fs_support import remount, tmpfs  # noqa: E402
+
+from regkit.client import CachePolicy  # noqa: E402
+from regkit.errors import (  # noqa: E402
+    BudgetExceededError,
+    NotFoundError,
+    PermissionDeniedError,
+    ValidationError,
+)
+
+
+class Clock:
+    """The register's clock, moved by the test (URL expiry)."""
+
+    def __init__(self) -> None:
+        self.now = float(int(time.time()))
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def company_id(world: Any) -> str:
+    """An active company registered before 2007 with several listed documents of different types and dates."""
+    for cid, record in world.companies.items():
+        documents = record.get("documents") or []
+        starts = [r["start_date"] for r in record["registers"] if r.get("start_date")]
+        keys = {(d["type"], d["date"]) for d in documents}
+        if (
+            record["status"] == "active"
+            and len(documents) >= 3
+            and len(keys) == len(documents)
+            and starts
+            and min(starts) < "2007-01-01"
+        ):
+            return cid
+    raise AssertionError("no such company in the world")
+
+
+def _files(directory: Path) -> list[str]:
+    return sorted(p.name for p in directory.iterdir() if not p.name.startswith("."))
+
+
+def test_get_document_is_free_and_cached(local: Any, world: Any, company_id: str) -> None:
+    client = local.client()
+    listed = world.companies[company_id]["documents"][0]
+    record = client.get_document(listed["id"])
+    assert (record.id, record.type, record.date) == (listed["id"], listed["type"], listed["date"])
+    assert record.url.startswith(local.base_url + "/v1/documents/")
+    again = client.get_document(listed["id"])
+    assert again.meta.from_cache and again.url == record.url
+    assert client.credits_spent == 0 and local.used() == 0
+    assert local.counter.count("GET", f"/v1/document/{listed['id']}") == 1
+
+
+def test_unknown_document_is_not_found(inprocess: Any) -> None:
+    client = inprocess.client()
+    with pytest.raises(NotFoundError) as info:
+        client.get_document("3f2c0000-0000-4000-8000-000000000000")
+    assert info.value.code == "document_not_found" and "documents" in info.value.suggestion
+
+
+def test_realtime_document_costs_20_once_and_bad_input_nothing(local: Any, world: Any, company_id: str) -> None:
+    client = local.client()
+    with pytest.raises(ValidationError, match="current_printout"):
+        client.get_realtime_document(company_id, "AD")
+    with pytest.raises(ValidationError):
+        client.get_realtime_document("HRB 1234", "current_printout")
+    assert local.counter.count(path="/v1/document") == 0
+    record = client.get_realtime_document(company_id, "current_printout")
+    assert record.category == "current_printout" and record.company_id == company_id
+    assert record.file_date == world.meta["as_of"][:10]
+    again = client.get_realtime_document(company_id, "current_printout")
+    assert again.meta.from_cache and again.url == record.url
+    assert local.used() == 20 and client.credits_spent == 20
+    rows = client.ledger
+    assert list(rows.loc[rows.call == "get_realtime_document", "credits"]) == [20, 0]
+
+
+def test_a_category_the_company_lacks_is_not_found_and_free(inprocess: Any, world: Any) -> None:
+    young = next(
+        cid
+        for cid, record in world.companies.items()
+        if min(r["start_date"] for r in record["registers"]) >= "2007-01-01"
+        and not any(d["type"] == "shareholder_list" for d in record.get("documents") or ())
+    )
+    client = inprocess.client()
+    for category in ("historical_printout", "shareholder_list"):
+        with pytest.raises(NotFoundError) as info:
+            client.get_realtime_document(young, category)
+        assert info.value.code == "document_not_available"
+    with pytest.raises(NotFoundError):
+        client.download([(young, "shareholder_list")], inprocess.cache_dir / "docs")
+    assert inprocess.used() == 0
+
+
+def test_download_a_company_names_files_and_never_fetches_twice(
+    local: Any, world: Any, company_id: str, tmp_path: Path
+) -> None:
+    client = local.client()
+    company = client.get_company(company_id)
+    listed = world.companies[company_id]["documents"]
+    target = tmp_path / "docs"
+    files = client.download(company, target, progress=False)
+    assert [f.document_id for f in files] == [d["id"] for d in listed]
+    assert _files(target) == sorted(f"{company_id}_{d['type']}_{d['date']}.pdf" for d in listed)
+    for file, document in zip(files, listed):
+        assert file.path == target / f"{company_id}_{document['type']}_{document['date']}.pdf"
+        assert file.size == file.path.stat().st_size and file.path.read_bytes().startswith(b"%PDF-")
+        assert file.status == "downloaded" and file.credits == 0
+    downloads = local.counter.count("GET", "/v1/documents/*")
+    assert downloads == len(listed)
+    again = client.download([d["id"] for d in listed], target, progress=False)
+    assert [f.status for f in again] == ["kept"] * len(listed)
+    assert [f.path for f in again] == [f.path for f in files]
+    assert local.counter.count("GET", "/v1/documents/*") == downloads
+    assert local.used() == 10  # the company lookup; the documents were free
+
+
+def test_download_realtime_pays_once_per_file(local: Any, company_id: str, tmp_path: Path) -> None:
+    client = local.client()
+    target = tmp_path / "docs"
+    estimate = client.estimate_download_cost(
+        [(company_id, "current_printout"), (company_id, "structured_information")], target
+    )
+    assert (estimate.paid, estimate.credits) == (2, 40)
+    assert not target.exists()  # estimating writes nothing
+    files = client.download(
+        [(company_id, "current_printout"), (company_id, "structured_information")], target, progress=False
+    )
+    assert files.credits == 40 == local.used()
+    printout, xml = files
+    assert printout.path.name.startswith(f"{company_id}_current_printout_") and printout.path.suffix == ".pdf"
+    assert xml.path.suffix == ".xml" and xml.path.read_bytes().startswith(b"<?xml")
+    index = json.loads((target / ".regkit-documents.json").read_text())
+    assert {entry["file"] for entry in index["files"].values()} == {printout.path.name, xml.path.name}
+    assert client.estimate_download_cost((company_id, "current_printout"), target).credits == 0
+    kept = client.download((company_id, "current_printout"), target)
+    assert kept[0].status == "kept" and kept[0].path == printout.path
+    refetched = client.download((company_id, "current_printout"), target, refetch=True)  # the cached answer: free
+    assert refetched[0].credits == 0 and refetched[0].path == printout.path
+    assert local.used() == 40 and _files(target) == sorted([printout.path.name, xml.path.name])
+
+
+def test_download_result_frame(inprocess: Any, world: Any, company_id: str, tmp_path: Path) -> None:
+    client = inprocess.client()
+    listed = world.companies[company_id]["documents"][0]
+    frame = client.download([listed["id"], (company_id, "current_printout")], tmp_path, progress=False).to_dataframe()
+    assert list(frame.columns) == [
+        "path",
+        "size",
+        "company_id",
+        "category",
+        "file_date",
+        "document_id",
+        "credits",
+        "status",
+    ]
+    assert str(frame["size"].dtype) == "Int64" and str(frame["credits"].dtype) == "Int64"
+    assert str(frame["file_date"].dtype) == "datetime64[us]"
+    assert frame["size"].tolist() == [Path(p).stat().st_size for p in frame["path"]]
+    assert frame["credits"].tolist() == [0, 20]
+    assert frame["path"][0].endswith(f"{listed['id']}_{listed['type']}_{listed['date']}.pdf")  # company unknown
+
+
+def test_budget_is_checked_before_anything_is_paid(inprocess: Any, company_id: str, tmp_path: Path) -> None:
+    client = inprocess.client(budget=30)
+    wanted = [(company_id, "current_printout"), (company_id, "chronological_printout")]
+    assert client.download(wanted, tmp_path / "d", dry_run=True).credits == 40
+    with pytest.raises(BudgetExceededError, match="40 credits"):
+        client.download(wanted, tmp_path / "d")
+    assert inprocess.counter.count(path="/v1/document") == 0 and inprocess.used() == 0
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "DE-HRB-F1103-267645",  # a company id alone
+        ("DE-HRB-F1103-267645", "current_printoutt"),
+        ("HRB 1", "current_printout"),
+        42,
+        [None],
+    ],
+)
+def test_bad_input_is_refused_before_sending(inprocess: Any, bad: Any, tmp_path: Path) -> None:
+    client = inprocess.client()
+    with pytest.raises(ValidationError):
+        client.download(bad, tmp_path / "d")
+    assert inprocess.counter.count() == 0
+
+
+def test_unknown_document_fails_before_any_credit(inprocess: Any, company_id: str, tmp_path: Path) -> None:
+    client = inprocess.client()
+    with pytest.raises(NotFoundError):
+        client.download([(company_id, "current_printout"), "no-such-document"], tmp_path / "d")
+    assert inprocess.used() == 0 and _files(tmp_path / "d") == []
+
+
+def test_a_directory_that_cannot_be_written_is_refused_before_paying(
+    inprocess: Any, company_id: str, tmp_path: Path
+) -> None:
+    client = inprocess.client()
+    (tmp_path / "a-file").write_text("not a directory")
+    with pytest.raises(ValidationError, match="cannot write documents"):
+        client.download((company_id, "current_printout"), tmp_path / "a-file" / "docs")
+    with tmpfs(tmp_path / "disk", size="1m") as disk:
+        remount(disk, read_only=True)
+        try:
+            with pytest.raises(ValidationError, match="cannot write documents") as info:
+                client.download((company_id, "current_printout"), disk)
+            assert "nothing was sent or paid" in str(info.value)
+        finally:
+            remount(disk, read_only=False)
+    assert inprocess.counter.count() == 0 and inprocess.used() == 0
+
+
+def test_expired_urls(make_local: Any, world: Any, company_id: str, tmp_path: Path) -> None:
+    clock = Clock()
+    target = make_local("loopback", clock=clock)
+    client = target.client()
+    listed = world.companies[company_id]["documents"][0]
+    record = client.get_document(listed["id"])
+    realtime = client.get_realtime_document(company_id, "current_printout")
+    clock.now += 15 * 60 + 1  # the register's URLs are dead; the client cannot know before it tries
+    files = client.download(record, tmp_path / "d")  # 403, then a fresh URL (free)
+    assert files[0].status == "downloaded" and files[0].path.read_bytes().startswith(b"%PDF-")
+    assert target.counter.count("GET", f"/v1/document/{listed['id']}") == 2
+    with pytest.raises(PermissionDeniedError) as info:
+        client.download(realtime, tmp_path / "d")
+    assert info.value.code == "url_expired" and "20 credits" in info.value.suggestion
+    assert _files(tmp_path / "d") == [files[0].path.name]
+    assert not [p for p in os.listdir(tmp_path / "d") if p.startswith(".part-")]
+    assert target.used() == 20
+
+
+def test_an_old_realtime_record_shows_its_cost_and_is_paid_again(
+    make_local: Any, company_id: str, tmp_path: Path
+) -> None:
+    target = make_local()
+    client = target.client(policy=CachePolicy(document=timedelta(seconds=0.5)))
+    record = client.get_realtime_document(company_id, "structured_information")
+    time.sleep(0.6)
+    estimate = client.estimate_download_cost(record, tmp_path / "d")
+    assert (estimate.paid, estimate.credits) == (1, 20)
+    files = client.download(record, tmp_path / "d")
+    assert files.credits == 20 and target.used() == 40
