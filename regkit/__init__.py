@@ -107,6 +107,10 @@ _EXPORTS.update(
     }
 )
 _EXPORTS["crawl"] = "regkit.graph"
+# documents (issue 23, slice D)
+_EXPORTS.update(
+    {name: "regkit.client" for name in ("DocumentRecord", "RealtimeDocumentRecord", "Downloads", "DownloadEstimate")}
+)
 _EXPORTS.update(
     {name: "regkit.widgets" for name in ("CompanyExplorer", "InsolvencyExplorer", "GroupExplorer", "PersonExplorer")}
 )

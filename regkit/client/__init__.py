@@ -30,6 +30,8 @@ from .bulk import CostEstimate
 from .cache import ClientCache
 from .company_ids import company_id, parse_company_id
 from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
+from .documents import DocumentRecord, RealtimeDocumentRecord
+from .downloads import DownloadedFile, DownloadEstimate, Downloads
 from .policy import CachePolicy
 from .records import (
     CompanyBatch,
@@ -107,4 +109,9 @@ __all__ = [
     "WaitTimeout",
     "parse_company_id",
     "company_id",
+    "DocumentRecord",
+    "RealtimeDocumentRecord",
+    "DownloadedFile",
+    "DownloadEstimate",
+    "Downloads",
 ]

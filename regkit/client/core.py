@@ -1054,6 +1054,28 @@ class Client:
         """
         return self._downloader().estimate(documents, directory, refetch=validation.flag(refetch, "refetch"))
 
+    @overload
+    def download(
+        self,
+        documents: Any,
+        directory: str | os.PathLike[str],
+        *,
+        refetch: bool = False,
+        dry_run: Literal[False] = False,
+        progress: bool = True,
+    ) -> Downloads: ...
+
+    @overload
+    def download(
+        self,
+        documents: Any,
+        directory: str | os.PathLike[str],
+        *,
+        refetch: bool = False,
+        dry_run: Literal[True],
+        progress: bool = True,
+    ) -> DownloadEstimate: ...
+
     def download(
         self,
         documents: Any,

@@ -17,6 +17,7 @@ protocol                 used by
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -25,6 +26,8 @@ from regkit.client import (
     CompanyRecord,
     CompanySuggestions,
     CostEstimate,
+    DownloadEstimate,
+    Downloads,
     HoldingsRecord,
     InsolvencyRecord,
     InsolvencySearchPage,
@@ -123,6 +126,13 @@ class RegisterClient(CrawlClient, Protocol):
         self, query: str | None = None, filters: object = None, *, page: int = 1, per_page: int = 10
     ) -> InsolvencySearchPage:
         """One page of insolvency proceedings."""
+
+    # documents (issue 23, slice D): the company explorer's Documents tab
+    def estimate_download_cost(self, documents: object, directory: str | os.PathLike[str]) -> DownloadEstimate:
+        """What downloading ``documents`` into ``directory`` would cost now (0 for what it holds or is free)."""
+
+    def download(self, documents: object, directory: str | os.PathLike[str], *, progress: bool = True) -> Downloads:
+        """Save documents as files in ``directory``, paying for none it already has."""
 
 
 if TYPE_CHECKING:  # mypy proves that the one Client satisfies every protocol above

@@ -15,6 +15,7 @@ from regkit.schema import column_label
 from . import company_logic as logic
 from . import company_tables, search_logic
 from .base import Explorer
+from .company_documents import DocumentDownloads
 from .company_panes import TablePane
 from .render import message_html
 
@@ -82,6 +83,10 @@ class CompanyExplorer(Explorer):
     tables : dict of str to TablePane
         ``representatives``, ``documents`` and ``owners``: ``tables[name].table`` is the sortable table of a
         long list (``None`` for a short one, which is a static table in ``panes[name]``).
+    document_downloads : DocumentDownloads
+        Below the documents list: a document to pick (listed ones, free; or a category the register makes now,
+        20 credits), the directory, a **Download** button whose label says the cost (0 when the directory
+        already has the file) and the result, path and size (:mod:`regkit.widgets.company_documents`).
     record : CompanyRecord or None
         The company shown.
     owners : OwnersRecord or None
@@ -142,6 +147,9 @@ class CompanyExplorer(Explorer):
             "owners": widgets.VBox([self.owners_button, self.tables["owners"]]),
             **{name: self.tables[name] for name in _TABLE_TABS},
         }
+        # documents tab: the list, and below it the download controls (issue 23, slice D)
+        self.document_downloads = DocumentDownloads(self.client, on_spent=self.refresh_credits)
+        special["documents"] = widgets.VBox([self.tables["documents"], self.document_downloads])
         self.tabs = widgets.Tab(
             children=[special.get(name) or self.panes[name] for name in logic.TABS], titles=logic.TABS
         )
@@ -245,6 +253,7 @@ class CompanyExplorer(Explorer):
         self.tables["owners"].clear("Load a company first.")
         self.owners_button.description = "Fetch owners"
         self.owners_button.disabled = True
+        self.document_downloads.clear()
 
     def _fill(self, pane: TablePane, make: Callable[[], Any], empty: str, name: str) -> None:
         try:
@@ -269,6 +278,7 @@ class CompanyExplorer(Explorer):
         self.metrics.options = [(column_label(m), m) for m in options]  # resets the value (one redraw)
         self.metrics.value = default
         self._draw_indicators()
+        self.document_downloads.show(record)
         company, best = logic.owners_request(record)
         how = " (an AG, SE or KGaA: the owners known from filed documents)" if best else ""
         self.tables["owners"].clear(f"The owners of {company}{how} are fetched on a click. {_OWNERS_HELP}")
