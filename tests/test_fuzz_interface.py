@@ -207,6 +207,8 @@ def _steer(case: Any, real: dict[str, list[Any]], draw: Callable[[Any], Any]) ->
     if case.operation.label == "POST /v1/transparenzregister/credentials" and isinstance(body, dict):
         account = pick("account")
         body.update(username=account["username"], password=account["password"])
+    if case.operation.label == "GET /v1/document" and isinstance(case.query, dict):
+        case.query["company_id"] = pick("company_id")
     if case.operation.label == "POST /v1/monitor" and isinstance(body, dict):
         body["entity_id"] = pick("company_id" if body.get("entity_type") == "company" else "person_id")
 
