@@ -409,6 +409,7 @@ class ClientCache:
             "insolvency": str(self.policy.insolvency),
             "extract (terminal only)": str(self.policy.extract),
             "presigned URLs": str(self.policy.url_lifetime),
+            "documents (their URLs live 15 minutes)": str(self.policy.document_lifetime),
             "realtime (company, owners), credentials, monitors, credits, orders": "never",
         }
         return info
