@@ -1,8 +1,8 @@
 """Saving documents into a directory: readable file names, never paying twice for a file the directory has, every
 file written whole or not at all.
 
-What ``Client.download(documents, directory)`` accepts, one or many (a list, tuple of items, or any iterable other
-than a pair; a ``tuple`` of two strings is one pair):
+What ``Client.download(documents, directory)`` accepts, one or many (a list, a tuple, any iterable of items — but a
+``tuple`` of two strings is one pair):
 
 ==================================  =========================================================================
 item                                means
@@ -159,7 +159,8 @@ def wanted(documents: Any) -> list[Wanted]:
     >>> [w.label() for w in wanted([("DE-HRB-F1103-267645", "current_printout"), "3f2c-listed"])]
     ['DE-HRB-F1103-267645 current_printout', 'document 3f2c-listed']
     """
-    if isinstance(documents, (str, tuple, Mapping, Record)):
+    pair = isinstance(documents, tuple) and len(documents) == 2 and all(isinstance(p, str) for p in documents)
+    if pair or isinstance(documents, (str, Mapping, Record)):
         return _one(documents)
     if not isinstance(documents, Iterable):
         raise ValidationError(f"cannot download {documents!r}", suggestion=f"pass {_ACCEPTED}; nothing was sent")

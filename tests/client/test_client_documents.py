@@ -265,3 +265,16 @@ def test_an_old_realtime_record_shows_its_cost_and_is_paid_again(
     assert (estimate.paid, estimate.credits) == (1, 20)
     files = client.download(record, tmp_path / "d")
     assert files.credits == 20 and target.used() == 40
+
+
+def test_a_tuple_of_several_items_is_many_and_a_pair_is_one(world: Any, company_id: str) -> None:
+    from regkit.client.downloads import wanted
+
+    listed = [d["id"] for d in world.companies[company_id]["documents"][:3]]
+    assert [w.document_id for w in wanted(tuple(listed))] == listed
+    assert [(w.company_id, w.category) for w in wanted((company_id, "current_printout"))] == [
+        (company_id, "current_printout")
+    ]
+    assert [(w.company_id, w.document_id) for w in wanted((company_id, listed[0]))] == [(company_id, listed[0])]
+    with pytest.raises(ValidationError, match="must be a company id"):
+        wanted((listed[0], listed[1]))  # two ids in a tuple read as a pair: say so
