@@ -32,6 +32,7 @@ from .company_ids import company_id, parse_company_id
 from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
 from .documents import DocumentRecord, RealtimeDocumentRecord
 from .downloads import DownloadedFile, DownloadEstimate, Downloads
+from .ownership_records import OwnershipHistoryRecord, UbosRecord
 from .policy import CachePolicy
 from .records import (
     CompanyBatch,
@@ -93,6 +94,7 @@ __all__ = [
     "NotFoundError",
     "OfflineCacheMiss",
     "OwnersRecord",
+    "OwnershipHistoryRecord",
     "PaymentRequiredError",
     "PermissionDeniedError",
     "PersonRecord",
@@ -105,6 +107,7 @@ __all__ = [
     "RetryPolicy",
     "ServerError",
     "TransportError",
+    "UbosRecord",
     "ValidationError",
     "WaitTimeout",
     "parse_company_id",

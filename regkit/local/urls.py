@@ -21,10 +21,12 @@ from .responses import (
     insolvencies,
     monitors,
     ownership,
+    ownership_history,
     persons,
     search,
     service,
     transparency,
+    ubos,
 )
 
 __all__ = ["Route", "ROUTES", "PUBLIC_ENDPOINTS", "add_routes"]
@@ -68,6 +70,8 @@ ROUTES = (
     # documents (issue 23, slice D)
     Route("GET", "/v1/document/<path:document_id>", documents.get_document),
     Route("GET", "/v1/document", documents.get_realtime_document),
+    Route("GET", "/v1/company/<path:company_id>/owners/historical", ownership_history.get_historical_owners),
+    Route("GET", "/v1/company/<path:company_id>/ubo", ubos.get_ubos),
 )
 
 #: Endpoints answered without a bearer token.

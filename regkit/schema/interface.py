@@ -349,6 +349,8 @@ PRICES: Mapping[str, int] = MappingProxyType(
         # documents (issue 23, slice D)
         "document": 0,
         "document_realtime": 20,
+        "owners_historical": 10,
+        "ubos": 10,
     }
 )
 """Credits per call, by price key; each operation names its keys in ``x-regkit-credits``.

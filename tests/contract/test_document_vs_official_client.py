@@ -39,6 +39,8 @@ SHARED = {
     ("get", "/v1/person/{person_id}/holdings", "200"): sdk_types.PersonGetHoldingsV1Response,
     ("get", "/v1/document/{document_id}", "200"): sdk_types.Document,
     ("get", "/v1/document", "200"): sdk_types.DocumentGetRealtimeV1Response,
+    ("get", "/v1/company/{company_id}/ubo", "200"): sdk_types.CompanyGetUbosV1Response,
+    ("get", "/v1/company/{company_id}/owners/historical", "200"): sdk_types.CompanyGetHistoricalOwnersV1Response,
 }
 
 
@@ -87,6 +89,8 @@ def test_every_operation_the_client_shares_is_compared():
         ("get", "/v1/person/{person_id}/holdings"),
         ("get", "/v1/document/{document_id}"),
         ("get", "/v1/document"),
+        ("get", "/v1/company/{company_id}/ubo"),
+        ("get", "/v1/company/{company_id}/owners/historical"),
     }
     assert shared <= served
     # the client reads no body of the credentials store (201) or of a monitor's deletion (204)
