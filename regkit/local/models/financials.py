@@ -51,12 +51,14 @@ _GROUPS_LOCK = threading.Lock()
 
 
 def _groups(catalog: Catalog) -> _Groups:
-    """The groups of ``catalog``'s world, worked out once per catalog."""
+    """The groups of ``catalog``'s world, worked out once per catalog, and the seed of its ``statements`` stage
+    (the world's seed, or the one ``stage_seeds`` gave that stage)."""
     with _GROUPS_LOCK:
         found = _GROUPS.get(catalog)
         if found is None:
             meta = catalog.world.meta
-            groups, seed = meta.get("groups") or [], meta.get("seed", 0)
+            groups = meta.get("groups") or []
+            seed = (meta.get("stage_seeds") or {}).get("statements", meta.get("seed", 0))
             members = frozenset(member for group in groups for member in group.get("members", ()))
             found = _GROUPS[catalog] = _Groups(seed, members, consolidating_groups(groups, seed))
         return found
