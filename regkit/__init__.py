@@ -48,6 +48,7 @@ _EXPORTS = {
         "WaitTimeout",
         "parse_company_id",
         "company_id",
+        "FinancialsRecord",
     )
 }
 _EXPORTS.update(
@@ -105,6 +106,7 @@ _EXPORTS.update(
             "RegkitWarning",
             "CacheWriteWarning",
             "BudgetWarning",
+            "NoFinancialReportsWarning",
         )
     }
 )

@@ -38,8 +38,9 @@ Warnings (``warnings.warn``; the call they come from still returned its answer):
     RegkitWarning                 (a UserWarning)
     ├── CacheWriteWarning         a paid answer could not be stored (full disk, read-only file,
     │                             Redis down): the next call for it is paid again
-    └── BudgetWarning             a charge could not be recorded in the team's budget; it is in the
-                                  local ledger and is settled when the budget answers again
+    ├── BudgetWarning             a charge could not be recorded in the team's budget; it is in the
+    │                             local ledger and is settled when the budget answers again
+    └── NoFinancialReportsWarning the company has filed no annual report: its financials are empty
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ __all__ = [
     "RegkitWarning",
     "CacheWriteWarning",
     "BudgetWarning",
+    "NoFinancialReportsWarning",
 ]
 
 
@@ -348,4 +350,13 @@ class BudgetWarning(RegkitWarning):
     The answer was returned, its row is in the local ledger (``client.ledger``, and the ledger file), and the
     charge is settled in the team's budget when Redis answers again; until then paid calls are refused
     (:class:`BudgetUnavailableError`).
+    """
+
+
+class NoFinancialReportsWarning(RegkitWarning):
+    """A company has filed no annual report: its financials answer (paid, and cached) is empty.
+
+    Partnerships without a limited partner's limited liability, sole traders and most associations publish no
+    accounts; a company founded less than a year and a half ago has none yet.  ``client.get_company(id)``
+    shows the same in its ``indicators`` (empty), for the price of a company lookup that many analyses make anyway.
     """

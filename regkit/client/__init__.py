@@ -13,6 +13,7 @@ from regkit.errors import (
     CacheUnavailableError,
     CacheWriteWarning,
     ConflictError,
+    NoFinancialReportsWarning,
     NotFoundError,
     OfflineCacheMiss,
     PaymentRequiredError,
@@ -32,6 +33,7 @@ from .company_ids import company_id, parse_company_id
 from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
 from .documents import DocumentRecord, RealtimeDocumentRecord
 from .downloads import DownloadedFile, DownloadEstimate, Downloads
+from .financials import FinancialsRecord
 from .ownership_records import OwnershipHistoryRecord, UbosRecord
 from .policy import CachePolicy
 from .records import (
@@ -117,4 +119,6 @@ __all__ = [
     "DownloadedFile",
     "DownloadEstimate",
     "Downloads",
+    "FinancialsRecord",
+    "NoFinancialReportsWarning",
 ]

@@ -8,6 +8,8 @@ Rules on the request's URL, first match wins (:meth:`CachePolicy.lifetime`)::
     GET  /v1/company/{id}/owners, .../holdings  ``ownership``  (default 30 days)
     GET  /v1/company/{id}/owners/historical, .../ubo  ``ownership``  (default 30 days)
     GET  /v1/company/{id}                       ``company``    (default 30 days)
+    GET  /v1/company/{id}/financials            ``financials`` (default 30 days; expired report URLs are
+                                                 never handed out: see :mod:`regkit.client.financials`)
     POST /v1/search/insolvency, /company, /person  ``search``  (default 1 day; the body is in the key)
     GET  /v1/autocomplete/company               ``autocomplete`` (default 1 hour; free, but rate-limited)
     GET  /v1/person/{id}, /v1/person/{id}/holdings  ``person`` (default 30 days)
@@ -88,6 +90,8 @@ class CachePolicy:
         Lifetime of document answers (``get_document``, ``get_realtime_document``): their ``url`` is the answer,
         and it lives 15 minutes (``DOCUMENT_URL_VALIDITY_SECONDS``), so they are kept 5 minutes less; a longer
         value is cut to that, so a dead URL is never served from the cache.
+    financials : timedelta
+        Lifetime of a company's financial statements (their report URLs are treated as ``url_lifetime`` says).
     """
 
     company: timedelta = timedelta(days=30)
@@ -99,6 +103,7 @@ class CachePolicy:
     person: timedelta = timedelta(days=30)
     autocomplete: timedelta = timedelta(hours=1)
     document: timedelta = timedelta(seconds=DOCUMENT_URL_VALIDITY_SECONDS) - _URL_MARGIN
+    financials: timedelta = timedelta(days=30)
 
     @property
     def document_lifetime(self) -> timedelta:
@@ -138,6 +143,7 @@ class CachePolicy:
             re.compile(root + rf"/v1/company/{segment}/(?:owners|holdings){end}"): self.ownership,
             re.compile(root + rf"/v1/company/{segment}/(?:owners/historical|ubo){end}"): self.ownership,
             re.compile(root + rf"/v1/company/{segment}{end}"): self.company,
+            re.compile(root + rf"/v1/company/{segment}/financials{end}"): self.financials,
             re.compile(root + rf"/v1/search/(?:insolvency|company|person){end}"): self.search,
             re.compile(root + rf"/v1/autocomplete/company{end}"): self.autocomplete,
             re.compile(root + rf"/v1/person/{segment}(?:/holdings)?{end}"): self.person,
@@ -182,6 +188,10 @@ def answers(path: str, data: Any) -> bool:
     True
     >>> answers("/v1/company/DE-HRB-B1-2", {"id": "DE-HRB-B1-1", "registers": []})
     False
+    >>> answers("/v1/company/DE-HRB-B1-1/financials", {"indicators": [], "reports": [], "merged": None})
+    True
+    >>> answers("/v1/company/DE-HRB-B1-1/financials", {"indicators": [], "reports": []})
+    False
     """
     from urllib.parse import unquote
 
@@ -190,6 +200,10 @@ def answers(path: str, data: Any) -> bool:
     path = unquote(path).rstrip("/")
     if "/v1/company/" in path:
         asked, _, part = path.split("/v1/company/", 1)[1].partition("/")
+        if part == "financials":  # the answer names no company: it must be whole
+            return (
+                isinstance(data.get("indicators"), list) and isinstance(data.get("reports"), list) and "merged" in data
+            )
         if part in ("owners", "holdings"):  # asked by a former id, the answer names the current one
             named = data.get("company_id")
             return isinstance(named, str) and bool(COMPANY_ID_PATTERN.match(named)) and isinstance(data.get(part), list)

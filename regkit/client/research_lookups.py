@@ -22,6 +22,7 @@ from regkit.errors import ValidationError
 from regkit.schema.interface import PRICES
 
 from . import validation
+from .financials import financials_op
 from .ownership import ownership_history_op, ubos_op
 from .transport.operation import Operation
 
@@ -76,11 +77,12 @@ LOOKUPS: Mapping[str, Lookup] = MappingProxyType(
         "person_holdings": Lookup(validation.person_id, "person_holdings"),
         "ubos": Lookup(validation.validate_company_id, "ubos"),
         "owners_historical": Lookup(validation.validate_company_id, "owners_historical"),
+        "financials": Lookup(validation.validate_company_id, "financials"),
     }
 )
 """The endpoints of ``Client.is_cached`` / ``Client.estimate_cost``: ``get_company``, ``get_owners``,
-``get_holdings``, ``get_person``, ``get_person_holdings``, ``get_ubos`` (``"ubos"``) and
-``get_ownership_history`` (``"owners_historical"``)."""
+``get_holdings``, ``get_person``, ``get_person_holdings``, ``get_ubos`` (``"ubos"``),
+``get_ownership_history`` (``"owners_historical"``) and ``get_financials`` (``"financials"``)."""
 
 
 def lookup(endpoint: Any, realtime: bool) -> Lookup:
@@ -153,6 +155,8 @@ def lookup_op(endpoint: Any, identifier: Any, realtime: bool, best_available: bo
         return ubos_op(ident)
     if endpoint == "owners_historical":
         return ownership_history_op(ident)
+    if endpoint == "financials":
+        return financials_op(ident)
     path = {
         "holdings": f"/v1/company/{quote(ident)}/holdings",
         "person": f"/v1/person/{quote(ident)}",

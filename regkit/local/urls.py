@@ -18,6 +18,7 @@ from .responses import (
     companies,
     credentials,
     documents,
+    financials,
     insolvencies,
     monitors,
     ownership,
@@ -72,6 +73,8 @@ ROUTES = (
     Route("GET", "/v1/document", documents.get_realtime_document),
     Route("GET", "/v1/company/<path:company_id>/owners/historical", ownership_history.get_historical_owners),
     Route("GET", "/v1/company/<path:company_id>/ubo", ubos.get_ubos),
+    Route("GET", "/v1/company/<path:company_id>/financials", financials.get_financials),
+    Route("GET", "/v1/financials/<company_id>/<report_id>", financials.download_report, public=True),
 )
 
 #: Endpoints answered without a bearer token.

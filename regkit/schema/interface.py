@@ -351,6 +351,8 @@ PRICES: Mapping[str, int] = MappingProxyType(
         "document_realtime": 20,
         "owners_historical": 10,
         "ubos": 10,
+        "financials": 10,
+        "financial_report_download": 0,
     }
 )
 """Credits per call, by price key; each operation names its keys in ``x-regkit-credits``.

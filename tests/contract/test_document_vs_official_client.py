@@ -41,6 +41,7 @@ SHARED = {
     ("get", "/v1/document", "200"): sdk_types.DocumentGetRealtimeV1Response,
     ("get", "/v1/company/{company_id}/ubo", "200"): sdk_types.CompanyGetUbosV1Response,
     ("get", "/v1/company/{company_id}/owners/historical", "200"): sdk_types.CompanyGetHistoricalOwnersV1Response,
+    ("get", "/v1/company/{company_id}/financials", "200"): sdk_types.CompanyGetFinancialsV1Response,
 }
 
 
@@ -91,6 +92,7 @@ def test_every_operation_the_client_shares_is_compared():
         ("get", "/v1/document"),
         ("get", "/v1/company/{company_id}/ubo"),
         ("get", "/v1/company/{company_id}/owners/historical"),
+        ("get", "/v1/company/{company_id}/financials"),
     }
     assert shared <= served
     # the client reads no body of the credentials store (201) or of a monitor's deletion (204)
@@ -197,6 +199,18 @@ def _loosened(pointer: list[str], change) -> dict[str, Any]:
             lambda n: n.remove("formatted_value"),
             ("get", "/v1/autocomplete/company", "200"),
             "$.results[].address.formatted_value: the document lets it be absent",
+        ),
+        (  # a row's children are rows: the recursion is compared too, once
+            ["components", "schemas", "ReportRow", "properties", "name"],
+            lambda n: n.update(type=["string", "null"]),
+            ("get", "/v1/company/{company_id}/financials", "200"),
+            "$.reports[].aktiva.rows[].name: the document allows null",
+        ),
+        (
+            ["components", "schemas", "MergedReportRow", "properties", "values", "additionalProperties"],
+            lambda n: n.update(type=["integer", "null"]),
+            ("get", "/v1/company/{company_id}/financials", "200"),
+            "$.merged.aktiva.rows[].values{}: the document allows null",
         ),
     ],
 )

@@ -37,6 +37,7 @@ STAGES: dict[str, str] = {
     "transparency": "Transparenzregister matches (none, one or several entities)",
     "realtime": "register changes after the stored copy's date (realtime lookups only)",
     "discrepancies": "the companies whose Transparenzregister extract is planted to differ from the ownership chains",
+    "statements": "balance sheets and P&L of each filed report, consolidated group reports (derived on demand)",
 }
 
 
