@@ -74,6 +74,12 @@ _EXPORTS = {
     "ratios": "financial_ratios",
     "representatives": "roles",
     "share_fraction": "ownership",
+    # issue 23: shareholder lists, ownership over time, beneficial owners
+    "OWNER_ENTITY_TYPES": "ownership_histories",
+    "SHAREHOLDER_LIST_TITLE": "shareholder_lists",
+    "ownership_history": "ownership_histories",
+    "shareholder_list": "shareholder_lists",
+    "ubos": "ownership_histories",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {n: f"regkit.frames.{home}" for n, home in _EXPORTS.items()})
