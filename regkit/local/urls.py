@@ -21,10 +21,12 @@ from .responses import (
     insolvencies,
     monitors,
     ownership,
+    ownership_history,
     persons,
     search,
     service,
     transparency,
+    ubos,
 )
 
 __all__ = ["Route", "ROUTES", "PUBLIC_ENDPOINTS", "add_routes"]
@@ -65,6 +67,8 @@ ROUTES = (
     Route("GET", "/v1/documents/<path:document_id>", documents.download_document, public=True),
     Route("GET", "/v1/credits", service.get_credits),
     Route("GET", "/v1/openapi.json", service.get_openapi, public=True),
+    Route("GET", "/v1/company/<path:company_id>/owners/historical", ownership_history.get_historical_owners),
+    Route("GET", "/v1/company/<path:company_id>/ubo", ubos.get_ubos),
 )
 
 #: Endpoints answered without a bearer token.

@@ -81,7 +81,7 @@ class WorldIds:
     def __init__(self, catalog: Any):
         companies, entities = catalog.world.companies, catalog.entities
         active = [c for c, rec in companies.items() if rec.get("status") == "active"]
-        from regkit.local.models.owners import beneficial_owners
+        from regkit.local.models.beneficial_owners import beneficial_owners
 
         unique = [c for c in active if len(entities.get(c, ())) == 1 and companies[c].get("documents")]
         self.unique_match = unique[0]

@@ -21,7 +21,7 @@ SIZE, SEED = 400, 11
 
 #: For a stage seeded differently: the members of company records it decides, and what else may change
 #: (``shareholdings``, ``insolvencies``, ``realtime`` — the realtime copies repeat the records —, the
-#: Transparenzregister ``entities`` and the ``scenarios`` picked from all of them). Everything else must not.
+#: Transparenzregister ``entities``, the planted ``discrepancies`` and the ``scenarios`` picked from all of them). Everything else must not.
 #: Every stage from "names" on is here; the planning stages before it ("groups" … "numbers") decide the
 #: companies themselves (ids, legal forms, dates, links), so everything drawn for a company follows them.
 #: A name appears wherever the company is mentioned (links, legal-person representatives, website, holders,
@@ -47,13 +47,15 @@ DECIDES = {
     "documents": ({"documents"}, {"realtime"}),
     "details": ({"industry_codes", "lei", "notarized_at", "representation_rule"}, {"realtime"}),
     "capitals": ({"capital", "capitals", "documents"}, {"shareholdings", "realtime", "scenarios"}),
-    "board": ({"representation"}, {"shareholdings", "realtime"}),
-    "holdings": ({"representation"}, {"shareholdings", "realtime"}),
+    "board": ({"representation", "documents"}, {"shareholdings", "realtime", "discrepancies"}),
+    "holdings": ({"representation", "documents"}, {"shareholdings", "realtime", "discrepancies"}),
+    "filings": ({"documents"}, {"realtime"}),
     "contact": ({"contact"}, {"realtime"}),
     "accounts": ({"indicators"}, {"realtime", "scenarios"}),
     "proceedings": ({"insolvencies"}, {"insolvencies", "scenarios"}),
-    "transparency": (set(), {"entities", "scenarios"}),
+    "transparency": (set(), {"entities", "scenarios", "discrepancies"}),
     "realtime": (set(), {"realtime"}),
+    "discrepancies": (set(), {"discrepancies"}),
 }
 
 
@@ -74,6 +76,7 @@ def _parts(world) -> dict[str, object]:
         "insolvencies": world.insolvencies,
         "realtime": world.realtime,
         "entities": meta["transparenzregister"]["entities"],
+        "discrepancies": meta["transparenzregister"]["discrepancies"],
         "scenarios": meta["scenarios"],
         "groups": meta["groups"],
         "former_ids": meta["former_ids"],

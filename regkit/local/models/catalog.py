@@ -21,7 +21,7 @@ from ..search.build import record_row
 from ..search.company_index import CompanyIndex
 from ..search.company_rows import company_row
 from ..search.index import InsolvencyIndex
-from .owners import holders_by_company
+from .beneficial_owners import holders_by_company
 from .people_index import Ownership, Person, person_index
 
 __all__ = ["Catalog", "load_catalog"]
@@ -50,6 +50,8 @@ class Catalog:
         self.sandbox_ekrn: str = register.get("sandbox_ekrn", "DE727032388716")
         self.accounts: dict[str, dict[str, Any]] = {a["username"]: a for a in register.get("accounts", [])}
         self.entities: dict[str, list[str]] = register.get("entities", {})
+        #: The planted Transparenzregister discrepancies by company id (``transparenzregister.discrepancies``).
+        self.discrepancies: dict[str, dict[str, Any]] = {d["company_id"]: d for d in register.get("discrepancies", [])}
         self._index_lock = threading.Lock()
         self._index: InsolvencyIndex | None = None
         self._people_lock = threading.Lock()

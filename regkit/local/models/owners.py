@@ -1,83 +1,27 @@
-"""Beneficial owners from the world's shareholdings, and the Transparenzregister report built from them.
+"""The Transparenzregister report of a company, built from its beneficial owners.
 
-A natural person is a beneficial owner when it holds 25 % or more of the company, directly or through
-other companies; shares multiply along a chain and add up over all chains. Chains never revisit a company,
-so ownership cycles terminate (a cycle's repeated rounds are not counted). When nobody reaches 25 %, the
-legal representatives are reported as fictional beneficial owners (§ 3 (2) sentence 5 GwG).
+Who is reported follows the one rule of :mod:`.beneficial_owners` (more than 25 % effective, § 3 GwG; with
+nobody above it, the legal representatives as fictional beneficial owners, § 3 (2) sentence 5 GwG), so an
+extract agrees with ``GET …/ubo`` — except for the companies the world plants to differ
+(``world.json`` → ``transparenzregister.discrepancies``, :func:`build_report`'s ``discrepancy``): a
+``stale_owner`` who handed their stake on is still reported, a ``missing_owner`` is left out.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["Owner", "beneficial_owners", "build_report", "sandbox_report", "THRESHOLD"]
+from .beneficial_owners import beneficial_owners, fictitious_owners
 
-THRESHOLD = 0.25
-_MAX_DEPTH = 12
-_MAX_STEPS = 100_000
-_REPRESENTATIVE_ROLES = frozenset({"DIRECTOR", "PERSONAL_LIABLE_DIRECTOR", "OWNER", "PARTNER", "LIQUIDATOR"})
+__all__ = ["build_report", "sandbox_report"]
+
 _FICTIONAL_REASON = (
-    "No natural person holds 25 % or more, directly or indirectly; the legal representatives are "
+    "No natural person holds more than 25 %, directly or indirectly; the legal representatives are "
     "reported as fictional beneficial owners (§ 3 (2) sentence 5 GwG)."
 )
 _REGISTER_START = "2017-10-01"
 _SANDBOX_CORRECTED_BY = "TR-2021-0004711"
-
-
-@dataclass(frozen=True)
-class Owner:
-    """A natural person's effective share of a company and how it is held."""
-
-    person_id: str
-    name: str
-    share: float
-    direct: bool
-    indirect: bool
-
-    @property
-    def scope(self) -> str:
-        """``direct``, ``indirect`` or ``direct_and_indirect``."""
-        return "direct_and_indirect" if self.direct and self.indirect else ("direct" if self.direct else "indirect")
-
-
-def holders_by_company(shareholdings: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
-    """Group shareholdings by the company held."""
-    grouped: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-    for holding in shareholdings:
-        grouped[holding["company_id"]].append(holding)
-    return dict(grouped)
-
-
-def effective_shares(company_id: str, holders: Mapping[str, list[Mapping[str, Any]]]) -> list[Owner]:
-    """Every natural person's summed share of ``company_id`` over all ownership chains, largest first."""
-    totals: dict[str, float] = defaultdict(float)
-    names: dict[str, str] = {}
-    direct: set[str] = set()
-    indirect: set[str] = set()
-    steps = 0
-    stack: list[tuple[str, float, frozenset[str]]] = [(company_id, 1.0, frozenset({company_id}))]
-    while stack and steps < _MAX_STEPS:
-        company, factor, path = stack.pop()
-        for holding in holders.get(company, ()):
-            steps += 1
-            share = factor * float(holding["share"])
-            holder = holding["holder_id"]
-            if holding["holder_type"] == "natural_person":
-                totals[holder] += share
-                names[holder] = holding.get("holder_name") or holder
-                (direct if company == company_id else indirect).add(holder)
-            elif holder not in path and len(path) < _MAX_DEPTH and share > 1e-9:
-                stack.append((holder, share, path | {holder}))
-    owners = [Owner(p, names[p], min(total, 1.0), p in direct, p in indirect) for p, total in totals.items()]
-    return sorted(owners, key=lambda o: (-o.share, o.name, o.person_id))
-
-
-def beneficial_owners(company_id: str, holders: Mapping[str, list[Mapping[str, Any]]]) -> list[Owner]:
-    """The persons holding 25 % or more of ``company_id``."""
-    return [o for o in effective_shares(company_id, holders) if o.share >= THRESHOLD - 1e-9]
 
 
 def _person(name: str, details: Mapping[str, Any]) -> dict[str, Any]:
@@ -94,28 +38,6 @@ def _person(name: str, details: Mapping[str, Any]) -> dict[str, Any]:
         "country": "DE",
         "nationalities": ["DE"],
     }
-
-
-def _representatives(company: Mapping[str, Any], companies: Mapping[str, Mapping[str, Any]]) -> list[dict[str, Any]]:
-    current = [
-        r
-        for r in company.get("representation", ())
-        if r.get("end_date") is None and r.get("role") in _REPRESENTATIVE_ROLES
-    ]
-    people = [r for r in current if r.get("type") == "natural_person"]
-    if people:
-        return people
-    for partner in current:  # e.g. a GmbH & Co. KG: the general partner's directors
-        parent = companies.get(partner.get("id") or "")
-        if parent is not None:
-            people += [
-                r
-                for r in parent.get("representation", ())
-                if r.get("end_date") is None
-                and r.get("role") in _REPRESENTATIVE_ROLES
-                and r.get("type") == "natural_person"
-            ]
-    return people
 
 
 def _status_flags(corrected_by: str | None = None) -> dict[str, Any]:
@@ -155,22 +77,33 @@ def build_report(
     holders: Mapping[str, list[Mapping[str, Any]]],
     persons: Mapping[str, Mapping[str, Any]],
     created_at: str,
+    discrepancy: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The ``report`` of a completed extract for ``company``."""
+    """The ``report`` of a completed extract for ``company``.
+
+    ``discrepancy`` is the company's planted difference from ``world.json`` (``kind`` ``stale_owner`` or
+    ``missing_owner``, ``person_id``, ``name``, ``percentage``), or ``None``: the report then lists exactly the
+    beneficial owners of the rule.
+    """
     valid_from = max(company.get("incorporated_at") or _REGISTER_START, _REGISTER_START)
-    owners = beneficial_owners(company["id"], holders)
-    if owners:
+    found = [(o.person_id, o.name, o.scope, round(o.share * 100, 2)) for o in beneficial_owners(company["id"], holders)]
+    if discrepancy is not None and discrepancy["kind"] == "missing_owner":
+        found = [f for f in found if f[0] != discrepancy["person_id"]]
+    elif discrepancy is not None and discrepancy["kind"] == "stale_owner":
+        found.append((discrepancy["person_id"], discrepancy["name"], "direct", float(discrepancy["percentage"])))
+        found.sort(key=lambda f: (-f[3], f[1], f[0]))
+    if found:
         ubos = [
             {
                 "position": i,
-                "natural_person": _person(o.name, persons.get(o.person_id, {})),
-                "interest": {"type": "ownership", "scope": o.scope, "percentage": round(o.share * 100, 2)},
+                "natural_person": _person(name, persons.get(person_id, {})),
+                "interest": {"type": "ownership", "scope": scope, "percentage": percentage},
             }
-            for i, o in enumerate(owners, start=1)
+            for i, (person_id, name, scope, percentage) in enumerate(found, start=1)
         ]
         group = {
             "position": 1,
-            "description": "Beneficial owners by capital or voting rights (25 % or more)",
+            "description": "Beneficial owners by capital or voting rights (more than 25 %)",
             "interest_type": "ownership",
         }
         return _frame(created_at, valid_from, "beneficial_owners", None, [group], ubos)
@@ -180,7 +113,7 @@ def build_report(
             "natural_person": _person(r["name"], r.get("natural_person") or persons.get(r.get("id") or "", {})),
             "interest": {"type": "fictional", "scope": "legal_representative", "percentage": None},
         }
-        for i, r in enumerate(_representatives(company, companies), start=1)
+        for i, r in enumerate(fictitious_owners(company, companies), start=1)
     ]
     group = {
         "position": 1,
@@ -208,7 +141,7 @@ def sandbox_report(created_at: str) -> dict[str, Any]:
     }
     group = {
         "position": 1,
-        "description": "Beneficial owners by capital or voting rights (25 % or more)",
+        "description": "Beneficial owners by capital or voting rights (more than 25 %)",
         "interest_type": "ownership",
     }
     ubo = {

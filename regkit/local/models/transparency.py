@@ -167,7 +167,12 @@ def _production(context: RegisterContext, user: User, name: str, company_id: str
         None
         if failed
         else build_report(
-            company, context.catalog.world.companies, context.catalog.holders, context.catalog.persons, _date(ready_at)
+            company,
+            context.catalog.world.companies,
+            context.catalog.holders,
+            context.catalog.persons,
+            _date(ready_at),
+            context.catalog.discrepancies.get(company["id"]),
         )
     )
     return {

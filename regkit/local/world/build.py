@@ -6,10 +6,13 @@ generator derived from ``(seed, stage)`` (:func:`~regkit.local.world.seeding.sta
 * planning (:mod:`.plan`): ``groups`` … ``numbers`` decide every company's :class:`~.specs.Spec`;
 * records (:mod:`.pipeline`): ``names`` for every company first (links show the other company's name), then
   company by company ``addresses``, ``capitals``, ``board``, ``purposes``, ``accounts``, ``documents``,
-  ``details``, ``contact``, and ``holdings`` (share transfers, dates and nominal shares of its shareholdings),
+  ``details``, ``contact``, ``holdings`` (share transfers, dates and nominal shares of its shareholdings) and
+  ``filings`` (a shareholder list at each change of them),
   its proceeding (``proceedings``) and its Transparenzregister matches (``transparency``); then the
   proceedings against natural persons;
-* ``realtime``: register changes after the stored copy's date for a few of the records.
+* ``realtime``: register changes after the stored copy's date for a few of the records;
+* ``discrepancies``: the companies whose Transparenzregister extract is planted to differ from the ownership
+  chains (``world.json`` → ``transparenzregister.discrepancies``, :mod:`.filings`).
 
 A stage sees only what earlier stages decided, never their generators: changing what one stage draws
 changes that stage and what is built from its decisions, and leaves everything else as it was.
@@ -165,6 +168,7 @@ def _build(
     candidates = [sink.record_of(survey.candidates[p]) for p in chosen(len(survey.candidates))]
     realtime = pending_changes(rngs["realtime"], reference, candidates, AS_OF)
     meta = _meta(seed, size, plan, survey, realtime)
+    meta["transparenzregister"]["discrepancies"] = survey.discrepancies.choose(rngs["discrepancies"])
     if stage_seeds:
         meta["stage_seeds"] = dict(sorted(stage_seeds.items()))
     return meta, realtime

@@ -3,7 +3,8 @@
 After the ``names`` stage has given every company its current name (links and representatives show it), each
 company in plan order passes through every stage that touches its record: its name history again (from a copy
 of the ``names`` generator, so the same histories), ``addresses`` … ``contact`` (:func:`~.record.company_record`),
-``holdings`` (its shareholdings, :func:`~.holdings.company_shareholdings`), ``proceedings`` (its proceeding and
+``holdings`` (its shareholdings, :func:`~.holdings.company_shareholdings`), ``filings`` (a shareholder list
+at each change of them, :func:`~.filings.file_shareholder_lists`), ``proceedings`` (its proceeding and
 the summary in its record) and ``transparency`` (its matches). Then it goes to a :class:`Sink`, which keeps it
 in memory (:func:`~.build.build_world`) or writes it to disk (:func:`~.build.build_world_to`), and only a
 :class:`Survey` of what ``world.json`` and the ``realtime`` stage need of all records stays behind.
@@ -22,6 +23,7 @@ from datetime import date
 from typing import Any, Protocol
 
 from .company import Context, name_history
+from .filings import Discrepancies, file_shareholder_lists
 from .holdings import company_shareholdings
 from .meta import TransparencyMatches
 from .people import PersonPool
@@ -58,13 +60,15 @@ class Survey:
 
     ``entities``: Transparenzregister matches by company id; ``former_ids``: the company id of each
     superseded register id; ``scenarios``: the examples of each case; ``candidates``: the positions (in plan
-    order) of the companies that may get a pending register change.
+    order) of the companies that may get a pending register change; ``discrepancies``: the candidates for a
+    planted Transparenzregister discrepancy.
     """
 
     entities: dict[str, list[str]] = field(default_factory=dict)
     former_ids: dict[str, str] = field(default_factory=dict)
     scenarios: ScenarioFinder = field(default_factory=ScenarioFinder)
     candidates: array = field(default_factory=lambda: array("q"))
+    discrepancies: Discrepancies = field(default_factory=Discrepancies)
 
     def see(self, position: int, spec: Spec, record: dict[str, Any], ekrns: list[str] | None) -> None:
         """Take note of the final record of ``spec`` (the ``position``-th) and its matches ``ekrns``."""
@@ -99,6 +103,7 @@ class _RecordStages:
         self.names = _current_names(self.ctx)
         self.timelines = plan.timelines
         self.holdings = rngs["holdings"]
+        self.filings = rngs["filings"]
         self.proceedings = Proceedings(rngs["proceedings"], reference, len(plan.specs))
         self.transparency = TransparencyMatches(rngs["transparency"])
         self.sink = sink
@@ -110,13 +115,16 @@ class _RecordStages:
         record = company_record(ctx, spec, name_history(ctx, spec, self.names))
         rows, ctx.shareholdings = ctx.shareholdings, []
         if rows:
-            self.sink.add_shareholdings(company_shareholdings(self.holdings, record, rows, ctx.as_of))
+            rows = company_shareholdings(self.holdings, record, rows, ctx.as_of)
+            file_shareholder_lists(self.filings, record, rows)
+            self.sink.add_shareholdings(rows)
         timeline = self.timelines.get(spec.index)
         proceeding = self.proceedings.of_company(spec, timeline, record) if timeline is not None else None
         if proceeding is not None:
             record["insolvencies"] = [summary_of(proceeding)]
         ekrns = self.transparency.match(record["status"])
         self.survey.see(position, spec, record, ekrns)
+        self.survey.discrepancies.see(record, rows, ekrns)
         self.sink.add_company(record)
         if proceeding is not None:
             self.survey.scenarios.see_proceeding(proceeding, record)

@@ -27,6 +27,7 @@ STAGES: dict[str, str] = {
     "capitals": "share capital and its history (DEM, conversions to EUR, increases)",
     "board": "representation, shareholders and the beneficial owners of stock corporations",
     "holdings": "share transfers to directors, partnerships' contributions (nominal shares)",
+    "filings": "ids of the shareholder lists filed at ownership changes that had none",
     "purposes": "registered business purposes",
     "accounts": "yearly indicators (and corrected reports)",
     "documents": "document ids and which documents exist",
@@ -35,6 +36,7 @@ STAGES: dict[str, str] = {
     "proceedings": "insolvency proceedings: case numbers, administrators, natural-person debtors, events",
     "transparency": "Transparenzregister matches (none, one or several entities)",
     "realtime": "register changes after the stored copy's date (realtime lookups only)",
+    "discrepancies": "the companies whose Transparenzregister extract is planted to differ from the ownership chains",
 }
 
 
