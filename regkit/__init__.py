@@ -35,6 +35,8 @@ _EXPORTS = {
         "CompanySuggestions",
         "OwnersRecord",
         "HoldingsRecord",
+        "UbosRecord",
+        "OwnershipHistoryRecord",
         "PersonSearchPage",
         "PersonSearchResults",
         "PersonRecord",

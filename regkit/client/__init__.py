@@ -30,6 +30,7 @@ from .bulk import CostEstimate
 from .cache import ClientCache
 from .company_ids import company_id, parse_company_id
 from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
+from .ownership_records import OwnershipHistoryRecord, UbosRecord
 from .policy import CachePolicy
 from .records import (
     CompanyBatch,
@@ -91,6 +92,7 @@ __all__ = [
     "NotFoundError",
     "OfflineCacheMiss",
     "OwnersRecord",
+    "OwnershipHistoryRecord",
     "PaymentRequiredError",
     "PermissionDeniedError",
     "PersonRecord",
@@ -103,6 +105,7 @@ __all__ = [
     "RetryPolicy",
     "ServerError",
     "TransportError",
+    "UbosRecord",
     "ValidationError",
     "WaitTimeout",
     "parse_company_id",

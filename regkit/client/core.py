@@ -23,6 +23,8 @@ from .cache import ClientCache, open_backend
 from .companies import CompanyLookups
 from .filter_fields import SEARCH_KINDS
 from .ledger import Ledger, LedgerFile, default_ledger_path
+from .ownership import ownership_history_op, ubos_op
+from .ownership_records import OwnershipHistoryRecord, UbosRecord
 from .policy import CachePolicy, scope_token
 from .records import (
     CompanyBatch,
@@ -286,9 +288,10 @@ class Client:
             ``"person_holdings"`` the person's UUID.
         realtime : bool
             Realtime lookups (``company``, ``owners``) are never cached: always ``False``.
-        endpoint : {"company", "owners", "holdings", "person", "person_holdings"}
+        endpoint : {"company", "owners", "holdings", "person", "person_holdings", "ubos", "owners_historical"}
             Which lookup: :meth:`get_company`, :meth:`get_owners`, :meth:`get_holdings`, :meth:`get_person`,
-            :meth:`get_person_holdings` (each with its default options).
+            :meth:`get_person_holdings`, :meth:`get_ubos`, :meth:`get_ownership_history` (each with its default
+            options).
         best_available : bool
             For ``endpoint="owners"``: ``get_owners(id, best_available=True)``.
 
@@ -386,9 +389,9 @@ class Client:
     ) -> CostEstimate:
         """What looking up ``company_ids`` would cost now: distinct uncached ids × price (nothing is sent).
 
-        ``endpoint`` is one of ``"company"`` (the default), ``"owners"``, ``"holdings"``, ``"person"`` and
-        ``"person_holdings"`` (person UUIDs for the last two), as for :meth:`is_cached`; malformed ids are not
-        counted.
+        ``endpoint`` is one of ``"company"`` (the default), ``"owners"``, ``"holdings"``, ``"person"``,
+        ``"person_holdings"`` (person UUIDs for these two), ``"ubos"`` and ``"owners_historical"``, as for
+        :meth:`is_cached`; malformed ids are not counted.
 
         Returns
         -------
@@ -837,6 +840,84 @@ class Client:
         """
         answer = self._caller.call(lookup_op("person_holdings", person_id, False))
         return HoldingsRecord(answer.data, record_meta(answer))
+
+    # -- beneficial owners and ownership history --------------------------------------------------
+
+    def get_ubos(self, company_id: str) -> UbosRecord:
+        """A company's beneficial owners (10 credits; cached for 30 days like owners).
+
+        The interface applies one rule (§ 3 GwG): a natural person holding **more than** 25 % of the capital,
+        directly or through companies — the shares multiplied along each chain and summed over the chains — is
+        a beneficial owner; exactly 25 % is not.
+
+        Parameters
+        ----------
+        company_id : str
+            ``DE-<register type>-<court code>-<number>``.
+
+        Returns
+        -------
+        UbosRecord
+            ``.raw`` is ``{"company_id", "ubos": [{id, name, natural_person, legal_person, percentage_share,
+            max_percentage_share}]}``, shares in **percent**.  Held through a partnership, a share is not fixed:
+            ``percentage_share`` is null and ``max_percentage_share`` the most the person could hold.  With no
+            one above 25 %, the legal representatives are listed as fictitious beneficial owners with both
+            shares null (``record.fictitious``).
+
+        Raises
+        ------
+        ValidationError
+            A malformed id (nothing is sent).
+        NotFoundError
+            An unknown company (no credits spent).
+        PaymentRequiredError, BudgetExceededError, ...
+
+        Examples
+        --------
+        >>> client.get_ubos("DE-HRB-B1204-1407")  # doctest: +SKIP
+        <UbosRecord DE-HRB-B1204-1407: 3 beneficial owner(s)>
+        """
+        op = ubos_op(validation.validate_company_id(company_id))
+        answer = self._caller.call(op)
+        return UbosRecord(answer.data, record_meta(answer))
+
+    def get_ownership_history(self, company_id: str) -> OwnershipHistoryRecord:
+        """How a company's owners changed, from its filed shareholder lists (10 credits; cached for 30 days).
+
+        Parameters
+        ----------
+        company_id : str
+            ``DE-<register type>-<court code>-<number>`` of a GmbH, UG or gGmbH (the legal forms that file
+            shareholder lists).
+
+        Returns
+        -------
+        OwnershipHistoryRecord
+            ``.raw`` is ``{"owners": [{id, name, entity_type, country, status, first_appearance,
+            last_appearance, ownership_history: [{document_id, document_date, nominal_shares,
+            percentage_shares}]}]}``: one history entry per shareholder list showing the owner (``document_id``
+            is a ``shareholder_list`` of the company's ``documents``), ``nominal_shares`` in EUR **cents**,
+            ``percentage_shares`` in percent (adding up to 100 per list).  ``status`` is ``active`` for the
+            owners of the latest list (the current owners of :meth:`get_owners`).
+
+        Raises
+        ------
+        ValidationError
+            A malformed id (nothing is sent).
+        NotFoundError
+            An unknown company, or one that has filed no shareholder list (``owners_not_available``); no
+            credits spent.
+        PaymentRequiredError, BudgetExceededError, ...
+
+        Examples
+        --------
+        >>> history = client.get_ownership_history("DE-HRB-R2402-72496")  # doctest: +SKIP
+        >>> [(o["name"], o["status"]) for o in history]  # doctest: +SKIP
+        [('Horst Rombach', 'active'), ('Jan Groth', 'removed')]
+        """
+        checked = validation.validate_company_id(company_id)
+        answer = self._caller.call(ownership_history_op(checked))
+        return OwnershipHistoryRecord(answer.data, record_meta(answer), company_id=checked)
 
     # -- extracts --------------------------------------------------------------------------------
 

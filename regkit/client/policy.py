@@ -6,6 +6,7 @@ Rules on the request's URL, first match wins (:meth:`CachePolicy.lifetime`)::
     POST /v1/transparenzregister/credentials    never (DO_NOT_CACHE: POST bodies are stored as sent)
     POST /v1/transparenzregister/extracts       never (an order)
     GET  /v1/company/{id}/owners, .../holdings  ``ownership``  (default 30 days)
+    GET  /v1/company/{id}/owners/historical, .../ubo  ``ownership``  (default 30 days)
     GET  /v1/company/{id}                       ``company``    (default 30 days)
     POST /v1/search/insolvency, /company, /person  ``search``  (default 1 day; the body is in the key)
     GET  /v1/autocomplete/company               ``autocomplete`` (default 1 hour; free, but rate-limited)
@@ -118,6 +119,7 @@ class CachePolicy:
             re.compile(root + rf"/v1/transparenzregister/credentials{end}"): DO_NOT_CACHE,
             re.compile(root + rf"/v1/transparenzregister/extracts{end}"): DO_NOT_CACHE,
             re.compile(root + rf"/v1/company/{segment}/(?:owners|holdings){end}"): self.ownership,
+            re.compile(root + rf"/v1/company/{segment}/(?:owners/historical|ubo){end}"): self.ownership,
             re.compile(root + rf"/v1/company/{segment}{end}"): self.company,
             re.compile(root + rf"/v1/search/(?:insolvency|company|person){end}"): self.search,
             re.compile(root + rf"/v1/autocomplete/company{end}"): self.autocomplete,
@@ -173,6 +175,13 @@ def answers(path: str, data: Any) -> bool:
         if part in ("owners", "holdings"):  # asked by a former id, the answer names the current one
             named = data.get("company_id")
             return isinstance(named, str) and bool(COMPANY_ID_PATTERN.match(named)) and isinstance(data.get(part), list)
+        if part == "ubo":
+            named = data.get("company_id")
+            return (
+                isinstance(named, str) and bool(COMPANY_ID_PATTERN.match(named)) and isinstance(data.get("ubos"), list)
+            )
+        if part == "owners/historical":  # the answer names no company: a whole answer is its owners list
+            return isinstance(data.get("owners"), list)
         return not part and asked in record_company_ids(data)
     if "/v1/person/" in path:
         asked, _, part = path.split("/v1/person/", 1)[1].partition("/")

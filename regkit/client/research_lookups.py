@@ -22,6 +22,7 @@ from regkit.errors import ValidationError
 from regkit.schema.interface import PRICES
 
 from . import validation
+from .ownership import ownership_history_op, ubos_op
 from .transport.operation import Operation
 
 __all__ = ["Lookup", "LOOKUPS", "COMPANY_HINTS", "lookup", "lookup_op", "company_op", "owners_op"]
@@ -73,10 +74,13 @@ LOOKUPS: Mapping[str, Lookup] = MappingProxyType(
         "holdings": Lookup(validation.validate_company_id, "holdings"),
         "person": Lookup(validation.person_id, "person"),
         "person_holdings": Lookup(validation.person_id, "person_holdings"),
+        "ubos": Lookup(validation.validate_company_id, "ubos"),
+        "owners_historical": Lookup(validation.validate_company_id, "owners_historical"),
     }
 )
 """The endpoints of ``Client.is_cached`` / ``Client.estimate_cost``: ``get_company``, ``get_owners``,
-``get_holdings``, ``get_person``, ``get_person_holdings``."""
+``get_holdings``, ``get_person``, ``get_person_holdings``, ``get_ubos`` (``"ubos"``) and
+``get_ownership_history`` (``"owners_historical"``)."""
 
 
 def lookup(endpoint: Any, realtime: bool) -> Lookup:
@@ -145,6 +149,10 @@ def lookup_op(endpoint: Any, identifier: Any, realtime: bool, best_available: bo
         return company_op(ident, realtime, False)
     if endpoint == "owners":
         return owners_op(ident, realtime, best_available, False)
+    if endpoint == "ubos":
+        return ubos_op(ident)
+    if endpoint == "owners_historical":
+        return ownership_history_op(ident)
     path = {
         "holdings": f"/v1/company/{quote(ident)}/holdings",
         "person": f"/v1/person/{quote(ident)}",

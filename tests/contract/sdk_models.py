@@ -28,7 +28,9 @@ _ACCEPTS: dict[Any, set[str]] = {
     dt.date: {"string"},
     dt.datetime: {"string"},
 }
-_FORMATS = {dt.date: "date", dt.datetime: "date-time"}
+#: String formats whose every value a pydantic field of this type parses: a datetime field also takes a plain
+#: date (``2020-01-01`` → midnight), as the ownership history's dates are sent.
+_FORMATS = {dt.date: {"date"}, dt.datetime: {"date-time", "date"}}
 
 
 def _branches(schema: dict[str, Any], resolve: Callable[[str], dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -114,9 +116,10 @@ def _kind(branch: dict[str, Any], allowed: set[str], inner: Any, resolve, where:
         return [f"{where}: the document allows {sorted(enum - values)}, the client does not"] if enum - values else []
     if inner in _ACCEPTS:
         problems = _wrong(allowed, _ACCEPTS[inner], where)
-        expected_format = _FORMATS.get(inner)
-        if not problems and expected_format and branch.get("format") != expected_format:
-            problems.append(f"{where}: the document allows any string, the client parses a {expected_format}")
+        expected_formats = _FORMATS.get(inner)
+        if not problems and expected_formats and branch.get("format") not in expected_formats:
+            wanted = " or ".join(sorted(expected_formats))
+            problems.append(f"{where}: the document allows any string, the client parses a {wanted}")
         return problems
     if inner is typing.Any or inner is object:
         return []

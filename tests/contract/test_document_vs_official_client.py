@@ -37,6 +37,8 @@ SHARED = {
     ("post", "/v1/search/person", "200"): sdk_types.SearchFindPersonV1Response,
     ("get", "/v1/person/{person_id}", "200"): sdk_types.PersonGetDetailsV1Response,
     ("get", "/v1/person/{person_id}/holdings", "200"): sdk_types.PersonGetHoldingsV1Response,
+    ("get", "/v1/company/{company_id}/ubo", "200"): sdk_types.CompanyGetUbosV1Response,
+    ("get", "/v1/company/{company_id}/owners/historical", "200"): sdk_types.CompanyGetHistoricalOwnersV1Response,
 }
 
 
@@ -83,6 +85,8 @@ def test_every_operation_the_client_shares_is_compared():
         ("post", "/v1/search/person"),
         ("get", "/v1/person/{person_id}"),
         ("get", "/v1/person/{person_id}/holdings"),
+        ("get", "/v1/company/{company_id}/ubo"),
+        ("get", "/v1/company/{company_id}/owners/historical"),
     }
     assert shared <= served
     # the client reads no body of the credentials store (201) or of a monitor's deletion (204)

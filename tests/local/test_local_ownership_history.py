@@ -14,7 +14,7 @@ from decimal import Decimal
 import pytest
 from local_support import charged, error_of
 
-from regkit.local.models.ownership_history import shareholder_lists
+from regkit.local.models.ownership_history import shareholder_list, shareholder_lists
 
 DEM_PER_EUR = Decimal("1.95583")  # the fixed conversion rate (EU Council Regulation 2866/98)
 
@@ -145,3 +145,13 @@ def test_shareholder_lists_give_each_lists_content_for_the_pdf(register, catalog
                 assert holder["city"] and holder["register"] is None
             else:
                 assert holder["register"]
+
+
+def test_one_shareholder_list_by_its_document_id(register, catalog):
+    company_id, company = next((c, rec) for c, rec in sorted(catalog.world.companies.items()) if len(_lists(rec)) >= 2)
+    first = _lists(company)[0]
+    record, content = shareholder_list(register.context, first["id"])
+    assert record["id"] == company_id and content["document_id"] == first["id"] and content["date"] == first["date"]
+    articles = next(d for d in company["documents"] if d["type"] == "articles_of_association")
+    assert shareholder_list(register.context, articles["id"]) is None
+    assert shareholder_list(register.context, "00000000-0000-4000-8000-000000000000") is None

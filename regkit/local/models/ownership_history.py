@@ -32,7 +32,7 @@ from .users import User
 if TYPE_CHECKING:
     from .backend import RegisterContext
 
-__all__ = ["entity_type", "shareholder_lists", "get_historical_owners"]
+__all__ = ["entity_type", "shareholder_lists", "shareholder_list", "historical_owners", "get_historical_owners"]
 
 _ENTITY_BY_FORM = {"foreign": "foreign_company", "municipal": "german_government_entity"}
 
@@ -147,6 +147,17 @@ def shareholder_lists(context: RegisterContext, company_id: str) -> list[dict[st
             }
         )
     return lists
+
+
+def shareholder_list(context: RegisterContext, document_id: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """``(company record, list content)`` of the shareholder list ``document_id`` (as :func:`shareholder_lists`
+    gives it), or ``None`` when no company lists a shareholder list of that id."""
+    found = context.catalog.documents.get(document_id)
+    if found is None or found[1]["type"] != "shareholder_list":
+        return None
+    company = find_company(context, found[0])
+    content = next(filed for filed in shareholder_lists(context, company["id"]) if filed["document_id"] == document_id)
+    return company, content
 
 
 def historical_owners(context: RegisterContext, company_id: str) -> list[dict[str, Any]]:
