@@ -76,11 +76,9 @@ def cap_table_steps(history: Any) -> pd.DataFrame:
     ...         {"document_id": "d2", "document_date": "2015-06-30", "nominal_shares": 1250000, "percentage_shares": 50.0}]},
     ...     {"id": "p-2", "name": "Eva Lenz", "entity_type": "natural_person", "ownership_history": [
     ...         {"document_id": "d2", "document_date": "2015-06-30", "nominal_shares": 1250000, "percentage_shares": 50.0}]}]}
-    >>> cap_table_steps(answer)
-                     p-1   p-2
-    document_date
-    2010-01-04     100.0   0.0
-    2015-06-30      50.0  50.0
+    >>> cap_table_steps(answer).to_dict("index")  # doctest: +NORMALIZE_WHITESPACE
+    {Timestamp('2010-01-04 00:00:00'): {'p-1': 100.0, 'p-2': 0.0},
+     Timestamp('2015-06-30 00:00:00'): {'p-1': 50.0, 'p-2': 50.0}}
     """
     frame = _history(history)
     key = frame["owner_id"].fillna(frame["owner_name"]) if "owner_id" in frame else frame["owner_name"]
