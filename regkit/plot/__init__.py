@@ -32,8 +32,8 @@ _EXPORTS = {
     "breakdown_counts": "regkit.plot.breakdown",
     "year_axis": "regkit.plot.years",
     # issue 23: the cap table over time
-    "cap_table": "regkit.plot.cap_table",
-    "cap_table_steps": "regkit.plot.cap_table",
+    "cap_table": "regkit.plot.cap_tables",
+    "cap_table_steps": "regkit.plot.cap_tables",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -115,7 +115,7 @@ def cap_table(
         The Axes title (default: "Shareholders by shareholder list").
     label_min : float
         An owner's name is written inside their band where the band is at least this many percentage points
-        tall and spans at least a tenth of the time axis.
+        tall and wide enough for eight characters (a longer name is shortened with "…" to fit).
 
     Returns
     -------
@@ -146,7 +146,9 @@ def cap_table(
     x = mdates.date2num([*dates, end])
     ax = new_axes(ax, figsize=(9.0, 4.2))
     bottom = np.zeros(len(dates) + 1)
-    span = x[-1] - x[0]
+    # a label character's width in days: about 0.6 em of the 7.5 pt font, on the axes' width in inches
+    inches = ax.get_position().width * ax.figure.get_figwidth()
+    per_character = (x[-1] - x[0]) / inches * (7.5 * 0.6 / 72) * 1.15
     for index, owner in enumerate(steps.columns):
         values = np.append(steps[owner].to_numpy(), steps[owner].to_numpy()[-1])
         colour = CAP_TABLE_COLOURS[index % len(CAP_TABLE_COLOURS)]
@@ -158,11 +160,12 @@ def cap_table(
         )
         for i in range(len(dates)):  # the name inside the band, where it fits
             width, height = x[i + 1] - x[i], values[i]
-            if height >= label_min and width >= span / 10:
+            characters = int(width / per_character)  # how many characters the band is wide
+            if height >= label_min and characters >= 8:
                 ax.text(
                     (x[i] + x[i + 1]) / 2,
                     bottom[i] + height / 2,
-                    f"{shorten(str(names[owner]), 18)}\n{height:g} %",
+                    f"{shorten(str(names[owner]), min(characters, 20))}\n{height:g} %",
                     ha="center",
                     va="center",
                     fontsize=7.5,
