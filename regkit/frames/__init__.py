@@ -26,6 +26,8 @@ panel                   company-year research panel
 company_card_html       the HTML card of a company record in Jupyter (``person_card_html``: of a person)
 person_key              who a representative is: the key ``representatives`` and the graph share
 parse_amount/_date      published text → exact amounts and dates (event details), never raising
+ownership_history       owners on every filed shareholder list; ``ubos`` the beneficial owners (percent)
+shareholder_list        the table of a shareholder list PDF read back, one row per share
 ======================  ===============================================================================
 
 Names are imported on first use: ``import regkit.frames`` alone loads neither pandas nor the builders.
