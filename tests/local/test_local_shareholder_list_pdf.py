@@ -17,7 +17,7 @@ import pytest
 
 from regkit.frames import ownership_history, shareholder_list
 from regkit.local.models.ownership_history import shareholder_lists
-from regkit.local.models.shareholder_list_pdf import shareholder_list_pdf
+from regkit.local.models.shareholder_list_pdf import filed_shareholder_list_pdf, shareholder_list_pdf
 
 _COMPARED = ["document_id", "document_date", "name", "nominal_share", "percentage"]
 
@@ -99,3 +99,19 @@ def test_a_frame_read_from_a_list_has_the_documented_dtypes(register, catalog):
         "total_percentage": "Float64",
     }
     assert frame["document_date"].iloc[0] == pd.Timestamp(filed["date"])
+
+
+def test_a_filed_list_by_its_document_id(register, catalog):
+    company_id, document = next(
+        (cid, d)
+        for cid, c in sorted(catalog.world.companies.items())
+        for d in c["documents"] or ()
+        if d["type"] == "shareholder_list"
+    )
+    pdf = filed_shareholder_list_pdf(register.context, document["id"])
+    frame = shareholder_list(pdf)
+    assert frame["document_id"].unique().tolist() == [document["id"]]
+    assert frame["company_id"].unique().tolist() == [company_id]
+    assert frame["document_date"].iloc[0] == pd.Timestamp(document["date"])
+    assert filed_shareholder_list_pdf(register.context, document["id"]) == pdf
+    assert filed_shareholder_list_pdf(register.context, "no-such-document") is None

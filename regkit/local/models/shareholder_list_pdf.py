@@ -22,15 +22,21 @@ import importlib.util
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fpdf import FPDF
 from fpdf.enums import TableCellFillMode
+
+from .ownership_history import shareholder_list
+
+if TYPE_CHECKING:
+    from .backend import RegisterContext
 
 __all__ = [
     "COLUMNS",
     "TITLE",
     "document_entries",
+    "filed_shareholder_list_pdf",
     "format_eur",
     "format_percent",
     "seat_or_birth",
@@ -282,3 +288,16 @@ def _latin1(head: list[str], rows: list[tuple[str, ...]]) -> bool:
 
 def _cents(text: str) -> int:
     return int(text.replace(".", "").replace(",", ""))
+
+
+def filed_shareholder_list_pdf(context: RegisterContext, document_id: str) -> bytes | None:
+    """The PDF of the filed shareholder list ``document_id``: its content as the ownership history has it
+    (:func:`regkit.local.models.ownership_history.shareholder_list`), written by :func:`shareholder_list_pdf`.
+
+    ``None`` when no company lists a shareholder list of that id.
+    """
+    found = shareholder_list(context, document_id)
+    if found is None:
+        return None
+    company, content = found
+    return shareholder_list_pdf(company, {"id": content["document_id"], "date": content["date"]}, content["holders"])
