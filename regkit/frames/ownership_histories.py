@@ -81,7 +81,8 @@ def ownership_history(answer: Any, company_id: str | None = None) -> pd.DataFram
     answer : record or dict
         ``client.get_ownership_history(id)`` or its JSON (``{"owners": [...]}``).
     company_id : str, optional
-        The company the answer is about (the answer does not name it); the ``company_id`` column.
+        The company the answer is about (the answer does not name it); the ``company_id`` column. Default: the
+        record's ``company_id`` (a record of ``client.get_ownership_history`` knows it), else NaN.
 
     Returns
     -------
@@ -116,6 +117,8 @@ def ownership_history(answer: Any, company_id: str | None = None) -> pd.DataFram
     0   Ida Roth    2019-04-01        25000.0       100.0
     """
     raw = _answer(answer, "an ownership-history answer", "owners")
+    if company_id is None:  # a record of client.get_ownership_history knows the company it was asked for
+        company_id = getattr(answer, "company_id", None) or None
     rows = []
     for owner in raw["owners"]:
         for entry in owner.get("ownership_history") or ():

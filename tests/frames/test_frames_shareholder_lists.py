@@ -81,6 +81,8 @@ def test_a_long_list_runs_over_pages_and_reads_back_whole():
         for i in range(120)
     ]
     pdf = shareholder_list_pdf(company, {"id": "d-long", "date": "2021-12-31"}, entries)
+    assert shareholder_list_pdf(company, {"id": "d-long", "date": "2021-12-31"}, entries) == pdf  # DejaVu embedded
+    assert b"DejaVu" in pdf  # the court's name is not Latin-1
     frame = shareholder_list(pdf)
     assert pdf.count(b"/Type /Page\n") > 2
     assert frame["position"].tolist() == list(range(1, 121))

@@ -42,6 +42,7 @@ def test_the_bands_are_the_lists_shares_stacked_to_100(client: Any, world: Any) 
     record = client.get_ownership_history(CHANGING)
     history = record.to_dataframe()
     assert history.equals(ownership_history(record.raw, CHANGING))
+    assert history.equals(ownership_history(record))  # the record knows its company
     ax = regkit.plot.cap_table(history, until="2026-06-30")
     expected = _expected(world, CHANGING)
     dates = sorted(expected)
