@@ -31,6 +31,8 @@ __all__ = [
     "HoldingsFrames",
     "PersonSearchFrames",
     "PersonFrames",
+    "UbosFrames",
+    "OwnershipHistoryFrames",
 ]
 
 
@@ -217,3 +219,27 @@ class PersonFrames:
             return person_card_html(self)
         except RegkitError:
             return None
+
+
+class UbosFrames:
+    """Frames of a company's beneficial owners (mixed into :class:`~regkit.client.ownership_records.UbosRecord`)."""
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per beneficial owner, shares in percent (see ``regkit.frames.ubos``)."""
+        from regkit.frames.ownership_histories import ubos
+
+        return ubos(self)
+
+
+class OwnershipHistoryFrames:
+    """Frames of a company's ownership history (mixed into
+    :class:`~regkit.client.ownership_records.OwnershipHistoryRecord`)."""
+
+    company_id: str
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """One row per owner and shareholder list, shares in percent, nominal amounts in EUR (see
+        ``regkit.frames.ownership_history``)."""
+        from regkit.frames.ownership_histories import ownership_history
+
+        return ownership_history(self, self.company_id or None)

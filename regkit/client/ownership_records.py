@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from .frame_methods import OwnershipHistoryFrames, UbosFrames
 from .records import Record, RecordMeta
 
 __all__ = ["UbosRecord", "OwnershipHistoryRecord"]
 
 
-class UbosRecord(Record):
+class UbosRecord(UbosFrames, Record):
     """A company's beneficial owners (``client.get_ubos``): ``company_id`` and ``ubos``; iterating yields them.
 
     A beneficial owner holds more than 25 % effectively (§ 3 GwG): ``percentage_share`` in percent, or, held
@@ -44,7 +45,7 @@ class UbosRecord(Record):
         return f"{self.raw.get('company_id', '')}: {len(self)} {kind}"
 
 
-class OwnershipHistoryRecord(Record):
+class OwnershipHistoryRecord(OwnershipHistoryFrames, Record):
     """How a company's owners changed (``client.get_ownership_history``): ``owners``, each with ``status``
     (``active`` or ``removed``), ``first_appearance``, ``last_appearance`` and one ``ownership_history`` entry
     per filed shareholder list showing them (``document_id``, ``document_date``, ``nominal_shares`` in EUR

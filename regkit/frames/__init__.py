@@ -26,6 +26,8 @@ panel                   company-year research panel
 company_card_html       the HTML card of a company record in Jupyter (``person_card_html``: of a person)
 person_key              who a representative is: the key ``representatives`` and the graph share
 parse_amount/_date      published text → exact amounts and dates (event details), never raising
+ownership_history       owners on every filed shareholder list; ``ubos`` the beneficial owners (percent)
+shareholder_list        the table of a shareholder list PDF read back, one row per share
 ======================  ===============================================================================
 
 Names are imported on first use: ``import regkit.frames`` alone loads neither pandas nor the builders.
@@ -74,6 +76,12 @@ _EXPORTS = {
     "ratios": "financial_ratios",
     "representatives": "roles",
     "share_fraction": "ownership",
+    # issue 23: shareholder lists, ownership over time, beneficial owners
+    "OWNER_ENTITY_TYPES": "ownership_histories",
+    "SHAREHOLDER_LIST_TITLE": "shareholder_lists",
+    "ownership_history": "ownership_histories",
+    "shareholder_list": "shareholder_lists",
+    "ubos": "ownership_histories",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {n: f"regkit.frames.{home}" for n, home in _EXPORTS.items()})

@@ -23,6 +23,7 @@ Examples
 'DE-HRB-R2103-65834'
 """
 
+from .beneficial import add_ownership_history, effective_shares, ubo_cross_check, ubos
 from .boards import SERVING_ROLES, interlocks
 from .build import from_companies
 from .control import (
@@ -86,4 +87,9 @@ __all__ = [
     "write_gexf",
     "write_graphml",
     "write_node_link",
+    # issue 23: ownership dated by shareholder lists, beneficial owners from the graph and their cross-check
+    "add_ownership_history",
+    "effective_shares",
+    "ubo_cross_check",
+    "ubos",
 ]

@@ -1,0 +1,198 @@
+"""A shareholder list (Gesellschafterliste) PDF read back into a frame: its GesLV table, row by row.
+
+The local register writes each ``shareholder_list`` document as a PDF whose first page starts with the title
+``Liste der Gesellschafter``, names the company, its register, the list's date (``Stand der Liste``) and its
+``Dokument-ID``, and then carries the table of the GesLV (running number, name or firm, seat or date of birth and
+residence, nominal amount in EUR, percentage of the share, percentage of the total holding), headings repeated
+on every page. :func:`shareholder_list` reads that table with pdfplumber (the lines of the table are drawn, so
+its cells are found by their borders, wrapped text included) and gives one row per share — the same numbers as
+the ownership history of the same document (``regkit.frames.ownership_history``).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from regkit.errors import ValidationError
+
+from ._columns import CENTS_EUR, DATE, FLOAT, INT, STR, build_frame, rows_to_columns
+
+__all__ = ["SHAREHOLDER_LIST_TITLE", "shareholder_list"]
+
+SHAREHOLDER_LIST_TITLE = "Liste der Gesellschafter"
+"""The title a shareholder list's first page starts with."""
+
+_SPEC = [
+    ("company_id", STR),
+    ("document_id", STR),
+    ("document_date", DATE),
+    ("position", INT),
+    ("holder_name", STR),
+    ("seat_or_birth", STR),
+    ("holder_date_of_birth", DATE),
+    ("holder_city", STR),
+    ("nominal_share", CENTS_EUR),
+    ("percentage", FLOAT),
+    ("total_percentage", FLOAT),
+]
+_HEADER = {
+    "company_id": re.compile(r"^Unternehmens-ID: (\S+)$", re.M),
+    "document_id": re.compile(r"^Dokument-ID: (\S+)$", re.M),
+    "document_date": re.compile(r"^Stand der Liste: (\d\d)\.(\d\d)\.(\d{4})$", re.M),
+}
+_BIRTH = re.compile(r"^geb\. (\d\d)\.(\d\d)\.(\d{4})(?:, (.*))?$")
+_EUR = re.compile(r"^-?\d{1,3}(?:\.\d{3})*,\d\d$")
+_PERCENT = re.compile(r"^-?\d+,\d+$")
+_EXPECTED = (
+    "expected a shareholder list (Gesellschafterliste) as the local register files it: a PDF whose first page "
+    f"starts with '{SHAREHOLDER_LIST_TITLE}' and carries the GesLV table (Lfd. Nr., Name / Firma, Sitz bzw. "
+    "Geburtsdatum und Wohnort, Nennbetrag, Anteil, Gesamtbeteiligung)"
+)
+
+
+def _not_a_list(source: str, why: str) -> ValidationError:
+    return ValidationError(
+        f"{source} is not a shareholder list: {why}",
+        suggestion=_EXPECTED + "; download one with the document's category 'shareholder_list'",
+    )
+
+
+def _open(pdf: bytes | str | os.PathLike[str]) -> tuple[Any, str]:
+    import pdfplumber  # a reader only this builder needs: imported on first use
+    from pdfminer.pdfparser import PDFSyntaxError
+    from pdfplumber.utils.exceptions import PdfminerException
+
+    if isinstance(pdf, (bytes, bytearray, memoryview)):
+        data, source = bytes(pdf), "the given bytes"
+    elif isinstance(pdf, (str, os.PathLike)):
+        path = Path(pdf)
+        source = str(path)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise ValidationError(
+                f"cannot read {path}: {exc.strerror or exc}", suggestion="pass the path of a downloaded PDF"
+            ) from exc
+    else:
+        raise TypeError(f"expected the PDF as bytes or a path, not {type(pdf).__name__}")
+    if not data.startswith(b"%PDF"):
+        raise _not_a_list(source, "it is not a PDF (it does not start with '%PDF')")
+    try:
+        return pdfplumber.open(io.BytesIO(data)), source
+    except (PdfminerException, PDFSyntaxError, ValueError) as exc:
+        raise _not_a_list(source, f"the PDF cannot be read ({exc})") from exc
+
+
+def _date(match: re.Match[str] | None) -> str | None:
+    return None if match is None else f"{match.group(3)}-{match.group(2)}-{match.group(1)}"
+
+
+def _group(match: re.Match[str] | None) -> str | None:
+    return None if match is None else match.group(1)
+
+
+def _number(text: str, pattern: re.Pattern[str], source: str, position: str) -> str:
+    flat = text.replace("\n", "")
+    if not pattern.match(flat):
+        raise _not_a_list(source, f"row {position}: {flat!r} is not a number written as the list writes it")
+    return flat
+
+
+def _row(cells: Sequence[str | None], source: str) -> tuple[Any, ...]:
+    number, name, seat, nominal, share, total = (cell or "" for cell in cells)
+    position = number.strip()
+    if not position.isdigit():
+        raise _not_a_list(source, f"a table row starts with {position!r}, not a running number")
+    seat = " ".join(seat.split())
+    birth = _BIRTH.match(seat)
+    cents = int(_number(nominal, _EUR, source, position).replace(".", "").replace(",", ""))
+    return (
+        int(position),
+        " ".join(name.split()),
+        seat or None,
+        _date(birth),
+        (birth.group(4) if birth else seat) or None,
+        cents,
+        float(_number(share, _PERCENT, source, position).replace(",", ".")),
+        float(_number(total, _PERCENT, source, position).replace(",", ".")),
+    )
+
+
+def shareholder_list(pdf: bytes | str | os.PathLike[str]) -> pd.DataFrame:
+    """The table of a shareholder list PDF, one row per share.
+
+    Parameters
+    ----------
+    pdf : bytes, str or path
+        The PDF's bytes or the path of a downloaded file.
+
+    Returns
+    -------
+    pandas.DataFrame
+        In the list's order:
+
+        ====================  ==============  ==========================================================
+        company_id            str             the ``Unternehmens-ID`` the list prints
+        document_id           str             the ``Dokument-ID`` the list prints
+        document_date         datetime64[us]  the list's date (``Stand der Liste``)
+        position              Int64           the running number of the share
+        holder_name           str             name or firm
+        seat_or_birth         str             the third column as printed; NaN when empty
+        holder_date_of_birth  datetime64[us]  natural persons (``geb. 16.09.1980, …``); NaT otherwise
+        holder_city           str             residence of a person, seat of a company
+        nominal_share         Float64         EUR, exact to the cent
+        percentage            Float64         percent of the capital this share is
+        total_percentage      Float64         percent of the capital the holder holds in all
+        ====================  ==============  ==========================================================
+
+    Raises
+    ------
+    regkit.ValidationError
+        When the file is not a PDF, or not a shareholder list (no title :data:`SHAREHOLDER_LIST_TITLE`, no
+        table, a row whose numbers are not written as the list writes them); the message names what was
+        expected. A path that cannot be read is one too.
+    TypeError
+        When ``pdf`` is neither bytes nor a path.
+
+    Examples
+    --------
+    >>> from regkit.local.models.shareholder_list_pdf import shareholder_list_pdf
+    >>> company = {"id": "DE-HRB-B1234-1", "name": {"name": "Alpha GmbH"},
+    ...            "register": {"register_court": "Amtsgericht Kassel", "register_type": "HRB",
+    ...                         "register_number": "1"}}
+    >>> pdf = shareholder_list_pdf(company, {"id": "d-1", "date": "2019-04-01"}, [
+    ...     {"name": "Ida Roth", "entity_type": "natural_person", "date_of_birth": "1980-09-16",
+    ...      "city": "Kassel", "nominal_shares": 2500000, "percentage_shares": 100.0}])
+    >>> shareholder_list(pdf)[["position", "holder_name", "holder_city", "nominal_share", "percentage"]]
+       position holder_name holder_city  nominal_share  percentage
+    0         1    Ida Roth      Kassel        25000.0       100.0
+    """
+    document, source = _open(pdf)
+    rows = []
+    with document:
+        if not document.pages:
+            raise _not_a_list(source, "it has no pages")
+        first = document.pages[0].extract_text() or ""
+        if not first.lstrip().startswith(SHAREHOLDER_LIST_TITLE):
+            start = " ".join(first.split()[:8]) or "no text"
+            raise _not_a_list(source, f"its first page starts with {start!r}")
+        header = {name: pattern.search(first) for name, pattern in _HEADER.items()}
+        for page in document.pages:
+            for table in page.extract_tables():
+                for cells in table[1:]:  # the first row of every page's table is its headings
+                    if len(cells) != 6:
+                        raise _not_a_list(source, f"a table row has {len(cells)} cells, not the GesLV's 6")
+                    rows.append(_row(cells, source))
+    if not rows:
+        raise _not_a_list(source, "it has no table of shares")
+    company_id, document_id = (_group(header[k]) for k in ("company_id", "document_id"))
+    day = _date(header["document_date"])
+    full = [(company_id, document_id, day, *row) for row in rows]
+    return build_frame(rows_to_columns(full, _SPEC), _SPEC)

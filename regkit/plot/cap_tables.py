@@ -1,0 +1,189 @@
+"""A company's cap table over time: who held how much at each shareholder list, stacked to 100 %, step-wise.
+
+Each filed shareholder list is a step: from its date until the next list the shares stand as that list shows
+them, one coloured band per owner, stacked to 100 % (the lists' percentages). The owner's name is written inside
+their band where the band is wide and tall enough, and every owner is in the legend (right of the chart) with
+the share they last held. The last list's shares are drawn until ``until`` (by default a year after it, at least
+a tenth of the span). A dotted vertical line marks each list's date.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib import dates as mdates
+
+from .group_labels import shorten
+from .style import new_axes
+from .years import year_axis
+
+__all__ = ["CAP_TABLE_COLOURS", "cap_table", "cap_table_steps"]
+
+CAP_TABLE_COLOURS = (
+    "#4C72B0",
+    "#DD8452",
+    "#55A868",
+    "#C44E52",
+    "#8172B3",
+    "#937860",
+    "#DA8BC3",
+    "#8C8C8C",
+    "#CCB974",
+    "#64B5CD",
+)
+"""Band colours, given to owners in the order they first appear (then repeated)."""
+
+_LABEL_CHARACTERS = 28
+
+
+def _history(history: Any) -> pd.DataFrame:
+    if isinstance(history, pd.DataFrame):
+        frame = history
+    else:  # an ownership-history answer (or record)
+        from regkit.frames import ownership_history
+
+        frame = ownership_history(history)
+    needed = {"document_date", "owner_name", "percentage"}
+    if not needed <= set(frame.columns):
+        raise TypeError(
+            f"expected regkit.frames.ownership_history(...) or an ownership-history answer; the frame lacks "
+            f"{sorted(needed - set(frame.columns))}"
+        )
+    return frame
+
+
+def cap_table_steps(history: Any) -> pd.DataFrame:
+    """The cap table as a table: one row per shareholder list, one column per owner (percent; 0 where absent).
+
+    Parameters
+    ----------
+    history : DataFrame or answer
+        :func:`regkit.frames.ownership_history` or the ownership-history answer itself.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``document_date`` (datetime64[us], one row per list, oldest first); columns the owners (their
+        ``owner_id`` where known, else the name) in the order they first appear, values ``float64`` percent.
+
+    Examples
+    --------
+    >>> answer = {"owners": [
+    ...     {"id": "p-1", "name": "Ida Roth", "entity_type": "natural_person", "ownership_history": [
+    ...         {"document_id": "d1", "document_date": "2010-01-04", "nominal_shares": 2500000, "percentage_shares": 100.0},
+    ...         {"document_id": "d2", "document_date": "2015-06-30", "nominal_shares": 1250000, "percentage_shares": 50.0}]},
+    ...     {"id": "p-2", "name": "Eva Lenz", "entity_type": "natural_person", "ownership_history": [
+    ...         {"document_id": "d2", "document_date": "2015-06-30", "nominal_shares": 1250000, "percentage_shares": 50.0}]}]}
+    >>> cap_table_steps(answer).to_dict("index")  # doctest: +NORMALIZE_WHITESPACE
+    {Timestamp('2010-01-04 00:00:00'): {'p-1': 100.0, 'p-2': 0.0},
+     Timestamp('2015-06-30 00:00:00'): {'p-1': 50.0, 'p-2': 50.0}}
+    """
+    frame = _history(history)
+    key = frame["owner_id"].fillna(frame["owner_name"]) if "owner_id" in frame else frame["owner_name"]
+    data = pd.DataFrame(
+        {"document_date": frame["document_date"], "owner": key, "percentage": frame["percentage"].astype(float)}
+    )
+    order = list(dict.fromkeys(data.sort_values("document_date", kind="stable")["owner"]))
+    table = data.pivot_table(index="document_date", columns="owner", values="percentage", aggfunc="sum")
+    table = table.reindex(columns=order).fillna(0.0).astype("float64")
+    table.columns.name = None
+    return table
+
+
+def cap_table(
+    history: Any,
+    ax: Any = None,
+    *,
+    until: Any = None,
+    title: str | None = None,
+    label_min: float = 12.0,
+) -> Any:
+    """Draw the cap table over time: each owner's share at each shareholder list, stacked to 100 %.
+
+    Parameters
+    ----------
+    history : DataFrame or answer
+        :func:`regkit.frames.ownership_history` of one company, or the ownership-history answer.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw (default: a new figure).
+    until : date-like, optional
+        How long the last list's shares are drawn (default: a year after the last list, at least a tenth of
+        the span from the first).
+    title : str, optional
+        The Axes title (default: "Shareholders by shareholder list").
+    label_min : float
+        An owner's name is written inside their band where the band is at least this many percentage points
+        tall and wide enough for eight characters (a longer name is shortened with "…" to fit).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Bands step-wise between list dates, y from 0 to 100 %, a dotted line at each list date, the legend
+        (owner and last share held) right of the chart.
+
+    Raises
+    ------
+    ValueError
+        When the history has no shareholder list.
+    """
+    frame = _history(history)
+    steps = cap_table_steps(frame)
+    if steps.empty:
+        raise ValueError("the ownership history has no shareholder list: nothing to draw (a company that files none)")
+    names = dict(
+        zip(
+            frame["owner_id"].fillna(frame["owner_name"]) if "owner_id" in frame else frame["owner_name"],
+            frame["owner_name"],
+        )
+    )
+    dates = list(steps.index)
+    first, last = dates[0], dates[-1]
+    end = pd.Timestamp(until) if until is not None else last + max(pd.Timedelta(days=365), (last - first) / 10)
+    if end <= last:
+        raise ValueError(f"until ({end.date()}) must come after the last list ({last.date()})")
+    x = mdates.date2num([*dates, end])
+    ax = new_axes(ax, figsize=(9.0, 4.2))
+    bottom = np.zeros(len(dates) + 1)
+    # a label character's width in days: about 0.6 em of the 7.5 pt font, on the axes' width in inches
+    inches = ax.get_position().width * ax.figure.get_figwidth()
+    per_character = (x[-1] - x[0]) / inches * (7.5 * 0.6 / 72) * 1.15
+    for index, owner in enumerate(steps.columns):
+        values = np.append(steps[owner].to_numpy(), steps[owner].to_numpy()[-1])
+        colour = CAP_TABLE_COLOURS[index % len(CAP_TABLE_COLOURS)]
+        held = steps[owner].to_numpy()
+        label = f"{shorten(str(names[owner]), _LABEL_CHARACTERS)} ({held[-1]:g} %)" if held[-1] else None
+        label = label or f"{shorten(str(names[owner]), _LABEL_CHARACTERS)} (until {_last_held(steps, owner)})"
+        ax.fill_between(
+            x, bottom, bottom + values, step="post", color=colour, edgecolor="white", linewidth=0.6, label=label
+        )
+        for i in range(len(dates)):  # the name inside the band, where it fits
+            width, height = x[i + 1] - x[i], values[i]
+            characters = int(width / per_character)  # how many characters the band is wide
+            if height >= label_min and characters >= 8:
+                ax.text(
+                    (x[i] + x[i + 1]) / 2,
+                    bottom[i] + height / 2,
+                    f"{shorten(str(names[owner]), min(characters, 20))}\n{height:g} %",
+                    ha="center",
+                    va="center",
+                    fontsize=7.5,
+                    color="white",
+                    clip_on=True,
+                )
+        bottom = bottom + values
+    for day in x[:-1]:
+        ax.axvline(day, color="#333333", linestyle=":", linewidth=0.8)
+    ax.set_ylim(0, 100)
+    ax.set_ylabel("share of the capital (%)")
+    year_axis(ax, first, end)
+    ax.set_title(title if title is not None else "Shareholders by shareholder list")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False, title="owner (last share)")
+    return ax
+
+
+def _last_held(steps: pd.DataFrame, owner: Any) -> str:
+    held = steps.index[steps[owner].to_numpy() > 0]
+    after = steps.index[steps.index > held[-1]]
+    return str(after[0].date()) if len(after) else str(held[-1].date())

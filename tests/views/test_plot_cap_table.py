@@ -1,0 +1,96 @@
+"""The cap table over time (``regkit.plot.cap_table``) of world companies, through ``regkit.Client`` on the local
+register: the bands are the lists' shares (read from the world's shareholdings rows), stacked to 100 %, step-wise
+between list dates, every owner in the legend; the records' frames are the frames' builders'.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from matplotlib import dates as mdates
+from PIL import Image
+
+import regkit.plot
+from regkit.frames import ownership_history, ubos
+
+# a GmbH whose third shareholder changed twice (1995, 2003, 2011, 2014 lists) and one with a planted UBO difference
+CHANGING = "DE-HRB-U1308-101888"
+PLANTED = "DE-HRB-B1204-91106"
+
+
+def _expected(world: Any, company_id: str) -> dict[str, dict[str, float]]:
+    """List date → {holder name: percent}, from the world's shareholdings rows in force on each list's date."""
+    company = world.companies[company_id]
+    rows = [r for r in world.shareholdings if r["company_id"] == company_id and r["share"] > 0]
+    out = {}
+    for document in company["documents"]:
+        if document["type"] == "shareholder_list":
+            day = document["date"]
+            out[day] = {
+                r["holder_name"]: round(r["share"] * 100, 4)
+                for r in rows
+                if r["start"] <= day and (r["end"] is None or day < r["end"])
+            }
+    return out
+
+
+def test_the_bands_are_the_lists_shares_stacked_to_100(client: Any, world: Any) -> None:
+    record = client.get_ownership_history(CHANGING)
+    history = record.to_dataframe()
+    assert history.equals(ownership_history(record.raw, CHANGING))
+    assert history.equals(ownership_history(record))  # the record knows its company
+    ax = regkit.plot.cap_table(history, until="2026-06-30")
+    expected = _expected(world, CHANGING)
+    dates = sorted(expected)
+    assert len(dates) >= 4 and len({frozenset(v) for v in expected.values()}) >= 3  # owners changed
+    # owners in the order they first appear, the larger share first
+    owners = list(
+        dict.fromkeys(name for day in dates for name in sorted(expected[day], key=lambda n: (-expected[day][n], n)))
+    )
+    bands = ax.collections[: len(owners)]
+    assert len(bands) == len(owners) and ax.get_ylim() == (0.0, 100.0)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert [text.split(" (")[0] for text in legend] == owners
+    for day in dates:  # each band's height just after a list's date is the owner's share on that list
+        top = 0.0
+        for band, owner in zip(bands, owners):
+            lower, upper = _band_at(band, day)
+            assert upper - lower == pytest.approx(expected[day].get(owner, 0.0), abs=1e-6), (owner, day)
+            assert lower == pytest.approx(top, abs=1e-6)  # stacked on the one below
+            top = upper
+        assert top == pytest.approx(100, abs=0.01)
+    png = io.BytesIO()
+    ax.figure.savefig(png, format="png", dpi=80)
+    assert Image.open(io.BytesIO(png.getvalue())).size[0] > 500
+    plt.close(ax.figure)
+
+
+def _band_at(band: Any, day: str) -> tuple[float, float]:
+    """The band's lower and upper edge just after ``day`` (step-wise: constant until the next list)."""
+    x = mdates.date2num(np.datetime64(day)) + 0.5
+    ys = []
+    for path in band.get_paths():
+        vertices = path.vertices
+        for (x0, y0), (x1, _) in zip(vertices[:-1], vertices[1:]):
+            if min(x0, x1) <= x <= max(x0, x1) and x0 != x1:
+                ys.append(y0)
+    return min(ys), max(ys)
+
+
+def test_steps_table_has_one_row_per_list_and_sums_to_100(client: Any, world: Any) -> None:
+    steps = regkit.plot.cap_table_steps(client.get_ownership_history(CHANGING))
+    expected = _expected(world, CHANGING)
+    assert [d.date().isoformat() for d in steps.index] == sorted(expected)
+    assert np.allclose(steps.sum(axis=1), 100.0)
+
+
+def test_ubos_record_frame_and_an_empty_history_is_refused(client: Any) -> None:
+    record = client.get_ubos(PLANTED)
+    frame = record.to_dataframe()
+    assert frame.equals(ubos(record.raw)) and (frame["percentage"] > 25).all() and not frame["is_fictitious"].any()
+    with pytest.raises(ValueError, match="no shareholder list"):
+        regkit.plot.cap_table({"owners": []})
