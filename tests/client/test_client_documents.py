@@ -278,3 +278,31 @@ def test_a_tuple_of_several_items_is_many_and_a_pair_is_one(world: Any, company_
     assert [(w.company_id, w.document_id) for w in wanted((company_id, listed[0]))] == [(company_id, listed[0])]
     with pytest.raises(ValidationError, match="must be a company id"):
         wanted((listed[0], listed[1]))  # two ids in a tuple read as a pair: say so
+
+
+def test_a_downloaded_shareholder_list_reads_back_as_its_ownership_history(
+    local: Any, world: Any, tmp_path: Path
+) -> None:
+    """The whole path a journalist takes: the company's listed shareholder lists downloaded over HTTP, each file
+    read with ``regkit.frames.shareholder_list``, equal to the ownership history's rows of the same document."""
+    import regkit.frames
+
+    company_id = next(
+        cid
+        for cid, record in world.companies.items()
+        if sum(d["type"] == "shareholder_list" for d in record.get("documents") or ()) >= 3
+    )
+    lists = [d for d in world.companies[company_id]["documents"] if d["type"] == "shareholder_list"]
+    client = local.client()
+    files = client.download([(company_id, d["id"]) for d in lists], tmp_path, progress=False)
+    history = client.get_ownership_history(company_id).to_dataframe()
+    for file, document in zip(files, lists):
+        assert file.path.name == f"{company_id}_shareholder_list_{document['date']}.pdf"
+        read = regkit.frames.shareholder_list(file.path)
+        assert set(read["document_id"]) == {document["id"]}
+        filed = history[history["document_id"] == document["id"]]
+        assert sorted(zip(read["holder_name"], read["percentage"].astype(float).round(2))) == sorted(
+            zip(filed["owner_name"], filed["percentage"].astype(float).round(2))
+        )
+        assert read["nominal_share"].astype(float).sum() == pytest.approx(filed["nominal_share"].astype(float).sum())
+    assert local.used() == 10  # the history; the listed files were free

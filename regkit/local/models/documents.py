@@ -27,6 +27,7 @@ from ..exceptions import ApiError
 from .credits import Charged, spend
 from .pdf import text_pdf
 from .register_files import articles_pdf, has_historical_printout, printout_pdf, sample_protocol_pdf
+from .shareholder_list_pdf import filed_shareholder_list_pdf
 from .structured_information import structured_information_xml
 from .transparency import extract_document
 from .users import User
@@ -74,14 +75,20 @@ def document_name(document: dict[str, Any]) -> str:
     return f"{_TITLES.get(document['type'], document['type'])} vom {_de_date(document['date'])}"
 
 
-def shareholder_list_file(company: dict[str, Any], document: dict[str, Any]) -> bytes:
-    """The PDF of a shareholder list: the one dispatch point for the ``shareholder_list`` type.
+def shareholder_list_file(context: RegisterContext, company: dict[str, Any], document: dict[str, Any]) -> bytes:
+    """The PDF of a filed shareholder list: the GesLV table of the list's holders, as the ownership history has
+    them (:func:`~regkit.local.models.shareholder_list_pdf.filed_shareholder_list_pdf`).
 
-    Today the generic one-page document; at the merge of issue 23 it calls
-    ``regkit.local.models.shareholder_list_pdf.shareholder_list_pdf(company, document, entries)`` (slice C2)
-    with the list's entries, so that the file carries the GesLV table.
+    Raises
+    ------
+    ApiError
+        404 ``document_not_found`` when the world holds no content for the list (a world built without the
+        ``filings`` stage's data).
     """
-    return _generic_pdf(company, document)
+    pdf = filed_shareholder_list_pdf(context, document["id"])
+    if pdf is None:
+        raise ApiError("document_not_found", f"No shareholder list {document['id']} is filed in this register.")
+    return pdf
 
 
 def _generic_pdf(company: dict[str, Any], document: dict[str, Any]) -> bytes:
@@ -96,7 +103,7 @@ def _generic_pdf(company: dict[str, Any], document: dict[str, Any]) -> bytes:
     return text_pdf(_TITLES.get(document["type"], document["type"]), lines)
 
 
-def company_document_pdf(company: dict[str, Any], document: dict[str, Any]) -> bytes:
+def company_document_pdf(context: RegisterContext, company: dict[str, Any], document: dict[str, Any]) -> bytes:
     """The PDF of one listed company document: articles and sample protocols written by
     :mod:`~regkit.local.models.register_files`, shareholder lists by :func:`shareholder_list_file`."""
     if document["type"] == "articles_of_association":
@@ -104,7 +111,7 @@ def company_document_pdf(company: dict[str, Any], document: dict[str, Any]) -> b
     if document["type"] == "sample_protocol":
         return sample_protocol_pdf(company, document)
     if document["type"] == "shareholder_list":
-        return shareholder_list_file(company, document)
+        return shareholder_list_file(context, company, document)
     return _generic_pdf(company, document)
 
 
@@ -240,7 +247,7 @@ def download_document(
     if found is not None:
         company_id, document = found
         company = context.catalog.world.companies.get(company_id) or context.catalog.world.realtime[company_id]
-        return company_document_pdf(company, document), _listed_file_name(document), _PDF
+        return company_document_pdf(context, company, document), _listed_file_name(document), _PDF
     made = _MADE_ID.match(document_id)
     if made and COMPANY_ID_PATTERN.match(made.group(2)):
         code, company_id = made.groups()
