@@ -48,6 +48,15 @@ def cost_estimate_html(estimate: Any) -> str:
                 f"{count_text(estimate.requested)} ({count_text(left_out)} duplicate or malformed, not counted)",
             )
         )
+    without_reports = getattr(estimate, "without_reports", ())
+    if without_reports:
+        facts.append(
+            (
+                "No reports",
+                f"{count_text(len(without_reports))} filed no annual report (their cached company record lists "
+                f"none): an empty answer for {credits_text(len(without_reports) * estimate.price)}",
+            )
+        )
     if estimate.budget_remaining is None:
         facts.append(("Budget", "no limit set"))
         badge = None

@@ -67,8 +67,12 @@ class CostEstimate:
     budget_remaining : int or None
         Credits left in the client's budget (``None``: no budget).
     endpoint : str
-        The lookup estimated: ``"company"``, ``"owners"``, ``"holdings"``, ``"person"``, ``"person_holdings"`` or
-        ``"financials"``.
+        The lookup estimated: ``"company"``, ``"owners"``, ``"holdings"``, ``"person"``, ``"person_holdings"``,
+        ``"ubos"``, ``"owners_historical"``, ``"financials"``, ``"contact"`` or ``"website"``.
+    without_reports : tuple of str
+        For ``"financials"``: the ids to fetch whose company record, already in the cache, lists no annual
+        report (no ``indicators``) — their answer will be empty though it costs the price. Ids whose record is
+        not cached are not known here and not listed.
 
     Jupyter shows it as a one-line summary (``12 companies · 10 credits each · 8 cached (0 credits) · 4 to fetch:
     40 credits``) with whether the budget covers it.
@@ -82,6 +86,7 @@ class CostEstimate:
     credits: int
     budget_remaining: int | None
     endpoint: str = "company"
+    without_reports: tuple[str, ...] = ()
 
     @property
     def within_budget(self) -> bool:
@@ -92,7 +97,15 @@ class CostEstimate:
         budget = "" if self.budget_remaining is None else f"; budget left {self.budget_remaining}"
         return (
             f"{self.requested} ids, {self.distinct} distinct, {self.cached} cached → "
-            f"{self.to_fetch} × {self.price} = {self.credits} credits{budget}"
+            f"{self.to_fetch} × {self.price} = {self.credits} credits{budget}{self._empty_note()}"
+        )
+
+    def _empty_note(self) -> str:
+        if not self.without_reports:
+            return ""
+        return (
+            f"; {len(self.without_reports)} of them filed no annual report (their cached company record lists "
+            f"none): an empty answer for {len(self.without_reports) * self.price} credits"
         )
 
     def __repr__(self) -> str:
@@ -190,11 +203,33 @@ class BulkFetcher:
         if isinstance(company_ids, str):
             company_ids = [company_ids]
         distinct, _ = _split_valid(company_ids, found.check)
-        cached = 0 if realtime else sum(self.caller.are_cached([lookup_op(endpoint, cid, False) for cid in distinct]))
+        hits = (
+            [False] * len(distinct)
+            if realtime
+            else self.caller.are_cached([lookup_op(endpoint, cid, False) for cid in distinct])
+        )
         price = found.price_of(realtime)
-        to_fetch = len(distinct) - cached
+        missing = [cid for cid, hit in zip(distinct, hits) if not hit]
+        empty = self._without_reports(missing) if endpoint == "financials" else ()
         return CostEstimate(
-            len(company_ids), len(distinct), cached, to_fetch, price, to_fetch * price, self.budget.remaining, endpoint
+            len(company_ids),
+            len(distinct),
+            len(distinct) - len(missing),
+            len(missing),
+            price,
+            len(missing) * price,
+            self.budget.remaining,
+            endpoint,
+            empty,
+        )
+
+    def _without_reports(self, company_ids: Sequence[str]) -> tuple[str, ...]:
+        """Of ``company_ids``, those whose cached company record lists no ``indicators`` (read from the cache only)."""
+        records = self.caller.peek([lookup_op("company", cid, False) for cid in company_ids])
+        return tuple(
+            cid
+            for cid, answer in zip(company_ids, records)
+            if answer is not None and isinstance(answer.data, dict) and not answer.data.get("indicators")
         )
 
     def get_companies(

@@ -149,6 +149,22 @@ def test_a_company_without_reports_warns_and_is_cached(inprocess: Any, world: An
     assert again.meta.from_cache and inprocess.used() == 10
 
 
+def test_the_estimate_says_before_paying_which_companies_filed_no_report(inprocess: Any, world: Any) -> None:
+    """Known from the cached company record (free to read): its ``indicators`` list every filed report."""
+    empty, full, unknown = without_reports(world), with_reports(world), with_reports(world, pl=False)
+    client = inprocess.client()
+    client.get_companies([empty, full], progress=False)
+    paid = inprocess.used()
+    ledger_rows = len(client.ledger)
+    estimate = client.estimate_cost([empty, full, unknown], endpoint="financials")
+    assert estimate.to_fetch == 3 and estimate.without_reports == (empty,)  # `unknown`'s record is not cached
+    assert "1 of them filed no annual report" in str(estimate) and "empty answer for 10 credits" in str(estimate)
+    assert "filed no annual report" in estimate._repr_html_()
+    assert inprocess.used() == paid and len(client.ledger) == ledger_rows  # nothing sent, nothing in the ledger
+    assert client.estimate_cost([full], endpoint="financials").without_reports == ()
+    assert client.estimate_cost([empty], endpoint="company").without_reports == ()
+
+
 def test_a_company_with_reports_does_not_warn(inprocess: Any, world: Any) -> None:
     client = inprocess.client()
     with warnings.catch_warnings():

@@ -203,6 +203,11 @@ class Caller:
         """:meth:`is_cached` of each of ``ops``."""
         return [isinstance(self._lookup(op, strict=True), Answer) for op in ops]
 
+    def peek(self, ops: Sequence[Operation]) -> list[Answer | None]:
+        """The answers the cache holds for ``ops`` now (``None`` where it has none), to look at before paying:
+        nothing is sent and nothing is recorded in the ledger."""
+        return [hit if isinstance(hit := self._lookup(op, strict=True), Answer) else None for op in ops]
+
     def cached_many(self, ops: Sequence[Operation]) -> Iterator[Answer | None]:
         """The answers of ``ops`` the cache has now, in order, each with its ledger row (as :meth:`call` records a
         hit) when its turn comes; ``None`` where :meth:`call` has to answer (not stored, expired, never cached, or
