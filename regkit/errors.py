@@ -38,8 +38,9 @@ Warnings (``warnings.warn``; the call they come from still returned its answer):
     RegkitWarning                 (a UserWarning)
     ├── CacheWriteWarning         a paid answer could not be stored (full disk, read-only file,
     │                             Redis down): the next call for it is paid again
-    └── BudgetWarning             a charge could not be recorded in the team's budget; it is in the
-                                  local ledger and is settled when the budget answers again
+    ├── BudgetWarning             a charge could not be recorded in the team's budget; it is in the
+    │                             local ledger and is settled when the budget answers again
+    └── NoFinancialReportsWarning  a company has filed no annual reports: its financial frames are empty
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ __all__ = [
     "RegkitWarning",
     "CacheWriteWarning",
     "BudgetWarning",
+    "NoFinancialReportsWarning",
 ]
 
 
@@ -348,4 +350,12 @@ class BudgetWarning(RegkitWarning):
     The answer was returned, its row is in the local ledger (``client.ledger``, and the ledger file), and the
     charge is settled in the team's budget when Redis answers again; until then paid calls are refused
     (:class:`BudgetUnavailableError`).
+    """
+
+
+class NoFinancialReportsWarning(RegkitWarning):
+    """A company has filed no annual reports: its financials answer has no indicators and no statements.
+
+    The frames built from it (:func:`regkit.frames.indicators`, :func:`regkit.frames.statements`) are empty,
+    with their columns and dtypes; the call itself was answered (and paid, unless it came from the cache).
     """

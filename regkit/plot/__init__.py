@@ -31,6 +31,8 @@ _EXPORTS = {
     "insolvency_breakdown": "regkit.plot.breakdown",
     "breakdown_counts": "regkit.plot.breakdown",
     "year_axis": "regkit.plot.years",
+    "balance_sheet": "regkit.plot.statements",
+    "pnl_waterfall": "regkit.plot.statements",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
