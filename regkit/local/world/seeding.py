@@ -35,6 +35,7 @@ STAGES: dict[str, str] = {
     "proceedings": "insolvency proceedings: case numbers, administrators, natural-person debtors, events",
     "transparency": "Transparenzregister matches (none, one or several entities)",
     "realtime": "register changes after the stored copy's date (realtime lookups only)",
+    "statements": "balance sheets and P&L of each filed report, consolidated group reports (derived on demand)",
 }
 
 
