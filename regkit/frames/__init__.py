@@ -79,7 +79,6 @@ _EXPORTS = {
     "ratios": "financial_ratios",
     "representatives": "roles",
     "share_fraction": "ownership",
-    "STATEMENTS": "financial_statements",
     "statements": "financial_statements",
     "statement_reports": "financial_statements",
 }

@@ -162,7 +162,7 @@ def statements(answer: Any, unit: str = "EUR", *, company_id: str | None = None)
                             path,
                             name,
                             row["formatted_name"],
-                            line_item_label(name, row["formatted_name"]),
+                            line_item_label(name, row["formatted_name"], statement),
                             row.get("current_value"),
                             row.get("previous_value"),
                             bool(row.get("children")),

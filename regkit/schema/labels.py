@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from regkit.schema.statements import STATEMENTS, walk_lines
+
 __all__ = ["LABELS", "COLUMN_LABELS", "LINE_ITEM_LABELS", "display_label", "column_label", "line_item_label"]
 
 LEGAL_FORM_LABELS: dict[str, str] = {
@@ -160,9 +162,11 @@ def column_label(column: str) -> str:
     return COLUMN_LABELS.get(column, column.replace("_", " ").capitalize())
 
 
-#: English labels of the HGB line items (balance sheet § 266, P&L by the Gesamtkostenverfahren § 275), by the
-#: German term without its ordinal (``"A. Anlagevermögen"`` → ``"Anlagevermögen"``). The frames keep the German
-#: term as ``name``; the label is what a table or figure shows beside it.
+#: English labels of HGB line items (balance sheet § 266, P&L by the Gesamtkostenverfahren § 275) beyond the
+#: lines of :mod:`regkit.schema.statements` (whose own labels come first: the register's layout), by the German
+#: term without its ordinal (``"A. Anlagevermögen"`` → ``"Anlagevermögen"``): the items a filing may show that the
+#: bundled world does not draw. The frames keep the German term as ``name``; the label is what a table or figure
+#: shows beside it.
 LINE_ITEM_LABELS: dict[str, str] = {
     # the balance sheet: aktiva
     "Aktiva": "Assets",
@@ -325,27 +329,50 @@ def _bare(term: str) -> str:
         text = stripped
 
 
+def _layout_labels() -> dict[str, str]:
+    """The labels of :mod:`regkit.schema.statements`, by ``"<statement>:<term>"`` and by the term alone."""
+    out: dict[str, str] = {}
+    for statement, lines in STATEMENTS.items():
+        for short in (False, True):
+            for _, line in walk_lines(lines, short):
+                term = _bare(line.name).casefold()
+                out.setdefault(f"{statement}:{term}", line.label)
+                out.setdefault(term, line.label)
+    return out
+
+
 _FOLDED = {_bare(german).casefold(): english for german, english in LINE_ITEM_LABELS.items()}
+_LAYOUT = _layout_labels()
 
 
-def line_item_label(name: str, formatted_name: str | None = None) -> str:
+def line_item_label(name: str, formatted_name: str | None = None, statement: str | None = None) -> str:
     """The English label of an HGB line item, by its German ``name`` (or, failing that, ``formatted_name``).
 
-    Ordinals (``A.``, ``II.``, ``3.``, ``a)``), case and repeated spaces do not matter. A term without a label
-    here is given back as it is, without its ordinal: a table shows the German term rather than nothing.
+    The register's layout (:mod:`regkit.schema.statements`) is asked first — within ``statement`` (``"aktiva"``,
+    ``"passiva"``, ``"guv"``) when given, since one term can name an item on both sides
+    (Rechnungsabgrenzungsposten) — then :data:`LINE_ITEM_LABELS`. Ordinals (``A.``, ``II.``, ``3.``, ``a)``),
+    case and repeated spaces do not matter. A term without a label is given back without its ordinal: a table
+    shows the German term rather than nothing.
 
     Examples
     --------
     >>> line_item_label("Anlagevermögen"), line_item_label("A. Eigenkapital")
     ('Fixed assets', 'Equity')
-    >>> line_item_label("x_unknown_key", "II. Kapitalrücklage")
-    'Capital reserves'
+    >>> line_item_label("Rechnungsabgrenzungsposten", statement="passiva")
+    'Deferred income'
+    >>> line_item_label("x_unknown_key", "II. Kapitalrücklage"), line_item_label("Geschäfts- oder Firmenwert")
+    ('Capital reserves', 'Goodwill')
     >>> line_item_label("Ein neuer Posten")
     'Ein neuer Posten'
     """
     for term in (name, formatted_name):
         if term:
-            label = _FOLDED.get(_bare(term).casefold())
+            bare = _bare(term).casefold()
+            for key in (f"{statement}:{bare}" if statement else None, bare):
+                label = _LAYOUT.get(key) if key else None
+                if label is not None:
+                    return label
+            label = _FOLDED.get(bare)
             if label is not None:
                 return label
     return _bare(formatted_name or name) if (formatted_name or name) else ""

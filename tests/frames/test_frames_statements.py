@@ -239,3 +239,39 @@ def test_no_warning_for_answers_with_reports() -> None:
         warnings.simplefilter("error")
         statements(support.answer(), company_id=support.COMPANY)
         indicators(support.answer(), company_id=support.COMPANY)
+
+
+@pytest.fixture(scope="module")
+def world_answers(world: Any) -> dict[str, dict[str, Any]]:
+    """The financials answers of every 8th world company with indicators, as the register derives them."""
+    from regkit.local.world.statements import company_financials
+
+    seed = world.meta["seed"]
+    chosen = [c for c in world.companies.values() if c["indicators"]][::8]
+    return {c["id"]: company_financials(c, seed) for c in chosen}
+
+
+def test_the_world_s_statements_round_trip_for_many_companies(world_answers: dict[str, dict[str, Any]]) -> None:
+    frame = statements(world_answers)
+    assert len(world_answers) > 300
+    assert len(frame) == sum(len(_expected_rows(a)) for a in world_answers.values())
+    rebuilt = statement_reports(frame)
+    assert rebuilt == {cid: _without_sources(a) for cid, a in world_answers.items()}
+    cents = statements(world_answers, unit="cents")
+    assert statement_reports(cents) == rebuilt
+
+
+def test_every_line_of_the_world_has_an_english_label(world_answers: dict[str, dict[str, Any]]) -> None:
+    frame = statements(world_answers)
+    labels = frame.drop_duplicates(["statement", "name"])
+    untranslated = labels[labels["label"] == labels["name"]]
+    assert untranslated.empty, untranslated[["statement", "name"]]
+
+
+def test_the_world_s_48_indicators_equal_the_answer(world_answers: dict[str, dict[str, Any]]) -> None:
+    frame = indicators(world_answers, unit="cents")
+    entries = [(cid, e) for cid, a in world_answers.items() for e in sorted(a["indicators"], key=lambda e: e["date"])]
+    assert len(frame) == len(entries)
+    for name in (*FINANCIAL_MEASURES, "employees"):
+        got = frame[name].astype(object).where(frame[name].notna(), None).tolist()
+        assert got == [e.get(name) for _, e in entries], name
