@@ -8,9 +8,12 @@ depth first, into one row per line item; :func:`statement_reports` turns such a 
 
 The path of a row
     ``path`` joins the statement and the ``formatted_name`` of every row from the top down to the row with
-    ``/``: ``"passiva/A. Eigenkapital/I. Gezeichnetes Kapital"``. It is the same for the same line item in
-    every year of a company, so ``frame.pivot_table(index="path", columns="period_end", values="value")``
-    lines the years up. The order of the rows (``position``) and their ``level`` are what rebuild the tree.
+    ``/``: ``"passiva/A. Eigenkapital/I. Gezeichnetes Kapital"``. A ``/`` inside a name
+    (``"V. Jahresüberschuss/Jahresfehlbetrag"``) is written ``∕`` (the division slash, :data:`PATH_SLASH`) in the
+    path, so that ``path.split("/")`` gives the names down the tree; the ``formatted_name`` column keeps the name
+    as filed. A path is the same for the same line item in every year of a company, so
+    ``frame.pivot_table(index="path", columns="period_end", values="value")`` lines the years up. The order of
+    the rows (``position``) and their ``level`` are what rebuild the tree.
 
 Units
     ``value`` and ``previous_value`` are the interface's cents as ``Float64`` EUR (``unit="EUR"``, exact, see
@@ -29,7 +32,7 @@ from regkit.schema.labels import line_item_label
 from ._columns import BOOL, CENTS_EUR, DATE, INT, INT64, STR, Cat, build_frame, rows_to_columns
 from .statement_input import financial_answers, warn_without_reports
 
-__all__ = ["STATEMENTS", "statements", "statement_reports", "statement_columns"]
+__all__ = ["PATH_SLASH", "STATEMENTS", "statements", "statement_reports", "statement_columns"]
 
 STATEMENTS = ("aktiva", "passiva", "guv")
 """The three statements of a report, in the order the frame lists them."""
@@ -61,9 +64,13 @@ def statement_columns(unit: str = "EUR") -> list[tuple[str, Any]]:
     ]
 
 
+PATH_SLASH = "\u2215"
+"""What a ``/`` inside a line item's name becomes in ``path`` (∕, the division slash: it reads the same)."""
+
+
 def _walk(rows: list[Mapping[str, Any]], prefix: str, level: int) -> Iterator[tuple[int, str, Mapping[str, Any]]]:
     for row in rows:
-        path = f"{prefix}/{row['formatted_name']}"
+        path = f"{prefix}/{row['formatted_name'].replace('/', PATH_SLASH)}"
         yield level, path, row
         yield from _walk(row.get("children") or [], path, level + 1)
 

@@ -47,7 +47,7 @@ DTYPES = {
 def _nodes(rows: list[dict[str, Any]], prefix: str, level: int = 1) -> list[tuple[str, int, dict[str, Any]]]:
     out = []
     for row in rows:
-        path = f"{prefix}/{row['formatted_name']}"
+        path = prefix + "/" + row["formatted_name"].replace("/", "\u2215")  # a "/" in a name: see PATH_SLASH
         out.append((path, level, row))
         out.extend(_nodes(row["children"], path, level + 1))
     return out
