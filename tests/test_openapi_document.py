@@ -28,7 +28,7 @@ from regkit.schema.interface import load_openapi
 DOC = load_openapi()
 SCHEMAS = DOC["components"]["schemas"]
 METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
-UNAUTHENTICATED = {"get_openapi", "download_document"}
+UNAUTHENTICATED = {"get_openapi", "download_document", "download_financial_report"}
 
 EXPECTED_STATUS = {
     ("get", "/v1/company/{company_id}"): "200 400 401 402 404 429 500",
@@ -50,6 +50,8 @@ EXPECTED_STATUS = {
     ("get", "/v1/credits"): "200 401 429 500",
     ("get", "/v1/documents/{document_id}"): "200 403 404 500",
     ("get", "/v1/openapi.json"): "200 500",
+    ("get", "/v1/company/{company_id}/financials"): "200 400 401 402 404 429 500",
+    ("get", "/v1/financials/{company_id}/{report_id}"): "200 403 404 500",
 }
 """Every operation and the status codes the interface gives it (spec plus filled gaps)."""
 
@@ -222,7 +224,7 @@ def test_security_bearer_everywhere_but_the_document_and_the_presigned_download(
 
 def test_local_only_operations_are_marked():
     local = {op["operationId"] for _, _, op in operations() if op.get("x-regkit-local") is True}
-    assert local == {"download_document", "get_openapi"}
+    assert local == {"download_document", "get_openapi", "download_financial_report"}
     for _, _, op in operations():
         assert ("x-regkit-local: true" in op["description"]) == (op["operationId"] in local)
 

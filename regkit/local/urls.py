@@ -18,6 +18,7 @@ from .responses import (
     companies,
     credentials,
     documents,
+    financials,
     insolvencies,
     monitors,
     ownership,
@@ -65,6 +66,8 @@ ROUTES = (
     Route("GET", "/v1/documents/<path:document_id>", documents.download_document, public=True),
     Route("GET", "/v1/credits", service.get_credits),
     Route("GET", "/v1/openapi.json", service.get_openapi, public=True),
+    Route("GET", "/v1/company/<path:company_id>/financials", financials.get_financials),
+    Route("GET", "/v1/financials/<company_id>/<report_id>", financials.download_report, public=True),
 )
 
 #: Endpoints answered without a bearer token.

@@ -330,6 +330,8 @@ PRICES: Mapping[str, int] = MappingProxyType(
         "credits": 0,
         "document_download": 0,
         "openapi": 0,
+        "financials": 10,
+        "financial_report_download": 0,
     }
 )
 """Credits per call, by price key; each operation names its keys in ``x-regkit-credits``.

@@ -106,6 +106,13 @@ def _kind(branch: dict[str, Any], allowed: set[str], inner: Any, resolve, where:
     if origin in (list, list):
         (item,) = typing.get_args(inner)
         return _wrong(allowed, {"array"}, where) or looser_than(branch.get("items", {}), item, resolve, f"{where}[]")
+    if origin is dict:
+        _, value = typing.get_args(inner)
+        values = branch.get("additionalProperties", {})
+        if values is False:
+            return _wrong(allowed, {"object"}, where)
+        values = {} if values is True else values
+        return _wrong(allowed, {"object"}, where) or looser_than(values, value, resolve, f"{where}{{}}")
     if origin is typing.Literal:
         values = set(typing.get_args(inner))
         enum = set(branch.get("enum", ())) - {None}
@@ -132,15 +139,38 @@ def _wrong(allowed: set[str], accepted: set[str], where: str) -> list[str]:
     )
 
 
+def _fields(model: type[pydantic.BaseModel]) -> dict[str, Any]:
+    """The model's fields with the client's forward references (``"ReportTable"``) resolved.
+
+    The client's generated modules import a recursive model's parts at their end, so pydantic may hold a field's
+    annotation as a forward reference; rebuilding the model (as pydantic does on first validation) resolves it.
+    """
+    if any("ForwardRef" in repr(field.annotation) for field in model.model_fields.values()):
+        model.model_rebuild(force=True)
+    return model.model_fields
+
+
+#: The (model, schema properties) pairs being compared right now: a recursive schema (a report row's
+#: ``children`` are report rows) is compared once, not forever.
+_ACTIVE: set[tuple[type, int]] = set()
+
+
 def _model(branch: dict[str, Any], model: type[pydantic.BaseModel], resolve, where: str) -> list[str]:
     properties, required = branch.get("properties", {}), set(branch.get("required", ()))
-    problems = []
-    for name, field in model.model_fields.items():
-        member = field.alias or name
-        if field.is_required() and member not in required:
-            problems.append(f"{where}.{member}: the document lets it be absent, the client requires it")
-        if member in properties:
-            problems += looser_than(properties[member], field.annotation, resolve, f"{where}.{member}")
-        elif field.is_required():
-            problems.append(f"{where}.{member}: the document does not describe it, the client requires it")
-    return problems
+    key = (model, id(properties))
+    if key in _ACTIVE:
+        return []
+    _ACTIVE.add(key)
+    try:
+        problems = []
+        for name, field in _fields(model).items():
+            member = field.alias or name
+            if field.is_required() and member not in required:
+                problems.append(f"{where}.{member}: the document lets it be absent, the client requires it")
+            if member in properties:
+                problems += looser_than(properties[member], field.annotation, resolve, f"{where}.{member}")
+            elif field.is_required():
+                problems.append(f"{where}.{member}: the document does not describe it, the client requires it")
+        return problems
+    finally:
+        _ACTIVE.discard(key)

@@ -37,6 +37,7 @@ SHARED = {
     ("post", "/v1/search/person", "200"): sdk_types.SearchFindPersonV1Response,
     ("get", "/v1/person/{person_id}", "200"): sdk_types.PersonGetDetailsV1Response,
     ("get", "/v1/person/{person_id}/holdings", "200"): sdk_types.PersonGetHoldingsV1Response,
+    ("get", "/v1/company/{company_id}/financials", "200"): sdk_types.CompanyGetFinancialsV1Response,
 }
 
 
@@ -83,6 +84,7 @@ def test_every_operation_the_client_shares_is_compared():
         ("post", "/v1/search/person"),
         ("get", "/v1/person/{person_id}"),
         ("get", "/v1/person/{person_id}/holdings"),
+        ("get", "/v1/company/{company_id}/financials"),
     }
     assert shared <= served
     # the client reads no body of the credentials store (201) or of a monitor's deletion (204)
@@ -189,6 +191,18 @@ def _loosened(pointer: list[str], change) -> dict[str, Any]:
             lambda n: n.remove("formatted_value"),
             ("get", "/v1/autocomplete/company", "200"),
             "$.results[].address.formatted_value: the document lets it be absent",
+        ),
+        (  # a row's children are rows: the recursion is compared too, once
+            ["components", "schemas", "ReportRow", "properties", "name"],
+            lambda n: n.update(type=["string", "null"]),
+            ("get", "/v1/company/{company_id}/financials", "200"),
+            "$.reports[].aktiva.rows[].name: the document allows null",
+        ),
+        (
+            ["components", "schemas", "MergedReportRow", "properties", "values", "additionalProperties"],
+            lambda n: n.update(type=["integer", "null"]),
+            ("get", "/v1/company/{company_id}/financials", "200"),
+            "$.merged.aktiva.rows[].values{}: the document allows null",
         ),
     ],
 )
