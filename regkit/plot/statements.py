@@ -121,7 +121,13 @@ def _equity_shares(ax: Any, part: pd.DataFrame, years: list[int], tops: dict[int
 
 
 def balance_sheet(
-    data: Any, company_id: str | None = None, *, consolidated: bool = False, ax: Any = None, title: str | None = None
+    data: Any,
+    company_id: str | None = None,
+    *,
+    consolidated: bool = False,
+    years: int | None = None,
+    ax: Any = None,
+    title: str | None = None,
 ) -> Any:
     """The balance sheet's structure by year: aktiva beside passiva, each stacked by its top-level items.
 
@@ -133,6 +139,8 @@ def balance_sheet(
         The company to draw, when the frame holds several.
     consolidated : bool
         Draw the consolidated (group) reports instead of the company's own.
+    years : int, optional
+        Draw only the last ``years`` fiscal years (all by default).
     ax : matplotlib Axes, optional
         Where to draw; a new figure otherwise.
     title : str, optional
@@ -155,8 +163,12 @@ def balance_sheet(
     >>> ax = balance_sheet(statements(client.get_financials("DE-HRB-B1234-1")))  # doctest: +SKIP
     """
     rows = balance_sheet_data(data, company_id, consolidated)
-    years = sorted(rows["fiscal_year"].unique().tolist())
-    ax = new_axes(ax, figsize=(max(6.0, 1.1 * len(years) + 3.5), 4.5))
+    if years is not None:
+        if not isinstance(years, int) or isinstance(years, bool) or years < 1:
+            raise ValueError(f"years must be a positive number of fiscal years, not {years!r}")
+        rows = rows[rows["fiscal_year"].isin(sorted(rows["fiscal_year"].unique())[-years:])]
+    shown = sorted(rows["fiscal_year"].unique().tolist())
+    ax = new_axes(ax, figsize=(min(12.0, max(6.0, 0.75 * len(shown) + 3.5)), 4.5))
     width = 0.38
     legend: dict[tuple[str, str], str] = {}
     for statement, offset in (("aktiva", -0.2), ("passiva", 0.2)):
@@ -169,8 +181,8 @@ def balance_sheet(
                 _ASSET_COLOURS[index % len(_ASSET_COLOURS)] if statement == "aktiva" else _claim_colour(label, index)
             )
             legend.setdefault((statement, label), colour)
-        up = dict.fromkeys(years, 0.0)
-        down = dict.fromkeys(years, 0.0)
+        up = dict.fromkeys(shown, 0.0)
+        down = dict.fromkeys(shown, 0.0)
         for row in part.itertuples(index=False):
             if pd.isna(row.value) or row.value == 0:
                 continue
@@ -178,7 +190,7 @@ def balance_sheet(
             base = up[year] if value > 0 else down[year]
             colour = legend[(statement, row.label)]
             (bar,) = ax.bar(
-                years.index(year) + offset, value, width, bottom=base, color=colour, edgecolor="white", linewidth=0.6
+                shown.index(year) + offset, value, width, bottom=base, color=colour, edgecolor="white", linewidth=0.6
             )
             bar.set_gid(f"{statement}|{row.path}|{year}")
             if value > 0:
@@ -186,15 +198,15 @@ def balance_sheet(
             else:
                 down[year] += value
         if statement == "passiva":
-            _equity_shares(ax, part, years, up, offset)
+            _equity_shares(ax, part, shown, up, offset)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylim(bottom=min(0.0, ax.get_ylim()[0]))
-    ax.set_xlim(-0.6, len(years) - 0.4)
+    ax.set_xlim(-0.6, len(shown) - 0.4)
     _money_axis(ax, float(rows["value"].abs().groupby([rows["fiscal_year"], rows["statement"]]).sum().max()))
     labels = {int(y): fiscal_year_label(d) for y, d in zip(rows["fiscal_year"], rows["period_end"])}
-    ax.set_xticks(range(len(years)), [labels[y] for y in years])
-    ax.set_xticks([i + o for i in range(len(years)) for o in (-0.2, 0.2)], minor=True)
-    ax.set_xticklabels(["A", "P"] * len(years), minor=True, fontsize=7, color="dimgray")
+    ax.set_xticks(range(len(shown)), [labels[y] for y in shown])
+    ax.set_xticks([i + o for i in range(len(shown)) for o in (-0.2, 0.2)], minor=True)
+    ax.set_xticklabels(["A", "P"] * len(shown), minor=True, fontsize=7, color="dimgray")
     ax.tick_params(axis="x", which="major", pad=14, length=0)
     ax.tick_params(axis="x", which="minor", length=0)
     handles = [Patch(color=c, label=f"{'A' if s == 'aktiva' else 'P'}: {label}") for (s, label), c in legend.items()]

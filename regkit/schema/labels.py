@@ -162,11 +162,12 @@ def column_label(column: str) -> str:
     return COLUMN_LABELS.get(column, column.replace("_", " ").capitalize())
 
 
-#: English labels of HGB line items (balance sheet § 266, P&L by the Gesamtkostenverfahren § 275) beyond the
-#: lines of :mod:`regkit.schema.statements` (whose own labels come first: the register's layout), by the German
-#: term without its ordinal (``"A. Anlagevermögen"`` → ``"Anlagevermögen"``): the items a filing may show that the
-#: bundled world does not draw. The frames keep the German term as ``name``; the label is what a table or figure
-#: shows beside it.
+#: English labels of HGB line items beyond the lines of the register's layout, by German term without ordinal.
+#:
+#: The layout (:mod:`regkit.schema.statements`, whose own labels come first) covers what the bundled world draws;
+#: these are the other items of the balance sheet (§ 266 HGB) and the P&L by the Gesamtkostenverfahren (§ 275
+#: HGB) a filing may show. Keys are without their outline numbers (``Anlagevermögen``, not with its ``A``). The
+#: frames keep the German term as ``name``; the label is what a table or figure shows beside it.
 LINE_ITEM_LABELS: dict[str, str] = {
     # the balance sheet: aktiva
     "Aktiva": "Assets",

@@ -145,3 +145,11 @@ def test_an_earlier_year_and_the_steps_frame() -> None:
 def test_a_small_company_without_pnl_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="short balance sheet"):
         pnl_waterfall(support.small_answer(), company_id=support.SMALL)
+
+
+def test_only_the_last_years_when_asked() -> None:
+    ax = balance_sheet(support.answer(), company_id=support.COMPANY, years=1)
+    assert {gid.rsplit("|", 1)[1] for gid in _bars(ax)} == {"2023"}
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2023"]
+    with pytest.raises(ValueError, match="positive number"):
+        balance_sheet(support.answer(), company_id=support.COMPANY, years=0)
