@@ -222,20 +222,20 @@ class PersonFrames:
 
 class FinancialsFrames:
     """Frames of a company's financials answer (``client.get_financials``): the 48 indicators, the statements as
-    filed and the ratios. The record names its company as ``company_id`` (the answer itself does not)."""
+    filed and the ratios. The answer does not name its company: the record does, as ``company_id``."""
 
     def indicators(self, unit: str = "EUR", wide: bool = True) -> pd.DataFrame:
         """All 48 measures per fiscal year (see ``regkit.frames.indicators``); empty, with a warning, for a
         company without reports."""
         from regkit.frames.financials import indicators
 
-        return indicators(self, unit=unit, wide=wide, company_id=getattr(self, "company_id", None))
+        return indicators(self, unit=unit, wide=wide)
 
     def statements(self, unit: str = "EUR") -> pd.DataFrame:
         """One row per line item and report: aktiva, passiva and P&L as filed (see ``regkit.frames.statements``)."""
         from regkit.frames.financial_statements import statements
 
-        return statements(self, unit=unit, company_id=getattr(self, "company_id", None))
+        return statements(self, unit=unit)
 
     def ratios(self) -> pd.DataFrame:
         """The indicators with the eleven ratios of ``regkit.frames.ratios`` (five of them need the 48 measures)."""

@@ -75,19 +75,17 @@ def _walk(rows: list[Mapping[str, Any]], prefix: str, level: int) -> Iterator[tu
         yield from _walk(row.get("children") or [], path, level + 1)
 
 
-def statements(answer: Any, unit: str = "EUR", *, company_id: str | None = None) -> pd.DataFrame:
+def statements(answer: Any, unit: str = "EUR") -> pd.DataFrame:
     """The balance sheets and P&L accounts of a financials answer, one row per line item and report.
 
     Parameters
     ----------
     answer : record or dict, or a mapping of company id → answer
-        What ``client.get_financials(company_id)`` returns (or its ``.raw``); many companies as a mapping of
-        company id → answer. An answer without reports warns
+        What ``client.get_financials(company_id)`` returns; a plain dict (which does not name its company) or
+        many companies as a mapping of company id → answer. An answer without reports warns
         (:class:`regkit.errors.NoFinancialReportsWarning`) and adds no rows.
     unit : {"EUR", "cents"}
         ``"EUR"``: amounts as ``Float64`` euros (exact); ``"cents"``: ``Int64`` cents as given.
-    company_id : str, optional
-        The company of a plain-dict answer (the answer does not name it; a client record does).
 
     Returns
     -------
@@ -130,7 +128,7 @@ def statements(answer: Any, unit: str = "EUR", *, company_id: str | None = None)
     >>> answer = {"indicators": [], "merged": None, "reports": [{"report_id": "r1",
     ...     "report_start_date": "2023-01-01", "report_end_date": "2023-12-31", "consolidated": False,
     ...     "aktiva": {"rows": [top]}, "passiva": {"rows": []}, "guv": None, "sources": []}]}
-    >>> frame = statements(answer, company_id="DE-HRB-B1234-1")
+    >>> frame = statements({"DE-HRB-B1234-1": answer})
     >>> frame[["level", "name", "label", "value"]]
        level            name           label   value
     0      1  Umlaufvermögen  Current assets  1500.0
@@ -141,7 +139,7 @@ def statements(answer: Any, unit: str = "EUR", *, company_id: str | None = None)
     spec = statement_columns(unit)
     rows: list[tuple] = []
     without = []
-    for cid, raw in financial_answers(answer, company_id):
+    for cid, raw in financial_answers(answer):
         reports = raw.get("reports") or []
         if not reports:
             without.append(cid)
@@ -221,7 +219,7 @@ def statement_reports(frame: pd.DataFrame) -> dict[str | None, list[dict[str, An
     >>> answer = {"indicators": [], "merged": None, "reports": [{"report_id": "r1",
     ...     "report_start_date": None, "report_end_date": "2023-12-31", "consolidated": False,
     ...     "aktiva": {"rows": [row]}, "passiva": {"rows": [row]}, "guv": None, "sources": []}]}
-    >>> rebuilt = statement_reports(statements(answer, company_id="C"))["C"][0]
+    >>> rebuilt = statement_reports(statements({"C": answer}))["C"][0]
     >>> rebuilt["aktiva"] == answer["reports"][0]["aktiva"], rebuilt["guv"]
     (True, None)
     """

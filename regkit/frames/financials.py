@@ -171,9 +171,9 @@ _NUMBERS = (*MEASURES, "employees")
 _FINANCIAL_NUMBERS = (*FINANCIAL_MEASURES, "employees")
 
 
-def _financial_columns(answers: Any, unit: str, company_id: Any) -> pd.DataFrame:
+def _financial_columns(answers: Any, unit: str) -> pd.DataFrame:
     """The wide frame of financials answers: every member of an entry is optional (absent → <NA>)."""
-    pairs = [(cid, answer.get("indicators") or []) for cid, answer in financial_answers(answers, company_id)]
+    pairs = [(cid, answer.get("indicators") or []) for cid, answer in financial_answers(answers)]
     warn_without_reports([cid for cid, entries in pairs if not entries], "indicators")
     columns, entries = _revision_columns(pairs)
     spec = indicator_spec(unit, FINANCIAL_MEASURES)
@@ -201,15 +201,15 @@ def _long(wide: pd.DataFrame, unit: str) -> pd.DataFrame:
     return frame
 
 
-def indicators(companies: Any, unit: str = "EUR", wide: bool = True, *, company_id: str | None = None) -> pd.DataFrame:
+def indicators(companies: Any, unit: str = "EUR", wide: bool = True) -> pd.DataFrame:
     """The yearly indicators of one or many companies: 13 from company records, 48 from financials answers.
 
     Parameters
     ----------
     companies : record, dict, or many of them
         A company (CompanyV1) or an iterable / mapping of companies: the twelve :data:`MEASURES` and
-        ``employees``. Or a financials answer (``client.get_financials(id)``, or its ``.raw``), a list of
-        them, or a mapping of company id → answer: all 47 :data:`FINANCIAL_MEASURES` and ``employees``
+        ``employees``. Or a financials answer (``client.get_financials(id)``; a plain dict has no company id,
+        so hand it in as a mapping of company id → answer, as many companies are): all 47 :data:`FINANCIAL_MEASURES` and ``employees``
         (a member the answer leaves out is <NA>). A financials answer with no indicators warns
         (:class:`regkit.errors.NoFinancialReportsWarning`) and adds no rows.
     unit : {"EUR", "cents"}
@@ -217,9 +217,6 @@ def indicators(companies: Any, unit: str = "EUR", wide: bool = True, *, company_
         ``ValueError``); ``"cents"``: ``Int64`` cents as given.
     wide : bool
         One row per report with a column per measure (default), or one row per report and measure.
-    company_id : str, optional
-        The company of a financials answer, which does not name it (a record of ``client.get_financials``
-        does). Ignored for company records and for a mapping of id → answer.
 
     Returns
     -------
@@ -257,7 +254,7 @@ def indicators(companies: Any, unit: str = "EUR", wide: bool = True, *, company_
     """
     spec = indicator_spec(unit)
     if is_financials(companies):
-        frame = _financial_columns(companies, unit, company_id)
+        frame = _financial_columns(companies, unit)
     else:
         columns, block, entries = indicator_columns(companies)
         for j, name in enumerate(_NUMBERS):

@@ -2,8 +2,8 @@
 
 A *financials answer* is the JSON object of ``GET /v1/company/{id}/financials`` (members ``indicators``,
 ``reports``, ``merged``), or a record whose ``.raw`` is one (``client.get_financials``). The answer does not
-name its company: a record of the client carries it as ``company_id``; for a plain dict pass ``company_id=``, or
-hand in a mapping of company id → answer.
+name its company: a record of the client carries it as ``company_id``; a plain dict is named by handing in a
+mapping of company id → answer (alone, its company is left missing).
 """
 
 from __future__ import annotations
@@ -33,14 +33,12 @@ def is_financials(obj: Any) -> bool:
     return isinstance(obj, Mapping) and bool(obj) and all(_is_answer(v) for v in obj.values())
 
 
-def _company_of(obj: Any, company_id: str | None) -> str | None:
-    if company_id is not None:
-        return company_id
+def _company_of(obj: Any) -> str | None:
     named = getattr(obj, "company_id", None) if hasattr(obj, "raw") else None
     return named if isinstance(named, str) else _raw(obj).get("company_id")
 
 
-def financial_answers(answers: Any, company_id: str | None = None) -> list[tuple[str | None, Mapping[str, Any]]]:
+def financial_answers(answers: Any) -> list[tuple[str | None, Mapping[str, Any]]]:
     """``(company_id, answer)`` pairs of one answer or a mapping of id → answer, in input order.
 
     Raises
@@ -49,7 +47,7 @@ def financial_answers(answers: Any, company_id: str | None = None) -> list[tuple
         ``answers`` is neither (a company record, say: its 13 indicators are not statements).
     """
     if _is_answer(answers):
-        return [(_company_of(answers, company_id), _raw(answers))]
+        return [(_company_of(answers), _raw(answers))]
     if isinstance(answers, Mapping) and all(_is_answer(v) for v in answers.values()):
         return [(str(cid), _raw(answer)) for cid, answer in answers.items()]
     raise TypeError(

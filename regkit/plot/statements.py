@@ -51,6 +51,14 @@ def _money_axis(ax: Any, largest: float) -> str:
     return unit
 
 
+def _named(data: Any, company_id: str | None) -> Any:
+    """A financials answer named by ``company_id`` (a mapping of id → answer) when it does not name itself."""
+    raw = getattr(data, "raw", data)
+    if company_id is None or not (isinstance(raw, dict) and "reports" in raw):
+        return data
+    return {company_id: data}
+
+
 def _one_company(frame: pd.DataFrame, company_id: str | None) -> pd.DataFrame:
     ids = frame["company_id"].dropna().unique().tolist()
     if company_id is not None:
@@ -81,7 +89,7 @@ def balance_sheet_data(data: Any, company_id: str | None = None, consolidated: b
         ``period_end`` (datetime64[us]), ``report_id`` (str), ``statement`` (category: ``aktiva`` or
         ``passiva``), ``path``, ``label`` (str) and ``value`` (Float64, EUR; <NA> where not filed).
     """
-    frame = data if isinstance(data, pd.DataFrame) else statements_frame(data, company_id=company_id)
+    frame = data if isinstance(data, pd.DataFrame) else statements_frame(_named(data, company_id))
     if frame.attrs.get("unit", "EUR") != "EUR":
         raise ValueError("balance_sheet draws EUR: build the frame with statements(answer) (unit='EUR')")
     frame = _one_company(frame, company_id)
@@ -261,7 +269,7 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
     ValueError
         The frame lacks the 48 measures, holds no P&L (a small company's short filing) or not that year.
     """
-    frame = data if isinstance(data, pd.DataFrame) else indicators_frame(data, company_id=company_id)
+    frame = data if isinstance(data, pd.DataFrame) else indicators_frame(_named(data, company_id))
     if "ebit" not in frame:
         raise ValueError("pnl_waterfall needs the 48 measures: pass client.get_financials(id) or its indicators")
     frame = _one_company(frame, company_id)

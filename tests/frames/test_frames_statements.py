@@ -69,7 +69,7 @@ def _without_sources(answer: dict[str, Any]) -> list[dict[str, Any]]:
 
 def test_one_row_per_line_item_and_report_with_its_columns_and_dtypes() -> None:
     answer = support.answer()
-    frame = statements(answer, company_id=support.COMPANY)
+    frame = statements({support.COMPANY: answer})
     assert {name: str(dtype) for name, dtype in frame.dtypes.items()} == DTYPES
     expected = _expected_rows(answer)
     assert len(frame) == len(expected)
@@ -85,14 +85,14 @@ def test_one_row_per_line_item_and_report_with_its_columns_and_dtypes() -> None:
 
 
 def test_top_rows_of_aktiva_and_passiva_add_up_to_the_same_total() -> None:
-    frame = statements(support.answer(), company_id=support.COMPANY)
+    frame = statements({support.COMPANY: support.answer()})
     top = frame[frame["level"] == 1].groupby(["report_id", "statement"], observed=True)["value"].sum()
     for report_id in frame["report_id"].unique():
         assert top[(report_id, "aktiva")] == top[(report_id, "passiva")]
 
 
 def test_a_path_names_the_same_line_item_in_every_year() -> None:
-    frame = statements(support.answer(), company_id=support.COMPANY)
+    frame = statements({support.COMPANY: support.answer()})
     by_year = frame.pivot_table(index="path", columns="period_end", values="value", aggfunc="first")
     cash = by_year.loc["aktiva/B. Umlaufvermögen/IV. Kassenbestand"]
     assert cash.tolist() == [150_000.0, 90_000.0]
@@ -101,14 +101,14 @@ def test_a_path_names_the_same_line_item_in_every_year() -> None:
 
 def test_the_frame_rebuilds_the_trees_exactly() -> None:
     answer = support.answer()
-    rebuilt = statement_reports(statements(answer, company_id=support.COMPANY))
+    rebuilt = statement_reports(statements({support.COMPANY: answer}))
     assert list(rebuilt) == [support.COMPANY]
     assert rebuilt[support.COMPANY] == _without_sources(answer)
 
 
 def test_the_rebuild_ignores_the_row_order_and_works_in_cents() -> None:
     answer = support.answer()
-    frame = statements(answer, unit="cents", company_id=support.COMPANY)
+    frame = statements({support.COMPANY: answer}, unit="cents")
     assert str(frame["value"].dtype) == "Int64"
     shuffled = frame.sample(frac=1.0, random_state=random.Random(7).randrange(1000))
     shuffled.attrs = frame.attrs
@@ -126,24 +126,24 @@ def test_several_companies_as_a_mapping_round_trip_each() -> None:
 
 
 def test_a_small_company_has_a_short_balance_sheet_and_no_guv() -> None:
-    frame = statements(support.small_answer(), company_id=support.SMALL)
+    frame = statements({support.SMALL: support.small_answer()})
     assert set(frame["statement"].astype(str)) == {"aktiva", "passiva"}
     assert (frame["level"] == 1).all() and frame["period_start"].isna().all()
     assert statement_reports(frame)[support.SMALL][0]["guv"] is None
 
 
 def test_a_row_without_its_parent_is_refused() -> None:
-    frame = statements(support.answer(), company_id=support.COMPANY)
+    frame = statements({support.COMPANY: support.answer()})
     with pytest.raises(ValueError, match="keep whole subtrees"):
         statement_reports(frame[frame["path"] != "aktiva/A. Anlagevermögen"])
 
 
 def test_a_company_without_reports_gives_empty_frames_with_their_dtypes_and_a_warning() -> None:
     with pytest.warns(NoFinancialReportsWarning, match="DE-HRB-B9-9"):
-        frame = statements(support.empty_answer(), company_id="DE-HRB-B9-9")
+        frame = statements({"DE-HRB-B9-9": support.empty_answer()})
     assert frame.empty and {n: str(d) for n, d in frame.dtypes.items()} == DTYPES
     with pytest.warns(NoFinancialReportsWarning):
-        wide = indicators(support.empty_answer(), company_id="DE-HRB-B9-9")
+        wide = indicators({"DE-HRB-B9-9": support.empty_answer()})
     assert wide.empty and list(wide.columns[5:]) == [*FINANCIAL_MEASURES, "employees"]
     assert all(str(wide[m].dtype) == "Float64" for m in FINANCIAL_MEASURES)
     assert str(wide["employees"].dtype) == "Int64"
@@ -156,7 +156,7 @@ def test_a_company_record_is_no_financials_answer(world_companies: list[dict[str
 
 
 def test_every_line_item_of_the_spec_trees_has_an_english_label() -> None:
-    frame = statements(support.answer(), company_id=support.COMPANY)
+    frame = statements({support.COMPANY: support.answer()})
     german = frame["name"].tolist()
     assert all(label != name for label, name in zip(frame["label"], german))
     assert line_item_label("Eigenkapital") == "Equity" and line_item_label("x", "B. Umlaufvermögen") == "Current assets"
@@ -164,7 +164,7 @@ def test_every_line_item_of_the_spec_trees_has_an_english_label() -> None:
 
 def test_indicators_of_a_financials_answer_have_all_48_measures() -> None:
     answer = support.answer()
-    frame = indicators(answer, company_id=support.COMPANY)
+    frame = indicators({support.COMPANY: answer})
     assert len(FINANCIAL_MEASURES) == 47 and FINANCIAL_MEASURES[:12] == MEASURES
     assert list(frame.columns) == [
         "company_id",
@@ -182,9 +182,9 @@ def test_indicators_of_a_financials_answer_have_all_48_measures() -> None:
         got = frame[name].astype(object).where(frame[name].notna(), None).tolist()
         assert got == [None if v is None else v / 100 for v in expected], name
     assert frame["employees"].tolist() == [e["employees"] for e in oldest_first]
-    cents = indicators(answer, unit="cents", company_id=support.COMPANY)
+    cents = indicators({support.COMPANY: answer}, unit="cents")
     assert cents["ebitda"].tolist() == [e["ebitda"] for e in oldest_first]
-    long = indicators(answer, wide=False, company_id=support.COMPANY)
+    long = indicators({support.COMPANY: answer}, wide=False)
     assert len(long) == 2 * 48 and set(long["measure"].cat.categories) == {*FINANCIAL_MEASURES, "employees"}
 
 
@@ -200,7 +200,7 @@ def _ratio(top: float | None, bottom: float | None) -> float:
 
 def test_the_five_ratios_of_the_new_measures_follow_their_formulas() -> None:
     answer = support.answer()
-    out = ratios(indicators(answer, company_id=support.COMPANY))
+    out = ratios(indicators({support.COMPANY: answer}))
     for i, e in enumerate(answer["indicators"][::-1]):
         expected = {
             "ebitda_margin": _ratio(e["ebitda"], e["revenue"]),
@@ -219,7 +219,7 @@ def test_a_zero_or_missing_denominator_gives_na_never_inf() -> None:
     answer["indicators"][0]["interest_expense"] = 0
     answer["indicators"][0]["ebitda"] = None
     answer["indicators"][1]["revenue"] = 0
-    out = ratios(indicators(answer, company_id=support.COMPANY))
+    out = ratios(indicators({support.COMPANY: answer}))
     values = out[list(FINANCIAL_RATIOS)]
     assert not np.isinf(values.to_numpy(dtype=float, na_value=np.nan)).any()
     latest, older = out.iloc[1], out.iloc[0]
@@ -237,8 +237,8 @@ def test_a_company_frame_gets_no_financial_ratios(world_companies: list[dict[str
 def test_no_warning_for_answers_with_reports() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        statements(support.answer(), company_id=support.COMPANY)
-        indicators(support.answer(), company_id=support.COMPANY)
+        statements({support.COMPANY: support.answer()})
+        indicators({support.COMPANY: support.answer()})
 
 
 @pytest.fixture(scope="module")

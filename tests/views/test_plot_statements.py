@@ -19,7 +19,7 @@ def _bars(ax: Any) -> dict[str, Any]:
 
 def test_the_balance_sheet_draws_every_top_item_of_every_year_at_its_value() -> None:
     answer = support.answer()
-    ax = balance_sheet(statements(answer, company_id=support.COMPANY))
+    ax = balance_sheet(statements({support.COMPANY: answer}))
     bars = _bars(ax)
     expected = {}
     for report in answer["reports"]:
@@ -32,7 +32,7 @@ def test_the_balance_sheet_draws_every_top_item_of_every_year_at_its_value() -> 
 
 def test_each_side_is_stacked_from_zero_and_both_reach_the_total() -> None:
     answer = support.answer()
-    ax = balance_sheet(statements(answer, company_id=support.COMPANY))
+    ax = balance_sheet(statements({support.COMPANY: answer}))
     bars = _bars(ax)
     for report in answer["reports"]:
         year = report["report_end_date"][:4]
@@ -53,7 +53,7 @@ def test_each_side_is_stacked_from_zero_and_both_reach_the_total() -> None:
 
 
 def test_equity_is_coloured_apart_from_the_liabilities() -> None:
-    ax = balance_sheet(statements(support.answer(), company_id=support.COMPANY))
+    ax = balance_sheet(statements({support.COMPANY: support.answer()}))
     bars = _bars(ax)
     colour = {g.split("|")[1]: matplotlib.colors.to_hex(b.get_facecolor()) for g, b in bars.items()}
     equity = colour["passiva/A. Eigenkapital"]
@@ -62,7 +62,7 @@ def test_equity_is_coloured_apart_from_the_liabilities() -> None:
 
 
 def test_negative_equity_hangs_below_zero_in_kilo_euros() -> None:
-    ax = balance_sheet(statements(support.small_answer(), company_id=support.SMALL))
+    ax = balance_sheet(statements({support.SMALL: support.small_answer()}))
     equity = _bars(ax)["passiva|passiva/A. Eigenkapital|2023"]  # the year to 2023-06-30 is fiscal 2023
     assert equity.get_y() == 0 and equity.get_height() == -4000.0
     assert ax.get_ylim()[0] < 0 and ax.get_ylabel() == "EUR (k€)"
@@ -101,7 +101,7 @@ def _steps_by_hand(entry: dict[str, Any]) -> list[tuple[str, float]]:
 def test_the_waterfall_walks_from_revenue_to_net_income() -> None:
     answer = support.answer()
     latest = answer["indicators"][0]
-    ax = pnl_waterfall(indicators(answer, company_id=support.COMPANY))
+    ax = pnl_waterfall(indicators({support.COMPANY: answer}))
     bars = [p for p in ax.patches if (p.get_gid() or "").startswith("step|")]
     expected = _steps_by_hand(latest)
     assert [b.get_gid() for b in bars] == [f"step|{name}" for name, _ in expected]
