@@ -46,6 +46,7 @@ _EXPORTS = {
         "WaitTimeout",
         "parse_company_id",
         "company_id",
+        "FinancialsRecord",
     )
 }
 _EXPORTS.update(
@@ -103,6 +104,7 @@ _EXPORTS.update(
             "RegkitWarning",
             "CacheWriteWarning",
             "BudgetWarning",
+            "NoFinancialReportsWarning",
         )
     }
 )

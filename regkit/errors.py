@@ -40,7 +40,7 @@ Warnings (``warnings.warn``; the call they come from still returned its answer):
     │                             Redis down): the next call for it is paid again
     ├── BudgetWarning             a charge could not be recorded in the team's budget; it is in the
     │                             local ledger and is settled when the budget answers again
-    └── NoFinancialReportsWarning  a company has filed no annual reports: its financial frames are empty
+    └── NoFinancialReportsWarning the company has filed no annual report: its financials are empty
 """
 
 from __future__ import annotations
@@ -354,8 +354,9 @@ class BudgetWarning(RegkitWarning):
 
 
 class NoFinancialReportsWarning(RegkitWarning):
-    """A company has filed no annual reports: its financials answer has no indicators and no statements.
+    """A company has filed no annual report: its financials answer (paid, and cached) is empty.
 
-    The frames built from it (:func:`regkit.frames.indicators`, :func:`regkit.frames.statements`) are empty,
-    with their columns and dtypes; the call itself was answered (and paid, unless it came from the cache).
+    Partnerships without a limited partner's limited liability, sole traders and most associations publish no
+    accounts; a company founded less than a year and a half ago has none yet.  ``client.get_company(id)``
+    shows the same in its ``indicators`` (empty), for the price of a company lookup that many analyses make anyway.
     """

@@ -161,6 +161,12 @@ def real(register) -> dict[str, list[Any]]:
             url = urlsplit(source["document_url"])
             query = parse_qs(url.query)
             documents.append((unquote(url.path.rsplit("/", 1)[1]), int(query["expires"][0]), query["signature"][0]))
+    reports = []  # presigned HTML of financial reports: (company id, report id, expires, signature)
+    for company_id in [c for c in company_ids if world.companies.get(c, {}).get("indicators")][:3]:
+        for report in _checked(session.get(f"{base}/v1/company/{company_id}/financials"), 200).json()["reports"][:2]:
+            url = urlsplit(report["sources"][0]["html_url"])
+            query = parse_qs(url.query)
+            reports.append((company_id, report["report_id"], int(query["expires"][0]), query["signature"][0]))
     monitored = company_ids[:3]
     for company_id in monitored:
         _checked(
@@ -175,6 +181,7 @@ def real(register) -> dict[str, list[Any]]:
         "insolvency_id": sorted(world.insolvencies)[::30],
         "extract_id": extracts,
         "document": documents,
+        "report": reports,
         "monitored": monitored,
         "unique": [unique],
         "credential_name": ["default", "sandbox", "default", "not-stored"],
@@ -199,6 +206,10 @@ def _steer(case: Any, real: dict[str, list[Any]], draw: Callable[[Any], Any]) ->
     if "document_id" in path:
         document_id, expires, signature = pick("document")
         path["document_id"] = document_id
+        case.query = {**(case.query or {}), "expires": expires, "signature": signature}
+    if "report_id" in path:
+        company_id, report_id, expires, signature = pick("report")
+        path.update(company_id=company_id, report_id=report_id)
         case.query = {**(case.query or {}), "expires": expires, "signature": signature}
     if case.operation.label == "POST /v1/transparenzregister/extracts":
         case.headers["X-Credential-Name"] = pick("credential_name")

@@ -13,6 +13,7 @@ from regkit.errors import (
     CacheUnavailableError,
     CacheWriteWarning,
     ConflictError,
+    NoFinancialReportsWarning,
     NotFoundError,
     OfflineCacheMiss,
     PaymentRequiredError,
@@ -30,6 +31,7 @@ from .bulk import CostEstimate
 from .cache import ClientCache
 from .company_ids import company_id, parse_company_id
 from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
+from .financials import FinancialsRecord
 from .policy import CachePolicy
 from .records import (
     CompanyBatch,
@@ -107,4 +109,6 @@ __all__ = [
     "WaitTimeout",
     "parse_company_id",
     "company_id",
+    "FinancialsRecord",
+    "NoFinancialReportsWarning",
 ]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import time
+import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -12,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 import requests
 
-from regkit.errors import TransportError, ValidationError, WaitTimeout
+from regkit.errors import NoFinancialReportsWarning, TransportError, ValidationError, WaitTimeout
 from regkit.schema.interface import PER_PAGE_MAX, PRICES
 
 from . import account, arguments, export_methods, extracts, insolvencies, paging, research, validation
@@ -22,6 +23,7 @@ from .bulk import BulkFetcher, CostEstimate, WorkerPool
 from .cache import ClientCache, open_backend
 from .companies import CompanyLookups
 from .filter_fields import SEARCH_KINDS
+from .financials import FinancialsRecord, financials_op, without_report_sources
 from .ledger import Ledger, LedgerFile, default_ledger_path
 from .policy import CachePolicy, scope_token
 from .records import (
@@ -286,9 +288,9 @@ class Client:
             ``"person_holdings"`` the person's UUID.
         realtime : bool
             Realtime lookups (``company``, ``owners``) are never cached: always ``False``.
-        endpoint : {"company", "owners", "holdings", "person", "person_holdings"}
+        endpoint : {"company", "owners", "holdings", "person", "person_holdings", "financials"}
             Which lookup: :meth:`get_company`, :meth:`get_owners`, :meth:`get_holdings`, :meth:`get_person`,
-            :meth:`get_person_holdings` (each with its default options).
+            :meth:`get_person_holdings`, :meth:`get_financials` (each with its default options).
         best_available : bool
             For ``endpoint="owners"``: ``get_owners(id, best_available=True)``.
 
@@ -386,9 +388,9 @@ class Client:
     ) -> CostEstimate:
         """What looking up ``company_ids`` would cost now: distinct uncached ids × price (nothing is sent).
 
-        ``endpoint`` is one of ``"company"`` (the default), ``"owners"``, ``"holdings"``, ``"person"`` and
-        ``"person_holdings"`` (person UUIDs for the last two), as for :meth:`is_cached`; malformed ids are not
-        counted.
+        ``endpoint`` is one of ``"company"`` (the default), ``"owners"``, ``"holdings"``, ``"person"``,
+        ``"person_holdings"`` (person UUIDs for these two) and ``"financials"``, as for :meth:`is_cached`;
+        malformed ids are not counted.
 
         Returns
         -------
@@ -1002,6 +1004,71 @@ class Client:
         return CreditsRecord(answer.data, record_meta(answer))
 
     # -- export ----------------------------------------------------------------------------------
+    # -- financial statements -------------------------------------------------------------------
+
+    def get_financials(self, company_id: str, *, refresh_sources: bool = False) -> FinancialsRecord:
+        """A company's filed annual reports, their 48 measures and the tables merged across years (10 credits;
+        a cache hit is free).
+
+        Parameters
+        ----------
+        company_id : str
+            ``DE-<register type>-<court code>-<number>``.
+        refresh_sources : bool
+            If the cached answer's presigned report URLs have expired, fetch it again (paid) instead of returning
+            it with every report's ``sources`` empty.
+
+        Returns
+        -------
+        FinancialsRecord
+            ``.raw`` as the interface sent it, amounts in integer **cents**: ``indicators`` (per report the
+            company filed itself, latest first: ``date``, ``report_id`` and 48 measures, ``employees`` a count),
+            ``reports`` (``aktiva``, ``passiva`` and — except for a small company's short filing — ``guv`` as
+            HGB trees of rows ``{name, formatted_name, current_value, previous_value, children}``; consolidated
+            group reports have ``consolidated`` true) and ``merged`` (null without reports). ``liabilities`` is
+            everything on the passiva side except equity: provisions (pensions included), Verbindlichkeiten
+            and deferred income.
+
+        Warns
+        -----
+        NoFinancialReportsWarning
+            The company has filed no report: the answer is empty (it was paid, and is cached).
+
+        Notes
+        -----
+        Cached for 30 days (``policy.financials``), but each report's ``sources[].html_url`` lives 30 minutes:
+        a cached answer older than ``policy.url_lifetime`` (25 minutes) comes back with every report's
+        ``sources`` empty and ``meta.urls_expired`` set, unless ``refresh_sources`` asks for a paid refetch.
+        ``estimate_cost(ids, endpoint="financials")`` and ``is_cached(id, endpoint="financials")`` say what
+        it would cost before anything is paid.
+
+        Raises
+        ------
+        ValidationError
+            A malformed id or flag (nothing is sent).
+        NotFoundError
+            An unknown company (no credits spent).
+        PaymentRequiredError, BudgetExceededError, ...
+        """
+        company_id = validation.validate_company_id(company_id)
+        refresh_sources = validation.flag(refresh_sources, "refresh_sources")
+        op = financials_op(company_id)
+        answer = self._caller.call(op)
+        stale = urls_stale(answer, self.policy.url_lifetime, key="reports")
+        if stale and refresh_sources:
+            answer, stale = self._caller.call(replace(op, refresh=True)), False
+        data = without_report_sources(answer.data) if stale else answer.data
+        record = FinancialsRecord(data, record_meta(answer, urls_expired=stale), company_id=company_id)
+        if not record.has_reports:
+            warnings.warn(
+                NoFinancialReportsWarning(
+                    f"{company_id} has filed no annual report: its financials are empty "
+                    f"({'answered from the cache' if answer.from_cache else f'{answer.credits} credits spent'})"
+                ),
+                stacklevel=2,
+            )
+        return record
+
     def export_parquet(self, directory: str | os.PathLike[str], overwrite: bool = False) -> dict[str, Any]:
         """Write everything this client's cache holds as Parquet tables with the frames' dtypes (free).
 

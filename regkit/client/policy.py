@@ -7,6 +7,8 @@ Rules on the request's URL, first match wins (:meth:`CachePolicy.lifetime`)::
     POST /v1/transparenzregister/extracts       never (an order)
     GET  /v1/company/{id}/owners, .../holdings  ``ownership``  (default 30 days)
     GET  /v1/company/{id}                       ``company``    (default 30 days)
+    GET  /v1/company/{id}/financials            ``financials`` (default 30 days; expired report URLs are
+                                                 never handed out: see :mod:`regkit.client.financials`)
     POST /v1/search/insolvency, /company, /person  ``search``  (default 1 day; the body is in the key)
     GET  /v1/autocomplete/company               ``autocomplete`` (default 1 hour; free, but rate-limited)
     GET  /v1/person/{id}, /v1/person/{id}/holdings  ``person`` (default 30 days)
@@ -76,6 +78,8 @@ class CachePolicy:
         (``SOURCE_URL_VALIDITY_SECONDS``, 30 minutes), so a URL handed out still works for a while.
     ownership, person, autocomplete : timedelta
         Lifetime of owners and holdings, of persons and their holdings, and of autocomplete's suggestions.
+    financials : timedelta
+        Lifetime of a company's financial statements (their report URLs are treated as ``url_lifetime`` says).
     """
 
     company: timedelta = timedelta(days=30)
@@ -86,6 +90,7 @@ class CachePolicy:
     ownership: timedelta = timedelta(days=30)
     person: timedelta = timedelta(days=30)
     autocomplete: timedelta = timedelta(hours=1)
+    financials: timedelta = timedelta(days=30)
 
     def lifetime(self, rules: ExpirationPatterns, url: str) -> timedelta | None:
         """How long the answer to ``url`` is kept under ``rules`` (:meth:`urls_expire_after`): the first rule whose
@@ -119,6 +124,7 @@ class CachePolicy:
             re.compile(root + rf"/v1/transparenzregister/extracts{end}"): DO_NOT_CACHE,
             re.compile(root + rf"/v1/company/{segment}/(?:owners|holdings){end}"): self.ownership,
             re.compile(root + rf"/v1/company/{segment}{end}"): self.company,
+            re.compile(root + rf"/v1/company/{segment}/financials{end}"): self.financials,
             re.compile(root + rf"/v1/search/(?:insolvency|company|person){end}"): self.search,
             re.compile(root + rf"/v1/autocomplete/company{end}"): self.autocomplete,
             re.compile(root + rf"/v1/person/{segment}(?:/holdings)?{end}"): self.person,
@@ -170,6 +176,10 @@ def answers(path: str, data: Any) -> bool:
     path = unquote(path).rstrip("/")
     if "/v1/company/" in path:
         asked, _, part = path.split("/v1/company/", 1)[1].partition("/")
+        if part == "financials":  # the answer names no company: it must be whole
+            return (
+                isinstance(data.get("indicators"), list) and isinstance(data.get("reports"), list) and "merged" in data
+            )
         if part in ("owners", "holdings"):  # asked by a former id, the answer names the current one
             named = data.get("company_id")
             return isinstance(named, str) and bool(COMPANY_ID_PATTERN.match(named)) and isinstance(data.get(part), list)

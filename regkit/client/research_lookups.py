@@ -22,6 +22,7 @@ from regkit.errors import ValidationError
 from regkit.schema.interface import PRICES
 
 from . import validation
+from .financials import financials_op
 from .transport.operation import Operation
 
 __all__ = ["Lookup", "LOOKUPS", "COMPANY_HINTS", "lookup", "lookup_op", "company_op", "owners_op"]
@@ -73,10 +74,11 @@ LOOKUPS: Mapping[str, Lookup] = MappingProxyType(
         "holdings": Lookup(validation.validate_company_id, "holdings"),
         "person": Lookup(validation.person_id, "person"),
         "person_holdings": Lookup(validation.person_id, "person_holdings"),
+        "financials": Lookup(validation.validate_company_id, "financials"),
     }
 )
 """The endpoints of ``Client.is_cached`` / ``Client.estimate_cost``: ``get_company``, ``get_owners``,
-``get_holdings``, ``get_person``, ``get_person_holdings``."""
+``get_holdings``, ``get_person``, ``get_person_holdings``, ``get_financials``."""
 
 
 def lookup(endpoint: Any, realtime: bool) -> Lookup:
@@ -145,6 +147,8 @@ def lookup_op(endpoint: Any, identifier: Any, realtime: bool, best_available: bo
         return company_op(ident, realtime, False)
     if endpoint == "owners":
         return owners_op(ident, realtime, best_available, False)
+    if endpoint == "financials":
+        return financials_op(ident)
     path = {
         "holdings": f"/v1/company/{quote(ident)}/holdings",
         "person": f"/v1/person/{quote(ident)}",

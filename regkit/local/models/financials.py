@@ -14,7 +14,10 @@ A lookup costs ``PRICES["financials"]`` (10 credits); a malformed id (checked by
 from __future__ import annotations
 
 import html
+import threading
+import weakref
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
@@ -29,18 +32,46 @@ from .users import User
 
 if TYPE_CHECKING:
     from .backend import RegisterContext
+    from .catalog import Catalog
 
 __all__ = ["financials_of", "get_financials", "report_html", "download_report"]
 
 
+@dataclass(frozen=True)
+class _Groups:
+    """What the statements need of a world's groups: its seed, who is in a group, who consolidates."""
+
+    seed: int | str
+    members: frozenset[str]
+    consolidating: dict[str, tuple[str, float]]
+
+
+_GROUPS: weakref.WeakKeyDictionary[Catalog, _Groups] = weakref.WeakKeyDictionary()
+_GROUPS_LOCK = threading.Lock()
+
+
+def _groups(catalog: Catalog) -> _Groups:
+    """The groups of ``catalog``'s world, worked out once per catalog, and the seed of its ``statements`` stage
+    (the world's seed, or the one ``stage_seeds`` gave that stage)."""
+    with _GROUPS_LOCK:
+        found = _GROUPS.get(catalog)
+        if found is None:
+            meta = catalog.world.meta
+            groups = meta.get("groups") or []
+            seed = (meta.get("stage_seeds") or {}).get("statements", meta.get("seed", 0))
+            members = frozenset(member for group in groups for member in group.get("members", ()))
+            found = _GROUPS[catalog] = _Groups(seed, members, consolidating_groups(groups, seed))
+        return found
+
+
 def financials_of(context: RegisterContext, company: Mapping[str, Any]) -> dict[str, Any]:
     """The financials answer of ``company`` (a record of the register's world) without ``sources``."""
-    meta = context.catalog.world.meta
-    groups = meta.get("groups") or []
-    seed = meta.get("seed", 0)
-    members = frozenset(member for group in groups for member in group.get("members", ()))
+    groups = _groups(context.catalog)
     return company_financials(
-        company, seed, group_members=members, consolidation=consolidating_groups(groups, seed).get(company["id"])
+        company,
+        groups.seed,
+        group_members=groups.members,
+        consolidation=groups.consolidating.get(company["id"]),
     )
 
 
@@ -59,9 +90,7 @@ def _html_url(context: RegisterContext, base_url: str, company_id: str, report_i
     return f"{base_url.rstrip('/')}{path}?{signed.partition('?')[2]}"
 
 
-def get_financials(
-    context: RegisterContext, user: User, company_id: str, *, base_url: str
-) -> Charged[dict[str, Any]]:
+def get_financials(context: RegisterContext, user: User, company_id: str, *, base_url: str) -> Charged[dict[str, Any]]:
     """The financials of a well-formed company id, 10 credits; 404 ``company_not_found`` (free) if unknown.
 
     Each report's ``sources`` holds its presigned ``html_url`` below ``base_url``.
@@ -117,7 +146,7 @@ def report_html(company: Mapping[str, Any], report: Mapping[str, Any]) -> str:
         if table is None:
             continue
         parts.append(f"<h2>{_TITLES[member]}</h2>")
-        parts.append('<table><thead><tr><th></th><th>Geschäftsjahr</th><th>Vorjahr</th></tr></thead><tbody>')
+        parts.append("<table><thead><tr><th></th><th>Geschäftsjahr</th><th>Vorjahr</th></tr></thead><tbody>")
         _table_rows(table["rows"], 0, parts)
         parts.append("</tbody></table>")
     parts.append("</body></html>")

@@ -413,18 +413,12 @@ def statement_reports(
     return own + group
 
 
-def _value(rows: Sequence[Mapping[str, Any]], name: str) -> int | None:
+def _values(rows: Sequence[Mapping[str, Any]], into: dict[str, int | None]) -> dict[str, int | None]:
+    """Every row's value by its name (names are unique within a statement)."""
     for row in rows:
-        if row["name"] == name:
-            return row["current_value"]
-        found = _value(row["children"], name)
-        if found is not None:
-            return found
-    return None
-
-
-def _present(*values: int | None) -> bool:
-    return all(value is not None for value in values)
+        into[row["name"]] = row["current_value"]
+        _values(row["children"], into)
+    return into
 
 
 def indicators_of(report: Mapping[str, Any], employees: int | None) -> dict[str, Any]:
@@ -435,9 +429,10 @@ def indicators_of(report: Mapping[str, Any], employees: int | None) -> dict[str,
     commission income and expense and a group's parent share of net income are null (no row carries them).
     """
     tables = {member: (report[member] or {"rows": []})["rows"] for member in ("aktiva", "passiva", "guv")}
+    by_name = {member: _values(rows, {}) for member, rows in tables.items()}
     values: dict[str, Any] = {}
     for measure, (statement, name) in ROW_MEASURES.items():
-        values[measure] = _value(tables[statement], name)
+        values[measure] = by_name[statement].get(name)
     passiva = tables["passiva"]
     values["balance_sheet_total"] = sum(row["current_value"] or 0 for row in tables["aktiva"])
     values["liabilities"] = sum(row["current_value"] or 0 for row in passiva if row["name"] != "Eigenkapital")
@@ -525,7 +520,8 @@ def company_financials(
     own = [report for report in reports if not report["consolidated"]]
     employees = {entry["report_id"]: entry.get("employees") for entry in company.get("indicators") or ()}
     indicators = [indicators_of(report, employees.get(report["report_id"])) for report in own]
-    ordered = sorted(reports, key=lambda report: (report["report_end_date"], report["consolidated"]), reverse=True)
+    # latest first: of one date, a correction before the report it corrects, the consolidated report last
+    ordered = sorted(reports, key=lambda report: (report["report_end_date"], not report["consolidated"]))[::-1]
     return {
         "indicators": indicators[::-1],
         "reports": ordered,

@@ -1,0 +1,87 @@
+"""Financial statements: the operation of ``Client.get_financials``, its record, and its expired report URLs.
+
+``GET /v1/company/{company_id}/financials`` answers a company's filed annual reports — ``aktiva``, ``passiva`` and
+(except for small companies) ``guv`` as HGB trees of rows in cents — the 48 measures of each report in
+``indicators`` (latest first) and the tables ``merged`` across periods. It costs ``PRICES["financials"]`` (10
+credits) and is cached like a company (``CachePolicy.financials``, 30 days). Each report's
+``sources[].html_url`` is presigned for 30 minutes only: a cached answer older than ``CachePolicy.url_lifetime``
+comes back with every report's ``sources`` empty (:func:`without_report_sources`) and ``meta.urls_expired`` set,
+unless ``refresh_sources=True`` pays for a fresh answer — an expired URL is never handed out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+from regkit.schema.interface import PRICES
+
+from .records import Record, RecordMeta
+from .transport.operation import Operation
+
+__all__ = ["FINANCIALS_HINTS", "financials_op", "without_report_sources", "FinancialsRecord"]
+
+FINANCIALS_HINTS = {
+    404: "no credits were spent; check the id where you found it (ids are case-sensitive)",
+    402: "not enough credits: see client.get_credits()",
+}
+
+
+def financials_op(company_id: str, *, refresh: bool = False) -> Operation:
+    """The operation of ``get_financials`` for a checked ``company_id`` (nothing is sent)."""
+    return Operation(
+        "get_financials",
+        "GET",
+        f"/v1/company/{quote(company_id)}/financials",
+        price=PRICES["financials"],
+        refresh=refresh,
+        hints=FINANCIALS_HINTS,
+    )
+
+
+def without_report_sources(data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` (a financials answer) with every report's ``sources`` emptied (present, as the interface
+    requires): what a cached answer whose presigned URLs may have expired is handed out as."""
+    reports = [{**report, "sources": []} for report in data.get("reports") or []]
+    return {**data, "reports": reports}
+
+
+class FinancialsRecord(Record):
+    """A company's financial statements (``client.get_financials``): ``indicators``, ``reports`` and ``merged``.
+
+    Amounts are integer **cents** as the interface sends them (``employees`` a count). ``indicators`` holds one
+    entry per report the company filed itself (latest first) with ``date``, ``report_id`` and 48 measures;
+    ``reports`` each have ``report_id``, ``report_start_date`` (null for a short first year),
+    ``report_end_date``, ``consolidated``, ``aktiva``, ``passiva``, ``guv`` (null for a small company's short
+    filing) and ``sources`` (``[{html_url}]``, presigned for 30 minutes; empty when ``meta.urls_expired``);
+    a table is ``{rows: [{name, formatted_name, current_value, previous_value, children}]}``. ``merged`` is
+    the company's own tables across periods (a row's ``values``: end date → cents), null without reports.
+    Iterating yields the reports; ``len()`` counts them.
+
+    The row layout (German names, English labels, which measure a row carries) is
+    :mod:`regkit.schema.statements`.
+    """
+
+    kind = "financials"
+
+    def __init__(self, raw: dict[str, Any], meta: RecordMeta | None = None, *, company_id: str = "") -> None:
+        super().__init__(raw, meta)
+        self.company_id = company_id
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        """Iterate over the reports, latest first."""
+        return iter(self.raw.get("reports") or [])
+
+    def __len__(self) -> int:
+        return len(self.raw.get("reports") or [])
+
+    @property
+    def has_reports(self) -> bool:
+        """Whether the company has filed any report."""
+        return bool(self.raw.get("reports"))
+
+    def _label(self) -> str:
+        consolidated = sum(1 for report in self if report.get("consolidated"))
+        extra = f" ({consolidated} consolidated)" if consolidated else ""
+        return f"{self.company_id}: {len(self)} report(s){extra}"
