@@ -25,6 +25,7 @@ from regkit.client import (
     CompanyRecord,
     CompanySuggestions,
     CostEstimate,
+    FinancialsRecord,
     HoldingsRecord,
     InsolvencyRecord,
     InsolvencySearchPage,
@@ -123,6 +124,9 @@ class RegisterClient(CrawlClient, Protocol):
         self, query: str | None = None, filters: object = None, *, page: int = 1, per_page: int = 10
     ) -> InsolvencySearchPage:
         """One page of insolvency proceedings."""
+
+    def get_financials(self, company_id: str) -> FinancialsRecord:
+        """A company's filed annual reports (the company explorer's financials tab)."""
 
 
 if TYPE_CHECKING:  # mypy proves that the one Client satisfies every protocol above
