@@ -14,6 +14,7 @@ from where the one before it ended, gains green, charges red, and a zero line ma
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -353,7 +354,7 @@ def pnl_waterfall(
     >>> ax = pnl_waterfall(client.get_financials("DE-HRB-B1234-1"))  # doctest: +SKIP
     """
     steps = waterfall_steps(data, year, company_id)
-    ax = new_axes(ax, figsize=(max(7.0, 0.95 * len(steps) + 1.5), 4.5))
+    ax = new_axes(ax, figsize=(min(12.0, max(7.0, 0.95 * len(steps) + 1.5)), 4.5))
     colours = {"total": _TOTAL, "gain": _GAIN, "charge": _CHARGE}
     xs = np.arange(len(steps))
     for x, row in zip(xs, steps.itertuples(index=False)):
@@ -375,7 +376,7 @@ def pnl_waterfall(
         if kind != "total":
             ax.plot([i + 0.3, i + 0.7], [level, level], color="gray", linewidth=0.6)
     ax.axhline(0, color="black", linewidth=0.9)
-    ax.set_xticks(xs, steps["step"].tolist(), rotation=30, ha="right")
+    ax.set_xticks(xs, [textwrap.fill(step, 11, break_long_words=False) for step in steps["step"]], fontsize=8)
     ax.yaxis.set_major_locator(ticker.MaxNLocator(6))
     _money_axis(ax, float(steps[["start", "end"]].abs().to_numpy().max()))
     handles = [

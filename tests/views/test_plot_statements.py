@@ -114,7 +114,7 @@ def test_the_waterfall_walks_from_revenue_to_net_income() -> None:
             assert (bar.get_y(), bar.get_height()) == pytest.approx((level, value))
             level += value
     assert level == pytest.approx(latest["net_income"] / 100)
-    assert [t.get_text() for t in ax.get_xticklabels()] == [name for name, _ in expected]
+    assert [t.get_text().replace("\n", " ") for t in ax.get_xticklabels()] == [name for name, _ in expected]
     assert any(line.get_ydata()[0] == 0 == line.get_ydata()[-1] for line in ax.get_lines())
     assert "2023" in ax.get_title() and ax.get_ylabel() == "EUR (M€)"
 
