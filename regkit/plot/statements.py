@@ -61,6 +61,8 @@ def _named(data: Any, company_id: str | None) -> Any:
 
 
 def _one_company(frame: pd.DataFrame, company_id: str | None) -> pd.DataFrame:
+    if "company_id" not in frame:
+        return frame
     ids = frame["company_id"].dropna().unique().tolist()
     if company_id is not None:
         if company_id not in ids:
@@ -269,6 +271,20 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
     ------
     ValueError
         The frame lacks the 48 measures, holds no P&L (a small company's short filing) or not that year.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"date": pd.to_datetime(["2023-12-31"]), "revenue": [1000.0], "materials": [500.0],
+    ...     "salaries": [400.0], "ebit": [100.0], "income_before_tax": [90.0], "net_income": [60.0]})
+    >>> waterfall_steps(frame)[["step", "kind", "amount", "end"]]
+                     step    kind  amount     end
+    0             Revenue   total  1000.0  1000.0
+    1   Cost of materials  charge  -500.0   500.0
+    2  Personnel expenses  charge  -400.0   100.0
+    3                EBIT   total   100.0   100.0
+    4    Financial result  charge   -10.0    90.0
+    5               Taxes  charge   -30.0    60.0
+    6          Net income   total    60.0    60.0
     """
     frame = data if isinstance(data, pd.DataFrame) else indicators_frame(_named(data, company_id))
     if "ebit" not in frame:
