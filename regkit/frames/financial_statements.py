@@ -22,6 +22,7 @@ Units
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -51,6 +52,8 @@ def statement_columns(unit: str = "EUR") -> list[tuple[str, Any]]:
         ("period_start", DATE),
         ("period_end", DATE),
         ("consolidated", BOOL),
+        ("revision", INT64),
+        ("is_latest_revision", BOOL),
         ("statement", Cat(STATEMENTS)),
         ("position", INT64),
         ("level", INT64),
@@ -93,24 +96,27 @@ def statements(answer: Any, unit: str = "EUR") -> pd.DataFrame:
         One row per line item of every report, in the answer's report order, then ``aktiva``, ``passiva``,
         ``guv``, then depth first (a row before its children). Zero rows keep the columns and dtypes.
 
-        ==============  ===============  ===========================================================
-        company_id      str              the company (missing where not known)
-        report_id       str              the filed report (UUID)
-        period_start    datetime64[us]   first day of the fiscal year; NaT where not given
-        period_end      datetime64[us]   last day of the fiscal year (the balance sheet date)
-        consolidated    bool             a group's consolidated report
-        statement       category         ``aktiva``, ``passiva`` or ``guv``
-        position        int64            the row's place in its statement, depth first, from 0
-        level           int64            1 for a top row (``A. Anlagevermögen``), 2 for its children, …
-        path            str              ``statement/formatted name/…/formatted name`` (module docstring)
-        name            str              the line item's German name as the interface gives it
-        formatted_name  str              the name as printed in the filing (``A. Anlagevermögen``)
-        label           str              the English label (``Fixed assets``); the German name where
-                                         regkit has none (:func:`regkit.schema.line_item_label`)
-        value           Float64 / Int64  the amount of this fiscal year, EUR or cents; <NA> if not filed
-        previous_value  Float64 / Int64  the amount of the fiscal year before, as filed with this one
-        has_children    bool             the row is a subtotal of the rows below it
-        ==============  ===============  ===========================================================
+        ==================  ===============  ===========================================================
+        company_id          str              the company (missing where not known)
+        report_id           str              the filed report (UUID)
+        period_start        datetime64[us]   first day of the fiscal year; NaT where not given
+        period_end          datetime64[us]   last day of the fiscal year (the balance sheet date)
+        consolidated        bool             a group's consolidated report
+        revision            int64            0 for the first report of its date (and kind), 1 for a
+                                             correction of it, …
+        is_latest_revision  bool             the last report of its date (and kind): the one to use
+        statement           category         ``aktiva``, ``passiva`` or ``guv``
+        position            int64            the row's place in its statement, depth first, from 0
+        level               int64            1 for a top row (``A. Anlagevermögen``), 2 below it, …
+        path                str              ``statement/formatted name/…`` (see the module docstring)
+        name                str              the line item's German name as the interface gives it
+        formatted_name      str              the name as printed in the filing (``A. Anlagevermögen``)
+        label               str              the English label (``Fixed assets``); the German name where
+                                             regkit has none (:func:`regkit.schema.line_item_label`)
+        value               Float64 / Int64  the amount of this fiscal year, EUR or cents; <NA> if not filed
+        previous_value      Float64 / Int64  the amount of the fiscal year before, as filed with this one
+        has_children        bool             the row is a subtotal of the rows below it
+        ==================  ===============  ===========================================================
 
     Raises
     ------
@@ -143,14 +149,10 @@ def statements(answer: Any, unit: str = "EUR") -> pd.DataFrame:
         reports = raw.get("reports") or []
         if not reports:
             without.append(cid)
-        for report in reports:
-            try:
-                head = (cid, report["report_id"], report.get("report_start_date"), report["report_end_date"])
-                consolidated = bool(report["consolidated"])
-            except KeyError as exc:
-                raise ValueError(
-                    f"a report of company {cid!r} lacks the required member {exc.args[0]!r}; is it a financials answer?"
-                ) from exc
+        revisions = _revisions(cid, reports)
+        for report, (revision, latest) in zip(reports, revisions):
+            head = (cid, report["report_id"], report.get("report_start_date"), report["report_end_date"])
+            consolidated = bool(report["consolidated"])
             for statement in STATEMENTS:
                 table = report.get(statement)
                 if not table:
@@ -161,6 +163,8 @@ def statements(answer: Any, unit: str = "EUR") -> pd.DataFrame:
                         (
                             *head,
                             consolidated,
+                            revision,
+                            latest,
                             statement,
                             position,
                             level,
@@ -177,6 +181,24 @@ def statements(answer: Any, unit: str = "EUR") -> pd.DataFrame:
     frame = build_frame(rows_to_columns(rows, spec), spec)
     frame.attrs["unit"] = unit
     return frame
+
+
+def _revisions(cid: Any, reports: list[Mapping[str, Any]]) -> list[tuple[int, bool]]:
+    """``(revision, is_latest_revision)`` of each report: the answer lists reports latest first, a correction
+    before the report it corrects, so of the reports of one date and kind the first listed is the latest."""
+    try:
+        keys = [(bool(r["consolidated"]), r["report_end_date"], r["report_id"]) for r in reports]
+    except KeyError as exc:
+        raise ValueError(
+            f"a report of company {cid!r} lacks the required member {exc.args[0]!r}; is it a financials answer?"
+        ) from exc
+    counts = Counter(key[:2] for key in keys)
+    seen: Counter[tuple[bool, str]] = Counter()
+    out = []
+    for key in keys:
+        seen[key[:2]] += 1
+        out.append((counts[key[:2]] - seen[key[:2]], seen[key[:2]] == 1))
+    return out
 
 
 def _cents(value: Any, unit: str) -> int | None:

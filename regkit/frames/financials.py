@@ -8,6 +8,8 @@ Two sources
     ``liabilities`` is everything on the passiva side except equity: provisions (pensions included),
     Verbindlichkeiten and deferred income; the statement tree (:func:`regkit.frames.statements`) gives them
     separately, as do ``provisions``, ``financial_debt``, ``trade_payables``, ``passive_accruals`` here.
+    A financials answer lists its indicators latest first, a correction before the report it corrects (the
+    reverse of a company record's order): ``revision`` and ``is_latest_revision`` mean the same for both.
 
 Reports on the same date
     A company can have two reports for one date (a correction is published beside the original). Both rows
@@ -173,7 +175,8 @@ _FINANCIAL_NUMBERS = (*FINANCIAL_MEASURES, "employees")
 
 def _financial_columns(answers: Any, unit: str) -> pd.DataFrame:
     """The wide frame of financials answers: every member of an entry is optional (absent → <NA>)."""
-    pairs = [(cid, answer.get("indicators") or []) for cid, answer in financial_answers(answers)]
+    # latest first, a correction before the report it corrects: reversed, oldest first with corrections after
+    pairs = [(cid, (answer.get("indicators") or [])[::-1]) for cid, answer in financial_answers(answers)]
     warn_without_reports([cid for cid, entries in pairs if not entries], "indicators")
     columns, entries = _revision_columns(pairs)
     spec = indicator_spec(unit, FINANCIAL_MEASURES)

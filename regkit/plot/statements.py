@@ -74,7 +74,7 @@ def _one_company(frame: pd.DataFrame, company_id: str | None) -> pd.DataFrame:
 
 
 def balance_sheet_data(data: Any, company_id: str | None = None, consolidated: bool = False) -> pd.DataFrame:
-    """What :func:`balance_sheet` draws: the top-level rows of the last report of each fiscal year.
+    """What :func:`balance_sheet` draws: the top-level rows of the latest report of each fiscal year.
 
     Parameters
     ----------
@@ -101,8 +101,8 @@ def balance_sheet_data(data: Any, company_id: str | None = None, consolidated: b
     if frame.empty:
         kind = "consolidated " if consolidated else ""
         raise ValueError(f"no {kind}balance sheet in the data (a company without reports, or none of this kind)")
-    last = frame.drop_duplicates("period_end", keep="last")[["period_end", "report_id"]]
-    frame = frame.merge(last, on=["period_end", "report_id"]).sort_values(["period_end", "statement", "position"])
+    frame = frame[frame["is_latest_revision"].to_numpy(bool)]  # a correction replaces the report it corrects
+    frame = frame.sort_values(["period_end", "statement", "position"])
     out = frame[["period_end", "report_id", "statement", "path", "label", "value"]].reset_index(drop=True)
     out.insert(0, "fiscal_year", fiscal_years(out["period_end"]))
     out["statement"] = out["statement"].cat.remove_unused_categories()

@@ -98,8 +98,7 @@ def load_financials(client: RegisterClient, company_id: str) -> tuple[Any, str]:
 
 def _kind(frame: pd.DataFrame, consolidated: bool) -> pd.DataFrame:
     part = frame[frame["consolidated"] == consolidated]
-    last = part.drop_duplicates("period_end", keep="last")["report_id"]  # a correction replaces its original
-    return part[part["report_id"].isin(last)]
+    return part[part["is_latest_revision"].to_numpy(bool)]  # a correction replaces the report it corrects
 
 
 def statement_years(frame: pd.DataFrame, consolidated: bool = False) -> list[pd.Timestamp]:

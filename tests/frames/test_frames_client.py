@@ -195,3 +195,22 @@ def test_statements_round_trip_over_real_http_for_many_companies(tmp_path, world
     }
     assert rebuilt == sent
     assert frame["consolidated"].any() and not frame.loc[frame["consolidated"], "report_id"].isna().any()
+
+
+def test_a_correction_is_the_latest_revision_in_every_frame(client, world):
+    """A financials answer lists a correction before the report it corrects (latest first); the frames mark
+    the same report latest as the company record's frame does."""
+    corrected = "DE-HRA-B1204-20819"  # two reports for 2024-12-31
+    from regkit.frames import indicators, statements
+    from regkit.plot.statements import balance_sheet_data
+
+    record_frame = indicators(world.companies[corrected])
+    latest = set(record_frame.loc[record_frame["is_latest_revision"], "report_id"])
+    answer = client.get_financials(corrected)
+    wide = answer.indicators()
+    assert wide["report_id"].tolist() == record_frame["report_id"].tolist()
+    assert set(wide.loc[wide["is_latest_revision"], "report_id"]) == latest
+    frame = statements({corrected: answer.raw})
+    own = frame[~frame["consolidated"]]
+    assert set(own.loc[own["is_latest_revision"], "report_id"]) == latest
+    assert set(balance_sheet_data(frame)["report_id"]) == latest

@@ -153,3 +153,45 @@ def test_only_the_last_years_when_asked() -> None:
     assert [t.get_text() for t in ax.get_xticklabels()] == ["2023"]
     with pytest.raises(ValueError, match="positive number"):
         balance_sheet(support.answer(), company_id=support.COMPANY, years=0)
+
+
+LUXLOG = "DE-HRB-R2103-65834"  # full accounts, 17 years, a group parent
+ELBWIND = "DE-HRB-P2408-81776"  # a small company: short balance sheet, negative equity at the end
+
+
+def test_the_registers_balance_sheets_are_drawn_as_filed(client: Any) -> None:
+    for company_id in (LUXLOG, ELBWIND):
+        record = client.get_financials(company_id)
+        own = [r for r in record.raw["reports"] if not r["consolidated"]]
+        last_of_year: dict[str, dict[str, Any]] = {}
+        for report in own:  # latest first, a correction before the report it corrects: the first of a date wins
+            last_of_year.setdefault(report["report_end_date"], report)
+        ax = balance_sheet(record.statements())
+        drawn = {gid: bar.get_height() for gid, bar in _bars(ax).items()}
+        expected = {}
+        for end, report in last_of_year.items():
+            year = int(regkit_fiscal_year(end))
+            for statement in ("aktiva", "passiva"):
+                for row in report[statement]["rows"]:
+                    if row["current_value"]:
+                        name = row["formatted_name"].replace("/", "\u2215")
+                        expected[f"{statement}|{statement}/{name}|{year}"] = row["current_value"] / 100
+        assert drawn == pytest.approx(expected), company_id
+
+
+def regkit_fiscal_year(day: str) -> int:
+    """The fiscal year of a report ending on ``day`` (a year ending January–May counts to the one before)."""
+    return int(day[:4]) - (1 if int(day[5:7]) <= 5 else 0)
+
+
+def test_the_registers_pnl_walks_to_its_net_income(client: Any) -> None:
+    record = client.get_financials(LUXLOG)
+    latest = record.raw["indicators"][0]
+    ax = pnl_waterfall(record)
+    bars = {p.get_gid(): p for p in ax.patches if (p.get_gid() or "").startswith("step|")}
+    assert bars["step|Revenue"].get_height() == pytest.approx(latest["revenue"] / 100)
+    assert bars["step|EBIT"].get_height() == pytest.approx(latest["ebit"] / 100)
+    net = bars["step|Net income"]
+    assert (net.get_y(), net.get_height()) == pytest.approx((0.0, latest["net_income"] / 100))
+    taxes = bars["step|Taxes"]
+    assert taxes.get_y() + taxes.get_height() == pytest.approx(latest["net_income"] / 100)
