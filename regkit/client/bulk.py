@@ -67,7 +67,8 @@ class CostEstimate:
     budget_remaining : int or None
         Credits left in the client's budget (``None``: no budget).
     endpoint : str
-        The lookup estimated: ``"company"``, ``"owners"``, ``"holdings"``, ``"person"`` or ``"person_holdings"``.
+        The lookup estimated: ``"company"``, ``"owners"``, ``"holdings"``, ``"person"``, ``"person_holdings"`` or
+        ``"financials"``.
 
     Jupyter shows it as a one-line summary (``12 companies · 10 credits each · 8 cached (0 credits) · 4 to fetch:
     40 credits``) with whether the budget covers it.
@@ -177,7 +178,8 @@ class BulkFetcher:
         """The cost of looking up ``company_ids`` now; nothing is sent.  Malformed ids are not counted.
 
         ``endpoint`` names the lookup (:data:`regkit.client.research_lookups.LOOKUPS`): ``"company"``,
-        ``"owners"``, ``"holdings"``, ``"person"`` or ``"person_holdings"`` (the last two take person UUIDs).
+        ``"owners"``, ``"holdings"``, ``"person"``, ``"person_holdings"`` (these two take person UUIDs) or
+        ``"financials"``.
 
         Raises
         ------

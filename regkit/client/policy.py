@@ -168,6 +168,10 @@ def answers(path: str, data: Any) -> bool:
     True
     >>> answers("/v1/company/DE-HRB-B1-2", {"id": "DE-HRB-B1-1", "registers": []})
     False
+    >>> answers("/v1/company/DE-HRB-B1-1/financials", {"indicators": [], "reports": [], "merged": None})
+    True
+    >>> answers("/v1/company/DE-HRB-B1-1/financials", {"indicators": [], "reports": []})
+    False
     """
     from urllib.parse import unquote
 

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
@@ -124,17 +125,26 @@ def _subscribed_capital(company: Mapping[str, Any], period_end: str) -> int | No
     return amount
 
 
-def _amounts(
-    rng: random.Random, company: Mapping[str, Any], entry: Mapping[str, Any], short: bool, capital: int | None
-) -> dict[str, int | None]:
-    """The leaf amounts of one report, by German line name (aktiva and passiva keyed apart by a prefix)."""
+@dataclass(frozen=True)
+class _Filer:
+    """What a company's reports depend on besides each year's indicators."""
+
+    company: Mapping[str, Any]
+    short: bool  # a short balance sheet and no P&L
+    group_member: bool  # in a group: owes and is owed by affiliated companies
+    group_parent: bool  # files consolidated reports: holds shares in affiliated companies
+
+
+def _amounts(rng: random.Random, filer: _Filer, entry: Mapping[str, Any], capital: int | None) -> dict[str, int | None]:
+    """The leaf amounts of one report, by German line name (prefixed ``a:``, ``p:``, ``g:`` by statement)."""
+    company, short = filer.company, filer.short
     total, equity, cash = entry["balance_sheet_total"], entry["equity"], entry["cash"]
     real_estate = entry.get("real_estate")
     leaves: dict[str, int | None] = {}
     # Aktiva: what is not cash or real estate, cut into fixed assets, current assets and prepaid expenses.
     rest = total - cash - (real_estate or 0)
     fixed_share, accrual_share = rng.uniform(0.15, 0.5), rng.uniform(0.0, 0.02)
-    has_investments = rng.random() < (0.8 if company.get("_group_parent") else 0.3)
+    has_investments = rng.random() < (0.8 if filer.group_parent else 0.3)
     fixed, accruals, current = _split(rest, [fixed_share, accrual_share, 1 - fixed_share - accrual_share])
     intangible, tangible, financial = _split(
         fixed, [rng.uniform(0.0, 0.15), rng.uniform(0.4, 1.0), rng.uniform(0.1, 0.6) if has_investments else 0.0]
@@ -205,7 +215,7 @@ def _amounts(
             [
                 rng.uniform(0.1, 0.6),
                 rng.uniform(0.15, 0.5),
-                rng.uniform(0.0, 0.3) if company.get("_group_member") else 0.0,
+                rng.uniform(0.0, 0.3) if filer.group_member else 0.0,
                 rng.uniform(0.02, 0.15) if lends else 0.0,
                 rng.uniform(0.05, 0.25),
             ],
@@ -328,11 +338,11 @@ def _link_rows(rows: list[dict], before: list[dict] | None) -> None:
         _link_rows(row["children"], match["children"] if match else None)
 
 
-def _report(
-    company: Mapping[str, Any], entry: Mapping[str, Any], seed: int | str, short: bool, *, report_id: str
-) -> dict:
+def _report(filer: _Filer, entry: Mapping[str, Any], seed: int | str, *, report_id: str) -> dict:
+    """One report of ``filer`` from one year's indicators ``entry`` (its own generator: company and date)."""
+    company, short = filer.company, filer.short
     rng = _rng(seed, f"{company['id']}/{entry['date']}")
-    leaves = _amounts(rng, company, entry, short, _subscribed_capital(company, entry["date"]))
+    leaves = _amounts(rng, filer, entry, _subscribed_capital(company, entry["date"]))
     return {
         "report_id": report_id,
         "report_start_date": _start_date(company, entry["date"]),
@@ -396,9 +406,8 @@ def statement_reports(
     indicators = sorted(company.get("indicators") or (), key=lambda entry: entry["date"])  # stable: corrections last
     if not indicators:
         return []
-    short = is_short_filer(indicators)
-    facts = {**company, "_group_member": company["id"] in group_members, "_group_parent": consolidation is not None}
-    own = [_report(facts, entry, seed, short, report_id=entry["report_id"]) for entry in indicators]
+    filer = _Filer(company, is_short_filer(indicators), company["id"] in group_members, consolidation is not None)
+    own = [_report(filer, entry, seed, report_id=entry["report_id"]) for entry in indicators]
     _link_previous(own)
     if consolidation is None:
         return own
@@ -406,7 +415,7 @@ def statement_reports(
     ids = _rng(seed, f"{group_id}/report-ids")
     group = []
     for entry in indicators:
-        report = _report(facts, _scaled(entry, factor), seed, short, report_id=new_uuid(ids))
+        report = _report(filer, _scaled(entry, factor), seed, report_id=new_uuid(ids))
         report["consolidated"] = True
         group.append(report)
     _link_previous(group)
