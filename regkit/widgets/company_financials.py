@@ -41,14 +41,14 @@ __all__ = [
     "statement_html",
 ]
 
-STATEMENT_TITLES = {"aktiva": "Assets (Aktiva)", "passiva": "Equity and liabilities (Passiva)", "guv": "P&L (GuV)"}
+STATEMENT_TITLES = {"aktiva": "Assets (Aktiva)", "passiva": "Equity & liabilities (Passiva)", "guv": "P&L (GuV)"}
 """The statements a report holds, as the tab's picker names them."""
 
 FINANCIALS_CSS = (
     "<style>"
-    ".regkit-fin{font-size:12.5px;margin:4px 0 10px 0}"
-    ".regkit-fin .regkit-fin-row{display:grid;grid-template-columns:minmax(280px,1fr) repeat(var(--years),110px);"
-    "border-bottom:1px solid #e5e7eb;padding:2px 0}"
+    ".regkit-fin{font-size:12.5px;margin:4px 0 10px 0;overflow-x:auto}"
+    ".regkit-fin .regkit-fin-row{display:grid;grid-template-columns:minmax(300px,1fr) repeat(var(--years),104px);"
+    "min-width:calc(300px + var(--years) * 104px);border-bottom:1px solid #e5e7eb;padding:2px 0}"
     ".regkit-fin .regkit-fin-head{font-weight:600;border-bottom:1.5px solid #57606a}"
     ".regkit-fin summary{list-style:none;cursor:pointer;display:block}"
     ".regkit-fin summary::-webkit-details-marker{display:none}"
@@ -203,17 +203,19 @@ class FinancialsPane(widgets.VBox):
             tooltip="GET /v1/company/{id}/financials: 10 credits, free from the cache",
             layout=widgets.Layout(width="auto"),
         )
-        self.statement = widgets.ToggleButtons(options=[(t, s) for s, t in STATEMENT_TITLES.items()], value="aktiva")
+        self.statement = widgets.ToggleButtons(
+            options=[(t, s) for s, t in STATEMENT_TITLES.items()], value="aktiva", style={"button_width": "auto"}
+        )
         self.levels = widgets.ToggleButtons(
-            description="Levels", options=[("1", 1), ("2", 2), ("all", 9)], value=1, style={"button_width": "48px"}
+            description="Levels open", options=[("1", 1), ("2", 2), ("all", 9)], value=1, style={"button_width": "44px"}
         )
         self.consolidated = widgets.Checkbox(description="consolidated (group)", value=False, indent=False)
         self.head = widgets.HTML()
         self.table = widgets.HTML()
         self.answer: Any = None
         self.frame: pd.DataFrame | None = None
-        self.controls = widgets.HBox([self.statement, self.levels, self.consolidated])
-        super().__init__([self.button, self.head, self.controls, self.table], **kwargs)
+        self.controls = widgets.VBox([self.statement, widgets.HBox([self.levels, self.consolidated])])
+        super().__init__([widgets.HBox([self.button]), self.head, self.controls, self.table], **kwargs)
         for control in (self.statement, self.levels, self.consolidated):
             control.observe(lambda _: self.draw(), names="value")
         self.clear("Load a company first.")
