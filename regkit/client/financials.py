@@ -63,7 +63,8 @@ class FinancialsRecord(FinancialsFrames, Record):
     The row layout (German names, English labels, which measure a row carries) is
     :mod:`regkit.schema.statements`. As frames (:class:`~regkit.client.frame_methods.FinancialsFrames`):
     ``.indicators()`` (the 48 measures in EUR), ``.statements()`` (one row per line item and report, which
-    ``regkit.frames.statement_reports`` turns back into the trees) and ``.ratios()``.
+    ``regkit.frames.statement_reports`` turns back into the trees) and ``.ratios()``. As on a company record,
+    ``record.indicators`` is that method: the member as sent is ``record["indicators"]``.
     """
 
     kind = "financials"
