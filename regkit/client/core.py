@@ -1345,6 +1345,38 @@ class Client:
             )
         return record
 
+    def statements(self, company_id: str, unit: str = "EUR") -> pd.DataFrame:
+        """A company's balance sheets and P&L accounts as filed, one row per line item and report (10 credits
+        for :meth:`get_financials`; a cache hit is free).
+
+        The same as ``client.get_financials(company_id).statements(unit)``: see
+        :func:`regkit.frames.statements` for the columns and dtypes, and :meth:`get_financials` for the cost,
+        the cache and the errors. ``is_cached(company_id, endpoint="financials")`` says beforehand whether it
+        is free; a company record's empty ``indicators`` that there is nothing to fetch.
+
+        Parameters
+        ----------
+        company_id : str
+            ``DE-<register type>-<court code>-<number>``.
+        unit : {"EUR", "cents"}
+            Amounts as ``Float64`` EUR or ``Int64`` cents.
+
+        Returns
+        -------
+        pandas.DataFrame
+            :func:`regkit.frames.statements` of the answer: empty (with its columns and dtypes) and a
+            :class:`~regkit.errors.NoFinancialReportsWarning` for a company without reports.
+
+        Raises
+        ------
+        ValidationError
+            A malformed id, or a ``unit`` other than ``"EUR"`` and ``"cents"`` (nothing is sent).
+        NotFoundError, PaymentRequiredError, BudgetExceededError, ...
+        """
+        if unit not in ("EUR", "cents"):
+            raise ValidationError(f"unit must be 'EUR' or 'cents', not {unit!r}", suggestion="nothing was sent")
+        return self.get_financials(company_id).statements(unit)
+
     def export_parquet(self, directory: str | os.PathLike[str], overwrite: bool = False) -> dict[str, Any]:
         """Write everything this client's cache holds as Parquet tables with the frames' dtypes (free).
 

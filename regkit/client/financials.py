@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 from regkit.schema.interface import PRICES
 
+from .frame_methods import FinancialsFrames
 from .records import Record, RecordMeta
 from .transport.operation import Operation
 
@@ -47,7 +48,7 @@ def without_report_sources(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "reports": reports}
 
 
-class FinancialsRecord(Record):
+class FinancialsRecord(FinancialsFrames, Record):
     """A company's financial statements (``client.get_financials``): ``indicators``, ``reports`` and ``merged``.
 
     Amounts are integer **cents** as the interface sends them (``employees`` a count). ``indicators`` holds one
@@ -60,7 +61,10 @@ class FinancialsRecord(Record):
     Iterating yields the reports; ``len()`` counts them.
 
     The row layout (German names, English labels, which measure a row carries) is
-    :mod:`regkit.schema.statements`.
+    :mod:`regkit.schema.statements`. As frames (:class:`~regkit.client.frame_methods.FinancialsFrames`):
+    ``.indicators()`` (the 48 measures in EUR), ``.statements()`` (one row per line item and report, which
+    ``regkit.frames.statement_reports`` turns back into the trees) and ``.ratios()``. As on a company record,
+    ``record.indicators`` is that method: the member as sent is ``record["indicators"]``.
     """
 
     kind = "financials"

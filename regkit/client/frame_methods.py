@@ -33,6 +33,7 @@ __all__ = [
     "PersonFrames",
     "UbosFrames",
     "OwnershipHistoryFrames",
+    "FinancialsFrames",
 ]
 
 
@@ -243,3 +244,31 @@ class OwnershipHistoryFrames:
         from regkit.frames.ownership_histories import ownership_history
 
         return ownership_history(self, self.company_id or None)
+
+
+class FinancialsFrames:
+    """Frames of a company's financials answer (``client.get_financials``): the 48 indicators, the statements as
+    filed and the ratios. The answer does not name its company: the record does, as ``company_id``."""
+
+    def indicators(self, unit: str = "EUR", wide: bool = True) -> pd.DataFrame:
+        """All 48 measures per fiscal year (see ``regkit.frames.indicators``); empty, with a warning, for a
+        company without reports."""
+        from regkit.frames.financials import indicators
+
+        return indicators(self, unit=unit, wide=wide)
+
+    def statements(self, unit: str = "EUR") -> pd.DataFrame:
+        """One row per line item and report: aktiva, passiva and P&L as filed (see ``regkit.frames.statements``)."""
+        from regkit.frames.financial_statements import statements
+
+        return statements(self, unit=unit)
+
+    def ratios(self) -> pd.DataFrame:
+        """The indicators with the eleven ratios of ``regkit.frames.ratios`` (five of them need the 48 measures)."""
+        from regkit.frames.financial_ratios import ratios
+
+        return ratios(self.indicators())
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """The statements frame (:meth:`statements`)."""
+        return self.statements()

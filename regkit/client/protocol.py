@@ -28,6 +28,7 @@ from regkit.client import (
     CostEstimate,
     DownloadEstimate,
     Downloads,
+    FinancialsRecord,
     HoldingsRecord,
     InsolvencyRecord,
     InsolvencySearchPage,
@@ -133,6 +134,9 @@ class RegisterClient(CrawlClient, Protocol):
 
     def download(self, documents: object, directory: str | os.PathLike[str], *, progress: bool = True) -> Downloads:
         """Save documents as files in ``directory``, paying for none it already has."""
+
+    def get_financials(self, company_id: str) -> FinancialsRecord:
+        """A company's filed annual reports (the company explorer's financials tab)."""
 
 
 if TYPE_CHECKING:  # mypy proves that the one Client satisfies every protocol above

@@ -9,7 +9,10 @@ categoricals with the interface's values as categories, dates ``datetime64[us]``
 ======================  ===============================================================================
 history                 names / addresses / purposes / capitals / registers, one row per version
 representatives         one row per role held
-indicators, ratios      yearly indicators (EUR or cents, wide or long) and six ratios
+indicators, ratios      yearly indicators (13 of a company record or 48 of a financials answer; EUR or
+                        cents, wide or long) and eleven ratios
+statements              balance sheets and P&L as filed, one row per line item and report;
+                        ``statement_reports`` rebuilds the trees
 links                   mergers, spin-offs, profit-transfer agreement as source → target relations
 documents, contact      documents; contact data
 insolvency_summaries    the record's insolvency summaries
@@ -41,6 +44,8 @@ _EXPORTS = {
     "CompanyAsOf": "snapshot",
     "DEM_PER_EUR": "money",
     "MAX_EXACT_CENTS": "money",
+    "FINANCIAL_MEASURES": "financials",
+    "FINANCIAL_RATIOS": "financial_ratios",
     "MEASURES": "financials",
     "OWNERSHIP_COLUMNS": "ownership",
     "RATIOS": "financial_ratios",
@@ -82,6 +87,8 @@ _EXPORTS = {
     "ownership_history": "ownership_histories",
     "shareholder_list": "shareholder_lists",
     "ubos": "ownership_histories",
+    "statements": "financial_statements",
+    "statement_reports": "financial_statements",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, {n: f"regkit.frames.{home}" for n, home in _EXPORTS.items()})

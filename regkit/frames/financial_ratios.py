@@ -7,6 +7,11 @@ Revenue growth compares a report with the company's report of the *previous year
 the nearest earlier date, if that date lies 300 to 430 days earlier (a year, allowing for shifted year
 ends). After a gap, or against a short fiscal year, growth is null rather than a misleading multi-year or
 part-year figure.
+
+The five :data:`FINANCIAL_RATIOS` need measures only a financials answer has (``client.get_financials``;
+:func:`regkit.frames.indicators` of it has all 48); :func:`ratios` adds them when the frame has their inputs.
+Expenses (``interest_expense``, ``materials``) are taken by their magnitude, whichever sign a filing gives
+them, so that a coverage or a number of days is positive when the business is. A year is 365 days.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["RATIOS", "ratios"]
+__all__ = ["FINANCIAL_RATIOS", "RATIOS", "ratios"]
 
 RATIOS = (
     "equity_ratio",
@@ -25,6 +30,28 @@ RATIOS = (
     "salaries_per_employee",
 )
 
+FINANCIAL_RATIOS = (
+    "ebitda_margin",
+    "interest_coverage",
+    "net_debt_to_ebitda",
+    "days_sales_outstanding",
+    "payables_days",
+)
+"""The ratios of the 48-measure indicators of a financials answer (added by :func:`ratios` when present)."""
+
+_FINANCIAL_INPUTS = (
+    "ebitda",
+    "ebit",
+    "interest_expense",
+    "financial_debt",
+    "cash",
+    "trade_receivables",
+    "trade_payables",
+    "materials",
+    "revenue",
+)
+
+_DAYS_PER_YEAR = 365
 _GROWTH_DAYS = (300, 430)
 
 
@@ -39,6 +66,28 @@ def _divide(frame: pd.DataFrame, numerator: str, denominator: str) -> pd.arrays.
     mask = top_na | bottom_na | (bottom == 0)
     out = np.divide(top, bottom, out=np.zeros_like(top), where=~mask)
     return pd.arrays.FloatingArray(out, mask)
+
+
+def _magnitude(frame: pd.DataFrame, name: str) -> pd.Series:
+    return frame[name].astype("Float64").abs()
+
+
+def _financial_ratios(out: pd.DataFrame) -> None:
+    """Add :data:`FINANCIAL_RATIOS` to ``out`` in place (it has every column of ``_FINANCIAL_INPUTS``)."""
+    work = pd.DataFrame(index=out.index)
+    work["ebitda"] = out["ebitda"].astype("Float64")
+    work["ebit"] = out["ebit"].astype("Float64")
+    work["revenue"] = out["revenue"].astype("Float64")
+    work["interest"] = _magnitude(out, "interest_expense")
+    work["materials"] = _magnitude(out, "materials")
+    work["net_debt"] = out["financial_debt"].astype("Float64") - out["cash"].astype("Float64")
+    work["receivable_days"] = out["trade_receivables"].astype("Float64") * _DAYS_PER_YEAR
+    work["payable_days"] = out["trade_payables"].astype("Float64") * _DAYS_PER_YEAR
+    out["ebitda_margin"] = _divide(work, "ebitda", "revenue")
+    out["interest_coverage"] = _divide(work, "ebit", "interest")
+    out["net_debt_to_ebitda"] = _divide(work, "net_debt", "ebitda")
+    out["days_sales_outstanding"] = _divide(work, "receivable_days", "revenue")
+    out["payables_days"] = _divide(work, "payable_days", "materials")
 
 
 def _previous_revenue(frame: pd.DataFrame) -> pd.arrays.FloatingArray:
@@ -68,7 +117,7 @@ def _previous_revenue(frame: pd.DataFrame) -> pd.arrays.FloatingArray:
 
 
 def ratios(indicators_frame: pd.DataFrame) -> pd.DataFrame:
-    """The indicators frame with six ratios added.
+    """The indicators frame with six ratios added, and five more where it has the 48 measures.
 
     Parameters
     ----------
@@ -90,6 +139,21 @@ def ratios(indicators_frame: pd.DataFrame) -> pd.DataFrame:
         revenue_growth          revenue / previous-year revenue − 1 (see the module docstring)
         liabilities_to_equity   liabilities / equity
         salaries_per_employee   salaries / employees, in the frame's unit (EUR or cents)
+        ======================  ==================================================================
+
+        When the frame has the 48 measures of a financials answer (``ebitda``, ``ebit``,
+        ``interest_expense``, ``financial_debt``, ``cash``, ``trade_receivables``, ``trade_payables``,
+        ``materials``, ``revenue``), also the :data:`FINANCIAL_RATIOS` (``Float64``, <NA> — never ±inf —
+        where an input is null or a denominator is zero):
+
+        ======================  ==================================================================
+        ebitda_margin           ebitda / revenue
+        interest_coverage       ebit / abs(interest_expense) (times the interest is earned)
+        net_debt_to_ebitda      (financial_debt − cash) / ebitda (years of EBITDA to repay the net
+                                debt; negative where cash exceeds the debt, or EBITDA is negative)
+        days_sales_outstanding  trade_receivables / revenue × 365 (days of sales not yet paid)
+        payables_days           trade_payables / abs(materials) × 365 (days of purchases not yet paid;
+                                the cost of materials stands for the purchases)
         ======================  ==================================================================
 
     Examples
@@ -119,4 +183,6 @@ def ratios(indicators_frame: pd.DataFrame) -> pd.DataFrame:
     out["revenue_growth"] = growth - 1
     out["liabilities_to_equity"] = _divide(out, "liabilities", "equity")
     out["salaries_per_employee"] = _divide(out, "salaries", "employees")
+    if all(name in out for name in _FINANCIAL_INPUTS):
+        _financial_ratios(out)
     return out

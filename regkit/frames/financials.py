@@ -1,5 +1,16 @@
 """Yearly financial indicators: one row per company and report.
 
+Two sources
+    A company record (CompanyV1) carries 13 of them: the twelve :data:`MEASURES` and ``employees``. The
+    financials answer (``client.get_financials``, ``GET /v1/company/{id}/financials``) carries all 48: the
+    47 monetary :data:`FINANCIAL_MEASURES` (the twelve first, the other 35 in the interface's alphabetical
+    order) and ``employees``. :func:`indicators` takes either and gives the columns of what it was given.
+    ``liabilities`` is everything on the passiva side except equity: provisions (pensions included),
+    Verbindlichkeiten and deferred income; the statement tree (:func:`regkit.frames.statements`) gives them
+    separately, as do ``provisions``, ``financial_debt``, ``trade_payables``, ``passive_accruals`` here.
+    A financials answer lists its indicators latest first, a correction before the report it corrects (the
+    reverse of a company record's order): ``revision`` and ``is_latest_revision`` mean the same for both.
+
 Reports on the same date
     A company can have two reports for one date (a correction is published beside the original). Both rows
     are kept, each with its ``report_id``; nothing is merged or averaged. ``revision`` numbers the reports of
@@ -24,8 +35,17 @@ import pandas as pd
 
 from ._columns import BOOL, CENTS_EUR, DATE, INT, INT64, STR, block_column, build_frame, column, number_block
 from ._input import company_list, required
+from .statement_input import financial_answers, is_financials, warn_without_reports
 
-__all__ = ["MEASURES", "UNITS", "indicators", "indicator_columns", "indicator_spec", "measure_array"]
+__all__ = [
+    "FINANCIAL_MEASURES",
+    "MEASURES",
+    "UNITS",
+    "indicators",
+    "indicator_columns",
+    "indicator_spec",
+    "measure_array",
+]
 
 MEASURES = (
     "balance_sheet_total",
@@ -41,13 +61,53 @@ MEASURES = (
     "liabilities",
     "capital_reserves",
 )
-"""The twelve monetary measures, in the interface's order."""
+"""The twelve monetary measures of a company record, in the interface's order."""
+
+FINANCIAL_MEASURES = (
+    *MEASURES,
+    "active_accruals",
+    "affiliated_liabilities",
+    "bank_debt",
+    "commission_expense",
+    "commission_income",
+    "current_assets",
+    "ebit",
+    "ebitda",
+    "financial_assets",
+    "financial_debt",
+    "financial_depreciation",
+    "fixed_assets",
+    "gross_profit",
+    "income_after_tax",
+    "income_before_tax",
+    "intangible_assets",
+    "interest_expense",
+    "interest_income",
+    "inventory",
+    "operating_depreciation",
+    "other_liabilities",
+    "other_operating_expenses",
+    "other_operating_income",
+    "other_provisions",
+    "other_taxes",
+    "parent_net_income",
+    "passive_accruals",
+    "profit_carryforward",
+    "provisions",
+    "receivables",
+    "retained_earnings",
+    "shareholder_liabilities",
+    "tangible_assets",
+    "trade_payables",
+    "trade_receivables",
+)
+"""The 47 monetary measures of a financials answer: :data:`MEASURES` first, then the other 35 alphabetically."""
 
 UNITS = ("EUR", "cents")
 
 
-def indicator_spec(unit: str) -> list[tuple[str, Any]]:
-    """The columns of the wide indicators frame in ``unit``."""
+def indicator_spec(unit: str, measures: tuple[str, ...] = MEASURES) -> list[tuple[str, Any]]:
+    """The columns of the wide indicators frame in ``unit`` (``measures``: the monetary ones)."""
     if unit not in UNITS:
         raise ValueError(f"unit must be 'EUR' or 'cents', not {unit!r}")
     money = CENTS_EUR if unit == "EUR" else INT
@@ -57,22 +117,35 @@ def indicator_spec(unit: str) -> list[tuple[str, Any]]:
         ("report_id", STR),
         ("revision", INT64),
         ("is_latest_revision", BOOL),
-        *((m, money) for m in MEASURES),
+        *((m, money) for m in measures),
         ("employees", INT),
     ]
 
 
 def indicator_columns(companies: Any) -> tuple[dict[str, list], np.ndarray, list]:
     """The text and date columns of the wide frame, the numbers as one block (cents), and the entries."""
+    pairs = []
+    check = required("company")
+    with check:
+        for company in company_list(companies):
+            check.company = company["id"]
+            pairs.append((company["id"], company["indicators"]))
+    columns, entries = _revision_columns(pairs)
+    with required("an indicators entry"):
+        block = number_block(entries, _NUMBERS)
+    return columns, block, entries
+
+
+def _revision_columns(pairs: list[tuple[Any, list]]) -> tuple[dict[str, list], list[Mapping[str, Any]]]:
+    """Company ids, revisions, dates and report ids of ``(company_id, indicator entries)`` pairs, oldest first."""
     cids: list[str] = []
     revisions: list[int] = []
     latest: list[bool] = []
     entries: list[Mapping[str, Any]] = []
     check = required("company")
     with check:
-        for company in company_list(companies):
-            check.company = cid = company["id"]
-            reports = company["indicators"]
+        for cid, reports in pairs:
+            check.company = cid
             if not reports:
                 continue
             dates = [e["date"] for e in reports]
@@ -93,15 +166,28 @@ def indicator_columns(companies: Any) -> tuple[dict[str, list], np.ndarray, list
                 latest.append(seen[date] == counts[date])
     with required("an indicators entry"):
         columns = {name: [e[name] for e in entries] for name in ("date", "report_id")}
-        block = number_block(entries, _NUMBERS)
-    return {"company_id": cids, "revision": revisions, "is_latest_revision": latest, **columns}, block, entries
+    return {"company_id": cids, "revision": revisions, "is_latest_revision": latest, **columns}, entries
 
 
 _NUMBERS = (*MEASURES, "employees")
+_FINANCIAL_NUMBERS = (*FINANCIAL_MEASURES, "employees")
+
+
+def _financial_columns(answers: Any, unit: str) -> pd.DataFrame:
+    """The wide frame of financials answers: every member of an entry is optional (absent → <NA>)."""
+    # latest first, a correction before the report it corrects: reversed, oldest first with corrections after
+    pairs = [(cid, (answer.get("indicators") or [])[::-1]) for cid, answer in financial_answers(answers)]
+    warn_without_reports([cid for cid, entries in pairs if not entries], "indicators")
+    columns, entries = _revision_columns(pairs)
+    spec = indicator_spec(unit, FINANCIAL_MEASURES)
+    kinds = dict(spec)
+    for name in _FINANCIAL_NUMBERS:
+        columns[name] = column(kinds[name], [e.get(name) for e in entries])
+    return build_frame(columns, spec)
 
 
 def _long(wide: pd.DataFrame, unit: str) -> pd.DataFrame:
-    names = (*MEASURES, "employees")
+    names = tuple(wide.columns[5:])
     n, k = len(wide), len(names)
     values = np.empty(n * k, dtype=np.float64 if unit == "EUR" else np.int64)
     mask = np.empty(n * k, dtype=bool)
@@ -119,12 +205,16 @@ def _long(wide: pd.DataFrame, unit: str) -> pd.DataFrame:
 
 
 def indicators(companies: Any, unit: str = "EUR", wide: bool = True) -> pd.DataFrame:
-    """The yearly indicators of one or many companies.
+    """The yearly indicators of one or many companies: 13 from company records, 48 from financials answers.
 
     Parameters
     ----------
     companies : record, dict, or many of them
-        A company or an iterable / mapping of companies.
+        A company (CompanyV1) or an iterable / mapping of companies: the twelve :data:`MEASURES` and
+        ``employees``. Or a financials answer (``client.get_financials(id)``; a plain dict has no company id,
+        so hand it in as a mapping of company id → answer, as many companies are): all 47 :data:`FINANCIAL_MEASURES` and ``employees``
+        (a member the answer leaves out is <NA>). A financials answer with no indicators warns
+        (:class:`regkit.errors.NoFinancialReportsWarning`) and adds no rows.
     unit : {"EUR", "cents"}
         ``"EUR"``: monetary measures as ``Float64`` euros (exact; values beyond ±2**51 cents raise
         ``ValueError``); ``"cents"``: ``Int64`` cents as given.
@@ -143,11 +233,13 @@ def indicators(companies: Any, unit: str = "EUR", wide: bool = True) -> pd.DataF
         revision             int64            0 for the first report of that date, 1 for the next
         is_latest_revision   bool             the last report of that date
         balance_sheet_total  Float64 / Int64  ... and the other eleven of :data:`MEASURES`, in EUR
-                                              (``Float64``) or cents (``Int64``); <NA> where null
+                                              (``Float64``) or cents (``Int64``); <NA> where null;
+                                              from financials answers all 47 of
+                                              :data:`FINANCIAL_MEASURES`
         employees            Int64            a count; <NA> where null
         ===================  ===============  ====================================================
 
-        Long (``wide=False``): the first five columns, then ``measure`` (category: the twelve measures and
+        Long (``wide=False``): the first five columns, then ``measure`` (category: the monetary measures and
         ``employees``), ``value`` (``Float64`` for EUR, ``Int64`` for cents; employees as counts in the same
         column) and ``unit`` (category: ``"EUR"`` or ``"cents"``, ``"persons"`` for employees). Null values
         are kept as <NA> rows (drop them with ``dropna(subset=["value"])``).
@@ -164,11 +256,14 @@ def indicators(companies: Any, unit: str = "EUR", wide: bool = True) -> pd.DataF
     [123456789]
     """
     spec = indicator_spec(unit)
-    columns, block, entries = indicator_columns(companies)
-    for j, name in enumerate(_NUMBERS):
-        kind = INT if name == "employees" else dict(spec)[name]
-        columns[name] = block_column(kind, block, j, entries, name)
-    frame = build_frame(columns, spec)
+    if is_financials(companies):
+        frame = _financial_columns(companies, unit)
+    else:
+        columns, block, entries = indicator_columns(companies)
+        for j, name in enumerate(_NUMBERS):
+            kind = INT if name == "employees" else dict(spec)[name]
+            columns[name] = block_column(kind, block, j, entries, name)
+        frame = build_frame(columns, spec)
     frame.attrs["unit"] = unit
     if wide:
         return frame

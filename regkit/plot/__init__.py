@@ -34,6 +34,8 @@ _EXPORTS = {
     # issue 23: the cap table over time
     "cap_table": "regkit.plot.cap_tables",
     "cap_table_steps": "regkit.plot.cap_tables",
+    "balance_sheet": "regkit.plot.statements",
+    "pnl_waterfall": "regkit.plot.statements",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

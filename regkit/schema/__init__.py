@@ -63,7 +63,14 @@ from regkit.schema.interface import (
     UUID_PATTERN,
     load_openapi,
 )
-from regkit.schema.labels import COLUMN_LABELS, LABELS, column_label, display_label
+from regkit.schema.labels import (
+    COLUMN_LABELS,
+    LABELS,
+    LINE_ITEM_LABELS,
+    column_label,
+    display_label,
+    line_item_label,
+)
 
 __all__ = [
     "MISSING",
@@ -81,6 +88,8 @@ __all__ = [
     "LABELS",
     "column_label",
     "display_label",
+    "line_item_label",
+    "LINE_ITEM_LABELS",
     "ADMINISTRATION_KINDS",
     "API_VERSION",
     "COMPANY_ID_PATTERN",

@@ -7,9 +7,12 @@ reads as words.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
-__all__ = ["LABELS", "COLUMN_LABELS", "display_label", "column_label"]
+from regkit.schema.statements import STATEMENTS, walk_lines
+
+__all__ = ["LABELS", "COLUMN_LABELS", "LINE_ITEM_LABELS", "display_label", "column_label", "line_item_label"]
 
 LEGAL_FORM_LABELS: dict[str, str] = {
     "ag": "AG",
@@ -157,3 +160,220 @@ def column_label(column: str) -> str:
     ('Legal form', 'Insolvency grounds')
     """
     return COLUMN_LABELS.get(column, column.replace("_", " ").capitalize())
+
+
+#: English labels of HGB line items beyond the lines of the register's layout, by German term without ordinal.
+#:
+#: The layout (:mod:`regkit.schema.statements`, whose own labels come first) covers what the bundled world draws;
+#: these are the other items of the balance sheet (§ 266 HGB) and the P&L by the Gesamtkostenverfahren (§ 275
+#: HGB) a filing may show. Keys are without their outline numbers (``Anlagevermögen``, not with its ``A``). The
+#: frames keep the German term as ``name``; the label is what a table or figure shows beside it.
+LINE_ITEM_LABELS: dict[str, str] = {
+    # the balance sheet: aktiva
+    "Aktiva": "Assets",
+    "Ausstehende Einlagen auf das gezeichnete Kapital": "Subscribed capital unpaid",
+    "Anlagevermögen": "Fixed assets",
+    "Immaterielle Vermögensgegenstände": "Intangible assets",
+    "Selbst geschaffene gewerbliche Schutzrechte und ähnliche Rechte und Werte": "Self-created intangible rights",
+    "Entgeltlich erworbene Konzessionen, gewerbliche Schutzrechte und ähnliche Rechte und Werte": (
+        "Purchased concessions, industrial property rights and similar rights"
+    ),
+    "Entgeltlich erworbene Konzessionen": "Purchased concessions and similar rights",
+    "Geschäfts- oder Firmenwert": "Goodwill",
+    "Geleistete Anzahlungen": "Prepayments made",
+    "Sachanlagen": "Tangible assets",
+    "Grundstücke und Bauten": "Land and buildings",
+    "Grundstücke, grundstücksgleiche Rechte und Bauten": "Land, land rights and buildings",
+    "Grundstücke, grundstücksgleiche Rechte und Bauten einschließlich der Bauten auf fremden Grundstücken": (
+        "Land, land rights and buildings, including buildings on third-party land"
+    ),
+    "Technische Anlagen und Maschinen": "Technical equipment and machinery",
+    "Andere Anlagen, Betriebs- und Geschäftsausstattung": "Other equipment, operating and office equipment",
+    "Geleistete Anzahlungen und Anlagen im Bau": "Prepayments and assets under construction",
+    "Finanzanlagen": "Financial assets",
+    "Anteile an verbundenen Unternehmen": "Shares in affiliated companies",
+    "Ausleihungen an verbundene Unternehmen": "Loans to affiliated companies",
+    "Beteiligungen": "Participations",
+    "Ausleihungen an Unternehmen, mit denen ein Beteiligungsverhältnis besteht": "Loans to participations",
+    "Wertpapiere des Anlagevermögens": "Long-term securities",
+    "Sonstige Ausleihungen": "Other loans",
+    "Umlaufvermögen": "Current assets",
+    "Vorräte": "Inventories",
+    "Roh-, Hilfs- und Betriebsstoffe": "Raw materials and supplies",
+    "Unfertige Erzeugnisse, unfertige Leistungen": "Work in progress",
+    "Unfertige Erzeugnisse": "Work in progress",
+    "Fertige Erzeugnisse und Waren": "Finished goods and merchandise",
+    "Forderungen und sonstige Vermögensgegenstände": "Receivables and other assets",
+    "Forderungen": "Receivables",
+    "Forderungen aus Lieferungen und Leistungen": "Trade receivables",
+    "Forderungen gegen verbundene Unternehmen": "Receivables from affiliated companies",
+    "Forderungen gegen Unternehmen, mit denen ein Beteiligungsverhältnis besteht": ("Receivables from participations"),
+    "Forderungen gegen Gesellschafter": "Receivables from shareholders",
+    "Sonstige Vermögensgegenstände": "Other assets",
+    "Wertpapiere": "Securities",
+    "Sonstige Wertpapiere": "Other securities",
+    "Kassenbestand": "Cash in hand",
+    "Kassenbestand, Bundesbankguthaben, Guthaben bei Kreditinstituten und Schecks": "Cash and bank balances",
+    "Kassenbestand und Guthaben bei Kreditinstituten": "Cash and bank balances",
+    "Flüssige Mittel": "Cash and cash equivalents",
+    "Rechnungsabgrenzungsposten": "Prepaid expenses and deferred income",
+    "Aktive Rechnungsabgrenzungsposten": "Prepaid expenses",
+    "Aktive latente Steuern": "Deferred tax assets",
+    "Aktiver Unterschiedsbetrag aus der Vermögensverrechnung": "Excess of plan assets over pension liabilities",
+    "Nicht durch Eigenkapital gedeckter Fehlbetrag": "Deficit not covered by equity",
+    # the balance sheet: passiva
+    "Passiva": "Equity and liabilities",
+    "Eigenkapital": "Equity",
+    "Gezeichnetes Kapital": "Subscribed capital",
+    "Kapitalrücklage": "Capital reserves",
+    "Gewinnrücklagen": "Retained earnings",
+    "Gesetzliche Rücklage": "Legal reserve",
+    "Satzungsmäßige Rücklagen": "Statutory reserves",
+    "Andere Gewinnrücklagen": "Other revenue reserves",
+    "Gewinnvortrag/Verlustvortrag": "Profit / loss carried forward",
+    "Gewinn-/Verlustvortrag": "Profit / loss carried forward",
+    "Gewinnvortrag": "Profit carried forward",
+    "Verlustvortrag": "Loss carried forward",
+    "Jahresüberschuss/Jahresfehlbetrag": "Net income / net loss for the year",
+    "Jahresüberschuss/-fehlbetrag": "Net income / net loss for the year",
+    "Jahresüberschuss": "Net income for the year",
+    "Jahresfehlbetrag": "Net loss for the year",
+    "Bilanzgewinn": "Net retained profit",
+    "Bilanzverlust": "Net accumulated loss",
+    "Nicht beherrschende Anteile": "Non-controlling interests",
+    "Rückstellungen": "Provisions",
+    "Rückstellungen für Pensionen und ähnliche Verpflichtungen": "Provisions for pensions and similar obligations",
+    "Pensionsrückstellungen": "Pension provisions",
+    "Steuerrückstellungen": "Tax provisions",
+    "Sonstige Rückstellungen": "Other provisions",
+    "Verbindlichkeiten": "Liabilities",
+    "Anleihen": "Bonds",
+    "Verbindlichkeiten gegenüber Kreditinstituten": "Liabilities to banks",
+    "Erhaltene Anzahlungen auf Bestellungen": "Payments received on account of orders",
+    "Verbindlichkeiten aus Lieferungen und Leistungen": "Trade payables",
+    "Verbindlichkeiten aus der Annahme gezogener Wechsel und der Ausstellung eigener Wechsel": "Bills payable",
+    "Verbindlichkeiten gegenüber verbundenen Unternehmen": "Liabilities to affiliated companies",
+    "Verbindlichkeiten gegenüber Unternehmen, mit denen ein Beteiligungsverhältnis besteht": (
+        "Liabilities to participations"
+    ),
+    "Verbindlichkeiten gegenüber Gesellschaftern": "Liabilities to shareholders",
+    "Sonstige Verbindlichkeiten": "Other liabilities",
+    "Passive Rechnungsabgrenzungsposten": "Deferred income",
+    "Passive latente Steuern": "Deferred tax liabilities",
+    # the profit and loss account (Gesamtkostenverfahren, § 275 (2) HGB)
+    "Gewinn- und Verlustrechnung": "Profit and loss account",
+    "Umsatzerlöse": "Revenue",
+    "Erhöhung oder Verminderung des Bestands an fertigen und unfertigen Erzeugnissen": (
+        "Change in finished goods and work in progress"
+    ),
+    "Bestandsveränderungen": "Change in inventories",
+    "Andere aktivierte Eigenleistungen": "Own work capitalised",
+    "Sonstige betriebliche Erträge": "Other operating income",
+    "Rohergebnis": "Gross profit",
+    "Materialaufwand": "Cost of materials",
+    "Aufwendungen für Roh-, Hilfs- und Betriebsstoffe und für bezogene Waren": (
+        "Cost of raw materials, supplies and purchased goods"
+    ),
+    "Aufwendungen für bezogene Leistungen": "Cost of purchased services",
+    "Personalaufwand": "Personnel expenses",
+    "Löhne und Gehälter": "Wages and salaries",
+    "Soziale Abgaben und Aufwendungen für Altersversorgung und für Unterstützung": (
+        "Social security, pensions and other benefits"
+    ),
+    "Soziale Abgaben": "Social security contributions",
+    "Abschreibungen": "Depreciation and amortisation",
+    "Abschreibungen auf immaterielle Vermögensgegenstände des Anlagevermögens und Sachanlagen": (
+        "Depreciation and amortisation of intangible and tangible assets"
+    ),
+    "Abschreibungen auf Vermögensgegenstände des Umlaufvermögens": "Write-downs of current assets",
+    "Sonstige betriebliche Aufwendungen": "Other operating expenses",
+    "Betriebsergebnis": "Operating result (EBIT)",
+    "Erträge aus Beteiligungen": "Income from participations",
+    "Erträge aus anderen Wertpapieren und Ausleihungen des Finanzanlagevermögens": (
+        "Income from other securities and long-term loans"
+    ),
+    "Sonstige Zinsen und ähnliche Erträge": "Other interest and similar income",
+    "Zinserträge": "Interest income",
+    "Abschreibungen auf Finanzanlagen und auf Wertpapiere des Umlaufvermögens": (
+        "Write-downs of financial assets and current securities"
+    ),
+    "Abschreibungen auf Finanzanlagen": "Write-downs of financial assets",
+    "Zinsen und ähnliche Aufwendungen": "Interest and similar expenses",
+    "Zinsaufwendungen": "Interest expenses",
+    "Erträge aus Gewinnabführungsverträgen": "Income from profit transfer agreements",
+    "Aufwendungen aus Verlustübernahme": "Expenses from loss absorption",
+    "Aufgrund eines Gewinnabführungsvertrags abgeführte Gewinne": "Profits transferred under a transfer agreement",
+    "Finanzergebnis": "Financial result",
+    "Ergebnis der gewöhnlichen Geschäftstätigkeit": "Result from ordinary activities",
+    "Ergebnis vor Steuern": "Income before taxes",
+    "Steuern vom Einkommen und vom Ertrag": "Income taxes",
+    "Steuern vom Einkommen und Ertrag": "Income taxes",
+    "Ergebnis nach Steuern": "Income after taxes",
+    "Sonstige Steuern": "Other taxes",
+    "Provisionserträge": "Commission income",
+    "Provisionsaufwendungen": "Commission expenses",
+    "Auf nicht beherrschende Anteile entfallendes Ergebnis": "Result attributable to non-controlling interests",
+    "Konzernjahresüberschuss": "Consolidated net income",
+    "Konzernjahresüberschuss/-fehlbetrag": "Consolidated net income / net loss",
+}
+
+_ORDINAL = re.compile(r"^\s*(?:[A-Z]\.|[IVX]+\.|\d+\.|[a-z]\)|[a-z]{1,2}\.)\s+")
+
+
+def _bare(term: str) -> str:
+    """A line item's term without its ordinals (``"A. I. 1. Grundstücke"`` → ``"Grundstücke"``), spaces folded."""
+    text = " ".join(term.split())
+    while True:
+        stripped = _ORDINAL.sub("", text, count=1)
+        if stripped == text:
+            return text
+        text = stripped
+
+
+def _layout_labels() -> dict[str, str]:
+    """The labels of :mod:`regkit.schema.statements`, by ``"<statement>:<term>"`` and by the term alone."""
+    out: dict[str, str] = {}
+    for statement, lines in STATEMENTS.items():
+        for short in (False, True):
+            for _, line in walk_lines(lines, short):
+                term = _bare(line.name).casefold()
+                out.setdefault(f"{statement}:{term}", line.label)
+                out.setdefault(term, line.label)
+    return out
+
+
+_FOLDED = {_bare(german).casefold(): english for german, english in LINE_ITEM_LABELS.items()}
+_LAYOUT = _layout_labels()
+
+
+def line_item_label(name: str, formatted_name: str | None = None, statement: str | None = None) -> str:
+    """The English label of an HGB line item, by its German ``name`` (or, failing that, ``formatted_name``).
+
+    The register's layout (:mod:`regkit.schema.statements`) is asked first — within ``statement`` (``"aktiva"``,
+    ``"passiva"``, ``"guv"``) when given, since one term can name an item on both sides
+    (Rechnungsabgrenzungsposten) — then :data:`LINE_ITEM_LABELS`. Ordinals (``A.``, ``II.``, ``3.``, ``a)``),
+    case and repeated spaces do not matter. A term without a label is given back without its ordinal: a table
+    shows the German term rather than nothing.
+
+    Examples
+    --------
+    >>> line_item_label("Anlagevermögen"), line_item_label("A. Eigenkapital")
+    ('Fixed assets', 'Equity')
+    >>> line_item_label("Rechnungsabgrenzungsposten", statement="passiva")
+    'Deferred income'
+    >>> line_item_label("x_unknown_key", "II. Kapitalrücklage"), line_item_label("Geschäfts- oder Firmenwert")
+    ('Capital reserves', 'Goodwill')
+    >>> line_item_label("Ein neuer Posten")
+    'Ein neuer Posten'
+    """
+    for term in (name, formatted_name):
+        if term:
+            bare = _bare(term).casefold()
+            for key in (f"{statement}:{bare}" if statement else None, bare):
+                label = _LAYOUT.get(key) if key else None
+                if label is not None:
+                    return label
+            label = _FOLDED.get(bare)
+            if label is not None:
+                return label
+    return _bare(formatted_name or name) if (formatted_name or name) else ""

@@ -16,6 +16,7 @@ from . import company_logic as logic
 from . import company_tables, search_logic
 from .base import Explorer
 from .company_documents import DocumentDownloads
+from .company_financials import FinancialsPane
 from .company_panes import TablePane
 from .render import message_html
 
@@ -91,6 +92,10 @@ class CompanyExplorer(Explorer):
         The company shown.
     owners : OwnersRecord or None
         Its owners, once fetched.
+    financials : FinancialsPane
+        The **financials** tab: its button says what fetching the statements costs (or that the company filed
+        none), then the balance sheet or P&L as a collapsible tree with a column per fiscal year
+        (:mod:`regkit.widgets.company_financials`).
 
     Examples
     --------
@@ -140,11 +145,13 @@ class CompanyExplorer(Explorer):
         self.panes = {
             name: self.tables[name].head if name in self.tables else widgets.HTML()
             for name in logic.TABS
-            if name not in ("indicators", "owners")
+            if name not in ("indicators", "owners", "financials")
         }
+        self.financials = FinancialsPane()
         special = {
             "indicators": widgets.VBox([self.metrics, self.indicator_chart]),
             "owners": widgets.VBox([self.owners_button, self.tables["owners"]]),
+            "financials": self.financials,
             **{name: self.tables[name] for name in _TABLE_TABS},
         }
         # documents tab: the list, and below it the download controls (issue 23, slice D)
@@ -167,6 +174,7 @@ class CompanyExplorer(Explorer):
         self.search.observe(lambda _: self.find(), names="value")
         self.find_button.on_click(lambda _: self.find())
         self.owners_button.on_click(lambda _: self.load_owners())
+        self.financials.button.on_click(lambda _: self.load_financials())
         self.metrics.observe(lambda _: self._draw_indicators(), names="value")
         self.company_id.value = company_id
         self._on_id()
@@ -254,6 +262,8 @@ class CompanyExplorer(Explorer):
         self.owners_button.description = "Fetch owners"
         self.owners_button.disabled = True
         self.document_downloads.clear()
+        self.financials.clear("Load a company first.")
+        self.financials.button.description, self.financials.button.disabled = "Fetch financials", True
 
     def _fill(self, pane: TablePane, make: Callable[[], Any], empty: str, name: str) -> None:
         try:
@@ -284,6 +294,7 @@ class CompanyExplorer(Explorer):
         self.tables["owners"].clear(f"The owners of {company}{how} are fetched on a click. {_OWNERS_HELP}")
         self.owners_button.description = logic.owners_button_text(self.client, record)
         self.owners_button.disabled = False
+        self.financials.prepare(self.client, record)
 
     def load_owners(self) -> OwnersRecord | None:
         """Fetch and show the owners of the company shown; returns the owners record (``None`` on an error)."""
@@ -302,6 +313,23 @@ class CompanyExplorer(Explorer):
                 "owners",
             )
         self.owners_button.description = logic.owners_button_text(self.client, self.record)
+        return found
+
+    def load_financials(self) -> Any:
+        """Fetch and show the financial statements of the company shown (the **financials** tab); returns the
+        answer (``None`` on an error, or when the company record lists no annual report: nothing is sent)."""
+        from .company_financials import financials_button_text, has_reports, load_financials
+
+        if self.record is None or not has_reports(self.record):
+            return None
+        found, message = load_financials(self.client, str(self.record.raw["id"]))
+        self.refresh_credits()
+        if found is None:
+            self.financials.clear()
+            self.financials.head.value = message
+        else:
+            self.financials.show(found, message)
+        self.financials.button.description = financials_button_text(self.client, self.record)
         return found
 
     def _draw_indicators(self) -> None:

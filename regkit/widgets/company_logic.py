@@ -48,7 +48,17 @@ __all__ = [
 EXAMPLE_ID = "DE-HRB-R2103-65834"
 """Shown as the placeholder of the id input."""
 
-TABS = ("summary", "histories", "representatives", "owners", "indicators", "documents", "insolvencies", "links")
+TABS = (
+    "summary",
+    "histories",
+    "representatives",
+    "owners",
+    "indicators",
+    "financials",
+    "documents",
+    "insolvencies",
+    "links",
+)
 """The explorer's tabs, in order."""
 
 BEST_AVAILABLE_FORMS = ("ag", "se", "kgaa")
@@ -179,8 +189,9 @@ _TABS = {
 
 
 def tab_html(record: Any, tab: str) -> str:
-    """The HTML of one tab other than ``indicators`` (which has a metric picker) and ``owners`` (a lookup of
-    its own: :func:`load_owners`, :func:`~regkit.widgets.company_tables.owners_table`); errors become messages."""
+    """The HTML of one tab other than ``indicators`` (which has a metric picker), ``owners`` (a lookup of
+    its own: :func:`load_owners`, :func:`~regkit.widgets.company_tables.owners_table`) and ``financials`` (a
+    lookup of its own too: :mod:`regkit.widgets.company_financials`); errors become messages."""
     try:
         return _TABS[tab](record)
     except (RegkitError, ValueError) as exc:

@@ -63,10 +63,10 @@ def test_financials_are_the_companys_reports_and_cost_10(local: Any, world: Any)
     own = [r for r in financials if not r["consolidated"]]
     assert len(financials) == len(financials.reports) and financials.has_reports
     assert sorted(r["report_id"] for r in own) == sorted(e["report_id"] for e in record["indicators"])
-    served = {i["report_id"]: i for i in financials.indicators}
+    served = {i["report_id"]: i for i in financials["indicators"]}
     for entry in record["indicators"]:
         assert {m: served[entry["report_id"]][m] for m in RECORD_MEMBERS} == {m: entry[m] for m in RECORD_MEMBERS}
-    dates = [i["date"] for i in financials.indicators]
+    dates = [i["date"] for i in financials["indicators"]]
     assert dates == sorted(dates, reverse=True)  # latest first
     assert financials.merged is not None and financials.reports[0]["guv"] is not None
     assert company_id in repr(financials)

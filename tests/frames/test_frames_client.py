@@ -133,3 +133,84 @@ def test_every_batch_method_equals_the_frames_of_its_records(client, world):
     pd.testing.assert_frame_equal(batch.indicators(), frames.indicators(raws))
     pd.testing.assert_frame_equal(batch.links(), frames.links(raws))
     pd.testing.assert_frame_equal(batch.panel(), frames.panel(raws))
+
+
+LUXLOG = "DE-HRB-R2103-65834"
+
+
+def test_financials_record_frames(client, world):
+    import warnings
+
+    from regkit.frames import indicators, ratios, statements
+
+    record = client.get_financials(LUXLOG)
+    named = {LUXLOG: record.raw}
+    pd.testing.assert_frame_equal(record.statements(), statements(named))
+    pd.testing.assert_frame_equal(record.indicators(), indicators(named))
+    pd.testing.assert_frame_equal(record.ratios(), ratios(indicators(named)))
+    assert (record.statements()["company_id"] == LUXLOG).all()
+    assert len(record.indicators()) == len(world.companies[LUXLOG]["indicators"])
+    spent = client.credits_spent
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        frame = client.statements(LUXLOG, unit="cents")
+    assert client.credits_spent == spent + 10  # this client has no cache: paid again
+    assert str(frame["value"].dtype) == "Int64"
+    with pytest.raises(ValidationError, match="unit"):
+        client.statements(LUXLOG, unit="kEUR")
+    assert client.credits_spent == spent + 10
+
+
+def test_a_company_without_reports_gives_empty_frames_and_warns(client, world):
+    from regkit.errors import NoFinancialReportsWarning
+    from regkit.frames import FINANCIAL_MEASURES
+
+    cid = next(c["id"] for c in world.companies.values() if not c["indicators"])
+    with pytest.warns(NoFinancialReportsWarning):
+        record = client.get_financials(cid)
+    with pytest.warns(NoFinancialReportsWarning, match=cid):
+        frame = record.statements()
+    with pytest.warns(NoFinancialReportsWarning, match=cid):
+        wide = record.indicators()
+    assert frame.empty and wide.empty and list(wide.columns[5:]) == [*FINANCIAL_MEASURES, "employees"]
+
+
+def test_statements_round_trip_over_real_http_for_many_companies(tmp_path, world):
+    """The register's answers, fetched over HTTP from ``regkit serve``, rebuild exactly from their frames."""
+    from serve_support import served_register
+
+    from regkit.frames import statement_reports, statements
+
+    with_reports = [c["id"] for c in world.companies.values() if c["indicators"]]
+    parents = [g["organtraeger"] for g in world.meta["groups"]]  # some file consolidated reports too
+    chosen = list(dict.fromkeys([*with_reports[:: max(1, len(with_reports) // 60)], *parents]))
+    with served_register(tmp_path / "serve", "--rate-limit", "0") as server:
+        with regkit.Client(api_key="demo-paid", base_url=server.url, cache=False) as client:
+            answers = {cid: client.get_financials(cid) for cid in chosen}
+    assert len(answers) >= 60
+    frame = statements(answers)
+    rebuilt = statement_reports(frame)
+    sent = {
+        cid: [{k: v for k, v in r.items() if k != "sources"} for r in a.raw["reports"]] for cid, a in answers.items()
+    }
+    assert rebuilt == sent
+    assert frame["consolidated"].any() and not frame.loc[frame["consolidated"], "report_id"].isna().any()
+
+
+def test_a_correction_is_the_latest_revision_in_every_frame(client, world):
+    """A financials answer lists a correction before the report it corrects (latest first); the frames mark
+    the same report latest as the company record's frame does."""
+    corrected = "DE-HRA-B1204-20819"  # two reports for 2024-12-31
+    from regkit.frames import indicators, statements
+    from regkit.plot.statements import balance_sheet_data
+
+    record_frame = indicators(world.companies[corrected])
+    latest = set(record_frame.loc[record_frame["is_latest_revision"], "report_id"])
+    answer = client.get_financials(corrected)
+    wide = answer.indicators()
+    assert wide["report_id"].tolist() == record_frame["report_id"].tolist()
+    assert set(wide.loc[wide["is_latest_revision"], "report_id"]) == latest
+    frame = statements({corrected: answer.raw})
+    own = frame[~frame["consolidated"]]
+    assert set(own.loc[own["is_latest_revision"], "report_id"]) == latest
+    assert set(balance_sheet_data(frame)["report_id"]) == latest

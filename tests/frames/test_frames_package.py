@@ -172,6 +172,8 @@ def test_every_record_method_takes_what_its_builder_takes():
         "contact",
         "as_of",
         "events",
+        "statements",
+        "ratios",
     }
 
 

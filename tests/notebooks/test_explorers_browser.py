@@ -314,6 +314,21 @@ def test_company_explorer_states(session: Session) -> None:
     if re.search(r"\bgmbh\b", summary):
         problems.append("loaded: the card shows the code 'gmbh', not the label 'GmbH'")
     problems += check_tabs(session, view, "company", "loaded")
+    # the financials tab: the cost on its button, then the statement tree
+    open_tab(view, "financials")
+    label = click_when_enabled(view, "Fetch financials")
+    if not re.search(r"\b10 credits\b", label):
+        problems.append(f"financials: the Fetch button does not say its cost: {label!r}")
+    wait_text(view, r"Fetched \d+ annual report")
+    settle(view)
+    shot(session, view, "company_loaded_financials_fetched")
+    problems += check_view(session, view, "company loaded, financials fetched")
+    tree = view.locator(".regkit-fin").filter(visible=True)
+    if not tree.count() or "Fixed assets" not in tree.first.inner_text():
+        problems.append("financials: no statement tree with English labels after Fetch")
+    if not re.search(r"\b0 credits\b", button(view, "Fetch financials").inner_text()):
+        problems.append("financials: the Fetch button does not say the cached statements cost 0 credits")
+    open_tab(view, tab_titles(view)[0])
     # cached: the button says so
     settle(view)
     label = button(view, "Load").inner_text()

@@ -1,0 +1,409 @@
+"""Financial statements as figures: the balance sheet's structure by year, and one year's P&L as a waterfall.
+
+:func:`balance_sheet` draws, for each fiscal year, the aktiva (assets) and the passiva (equity and liabilities)
+side by side, each stacked from zero by its top-level line items (``A. Anlagevermögen``, ``B. Umlaufvermögen``,
+…; ``A. Eigenkapital``, ``B. Rückstellungen``, ``C. Verbindlichkeiten``, …), in M€ (k€ for a small company). Equity is green and the
+liabilities side warm, so the eye weighs equity against what is owed; a negative item (negative equity) is drawn
+below zero, never hidden.
+
+:func:`pnl_waterfall` walks one year's profit and loss account from revenue down to net income: revenue, the
+costs that eat it (cost of materials, personnel, depreciation, other operating expenses, and other operating
+income as a gain), EBIT, the financial result, taxes and net income. Totals start at zero; each step floats
+from where the one before it ended, gains green, charges red, and a zero line marks where a loss begins.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib import ticker
+from matplotlib.patches import Patch
+
+from regkit.frames import indicators as indicators_frame
+from regkit.frames import statements as statements_frame
+
+from .fiscal import fiscal_year_label, fiscal_years
+from .style import EuroFormatter, eur_text, new_axes
+
+__all__ = ["balance_sheet", "pnl_waterfall", "balance_sheet_data", "waterfall_steps"]
+
+_ASSET_COLOURS = ("#1f5f8b", "#5b9bd5", "#a9cce3", "#7f7f7f", "#c7c7c7")
+_CLAIM_COLOURS = {"equity": "#2e8b57", "provisions": "#f0a04b", "liabilities": "#c0392b", "other": "#e6b0aa"}
+_GAIN, _CHARGE, _TOTAL = "#2e8b57", "#c0392b", "#34495e"
+_NO_PNL = "no P&L (guv) in the data: small companies file a short balance sheet only"
+
+
+def _claim_colour(label: str, position: int) -> str:
+    text = label.casefold()
+    for key in ("equity", "provisions", "liabilities"):
+        if key in text and "deferred" not in text:
+            return _CLAIM_COLOURS[key]
+    return _CLAIM_COLOURS["other"] if position else _CLAIM_COLOURS["equity"]
+
+
+def _money_axis(ax: Any, largest: float) -> str:
+    """Label the y axis of ``ax`` in one unit: M€ from a million on, k€ below it (the unit is returned)."""
+    unit = "M€" if largest >= 1e6 else "k€" if largest >= 1e3 else "€"
+    ax.yaxis.set_major_formatter(EuroFormatter(scale=unit, digits=2))
+    ax.set_ylabel(f"EUR ({unit})")
+    return unit
+
+
+def _named(data: Any, company_id: str | None) -> Any:
+    """A financials answer named by ``company_id`` (a mapping of id → answer) when it does not name itself."""
+    raw = getattr(data, "raw", data)
+    if company_id is None or not (isinstance(raw, dict) and "reports" in raw):
+        return data
+    return {company_id: data}
+
+
+def _one_company(frame: pd.DataFrame, company_id: str | None) -> pd.DataFrame:
+    if "company_id" not in frame:
+        return frame
+    ids = frame["company_id"].dropna().unique().tolist()
+    if company_id is not None:
+        if company_id not in ids:
+            raise ValueError(f"company {company_id!r} is not in the frame (it has {', '.join(ids) or 'none'})")
+        return frame[frame["company_id"] == company_id]
+    if len(ids) > 1:
+        raise ValueError(f"the frame holds {len(ids)} companies: choose one with company_id= (e.g. {ids[0]!r})")
+    return frame
+
+
+def balance_sheet_data(data: Any, company_id: str | None = None, consolidated: bool = False) -> pd.DataFrame:
+    """What :func:`balance_sheet` draws: the top-level rows of the latest report of each fiscal year.
+
+    Parameters
+    ----------
+    data : DataFrame or financials answer
+        A :func:`regkit.frames.statements` frame (EUR), or what that takes.
+    company_id : str, optional
+        The company to draw, when the frame holds several.
+    consolidated : bool
+        Draw the group's consolidated reports instead of the company's own.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per fiscal year, statement and top-level item, in drawing order: ``fiscal_year`` (int64),
+        ``period_end`` (datetime64[us]), ``report_id`` (str), ``statement`` (category: ``aktiva`` or
+        ``passiva``), ``path``, ``label`` (str) and ``value`` (Float64, EUR; <NA> where not filed).
+    """
+    frame = data if isinstance(data, pd.DataFrame) else statements_frame(_named(data, company_id))
+    if frame.attrs.get("unit", "EUR") != "EUR":
+        raise ValueError("balance_sheet draws EUR: build the frame with statements(answer) (unit='EUR')")
+    frame = _one_company(frame, company_id)
+    frame = frame[(frame["consolidated"] == consolidated) & (frame["level"] == 1)]
+    frame = frame[frame["statement"].isin(["aktiva", "passiva"])]
+    if frame.empty:
+        kind = "consolidated " if consolidated else ""
+        raise ValueError(f"no {kind}balance sheet in the data (a company without reports, or none of this kind)")
+    frame = frame[frame["is_latest_revision"].to_numpy(bool)]  # a correction replaces the report it corrects
+    frame = frame.sort_values(["period_end", "statement", "position"])
+    out = frame[["period_end", "report_id", "statement", "path", "label", "value"]].reset_index(drop=True)
+    out.insert(0, "fiscal_year", fiscal_years(out["period_end"]))
+    out["statement"] = out["statement"].cat.remove_unused_categories()
+    ids = frame["company_id"].dropna().unique()
+    out.attrs["company_id"] = str(ids[0]) if len(ids) == 1 else None
+    return out
+
+
+def _equity_shares(ax: Any, part: pd.DataFrame, years: list[int], tops: dict[int, float], offset: float) -> None:
+    """Write the equity ratio (the first passiva item over the passiva total) above each passiva bar."""
+    for year in years:
+        items = part[part["fiscal_year"] == year]["value"].dropna()
+        total = float(items.sum())
+        if items.empty or total <= 0:
+            continue
+        share = float(items.iloc[0]) / total
+        ax.annotate(
+            f"equity {share:.0%}",
+            (years.index(year) + offset, tops[year]),
+            xytext=(0, 2),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            fontsize=7,
+            color=_CLAIM_COLOURS["equity"],
+        )
+
+
+def balance_sheet(
+    data: Any,
+    company_id: str | None = None,
+    *,
+    consolidated: bool = False,
+    years: int | None = None,
+    ax: Any = None,
+    title: str | None = None,
+) -> Any:
+    """The balance sheet's structure by year: aktiva beside passiva, each stacked by its top-level items.
+
+    Parameters
+    ----------
+    data : DataFrame or financials answer
+        A :func:`regkit.frames.statements` frame (EUR), or a financials answer (``client.get_financials``).
+    company_id : str, optional
+        The company to draw, when the frame holds several.
+    consolidated : bool
+        Draw the consolidated (group) reports instead of the company's own.
+    years : int, optional
+        Draw only the last ``years`` fiscal years (all by default).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure otherwise.
+    title : str, optional
+        The title; ``"Balance sheet structure"`` with the company id by default.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        Each segment is a bar with gid ``"<statement>|<path>|<fiscal year>"``; above each passiva bar its
+        equity ratio. The y axis starts at zero (a negative item hangs below it) and is in M€ (k€ for a
+        balance sheet below a million), its label says which.
+
+    Raises
+    ------
+    ValueError
+        No balance sheet of the kind asked for, several companies without ``company_id``, or a frame in cents.
+
+    Examples
+    --------
+    >>> ax = balance_sheet(statements(client.get_financials("DE-HRB-B1234-1")))  # doctest: +SKIP
+    """
+    rows = balance_sheet_data(data, company_id, consolidated)
+    if years is not None:
+        if not isinstance(years, int) or isinstance(years, bool) or years < 1:
+            raise ValueError(f"years must be a positive number of fiscal years, not {years!r}")
+        rows = rows[rows["fiscal_year"].isin(sorted(rows["fiscal_year"].unique())[-years:])]
+    shown = sorted(rows["fiscal_year"].unique().tolist())
+    ax = new_axes(ax, figsize=(min(12.0, max(6.0, 0.75 * len(shown) + 3.5)), 4.5))
+    width = 0.38
+    legend: dict[tuple[str, str], str] = {}
+    for statement, offset in (("aktiva", -0.2), ("passiva", 0.2)):
+        part = rows[rows["statement"] == statement]
+        order = list(dict.fromkeys(part["path"]))
+        for index, path in enumerate(order):
+            item = part[part["path"] == path]
+            label = item["label"].iloc[0]
+            colour = (
+                _ASSET_COLOURS[index % len(_ASSET_COLOURS)] if statement == "aktiva" else _claim_colour(label, index)
+            )
+            legend.setdefault((statement, label), colour)
+        up = dict.fromkeys(shown, 0.0)
+        down = dict.fromkeys(shown, 0.0)
+        for row in part.itertuples(index=False):
+            if pd.isna(row.value) or row.value == 0:
+                continue
+            value, year = float(row.value), int(row.fiscal_year)
+            base = up[year] if value > 0 else down[year]
+            colour = legend[(statement, row.label)]
+            (bar,) = ax.bar(
+                shown.index(year) + offset, value, width, bottom=base, color=colour, edgecolor="white", linewidth=0.6
+            )
+            bar.set_gid(f"{statement}|{row.path}|{year}")
+            if value > 0:
+                up[year] += value
+            else:
+                down[year] += value
+        if statement == "passiva":
+            _equity_shares(ax, part, shown, up, offset)
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_ylim(bottom=min(0.0, ax.get_ylim()[0]))
+    ax.set_xlim(-0.6, len(shown) - 0.4)
+    _money_axis(ax, float(rows["value"].abs().groupby([rows["fiscal_year"], rows["statement"]]).sum().max()))
+    labels = {int(y): fiscal_year_label(d) for y, d in zip(rows["fiscal_year"], rows["period_end"])}
+    ax.set_xticks(range(len(shown)), [labels[y] for y in shown])
+    ax.set_xticks([i + o for i in range(len(shown)) for o in (-0.2, 0.2)], minor=True)
+    ax.set_xticklabels(["A", "P"] * len(shown), minor=True, fontsize=7, color="dimgray")
+    ax.tick_params(axis="x", which="major", pad=14, length=0)
+    ax.tick_params(axis="x", which="minor", length=0)
+    handles = [Patch(color=c, label=f"{'A' if s == 'aktiva' else 'P'}: {label}") for (s, label), c in legend.items()]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    name = company_id or rows.attrs.get("company_id") or ""
+    kind = " (consolidated)" if consolidated else ""
+    ax.set_title(title if title is not None else f"Balance sheet structure{kind} {name}".strip())
+    ax.grid(axis="y", linewidth=0.4, alpha=0.5)
+    ax.set_axisbelow(True)
+    return ax
+
+
+#: The cost lines of the waterfall: (measure, label, sign the step takes: +1 a gain, -1 a charge).
+_COSTS = (
+    ("other_operating_income", "Other operating income", 1),
+    ("materials", "Cost of materials", -1),
+    ("salaries", "Personnel expenses", -1),
+    ("operating_depreciation", "Depreciation", -1),
+    ("other_operating_expenses", "Other operating expenses", -1),
+)
+
+
+def _value(row: pd.Series, name: str) -> float | None:
+    value = row.get(name)
+    return None if value is None or pd.isna(value) else float(value)
+
+
+def waterfall_steps(data: Any, year: int | None = None, company_id: str | None = None) -> pd.DataFrame:
+    """The steps of :func:`pnl_waterfall`: from revenue down to net income for one fiscal year.
+
+    Parameters
+    ----------
+    data : DataFrame or financials answer
+        A wide :func:`regkit.frames.indicators` frame of a financials answer (EUR, the 48 measures), or the
+        answer itself.
+    year : int, optional
+        The fiscal year (:func:`regkit.plot.fiscal_years`); the latest with revenue by default.
+    company_id : str, optional
+        The company, when the frame holds several.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per bar: ``step`` (str), ``kind`` (str: ``total``, ``gain`` or ``charge``), ``amount``
+        (float64, EUR: a total's value, or the signed change), ``start`` and ``end`` (float64, EUR: where the
+        bar begins and ends). Costs are taken by their magnitude; what EBIT leaves unexplained by the listed
+        costs (changes in inventories, own work capitalised, other taxes) is one ``Other operating items``
+        step. Financial result = income before tax − EBIT; taxes = net income − income before tax.
+
+    Raises
+    ------
+    ValueError
+        The frame lacks the 48 measures, holds no P&L (a small company's short filing) or not that year.
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"date": pd.to_datetime(["2023-12-31"]), "revenue": [1000.0], "materials": [500.0],
+    ...     "salaries": [400.0], "ebit": [100.0], "income_before_tax": [90.0], "net_income": [60.0]})
+    >>> waterfall_steps(frame)[["step", "kind", "amount", "end"]]
+                     step    kind  amount     end
+    0             Revenue   total  1000.0  1000.0
+    1   Cost of materials  charge  -500.0   500.0
+    2  Personnel expenses  charge  -400.0   100.0
+    3                EBIT   total   100.0   100.0
+    4    Financial result  charge   -10.0    90.0
+    5               Taxes  charge   -30.0    60.0
+    6          Net income   total    60.0    60.0
+    """
+    frame = data if isinstance(data, pd.DataFrame) else indicators_frame(_named(data, company_id))
+    if "ebit" not in frame:
+        raise ValueError("pnl_waterfall needs the 48 measures: pass client.get_financials(id) or its indicators")
+    frame = _one_company(frame, company_id)
+    if "is_latest_revision" in frame:
+        frame = frame[frame["is_latest_revision"].to_numpy(bool)]
+    frame = frame[frame["revenue"].notna() & frame["ebit"].notna() & frame["net_income"].notna()]
+    if frame.empty:
+        raise ValueError(_NO_PNL)
+    frame = frame.assign(fiscal_year=fiscal_years(frame["date"]))
+    if year is None:
+        year = int(frame["fiscal_year"].max())
+    chosen = frame[frame["fiscal_year"] == year]
+    if chosen.empty:
+        years = ", ".join(str(y) for y in sorted(frame["fiscal_year"].unique()))
+        raise ValueError(f"no P&L for fiscal year {year}; the data has {years}")
+    row = chosen.iloc[-1]
+    revenue, ebit, net = _value(row, "revenue"), _value(row, "ebit"), _value(row, "net_income")
+    assert revenue is not None and ebit is not None and net is not None
+    steps: list[tuple[str, str, float]] = [("Revenue", "total", revenue)]
+    explained = revenue
+    for name, label, sign in _COSTS:
+        value = _value(row, name)
+        if value:
+            steps.append((label, "gain" if sign > 0 else "charge", sign * abs(value)))
+            explained += sign * abs(value)
+    if round(ebit - explained, 2):
+        rest = ebit - explained
+        steps.append(("Other operating items", "gain" if rest > 0 else "charge", rest))
+    steps.append(("EBIT", "total", ebit))
+    before_tax = _value(row, "income_before_tax")
+    if before_tax is None:
+        taxes = _value(row, "taxes")
+        before_tax = net + abs(taxes) if taxes is not None else net
+    financial = before_tax - ebit
+    steps.append(("Financial result", "gain" if financial >= 0 else "charge", financial))
+    tax_step = net - before_tax
+    steps.append(("Taxes", "gain" if tax_step > 0 else "charge", tax_step))
+    steps.append(("Net income", "total", net))
+    level, records = 0.0, []
+    for step, kind, amount in steps:
+        start, end = (0.0, amount) if kind == "total" else (level, level + amount)
+        level = end
+        records.append((step, kind, amount, start, end))
+    out = pd.DataFrame(records, columns=["step", "kind", "amount", "start", "end"])
+    out.attrs.update(fiscal_year=year, period_end=row["date"], company_id=row.get("company_id"))
+    return out
+
+
+def pnl_waterfall(
+    data: Any, year: int | None = None, company_id: str | None = None, *, ax: Any = None, title: str | None = None
+) -> Any:
+    """One year's profit and loss account as a waterfall: revenue, costs, EBIT, financial result, taxes, net income.
+
+    Parameters
+    ----------
+    data : DataFrame or financials answer
+        A wide :func:`regkit.frames.indicators` frame of a financials answer (EUR), or the answer.
+    year : int, optional
+        The fiscal year; the latest with a P&L by default.
+    company_id : str, optional
+        The company, when the frame holds several.
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure otherwise.
+    title : str, optional
+        The title; ``"P&L <year>"`` with the company id by default.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        One bar per step of :func:`waterfall_steps` (gid ``"step|<step>"``; a bar's bottom is its ``start``,
+        its height the signed ``amount``), each labelled with its amount; the y axis is in M€ (k€ below a
+        million), its label says which.
+
+    Raises
+    ------
+    ValueError
+        As :func:`waterfall_steps`.
+
+    Examples
+    --------
+    >>> ax = pnl_waterfall(client.get_financials("DE-HRB-B1234-1"))  # doctest: +SKIP
+    """
+    steps = waterfall_steps(data, year, company_id)
+    ax = new_axes(ax, figsize=(min(12.0, max(7.0, 0.95 * len(steps) + 1.5)), 4.5))
+    colours = {"total": _TOTAL, "gain": _GAIN, "charge": _CHARGE}
+    xs = np.arange(len(steps))
+    for x, row in zip(xs, steps.itertuples(index=False)):
+        height = row.end - row.start
+        (bar,) = ax.bar(x, height, 0.6, bottom=row.start, color=colours[row.kind], edgecolor="white")
+        bar.set_gid(f"step|{row.step}")
+        top = max(row.start, row.end)
+        sign = "+" if row.kind == "gain" else ""
+        ax.annotate(
+            f"{sign}{eur_text(row.amount, 1)}",
+            (x, top),
+            xytext=(0, 2),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            fontsize=7,
+        )
+    for i, (level, kind) in enumerate(zip(steps["end"].iloc[:-1], steps["kind"].iloc[1:])):
+        if kind != "total":
+            ax.plot([i + 0.3, i + 0.7], [level, level], color="gray", linewidth=0.6)
+    ax.axhline(0, color="black", linewidth=0.9)
+    ax.set_xticks(xs, [textwrap.fill(step, 11, break_long_words=False) for step in steps["step"]], fontsize=8)
+    ax.yaxis.set_major_locator(ticker.MaxNLocator(6))
+    _money_axis(ax, float(steps[["start", "end"]].abs().to_numpy().max()))
+    handles = [
+        Patch(color=_TOTAL, label="total"),
+        Patch(color=_GAIN, label="adds"),
+        Patch(color=_CHARGE, label="costs"),
+    ]
+    ax.legend(handles=handles, loc="upper right", fontsize=8, frameon=False)
+    who = steps.attrs.get("company_id") or ""
+    label = fiscal_year_label(steps.attrs["period_end"])
+    ax.set_title(title if title is not None else f"P&L {label} {who}".strip())
+    ax.grid(axis="y", linewidth=0.4, alpha=0.5)
+    ax.set_axisbelow(True)
+    return ax

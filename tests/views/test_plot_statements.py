@@ -1,0 +1,197 @@
+"""``regkit.plot.balance_sheet`` and ``pnl_waterfall``: what is drawn equals the statements and indicators frames."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib.colors
+import pytest
+import statements_support as support
+
+from regkit.frames import indicators, statements
+from regkit.plot import balance_sheet, pnl_waterfall
+from regkit.plot.statements import waterfall_steps
+
+
+def _bars(ax: Any) -> dict[str, Any]:
+    return {p.get_gid(): p for p in ax.patches if p.get_gid()}
+
+
+def test_the_balance_sheet_draws_every_top_item_of_every_year_at_its_value() -> None:
+    answer = support.answer()
+    ax = balance_sheet(statements({support.COMPANY: answer}))
+    bars = _bars(ax)
+    expected = {}
+    for report in answer["reports"]:
+        year = int(report["report_end_date"][:4])
+        for statement in ("aktiva", "passiva"):
+            for row in report[statement]["rows"]:
+                expected[f"{statement}|{statement}/{row['formatted_name']}|{year}"] = row["current_value"] / 100
+    assert {gid: bar.get_height() for gid, bar in bars.items()} == pytest.approx(expected)
+
+
+def test_each_side_is_stacked_from_zero_and_both_reach_the_total() -> None:
+    answer = support.answer()
+    ax = balance_sheet(statements({support.COMPANY: answer}))
+    bars = _bars(ax)
+    for report in answer["reports"]:
+        year = report["report_end_date"][:4]
+        total = sum(r["current_value"] for r in report["aktiva"]["rows"]) / 100
+        for statement in ("aktiva", "passiva"):
+            side = sorted(
+                (b for g, b in bars.items() if g.startswith(statement) and g.endswith(year)), key=lambda b: b.get_y()
+            )
+            assert side[0].get_y() == 0
+            for lower, upper in zip(side, side[1:]):
+                assert upper.get_y() == pytest.approx(lower.get_y() + lower.get_height())
+            assert side[-1].get_y() + side[-1].get_height() == pytest.approx(total)
+    assert ax.get_ylim()[0] == 0
+    assert ax.get_ylabel() == "EUR (M€)"
+    ax.figure.canvas.draw()
+    assert all(t.get_text().endswith("M€") for t in ax.get_yticklabels() if t.get_text())
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2022", "2023"]
+
+
+def test_equity_is_coloured_apart_from_the_liabilities() -> None:
+    ax = balance_sheet(statements({support.COMPANY: support.answer()}))
+    bars = _bars(ax)
+    colour = {g.split("|")[1]: matplotlib.colors.to_hex(b.get_facecolor()) for g, b in bars.items()}
+    equity = colour["passiva/A. Eigenkapital"]
+    assert equity not in {colour["passiva/C. Verbindlichkeiten"], colour["passiva/B. Rückstellungen"]}
+    assert equity not in {c for p, c in colour.items() if p.startswith("aktiva")}
+
+
+def test_negative_equity_hangs_below_zero_in_kilo_euros() -> None:
+    ax = balance_sheet(statements({support.SMALL: support.small_answer()}))
+    equity = _bars(ax)["passiva|passiva/A. Eigenkapital|2023"]  # the year to 2023-06-30 is fiscal 2023
+    assert equity.get_y() == 0 and equity.get_height() == -4000.0
+    assert ax.get_ylim()[0] < 0 and ax.get_ylabel() == "EUR (k€)"
+
+
+def test_no_balance_sheet_is_a_clear_error() -> None:
+    with pytest.warns(UserWarning), pytest.raises(ValueError, match="no balance sheet"):
+        balance_sheet(support.empty_answer())
+    with pytest.raises(ValueError, match="no consolidated balance sheet"):
+        balance_sheet(support.answer(), consolidated=True)
+
+
+def _steps_by_hand(entry: dict[str, Any]) -> list[tuple[str, float]]:
+    """The waterfall's steps from one indicators entry (cents → EUR), the costs as charges."""
+    revenue, ebit, net = entry["revenue"], entry["ebit"], entry["net_income"]
+    costs = [
+        ("Other operating income", entry["other_operating_income"]),
+        ("Cost of materials", -entry["materials"]),
+        ("Personnel expenses", -entry["salaries"]),
+        ("Depreciation", -entry["operating_depreciation"]),
+        ("Other operating expenses", -entry["other_operating_expenses"]),
+    ]
+    steps = [("Revenue", revenue), *costs]
+    rest = ebit - revenue - sum(v for _, v in costs)
+    if rest:
+        steps.append(("Other operating items", rest))
+    steps += [
+        ("EBIT", ebit),
+        ("Financial result", entry["income_before_tax"] - ebit),
+        ("Taxes", net - entry["income_before_tax"]),
+        ("Net income", net),
+    ]
+    return [(name, value / 100) for name, value in steps]
+
+
+def test_the_waterfall_walks_from_revenue_to_net_income() -> None:
+    answer = support.answer()
+    latest = answer["indicators"][0]
+    ax = pnl_waterfall(indicators({support.COMPANY: answer}))
+    bars = [p for p in ax.patches if (p.get_gid() or "").startswith("step|")]
+    expected = _steps_by_hand(latest)
+    assert [b.get_gid() for b in bars] == [f"step|{name}" for name, _ in expected]
+    level = 0.0
+    for bar, (name, value) in zip(bars, expected):
+        if name in ("Revenue", "EBIT", "Net income"):
+            assert (bar.get_y(), bar.get_height()) == pytest.approx((0.0, value))
+            level = value
+        else:
+            assert (bar.get_y(), bar.get_height()) == pytest.approx((level, value))
+            level += value
+    assert level == pytest.approx(latest["net_income"] / 100)
+    assert [t.get_text().replace("\n", " ") for t in ax.get_xticklabels()] == [name for name, _ in expected]
+    assert any(line.get_ydata()[0] == 0 == line.get_ydata()[-1] for line in ax.get_lines())
+    assert "2023" in ax.get_title() and ax.get_ylabel() == "EUR (M€)"
+
+
+def test_charges_and_gains_are_drawn_apart() -> None:
+    ax = pnl_waterfall(support.answer(), company_id=support.COMPANY)
+    colours = {p.get_gid(): matplotlib.colors.to_hex(p.get_facecolor()) for p in ax.patches if p.get_gid()}
+    charge, gain, total = (
+        colours["step|Cost of materials"],
+        colours["step|Other operating income"],
+        colours["step|EBIT"],
+    )
+    assert len({charge, gain, total}) == 3
+    assert colours["step|Personnel expenses"] == charge and colours["step|Net income"] == total
+
+
+def test_an_earlier_year_and_the_steps_frame() -> None:
+    answer = support.answer()
+    steps = waterfall_steps(answer, year=2022, company_id=support.COMPANY)
+    older = answer["indicators"][1]
+    expected = _steps_by_hand(older)
+    assert steps["step"].tolist() == [name for name, _ in expected]
+    assert steps["amount"].tolist() == pytest.approx([value for _, value in expected])
+    with pytest.raises(ValueError, match="fiscal year 2019"):
+        waterfall_steps(answer, year=2019, company_id=support.COMPANY)
+
+
+def test_a_small_company_without_pnl_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="short balance sheet"):
+        pnl_waterfall(support.small_answer(), company_id=support.SMALL)
+
+
+def test_only_the_last_years_when_asked() -> None:
+    ax = balance_sheet(support.answer(), company_id=support.COMPANY, years=1)
+    assert {gid.rsplit("|", 1)[1] for gid in _bars(ax)} == {"2023"}
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2023"]
+    with pytest.raises(ValueError, match="positive number"):
+        balance_sheet(support.answer(), company_id=support.COMPANY, years=0)
+
+
+LUXLOG = "DE-HRB-R2103-65834"  # full accounts, 17 years, a group parent
+ELBWIND = "DE-HRB-P2408-81776"  # a small company: short balance sheet, negative equity at the end
+
+
+def test_the_registers_balance_sheets_are_drawn_as_filed(client: Any) -> None:
+    for company_id in (LUXLOG, ELBWIND):
+        record = client.get_financials(company_id)
+        own = [r for r in record.raw["reports"] if not r["consolidated"]]
+        last_of_year: dict[str, dict[str, Any]] = {}
+        for report in own:  # latest first, a correction before the report it corrects: the first of a date wins
+            last_of_year.setdefault(report["report_end_date"], report)
+        ax = balance_sheet(record.statements())
+        drawn = {gid: bar.get_height() for gid, bar in _bars(ax).items()}
+        expected = {}
+        for end, report in last_of_year.items():
+            year = int(regkit_fiscal_year(end))
+            for statement in ("aktiva", "passiva"):
+                for row in report[statement]["rows"]:
+                    if row["current_value"]:
+                        name = row["formatted_name"].replace("/", "\u2215")
+                        expected[f"{statement}|{statement}/{name}|{year}"] = row["current_value"] / 100
+        assert drawn == pytest.approx(expected), company_id
+
+
+def regkit_fiscal_year(day: str) -> int:
+    """The fiscal year of a report ending on ``day`` (a year ending January–May counts to the one before)."""
+    return int(day[:4]) - (1 if int(day[5:7]) <= 5 else 0)
+
+
+def test_the_registers_pnl_walks_to_its_net_income(client: Any) -> None:
+    record = client.get_financials(LUXLOG)
+    latest = record.raw["indicators"][0]
+    ax = pnl_waterfall(record)
+    bars = {p.get_gid(): p for p in ax.patches if (p.get_gid() or "").startswith("step|")}
+    assert bars["step|Revenue"].get_height() == pytest.approx(latest["revenue"] / 100)
+    assert bars["step|EBIT"].get_height() == pytest.approx(latest["ebit"] / 100)
+    net = bars["step|Net income"]
+    assert (net.get_y(), net.get_height()) == pytest.approx((0.0, latest["net_income"] / 100))
+    taxes = bars["step|Taxes"]
+    assert taxes.get_y() + taxes.get_height() == pytest.approx(latest["net_income"] / 100)
