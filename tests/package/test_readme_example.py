@@ -12,8 +12,10 @@ matplotlib.use("Agg")
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
-def test_first_session_example_runs():
-    # The suite's isolation (tests/conftest.py) keeps the cache and register state in a temporary directory.
+def test_first_session_example_runs(tmp_path, monkeypatch):
+    # The suite's isolation (tests/conftest.py) keeps the cache and register state in a temporary directory; the
+    # example's downloads go to ./documents, here in another one.
+    monkeypatch.chdir(tmp_path)
     section = README.read_text(encoding="utf-8").split("## A first session", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, flags=re.S).group(1)
     namespace: dict = {}
@@ -21,6 +23,14 @@ def test_first_session_example_runs():
     client = namespace["client"]
     assert client.credits_spent == int(client.get_credits()["used_credits"])
     assert namespace["G"].number_of_nodes() > 0
+    printout, lists = namespace["printout"], namespace["lists"]
+    assert [f.path.name for f in printout] == ["DE-HRB-X1112-75364FL_current_printout_2026-06-30.pdf"]
+    assert printout[0].credits == 20 and (tmp_path / "documents" / printout[0].path.name).stat().st_size > 0
+    assert len(lists) >= 2 and all(f.credits == 0 for f in namespace["filed"])
+    table = namespace["regkit"].frames.shareholder_list(lists[-1].path)
+    current = namespace["client"].get_owners("DE-HRB-X1112-75364FL").to_dataframe()
+    assert sorted(table["holder_name"]) == sorted(current["holder_name"])
+    assert not namespace["fin"].indicators().empty and len(namespace["fin"].indicators().columns) > 48
     opened = namespace["opened"]
     assert len(opened) == opened.total_results > 0 and opened.pages >= 1
     spent = client.credits_spent
