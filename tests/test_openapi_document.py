@@ -50,6 +50,8 @@ EXPECTED_STATUS = {
     ("get", "/v1/credits"): "200 401 429 500",
     ("get", "/v1/documents/{document_id}"): "200 403 404 500",
     ("get", "/v1/openapi.json"): "200 500",
+    ("get", "/v0/company/{company_id}/contact"): "200 400 401 402 404 429 500",
+    ("get", "/v0/search/lookup"): "200 400 401 402 404 429 500",
 }
 """Every operation and the status codes the interface gives it (spec plus filled gaps)."""
 

@@ -16,6 +16,7 @@ from flask import Flask
 
 from .responses import (
     companies,
+    contact,
     credentials,
     documents,
     insolvencies,
@@ -65,6 +66,8 @@ ROUTES = (
     Route("GET", "/v1/documents/<path:document_id>", documents.download_document, public=True),
     Route("GET", "/v1/credits", service.get_credits),
     Route("GET", "/v1/openapi.json", service.get_openapi, public=True),
+    Route("GET", "/v0/company/<path:company_id>/contact", contact.get_contact),
+    Route("GET", "/v0/search/lookup", contact.lookup_company),
 )
 
 #: Endpoints answered without a bearer token.

@@ -330,6 +330,8 @@ PRICES: Mapping[str, int] = MappingProxyType(
         "credits": 0,
         "document_download": 0,
         "openapi": 0,
+        "contact": 10,
+        "website_lookup": 10,
     }
 )
 """Credits per call, by price key; each operation names its keys in ``x-regkit-credits``.
