@@ -42,6 +42,7 @@ _EXPORTS = {
         "CredentialRecord",
         "CreditsRecord",
         "MonitorRecord",
+        "ContactRecord",
         "OfflineCacheMiss",
         "WaitTimeout",
         "parse_company_id",

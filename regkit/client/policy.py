@@ -12,6 +12,7 @@ Rules on the request's URL, first match wins (:meth:`CachePolicy.lifetime`)::
     GET  /v1/person/{id}, /v1/person/{id}/holdings  ``person`` (default 30 days)
     GET  /v1/insolvency/{id}                    ``insolvency`` (default 1 day)
     GET  /v1/transparenzregister/extracts/{id}  ``extract``    (default 30 days), terminal answers only
+    GET  /v0/company/{id}/contact, /v0/search/lookup  ``company`` (default 30 days: contact data is company data)
     /v1/monitor..., /v1/credits, anything else  never
 
 Only 200 answers are stored (errors never are), and only when their body is complete JSON (see
@@ -124,6 +125,8 @@ class CachePolicy:
             re.compile(root + rf"/v1/person/{segment}(?:/holdings)?{end}"): self.person,
             re.compile(root + rf"/v1/insolvency/{segment}{end}"): self.insolvency,
             re.compile(root + rf"/v1/transparenzregister/extracts/{segment}{end}"): self.extract,
+            re.compile(root + rf"/v0/company/{segment}/contact{end}"): self.company,
+            re.compile(root + rf"/v0/search/lookup{end}"): self.company,
         }
 
 

@@ -21,7 +21,7 @@ from urllib.parse import quote
 from regkit.errors import ValidationError
 from regkit.schema.interface import PRICES
 
-from . import validation
+from . import contact, validation
 from .transport.operation import Operation
 
 __all__ = ["Lookup", "LOOKUPS", "COMPANY_HINTS", "lookup", "lookup_op", "company_op", "owners_op"]
@@ -73,10 +73,13 @@ LOOKUPS: Mapping[str, Lookup] = MappingProxyType(
         "holdings": Lookup(validation.validate_company_id, "holdings"),
         "person": Lookup(validation.person_id, "person"),
         "person_holdings": Lookup(validation.person_id, "person_holdings"),
+        "contact": Lookup(validation.validate_company_id, "contact"),
+        "website": Lookup(contact.website, "website_lookup"),
     }
 )
 """The endpoints of ``Client.is_cached`` / ``Client.estimate_cost``: ``get_company``, ``get_owners``,
-``get_holdings``, ``get_person``, ``get_person_holdings``."""
+``get_holdings``, ``get_person``, ``get_person_holdings``, ``get_contact`` and ``get_company_by_website``
+(``"website"``: the identifiers are website URLs)."""
 
 
 def lookup(endpoint: Any, realtime: bool) -> Lookup:
@@ -141,6 +144,10 @@ def lookup_op(endpoint: Any, identifier: Any, realtime: bool, best_available: bo
             suggestion="leave best_available out, or ask with endpoint='owners'",
         )
     ident = found.check(identifier)
+    if endpoint == "contact":
+        return contact.contact_op(ident)
+    if endpoint == "website":
+        return contact.website_op(ident)
     if endpoint == "company":
         return company_op(ident, realtime, False)
     if endpoint == "owners":
