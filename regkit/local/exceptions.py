@@ -24,6 +24,7 @@ ERROR_CODES: dict[str, int] = {
     "invalid_entity_id": 400,
     "invalid_person_id": 400,
     "invalid_url": 400,
+    "invalid_request": 400,
     "invalid_filter": 400,
     "unsupported_filter": 400,
     "unsupported_location": 400,
