@@ -37,6 +37,8 @@ SHARED = {
     ("post", "/v1/search/person", "200"): sdk_types.SearchFindPersonV1Response,
     ("get", "/v1/person/{person_id}", "200"): sdk_types.PersonGetDetailsV1Response,
     ("get", "/v1/person/{person_id}/holdings", "200"): sdk_types.PersonGetHoldingsV1Response,
+    ("get", "/v0/company/{company_id}/contact", "200"): sdk_types.CompanyGetContactV0Response,
+    ("get", "/v0/search/lookup", "200"): sdk_types.SearchLookupCompanyByURLResponse,
 }
 
 
@@ -83,6 +85,8 @@ def test_every_operation_the_client_shares_is_compared():
         ("post", "/v1/search/person"),
         ("get", "/v1/person/{person_id}"),
         ("get", "/v1/person/{person_id}/holdings"),
+        ("get", "/v0/company/{company_id}/contact"),
+        ("get", "/v0/search/lookup"),
     }
     assert shared <= served
     # the client reads no body of the credentials store (201) or of a monitor's deletion (204)
