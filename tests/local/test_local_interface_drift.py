@@ -69,3 +69,33 @@ def test_the_autocomplete_refusals_are_declared_with_their_code():
     assert "`invalid_query`" in operation["responses"]["400"]["description"]
     query = operation["parameters"][0]["schema"]
     assert (query["minLength"], query["maxLength"]) == (2, 200)
+
+
+@pytest.mark.parametrize(
+    "bounds, status",
+    [
+        ({"max": "7e+1356830601010723395"}, 200),  # past what a Decimal holds: larger than any amount
+        ({"min": "-7e+1356830601010723395"}, 200),
+        ({"min": "7e-1356830601010723395"}, 200),  # closer to zero than any amount
+        ({"min": ".7e+1356830601010723395", "max": "1"}, 400),  # min above max: nothing could match
+    ],
+)
+def test_a_number_of_any_exponent_the_pattern_allows_is_no_server_error(api, bounds, status):
+    body = {"filters": [{"field": "capital_amount", **bounds}]}
+    assert not list(schema_validator("/components/schemas/CompanySearchRequest").iter_errors(body))
+    assert api().post("/v1/search/company", json=body).status_code == status
+
+
+@pytest.mark.parametrize(
+    "path, field",
+    [("/v1/search/insolvency", "company_id"), ("/v1/search/company", "city"), ("/v1/search/person", "city")],
+)
+def test_blank_means_what_the_documents_pattern_says(api, path, field):
+    # the document's readers see U+001F as a character, not white space (Python's str.strip() would strip it)
+    request = path.rsplit("/", 1)[1].capitalize()
+    schema = schema_validator(f"/components/schemas/{request}SearchRequest")
+    kept, blank = {"filters": [{"field": field, "value": "\x1f"}]}, {"filters": [{"field": field, "value": " \t"}]}
+    assert not list(schema.iter_errors(kept)) and list(schema.iter_errors(blank))
+    session = api()
+    assert session.post(path, json=kept).status_code == 200
+    assert error_of(session.post(path, json=blank)) == (400, "invalid_filter")

@@ -30,6 +30,7 @@ from regkit.schema.research import PERSON_FILTER_MEMBER_KINDS
 
 from ..exceptions import ApiError
 from ..search.query import fold, query_terms
+from ..search.request import BLANKS
 
 if TYPE_CHECKING:
     from .people_index import Person
@@ -76,7 +77,7 @@ def _query(query: Any) -> tuple[str, ...]:
 
 
 def _text(name: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_FILTER_TEXT:
+    if not isinstance(value, str) or not value.strip(BLANKS) or len(value) > MAX_FILTER_TEXT:
         raise _bad(
             "invalid_filter", f"Filter on {name!r}: give a non-empty string of at most {MAX_FILTER_TEXT} characters."
         )

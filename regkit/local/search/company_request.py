@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, InvalidOperation
 from typing import Any
 
 from regkit.schema.interface import (
@@ -98,7 +98,13 @@ def _number(field: str, member: str, text: str) -> Decimal:
             f"Filter on {field!r}: {member!r} must be a number as text, such as '250000', '-1500.5' or '1e6', "
             f"not {_shown(text)}."
         )
-    return Decimal(text)
+    try:
+        return Decimal(text)
+    except InvalidOperation:  # an exponent past what a Decimal holds (1e+1356830601010723395): the text is valid
+        mantissa, _, exponent = text.lower().partition("e")
+        if not mantissa.strip("+-.0") or exponent.startswith("-"):
+            return Decimal(0)  # zero, or closer to it than any amount
+        return Decimal("-Infinity" if mantissa.startswith("-") else "Infinity")
 
 
 def _enum(field: str, member: str, text: str) -> str:
