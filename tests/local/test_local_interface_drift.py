@@ -99,3 +99,12 @@ def test_blank_means_what_the_documents_pattern_says(api, path, field):
     session = api()
     assert session.post(path, json=kept).status_code == 200
     assert error_of(session.post(path, json=blank)) == (400, "invalid_filter")
+
+
+@pytest.mark.parametrize("path", SEARCHES)
+def test_a_query_object_holds_a_text(api, path):
+    request = path.rsplit("/", 1)[1].capitalize()
+    body = {"query": {"value": None}}
+    assert list(schema_validator(f"/components/schemas/{request}SearchRequest").iter_errors(body))
+    response = api().post(path, json=body)
+    assert response.status_code == 400 and charged(response) == 0

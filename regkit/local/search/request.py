@@ -160,12 +160,12 @@ _QUERY_LIMITS = (
 
 
 def _parse_query(query: Any) -> str | None:
+    if query is None:
+        return None
     if isinstance(query, dict):
         if set(query) != {"value"}:
             raise ApiError("invalid_body", "'query' must be a string or an object {\"value\": <text>}.")
-        query = query["value"]
-    if query is None:
-        return None
+        query = query["value"]  # a text: {"value": null} is not a query the document allows
     if not isinstance(query, str):
         raise ApiError("invalid_body", "'query' must be a string or an object {\"value\": <text>}.")
     if len(query) > MAX_QUERY_LENGTH:
