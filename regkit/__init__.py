@@ -44,6 +44,7 @@ _EXPORTS = {
         "CredentialRecord",
         "CreditsRecord",
         "MonitorRecord",
+        "ContactRecord",
         "OfflineCacheMiss",
         "WaitTimeout",
         "parse_company_id",

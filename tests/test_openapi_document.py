@@ -56,6 +56,8 @@ EXPECTED_STATUS = {
     ("get", "/v1/company/{company_id}/ubo"): "200 400 401 402 404 429 500",
     ("get", "/v1/company/{company_id}/financials"): "200 400 401 402 404 429 500",
     ("get", "/v1/financials/{company_id}/{report_id}"): "200 403 404 500",
+    ("get", "/v0/company/{company_id}/contact"): "200 400 401 402 404 429 500",
+    ("get", "/v0/search/lookup"): "200 400 401 402 404 429 500",
 }
 """Every operation and the status codes the interface gives it (spec plus filled gaps)."""
 

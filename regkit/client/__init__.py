@@ -30,6 +30,7 @@ from regkit.errors import (
 from .bulk import CostEstimate
 from .cache import ClientCache
 from .company_ids import company_id, parse_company_id
+from .contact import ContactRecord
 from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
 from .documents import DocumentRecord, RealtimeDocumentRecord
 from .downloads import DownloadedFile, DownloadEstimate, Downloads
@@ -81,6 +82,7 @@ __all__ = [
     "CompanySearchResults",
     "CompanySuggestions",
     "ConflictError",
+    "ContactRecord",
     "CostEstimate",
     "CredentialRecord",
     "CreditsRecord",

@@ -22,6 +22,7 @@ from .budget import Budget
 from .bulk import BulkFetcher, CostEstimate, WorkerPool
 from .cache import ClientCache, open_backend
 from .companies import CompanyLookups
+from .contact import ContactRecord
 from .documents import DocumentRecord, RealtimeDocumentRecord
 from .downloads import Downloader, DownloadEstimate, Downloads
 from .filter_fields import SEARCH_KINDS
@@ -922,6 +923,70 @@ class Client:
         checked = validation.validate_company_id(company_id)
         answer = self._caller.call(ownership_history_op(checked))
         return OwnershipHistoryRecord(answer.data, record_meta(answer), company_id=checked)
+
+    # -- contact data and the lookup by website -------------------------------------------------
+
+    def get_contact(self, company_id: str) -> ContactRecord:
+        """The contact data a company publishes: website, e-mail, phone, VAT id (10 credits; cached for 30 days).
+
+        Parameters
+        ----------
+        company_id : str
+            ``DE-<register type>-<court code>-<number>``.
+
+        Returns
+        -------
+        ContactRecord
+            ``.raw`` is ``{"source_url", "email", "phone", "vat_id"}``: ``source_url`` is the website the data was
+            found on; the others are ``None`` where the company publishes none.  Whether it would be free:
+            ``client.is_cached(company_id, endpoint="contact")``; the cost of many:
+            ``client.estimate_cost(ids, endpoint="contact")``.
+
+        Raises
+        ------
+        ValidationError
+            A malformed id (nothing is sent).
+        NotFoundError
+            An unknown company, or one that publishes no website (``contact_not_available``); no credits spent.
+        PaymentRequiredError, BudgetExceededError, ...
+
+        Examples
+        --------
+        >>> client.get_contact("DE-HRB-B1204-123")  # doctest: +SKIP
+        <ContactRecord https://www.example.example>
+        """
+        answer = self._caller.call(lookup_op("contact", company_id, False))
+        return ContactRecord(answer.data, record_meta(answer))
+
+    def get_company_by_website(self, url: str) -> ContactRecord:
+        """The company that publishes a website, with its contact data (10 credits; cached for 30 days).
+
+        Parameters
+        ----------
+        url : str
+            The website, e.g. ``"https://www.example-gmbh.de"``; the scheme may be left out.  It is checked and
+            normalised before anything is sent: websites are compared by host, without scheme, ``www.``, letter
+            case, port, path and trailing slash, so ``"example-gmbh.de"`` and ``"http://WWW.example-gmbh.de/"``
+            are one lookup, paid once.
+
+        Returns
+        -------
+        ContactRecord
+            ``.raw`` is ``{"company_id", "email", "phone", "vat_id"}``; pass ``company_id`` to
+            :meth:`get_company` for the company itself.  Whether it would be free:
+            ``client.is_cached(url, endpoint="website")``.
+
+        Raises
+        ------
+        ValidationError
+            ``url`` is blank, not a string, or not an http(s) URL with a host name such as ``example.de``
+            (nothing is sent).
+        NotFoundError
+            No company publishes that website (no credits spent).
+        PaymentRequiredError, BudgetExceededError, ...
+        """
+        answer = self._caller.call(lookup_op("website", url, False))
+        return ContactRecord(answer.data, record_meta(answer))
 
     # -- extracts --------------------------------------------------------------------------------
 

@@ -17,6 +17,7 @@ Rules on the request's URL, first match wins (:meth:`CachePolicy.lifetime`)::
     GET  /v1/transparenzregister/extracts/{id}  ``extract``    (default 30 days), terminal answers only
     GET  /v1/document/{id}, /v1/document?...    ``document``   (default 10 minutes; never longer than the answer's
                                                 URL lives, 15 minutes, less a 5-minute margin)
+    GET  /v0/company/{id}/contact, /v0/search/lookup  ``company`` (default 30 days: contact data is company data)
     /v1/monitor..., /v1/credits, anything else  never
 
 Only 200 answers are stored (errors never are), and only when their body is complete JSON (see
@@ -150,6 +151,8 @@ class CachePolicy:
             re.compile(root + rf"/v1/insolvency/{segment}{end}"): self.insolvency,
             re.compile(root + rf"/v1/transparenzregister/extracts/{segment}{end}"): self.extract,
             re.compile(root + rf"/v1/document(?:/{segment})?{end}"): self.document_lifetime,
+            re.compile(root + rf"/v0/company/{segment}/contact{end}"): self.company,
+            re.compile(root + rf"/v0/search/lookup{end}"): self.company,
         }
 
 

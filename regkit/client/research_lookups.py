@@ -21,7 +21,7 @@ from urllib.parse import quote
 from regkit.errors import ValidationError
 from regkit.schema.interface import PRICES
 
-from . import validation
+from . import contact, validation
 from .financials import financials_op
 from .ownership import ownership_history_op, ubos_op
 from .transport.operation import Operation
@@ -78,11 +78,14 @@ LOOKUPS: Mapping[str, Lookup] = MappingProxyType(
         "ubos": Lookup(validation.validate_company_id, "ubos"),
         "owners_historical": Lookup(validation.validate_company_id, "owners_historical"),
         "financials": Lookup(validation.validate_company_id, "financials"),
+        "contact": Lookup(validation.validate_company_id, "contact"),
+        "website": Lookup(contact.website, "website_lookup"),
     }
 )
 """The endpoints of ``Client.is_cached`` / ``Client.estimate_cost``: ``get_company``, ``get_owners``,
 ``get_holdings``, ``get_person``, ``get_person_holdings``, ``get_ubos`` (``"ubos"``),
-``get_ownership_history`` (``"owners_historical"``) and ``get_financials`` (``"financials"``)."""
+``get_ownership_history`` (``"owners_historical"``), ``get_financials`` (``"financials"``), ``get_contact``
+(``"contact"``) and ``get_company_by_website`` (``"website"``: the identifiers are website URLs)."""
 
 
 def lookup(endpoint: Any, realtime: bool) -> Lookup:
@@ -147,6 +150,10 @@ def lookup_op(endpoint: Any, identifier: Any, realtime: bool, best_available: bo
             suggestion="leave best_available out, or ask with endpoint='owners'",
         )
     ident = found.check(identifier)
+    if endpoint == "contact":
+        return contact.contact_op(ident)
+    if endpoint == "website":
+        return contact.website_op(ident)
     if endpoint == "company":
         return company_op(ident, realtime, False)
     if endpoint == "owners":

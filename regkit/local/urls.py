@@ -16,6 +16,7 @@ from flask import Flask
 
 from .responses import (
     companies,
+    contact,
     credentials,
     documents,
     financials,
@@ -75,6 +76,8 @@ ROUTES = (
     Route("GET", "/v1/company/<path:company_id>/ubo", ubos.get_ubos),
     Route("GET", "/v1/company/<path:company_id>/financials", financials.get_financials),
     Route("GET", "/v1/financials/<company_id>/<report_id>", financials.download_report, public=True),
+    Route("GET", "/v0/company/<path:company_id>/contact", contact.get_contact),
+    Route("GET", "/v0/search/lookup", contact.lookup_company),
 )
 
 #: Endpoints answered without a bearer token.

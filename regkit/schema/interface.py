@@ -353,6 +353,8 @@ PRICES: Mapping[str, int] = MappingProxyType(
         "ubos": 10,
         "financials": 10,
         "financial_report_download": 0,
+        "contact": 10,
+        "website_lookup": 10,
     }
 )
 """Credits per call, by price key; each operation names its keys in ``x-regkit-credits``.

@@ -42,6 +42,8 @@ SHARED = {
     ("get", "/v1/company/{company_id}/ubo", "200"): sdk_types.CompanyGetUbosV1Response,
     ("get", "/v1/company/{company_id}/owners/historical", "200"): sdk_types.CompanyGetHistoricalOwnersV1Response,
     ("get", "/v1/company/{company_id}/financials", "200"): sdk_types.CompanyGetFinancialsV1Response,
+    ("get", "/v0/company/{company_id}/contact", "200"): sdk_types.CompanyGetContactV0Response,
+    ("get", "/v0/search/lookup", "200"): sdk_types.SearchLookupCompanyByURLResponse,
 }
 
 
@@ -93,6 +95,8 @@ def test_every_operation_the_client_shares_is_compared():
         ("get", "/v1/company/{company_id}/ubo"),
         ("get", "/v1/company/{company_id}/owners/historical"),
         ("get", "/v1/company/{company_id}/financials"),
+        ("get", "/v0/company/{company_id}/contact"),
+        ("get", "/v0/search/lookup"),
     }
     assert shared <= served
     # the client reads no body of the credentials store (201) or of a monitor's deletion (204)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..search.company_request import AUTOCOMPLETE_LIMIT
+from ..search.company_request import AUTOCOMPLETE_LIMIT, completes_nothing
 from ..search.query import SearchRequest
 from .credits import Charged, charged_page
 from .users import User
@@ -34,5 +34,8 @@ def search_company(
 
 
 def autocomplete_company(context: RegisterContext, user: User, query: str) -> dict[str, Any]:
-    """The first companies a validated query finds, best first (at most ``AUTOCOMPLETE_LIMIT``), free."""
+    """The first companies a validated query finds, best first (at most ``AUTOCOMPLETE_LIMIT``), free; none for
+    a text without a letter or digit or with more search terms than any name has."""
+    if completes_nothing(query):
+        return {"results": []}
     return {"results": context.catalog.company_index.autocomplete(query, AUTOCOMPLETE_LIMIT)}

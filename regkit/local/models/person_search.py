@@ -30,6 +30,7 @@ from regkit.schema.research import PERSON_FILTER_MEMBER_KINDS
 
 from ..exceptions import ApiError
 from ..search.query import fold, query_terms
+from ..search.request import BLANKS
 
 if TYPE_CHECKING:
     from .people_index import Person
@@ -76,7 +77,7 @@ def _query(query: Any) -> tuple[str, ...]:
 
 
 def _text(name: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_FILTER_TEXT:
+    if not isinstance(value, str) or not value.strip(BLANKS) or len(value) > MAX_FILTER_TEXT:
         raise _bad(
             "invalid_filter", f"Filter on {name!r}: give a non-empty string of at most {MAX_FILTER_TEXT} characters."
         )
@@ -126,7 +127,10 @@ def _check(item: Any) -> Check:
 
 def _city_check(item: dict[str, Any]) -> Check:
     if "keywords" in item:
-        words = query_terms(_text("city", item["keywords"]))
+        keywords = item["keywords"]
+        if not isinstance(keywords, list) or not keywords or len(keywords) > MAX_FILTER_VALUES:
+            raise _bad("invalid_filter", f"Filter on 'city': keywords is a list of 1 to {MAX_FILTER_VALUES} strings.")
+        words = [w for k in keywords for w in query_terms(_text("city", k))]
         return lambda p: all(w in query_terms(p.city) for w in words)
     values = item.get("values", [item.get("value")])
     if not isinstance(values, list) or not values or len(values) > MAX_FILTER_VALUES:
@@ -157,10 +161,10 @@ def parse_person_search(body: dict[str, Any]) -> PersonSearch:
         raise _bad(
             "invalid_body", f"Unknown members {sorted(unknown)}; a person search has query, filters, pagination."
         )
-    filters = body.get("filters") or []
+    filters = [] if body.get("filters") is None else body["filters"]
     if not isinstance(filters, list) or len(filters) > MAX_FILTERS:
         raise _bad("invalid_filter", f"filters is a list of at most {MAX_FILTERS} filter objects.")
-    pagination = body.get("pagination") or {}
+    pagination = {} if body.get("pagination") is None else body["pagination"]
     if not isinstance(pagination, dict) or set(pagination) - {"page", "per_page"}:
         raise _bad("invalid_pagination", "pagination is an object with page and per_page.")
     return PersonSearch(

@@ -68,7 +68,7 @@ def read_json_object(*, required: bool) -> dict[str, Any]:
         or a missing required body.
     """
     raw = request.get_data(cache=True)
-    if not raw.strip():
+    if not raw:
         if required:
             raise ApiError("invalid_body", "This call needs a JSON object as its body.")
         return {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal
+from decimal import MAX_EMAX, MAX_PREC, MIN_EMIN, Context, Decimal, InvalidOperation
 from typing import Any
 
 from regkit.schema.interface import (
@@ -43,6 +43,7 @@ __all__ = [
     "AUTOCOMPLETE_MIN_LENGTH",
     "AUTOCOMPLETE_MAX_LENGTH",
     "AUTOCOMPLETE_LIMIT",
+    "completes_nothing",
     "parse_company_search",
     "parse_autocomplete_query",
 ]
@@ -97,7 +98,13 @@ def _number(field: str, member: str, text: str) -> Decimal:
             f"Filter on {field!r}: {member!r} must be a number as text, such as '250000', '-1500.5' or '1e6', "
             f"not {_shown(text)}."
         )
-    return Decimal(text)
+    try:
+        return Decimal(text)
+    except InvalidOperation:  # an exponent past what a Decimal holds (1e+1356830601010723395): the text is valid
+        mantissa, _, exponent = text.lower().partition("e")
+        if not mantissa.strip("+-.0") or exponent.startswith("-"):
+            return Decimal(0)  # zero, or closer to it than any amount
+        return Decimal("-Infinity" if mantissa.startswith("-") else "Infinity")
 
 
 def _enum(field: str, member: str, text: str) -> str:
@@ -191,34 +198,37 @@ def _no_location(body: dict[str, Any]) -> None:
 
 
 def parse_autocomplete_query(values: list[str]) -> str:
-    """Validate the ``query`` parameters of an autocomplete request (as ``request.args.getlist`` gives them).
+    """Validate the ``query`` parameters of an autocomplete request (as ``request.args.getlist`` gives them) and
+    return the text to complete, blanks around it removed.
+
+    The length is counted as sent, as the interface document states it. A text without a letter or digit, or
+    with more than ``MAX_QUERY_TERMS`` search terms (more than any name of the register has), is valid and
+    completes nothing (:func:`completes_nothing`).
 
     Raises
     ------
     ApiError
         400 ``invalid_query``: missing, sent twice, shorter than :data:`AUTOCOMPLETE_MIN_LENGTH` or longer than
-        :data:`AUTOCOMPLETE_MAX_LENGTH` characters, more than ``MAX_QUERY_TERMS`` words, no letter or digit.
+        :data:`AUTOCOMPLETE_MAX_LENGTH` characters, a lone surrogate.
     """
     if not values:
         raise ApiError("invalid_query", "Send the text to complete as the query parameter 'query' (?query=...).")
     if len(values) > 1:
         raise ApiError("invalid_query", "Send the query parameter 'query' once.")
-    query = values[0].strip()
+    query = values[0]
     if not AUTOCOMPLETE_MIN_LENGTH <= len(query) <= AUTOCOMPLETE_MAX_LENGTH:
         raise ApiError(
             "invalid_query",
             f"'query' has {len(query):,} character{'' if len(query) == 1 else 's'}; send {AUTOCOMPLETE_MIN_LENGTH} to "
-            f"{AUTOCOMPLETE_MAX_LENGTH} characters (blanks around it not counted).",
+            f"{AUTOCOMPLETE_MAX_LENGTH} characters.",
         )
     if lone_surrogate(query):
         raise ApiError("invalid_query", "'query' holds a lone surrogate, which is no character; send valid Unicode.")
+    return query.strip()
+
+
+def completes_nothing(query: str) -> bool:
+    """Whether an autocomplete text can match no name: no letter or digit, or more than ``MAX_QUERY_TERMS``
+    search terms."""
     terms = query_terms(query)
-    if not terms:
-        raise ApiError("invalid_query", f"'query' {_shown(query)} has no letter or digit to complete.")
-    if len(terms) > MAX_QUERY_TERMS:
-        raise ApiError(
-            "invalid_query",
-            f"'query' has {len(terms)} search terms; at most {MAX_QUERY_TERMS} are allowed (runs of letters or "
-            "digits): send the start of the name.",
-        )
-    return query
+    return not terms or len(terms) > MAX_QUERY_TERMS

@@ -34,7 +34,7 @@ from regkit.schema.interface import (
 from ..exceptions import ApiError
 from .query import GROUND_BITS, Filter, SearchRequest, fold, lone_surrogate, query_terms
 
-__all__ = ["parse_search_request", "parse_body", "filter_members"]
+__all__ = ["BLANKS", "parse_search_request", "parse_body", "filter_members"]
 
 # The limits are the interface's (regkit.schema.interface), which the client checks before sending too.
 
@@ -56,8 +56,14 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 60 else f"{text[:57]}..."
 
 
+#: White space as the interface document's patterns spell it (``[^ \\t\\n\\r\\f\\v]``: a string with another character is
+#: not blank). Python's ``str.strip()`` strips more (U+001C to U+001F, U+0085, U+00A0, ...), which the document's
+#: readers do not count as blank.
+BLANKS = " \t\n\r\f\v"
+
+
 def _string(field: str, member: str, value: Any) -> str:
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or not value.strip(BLANKS):
         raise _bad(f"Filter on {field!r}: {member!r} must be a non-empty string.")
     if len(value) > MAX_FILTER_TEXT:
         raise _bad(
@@ -154,12 +160,12 @@ _QUERY_LIMITS = (
 
 
 def _parse_query(query: Any) -> str | None:
+    if query is None:
+        return None
     if isinstance(query, dict):
         if set(query) != {"value"}:
             raise ApiError("invalid_body", "'query' must be a string or an object {\"value\": <text>}.")
-        query = query["value"]
-    if query is None:
-        return None
+        query = query["value"]  # a text: {"value": null} is not a query the document allows
     if not isinstance(query, str):
         raise ApiError("invalid_body", "'query' must be a string or an object {\"value\": <text>}.")
     if len(query) > MAX_QUERY_LENGTH:
