@@ -57,6 +57,9 @@ def cost_estimate_html(estimate: Any) -> str:
                 f"none): an empty answer for {credits_text(len(without_reports) * estimate.price)}",
             )
         )
+    unknown = getattr(estimate, "reports_unknown", 0)
+    if unknown:
+        facts.append(("Reports", f"{count_text(unknown)} not checked for reports (company record not cached)"))
     if estimate.budget_remaining is None:
         facts.append(("Budget", "no limit set"))
         badge = None

@@ -71,8 +71,10 @@ class CostEstimate:
         ``"ubos"``, ``"owners_historical"``, ``"financials"``, ``"contact"`` or ``"website"``.
     without_reports : tuple of str
         For ``"financials"``: the ids to fetch whose company record, already in the cache, lists no annual
-        report (no ``indicators``) — their answer will be empty though it costs the price. Ids whose record is
-        not cached are not known here and not listed.
+        report (no ``indicators``) — their answer will be empty though it costs the price.
+    reports_unknown : int
+        For ``"financials"``: how many of the ids to fetch could not be checked for reports because their company
+        record is not in the cache (``client.get_company`` would tell, for its own price).
 
     Jupyter shows it as a one-line summary (``12 companies · 10 credits each · 8 cached (0 credits) · 4 to fetch:
     40 credits``) with whether the budget covers it.
@@ -87,6 +89,7 @@ class CostEstimate:
     budget_remaining: int | None
     endpoint: str = "company"
     without_reports: tuple[str, ...] = ()
+    reports_unknown: int = 0
 
     @property
     def within_budget(self) -> bool:
@@ -101,12 +104,15 @@ class CostEstimate:
         )
 
     def _empty_note(self) -> str:
-        if not self.without_reports:
-            return ""
-        return (
-            f"; {len(self.without_reports)} of them filed no annual report (their cached company record lists "
-            f"none): an empty answer for {len(self.without_reports) * self.price} credits"
-        )
+        note = ""
+        if self.without_reports:
+            note += (
+                f"; {len(self.without_reports)} of them filed no annual report (their cached company record lists "
+                f"none): an empty answer for {len(self.without_reports) * self.price} credits"
+            )
+        if self.reports_unknown:
+            note += f"; {self.reports_unknown} not checked for reports (company record not cached)"
+        return note
 
     def __repr__(self) -> str:
         return f"<CostEstimate {self}>"
@@ -210,7 +216,7 @@ class BulkFetcher:
         )
         price = found.price_of(realtime)
         missing = [cid for cid, hit in zip(distinct, hits) if not hit]
-        empty = self._without_reports(missing) if endpoint == "financials" else ()
+        empty, unknown = self._without_reports(missing) if endpoint == "financials" else ((), 0)
         return CostEstimate(
             len(company_ids),
             len(distinct),
@@ -221,16 +227,19 @@ class BulkFetcher:
             self.budget.remaining,
             endpoint,
             empty,
+            unknown,
         )
 
-    def _without_reports(self, company_ids: Sequence[str]) -> tuple[str, ...]:
-        """Of ``company_ids``, those whose cached company record lists no ``indicators`` (read from the cache only)."""
+    def _without_reports(self, company_ids: Sequence[str]) -> tuple[tuple[str, ...], int]:
+        """Of ``company_ids``, those whose cached company record lists no ``indicators``, and how many have no
+        cached record (read from the cache only: nothing sent, no ledger row)."""
         records = self.caller.peek([lookup_op("company", cid, False) for cid in company_ids])
-        return tuple(
+        empty = tuple(
             cid
             for cid, answer in zip(company_ids, records)
             if answer is not None and isinstance(answer.data, dict) and not answer.data.get("indicators")
         )
+        return empty, sum(answer is None for answer in records)
 
     def get_companies(
         self,

@@ -157,7 +157,9 @@ def test_the_estimate_says_before_paying_which_companies_filed_no_report(inproce
     paid = inprocess.used()
     ledger_rows = len(client.ledger)
     estimate = client.estimate_cost([empty, full, unknown], endpoint="financials")
-    assert estimate.to_fetch == 3 and estimate.without_reports == (empty,)  # `unknown`'s record is not cached
+    assert estimate.to_fetch == 3 and estimate.without_reports == (empty,)
+    assert estimate.reports_unknown == 1  # `unknown`'s record is not cached: not checked
+    assert "1 not checked for reports (company record not cached)" in str(estimate)
     assert "1 of them filed no annual report" in str(estimate) and "empty answer for 10 credits" in str(estimate)
     assert "filed no annual report" in estimate._repr_html_()
     assert inprocess.used() == paid and len(client.ledger) == ledger_rows  # nothing sent, nothing in the ledger
