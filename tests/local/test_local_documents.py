@@ -220,3 +220,26 @@ def test_realtime_document_over_real_http(old_company, remote):
     assert body.json()["url"].startswith(session.base_url)
     file = remote(None).get(body.json()["url"])
     assert file.status_code == 200 and file.content.startswith(b"%PDF-")
+
+
+def test_the_pdf_libraries_are_imported_only_when_a_file_is_made() -> None:
+    """fpdf2 and pdfplumber take longer to import than the register takes to open: a session that makes no file
+    (most of them) does not pay for them."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, regkit\n"
+        "client = regkit.Client()\n"
+        "client.get_company('DE-HRB-R3101-94644')\n"
+        "print(sorted(m for m in ('fpdf', 'pdfplumber') if m in sys.modules))\n"
+        "client.download([('DE-HRB-R3101-94644', 'current_printout')], sys.argv[1], progress=False)\n"
+        "print(sorted(m for m in ('fpdf', 'pdfplumber') if m in sys.modules))\n"
+    )
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as directory:
+        done = subprocess.run(
+            [sys.executable, "-c", script, directory], capture_output=True, text=True, timeout=120, check=True
+        )
+    assert done.stdout.splitlines() == ["[]", "['fpdf']"], done.stderr

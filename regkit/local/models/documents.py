@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 import time
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from regkit.schema.interface import COMPANY_ID_PATTERN, DOCUMENT_CATEGORIES, PRICES
@@ -26,9 +27,6 @@ from regkit.schema.interface import COMPANY_ID_PATTERN, DOCUMENT_CATEGORIES, PRI
 from ..exceptions import ApiError
 from .credits import Charged, spend
 from .pdf import text_pdf
-from .register_files import articles_pdf, has_historical_printout, printout_pdf, sample_protocol_pdf
-from .shareholder_list_pdf import filed_shareholder_list_pdf
-from .structured_information import structured_information_xml
 from .transparency import extract_document
 from .users import User
 
@@ -65,6 +63,14 @@ _XML = "application/xml"
 _PDF = "application/pdf"
 
 
+def register_files() -> ModuleType:
+    """:mod:`~regkit.local.models.register_files`, imported when first needed: it brings fpdf2, whose import
+    takes longer (0.1–0.4 s) than opening the whole register otherwise would, and most sessions make no file."""
+    from . import register_files as module
+
+    return module
+
+
 def _de_date(iso: str) -> str:
     year, month, day = iso[:10].split("-")
     return f"{day}.{month}.{year}"
@@ -85,6 +91,8 @@ def shareholder_list_file(context: RegisterContext, company: dict[str, Any], doc
         404 ``document_not_found`` when the world holds no content for the list (a world built without the
         ``filings`` stage's data).
     """
+    from .shareholder_list_pdf import filed_shareholder_list_pdf  # fpdf2: imported when a file is made
+
     pdf = filed_shareholder_list_pdf(context, document["id"])
     if pdf is None:
         raise ApiError("document_not_found", f"No shareholder list {document['id']} is filed in this register.")
@@ -107,9 +115,9 @@ def company_document_pdf(context: RegisterContext, company: dict[str, Any], docu
     """The PDF of one listed company document: articles and sample protocols written by
     :mod:`~regkit.local.models.register_files`, shareholder lists by :func:`shareholder_list_file`."""
     if document["type"] == "articles_of_association":
-        return articles_pdf(company, document)
+        return register_files().articles_pdf(company, document)
     if document["type"] == "sample_protocol":
-        return sample_protocol_pdf(company, document)
+        return register_files().sample_protocol_pdf(company, document)
     if document["type"] == "shareholder_list":
         return shareholder_list_file(context, company, document)
     return _generic_pdf(company, document)
@@ -201,7 +209,7 @@ def get_realtime_document(
         raise ApiError("company_not_found", f"No company has the id {company_id}.")
     if category in PRINTOUT_CODES:
         code = PRINTOUT_CODES[category]
-        if code == "HD" and not has_historical_printout(company):
+        if code == "HD" and not register_files().has_historical_printout(company):
             raise _not_available(company_id, category, "it was registered after 2006, so it has no paper register")
         file_date = _file_date(context)
         document_id = f"{code}-{company_id}"
@@ -252,12 +260,14 @@ def download_document(
     if made and COMPANY_ID_PATTERN.match(made.group(2)):
         code, company_id = made.groups()
         newest = _newest(context, company_id)
-        if newest is not None and (code != "HD" or has_historical_printout(newest)):
+        if newest is not None and (code != "HD" or register_files().has_historical_printout(newest)):
             file_date = _file_date(context)
             name = f"{company_id}_{code}_{file_date.replace('-', '')}"
             if code == "SI":
+                from .structured_information import structured_information_xml
+
                 return structured_information_xml(newest, file_date), f"{name}.xml", _XML
-            return printout_pdf(newest, code, file_date), f"{name}.pdf", _PDF
+            return register_files().printout_pdf(newest, code, file_date), f"{name}.pdf", _PDF
     extract = extract_document(context, document_id)
     if extract is None:
         raise ApiError("document_not_found", f"No document has the id {document_id}.")
