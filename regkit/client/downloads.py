@@ -10,34 +10,47 @@ item                                means
 ``"3f2c…"`` (a document id)         a listed document (``get_document``: free)
 ``DocumentRecord``                  the same, its ``url`` used while it lives
 a company's ``documents`` entry     the same (a dict with ``id`` and ``type``)
-``(company_id, document_id)``       a listed document, its company known (for the file name)
-``(company_id, category)``          a document fetched now (``get_realtime_document``: 20 credits)
+``(company_id, document_id)``       a listed document, its company known (for the file name)¹
+``(company_id, category)``          a document fetched now (``get_realtime_document``: 20 credits)²
 ``RealtimeDocumentRecord``          the same, its ``url`` used while it lives
 ``CompanyRecord``                   every document the company lists
 ==================================  =========================================================================
+
+¹ Checked against the company's ``documents`` when its record is in the cache (looked at for free); otherwise the
+pair is trusted: the company only names the file. ² ``shareholder_list`` and ``articles_of_association`` are answered
+by the register with the company's latest *listed* document of that type: when the company's record is in the
+cache and lists one, that listed document is downloaded instead, for free (or reported ``kept``); otherwise it is
+paid, and the estimate counts it in ``may_duplicate``.
 
 **File names.** ``<company>_<category>_<date>.pdf`` (``.xml`` for structured information): ``<company>`` is the
 company id (``DE-HRB-R3101-94644``: letters, digits and ``-`` only, so safe on every filesystem) where it is known,
 else the document's id (a listed document given by id alone: its metadata does not name the company);
 ``<category>`` the document's ``type`` or the category asked for; ``<date>`` the file's own date (``YYYY-MM-DD``).
-A name already taken by another file gets ``_2``, ``_3``, …; nothing is ever overwritten.
+Each part holds only ``[A-Za-z0-9._-]`` (anything else from the service becomes ``-``, a leading dot too), and a
+document id with a path separator is refused before anything is sent. A name already taken by another file gets
+``_2``, ``_3``, …; nothing is ever overwritten (the file is created exclusively under its name).
 
 **Never paying twice.** The directory keeps an index, ``.regkit-documents.json`` (JSON; what each file is, its
-size). A listed document is kept by its id; a document fetched now by company, category and the file's own date.
+size). A listed document is kept by its id as the service spells it, found in any letter case (as the service looks ids
+up); a document fetched now by company, category and the file's own date.
 A ``(company_id, category)`` pair the directory already holds a file of is not fetched again (the newest file is
 reported as ``kept``) unless ``refetch=True``; after paying, a file whose date the index already has is not written
 twice. A file deleted or changed by hand (its size differs) is fetched again.
 
-**Expired URLs.** A listed document's URL is asked again for free when it is older than
-``policy.document_lifetime`` or the download answers 403. A document fetched now has no free metadata: a record
-whose URL is older than that is fetched again, and its 20 credits are in the estimate shown (and checked against
+**Expired URLs.** A URL is valid 15 minutes; a record's URL is trusted for downloading up to :data:`URL_LIFETIME`
+(14 minutes; the cache keeps answers only ``policy.document_lifetime``, 10). A listed document's URL is asked
+again for free when it is older or the download answers 403. A document fetched now has no free metadata: a
+record whose URL is older than that is fetched again, and its 20 credits are in the estimate shown (and checked against
 the budget) before anything is paid; a URL that turns out dead at download is an error, not a silent second payment.
 
 **Order of work.** Input checked and the directory tested for writing first (:class:`~regkit.errors.ValidationError`,
 nothing sent); then the cost estimated and checked against the budget; then the free metadata of listed documents
 (an unknown id fails here, before any credit is spent); then the paid ones, one by one, with a progress bar when
-there are several. Each file goes to a temporary file in the directory and is renamed into place (``os.replace``),
-and the index is rewritten the same way after each file: an interrupted download leaves whole files only.
+there are several. Each file goes to a temporary file in the directory and is linked into place under a name that
+must not exist, and the index is re-read, merged and rewritten atomically after each file: an interrupted download
+leaves whole files only. Planning and saving hold the directory's lock file (:data:`LOCK_NAME`; ``fcntl.flock``,
+``msvcrt.locking`` on Windows, a logged warning where neither exists), so two downloads into one directory at once
+(a script and the widget) take turns: the second sees the first's files as ``kept`` and never pays for them again.
 """
 
 from __future__ import annotations
@@ -70,6 +83,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INDEX_NAME",
+    "LOCK_NAME",
+    "URL_LIFETIME",
     "Wanted",
     "wanted",
     "DownloadedFile",
