@@ -19,8 +19,8 @@ a company's ``documents`` entry     the same (a dict with ``id`` and ``type``)
 ¹ Checked against the company's ``documents`` when its record is in the cache (looked at for free); otherwise the
 pair is trusted: the company only names the file. ² ``shareholder_list`` and ``articles_of_association`` are answered
 by the register with the company's latest *listed* document of that type: when the company's record is in the
-cache and lists one, that listed document is downloaded instead, for free (or reported ``kept``); otherwise it is
-paid, and the estimate counts it in ``may_duplicate``.
+cache and lists one, that listed document is downloaded instead, for free (or reported ``kept``), unless
+``refetch=True``; otherwise it is paid, and the estimate counts it in ``may_duplicate``.
 
 **File names.** ``<company>_<category>_<date>.pdf`` (``.xml`` for structured information): ``<company>`` is the
 company id (``DE-HRB-R3101-94644``: letters, digits and ``-`` only, so safe on every filesystem) where it is known,
@@ -120,6 +120,7 @@ class Wanted:
     document_id: str | None = None
     category: str | None = None
     record: DocumentRecord | RealtimeDocumentRecord | None = None
+    from_company: bool = False  # taken from a CompanyRecord's own documents: its pair needs no check
 
     @property
     def realtime(self) -> bool:
@@ -140,7 +141,7 @@ def _one(item: Any) -> list[Wanted]:
         return [Wanted(None, document_id(item.get("id")), None, item)]
     if isinstance(item, Record) and item.kind == "company":
         company = str(item.get("id"))
-        return [Wanted(company, document_id(d.get("id"))) for d in item.get("documents") or ()]
+        return [Wanted(company, document_id(d.get("id")), from_company=True) for d in item.get("documents") or ()]
     if isinstance(item, str):
         if COMPANY_ID_PATTERN.match(item.strip()):
             raise ValidationError(
@@ -590,7 +591,7 @@ class Downloader:
         companies: dict[str, Mapping[str, Any] | None] = {}
         for item in items:
             if not item.realtime:
-                if item.company_id is not None:
+                if item.company_id is not None and not item.from_company:
                     self._check_pair(item, self._company(item.company_id, companies))
                 steps.append(_Step(item, kept=index.find(f"document:{item.document_id}")))
                 continue
