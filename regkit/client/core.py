@@ -1174,6 +1174,10 @@ class Client:
         def realtime_cached(company_id: str, category: str) -> bool:
             return self._caller.is_cached(documents.realtime_document_op(company_id, category))
 
+        def company_cached(company_id: str) -> dict[str, Any] | None:
+            (answer,) = self._caller.peek([lookup_op("company", company_id, False)])  # free: no ledger row
+            return answer.data if answer is not None and isinstance(answer.data, dict) else None
+
         return Downloader(
             get_document=self._document,
             get_realtime=self.get_realtime_document,
@@ -1182,6 +1186,7 @@ class Client:
             budget=self.budget,
             lifetime=self.policy.document_lifetime,
             timeout=self._timeout,
+            company_cached=company_cached,
         )
 
     def estimate_download_cost(

@@ -73,7 +73,13 @@ def document_id(value: Any) -> str:
             suggestion="pass an id from a company's documents (client.get_company(id).documents); nothing was sent",
         )
     validation.sendable(value, "document_id")
-    return value.strip()
+    stripped = value.strip()
+    if "/" in stripped or "\\" in stripped or stripped.strip(".") == "":
+        raise ValidationError(
+            f"{value!r} is not a document id (it has a path separator or is only dots)",
+            suggestion="pass an id from a company's documents (client.get_company(id).documents); nothing was sent",
+        )
+    return stripped
 
 
 def document_op(value: Any) -> Operation:

@@ -10,34 +10,47 @@ item                                means
 ``"3f2c…"`` (a document id)         a listed document (``get_document``: free)
 ``DocumentRecord``                  the same, its ``url`` used while it lives
 a company's ``documents`` entry     the same (a dict with ``id`` and ``type``)
-``(company_id, document_id)``       a listed document, its company known (for the file name)
-``(company_id, category)``          a document fetched now (``get_realtime_document``: 20 credits)
+``(company_id, document_id)``       a listed document, its company known (for the file name)¹
+``(company_id, category)``          a document fetched now (``get_realtime_document``: 20 credits)²
 ``RealtimeDocumentRecord``          the same, its ``url`` used while it lives
 ``CompanyRecord``                   every document the company lists
 ==================================  =========================================================================
+
+¹ Checked against the company's ``documents`` when its record is in the cache (looked at for free); otherwise the
+pair is trusted: the company only names the file. ² ``shareholder_list`` and ``articles_of_association`` are answered
+by the register with the company's latest *listed* document of that type: when the company's record is in the
+cache and lists one, that listed document is downloaded instead, for free (or reported ``kept``), unless
+``refetch=True``; otherwise it is paid, and the estimate counts it in ``may_duplicate``.
 
 **File names.** ``<company>_<category>_<date>.pdf`` (``.xml`` for structured information): ``<company>`` is the
 company id (``DE-HRB-R3101-94644``: letters, digits and ``-`` only, so safe on every filesystem) where it is known,
 else the document's id (a listed document given by id alone: its metadata does not name the company);
 ``<category>`` the document's ``type`` or the category asked for; ``<date>`` the file's own date (``YYYY-MM-DD``).
-A name already taken by another file gets ``_2``, ``_3``, …; nothing is ever overwritten.
+Each part holds only ``[A-Za-z0-9._-]`` (anything else from the service becomes ``-``, a leading dot too), and a
+document id with a path separator is refused before anything is sent. A name already taken by another file gets
+``_2``, ``_3``, …; nothing is ever overwritten (the file is created exclusively under its name).
 
 **Never paying twice.** The directory keeps an index, ``.regkit-documents.json`` (JSON; what each file is, its
-size). A listed document is kept by its id; a document fetched now by company, category and the file's own date.
+size). A listed document is kept by its id as the service spells it, found in any letter case (as the service looks ids
+up); a document fetched now by company, category and the file's own date.
 A ``(company_id, category)`` pair the directory already holds a file of is not fetched again (the newest file is
 reported as ``kept``) unless ``refetch=True``; after paying, a file whose date the index already has is not written
 twice. A file deleted or changed by hand (its size differs) is fetched again.
 
-**Expired URLs.** A listed document's URL is asked again for free when it is older than
-``policy.document_lifetime`` or the download answers 403. A document fetched now has no free metadata: a record
-whose URL is older than that is fetched again, and its 20 credits are in the estimate shown (and checked against
+**Expired URLs.** A URL is valid 15 minutes; a record's URL is trusted for downloading up to :data:`URL_LIFETIME`
+(14 minutes; the cache keeps answers only ``policy.document_lifetime``, 10). A listed document's URL is asked
+again for free when it is older or the download answers 403. A document fetched now has no free metadata: a
+record whose URL is older than that is fetched again, and its 20 credits are in the estimate shown (and checked against
 the budget) before anything is paid; a URL that turns out dead at download is an error, not a silent second payment.
 
 **Order of work.** Input checked and the directory tested for writing first (:class:`~regkit.errors.ValidationError`,
 nothing sent); then the cost estimated and checked against the budget; then the free metadata of listed documents
 (an unknown id fails here, before any credit is spent); then the paid ones, one by one, with a progress bar when
-there are several. Each file goes to a temporary file in the directory and is renamed into place (``os.replace``),
-and the index is rewritten the same way after each file: an interrupted download leaves whole files only.
+there are several. Each file goes to a temporary file in the directory and is linked into place under a name that
+must not exist, and the index is re-read, merged and rewritten atomically after each file: an interrupted download
+leaves whole files only. Planning and saving hold the directory's lock file (:data:`LOCK_NAME`; ``fcntl.flock``,
+``msvcrt.locking`` on Windows, a logged warning where neither exists), so two downloads into one directory at once
+(a script and the widget) take turns: the second sees the first's files as ``kept`` and never pays for them again.
 """
 
 from __future__ import annotations
@@ -47,8 +60,10 @@ import difflib
 import json
 import logging
 import os
+import re
 import tempfile
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
 from pathlib import Path
@@ -68,6 +83,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "INDEX_NAME",
+    "LOCK_NAME",
+    "URL_LIFETIME",
     "Wanted",
     "wanted",
     "DownloadedFile",
@@ -82,6 +99,13 @@ logger = logging.getLogger(__name__)
 
 #: The index file a download directory keeps (see the module docstring).
 INDEX_NAME = ".regkit-documents.json"
+#: The lock file held while a download plans and saves (two downloads into one directory take turns).
+LOCK_NAME = ".regkit-documents.lock"
+#: How long a document answer's URL (valid 15 minutes) is trusted for downloading: a minute to spare.
+URL_LIFETIME = timedelta(minutes=14)
+#: Categories the register answers with the company's latest LISTED document of that type.
+LISTED_CATEGORIES = ("shareholder_list", "articles_of_association")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _ACCEPTED = (
     "a document id, a DocumentRecord, a company's documents entry, (company_id, document_id), "
     "(company_id, category), a RealtimeDocumentRecord or a CompanyRecord — or a list of them"
@@ -96,6 +120,7 @@ class Wanted:
     document_id: str | None = None
     category: str | None = None
     record: DocumentRecord | RealtimeDocumentRecord | None = None
+    from_company: bool = False  # taken from a CompanyRecord's own documents: its pair needs no check
 
     @property
     def realtime(self) -> bool:
@@ -116,7 +141,7 @@ def _one(item: Any) -> list[Wanted]:
         return [Wanted(None, document_id(item.get("id")), None, item)]
     if isinstance(item, Record) and item.kind == "company":
         company = str(item.get("id"))
-        return [Wanted(company, document_id(d.get("id"))) for d in item.get("documents") or ()]
+        return [Wanted(company, document_id(d.get("id")), from_company=True) for d in item.get("documents") or ()]
     if isinstance(item, str):
         if COMPANY_ID_PATTERN.match(item.strip()):
             raise ValidationError(
@@ -204,28 +229,131 @@ def _write_atomically(path: Path, data: bytes) -> None:
         raise
 
 
+def _part(value: Any) -> str:
+    """One part of a file name: only ``[A-Za-z0-9._-]`` (anything else becomes ``-``), never a leading dot."""
+    text = _UNSAFE.sub("-", str(value)) or "-"
+    return "-" + text[1:] if text.startswith(".") else text
+
+
+def _place(directory: Path, stem: str, suffix: str, data: bytes) -> Path:
+    """Write ``data`` under ``stem + suffix`` in ``directory`` — or ``_2``, ``_3``, … when the name is taken —
+    without ever replacing a file: the temporary file is linked to a name that must not exist (``os.link``; where
+    the filesystem has no hard links, the name is reserved with ``O_EXCL`` first and the file renamed onto it)."""
+    root = directory.resolve()
+    handle, temporary = tempfile.mkstemp(dir=directory, prefix=".part-")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        number = 1
+        while True:
+            target = directory / (f"{stem}{suffix}" if number == 1 else f"{stem}_{number}{suffix}")
+            if target.resolve().parent != root:  # _part makes this impossible; refuse rather than trust it
+                raise ValidationError(
+                    f"the file name {target.name!r} would leave {str(directory)!r}",
+                    suggestion="report this answer; nothing was written",
+                )
+            try:
+                os.link(temporary, target)
+            except FileExistsError:
+                number += 1
+                continue
+            except OSError:  # no hard links here: reserve the name exclusively, then rename onto it
+                try:
+                    os.close(os.open(target, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+                except FileExistsError:
+                    number += 1
+                    continue
+                os.replace(temporary, target)
+            return target
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+
+
+@contextlib.contextmanager
+def _locked(directory: Path, timeout: float = 600.0) -> Iterator[None]:
+    """Hold the directory's lock file (:data:`LOCK_NAME`): ``fcntl.flock`` on POSIX, ``msvcrt.locking`` on
+    Windows; where neither exists, a warning is logged and the download runs unlocked (two downloads into one
+    directory at once may then both pay for a file, but never overwrite one: names are created exclusively)."""
+    with open(directory / LOCK_NAME, "a+b") as handle:
+        try:
+            import fcntl
+        except ImportError:
+            fcntl = None  # type: ignore[assignment]
+        if fcntl is not None:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+            return
+        try:
+            import msvcrt
+        except ImportError:
+            logger.warning("no file locking on this system: downloads into %s are not serialised", directory)
+            yield
+            return
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                handle.seek(0)
+                msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise ValidationError(
+                        f"another download into {str(directory)!r} has held its lock for {timeout:.0f} s",
+                        suggestion=f"wait for it to finish, or remove {LOCK_NAME} if no download is running",
+                    ) from None
+                time.sleep(0.2)
+        try:
+            yield
+        finally:
+            handle.seek(0)
+            msvcrt.locking(handle.fileno(), msvcrt.LK_UNLCK, 1)
+
+
+def _latest_listed(company: Mapping[str, Any], category: str) -> Mapping[str, Any] | None:
+    """The listed document the register answers ``(company_id, category)`` with: the latest of that type."""
+    same = [d for d in company.get("documents") or () if isinstance(d, Mapping) and d.get("type") == category]
+    if not same:
+        return None
+    return max(same, key=lambda d: (bool(d.get("latest")), str(d.get("date")), str(d.get("id"))))
+
+
 class DownloadIndex:
     """The index of a download directory: key → what the file is.
 
     Keys are ``document:<id>`` for a listed document and ``realtime:<company_id>:<category>:<file_date>`` for one
-    fetched now. An unreadable index is started afresh (logged as a warning): the files stay, and what is not in
-    the index is fetched again under a new name.
+    fetched now (a listed document's id as its answer spells it; looked up in any letter case, as the service
+    does). An unreadable index is started afresh (logged as a warning): the files stay, and what is not in the
+    index is fetched again under a new name.
     """
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
         self.path = directory / INDEX_NAME
-        self.entries: dict[str, dict[str, Any]] = {}
-        if self.path.exists():
-            try:
-                loaded = json.loads(self.path.read_text(encoding="utf-8"))
-                self.entries = dict(loaded["files"])
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                logger.warning("download index %s unreadable (%s); starting a new one", self.path, exc)
+        self.entries: dict[str, dict[str, Any]] = self._read()
+
+    def _read(self) -> dict[str, dict[str, Any]]:
+        if not self.path.exists():
+            return {}
+        try:
+            loaded = json.loads(self.path.read_text(encoding="utf-8"))
+            return dict(loaded["files"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            logger.warning("download index %s unreadable (%s); starting a new one", self.path, exc)
+            return {}
 
     def find(self, key: str) -> dict[str, Any] | None:
-        """The entry of ``key`` if its file is still there with its size, else ``None``."""
+        """The entry of ``key`` (a document id in any letter case) if its file is still there with its size, else
+        ``None``."""
         entry = self.entries.get(key)
+        if entry is None and key.startswith("document:"):
+            folded = key.casefold()
+            entry = next((e for k, e in self.entries.items() if k.casefold() == folded), None)
         if entry is None:
             return None
         try:
@@ -251,8 +379,9 @@ class DownloadIndex:
         return name
 
     def add(self, key: str, entry: dict[str, Any]) -> None:
-        """Record ``entry`` under ``key`` and rewrite the index atomically."""
-        self.entries[key] = entry
+        """Record ``entry`` under ``key`` and rewrite the index atomically, merged with what is on disk now (so an
+        entry another download wrote meanwhile is kept)."""
+        self.entries = {**self.entries, **self._read(), key: entry}
         text = json.dumps({"version": 1, "files": self.entries}, indent=1, sort_keys=True, ensure_ascii=False)
         _write_atomically(self.path, text.encode("utf-8"))
 
@@ -358,6 +487,10 @@ class DownloadEstimate:
         ``paid * 20``: the most the download can spend.
     budget_remaining : int or None
         Credits left in the client's budget (``None``: no budget).
+    may_duplicate : int
+        Of the paid ones, shareholder lists or articles asked as ``(company_id, category)`` whose company record is
+        not in the cache: the register answers these with the company's latest listed document, which a download
+        of the company's listed files (free) would also fetch. Look the company up first to get it for free.
     """
 
     files: int
@@ -366,6 +499,7 @@ class DownloadEstimate:
     paid: int
     credits: int
     budget_remaining: int | None
+    may_duplicate: int = 0
 
     @property
     def within_budget(self) -> bool:
@@ -374,9 +508,14 @@ class DownloadEstimate:
 
     def __str__(self) -> str:
         budget = "" if self.budget_remaining is None else f"; budget left {self.budget_remaining}"
+        duplicate = (
+            f"; {self.may_duplicate} of them may be a listed file (free once the company is looked up)"
+            if self.may_duplicate
+            else ""
+        )
         return (
             f"{self.files} documents: {self.kept} kept, {self.free} free, {self.paid} × "
-            f"{PRICES['document_realtime']} = {self.credits} credits{budget}"
+            f"{PRICES['document_realtime']} = {self.credits} credits{duplicate}{budget}"
         )
 
 
@@ -385,6 +524,7 @@ class _Step:
     item: Wanted
     kept: dict[str, Any] | None = None
     price: int = 0
+    may_duplicate: bool = False
     result: DownloadedFile | None = field(default=None)
 
 
@@ -405,9 +545,15 @@ class Downloader:
     budget : Budget
         Checked against the estimate before anything is paid.
     lifetime : timedelta
-        How long a document answer's URL is trusted (``policy.document_lifetime``).
+        How long the cache keeps a document answer (``policy.document_lifetime``; kept for callers).
     timeout : float or (float, float)
         For the file requests.
+    company_cached : callable, optional
+        ``company_cached(company_id)``: the company's record if the cache holds it now, else ``None`` — looked at
+        for free (no request, no ledger row) to find a listed document instead of paying, and to check a
+        ``(company_id, document_id)`` pair.
+    url_lifetime : timedelta
+        How long a document answer's URL (valid 15 minutes) is trusted for downloading: :data:`URL_LIFETIME`.
     """
 
     def __init__(
@@ -420,7 +566,11 @@ class Downloader:
         budget: Budget,
         lifetime: timedelta,
         timeout: float | tuple[float, float],
+        company_cached: Callable[[str], Mapping[str, Any] | None] | None = None,
+        url_lifetime: timedelta = URL_LIFETIME,
     ) -> None:
+        self._company_cached = company_cached
+        self._url_lifetime = url_lifetime
         self._get_document = get_document
         self._get_realtime = get_realtime
         self._realtime_cached = realtime_cached
@@ -430,11 +580,19 @@ class Downloader:
         self._timeout = timeout
 
     # -- planning ------------------------------------------------------------------------------
+    def _company(self, company_id: str, seen: dict[str, Mapping[str, Any] | None]) -> Mapping[str, Any] | None:
+        if company_id not in seen:
+            seen[company_id] = self._company_cached(company_id) if self._company_cached is not None else None
+        return seen[company_id]
+
     def _plan(self, items: Sequence[Wanted], index: DownloadIndex, refetch: bool) -> list[_Step]:
         steps: list[_Step] = []
         paying: set[tuple[str | None, str | None]] = set()
+        companies: dict[str, Mapping[str, Any] | None] = {}
         for item in items:
             if not item.realtime:
+                if item.company_id is not None and not item.from_company:
+                    self._check_pair(item, self._company(item.company_id, companies))
                 steps.append(_Step(item, kept=index.find(f"document:{item.document_id}")))
                 continue
             assert item.company_id is not None and item.category is not None
@@ -443,13 +601,38 @@ class Downloader:
                 kept = index.find(f"realtime:{item.company_id}:{item.category}:{record.get('file_date')}")
             else:
                 kept = None if refetch or record is not None else index.find_realtime(item.company_id, item.category)
+            company = None
+            if kept is None and record is None and not refetch and item.category in LISTED_CATEGORIES:
+                company = self._company(item.company_id, companies)
+                latest = _latest_listed(company, item.category) if company is not None else None
+                if latest is not None:  # the register would answer with this listed document: free
+                    listed = Wanted(item.company_id, document_id(latest.get("id")))
+                    steps.append(_Step(listed, kept=index.find(f"document:{listed.document_id}")))
+                    continue
             pair = (item.company_id, item.category)
-            fresh = record is not None and record.url_fresh(self._lifetime)
+            fresh = record is not None and record.url_fresh(self._url_lifetime)
             free = kept is not None or fresh or pair in paying or self._realtime_cached(*pair)
             if not free:
                 paying.add(pair)
-            steps.append(_Step(item, kept=kept, price=0 if free else PRICES["document_realtime"]))
+            duplicate = not free and record is None and item.category in LISTED_CATEGORIES and company is None
+            steps.append(
+                _Step(item, kept=kept, price=0 if free else PRICES["document_realtime"], may_duplicate=duplicate)
+            )
         return steps
+
+    @staticmethod
+    def _check_pair(item: Wanted, company: Mapping[str, Any] | None) -> None:
+        """A ``(company_id, document_id)`` pair checked against the company's cached ``documents`` (free); with
+        no cached record the pair is trusted (the company only names the file)."""
+        if company is None:
+            return
+        listed = {str(d.get("id")).casefold() for d in company.get("documents") or ()}
+        if str(item.document_id).casefold() not in listed:
+            raise ValidationError(
+                f"{item.company_id} does not list the document {item.document_id!r}",
+                suggestion="take the id from the company's documents (client.get_company(id).documents), or pass "
+                "the document id alone; nothing was sent",
+            )
 
     def estimate(self, documents: Any, directory: str | os.PathLike[str], *, refetch: bool = False) -> DownloadEstimate:
         """What :meth:`download` would cost now; nothing is sent and the directory is not created."""
@@ -467,6 +650,7 @@ class Downloader:
             paid=paid,
             credits=sum(s.price for s in steps),
             budget_remaining=self._budget.remaining,
+            may_duplicate=sum(1 for s in steps if s.may_duplicate),
         )
 
     # -- downloading ---------------------------------------------------------------------------
@@ -476,6 +660,10 @@ class Downloader:
         """Save ``documents`` into ``directory`` (see the module docstring); return the files in input order."""
         items = wanted(documents)
         path = check_directory(directory)
+        with _locked(path):  # another download into this directory (a script and the widget) waits its turn
+            return self._download(items, path, refetch, progress)
+
+    def _download(self, items: Sequence[Wanted], path: Path, refetch: bool, progress: bool) -> Downloads:
         index = DownloadIndex(path)
         steps = self._plan(items, index, refetch)
         estimate = self._estimate(steps)
@@ -490,7 +678,7 @@ class Downloader:
         for step in steps:  # the free metadata first: an unknown id fails before any credit is spent
             if step.kept is None and not step.item.realtime and step.item.document_id is not None:
                 record = listed.get(step.item.document_id)
-                if record is None or not record.url_fresh(self._lifetime):
+                if record is None or not record.url_fresh(self._url_lifetime):
                     listed[step.item.document_id] = self._get_document(step.item.document_id, False)
         to_fetch = [s for s in steps if s.kept is None]
         session = self._session()
@@ -528,8 +716,8 @@ class Downloader:
     def _listed(
         self, session: requests.Session, index: DownloadIndex, item: Wanted, record: DocumentRecord
     ) -> DownloadedFile:
-        key = f"document:{item.document_id}"
-        again = index.find(key)  # the same document asked twice in one call
+        key = f"document:{record.get('id') or item.document_id}"  # the id as the answer spells it
+        again = index.find(key)  # the same document asked twice in one call (in any letter case)
         if again is not None:
             return self._kept(index.directory, item, again)
         response = self._get(session, record["url"])
@@ -537,30 +725,32 @@ class Downloader:
             record = self._get_document(str(item.document_id), True)
             response = self._get(session, record["url"])
         self._check(response, item)
-        company = item.company_id or str(item.document_id)
+        company = item.company_id or str(record.get("id") or item.document_id)
         return self._save(
             index,
             key,
             response.content,
-            stem=f"{company}_{record.get('type')}_{record.get('date')}",
+            stem="_".join(_part(p) for p in (company, record.get("type"), record.get("date"))),
             suffix=".pdf",
             company_id=item.company_id,
             category=str(record.get("type")),
             file_date=record.get("date"),
-            document_id=item.document_id,
+            document_id=str(record.get("id") or item.document_id),
             credits=0,
         )
 
     def _realtime(self, session: requests.Session, index: DownloadIndex, item: Wanted, refetch: bool) -> DownloadedFile:
         assert item.company_id is not None and item.category is not None
         record = item.record if isinstance(item.record, RealtimeDocumentRecord) else None
-        if record is None or not record.url_fresh(self._lifetime):
+        if record is None or not record.url_fresh(self._url_lifetime):
             if not refetch and record is None:
                 again = index.find_realtime(item.company_id, item.category)  # asked twice in one call
                 if again is not None:
                     return self._kept(index.directory, item, again)
             record = self._get_realtime(item.company_id, item.category)
-        credits = record.meta.credits
+            credits = record.meta.credits
+        else:
+            credits = 0  # the caller's record, paid (if at all) when it was fetched, not by this download
         key = f"realtime:{item.company_id}:{item.category}:{record.get('file_date')}"
         kept = index.find(key)
         if kept is not None:  # paid, and the file of that date is here already: not written twice
@@ -584,7 +774,7 @@ class Downloader:
             index,
             key,
             response.content,
-            stem=f"{item.company_id}_{item.category}_{record.get('file_date') or 'undated'}",
+            stem="_".join(_part(p) for p in (item.company_id, item.category, record.get("file_date") or "undated")),
             suffix=suffix,
             company_id=item.company_id,
             category=item.category,
@@ -620,11 +810,9 @@ class Downloader:
         document_id: str | None,
         credits: int,
     ) -> DownloadedFile:
-        name = index.free_name(stem, suffix)
-        target = index.directory / name
-        _write_atomically(target, data)
+        target = _place(index.directory, stem, suffix, data)
         entry = {
-            "file": name,
+            "file": target.name,
             "size": len(data),
             "company_id": company_id,
             "category": category,

@@ -222,8 +222,9 @@ def answers(path: str, data: Any) -> bool:
         asked, _, part = path.split("/v1/person/", 1)[1].partition("/")
         named = data.get("person_id" if part == "holdings" else "id")
         return part in ("", "holdings") and isinstance(named, str) and named.lower() == asked.lower()
-    if "/v1/document/" in path:  # a listed document's metadata names its id
-        return data.get("id") == path.split("/v1/document/", 1)[1]
+    if "/v1/document/" in path:  # a listed document's metadata names its id (looked up in any letter case)
+        named = data.get("id")
+        return isinstance(named, str) and named.casefold() == path.split("/v1/document/", 1)[1].casefold()
     if "/v1/transparenzregister/extracts/" in path:
         return data.get("status") in _TERMINAL_EXTRACT
     return True

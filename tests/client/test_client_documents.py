@@ -254,16 +254,35 @@ def test_expired_urls(make_local: Any, world: Any, company_id: str, tmp_path: Pa
     assert target.used() == 20
 
 
-def test_an_old_realtime_record_shows_its_cost_and_is_paid_again(
+def _aged(record: Any, minutes: float) -> Any:
+    """``record`` as if its answer had come ``minutes`` ago (a hand-built record: the URL is the register's own)."""
+    from dataclasses import replace
+    from datetime import datetime, timezone
+
+    from regkit.client.documents import DocumentRecord, RealtimeDocumentRecord
+
+    meta = replace(record.meta, from_cache=False, fetched_at=datetime.now(timezone.utc) - timedelta(minutes=minutes))
+    if isinstance(record, RealtimeDocumentRecord):
+        return RealtimeDocumentRecord(record.raw, meta, company_id=record.company_id)
+    return DocumentRecord(record.raw, meta)
+
+
+def test_a_realtime_url_is_trusted_for_14_minutes_then_paid_again(
     make_local: Any, company_id: str, tmp_path: Path
 ) -> None:
     target = make_local()
     client = target.client(policy=CachePolicy(document=timedelta(seconds=0.5)))
     record = client.get_realtime_document(company_id, "structured_information")
-    time.sleep(0.6)
-    estimate = client.estimate_download_cost(record, tmp_path / "d")
+    time.sleep(0.6)  # the cache no longer answers: only the record's own URL is free
+    twelve = _aged(record, 12)  # older than the cache's 10 minutes, its URL still valid (15)
+    assert client.estimate_download_cost(twelve, tmp_path / "d").credits == 0
+    files = client.download(twelve, tmp_path / "d")
+    assert files.credits == 0 and files[0].status == "downloaded" and target.used() == 20
+    assert files[0].path.read_bytes().startswith(b"<?xml")
+    old = _aged(record, 14.5)  # past the 14 minutes trusted: fetched again, and the estimate says so first
+    estimate = client.estimate_download_cost(old, tmp_path / "e")
     assert (estimate.paid, estimate.credits) == (1, 20)
-    files = client.download(record, tmp_path / "d")
+    files = client.download(old, tmp_path / "e")
     assert files.credits == 20 and target.used() == 40
 
 
@@ -306,3 +325,157 @@ def test_a_downloaded_shareholder_list_reads_back_as_its_ownership_history(
         )
         assert read["nominal_share"].astype(float).sum() == pytest.approx(filed["nominal_share"].astype(float).sum())
     assert local.used() == 10  # the history; the listed files were free
+
+
+def _with_listed(world: Any, kind: str) -> tuple[str, dict[str, Any]]:
+    """A company listing documents of ``kind``, and its latest one (a single newest date, none marked otherwise)."""
+    for cid, record in world.companies.items():
+        same = [d for d in record.get("documents") or () if d["type"] == kind]
+        dates = sorted(d["date"] for d in same)
+        if len(same) >= 2 and dates[-1] != dates[-2]:
+            latest = max(same, key=lambda d: d["date"])
+            if all(not d.get("latest") for d in same) or latest.get("latest"):
+                return cid, latest
+    raise AssertionError(f"no company with several {kind} documents")
+
+
+@pytest.mark.parametrize("kind", ["shareholder_list", "articles_of_association"])
+def test_a_listed_category_of_a_cached_company_is_the_free_listed_file(
+    local: Any, world: Any, kind: str, tmp_path: Path
+) -> None:
+    company_id, latest = _with_listed(world, kind)
+    client = local.client()
+    company = client.get_company(company_id)
+    first = client.download(company, tmp_path, progress=False)
+    again = client.download((company_id, kind), tmp_path)
+    assert [f.status for f in again] == ["kept"] and again.credits == 0
+    assert again[0].path == tmp_path / f"{company_id}_{kind}_{latest['date']}.pdf"
+    assert again[0].path in [f.path for f in first]
+    fresh = client.download((company_id, kind), tmp_path / "fresh")  # not in the directory: the free path
+    assert fresh[0].status == "downloaded" and fresh[0].document_id == latest["id"] and fresh.credits == 0
+    assert fresh[0].path.read_bytes() == again[0].path.read_bytes()
+    assert not [name for name in _files(tmp_path) if name.endswith("_2.pdf")]
+    assert local.counter.count(path="/v1/document") == 0 and local.used() == 10  # the company lookup only
+
+
+def test_a_listed_category_of_an_unknown_company_is_paid_and_the_estimate_says_it_may_duplicate(
+    inprocess: Any, world: Any, tmp_path: Path
+) -> None:
+    company_id, latest = _with_listed(world, "shareholder_list")
+    client = inprocess.client()
+    estimate = client.estimate_download_cost([(company_id, "shareholder_list")], tmp_path)
+    assert (estimate.paid, estimate.credits, estimate.may_duplicate) == (1, 20, 1)
+    assert "may be a listed file" in str(estimate)
+    files = client.download((company_id, "shareholder_list"), tmp_path)
+    assert files.credits == 20 == inprocess.used()
+    assert files[0].file_date == latest["date"]  # the register's answer is that listed document
+
+
+def test_a_pair_is_checked_against_the_cached_company(
+    inprocess: Any, world: Any, company_id: str, tmp_path: Path
+) -> None:
+    other = next(d["id"] for cid, r in world.companies.items() if cid != company_id for d in r.get("documents") or ())
+    own = world.companies[company_id]["documents"][0]
+    trusting = inprocess.client(cache=None)  # no cached record: the pair is trusted, the company names the file
+    files = trusting.download((company_id, other), tmp_path / "trusted")
+    assert files[0].path.name.startswith(f"{company_id}_")
+    client = inprocess.client()
+    client.get_company(company_id)
+    before = inprocess.counter.count()
+    with pytest.raises(ValidationError, match="does not list the document"):
+        client.download((company_id, other), tmp_path / "checked")
+    assert inprocess.counter.count() == before  # refused before sending
+    files = client.download((company_id, own["id"].upper()), tmp_path / "checked")  # any letter case
+    assert files[0].path.name == f"{company_id}_{own['type']}_{own['date']}.pdf"
+
+
+def test_a_document_id_in_another_letter_case_is_the_same_file(
+    local: Any, world: Any, company_id: str, tmp_path: Path
+) -> None:
+    from regkit.client.policy import answers
+
+    listed = world.companies[company_id]["documents"][0]
+    client = local.client()
+    tmp_path = tmp_path / "d"
+    first = client.download(listed["id"].upper(), tmp_path)
+    assert first[0].document_id == listed["id"]  # indexed by the answer's own id
+    for spelling in (listed["id"], listed["id"].upper(), listed["id"].title()):
+        again = client.download(spelling, tmp_path)
+        assert again[0].status == "kept" and again[0].path == first[0].path
+    assert local.counter.count("GET", "/v1/documents/*") == 1 and _files(tmp_path) == [first[0].path.name]
+    assert answers(f"/v1/document/{listed['id'].upper()}", {"id": listed["id"]})
+    assert not answers(f"/v1/document/{listed['id']}", {"id": "another"})
+
+
+@pytest.mark.parametrize("hostile", ["../x", "..", "a/../../b", "..\\x"])
+def test_a_hostile_document_id_is_refused_before_sending(inprocess: Any, hostile: str, tmp_path: Path) -> None:
+    client = inprocess.client()
+    with pytest.raises(ValidationError, match="not a document id"):
+        client.download(hostile, tmp_path / "d")
+    assert inprocess.counter.count() == 0 and not (tmp_path / "x").exists()
+
+
+def test_server_values_with_path_characters_stay_in_the_directory(
+    local: Any, world: Any, company_id: str, tmp_path: Path
+) -> None:
+    from regkit.client.documents import DocumentRecord
+
+    listed = world.companies[company_id]["documents"][0]
+    client = local.client()
+    record = client.get_document(listed["id"])
+    hostile = DocumentRecord({**record.raw, "type": "../../evil", "date": "2020/01/01"}, record.meta)
+    target = tmp_path / "d"
+    files = client.download(hostile, target)
+    # each part: characters outside [A-Za-z0-9._-] become "-", and a leading dot too
+    assert files[0].path == target / f"{listed['id']}_-.-..-evil_2020-01-01.pdf"
+    assert files[0].path.read_bytes().startswith(b"%PDF-")
+    assert list(tmp_path.rglob("*evil*")) == [files[0].path]
+
+
+def _download_in_process(target: Any, cache: Path, wanted: Any, directory: Path, barrier: Any, out: Any) -> None:
+    client = target.client(cache=cache)
+    barrier.wait(timeout=30)
+    try:
+        files = client.download(wanted, directory, progress=False)
+        out.put(sorted((f.path.name, f.status, f.credits) for f in files))
+    except BaseException as exc:  # reported to the test, not lost in the child
+        out.put(repr(exc))
+    finally:
+        client.close()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="fork start method")
+def test_two_processes_downloading_into_one_directory_take_turns(
+    make_local: Any, world: Any, company_id: str, tmp_path: Path
+) -> None:
+    import multiprocessing
+
+    target = make_local("loopback")
+    listed = [d["id"] for d in world.companies[company_id]["documents"]]
+    wanted = [(company_id, "current_printout"), *listed]
+    directory = tmp_path / "shared"
+    context = multiprocessing.get_context("fork")
+    barrier, out = context.Barrier(2), context.Queue()
+    workers = [
+        context.Process(
+            target=_download_in_process,
+            args=(target, tmp_path / f"cache{n}.sqlite", wanted, directory, barrier, out),
+        )
+        for n in range(2)
+    ]
+    for worker in workers:
+        worker.start()
+    results = [out.get(timeout=120) for _ in workers]
+    for worker in workers:
+        worker.join(timeout=30)
+        assert worker.exitcode == 0
+    assert all(isinstance(r, list) for r in results), results
+    credits = sorted(sum(c for _, _, c in r) for r in results)
+    assert credits == [0, 20] and target.used() == 20  # paid once: the second saw the first's index
+    statuses = sorted({s for _, s, _ in r} == {"kept"} for r in results)
+    assert statuses == [False, True]
+    names = _files(directory)
+    assert len(names) == len(wanted) and not [n for n in names if "_2." in n]
+    index = json.loads((directory / ".regkit-documents.json").read_text())
+    assert sorted(e["file"] for e in index["files"].values()) == names
+    assert not [p for p in os.listdir(directory) if p.startswith(".part-")]
