@@ -168,7 +168,7 @@ def shareholder_list(pdf: bytes | str | os.PathLike[str]) -> pd.DataFrame:
         document_id           str             the ``Dokument-ID`` the list prints
         document_date         datetime64[us]  the list's date (``Stand der Liste``)
         position              Int64           the running number of the share
-        holder_name           str             name or firm
+        holder_name           str             name or firm, each run of white space one space
         seat_or_birth         str             the third column as printed; NaN when empty
         holder_date_of_birth  datetime64[us]  natural persons (``geb. 16.09.1980, …``); NaT otherwise
         holder_city           str             residence of a person, seat of a company
