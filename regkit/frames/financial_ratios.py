@@ -1,6 +1,6 @@
 """Financial ratios from an indicators frame.
 
-Every ratio is null (<NA>) where an input is null or the denominator is zero — never 0, never ±inf. Negative
+Every ratio is null (<NA>) where an input is unknown or the denominator is zero — never 0, never ±inf. Negative
 denominators are kept (negative equity gives a negative liabilities-to-equity ratio: that is the fact).
 
 Revenue growth compares a report with the company's report of the *previous year*: the latest revision of
@@ -12,6 +12,12 @@ The five :data:`FINANCIAL_RATIOS` need measures only a financials answer has (``
 :func:`regkit.frames.indicators` of it has all 48); :func:`ratios` adds them when the frame has their inputs.
 Expenses (``interest_expense``, ``materials``) are taken by their magnitude, whichever sign a filing gives
 them, so that a coverage or a number of days is positive when the business is. A year is 365 days.
+
+**An empty item is zero in a full report.** A report with a P&L (a full report: its ``ebitda`` is not null)
+shows the full balance sheet, where an item the filing does not show is an empty item — zero (§ 265 (8) HGB).
+So in such a row a null ``financial_debt``, ``cash``, ``trade_receivables`` or ``trade_payables`` counts as
+0: no bank debt gives a ``net_debt_to_ebitda`` of −cash / EBITDA, no receivables a ``days_sales_outstanding``
+of 0. In a short report (no P&L: ``ebitda`` null) those measures are unknown, and the ratios stay <NA>.
 """
 
 from __future__ import annotations
@@ -51,6 +57,9 @@ _FINANCIAL_INPUTS = (
     "revenue",
 )
 
+_BALANCE_SHEET_ITEMS = ("financial_debt", "cash", "trade_receivables", "trade_payables")
+"""Inputs that are items of the full balance sheet: zero where a full report does not show them."""
+
 _DAYS_PER_YEAR = 365
 _GROWTH_DAYS = (300, 430)
 
@@ -76,13 +85,15 @@ def _financial_ratios(out: pd.DataFrame) -> None:
     """Add :data:`FINANCIAL_RATIOS` to ``out`` in place (it has every column of ``_FINANCIAL_INPUTS``)."""
     work = pd.DataFrame(index=out.index)
     work["ebitda"] = out["ebitda"].astype("Float64")
+    full = work["ebitda"].notna()  # a report with a P&L shows the full balance sheet: an empty item is zero
+    item = {name: out[name].astype("Float64").mask(full & out[name].isna(), 0.0) for name in _BALANCE_SHEET_ITEMS}
     work["ebit"] = out["ebit"].astype("Float64")
     work["revenue"] = out["revenue"].astype("Float64")
     work["interest"] = _magnitude(out, "interest_expense")
     work["materials"] = _magnitude(out, "materials")
-    work["net_debt"] = out["financial_debt"].astype("Float64") - out["cash"].astype("Float64")
-    work["receivable_days"] = out["trade_receivables"].astype("Float64") * _DAYS_PER_YEAR
-    work["payable_days"] = out["trade_payables"].astype("Float64") * _DAYS_PER_YEAR
+    work["net_debt"] = item["financial_debt"] - item["cash"]
+    work["receivable_days"] = item["trade_receivables"] * _DAYS_PER_YEAR
+    work["payable_days"] = item["trade_payables"] * _DAYS_PER_YEAR
     out["ebitda_margin"] = _divide(work, "ebitda", "revenue")
     out["interest_coverage"] = _divide(work, "ebit", "interest")
     out["net_debt_to_ebitda"] = _divide(work, "net_debt", "ebitda")
@@ -144,7 +155,9 @@ def ratios(indicators_frame: pd.DataFrame) -> pd.DataFrame:
         When the frame has the 48 measures of a financials answer (``ebitda``, ``ebit``,
         ``interest_expense``, ``financial_debt``, ``cash``, ``trade_receivables``, ``trade_payables``,
         ``materials``, ``revenue``), also the :data:`FINANCIAL_RATIOS` (``Float64``, <NA> — never ±inf —
-        where an input is null or a denominator is zero):
+        where an input is null or a denominator is zero; in a full report, one whose ``ebitda`` is not null, a
+        null ``financial_debt``, ``cash``, ``trade_receivables`` or ``trade_payables`` is an empty item of the
+        balance sheet and counts as 0, § 265 (8) HGB — see the module docstring):
 
         ======================  ==================================================================
         ebitda_margin           ebitda / revenue

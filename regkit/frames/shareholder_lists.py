@@ -5,8 +5,13 @@ The local register writes each ``shareholder_list`` document as a PDF whose firs
 ``Dokument-ID``, and then carries the table of the GesLV (running number, name or firm, seat or date of birth and
 residence, nominal amount in EUR, percentage of the share, percentage of the total holding), headings repeated
 on every page. :func:`shareholder_list` reads that table with pdfplumber (the lines of the table are drawn, so
-its cells are found by their borders, wrapped text included) and gives one row per share — the same numbers as
-the ownership history of the same document (``regkit.frames.ownership_history``).
+its cells are found by their borders, wrapped text included) and gives one row per share — the same numbers and
+names as the ownership history of the same document (``regkit.frames.ownership_history``).
+
+A cell's text is its characters in the order they are written, joined with nothing between them: the writer
+breaks a cell's lines itself, a line broken at a space ending with that space and a word too long for a line cut
+with nothing between its pieces, so a long word reads back whole. Names and seats are written with their white
+space normalised — a run of white space is one space, none at either end, as in the register — and read so.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from __future__ import annotations
 import io
 import os
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -110,12 +116,12 @@ def _row(cells: Sequence[str | None], source: str) -> tuple[Any, ...]:
     position = number.strip()
     if not position.isdigit():
         raise _not_a_list(source, f"a table row starts with {position!r}, not a running number")
-    seat = " ".join(seat.split())
+    name, seat = " ".join(name.split()), " ".join(seat.split())
     birth = _BIRTH.match(seat)
     cents = int(_number(nominal, _EUR, source, position).replace(".", "").replace(",", ""))
     return (
         int(position),
-        " ".join(name.split()),
+        name,
         seat or None,
         _date(birth),
         (birth.group(4) if birth else seat) or None,
@@ -123,6 +129,25 @@ def _row(cells: Sequence[str | None], source: str) -> tuple[Any, ...]:
         float(_number(share, _PERCENT, source, position).replace(",", ".")),
         float(_number(total, _PERCENT, source, position).replace(",", ".")),
     )
+
+
+def _cell_texts(chars: Sequence[Any], rows: Sequence[Any]) -> list[list[str]]:
+    """The text of each cell of ``rows`` (pdfplumber table rows): the characters whose centre lies in the cell, in
+    the order the page writes them, joined with nothing between them."""
+    rows = sorted(rows, key=lambda row: row.bbox[1])
+    tops = [row.bbox[1] for row in rows]
+    found: list[list[list[str]]] = [[[] for _ in row.cells] for row in rows]
+    for char in chars:
+        y = (char["top"] + char["bottom"]) / 2
+        index = bisect_right(tops, y) - 1
+        if index < 0 or y > rows[index].bbox[3]:
+            continue
+        x = (char["x0"] + char["x1"]) / 2
+        for column, cell in enumerate(rows[index].cells):
+            if cell is not None and cell[0] <= x <= cell[2]:
+                found[index][column].append(char["text"])
+                break
+    return [["".join(cell) for cell in row] for row in found]
 
 
 def shareholder_list(pdf: bytes | str | os.PathLike[str]) -> pd.DataFrame:
@@ -143,7 +168,7 @@ def shareholder_list(pdf: bytes | str | os.PathLike[str]) -> pd.DataFrame:
         document_id           str             the ``Dokument-ID`` the list prints
         document_date         datetime64[us]  the list's date (``Stand der Liste``)
         position              Int64           the running number of the share
-        holder_name           str             name or firm
+        holder_name           str             name or firm, each run of white space one space
         seat_or_birth         str             the third column as printed; NaN when empty
         holder_date_of_birth  datetime64[us]  natural persons (``geb. 16.09.1980, …``); NaT otherwise
         holder_city           str             residence of a person, seat of a company
@@ -185,8 +210,8 @@ def shareholder_list(pdf: bytes | str | os.PathLike[str]) -> pd.DataFrame:
             raise _not_a_list(source, f"its first page starts with {start!r}")
         header = {name: pattern.search(first) for name, pattern in _HEADER.items()}
         for page in document.pages:
-            for table in page.extract_tables():
-                for cells in table[1:]:  # the first row of every page's table is its headings
+            for table in page.find_tables():
+                for cells in _cell_texts(page.chars, table.rows)[1:]:  # the first row of each page: headings
                     if len(cells) != 6:
                         raise _not_a_list(source, f"a table row has {len(cells)} cells, not the GesLV's 6")
                     rows.append(_row(cells, source))

@@ -7,9 +7,12 @@ Every list of the world is written and read back in ``tests/local/test_local_sha
 from __future__ import annotations
 
 import datetime as dt
+import io
 
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from regkit.errors import ValidationError
 from regkit.frames import ownership_history, shareholder_list, ubos
@@ -91,6 +94,63 @@ def test_a_long_list_runs_over_pages_and_reads_back_whole():
     assert frame["percentage"].tolist() == [100 / 120] * 120
     assert (frame["holder_city"] == "Görlitz").all()
     assert frame["document_date"].iloc[0] == pd.Timestamp("2021-12-31")
+
+
+# letters of the Latin-1 path (umlauts, ß), and beyond it (the DejaVu path): Polish, Czech, Sorbian, Greek, Cyrillic
+_LETTERS = "abcxyzAMWZäöüÄÖÜßéçñ0189-&.,'()/" + "łśőčřžĆŁ" + "αβΩΣ" + "жщЮЯ"
+_WORDS = st.text(alphabet=_LETTERS, min_size=1, max_size=90)  # up to twice as long as a line of the column
+_SPACES = st.text(alphabet=" \t\n\u00a0\u2003", min_size=1, max_size=3)
+
+
+@st.composite
+def _names(draw: st.DrawFn) -> str:
+    words = draw(st.lists(_WORDS, min_size=1, max_size=6))
+    text = draw(st.text(alphabet=" \t", max_size=2))  # leading white space, sometimes
+    for i, word in enumerate(words):
+        text += word + (draw(_SPACES) if i < len(words) - 1 else "")
+    return text + draw(st.text(alphabet=" \t", max_size=2))
+
+
+@settings(max_examples=80, deadline=None)
+@given(names=st.lists(_names(), min_size=1, max_size=3), city=_names())
+def test_any_name_reads_back_as_its_normalised_form(names: list[str], city: str) -> None:
+    company = {"id": "DE-HRB-B1-1", "name": {"name": "Eigentum GmbH"}, "register": {}}
+    entries = [
+        {
+            "id": f"o-{i}",
+            "name": name,
+            "entity_type": "german_company",
+            "city": city,
+            "nominal_shares": 100 * (i + 1),
+            "percentage_shares": 10.0,
+        }
+        for i, name in enumerate(names)
+    ]
+    frame = shareholder_list(shareholder_list_pdf(company, {"id": "d-1", "date": "2020-01-01"}, entries))
+    # normalised by hand: the words, one space between them
+    assert frame["holder_name"].tolist() == [" ".join(name.split()) for name in names]
+    assert frame["holder_city"].tolist() == [" ".join(city.split())] * len(names)
+
+
+def test_a_word_longer_than_the_column_is_cut_into_lines_and_read_back_whole():
+    word = "Grundstücksverwaltungsbeteiligungsgesellschaft" * 3  # 138 letters: some four lines of the column
+    company = {"id": "DE-HRB-B1-1", "name": {"name": "Eigentum GmbH"}, "register": {}}
+    entries = [
+        {
+            "name": f"  {word}  und   Söhne ",
+            "entity_type": "german_company",
+            "city": "Kassel",
+            "nominal_shares": 100,
+            "percentage_shares": 100.0,
+        }
+    ]
+    pdf = shareholder_list_pdf(company, {"id": "d-1", "date": "2020-01-01"}, entries)
+    import pdfplumber
+
+    with pdfplumber.open(io.BytesIO(pdf)) as document:
+        cell = document.pages[0].extract_tables()[0][1][1]  # pdfplumber's own reading: lines of the cell
+    assert cell.count("\n") >= 3  # the word is on several lines
+    assert shareholder_list(pdf)["holder_name"].tolist() == [f"{word} und Söhne"]
 
 
 def test_a_pdf_that_is_not_a_shareholder_list_says_what_was_expected(tmp_path):

@@ -13,13 +13,19 @@ the same document. A list with a character outside Latin-1 is written in DejaVu 
 list uses), so every name is written as it is (``Cottbus - Chóśebuz``); it is the copy matplotlib ships, so
 nothing is downloaded. Embedding it takes about ten times as long as writing the list, so a list whose text is
 all Latin-1 (nearly every one) is written in the PDF core font Helvetica instead.
+
+Names and seats are written with their white space normalised (:func:`normalise_text`: a run of white space is
+one space, none at either end), as in the register. They are broken into lines by this writer, not by fpdf2, so
+that the text of a cell read back character by character is the text written: a line that ends at a space keeps
+that space (an invisible last character), and a word too long for a line is cut where the line is full, with
+nothing between its pieces — ``regkit.frames.shareholder_list`` joins a cell's characters as they come.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import importlib.util
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -39,6 +45,7 @@ __all__ = [
     "filed_shareholder_list_pdf",
     "format_eur",
     "format_percent",
+    "normalise_text",
     "seat_or_birth",
     "shareholder_list_pdf",
 ]
@@ -71,6 +78,42 @@ def _font_files() -> tuple[Path, Path]:
         if regular.is_file() and bold.is_file():
             return regular, bold
     raise FileNotFoundError("DejaVu Sans not found in matplotlib's data: reinstall matplotlib (pip install matplotlib)")
+
+
+def normalise_text(text: str) -> str:
+    """A name or seat as the list writes it: each run of white space one space, none at either end.
+
+    Examples
+    --------
+    >>> normalise_text("  Ida \t Roth  ")
+    'Ida Roth'
+    """
+    return " ".join(str(text).split())
+
+
+def _wrap(width_of: Callable[[str], float], text: str, width: float) -> str:
+    """``text`` (normalised) in lines no wider than ``width``, joined by newlines; their characters in order are
+    ``text``: a line broken at a space ends with that space, and a word longer than a line is cut where the line
+    is full (at least one character a line)."""
+    lines: list[str] = []
+    line = ""
+    words = text.split(" ")
+    for index, word in enumerate(words):
+        piece = word if index == len(words) - 1 else word + " "
+        if width_of(line + piece) <= width:
+            line += piece
+            continue
+        if line:
+            lines.append(line)
+        while width_of(piece) > width:
+            cut = 1
+            while cut < len(piece) and width_of(piece[: cut + 1]) <= width:
+                cut += 1
+            lines.append(piece[:cut])
+            piece = piece[cut:]
+        line = piece
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def format_eur(cents: int) -> str:
@@ -185,8 +228,8 @@ def _rows(entries: Iterable[Mapping[str, Any]]) -> list[tuple[str, ...]]:
     return [
         (
             str(position),
-            str(entry["name"]),
-            str(seat_or_birth(entry)),
+            normalise_text(entry["name"]),
+            normalise_text(seat_or_birth(entry)),
             format_eur(int(entry["nominal_shares"])),
             format_percent(entry["percentage_shares"]),
             format_percent(round(totals[entry.get("id") or entry["name"]], 10)),
@@ -267,8 +310,12 @@ def shareholder_list_pdf(company: Mapping[str, Any], document: Mapping[str, Any]
         cell_fill_mode=TableCellFillMode.NONE,
     ) as table:
         table.row(COLUMNS)
+        # the free width of a cell (fpdf2 splits the page's width by the weights), less a hair for rounding
+        free = [pdf.epw * weight / sum(_WIDTHS) - 2 * pdf.c_margin - 0.01 for weight in _WIDTHS]
         for row in rows:
-            table.row(row)
+            table.row(
+                [_wrap(pdf.get_string_width, cell, free[i]) if i in (1, 2) else cell for i, cell in enumerate(row)]
+            )
     pdf.ln(3)
     pdf.set_font(pdf.font_name, size=10)
     total = sum(int(entry_cents) for entry_cents in (_cents(row[3]) for row in rows))
