@@ -76,7 +76,7 @@ def _open(pdf: bytes | str | os.PathLike[str]) -> tuple[Any, str]:
     from pdfplumber.utils.exceptions import PdfminerException
 
     if isinstance(pdf, (bytes, bytearray, memoryview)):
-        data, source = bytes(pdf), "the given bytes"
+        data, source = bytes(pdf), "the PDF given as bytes"
     elif isinstance(pdf, (str, os.PathLike)):
         path = Path(pdf)
         source = str(path)
