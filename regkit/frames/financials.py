@@ -33,6 +33,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from regkit.schema.statements import RECORD_AMOUNTS
+
 from ._columns import BOOL, CENTS_EUR, DATE, INT, INT64, STR, block_column, build_frame, column, number_block
 from ._input import company_list, required
 from .statement_input import financial_answers, is_financials, warn_without_reports
@@ -47,20 +49,7 @@ __all__ = [
     "measure_array",
 ]
 
-MEASURES = (
-    "balance_sheet_total",
-    "net_income",
-    "revenue",
-    "cash",
-    "equity",
-    "real_estate",
-    "materials",
-    "pension_provisions",
-    "salaries",
-    "taxes",
-    "liabilities",
-    "capital_reserves",
-)
+MEASURES = RECORD_AMOUNTS
 """The twelve monetary measures of a company record, in the interface's order."""
 
 FINANCIAL_MEASURES = (

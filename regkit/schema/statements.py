@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 __all__ = [
+    "RECORD_AMOUNTS",
     "Line",
     "AKTIVA",
     "PASSIVA",
@@ -271,6 +272,23 @@ GUV: tuple[Line, ...] = (
 
 #: The three statements of a report, by the member that holds each.
 STATEMENTS: dict[str, tuple[Line, ...]] = {"aktiva": AKTIVA, "passiva": PASSIVA, "guv": GUV}
+
+#: The twelve amounts (cents) of a company record's ``indicators`` (``CompanyV1``), in the interface's order; with
+#: ``employees`` they are the 13 members a financials answer's ``indicators`` carry unchanged.
+RECORD_AMOUNTS: tuple[str, ...] = (
+    "balance_sheet_total",
+    "net_income",
+    "revenue",
+    "cash",
+    "equity",
+    "real_estate",
+    "materials",
+    "pension_provisions",
+    "salaries",
+    "taxes",
+    "liabilities",
+    "capital_reserves",
+)
 
 #: The 48 measures of a financials answer's ``indicators``, in the order the official client's model lists them
 #: (``date`` and ``report_id`` are not measures).

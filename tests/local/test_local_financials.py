@@ -7,6 +7,8 @@ arithmetic on the answer's own rows — never from the code that builds the stat
 
 from __future__ import annotations
 
+import gzip
+import json
 from collections import Counter
 from collections.abc import Iterator
 from datetime import date, timedelta
@@ -81,21 +83,18 @@ OPERATING = (
     "Abschreibungen auf immaterielle Vermögensgegenstände des Anlagevermögens und Sachanlagen",
     "Sonstige betriebliche Aufwendungen",
 )
-#: The 12 amounts and the head count of a CompanyV1's indicators.
-RECORD_MEMBERS = (
-    "balance_sheet_total",
-    "net_income",
-    "revenue",
-    "cash",
-    "equity",
-    "real_estate",
-    "materials",
-    "pension_provisions",
-    "salaries",
-    "taxes",
-    "liabilities",
-    "capital_reserves",
-    "employees",
+#: The members of a record's indicators (CompanyV1), which the financials' indicators carry unchanged: read
+#: off the bundled world's records themselves, not from the code under test.
+RECORD_MEMBERS = tuple(
+    sorted(
+        {
+            member
+            for line in gzip.open(Path(__file__).resolve().parents[2] / "data" / "companies.jsonl.gz", "rt")
+            for entry in json.loads(line).get("indicators") or ()
+            for member in entry
+        }
+        - {"date", "report_id"}
+    )
 )
 
 

@@ -11,6 +11,8 @@ import math
 import random
 from datetime import date
 
+from regkit.schema.statements import RECORD_AMOUNTS
+
 from .people import iso, new_uuid
 
 __all__ = ["PUBLISHING_FORMS", "indicator_series"]
@@ -18,20 +20,7 @@ __all__ = ["PUBLISHING_FORMS", "indicator_series"]
 #: Legal forms that must publish annual accounts (capital companies, GmbH & Co. KG, cooperatives).
 PUBLISHING_FORMS = {"gmbh", "ug", "ggmbh", "ag", "se", "kgaa", "kg", "eg"}
 
-_MONETARY = (
-    "balance_sheet_total",
-    "net_income",
-    "revenue",
-    "cash",
-    "equity",
-    "real_estate",
-    "materials",
-    "pension_provisions",
-    "salaries",
-    "taxes",
-    "liabilities",
-    "capital_reserves",
-)
+_MONETARY = RECORD_AMOUNTS
 _SMALL_ONLY = {"balance_sheet_total", "cash", "equity", "liabilities", "real_estate", "capital_reserves"}
 _FISCAL_YEAR_ENDS = ((12, 31), (12, 31), (12, 31), (12, 31), (12, 31), (12, 31), (6, 30), (9, 30), (3, 31))
 

@@ -50,7 +50,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from regkit.schema.interface import DEM_PER_EUR
-from regkit.schema.statements import AKTIVA, GUV, INDICATOR_MEASURES, PASSIVA, ROW_MEASURES, Line
+from regkit.schema.statements import AKTIVA, GUV, INDICATOR_MEASURES, PASSIVA, RECORD_AMOUNTS, ROW_MEASURES, Line
 
 from .people import new_uuid
 
@@ -64,20 +64,7 @@ __all__ = [
 ]
 
 #: Members of a record's indicators that are amounts in cents (all but ``employees``).
-_RECORD_AMOUNTS = (
-    "balance_sheet_total",
-    "net_income",
-    "revenue",
-    "cash",
-    "equity",
-    "real_estate",
-    "materials",
-    "pension_provisions",
-    "salaries",
-    "taxes",
-    "liabilities",
-    "capital_reserves",
-)
+_RECORD_AMOUNTS = RECORD_AMOUNTS
 
 #: Share of groups whose parent files consolidated reports, and how much bigger the group is than the parent.
 _CONSOLIDATING_SHARE = 0.5
