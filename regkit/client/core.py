@@ -1262,18 +1262,8 @@ class Client:
         Downloads
             The files in the order asked for (:class:`~regkit.client.downloads.DownloadedFile`: ``path``,
             ``size``, ``company_id``, ``category``, ``file_date``, ``document_id``, ``credits``, ``status``);
-            ``.credits`` is what the call spent and ``.to_dataframe()`` a frame with these columns:
-
-            ===========  ===============  ===========================================================
-            path         str              the file's path
-            size         Int64            its size in bytes
-            company_id   str              the company, where known (else NA)
-            category     str              the document's type, or the category fetched now
-            file_date    datetime64[us]   the file's own date (NaT when the register gave none)
-            document_id  str              a listed document's id (NA for one fetched now)
-            credits      Int64            credits the file cost in this call
-            status       str              ``downloaded`` or ``kept``
-            ===========  ===============  ===========================================================
+            ``.credits`` is what the call spent and ``.to_dataframe()`` one row per file (columns and dtypes in
+            :meth:`Downloads.to_dataframe <regkit.client.downloads.Downloads.to_dataframe>`).
 
         Notes
         -----
