@@ -216,6 +216,7 @@ def _sqlite(path: Path) -> SQLiteCache:
             "pays for every answer without a cache",
         )
     _private(path)
+    _wait_for_write_lock(path)
     try:
         backend = SQLiteCache(path, busy_timeout=30_000, wal=True, serializer=SERIALIZER)
         foreign = _foreign(backend)  # reads the file: a damaged or foreign one fails here, not at the first lookup
@@ -234,6 +235,40 @@ def _sqlite(path: Path) -> SQLiteCache:
         )
     _private(path)
     return backend
+
+
+#: Seconds the client waits for another process's write on its cache file before it gives up with a CacheError.
+LOCK_WAIT = 30.0
+
+
+def _wait_for_write_lock(path: Path) -> None:
+    """Wait (at most :data:`LOCK_WAIT` seconds) until the cache file at ``path`` can be written.
+
+    requests-cache takes SQLite's write lock in a loop without a bound, so a file whose lock another process holds
+    and never gives back (a regkit process stopped in a debugger, a program holding a transaction open) would make
+    the client wait forever — at opening, before anything is sent.  Asked here once with a bound, that becomes an
+    error that names the file.  A damaged file is left to the opening that follows, which says so.
+    """
+    try:
+        connection = sqlite3.connect(path, timeout=LOCK_WAIT, isolation_level=None)
+    except sqlite3.Error:
+        return
+    try:
+        connection.execute("BEGIN IMMEDIATE")
+        connection.execute("ROLLBACK")
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise CacheError(
+                f"the cache file {path} is locked: another process has been writing to it for more than "
+                f"{LOCK_WAIT:.0f} s",
+                location=str(path),
+                suggestion="end the other regkit process (or program) that holds it, or point this client at "
+                "another cache (cache=..., REGKIT_CACHE); nothing was sent",
+            ) from None
+    except sqlite3.Error:
+        pass  # damaged: the opening that follows says so
+    finally:
+        connection.close()
 
 
 def _foreign(backend: BaseCache) -> bool:
@@ -446,6 +481,7 @@ class ClientCache:
             else:
                 backend.delete(older_than=older_than)
         except (sqlite3.Error, OSError) as exc:
+            self.store.release_failed_write()
             raise CacheError(
                 f"the cache at {self.location()} could not be cleared ({exc})", location=self.location()
             ) from None

@@ -246,8 +246,10 @@ class ResponseStore:
                 self.backend.save_response(response, cache_key=key, expires=expires)
                 stored = self.backend.contains(key=key)
         except self._errors as exc:
+            self.release_failed_write()
             return self._unstored(_reason(exc))
         except Exception as exc:  # noqa: BLE001 — a paid answer is never lost to a storage fault
+            self.release_failed_write()
             return self._unstored(f"{type(exc).__name__}: {exc}")
         if not stored:  # requests-cache rolled the write back without a word
             return self._unstored("the write did not persist (a full disk, or a file that cannot be written)")
@@ -261,6 +263,7 @@ class ResponseStore:
             with self._lock:
                 self.backend.redirects[alias] = key
         except self._errors as exc:
+            self.release_failed_write()
             return self._unstored(_reason(exc), count=False)
         return None
 
@@ -296,6 +299,26 @@ class ResponseStore:
                 CacheWriteWarning,
                 stacklevel=3,
             )
+
+    def release_failed_write(self) -> None:
+        """Roll back the transaction a failed SQLite write may have left open.
+
+        requests-cache rolls a write back only when it fails with ``sqlite3.OperationalError``; one that fails
+        with another ``sqlite3.DatabaseError`` (a damaged page: "database disk image is malformed") leaves its
+        ``BEGIN IMMEDIATE`` open, holding the file's write lock — and every later write, in this process or another,
+        then waits for it forever (requests-cache retries ``BEGIN IMMEDIATE`` without a bound).  The connection is
+        reached through the tables' public ``connection()`` context manager.
+        """
+        if not isinstance(self.backend, SQLiteCache):
+            return
+        with self._lock:
+            for table in (self.backend.responses, self.backend.redirects):
+                try:
+                    with table.connection() as connection:
+                        if connection.in_transaction:
+                            connection.rollback()
+                except sqlite3.Error as exc:
+                    logger.warning("cache %s: a failed write could not be rolled back (%s)", self.location, exc)
 
     # -- errors --------------------------------------------------------------------------------------
     def close(self) -> None:

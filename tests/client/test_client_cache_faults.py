@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 import sys
 import warnings
 from datetime import datetime, timedelta, timezone
@@ -224,3 +225,66 @@ def test_repair_converts_a_cache_an_earlier_regkit_wrote(inprocess: Any, world: 
     assert [r["id"] for r in records] == ids and again.requests_sent == 0  # nothing paid again
     assert again.get_company(former)["id"] == current and again.requests_sent == 0  # the former id too
     assert b"demo-paid" not in path.read_bytes()
+
+
+def test_a_failed_write_on_a_damaged_file_leaves_no_lock_behind(inprocess: Any, world: Any, tmp_path: Path) -> None:
+    """A write that fails on a damaged page (``DatabaseError``, which requests-cache does not roll back) must not
+    keep the file's write lock: another client, here or in another process, would wait for it forever."""
+    ids = list(world.companies)
+    path = tmp_path / "cache.sqlite"
+    filling = inprocess.client(cache=path)
+    filling.get_companies(ids[:60], progress=False)
+    filling.close()
+    data = path.read_bytes()
+    keep = len(data) * 6 // 10 // 4096 * 4096  # the file's header and schema intact, the later pages overwritten
+    path.write_bytes(data[:keep] + b"\xff" * (len(data) - keep))
+    paying = inprocess.client(cache=path, uncached_ok=True)
+    with pytest.warns(CacheWriteWarning, match="database disk image is malformed"):
+        paying.get_company(ids[70])  # paid, returned, not stored
+    other = subprocess.run(
+        [sys.executable, "-c", LOCK_PROBE, str(path)], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert other.stdout.strip() == "written", other.stdout + other.stderr
+
+
+#: Another process takes the file's write lock (waiting at most 2 s) and prints whether it could.
+LOCK_PROBE = """
+import sqlite3, sys
+connection = sqlite3.connect(sys.argv[1], timeout=2, isolation_level=None)
+try:
+    connection.execute("BEGIN IMMEDIATE")
+    connection.execute("ROLLBACK")
+    print("written")
+except sqlite3.OperationalError as exc:
+    print(exc)
+"""
+
+#: Another process holds the file's write lock until it is killed.
+LOCK_HOLDER = """
+import sqlite3, sys, time
+connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+connection.execute("BEGIN IMMEDIATE")
+print("holding", flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_cache_another_process_keeps_locked_is_refused_after_a_bounded_wait(
+    inprocess: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import regkit.client.cache as cache_module
+
+    monkeypatch.setattr(cache_module, "LOCK_WAIT", 1.0)
+    path = tmp_path / "cache.sqlite"
+    inprocess.client(cache=path).close()
+    holder = subprocess.Popen([sys.executable, "-c", LOCK_HOLDER, str(path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "holding"
+        sent = len(inprocess.counter.counted)
+        with pytest.raises(CacheError, match=r"cache.sqlite is locked: another process") as info:
+            inprocess.client(cache=path)
+        assert "nothing was sent" in str(info.value) and len(inprocess.counter.counted) == sent
+    finally:
+        holder.kill()  # like kill -9: SQLite's lock goes with the process
+        holder.wait()
+    inprocess.client(cache=path).get_credits()  # free again once the other process is gone
