@@ -37,18 +37,32 @@ def _union(intervals: list[tuple[_dt.date, _dt.date]]) -> list[tuple[_dt.date, _
 
 
 def _segments(mandates: dict[str, list[tuple[_dt.date, _dt.date]]], minimum: int) -> list[tuple]:
-    """Maximal periods with the same set of ≥ ``minimum`` companies served."""
-    spans = {company: _union(intervals) for company, intervals in mandates.items()}
-    bounds = sorted({b for intervals in spans.values() for span in intervals for b in span})
+    """Maximal periods with the same set of ≥ ``minimum`` companies served.
+
+    One sweep over the mandates' start and end days (a company enters the set on its start day and leaves it on
+    its end day, half-open), so a person with thousands of short mandates — a shelf-company founder — costs
+    the number of days times the companies served *at once*, not times all their companies.
+    """
+    changes: dict[_dt.date, list[tuple[int, str]]] = defaultdict(list)
+    for company, intervals in mandates.items():
+        for start, end in _union(intervals):
+            changes[start].append((1, company))
+            changes[end].append((-1, company))
+    active: set[str] = set()
     out: list[list[Any]] = []
-    for start, end in zip(bounds, bounds[1:]):
-        active = tuple(sorted(c for c, intervals in spans.items() if any(s <= start < e for s, e in intervals)))
+    days = sorted(changes)
+    for day, following in zip(days, days[1:]):
+        for step, company in changes[day]:
+            if step < 0:
+                active.discard(company)
+        active.update(company for step, company in changes[day] if step > 0)
         if len(active) < minimum:
             continue
-        if out and out[-1][0] == active and out[-1][2] == start:
-            out[-1][2] = end
+        members = tuple(sorted(active))
+        if out and out[-1][0] == members and out[-1][2] == day:
+            out[-1][2] = following
         else:
-            out.append([active, start, end])
+            out.append([members, day, following])
     return [tuple(row) for row in out]
 
 

@@ -181,3 +181,27 @@ def test_merger_history_in_order_with_transactions(make_company: Any) -> None:
         [cid(1), cid(6), "out", 2],
     ]
     assert merger_history(from_companies([make_company(7)]), cid(7)).empty
+
+
+def test_a_shelf_company_founder_at_thousands_of_companies(make_company: Any) -> None:
+    """Real registers hold founders of shelf companies: one person at 3,000 companies, each mandate 20 days,
+    a new one every 10 days.  Every company overlaps only the next one, for 10 days: 2,999 pairs."""
+    person = make_company.person
+    first = D(2010, 1, 1)
+    companies = [
+        make_company(
+            n,
+            representation=[
+                person(
+                    "p-founder",
+                    start_date=(first + dt.timedelta(days=10 * n)).isoformat(),
+                    end_date=(first + dt.timedelta(days=10 * n + 20)).isoformat(),
+                )
+            ],
+        )
+        for n in range(1, 3001)
+    ]
+    frame = interlocks(from_companies(companies))
+    assert len(frame) == 2999
+    assert set(frame["n_companies"]) == {2} and set(frame["days"]) == {10}
+    assert frame["companies"].iloc[0] == (cid(1), cid(2)) and frame["companies"].iloc[-1] == (cid(2999), cid(3000))
