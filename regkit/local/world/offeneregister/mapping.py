@@ -230,28 +230,31 @@ def legal_form_of(name: str, register_type: str) -> str:
 
 
 def parse_address(text: str | None, seat: str | None) -> tuple[dict[str, str], bool]:
-    """The registered address as street, postal code and city (``"Siemensstraße 10, 79331 Teningen."``); without
-    one (or one that does not parse), the seat as city. Returns the members and whether the city is the seat.
+    """The registered address as street, postal code and city (``"Siemensstraße 10, 79331 Teningen."``). An
+    address without a postal code (the source cut many at an abbreviation's full stop: ``"Siemensstr."``)
+    keeps what it has as street (a ``c/o`` part as ``extra``) with the seat as city; no address, the seat as
+    city. Returns the members and whether the city is the seat.
 
     Examples
     --------
     >>> parse_address("Siemensstraße 10, 79331 Teningen.", "Teningen")
     ({'street': 'Siemensstraße 10', 'city': 'Teningen', 'postal_code': '79331'}, False)
+    >>> parse_address("c/o IMS Gear GmbH, Heinrich-Hertzstr.", "Donaueschingen")
+    ({'extra': 'c/o IMS Gear GmbH', 'street': 'Heinrich-Hertzstr.', 'city': 'Donaueschingen'}, True)
     """
-    if text:
+    members: dict[str, str] = {}
+    if text and text.strip():
         match = _POSTAL.match(text.strip())
         if match and match["city"]:
-            members = {
-                "street": match["street"].strip(" ,"),
-                "city": match["city"].strip(),
-                "postal_code": match["postal"],
-            }
-            if not members["street"]:
-                del members["street"]
-            return members, False
-        if not seat:
-            return {"city": text.strip().rstrip(".")}, False
-    return {"city": (seat or "").strip()}, True
+            street = match["street"].strip(" ,")
+            members = {"street": street} if street else {}
+            return {**members, "city": match["city"].strip(), "postal_code": match["postal"]}, False
+        street = text.strip()
+        if street.lower().startswith("c/o") and ", " in street:
+            extra, _, street = street.partition(", ")
+            members["extra"] = extra
+        members["street"] = street
+    return {**members, "city": (seat or "").strip()}, True
 
 
 def parse_company_officer(text: str) -> tuple[str, str | None, str | None]:
