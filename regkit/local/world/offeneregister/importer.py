@@ -16,12 +16,15 @@ of processes that are gone). The output depends on the input only (fixed gzip he
 
 from __future__ import annotations
 
+import ctypes
 import heapq
 import importlib
 import json
 import multiprocessing
 import os
 import shutil
+import signal
+import sys
 import tempfile
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
@@ -287,6 +290,16 @@ def _batches(source: SourceLines, limit: int | None, report: ImportReport) -> It
         yield batch
 
 
+def _worker_start() -> None:
+    """In a worker: leave Ctrl-C to the importer (it ends the pool), and die with it when it is killed."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:  # PR_SET_PDEATHSIG: a SIGKILLed importer takes its workers along instead of orphaning them
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
+        except (OSError, AttributeError):
+            pass
+
+
 def _mapped(
     batches: Iterator[list[tuple[int, bytes]]], workers: int
 ) -> Iterator[tuple[list[_Mapped | _Bad], Counter[str]]]:
@@ -295,7 +308,7 @@ def _mapped(
         yield from map(_map_batch, batches)
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    pool = context.Pool(workers)
+    pool = context.Pool(workers, initializer=_worker_start)
     try:
         pending: deque[Any] = deque()
         for batch in batches:

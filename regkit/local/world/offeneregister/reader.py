@@ -10,11 +10,11 @@ ends before its bz2 stream does (a cut download) yields every line of its comple
 from __future__ import annotations
 
 import bz2
+import io
 import queue
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
 
 __all__ = ["SourceLines", "open_source"]
 
@@ -22,7 +22,7 @@ _BLOCK = 1 << 20
 _END = b""
 
 
-def open_source(path: Path) -> BinaryIO | bz2.BZ2File:
+def open_source(path: Path) -> io.BufferedReader | bz2.BZ2File:
     """Open ``path`` for reading its decompressed bytes: bz2 when it starts with the bz2 magic, else plain."""
     with path.open("rb") as probe:
         magic = probe.read(3)
@@ -82,11 +82,11 @@ class SourceLines:
             thread.join()
             handle.close()
 
-    def _read(self, handle: BinaryIO | bz2.BZ2File) -> None:
+    def _read(self, handle: io.BufferedReader | bz2.BZ2File) -> None:
         try:
             while not self._stop.is_set():
                 try:
-                    block = handle.read(_BLOCK)
+                    block = handle.read1(_BLOCK)  # what one read gives: a cut file loses only its cut block
                 except (EOFError, OSError) as error:
                     self._put(error)
                     return
