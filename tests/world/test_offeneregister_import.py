@@ -206,3 +206,15 @@ def test_the_same_file_gives_the_same_bytes(imported: Path, tmp_path: Path) -> N
     assert "CC BY 4.0" in done.stdout
     for name in (*WORLD_FILES, "derived.jsonl.gz", "import-report.json"):
         assert (again / name).read_bytes() == (imported / name).read_bytes(), name
+
+
+@pytest.mark.parametrize(
+    "module",
+    ["regkit.schema.person_names", "regkit.local.world.offeneregister.mapping"],
+)
+def test_doctests(module: str) -> None:
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
