@@ -182,3 +182,23 @@ def test_an_interrupted_import_cleans_up(tmp_path, big_file) -> None:
     assert not list(tmp_path.glob("world.partial-*"))
     gone, alive = psutil.wait_procs(children, timeout=10)
     assert not alive
+
+
+def test_a_court_the_company_number_does_not_confirm_is_imported_and_reported(tmp_path, records) -> None:
+    changed = json.loads(json.dumps(records[0]))
+    number = changed["company_number"]
+    changed["company_number"] = "Z9999_" + number.split("_", 1)[1]
+    source = write_lines(tmp_path / "mismatch.jsonl", [_line(changed)], compress=False)
+    report = import_offeneregister(source, tmp_path / "world").report.as_dict()
+    assert report["imported"] == 1 and report["warnings"]["court_mismatch"] == 1
+    assert "Z9999" in report["samples"]["court_mismatch"][0]["detail"]
+
+
+def test_limit_reads_the_first_lines_only(tmp_path, records) -> None:
+    source = write_lines(tmp_path / "some.jsonl.bz2", [_line(r) for r in records[:300]])
+    done = run_import(str(source), "--out", str(tmp_path / "world"), "--limit", "120")
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "world" / "import-report.json").read_text())
+    assert report["lines"] == report["imported"] == 120
+    world = read_world(tmp_path / "world")
+    assert {c["name"]["name"] for c in world.companies.values()} == {r["name"] for r in records[:120]}
