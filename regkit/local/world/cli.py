@@ -32,6 +32,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         help="directory of the reference lists (default: those bundled with regkit)",
     )
     build.set_defaults(handler=_build)
+    _add_import(actions)
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -46,4 +47,49 @@ def _build(args: argparse.Namespace) -> int:
         f"wrote {written.companies} companies, {written.insolvencies} insolvency proceedings and "
         f"{len(written.meta['groups'])} groups to {written.directory} in {time.perf_counter() - started:.1f} s"
     )
+    return 0
+
+
+def _add_import(actions: argparse._SubParsersAction) -> None:
+    """Register ``world import offeneregister`` (issue 24: real companies as a world)."""
+    importing = actions.add_parser("import", help="import real register data as a world")
+    sources = importing.add_subparsers(dest="import_source", metavar="SOURCE", required=True)
+    offene = sources.add_parser(
+        "offeneregister",
+        help="the OffeneRegister bulk file (de_companies_ocdata.jsonl.bz2, CC BY 4.0) as a world directory",
+    )
+    offene.add_argument("file", type=Path, help="the bulk file, bz2 or plain JSON lines (a chunk of it will do)")
+    offene.add_argument(
+        "--out", type=Path, default=Path("offeneregister-world"), help="world directory to write (new or empty)"
+    )
+    offene.add_argument("--limit", type=int, default=None, help="read only the first N lines")
+    offene.add_argument(
+        "--strict", action="store_true", help="stop at the first bad line (nothing is written) instead of counting it"
+    )
+    offene.set_defaults(handler=_import_offeneregister)
+
+
+def _import_offeneregister(args: argparse.Namespace) -> int:
+    from regkit.errors import ValidationError
+
+    from .offeneregister import import_offeneregister
+
+    started = time.perf_counter()
+    try:
+        imported = import_offeneregister(
+            args.file,
+            args.out,
+            limit=args.limit,
+            strict=args.strict,
+            progress=lambda n: print(f"  {n:,} lines read", file=sys.stderr, flush=True),
+        )
+    except ValidationError as error:
+        print(f"regkit world import offeneregister: {error}", file=sys.stderr)
+        return 2
+    seconds = time.perf_counter() - started
+    report = imported.report
+    print(f"{report.summary()}; wrote {imported.directory} in {seconds:.1f} s ({report.lines / seconds:,.0f} lines/s)")
+    print(f"report: {imported.directory / 'import-report.json'}; data: OffeneRegister.de (OKF DE), CC BY 4.0")
+    if imported.store is not None:
+        print(f"store: {imported.store}")
     return 0

@@ -33,9 +33,9 @@ _BATCH_BYTES = 1 << 20
 class GzipLines:
     """A ``.jsonl.gz`` file compressed by a thread of its own: :meth:`write` hands over lines in batches."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, compresslevel: int = 6):
         self._raw = path.open("wb")
-        self._gz = gzip_writer(self._raw)
+        self._gz = gzip_writer(self._raw, compresslevel)
         self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=8)
         self._lines: list[bytes] = []
         self._size = 0

@@ -114,10 +114,11 @@ def dump_line(record: dict[str, Any]) -> str:
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 
 
-def gzip_writer(raw: BinaryIO) -> gzip.GzipFile:
+def gzip_writer(raw: BinaryIO, compresslevel: int = 6) -> gzip.GzipFile:
     """A gzip stream onto ``raw`` as a world's files are written: no file name and no timestamp in the header,
-    level 6, so the bytes depend on the content only."""
-    return gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=6)
+    level 6 unless told (the OffeneRegister import writes level 1, for speed), so the bytes depend on the content
+    only."""
+    return gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=compresslevel)
 
 
 def _write_gz_lines(path: Path, lines: Iterable[str]) -> None:

@@ -1,0 +1,215 @@
+"""``regkit world import offeneregister``: records per second, peak memory and disk, beside the floor the file sets.
+
+    python benchmarks/bench_import.py CHUNK [CHUNK ...] [--repeat K] [--workers N]
+
+Imports the given chunks of the OffeneRegister bulk file (concatenated: bz2 streams one after another are one
+multi-stream bz2 file, as the full file may be) with the ``regkit`` command in a process of its own, and prints in
+one run, beside the targets of issue 24 (≥ 15,000 records/s on two cores, ≤ 2 GB peak, the 5.3 M-record file in
+about 6 minutes, the world ≤ 6 GB):
+
+- the baselines "bz2 decompression alone" and "json.loads alone" (one core each, this process) on the same chunks;
+- the import: wall time, records/s, peak resident memory of the importer and its workers together (sampled every
+  0.1 s), the world's size on disk;
+- with ``--repeat K``: the same for the chunks repeated K times with shifted register numbers (new ids), written as
+  *plain* JSON lines (compressing them again would take longer than the import), to see the rate and memory at a
+  larger size; the full file's time, memory and size are extrapolated linearly from the largest run — say so.
+
+The machine is shared: the first lines show the load and the busiest other processes, so the rows can be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bz2
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+FULL_FILE = 5_300_000
+TARGET_RATE = 15_000
+TARGET_PEAK = 2 << 30
+TARGET_DISK = 6 << 30
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("chunks", nargs="+", type=Path, help="chunks of de_companies_ocdata.jsonl.bz2")
+    parser.add_argument("--repeat", type=int, default=0, help="also import the chunks repeated K times (plain)")
+    parser.add_argument("--workers", type=int, default=None, help="mapping processes (default: the importer's)")
+    args = parser.parse_args()
+    _machine()
+    with tempfile.TemporaryDirectory(prefix="bench-import-") as scratch:
+        work = Path(scratch)
+        source = work / "chunks.jsonl.bz2"
+        with source.open("wb") as out:
+            for chunk in args.chunks:
+                with chunk.open("rb") as handle:
+                    shutil.copyfileobj(handle, out)
+        records, seconds = _decompress_alone(source)
+        print(f"{'bz2 decompression alone':<44} {records:>10,} records {seconds:7.1f} s {records / seconds:>9,.0f}/s")
+        parsed, seconds = _json_alone(source)
+        print(
+            f"{'json.loads alone (lines already in memory)':<44} {parsed:>10,} records {seconds:7.1f} s {parsed / seconds:>9,.0f}/s"
+        )
+        rows = [_import(source, work / "world", args.workers, "import (bz2)")]
+        if args.repeat > 1:
+            plain = work / f"repeat{args.repeat}.jsonl"
+            _repeat(source, plain, args.repeat)
+            rows.append(_import(plain, work / "world-repeat", args.workers, f"import x{args.repeat} (plain)"))
+        largest = max(rows, key=lambda row: row["records"])
+        _extrapolate(largest)
+
+
+def _machine() -> None:
+    load = os.getloadavg()
+    print(f"machine: {psutil.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    me = {os.getpid()}
+    for process in psutil.process_iter(["pid", "name"]):
+        try:
+            process.cpu_percent(None)
+        except psutil.Error:
+            pass
+    time.sleep(1.0)
+    busy = []
+    for process in psutil.process_iter(["pid", "name", "cmdline"]):
+        try:
+            share = process.cpu_percent(None)
+        except psutil.Error:
+            continue
+        if process.pid not in me and share >= 10:
+            command = " ".join(process.info["cmdline"] or [process.info["name"] or "?"])[:90]
+            busy.append((share, process.pid, command))
+    for share, pid, command in sorted(busy, reverse=True)[:6]:
+        print(f"  also running: {share:5.0f} % CPU  pid {pid}  {command}")
+    if not busy:
+        print("  nothing else busy")
+
+
+def _decompress_alone(source: Path) -> tuple[int, float]:
+    started = time.perf_counter()
+    count = 0
+    with bz2.open(source, "rb") as handle:
+        while block := handle.read1(1 << 20):
+            count += block.count(b"\n")
+    return count, time.perf_counter() - started
+
+
+def _json_alone(source: Path) -> tuple[int, float]:
+    with bz2.open(source, "rb") as handle:
+        lines = handle.read().splitlines()
+    started = time.perf_counter()
+    for line in lines:
+        json.loads(line)
+    return len(lines), time.perf_counter() - started
+
+
+def _repeat(source: Path, target: Path, times: int) -> None:
+    with bz2.open(source, "rb") as handle:
+        records = [json.loads(line) for line in handle]
+    with target.open("w", encoding="utf-8") as out:
+        for round_ in range(times):
+            for record in records:
+                attributes = record["all_attributes"]
+                number = attributes["_registerNummer"]
+                if round_:
+                    attributes["_registerNummer"] = str(int(number) + round_ * 10_000_000)
+                out.write(json.dumps(record, ensure_ascii=False) + "\n")
+                attributes["_registerNummer"] = number
+
+
+def _import(source: Path, out: Path, workers: int | None, label: str) -> dict[str, float]:
+    command = [sys.executable, "-m", "regkit", "world", "import", "offeneregister", str(source), "--out", str(out)]
+    environment = dict(os.environ)
+    if workers is not None:
+        command = [
+            sys.executable,
+            "-c",
+            "import sys; from regkit.local.world.offeneregister import import_offeneregister as f; "
+            f"f(sys.argv[1], sys.argv[2], workers={workers})",
+            str(source),
+            str(out),
+        ]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=environment)
+    peak = _watch(process)
+    output = process.communicate()[0].decode()
+    seconds = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # the importer and its workers, once they are reaped
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    if process.returncode != 0:
+        raise SystemExit(f"the import failed ({process.returncode}): {output}")
+    report = json.loads((out / "import-report.json").read_text())
+    disk = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    records = report["lines"]
+    print(
+        f"{label:<44} {records:>10,} records {seconds:7.1f} s {records / seconds:>9,.0f}/s  "
+        f"peak {peak / 2**20:,.0f} MB  disk {disk / 2**20:,.1f} MB  (imported {report['imported']:,}, "
+        f"skipped {sum(report['skipped'].values()):,})"
+    )
+    print(
+        f"{'  CPU time of importer and workers':<44} {cpu:18.1f} s {records / cpu:>9,.0f}/s per core busy; "
+        f"two free cores: {2 * records / cpu:,.0f}/s"
+    )
+    row = {"records": records, "seconds": seconds, "peak": peak, "disk": disk, "cpu": cpu}
+    shutil.rmtree(out)
+    return row
+
+
+def _watch(process: subprocess.Popen[bytes]) -> int:
+    """Peak of the summed resident memory of ``process`` and its children, sampled until it ends."""
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        try:
+            root = psutil.Process(process.pid)
+        except psutil.Error:
+            return
+        while not done.is_set():
+            try:
+                tree = [root, *root.children(recursive=True)]
+                total = sum(p.memory_info().rss for p in tree if p.is_running())
+            except psutil.Error:
+                total = 0
+            peak = max(peak, total)
+            time.sleep(0.1)
+
+    thread = threading.Thread(target=sample, daemon=True)
+    thread.start()
+    process.wait()
+    done.set()
+    thread.join()
+    return peak
+
+
+def _extrapolate(row: dict[str, float]) -> None:
+    rate = row["records"] / row["seconds"]
+    minutes = FULL_FILE / rate / 60
+    disk = row["disk"] / row["records"] * FULL_FILE
+    print(f"\nextrapolated linearly to the full file ({FULL_FILE:,} records) from the run of {row['records']:,.0f}:")
+    print(f"  {'records/s':<12} {rate:>10,.0f}   target >= {TARGET_RATE:,}  ({minutes:.1f} min for the full file)")
+    free = 2 * row["records"] / row["cpu"]
+    print(
+        f"  {'on 2 free cores':<12} {free:>10,.0f}   (records / half the CPU seconds: what the wall rate would be "
+        f"if nothing else ran; {FULL_FILE / free / 60:.1f} min)"
+    )
+    print(
+        f"  {'peak memory':<12} {row['peak'] / 2**20:>10,.0f} MB (measured; runs are bounded, so it grows little)"
+        f"   target <= {TARGET_PEAK / 2**20:,.0f} MB"
+    )
+    print(f"  {'disk':<12} {disk / 2**30:>10,.2f} GB   target <= {TARGET_DISK / 2**30:,.0f} GB")
+
+
+if __name__ == "__main__":
+    main()
