@@ -5,6 +5,8 @@ register serves (``regkit serve --data DIR``, ``REGKIT_DATA_DIR=DIR``), with ``i
 ``derived.jsonl.gz`` beside it. See :mod:`.mapping` for what is mapped and what is derived.
 """
 
+from pathlib import Path
+
 from .importer import ATTRIBUTION, ImportedWorld, import_offeneregister
 from .mapping import DERIVED_RULES, PERSON_NAMESPACE, ROLES, map_record, person_id
 from .report import KIND_TEXTS, ImportReport
@@ -20,4 +22,23 @@ __all__ = [
     "import_offeneregister",
     "map_record",
     "person_id",
+    "sample_file",
 ]
+
+
+def sample_file() -> Path:
+    """The sample of the OffeneRegister bulk file that ships with regkit: 3,000 real records (CC BY 4.0,
+    OffeneRegister / Open Knowledge Foundation Deutschland; ``NOTICE.md`` beside it says how it was cut).
+
+    Examples
+    --------
+    >>> sample_file().name
+    'sample.jsonl.bz2'
+    """
+    from regkit.local.world.store import bundled_data_dirs
+
+    for directory in bundled_data_dirs():
+        path = directory / "offeneregister" / "sample.jsonl.bz2"
+        if path.is_file():
+            return path
+    raise FileNotFoundError("the OffeneRegister sample is not installed with this regkit (regkit/_data/offeneregister)")
