@@ -16,16 +16,16 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from regkit.local.world.store import World, default_data_dir
 from regkit.local.world.world_store import Lookup, StoreDatabase, StoredWorld, open_world, store_for_world
 
-from ..search.build import record_row
-from ..search.company_index import CompanyIndex
-from ..search.company_rows import company_row
-from ..search.index import InsolvencyIndex
 from .people_index import Ownership, Person, stored_person
+
+if TYPE_CHECKING:  # the search (and numpy) is imported when a first search needs its index, not at start
+    from ..search.company_index import CompanyIndex
+    from ..search.index import InsolvencyIndex
 
 __all__ = ["Catalog", "load_catalog"]
 
@@ -222,9 +222,15 @@ def _search_indexes(world: StoredWorld, people: Mapping[str, Person]) -> _Search
     """
 
     def insolvencies() -> InsolvencyIndex:
+        from ..search.build import record_row
+        from ..search.index import InsolvencyIndex
+
         return InsolvencyIndex.in_memory(record_row(i + 1, p) for i, p in enumerate(world.insolvencies.values()))
 
     def companies() -> CompanyIndex:
+        from ..search.company_index import CompanyIndex
+        from ..search.company_rows import company_row
+
         open_cases = {
             p["company_id"] for p in world.insolvencies.values() if p.get("company_id") and p.get("has_open_insolvency")
         }
