@@ -128,12 +128,13 @@ print(json.dumps({"p50": statistics.median(times) * 1000, "p95": times[int(len(t
 )
 
 BUILD = """
-import json, sys, time
+import json, resource, sys, time
 from pathlib import Path
 from regkit.local.world.world_store import build_store
 t = time.perf_counter()
 build_store(Path(sys.argv[1]), Path(sys.argv[2]))
-print(json.dumps({"seconds": time.perf_counter() - t}))
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"seconds": time.perf_counter() - t, "peak": peak}))
 """
 
 
@@ -197,11 +198,11 @@ def main() -> None:
             sample = make_big_world(bundled, big, args.companies)
             (big / "sample.json").write_text(json.dumps(sample))
             print(f"  wrote the big world (repeated bundled companies) in {time.perf_counter() - started:.0f} s")
-            big_build = _python(BUILD, str(big), str(big / "store"))["seconds"]
+            big_build = _python(BUILD, str(big), str(big / "store"))
         ids_file = scratch / "ids.txt"
         ids_file.write_text("\n".join(sample[i % len(sample)] for i in range(args.lookups)))
 
-        small_build = _python(BUILD, str(bundled), str(scratch / "bundled-store"))["seconds"]
+        small_build = _python(BUILD, str(bundled), str(scratch / "bundled-store"))
         _python(OPEN_STORE, str(bundled))  # the bundled world's store in the world cache (first use)
         jsonl_small = _python(OPEN_JSONL, str(bundled))
         store_small = _python(OPEN_STORE, str(bundled))
@@ -259,10 +260,21 @@ def main() -> None:
             "p50 <= 2 ms",
         )
         row("  resident memory after the lookups", "", f"{http_big['rss']:.0f} MB", "")
-        row(f"store build: bundled world ({bundled_n:,})", "", f"{small_build:.1f} s", "once")
+        row(
+            f"store build: bundled world ({bundled_n:,})",
+            "",
+            f"{small_build['seconds']:.1f} s, {small_build['peak']:.0f} MB peak",
+            "once",
+        )
         if big_build is not None:
             size = (big / "store" / "records.sqlite").stat().st_size / 1e9
-            row(f"store build: big world ({args.companies:,})", "", f"{big_build:.0f} s, {size:.1f} GB", "once")
+            row(
+                f"store build: big world ({args.companies:,})",
+                "",
+                f"{big_build['seconds']:.0f} s, {big_build['peak']:.0f} MB peak",
+                "<= 2 GB peak",
+            )
+            row("  store size on disk", "", f"{size:.1f} GB", "")
         print()
         print(
             "  † what Client() paid before the store: read_world() of the bundled world plus today's Client(), "

@@ -184,6 +184,10 @@ def test_a_damaged_store_is_detected_and_rebuilt_never_served(world: World, smal
 
 
 def test_two_processes_building_at_once_end_with_one_good_store(small_dir: Path) -> None:
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    abandoned = small_dir / f".store.building-{gone.stdout.strip()}-0badf00d"  # a build whose process died
+    abandoned.mkdir()
+    (abandoned / "records.sqlite").write_bytes(b"SQLite format 3\x00 half written")
     code = "import sys; from regkit.local.world.world_store import ensure_store; print(ensure_store(sys.argv[1]))"
     env = {**os.environ, "PYTHONPATH": str(Path(regkit.__file__).parents[1])}
     runs = [

@@ -318,6 +318,7 @@ def build_store(data_dir: Path, target: Path | None = None, *, digest: str | Non
     _missing_files(data_dir)
     target = Path(target) if target is not None else data_dir / "store"
     target.parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(target)
     started = time.perf_counter()
     stamps = source_stamps(data_dir)
     source: dict[str, Any] = {"files": stamps, "sha256": digest or source_digest(data_dir)}
@@ -343,6 +344,24 @@ def build_store(data_dir: Path, target: Path | None = None, *, digest: str | Non
         target,
     )
     return target
+
+
+def _remove_abandoned(target: Path) -> None:
+    """Remove what interrupted builds of ``target`` left beside it: temporary directories of processes that are
+    gone, and stores set aside by a replacement."""
+    for path in target.parent.glob(f".{target.name}.*"):
+        kind, _, rest = path.name[len(target.name) + 2 :].partition("-")
+        if kind == "building":
+            try:
+                os.kill(int(rest.split("-")[0]), 0)
+                continue  # its process is still building
+            except (ValueError, ProcessLookupError):
+                pass
+            except PermissionError:
+                continue  # another user's live process
+        elif kind != "old":
+            continue
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def _put_in_place(building: Path, target: Path, digest: str) -> None:
