@@ -6,10 +6,13 @@ lookups this module derives from those records itself; never from the store's ow
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +20,7 @@ import pytest
 import regkit
 from regkit.local.models.catalog import Catalog, load_catalog
 from regkit.local.world import default_data_dir
-from regkit.local.world.store import World, write_world
+from regkit.local.world.store import WORLD_FILES, World, write_world
 from regkit.local.world.world_store import (
     StoredWorld,
     StoreError,
@@ -264,3 +267,24 @@ def test_world_index_command_builds_the_store_and_says_where(small_dir: Path) ->
         timeout=120,
     )
     assert missing.returncode == 2 and "not a regkit world" in missing.stderr
+
+
+def test_an_interrupted_build_leaves_no_store_that_would_be_used(tmp_path: Path) -> None:
+    directory = tmp_path / "bundled-copy"
+    directory.mkdir()
+    for name in WORLD_FILES:
+        shutil.copy2(DATA / name, directory / name)
+    code = "import sys; from regkit.local.world.world_store import build_store; build_store(sys.argv[1])"
+    env = {**os.environ, "PYTHONPATH": str(Path(regkit.__file__).parents[1])}
+    build = subprocess.Popen([sys.executable, "-c", code, str(directory)], env=env)
+    deadline = time.monotonic() + 60
+    while not list(directory.glob(".store.building-*/records.sqlite")) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    build.kill()  # SIGKILL mid-build: nothing of the process runs after this
+    build.wait()
+    assert list(directory.glob(".store.building-*")), "the build ended before it could be interrupted"
+    assert not (directory / "store").exists()
+    world = StoredWorld(ensure_store(directory))
+    with gzip.open(directory / "companies.jsonl.gz", "rt", encoding="utf-8") as lines:
+        assert len(world.companies) == sum(1 for line in lines if line.strip())
+    assert not list(directory.glob(".store.*"))  # the abandoned build was removed
