@@ -25,6 +25,7 @@ REGKIT_SETTINGS = (
     "REGKIT_LOCAL_STATE",
     "REGKIT_LOCAL_SECRET_KEY",
     "REGKIT_LEDGER",
+    "REGKIT_WORLD_CACHE",
 )
 
 
@@ -43,4 +44,7 @@ def isolated_env(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempP
     monkeypatch.setenv("REGKIT_LEDGER", str(base / "ledger" / "ledger.jsonl"))
     monkeypatch.setenv("REGKIT_LOCAL_STATE", str(base / "state.sqlite"))
     monkeypatch.setenv("REGKIT_LOCAL_SECRET_KEY", Fernet.generate_key().decode())
+    # world stores are derived from the worlds by content: one directory for the whole session (and the
+    # registers it starts in subprocesses), so the bundled world's store is built once per session
+    monkeypatch.setenv("REGKIT_WORLD_CACHE", str(tmp_path_factory.getbasetemp() / "world-stores"))
     return base

@@ -55,7 +55,7 @@ from .research_records import (
     PersonSearchResults,
 )
 from .retry import RetryPolicy
-from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, resolve_target, secret_scrubber
+from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, local_register_on, resolve_target, secret_scrubber
 from .team_budget import TeamBudget, default_member
 from .transport.call import Caller
 from .transport.operation import Answer, Operation
@@ -139,6 +139,11 @@ class Client:
         writes no file.
     adapter : requests transport adapter, optional
         Serves ``base_url`` instead of the network (e.g. a shared ``LocalRegisterAdapter``).
+    data_dir : str or path, optional
+        A world directory (``regkit world build`` or ``regkit world import`` wrote it) to serve with a local
+        register in-process, as the bundled world is by default (``REGKIT_DATA_DIR`` does the same for every
+        client); the key is the world's paid demo key unless ``api_key`` is given. Not with ``base_url`` or
+        ``adapter``. The world is opened from its store (built once on first use; ``regkit world index``).
     """
 
     def __init__(
@@ -158,7 +163,11 @@ class Client:
         budget_member: str | None = None,
         uncached_ok: bool = False,
         ledger_file: Any = "default",
+        data_dir: str | os.PathLike[str] | None = None,
     ) -> None:
+        if data_dir is not None:
+            adapter, api_key = local_register_on(data_dir, api_key, base_url, adapter)
+            base_url = LOCAL_ORIGIN  # not REGKIT_BASE_URL: the register on data_dir answers
         budget, max_workers = arguments.budget(budget), arguments.max_workers(max_workers)
         timeout, retry = arguments.timeout(timeout), arguments.retries(retries)
         policy, offline = arguments.policy(policy), arguments.offline(offline)

@@ -38,6 +38,7 @@ __all__ = [
     "DEMO_KEY_PREFIX",
     "Target",
     "resolve_target",
+    "local_register_on",
     "is_demo_key",
     "announce_local_register",
 ]
@@ -270,3 +271,37 @@ def _local_adapter() -> Any:
                 else "move the file named above away; regkit starts a new one"
             ),
         ) from None
+
+
+def local_register_on(data_dir: Any, api_key: Any, base_url: Any, adapter: Any) -> tuple[Any, str]:
+    """The in-process adapter of a local register on the world in ``data_dir`` and the key to send it (``api_key``,
+    else the world's paid demo key): what ``Client(data_dir=...)`` uses.
+
+    Raises
+    ------
+    ValidationError
+        ``data_dir`` together with ``base_url`` or ``adapter`` (they name another register), or a ``data_dir``
+        that is not a world directory — before anything is sent.
+    """
+    from pathlib import Path
+
+    if not isinstance(data_dir, (str, os.PathLike)):
+        raise ValidationError(
+            f"data_dir must be a path to a world directory, not {type(data_dir).__name__}",
+            suggestion="e.g. Client(data_dir='worlds/offeneregister')",
+        )
+    if base_url is not None or adapter is not None:
+        raise ValidationError(
+            "data_dir opens a local register in-process; base_url and adapter name another register",
+            suggestion="pass data_dir alone, or base_url/adapter without data_dir",
+        )
+    directory = Path(data_dir).expanduser()
+    if not (directory / "world.json").is_file():
+        raise ValidationError(
+            f"data_dir {directory} is not a regkit world (it has no world.json)",
+            suggestion="pass a directory written by `regkit world build` or `regkit world import`",
+        )
+    from regkit.local import open_local_register
+
+    register = open_local_register(directory)
+    return register.adapter, api_key if api_key is not None else register.default_api_key

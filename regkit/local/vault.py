@@ -14,11 +14,13 @@ import logging
 import os
 import threading
 from pathlib import Path
-
-from cryptography.fernet import Fernet, InvalidToken
+from typing import TYPE_CHECKING
 
 from .config import SECRET_KEY_ENV, default_key_path
 from .exceptions import ApiError
+
+if TYPE_CHECKING:  # cryptography is imported when a credential is first sealed or opened, not at start
+    from cryptography.fernet import Fernet
 
 __all__ = ["Vault", "iso_time"]
 
@@ -62,6 +64,8 @@ class Vault:
         if path.exists():
             return path.read_bytes().strip()
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        from cryptography.fernet import Fernet
+
         key = Fernet.generate_key()
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -76,6 +80,8 @@ class Vault:
         """The cipher, resolving the key on first use."""
         with self._lock:
             if self._fernet is None:
+                from cryptography.fernet import Fernet
+
                 key = self._secret_key or os.environ.get(SECRET_KEY_ENV) or self._key_file()
                 try:
                     self._fernet = Fernet(key)
@@ -110,6 +116,8 @@ class Vault:
         ApiError
             500 ``internal_error`` when the key cannot decrypt it (the key changed since it was stored).
         """
+        from cryptography.fernet import InvalidToken
+
         try:
             plain = json.loads(self.fernet().decrypt(token))
         except InvalidToken:

@@ -11,9 +11,8 @@ from __future__ import annotations
 import datetime as dt
 import math
 import numbers
+import sys
 from typing import Any
-
-import numpy as np
 
 __all__ = [
     "MISSING",
@@ -172,6 +171,7 @@ def value_text(value: Any) -> str:
     --------
     >>> value_text(True), value_text(12345), value_text(2.5), value_text(["a", "b"]), value_text(None)
     ('yes', '12,345', '2.5', 'a, b', '–')
+    >>> import numpy as np
     >>> value_text(np.bool_(False)), value_text(np.int64(1200)), value_text(np.float32(0.25))
     ('no', '1,200', '0.25')
     """
@@ -179,7 +179,8 @@ def value_text(value: Any) -> str:
         return ", ".join(value_text(v) for v in value)
     if is_missing(value):
         return MISSING
-    if isinstance(value, (bool, np.bool_)):
+    numpy = sys.modules.get("numpy")  # a numpy value exists only once numpy is imported: not imported here
+    if isinstance(value, bool) or (numpy is not None and isinstance(value, numpy.bool_)):
         return "yes" if value else "no"
     if isinstance(value, (dt.date, dt.datetime)):
         return date_text(value)

@@ -1,47 +1,53 @@
-"""The read-only side of a local register: the world and the lookups derived from it.
+"""The read-only side of a local register: the world and the lookups derived from it, read from its store.
 
-A world is read once per process and shared by every application built on it (tests create many);
-the derived lookups (documents by id, persons by id, the insolvency search index) are built on first use.
+A world is opened once per process from its store (:mod:`regkit.local.world.world_store`) and shared by every
+application built on it (tests create many). Every lookup (documents, persons and their positions,
+shareholdings by company and by holder, websites) is a read-only mapping answered by a query of the store:
+nothing iterates the world's companies when it is opened or per request. The search indexes are built on first
+use (:func:`_search_indexes`).
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import threading
 import time
-from collections.abc import Mapping
-from functools import cached_property
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from regkit.local.world.store import World, default_data_dir, read_world
+from regkit.local.world.store import World, default_data_dir
+from regkit.local.world.world_store import Lookup, StoreDatabase, StoredWorld, open_world, store_for_world
 
-from ..search.build import record_row
-from ..search.company_index import CompanyIndex
-from ..search.company_rows import company_row
-from ..search.index import InsolvencyIndex
-from .beneficial_owners import holders_by_company
-from .people_index import Ownership, Person, person_index
+from .people_index import Ownership, Person, stored_person
+
+if TYPE_CHECKING:  # the search (and numpy) is imported when a first search needs its index, not at start
+    from ..search.company_index import CompanyIndex
+    from ..search.index import InsolvencyIndex
 
 __all__ = ["Catalog", "load_catalog"]
 
 logger = logging.getLogger("regkit.local.catalog")  # the name log configurations know it by
+
+V = TypeVar("V")
 
 _CACHE: dict[Any, Catalog] = {}
 _CACHE_LOCK = threading.Lock()
 
 
 class Catalog:
-    """A world with its users, plans and derived indexes.
+    """A world with its users, plans and lookups, all read from the world's store when asked.
 
     Parameters
     ----------
-    world : World
-        The world as :func:`regkit.local.world.store.read_world` returns it.
+    world : StoredWorld
+        The world as :func:`regkit.local.world.world_store.open_world` opens it (:func:`load_catalog` builds a
+        store for an in-memory :class:`~regkit.local.world.store.World` first).
     """
 
-    def __init__(self, world: World):
+    def __init__(self, world: StoredWorld):
         self.world = world
         self.meta = world.meta
         self.plans: dict[str, dict[str, Any]] = dict(world.meta.get("plans", {}))
@@ -52,119 +58,199 @@ class Catalog:
         self.entities: dict[str, list[str]] = register.get("entities", {})
         #: The planted Transparenzregister discrepancies by company id (``transparenzregister.discrepancies``).
         self.discrepancies: dict[str, dict[str, Any]] = {d["company_id"]: d for d in register.get("discrepancies", [])}
-        self._index_lock = threading.Lock()
-        self._index: InsolvencyIndex | None = None
-        self._people_lock = threading.Lock()
-        self._people: tuple[Ownership, dict[str, Person], tuple[Person, ...]] | None = None
-        self._company_lock = threading.Lock()  # its own: building one index does not hold up the other
-        self._company_index: CompanyIndex | None = None
-
-    @cached_property
-    def documents(self) -> dict[str, tuple[str, dict[str, Any]]]:
-        """Company documents by id: ``(company_id, CompanyDocument)`` (realtime records included)."""
-        found: dict[str, tuple[str, dict[str, Any]]] = {}
-        for records in (self.world.companies, self.world.realtime):
-            for company_id, company in records.items():
-                for document in company.get("documents", ()):
-                    found.setdefault(document["id"], (company_id, document))
-        return found
-
-    @cached_property
-    def persons(self) -> dict[str, dict[str, Any]]:
-        """Natural persons by UUID: their ``natural_person`` details (may be empty) and ``name``.
-
-        Representatives, natural-person shareholders and consumer debtors are persons.
-        """
-        found: dict[str, dict[str, Any]] = {}
-        for company in self.world.companies.values():
-            for entry in company.get("representation", ()):
-                if entry.get("type") == "natural_person" and entry.get("id"):
-                    details = dict(entry.get("natural_person") or {})
-                    found.setdefault(entry["id"], {"name": entry.get("name"), **details})
-        for holding in self.world.shareholdings:
-            if holding.get("holder_type") == "natural_person" and holding.get("holder_id"):
-                details = dict(holding.get("holder_details") or {})
-                found.setdefault(holding["holder_id"], {"name": holding.get("holder_name"), **details})
-        for proceeding in self.world.insolvencies.values():
-            if proceeding.get("person_id"):
-                found.setdefault(
-                    proceeding["person_id"], {"name": proceeding.get("debtor_name"), "city": proceeding.get("city")}
-                )
-        return found
-
-    @cached_property
-    def holders(self) -> dict[str, list[Mapping[str, Any]]]:
-        """Current shareholdings with a share, grouped by the company held (for beneficial owners)."""
-        return holders_by_company(
-            row for row in self.world.shareholdings if row.get("end") is None and float(row["share"]) > 0
+        db = world.db
+        #: Company documents by id: ``(company_id, CompanyDocument)`` (realtime records included; the stored
+        #: record's document where a document is in both).
+        self.documents: Mapping[str, tuple[str, dict[str, Any]]] = Lookup(
+            _fetch(db, "SELECT company_id, record FROM documents WHERE id = ?", lambda r: (r[0], json.loads(r[1]))),
+            _keys(db, "SELECT id FROM documents ORDER BY id"),
+            _count(db, "SELECT count(*) FROM documents"),
         )
+        #: Natural persons by UUID: their ``natural_person`` details (may be empty) and ``name``.
+        #: Representatives, natural-person shareholders and consumer debtors are persons.
+        self.persons: Mapping[str, dict[str, Any]] = Lookup(
+            _fetch(db, "SELECT details FROM persons WHERE id = ?", lambda r: json.loads(r[0])),
+            _keys(db, "SELECT id FROM persons ORDER BY rowid"),
+            _count(db, "SELECT count(*) FROM persons"),
+        )
+        #: Current shareholdings with a share, by the company held (for beneficial owners), in file order.
+        self.holders: Mapping[str, list[Mapping[str, Any]]] = Lookup(
+            _rows(db, "company_id", current=True),
+            _keys(db, "SELECT DISTINCT company_id FROM shareholdings ORDER BY company_id"),
+            _count(db, "SELECT count(DISTINCT company_id) FROM shareholdings"),
+        )
+        #: The shareholdings by company held and by holder (owners and holdings answer from it).
+        self.ownership = Ownership(
+            by_company=Lookup(
+                _rows(db, "company_id"),
+                _keys(db, "SELECT DISTINCT company_id FROM shareholdings ORDER BY company_id"),
+                _count(db, "SELECT count(DISTINCT company_id) FROM shareholdings"),
+            ),
+            by_holder=Lookup(
+                _rows(db, "holder_id"),
+                _keys(
+                    db, "SELECT DISTINCT holder_id FROM shareholdings WHERE holder_id IS NOT NULL ORDER BY holder_id"
+                ),
+                _count(db, "SELECT count(DISTINCT holder_id) FROM shareholdings"),
+            ),
+        )
+        #: Every person of the world by lower-case UUID, with their management positions.
+        self.people: Mapping[str, Person] = Lookup(
+            self._person,
+            _keys(db, "SELECT key FROM persons ORDER BY rowid"),
+            _count(db, "SELECT count(DISTINCT key) FROM persons"),
+        )
+        #: Host (as :func:`regkit.schema.websites.website_host` gives it) → the company publishing that website
+        #: (the smallest id where several do).
+        self.websites: Mapping[str, str] = Lookup(
+            _fetch(db, "SELECT company_id FROM websites WHERE host = ?", lambda r: str(r[0])),
+            _keys(db, "SELECT host FROM websites ORDER BY host"),
+            _count(db, "SELECT count(*) FROM websites"),
+        )
+        self._search = _search_indexes(world, self.people)
 
-    @property
-    def ownership(self) -> Ownership:
-        """The shareholdings by company held and by holder (owners and holdings answer from it)."""
-        return self._people_indexes()[0]
-
-    @property
-    def people(self) -> dict[str, Person]:
-        """Every person of the world by lower-case UUID, with their management positions."""
-        return self._people_indexes()[1]
+    def _person(self, key: str) -> Person:
+        row = self.world.db.one("SELECT id, details FROM persons WHERE key = ? ORDER BY rowid DESC LIMIT 1", (key,))
+        if row is None:
+            raise KeyError(key)
+        positions = self.world.db.all("SELECT record FROM positions WHERE person_id = ? ORDER BY seq", (row[0],))
+        return stored_person(row[0], json.loads(row[1]), [json.loads(p[0]) for p in positions])
 
     @property
     def people_sorted(self) -> tuple[Person, ...]:
         """The persons in the person search's order (last name, first name, date of birth, id)."""
-        return self._people_indexes()[2]
-
-    def _people_indexes(self) -> tuple[Ownership, dict[str, Person], tuple[Person, ...]]:
-        """Built once, under a lock: the first requests of a threaded server come together."""
-        with self._people_lock:
-            if self._people is None:
-                people = person_index(self.world.companies, self.persons)
-                ordered = tuple(sorted(people.values(), key=lambda person: person.sort_key()))
-                self._people = (Ownership.of(self.world.shareholdings), people, ordered)
-            return self._people
+        return self._search.persons()
 
     @property
     def insolvency_index(self) -> InsolvencyIndex:
-        """The search index over the world's proceedings (built in a shared in-memory database on first use)."""
-        with self._index_lock:
-            if self._index is None:
-                started = time.perf_counter()
-                index = InsolvencyIndex.in_memory(
-                    record_row(i + 1, p) for i, p in enumerate(self.world.insolvencies.values())
-                )
-                logger.info("Indexed %d proceedings in %.0f ms", index.size, (time.perf_counter() - started) * 1000)
-                self._index = index
-            return self._index
+        """The search index over the world's proceedings."""
+        return self._search.insolvencies()
 
     @property
     def company_index(self) -> CompanyIndex:
-        """The company search index over the world's companies (built in a shared in-memory database on first
-        use)."""
-        with self._company_lock:
-            if self._company_index is None:
-                started = time.perf_counter()
-                open_cases = {
-                    p["company_id"]
-                    for p in self.world.insolvencies.values()
-                    if p.get("company_id") and p.get("has_open_insolvency")
-                }
-                index = CompanyIndex.in_memory(
-                    company_row(c, open_insolvency=c["id"] in open_cases) for c in self.world.companies.values()
-                )
-                logger.info("Indexed %d companies in %.0f ms", index.size, (time.perf_counter() - started) * 1000)
-                self._company_index = index
-            return self._company_index
+        """The company search index over the world's companies."""
+        return self._search.companies()
+
+    @property
+    def _index(self) -> InsolvencyIndex | None:
+        """The insolvency index if built (a benchmark replaces it with a bigger one)."""
+        return self._search.built.get("insolvencies")
+
+    @_index.setter
+    def _index(self, index: InsolvencyIndex) -> None:
+        self._search.built["insolvencies"] = index
 
     def plan(self, name: str) -> dict[str, Any]:
         """The plan ``name`` (``{"paid", "monitoring", "extract_quota_30d"}``); raises KeyError if unknown."""
         return self.plans[name]
 
 
+def _fetch(db: StoreDatabase, sql: str, decode: Callable[[tuple[Any, ...]], V]) -> Callable[[str], V]:
+    """A lookup's read of one key: the first row of ``sql`` decoded, or KeyError."""
+
+    def fetch(key: str) -> V:
+        row = db.one(sql, (key,))
+        if row is None:
+            raise KeyError(key)
+        return decode(row)
+
+    return fetch
+
+
+def _rows(db: StoreDatabase, column: str, *, current: bool = False) -> Callable[[str], list[Mapping[str, Any]]]:
+    """The shareholding rows with ``column`` equal to a key, in file order (``current``: only those without an
+    end and with a share); KeyError for none."""
+    sql = f"SELECT record FROM shareholdings WHERE {column} = ? ORDER BY seq"
+
+    def fetch(key: str) -> list[Mapping[str, Any]]:
+        rows = [json.loads(r[0]) for r in db.all(sql, (key,))]
+        if current:
+            rows = [r for r in rows if r.get("end") is None and float(r["share"]) > 0]
+        if not rows:
+            raise KeyError(key)
+        return rows
+
+    return fetch
+
+
+def _keys(db: StoreDatabase, sql: str) -> Callable[[], Iterator[str]]:
+    return lambda: (str(row[0]) for row in db.stream(sql))
+
+
+def _count(db: StoreDatabase, sql: str) -> Callable[[], int]:
+    def count() -> int:
+        row = db.one(sql)
+        return int(row[0]) if row else 0
+
+    return count
+
+
+class _SearchIndexes:
+    """The search indexes of a catalog, each built once (under its own lock) on first use."""
+
+    def __init__(self, builders: dict[str, Callable[[], Any]]):
+        self._builders = builders
+        self._locks = {name: threading.Lock() for name in builders}
+        self.built: dict[str, Any] = {}
+
+    def _get(self, name: str) -> Any:
+        with self._locks[name]:
+            if name not in self.built:
+                started = time.perf_counter()
+                self.built[name] = self._builders[name]()
+                logger.info("Indexed the %s in %.0f ms", name, (time.perf_counter() - started) * 1000)
+            return self.built[name]
+
+    def insolvencies(self) -> InsolvencyIndex:
+        index: InsolvencyIndex = self._get("insolvencies")
+        return index
+
+    def companies(self) -> CompanyIndex:
+        index: CompanyIndex = self._get("companies")
+        return index
+
+    def persons(self) -> tuple[Person, ...]:
+        ordered: tuple[Person, ...] = self._get("persons")
+        return ordered
+
+
+def _search_indexes(world: StoredWorld, people: Mapping[str, Person]) -> _SearchIndexes:
+    """The one place the search indexes come from: today's in-memory builders, over the store's records.
+
+    (Slice S2's on-disk ``CompanyIndex.open`` / ``InsolvencyIndex.open`` / ``PersonIndex.open`` replace these
+    three builders.)
+    """
+
+    def insolvencies() -> InsolvencyIndex:
+        from ..search.build import record_row
+        from ..search.index import InsolvencyIndex
+
+        return InsolvencyIndex.in_memory(record_row(i + 1, p) for i, p in enumerate(world.insolvencies.values()))
+
+    def companies() -> CompanyIndex:
+        from ..search.company_index import CompanyIndex
+        from ..search.company_rows import company_row
+
+        open_cases = {
+            p["company_id"] for p in world.insolvencies.values() if p.get("company_id") and p.get("has_open_insolvency")
+        }
+        return CompanyIndex.in_memory(
+            company_row(c, open_insolvency=c["id"] in open_cases) for c in world.companies.values()
+        )
+
+    def persons() -> tuple[Person, ...]:
+        return tuple(sorted(people.values(), key=lambda person: person.sort_key()))
+
+    return _SearchIndexes({"insolvencies": insolvencies, "companies": companies, "persons": persons})
+
+
 def load_catalog(world: World | None = None, data_dir: str | os.PathLike[str] | None = None) -> Catalog:
     """Return the catalog of ``world``, or of the world in ``data_dir`` (default: the bundled one).
 
-    Worlds read from a directory are cached per process by path and modification times, so a second
-    application on the same data starts without reading it again.
+    A world directory is served from its store (:func:`~regkit.local.world.world_store.open_world`: built once
+    where there is none); an in-memory ``world`` gets a store in a temporary directory first. Catalogs are
+    cached per process, by world object or by path and modification times, so a second application on the
+    same data starts without opening it again.
     """
     if world is not None:
         key: Any = ("object", id(world))
@@ -176,9 +262,8 @@ def load_catalog(world: World | None = None, data_dir: str | os.PathLike[str] | 
     with _CACHE_LOCK:
         catalog = _CACHE.get(key)
         if catalog is None:
-            if world is None:
-                started = time.perf_counter()
-                world = read_world(key[1])
-                logger.info("Read world %s in %.0f ms", key[1], (time.perf_counter() - started) * 1000)
-            catalog = _CACHE[key] = Catalog(world)
+            started = time.perf_counter()
+            stored = StoredWorld(store_for_world(world)) if world is not None else open_world(key[1])
+            logger.info("Opened world %s in %.0f ms", stored.store, (time.perf_counter() - started) * 1000)
+            catalog = _CACHE[key] = Catalog(stored)
         return catalog

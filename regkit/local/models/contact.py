@@ -6,18 +6,15 @@ Both answer from the record's ``contact`` (world stage ``contact``: ``website_ur
 (no scheme, ``www.``, case, port or path). A few companies of the world share a website (same name, two
 courts): the lookup answers the one with the smallest company id **(ours)**.
 
-The host → company index is built on the first lookup, once per catalog, so that starting a register (and
-``regkit.Client()``) does not pay for it.
+The host → company lookup is a table of the world's store (``catalog.websites``), read one host at a time.
 """
 
 from __future__ import annotations
 
-import threading
-import weakref
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from regkit.schema.interface import PRICES
-from regkit.schema.websites import website_host
 
 from ..exceptions import ApiError
 from .companies import find_company
@@ -30,22 +27,10 @@ if TYPE_CHECKING:
 
 __all__ = ["get_contact", "lookup_company", "website_index"]
 
-_INDEXES: weakref.WeakKeyDictionary[Catalog, dict[str, str]] = weakref.WeakKeyDictionary()
-_LOCK = threading.Lock()
 
-
-def website_index(catalog: Catalog) -> dict[str, str]:
-    """Host → company id over the catalog's companies with a website, built once (under a lock) on first use."""
-    with _LOCK:
-        index = _INDEXES.get(catalog)
-        if index is None:
-            index = {}
-            for company_id in sorted(catalog.world.companies):
-                contact = catalog.world.companies[company_id].get("contact") or {}
-                if contact.get("website_url"):
-                    index.setdefault(website_host(contact["website_url"]), company_id)
-            _INDEXES[catalog] = index
-        return index
+def website_index(catalog: Catalog) -> Mapping[str, str]:
+    """Host → company id over the catalog's companies with a website (the store's lookup, read per host)."""
+    return catalog.websites
 
 
 def _contact_of(record: dict[str, Any]) -> dict[str, Any] | None:

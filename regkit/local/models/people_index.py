@@ -1,7 +1,8 @@
-"""The read-only lookups behind owners, holdings and persons, built from the world once per catalog.
+"""The read-only lookups behind owners, holdings and persons: what the catalog reads from the world's store.
 
 Kept apart from the metered models (:mod:`.ownership`, :mod:`.persons`) so that the catalog can build them
-without importing metering, which needs the catalog.
+without importing metering, which needs the catalog. :func:`stored_person` makes one :class:`Person` from the
+store's rows (the catalog reads a person when asked); :func:`person_index` builds them all from in-memory records.
 """
 
 from __future__ import annotations
@@ -13,15 +14,15 @@ from typing import Any
 
 from ..search.query import fold, query_terms
 
-__all__ = ["Ownership", "Person", "person_index"]
+__all__ = ["Ownership", "Person", "person_index", "stored_person"]
 
 
 @dataclass
 class Ownership:
     """The world's shareholding rows by the company held and by the holder (a company id or a person UUID)."""
 
-    by_company: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)
-    by_holder: dict[str, list[Mapping[str, Any]]] = field(default_factory=dict)
+    by_company: Mapping[str, list[Mapping[str, Any]]] = field(default_factory=dict)
+    by_holder: Mapping[str, list[Mapping[str, Any]]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, rows: Iterable[Mapping[str, Any]]) -> Ownership:
@@ -78,24 +79,33 @@ def _positions(companies: Mapping[str, Mapping[str, Any]]) -> dict[str, list[dic
     return found
 
 
+def stored_person(person_id: str, details: Mapping[str, Any], positions: Iterable[dict[str, Any]]) -> Person:
+    """One person from their details (the catalog's ``persons``) and their management positions (any order).
+
+    The name is split into first and last name where the details do not give them; positions are sorted by
+    start date, company id and role.
+    """
+    first, last = details.get("first_name"), details.get("last_name")
+    if not (first and last) and details.get("name"):
+        first, _, last = str(details["name"]).rpartition(" ")
+    held = sorted(positions, key=lambda p: (p["start_date"], p["register_id"], p["role"]))
+    return Person(
+        id=person_id,
+        first_name=first or None,
+        last_name=last or None,
+        city=details.get("city"),
+        date_of_birth=details.get("date_of_birth"),
+        positions=tuple(held),
+        terms=tuple(query_terms(f"{first or ''} {last or ''}")),
+    )
+
+
 def person_index(
     companies: Mapping[str, Mapping[str, Any]], persons: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, Person]:
     """Every person by (lower-case) UUID; ``persons`` are the catalog's details by id."""
     positions = _positions(companies)
-    index = {}
-    for person_id, details in persons.items():
-        first, last = details.get("first_name"), details.get("last_name")
-        if not (first and last) and details.get("name"):
-            first, _, last = str(details["name"]).rpartition(" ")
-        held = sorted(positions.get(person_id, ()), key=lambda p: (p["start_date"], p["register_id"], p["role"]))
-        index[person_id.lower()] = Person(
-            id=person_id,
-            first_name=first or None,
-            last_name=last or None,
-            city=details.get("city"),
-            date_of_birth=details.get("date_of_birth"),
-            positions=tuple(held),
-            terms=tuple(query_terms(f"{first or ''} {last or ''}")),
-        )
-    return index
+    return {
+        person_id.lower(): stored_person(person_id, details, positions.get(person_id, ()))
+        for person_id, details in persons.items()
+    }

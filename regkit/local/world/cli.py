@@ -33,6 +33,17 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     )
     build.set_defaults(handler=_build)
     _add_import(actions)
+    index = actions.add_parser(
+        "index",
+        help="build or check the store a world is served from (once; later opens are instant) and print where it is",
+    )
+    index.add_argument(
+        "--data",
+        type=Path,
+        default=None,
+        help="world directory (default: the world bundled with regkit; REGKIT_DATA_DIR overrides)",
+    )
+    index.set_defaults(handler=_index)
 
 
 def _build(args: argparse.Namespace) -> int:
@@ -92,4 +103,19 @@ def _import_offeneregister(args: argparse.Namespace) -> int:
     print(f"report: {imported.directory / 'import-report.json'}; data: OffeneRegister.de (OKF DE), CC BY 4.0")
     if imported.store is not None:
         print(f"store: {imported.store}")
+def _index(args: argparse.Namespace) -> int:
+    """``regkit world index [--data DIR]``: make sure the world's store is complete and current; say where."""
+    from .world_store import StoredWorld, ensure_store
+
+    started = time.perf_counter()
+    try:
+        store = ensure_store(args.data)
+    except (FileNotFoundError, ValueError) as error:
+        print(f"regkit world index: {error}", file=sys.stderr)
+        return 2
+    world = StoredWorld(store)
+    print(
+        f"world store of {len(world.companies)} companies and {len(world.insolvencies)} insolvency proceedings "
+        f"ready in {time.perf_counter() - started:.1f} s: {store}"
+    )
     return 0

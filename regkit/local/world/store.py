@@ -15,6 +15,10 @@ A world directory holds::
 
 Files are written deterministically (gzip without timestamp or file name, JSON with fixed separators),
 so rebuilding a world with the same seed and size reproduces it byte for byte.
+
+These files are the source of truth; the local register serves a world from its store, an indexed SQLite file
+built once from them (:mod:`regkit.local.world.world_store`). :func:`read_world` reads every record into memory
+(the tests' reference for the store's answers, and the benchmarks' baseline).
 """
 
 from __future__ import annotations

@@ -1,0 +1,740 @@
+"""The world store: a world directory built once into an indexed SQLite file and opened read-only, at once.
+
+A world directory (``world.json`` and the ``*.jsonl.gz`` files, see :mod:`regkit.local.world.store`) stays the
+source of truth; the store is derived from it and answers the same records one at a time, so opening a world
+costs the same whether it holds 5,000 companies or 5,000,000. A store is a directory::
+
+    store/
+        records.sqlite   the records and the lookups derived from them (tables below)
+        store.json       the manifest, written last: the store format, the size of records.sqlite, and the
+                         source files' names, sizes, mtime_ns and their sha256 (a store without a valid
+                         manifest is incomplete and never used)
+
+``records.sqlite`` holds ``meta(key, value)`` (``world.json`` without ``former_ids``, the counts),
+``companies``, ``realtime`` and ``insolvencies`` (``id`` → the record as zlib-compressed compact JSON, exactly
+the line of the source file), ``shareholdings`` (in file order, indexed by company and holder), ``former_ids``,
+``documents`` (id → company id and document), ``persons`` (UUID → details), ``positions`` (a person's
+management positions) and ``websites`` (host → company id).
+
+Where a world's store lives (:func:`ensure_store`): ``DIR/store/`` when it is complete and made from the
+current files; else, for a world directory the user can write (not the bundled world), it is built there; the
+bundled world (in the wheel or a checkout) and read-only directories get theirs in the user cache directory
+(``REGKIT_WORLD_CACHE``, else ``<user cache dir>/regkit/worlds``), keyed by the sha256 of the source files.
+Builds go to a temporary directory renamed into place, so an interrupted build leaves no half store that could
+be used, and two processes building at once both end with a good store.
+"""
+
+from __future__ import annotations
+
+import atexit
+import gzip
+import hashlib
+import json
+import logging
+import os
+import shutil
+import sqlite3
+import tempfile
+import threading
+import time
+import uuid
+import zlib
+from collections.abc import Callable, ItemsView, Iterator, Mapping, Sequence, ValuesView
+from pathlib import Path
+from typing import Any, TypeVar, overload
+
+from .store import FORMAT_VERSION, WORLD_FILES, World, bundled_data_dirs, default_data_dir, write_world
+
+__all__ = [
+    "STORE_FORMAT",
+    "StoreError",
+    "StoredWorld",
+    "RecordTable",
+    "ShareholdingRows",
+    "Lookup",
+    "StoreDatabase",
+    "build_store",
+    "ensure_store",
+    "open_world",
+    "store_for_world",
+    "world_cache_dir",
+    "source_stamps",
+    "source_digest",
+    "check_store",
+]
+
+logger = logging.getLogger("regkit.local.world_store")
+
+#: The version of the store's layout; a store of another version is rebuilt.
+STORE_FORMAT = 1
+RECORDS = "records.sqlite"
+MANIFEST = "store.json"
+_BATCH = 2_000
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+
+V = TypeVar("V")
+
+
+class StoreError(Exception):
+    """A store that cannot be used (incomplete, damaged, made from other files); :func:`ensure_store` rebuilds it."""
+
+
+# -- the source files -----------------------------------------------------------------------------------------
+
+
+def source_stamps(data_dir: Path) -> list[list[Any]]:
+    """``[name, size, mtime_ns]`` of each file of the world in ``data_dir`` (the cheap check of a store)."""
+    stamps = []
+    for name in WORLD_FILES:
+        stat = (data_dir / name).stat()
+        stamps.append([name, stat.st_size, stat.st_mtime_ns])
+    return stamps
+
+
+def source_digest(data_dir: Path) -> str:
+    """The sha256 (hex) of the world's files in ``data_dir``: their names and contents, in a fixed order."""
+    total = hashlib.sha256()
+    for name in WORLD_FILES:
+        digest = hashlib.sha256()
+        with (data_dir / name).open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+        total.update(f"{name}\0{digest.hexdigest()}\n".encode())
+    return total.hexdigest()
+
+
+def _missing_files(data_dir: Path) -> None:
+    """Raise the message :func:`regkit.local.world.store.read_world` gives for a directory that is not a world."""
+    from .store import _not_a_world  # the one wording, shared with the JSON-lines loader
+
+    missing = [name for name in WORLD_FILES if not (data_dir / name).is_file()]
+    if missing:
+        raise FileNotFoundError(_not_a_world(data_dir, missing))
+
+
+def _jsonl_lines(path: Path) -> Iterator[tuple[bytes, dict[str, Any]]]:
+    """Each record of a ``.jsonl.gz`` file as its line (bytes, no newline) and parsed, one at a time."""
+    with gzip.open(path, "rb") as handle:
+        for raw in handle:
+            line = raw.strip()
+            if line:
+                yield line, json.loads(line)
+
+
+# -- building ---------------------------------------------------------------------------------------------------
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE companies (id TEXT PRIMARY KEY, record BLOB NOT NULL);
+CREATE TABLE realtime (id TEXT PRIMARY KEY, record BLOB NOT NULL);
+CREATE TABLE insolvencies (id TEXT PRIMARY KEY, record BLOB NOT NULL);
+CREATE TABLE shareholdings (seq INTEGER PRIMARY KEY, company_id TEXT NOT NULL, holder_id TEXT,
+                            record TEXT NOT NULL);
+CREATE TABLE former_ids (old TEXT PRIMARY KEY, new TEXT NOT NULL);
+CREATE TABLE documents (id TEXT PRIMARY KEY, company_id TEXT NOT NULL, record TEXT NOT NULL);
+CREATE TABLE persons (id TEXT PRIMARY KEY, key TEXT NOT NULL, details TEXT NOT NULL);
+CREATE TABLE positions (seq INTEGER PRIMARY KEY, person_id TEXT NOT NULL, record TEXT NOT NULL);
+CREATE TABLE websites (host TEXT PRIMARY KEY, company_id TEXT NOT NULL);
+"""
+_INDEXES = """
+CREATE INDEX shareholdings_company ON shareholdings (company_id, seq);
+CREATE INDEX shareholdings_holder ON shareholdings (holder_id, seq);
+CREATE INDEX persons_key ON persons (key);
+CREATE INDEX positions_person ON positions (person_id, seq);
+"""
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+class _Builder:
+    """Writes one store file from a world's records, streaming, in batches of :data:`_BATCH` rows."""
+
+    def __init__(self, path: Path):
+        self.db = sqlite3.connect(path, isolation_level=None)
+        self.db.execute("PRAGMA page_size = 8192")
+        self.db.execute("PRAGMA journal_mode = OFF")
+        self.db.execute("PRAGMA synchronous = OFF")
+        self.db.execute("PRAGMA cache_size = -65536")  # 64 MiB: bounded whatever the world's size
+        self.db.executescript(_SCHEMA)
+        self.db.execute("BEGIN")
+        self.pending: dict[str, list[tuple[Any, ...]]] = {}
+        self.counts = {"companies": 0, "realtime": 0, "insolvencies": 0, "shareholdings": 0}
+        self._sql = {
+            "companies": "INSERT INTO companies VALUES (?, ?)",
+            "realtime": "INSERT INTO realtime VALUES (?, ?)",
+            "insolvencies": "INSERT INTO insolvencies VALUES (?, ?)",
+            "shareholdings": "INSERT INTO shareholdings VALUES (?, ?, ?, ?)",
+            "documents": "INSERT OR IGNORE INTO documents VALUES (?, ?, ?)",
+            "persons": "INSERT OR IGNORE INTO persons VALUES (?, ?, ?)",
+            "positions": "INSERT INTO positions (person_id, record) VALUES (?, ?)",
+            # the smallest company id keeps a host several companies publish
+            "websites": "INSERT INTO websites VALUES (?, ?) ON CONFLICT (host) DO UPDATE "
+            "SET company_id = min(company_id, excluded.company_id)",
+            "former_ids": "INSERT OR REPLACE INTO former_ids VALUES (?, ?)",
+        }
+        self._rows = 0
+
+    def add(self, table: str, row: tuple[Any, ...]) -> None:
+        self.pending.setdefault(table, []).append(row)
+        self._rows += 1
+        if self._rows >= _BATCH * 4:
+            self.flush(commit=True)
+
+    def flush(self, *, commit: bool = False) -> None:
+        # tables in a fixed order, so that INSERT OR IGNORE keeps the first of equal keys in stream order
+        for table in self._sql:
+            rows = self.pending.pop(table, None)
+            if rows:
+                self.db.executemany(self._sql[table], rows)
+        self._rows = 0
+        if commit:
+            self.db.execute("COMMIT")
+            self.db.execute("BEGIN")
+
+    def company(self, line: bytes, record: dict[str, Any], *, realtime: bool = False) -> None:
+        from regkit.schema.websites import website_host
+
+        company_id = record["id"]
+        self.add("realtime" if realtime else "companies", (company_id, zlib.compress(line, 6)))
+        self.counts["realtime" if realtime else "companies"] += 1
+        for document in record.get("documents", ()):
+            self.add("documents", (document["id"], company_id, _compact(document)))
+        if realtime:
+            return
+        for entry in record.get("representation", ()):
+            if entry.get("type") != "natural_person" or not entry.get("id"):
+                continue
+            details = {"name": entry.get("name"), **(entry.get("natural_person") or {})}
+            self.add("persons", (entry["id"], entry["id"].lower(), _compact(details)))
+            if entry["role"] != "SHAREHOLDER":
+                position = {
+                    "company_name": record["name"]["name"],
+                    "register_id": company_id,
+                    "role": entry["role"],
+                    "start_date": entry["start_date"],
+                    "end_date": entry["end_date"],
+                }
+                self.add("positions", (entry["id"], _compact(position)))
+        website = (record.get("contact") or {}).get("website_url")
+        if website:
+            self.add("websites", (website_host(website), company_id))
+
+    def shareholding(self, line: bytes, row: dict[str, Any]) -> None:
+        self.add("shareholdings", (self.counts["shareholdings"], row["company_id"], row.get("holder_id"), line))
+        self.counts["shareholdings"] += 1
+        if row.get("holder_type") == "natural_person" and row.get("holder_id"):
+            details = {"name": row.get("holder_name"), **(row.get("holder_details") or {})}
+            self.add("persons", (row["holder_id"], row["holder_id"].lower(), _compact(details)))
+
+    def insolvency(self, line: bytes, proceeding: dict[str, Any]) -> None:
+        self.add("insolvencies", (proceeding["id"], zlib.compress(line, 6)))
+        self.counts["insolvencies"] += 1
+        if proceeding.get("person_id"):
+            details = {"name": proceeding.get("debtor_name"), "city": proceeding.get("city")}
+            person_id = proceeding["person_id"]
+            self.add("persons", (person_id, person_id.lower(), _compact(details)))
+
+    def finish(self, meta: dict[str, Any], source: dict[str, Any]) -> None:
+        former = meta.get("former_ids") or {}
+        for old, new in former.items():
+            self.add("former_ids", (old, new))
+        self.flush()
+        kept = {k: v for k, v in meta.items() if k != "former_ids"}
+        values = {
+            "world": _compact(kept),
+            "counts": _compact(self.counts),
+            "source": _compact(source),
+            "format": str(STORE_FORMAT),
+        }
+        self.db.executemany("INSERT INTO meta VALUES (?, ?)", sorted(values.items()))
+        self.db.execute("COMMIT")
+        self.db.executescript(_INDEXES)
+        self.db.execute("ANALYZE")
+        self.db.close()
+
+
+def _build_file(data_dir: Path, path: Path, source: dict[str, Any]) -> dict[str, int]:
+    """Write ``path`` from the world in ``data_dir``; return the counts. Reads every file once, streaming."""
+    meta = json.loads((data_dir / "world.json").read_text(encoding="utf-8"))
+    if meta.get("format") != FORMAT_VERSION:
+        raise ValueError(
+            f"{data_dir}/world.json has format {meta.get('format')!r}; this regkit reads {FORMAT_VERSION}."
+        )
+    builder = _Builder(path)
+    try:
+        # the persons' order of precedence (first seen wins): representatives, shareholders, debtors
+        for line, record in _jsonl_lines(data_dir / "companies.jsonl.gz"):
+            builder.company(line, record)
+        for line, record in _jsonl_lines(data_dir / "realtime.jsonl.gz"):
+            builder.company(line, record, realtime=True)
+        for line, row in _jsonl_lines(data_dir / "shareholdings.jsonl.gz"):
+            builder.shareholding(line, row)
+        for line, proceeding in _jsonl_lines(data_dir / "insolvencies.jsonl.gz"):
+            builder.insolvency(line, proceeding)
+        builder.finish(meta, source)
+    except BaseException:
+        builder.db.close()
+        raise
+    return builder.counts
+
+
+def _write_json(path: Path, content: dict[str, Any]) -> None:
+    """Write ``content`` to ``path`` atomically (a temporary file renamed over it)."""
+    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex}")
+    temporary.write_text(json.dumps(content, indent=1) + "\n", encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def build_store(data_dir: Path, target: Path | None = None, *, digest: str | None = None) -> Path:
+    """Build the store of the world in ``data_dir`` into ``target`` (default ``data_dir / "store"``); return it.
+
+    Records are streamed from the JSON-lines files and committed in batches, so memory stays bounded whatever
+    the world's size. The store is written to a temporary directory beside ``target`` and renamed into place
+    when complete: an interrupted build leaves nothing that would be used, and when two processes build the same
+    store at once, both end with a good one.
+
+    Parameters
+    ----------
+    data_dir : Path
+        A world directory (``world.json`` and the ``*.jsonl.gz`` files).
+    target : Path, optional
+        The store directory to (re)place.
+    digest : str, optional
+        The sha256 of the source files (:func:`source_digest`), when the caller has it already.
+
+    Returns
+    -------
+    Path
+        ``target``.
+
+    Raises
+    ------
+    FileNotFoundError
+        ``data_dir`` is not a world (the message says what builds one).
+    """
+    data_dir = Path(data_dir)
+    _missing_files(data_dir)
+    target = Path(target) if target is not None else data_dir / "store"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    _remove_abandoned(target)
+    started = time.perf_counter()
+    stamps = source_stamps(data_dir)
+    source: dict[str, Any] = {"files": stamps, "sha256": digest or source_digest(data_dir)}
+    building = target.parent / f".{target.name}.building-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+    building.mkdir()
+    try:
+        counts = _build_file(data_dir, building / RECORDS, source)
+        manifest = {
+            "format": STORE_FORMAT,
+            "records_size": (building / RECORDS).stat().st_size,
+            "source": source,
+            "counts": counts,
+        }
+        _write_json(building / MANIFEST, manifest)
+        _put_in_place(building, target, source["sha256"])
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    logger.info(
+        "Built the world store of %s in %.1f s (%d companies) at %s",
+        data_dir,
+        time.perf_counter() - started,
+        counts["companies"],
+        target,
+    )
+    return target
+
+
+def _remove_abandoned(target: Path) -> None:
+    """Remove what interrupted builds of ``target`` left beside it: temporary directories of processes that are
+    gone, and stores set aside by a replacement."""
+    for path in target.parent.glob(f".{target.name}.*"):
+        kind, _, rest = path.name[len(target.name) + 2 :].partition("-")
+        if kind == "building":
+            try:
+                os.kill(int(rest.split("-")[0]), 0)
+                continue  # its process is still building
+            except (ValueError, ProcessLookupError):
+                pass
+            except PermissionError:
+                continue  # another user's live process
+        elif kind != "old":
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _put_in_place(building: Path, target: Path, digest: str) -> None:
+    """Rename the complete store ``building`` to ``target``; a store already there is replaced unless another
+    process has just put a good store of the same source there."""
+    for _ in range(5):
+        try:
+            os.rename(building, target)  # atomic; fails when target is a non-empty directory
+            return
+        except OSError:
+            if not target.exists():
+                continue
+        try:
+            if check_store(target)["source"]["sha256"] == digest:
+                return  # another process finished the same store first: keep it, drop ours
+        except StoreError:
+            pass
+        aside = target.parent / f".{target.name}.old-{uuid.uuid4().hex[:8]}"
+        try:
+            os.rename(target, aside)
+        except OSError:
+            continue
+        shutil.rmtree(aside, ignore_errors=True)  # open readers keep their file: POSIX unlinks lazily
+    raise StoreError(f"Could not put the world store in place at {target}; remove it and retry.")
+
+
+# -- checking and finding -------------------------------------------------------------------------------------
+
+
+def check_store(store: Path) -> dict[str, Any]:
+    """The manifest of a complete, undamaged-looking store directory; :class:`StoreError` otherwise.
+
+    Checks what is cheap whatever the size: the manifest, the store format, the size of ``records.sqlite``
+    against the manifest and against the page count in its own header, and that its meta table reads back the
+    manifest's source digest.
+    """
+    manifest_path, records = store / MANIFEST, store / RECORDS
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise StoreError(f"{store} has no readable manifest ({exc})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != STORE_FORMAT:
+        raise StoreError(f"{store} is a store of another format ({manifest.get('format')!r})")
+    try:
+        size = records.stat().st_size
+        with records.open("rb") as handle:
+            header = handle.read(100)
+    except OSError as exc:
+        raise StoreError(f"{records} cannot be read ({exc})") from None
+    if size != manifest.get("records_size"):
+        raise StoreError(f"{records} has {size} bytes, the build wrote {manifest.get('records_size')}")
+    if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
+        raise StoreError(f"{records} is not a SQLite file")
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    if int.from_bytes(header[28:32], "big") * page_size != size:
+        raise StoreError(f"{records} is truncated or damaged (its header counts other pages)")
+    try:
+        with sqlite3.connect(f"{records.resolve().as_uri()}?mode=ro&immutable=1", uri=True) as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'source'").fetchone()
+        db.close()
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{records} is damaged ({exc})") from None
+    if row is None or json.loads(row[0]).get("sha256") != manifest.get("source", {}).get("sha256"):
+        raise StoreError(f"{records} does not belong to its manifest")
+    return manifest
+
+
+def world_cache_dir() -> Path:
+    """Where stores of worlds that cannot hold their own are built: ``REGKIT_WORLD_CACHE`` if set, else
+    ``worlds/`` in the user cache directory (``platformdirs``)."""
+    env = os.environ.get("REGKIT_WORLD_CACHE")
+    if env:
+        return Path(env).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("regkit")) / "worlds"
+
+
+def _matches(manifest: dict[str, Any], stamps: list[list[Any]], data_dir: Path, digest: list[str]) -> bool:
+    """Whether a store's manifest was made from the files now in ``data_dir``: the stamps, else the sha256
+    (computed once, kept in ``digest``)."""
+    source = manifest.get("source", {})
+    if source.get("files") == stamps:
+        return True
+    if not digest:
+        digest.append(source_digest(data_dir))
+    return bool(source.get("sha256") == digest[0])
+
+
+def _writable(directory: Path) -> bool:
+    return os.access(directory, os.W_OK | os.X_OK)
+
+
+def ensure_store(data_dir: str | os.PathLike[str] | None = None) -> Path:
+    """The directory of a complete store of the world in ``data_dir`` (default: the bundled one), built first
+    where there is none, or where it was made from other files or is damaged (see the module for where).
+
+    Raises
+    ------
+    FileNotFoundError
+        ``data_dir`` is not a world.
+    """
+    directory = (Path(data_dir) if data_dir is not None else default_data_dir()).resolve()
+    _missing_files(directory)
+    stamps = source_stamps(directory)
+    digest: list[str] = []
+    local = directory / "store"
+    if local.exists():
+        try:
+            manifest = check_store(local)
+            if _matches(manifest, stamps, directory, digest):
+                if manifest["source"]["files"] != stamps and _writable(local):
+                    _write_json(local / MANIFEST, {**manifest, "source": {**manifest["source"], "files": stamps}})
+                return local
+            logger.info("The world store %s was made from other files: rebuilding it", local)
+        except StoreError as exc:
+            logger.warning("Not using the world store %s: %s; rebuilding it", local, exc)
+    bundled = directory in {d.resolve() for d in bundled_data_dirs()}
+    if not bundled and _writable(directory):
+        return _timed_build(directory, local, digest)
+    return _cached_store(directory, stamps, digest)
+
+
+def _timed_build(directory: Path, target: Path, digest: list[str]) -> Path:
+    started = time.perf_counter()
+    built = build_store(directory, target, digest=digest[0] if digest else None)
+    logger.info("World store for %s ready in %.1f s", directory, time.perf_counter() - started)
+    return built
+
+
+def _cached_store(directory: Path, stamps: list[list[Any]], digest: list[str]) -> Path:
+    """The store of a world that cannot hold its own, in :func:`world_cache_dir` keyed by its sha256; a small
+    pointer file per world path remembers the sha256 of the stamps last seen, so an unchanged world is not hashed
+    again."""
+    cache = world_cache_dir()
+    pointer = cache / "paths" / f"{hashlib.sha256(str(directory).encode()).hexdigest()[:32]}.json"
+    if not digest:
+        try:
+            known = json.loads(pointer.read_text(encoding="utf-8"))
+            if known.get("files") == stamps:
+                digest.append(str(known["sha256"]))
+        except (OSError, ValueError, KeyError):
+            pass
+    if not digest:
+        digest.append(source_digest(directory))
+    store = cache / digest[0][:32]
+    try:
+        check_store(store)
+        found = True
+    except StoreError as exc:
+        if store.exists():
+            logger.warning("Not using the world store %s: %s; rebuilding it", store, exc)
+        found = False
+    if not found:
+        _timed_build(directory, store, digest)
+    pointer.parent.mkdir(parents=True, exist_ok=True)
+    _write_json(pointer, {"world": str(directory), "files": stamps, "sha256": digest[0]})
+    return store
+
+
+# -- reading ----------------------------------------------------------------------------------------------------
+
+
+class StoreDatabase:
+    """A store's ``records.sqlite`` opened read-only (``immutable``), one connection per thread."""
+
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._uri = f"{self.path.resolve().as_uri()}?mode=ro&immutable=1"
+        self._local = threading.local()
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection (opened on first use)."""
+        connection = getattr(self._local, "connection", None)
+        if connection is None:
+            connection = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
+            self._local.connection = connection
+        return connection
+
+    def one(self, sql: str, parameters: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
+        """The first row of a query, or None."""
+        row: tuple[Any, ...] | None = self.connection().execute(sql, parameters).fetchone()
+        return row
+
+    def all(self, sql: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Every row of a query."""
+        return self.connection().execute(sql, parameters).fetchall()
+
+    def stream(self, sql: str, parameters: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+        """The rows of a query, fetched a batch at a time (never all in memory)."""
+        cursor = self.connection().cursor()
+        cursor.execute(sql, parameters)
+        while True:
+            rows = cursor.fetchmany(500)
+            if not rows:
+                return
+            yield from rows
+
+
+def _record(blob: bytes) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads(zlib.decompress(blob))
+    return result
+
+
+class RecordTable(Mapping[str, dict[str, Any]]):
+    """A read-only mapping id → record over a table of the store, in id order; each read decodes a new dict."""
+
+    def __init__(self, db: StoreDatabase, table: str, count: int):
+        self._db, self._table, self._count = db, table, count
+
+    def __getitem__(self, key: str) -> dict[str, Any]:
+        row = self._db.one(f"SELECT record FROM {self._table} WHERE id = ?", (key,)) if isinstance(key, str) else None
+        if row is None:
+            raise KeyError(key)
+        return _record(row[0])
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and self._db.one(f"SELECT 1 FROM {self._table} WHERE id = ?", (key,)) is not None
+
+    def __iter__(self) -> Iterator[str]:
+        return (row[0] for row in self._db.stream(f"SELECT id FROM {self._table} ORDER BY id"))
+
+    def __len__(self) -> int:
+        return self._count
+
+    def values(self) -> ValuesView[dict[str, Any]]:
+        """The records in id order, streamed."""
+        return _Values(self)
+
+    def items(self) -> ItemsView[str, dict[str, Any]]:
+        """``(id, record)`` in id order, streamed."""
+        return _Items(self)
+
+    def stream(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        """``(id, record)`` in id order, one query."""
+        for key, blob in self._db.stream(f"SELECT id, record FROM {self._table} ORDER BY id"):
+            yield key, _record(blob)
+
+    def __repr__(self) -> str:
+        return f"<RecordTable {self._table}: {self._count} records in {self._db.path}>"
+
+
+class _Values(ValuesView[dict[str, Any]]):
+    _mapping: RecordTable
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (record for _, record in self._mapping.stream())
+
+
+class _Items(ItemsView[str, dict[str, Any]]):
+    _mapping: RecordTable
+
+    def __iter__(self) -> Iterator[tuple[str, dict[str, Any]]]:
+        return self._mapping.stream()
+
+
+class ShareholdingRows(Sequence[dict[str, Any]]):
+    """The world's shareholdings in file order, read from the store a row at a time."""
+
+    def __init__(self, db: StoreDatabase, count: int):
+        self._db, self._count = db, count
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        position = index + self._count if index < 0 else index
+        row = self._db.one("SELECT record FROM shareholdings WHERE seq = ?", (position,))
+        if row is None:
+            raise IndexError(index)
+        result: dict[str, Any] = json.loads(row[0])
+        return result
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (json.loads(row[0]) for row in self._db.stream("SELECT record FROM shareholdings ORDER BY seq"))
+
+
+class Lookup(Mapping[str, V]):
+    """A read-only mapping answered by a query of the store: ``fetch(key)`` returns the value or raises KeyError.
+
+    ``keys`` streams the keys in order (for iteration); ``count`` gives the length (a query, when asked).
+    """
+
+    def __init__(self, fetch: Callable[[str], V], keys: Callable[[], Iterator[str]], count: Callable[[], int]):
+        self._fetch, self._keys, self._count = fetch, keys, count
+
+    def __getitem__(self, key: str) -> V:
+        if not isinstance(key, str):
+            raise KeyError(key)
+        return self._fetch(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return self._keys()
+
+    def __len__(self) -> int:
+        return self._count()
+
+
+class StoredWorld:
+    """A world served from its store, with the attribute names of :class:`~regkit.local.world.store.World`.
+
+    ``companies``, ``realtime`` and ``insolvencies`` are read-only mappings (:class:`RecordTable`),
+    ``shareholdings`` a read-only sequence; nothing is read before it is asked for. ``meta`` is ``world.json``,
+    its ``former_ids`` a read-only mapping too.
+
+    Parameters
+    ----------
+    store : Path
+        A store directory (see :func:`ensure_store`).
+    """
+
+    def __init__(self, store: Path):
+        self.store = Path(store)
+        self.db = StoreDatabase(self.store / RECORDS)
+        values = dict(self.db.all("SELECT key, value FROM meta"))
+        counts = json.loads(values["counts"])
+        self.source: dict[str, Any] = json.loads(values["source"])
+        self.meta: dict[str, Any] = json.loads(values["world"])
+        self.meta["former_ids"] = Lookup(self._former_id, self._former_keys, self._former_count)
+        self.companies = RecordTable(self.db, "companies", counts["companies"])
+        self.realtime = RecordTable(self.db, "realtime", counts["realtime"])
+        self.insolvencies = RecordTable(self.db, "insolvencies", counts["insolvencies"])
+        self.shareholdings = ShareholdingRows(self.db, counts["shareholdings"])
+
+    def _former_id(self, key: str) -> str:
+        row = self.db.one("SELECT new FROM former_ids WHERE old = ?", (key,))
+        if row is None:
+            raise KeyError(key)
+        return str(row[0])
+
+    def _former_keys(self) -> Iterator[str]:
+        return (row[0] for row in self.db.stream("SELECT old FROM former_ids ORDER BY old"))
+
+    def _former_count(self) -> int:
+        row = self.db.one("SELECT count(*) FROM former_ids")
+        return int(row[0]) if row else 0
+
+    def __repr__(self) -> str:
+        return f"<StoredWorld {len(self.companies)} companies at {self.store}>"
+
+
+def open_world(data_dir: str | os.PathLike[str] | None = None) -> StoredWorld:
+    """Open the world in ``data_dir`` (default: the bundled one) from its store, building the store first where
+    needed (:func:`ensure_store`)."""
+    return StoredWorld(ensure_store(data_dir))
+
+
+_TEMPORARY: list[Path] = []
+_TEMPORARY_LOCK = threading.Lock()
+
+
+def _remove_temporary() -> None:
+    for path in _TEMPORARY:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def store_for_world(world: World) -> Path:
+    """A store of an in-memory ``world`` in a temporary directory, removed when the process exits.
+
+    The world is written as a world directory first and built like any other, so a world object and a
+    directory are served by the same code.
+    """
+    with _TEMPORARY_LOCK:
+        if not _TEMPORARY:
+            atexit.register(_remove_temporary)
+        directory = Path(tempfile.mkdtemp(prefix="regkit-world-"))
+        _TEMPORARY.append(directory)
+    source = write_world(world, directory / "world")
+    return build_store(source, directory / "store")

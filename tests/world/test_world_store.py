@@ -1,0 +1,290 @@
+"""The world store: the same answers as the JSON-lines world, rebuilt when stale or damaged, built once.
+
+Expected values come from the JSON-lines world as :func:`regkit.local.world.store.read_world` reads it, and from
+lookups this module derives from those records itself; never from the store's own code.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import regkit
+from regkit.local.models.catalog import Catalog, load_catalog
+from regkit.local.world import default_data_dir
+from regkit.local.world.store import WORLD_FILES, World, write_world
+from regkit.local.world.world_store import (
+    StoredWorld,
+    StoreError,
+    build_store,
+    check_store,
+    ensure_store,
+    open_world,
+)
+from regkit.schema.websites import website_host
+
+DATA = default_data_dir()
+
+
+@pytest.fixture(scope="module")
+def stored() -> StoredWorld:
+    return open_world(DATA)
+
+
+def _small_world(world: World, companies: int = 120) -> World:
+    """The bundled world's first companies, with the shareholdings and proceedings that name them."""
+    kept = dict(list(world.companies.items())[:companies])
+    return World(
+        meta=dict(world.meta),
+        companies=kept,
+        realtime={k: v for k, v in world.realtime.items() if k in kept},
+        insolvencies={k: p for k, p in world.insolvencies.items() if p.get("company_id") in kept},
+        shareholdings=[s for s in world.shareholdings if s["company_id"] in kept],
+    )
+
+
+@pytest.fixture
+def small_dir(world: World, tmp_path: Path) -> Path:
+    """A writable world directory of 120 companies (no store yet)."""
+    return write_world(_small_world(world), tmp_path / "world")
+
+
+def test_store_answers_equal_the_json_lines_world(world: World, stored: StoredWorld) -> None:
+    assert len(stored.companies) == len(world.companies)
+    assert list(stored.companies) == list(world.companies)  # ids streamed in id order
+    for company_id, record in world.companies.items():
+        assert stored.companies[company_id] == record
+    assert dict(stored.realtime.items()) == world.realtime
+    assert len(stored.insolvencies) == len(world.insolvencies)
+    for proceeding_id, proceeding in world.insolvencies.items():
+        assert stored.insolvencies.get(proceeding_id) == proceeding
+    assert list(stored.shareholdings) == world.shareholdings
+    assert stored.shareholdings[5] == world.shareholdings[5]
+    assert stored.shareholdings[-1] == world.shareholdings[-1]
+    assert dict(stored.meta["former_ids"]) == world.meta["former_ids"]
+    assert {k: v for k, v in stored.meta.items() if k != "former_ids"} == {
+        k: v for k, v in world.meta.items() if k != "former_ids"
+    }
+    assert "DE-HRB-X0000-0" not in stored.companies and stored.companies.get("DE-HRB-X0000-0") is None
+
+
+def test_catalog_lookups_equal_lookups_derived_from_the_records(world: World) -> None:
+    catalog = load_catalog()
+    documents: dict[str, tuple[str, dict]] = {}
+    for records in (world.companies, world.realtime):
+        for company_id, company in records.items():
+            for document in company.get("documents", ()):
+                documents.setdefault(document["id"], (company_id, document))
+    assert len(catalog.documents) == len(documents)
+    for document_id in list(documents)[::50]:
+        assert catalog.documents[document_id] == documents[document_id]
+
+    persons: dict[str, dict] = {}
+    for company in world.companies.values():
+        for entry in company.get("representation", ()):
+            if entry.get("type") == "natural_person" and entry.get("id"):
+                persons.setdefault(entry["id"], {"name": entry.get("name"), **(entry.get("natural_person") or {})})
+    for row in world.shareholdings:
+        if row.get("holder_type") == "natural_person" and row.get("holder_id"):
+            persons.setdefault(row["holder_id"], {"name": row.get("holder_name"), **(row.get("holder_details") or {})})
+    for proceeding in world.insolvencies.values():
+        if proceeding.get("person_id"):
+            persons.setdefault(proceeding["person_id"], {"name": proceeding["debtor_name"], "city": proceeding["city"]})
+    assert len(catalog.persons) == len(persons)
+    assert list(catalog.persons) == list(persons)
+    for person_id in list(persons)[::40]:
+        assert catalog.persons[person_id] == persons[person_id]
+
+    # a person's positions: every non-shareholder representation entry naming them, across all companies
+    director = next(
+        e["id"]
+        for c in world.companies.values()
+        for e in c.get("representation", ())
+        if e.get("type") == "natural_person" and e.get("id") and e["role"] == "DIRECTOR"
+    )
+    held = sorted(
+        (c["id"], e["role"], e["start_date"], e["end_date"])
+        for c in world.companies.values()
+        for e in c.get("representation", ())
+        if e.get("id") == director and e["role"] != "SHAREHOLDER"
+    )
+    person = catalog.people[director.upper().lower()]
+    assert sorted((p["register_id"], p["role"], p["start_date"], p["end_date"]) for p in person.positions) == held
+
+    holder = next(r["holder_id"] for r in world.shareholdings if r["holder_id"])
+    assert catalog.ownership.by_holder[holder] == [r for r in world.shareholdings if r["holder_id"] == holder]
+    held_company = world.shareholdings[0]["company_id"]
+    assert catalog.ownership.by_company[held_company] == [
+        r for r in world.shareholdings if r["company_id"] == held_company
+    ]
+    current = [
+        r
+        for r in world.shareholdings
+        if r["company_id"] == held_company and r.get("end") is None and float(r["share"]) > 0
+    ]
+    assert catalog.holders.get(held_company, []) == current
+    assert catalog.ownership.by_company.get("DE-HRB-X0000-0") is None
+
+    websites: dict[str, str] = {}
+    for company_id in sorted(world.companies):
+        url = (world.companies[company_id].get("contact") or {}).get("website_url")
+        if url:
+            websites.setdefault(website_host(url), company_id)
+    assert len(catalog.websites) == len(websites)
+    assert dict(catalog.websites.items()) == websites
+
+
+def test_a_world_directory_gets_its_store_beside_it_and_opens_it_again(small_dir: Path) -> None:
+    store = ensure_store(small_dir)
+    assert store == small_dir.resolve() / "store"
+    manifest = check_store(store)
+    assert manifest["counts"]["companies"] == 120
+    inode = (store / "records.sqlite").stat().st_ino
+    os.utime(small_dir / "world.json")  # new mtime, same content: the sha256 decides, nothing is rebuilt
+    assert ensure_store(small_dir) == store
+    assert (store / "records.sqlite").stat().st_ino == inode
+    assert json.loads((store / "store.json").read_text())["source"]["files"][0][2] == (
+        (small_dir / "world.json").stat().st_mtime_ns
+    )
+    assert not [p.name for p in small_dir.iterdir() if p.name.startswith(".")]  # no temporary left
+
+
+def test_a_stale_store_is_rebuilt(world: World, small_dir: Path) -> None:
+    first = StoredWorld(ensure_store(small_dir))
+    assert len(first.companies) == 120
+    write_world(_small_world(world, 80), small_dir)  # the source changes under the store
+    again = StoredWorld(ensure_store(small_dir))
+    assert len(again.companies) == 80
+    assert list(again.companies) == sorted(world.companies)[:80]
+
+
+@pytest.mark.parametrize("damage", ["truncated", "overwritten", "manifest missing"])
+def test_a_damaged_store_is_detected_and_rebuilt_never_served(world: World, small_dir: Path, damage: str) -> None:
+    store = build_store(small_dir)
+    records = store / "records.sqlite"
+    if damage == "truncated":
+        with records.open("r+b") as handle:
+            handle.truncate(records.stat().st_size // 2)
+    elif damage == "overwritten":
+        with records.open("r+b") as handle:
+            handle.write(b"\x00" * 4096)
+    else:
+        (store / "store.json").unlink()
+    with pytest.raises(StoreError):
+        check_store(store)
+    rebuilt = StoredWorld(ensure_store(small_dir))
+    check_store(rebuilt.store)
+    company_id = sorted(world.companies)[7]
+    assert rebuilt.companies[company_id] == world.companies[company_id]
+
+
+def test_two_processes_building_at_once_end_with_one_good_store(small_dir: Path) -> None:
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    abandoned = small_dir / f".store.building-{gone.stdout.strip()}-0badf00d"  # a build whose process died
+    abandoned.mkdir()
+    (abandoned / "records.sqlite").write_bytes(b"SQLite format 3\x00 half written")
+    code = "import sys; from regkit.local.world.world_store import ensure_store; print(ensure_store(sys.argv[1]))"
+    env = {**os.environ, "PYTHONPATH": str(Path(regkit.__file__).parents[1])}
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, str(small_dir)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for _ in range(2)
+    ]
+    results = [run.communicate(timeout=120) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], results
+    assert {out.strip() for out, _ in results} == {str(small_dir.resolve() / "store")}
+    assert check_store(small_dir / "store")["counts"]["companies"] == 120
+    assert sorted(p.name for p in small_dir.iterdir()) == sorted(
+        [
+            "store",
+            "world.json",
+            "companies.jsonl.gz",
+            "realtime.jsonl.gz",
+            "insolvencies.jsonl.gz",
+            "shareholdings.jsonl.gz",
+        ]
+    )
+
+
+def test_the_bundled_world_gets_its_store_in_the_world_cache(isolated_env: Path) -> None:
+    store = ensure_store(DATA)
+    assert Path(os.environ["REGKIT_WORLD_CACHE"]) in store.parents
+    assert not (DATA / "store").exists()
+
+
+def test_an_in_memory_world_is_served_from_a_temporary_store(world: World) -> None:
+    small = _small_world(world, 30)
+    catalog = load_catalog(small)
+    assert isinstance(catalog, Catalog)
+    assert list(catalog.world.companies) == sorted(small.companies)
+    assert catalog.world.companies[sorted(small.companies)[3]] == small.companies[sorted(small.companies)[3]]
+
+
+def test_client_data_dir_serves_that_world(world: World, small_dir: Path) -> None:
+    company_id = sorted(world.companies)[42]
+    outside = sorted(world.companies)[200]
+    with regkit.Client(data_dir=small_dir, cache=False) as client:
+        record = client.get_company(company_id)
+        assert {k: v for k, v in record.raw.items() if k != "sources"} == world.companies[company_id]
+        with pytest.raises(regkit.NotFoundError):
+            client.get_company(outside)  # not in the 120 companies of this world
+    with pytest.raises(regkit.ValidationError, match="not a regkit world"):
+        regkit.Client(data_dir=small_dir / "nothing")
+    with pytest.raises(regkit.ValidationError, match="base_url"):
+        regkit.Client(data_dir=small_dir, base_url="http://127.0.0.1:9")
+
+
+def test_world_index_command_builds_the_store_and_says_where(small_dir: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(Path(regkit.__file__).parents[1])}
+    run = subprocess.run(
+        [sys.executable, "-m", "regkit", "world", "index", "--data", str(small_dir)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "120 companies" in run.stdout and str(small_dir.resolve() / "store") in run.stdout
+    check_store(small_dir / "store")
+    missing = subprocess.run(
+        [sys.executable, "-m", "regkit", "world", "index", "--data", str(small_dir / "nothing")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert missing.returncode == 2 and "not a regkit world" in missing.stderr
+
+
+def test_an_interrupted_build_leaves_no_store_that_would_be_used(tmp_path: Path) -> None:
+    directory = tmp_path / "bundled-copy"
+    directory.mkdir()
+    for name in WORLD_FILES:
+        shutil.copy2(DATA / name, directory / name)
+    code = "import sys; from regkit.local.world.world_store import build_store; build_store(sys.argv[1])"
+    env = {**os.environ, "PYTHONPATH": str(Path(regkit.__file__).parents[1])}
+    build = subprocess.Popen([sys.executable, "-c", code, str(directory)], env=env)
+    deadline = time.monotonic() + 60
+    while not list(directory.glob(".store.building-*/records.sqlite")) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    build.kill()  # SIGKILL mid-build: nothing of the process runs after this
+    build.wait()
+    assert list(directory.glob(".store.building-*")), "the build ended before it could be interrupted"
+    assert not (directory / "store").exists()
+    world = StoredWorld(ensure_store(directory))
+    with gzip.open(directory / "companies.jsonl.gz", "rt", encoding="utf-8") as lines:
+        assert len(world.companies) == sum(1 for line in lines if line.strip())
+    assert not list(directory.glob(".store.*"))  # the abandoned build was removed
