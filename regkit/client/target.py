@@ -41,6 +41,7 @@ __all__ = [
     "local_register_on",
     "is_demo_key",
     "announce_local_register",
+    "LocalWorld",
 ]
 
 #: Where the live service answers (its official client's default as well).
@@ -58,7 +59,8 @@ _LOCAL_NOTICE = (
 )
 
 notice_logger = logging.getLogger("regkit.notice")
-_announced = threading.Event()
+_announced: set[str] = set()
+_announced_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -82,16 +84,76 @@ class Target:
     api_key: str
     mode: str
     adapter: Any = None
+    world: LocalWorld | None = None
 
     def __repr__(self) -> str:
         return f"Target(base_url={self.base_url!r}, mode={self.mode!r})"
 
     def describe(self) -> str:
-        """A short phrase naming the kind of target: ``"live service"``, ``"server"`` or
-        ``"bundled local register (synthetic data, in-process)"``."""
-        return {"local": "bundled local register (synthetic data, in-process)", "live": "live service"}.get(
-            self.mode, "server"
+        """A short phrase naming the kind of target: ``"live service"``, ``"server"``,
+        ``"bundled local register (synthetic data, in-process)"`` or, on an imported world, e.g.
+        ``"local register on OffeneRegister data (real, CC BY 4.0, in-process)"``."""
+        if self.mode == "local":
+            return (self.world or LocalWorld()).describe()
+        return {"live": "live service"}.get(self.mode, "server")
+
+    def source(self) -> str:
+        """One line naming where the data comes from, for figures' and explorers' source lines."""
+        if self.mode == "local":
+            return (self.world or LocalWorld()).source()
+        if self.mode == "live":
+            return f"Handelsregister via the live service {self.base_url}"
+        return f"the register at {self.base_url}"
+
+
+@dataclass(frozen=True)
+class LocalWorld:
+    """What a local register serves, as its world's ``world.json`` says: synthetic, or real data with a licence.
+
+    Attributes
+    ----------
+    synthetic : bool
+        ``world.json``'s ``synthetic`` (worlds ``regkit world build`` makes are; imported ones are not).
+    origin : str or None
+        ``world.json``'s ``source``: the importer that made it (``"offeneregister"``), if any.
+    attribution : str or None
+        The licence and attribution text an imported world carries (CC BY 4.0 for OffeneRegister).
+    """
+
+    synthetic: bool = True
+    origin: str | None = None
+    attribution: str | None = None
+
+    @classmethod
+    def of(cls, adapter: Any) -> LocalWorld:
+        """The world behind an in-process local register's adapter (the bundled world's defaults otherwise)."""
+        try:
+            meta = adapter.app.extensions["regkit.local"].catalog.meta
+        except (AttributeError, KeyError, TypeError):
+            return cls()
+        return cls(bool(meta.get("synthetic", True)), meta.get("source"), meta.get("attribution"))
+
+    def describe(self) -> str:
+        if self.synthetic:
+            return "bundled local register (synthetic data, in-process)"
+        return f"local register on {_ORIGINS.get(self.origin or '', 'imported')} data (real, in-process)"
+
+    def source(self) -> str:
+        if self.synthetic:
+            return "regkit local register — synthetic data"
+        return self.attribution or f"{_ORIGINS.get(self.origin or '', 'imported')} data"
+
+    def notice(self) -> str:
+        """What the client says once when it starts using this world."""
+        if self.synthetic:
+            return _LOCAL_NOTICE
+        return (
+            f"regkit: using a local register in-process on real register data ({self.describe()}), no key needed. "
+            f"{self.attribution or ''}".rstrip()
         )
+
+
+_ORIGINS = {"offeneregister": "OffeneRegister"}
 
 
 def is_demo_key(key: str | None) -> bool:
@@ -203,8 +265,9 @@ def resolve_target(api_key: Any, base_url: Any, adapter: Any) -> Target:
     if url == LOCAL_ORIGIN or (url is None and (adapter is not None or key is None or is_demo_key(key))):
         if adapter is None:
             adapter = _local_adapter()
-        announce_local_register()
-        return Target(LOCAL_ORIGIN, key or DEMO_API_KEY, "local", adapter)
+        world = LocalWorld.of(adapter)
+        announce_local_register(world)
+        return Target(LOCAL_ORIGIN, key or DEMO_API_KEY, "local", adapter, world)
     if url is None:
         return Target(LIVE_BASE_URL, key, "live", adapter)  # type: ignore[arg-type]
     if key is None:
@@ -221,18 +284,21 @@ def resolve_target(api_key: Any, base_url: Any, adapter: Any) -> Target:
     return Target(url, key, "live" if live else "custom", adapter)
 
 
-def announce_local_register() -> None:
-    """Say once per process, where the user sees it, that the bundled (synthetic) register is in use.
+def announce_local_register(world: LocalWorld | None = None) -> None:
+    """Say once per process and world, where the user sees it, that a local register is in use: synthetic data
+    (the bundled world), or real data with its licence and attribution (an imported world).
 
     The notice goes to the ``regkit.notice`` logger, which writes to the current ``sys.stderr``
     (a terminal, or a notebook cell's output) unless the application configured a handler for it;
     ``logging.getLogger("regkit.notice").setLevel(logging.ERROR)`` silences it.
     """
-    if _announced.is_set():
-        return
-    _announced.set()
+    text = (world or LocalWorld()).notice()
+    with _announced_lock:
+        if text in _announced:
+            return
+        _announced.add(text)
     _ensure_notice_handler()
-    notice_logger.warning(_LOCAL_NOTICE)
+    notice_logger.warning(text)
 
 
 class _CurrentStderr(logging.Handler):

@@ -189,6 +189,29 @@ def test_the_notice_is_seen_in_a_notebook(tmp_path: Any) -> None:
     assert [o.data["text/plain"] for o in outputs if o.output_type == "execute_result"] == ["True"]
 
 
+def test_an_imported_world_is_announced_as_real_data_with_its_licence(tmp_path: Any) -> None:
+    """A client on a world imported from OffeneRegister says once that the data is real, with the CC BY
+    attribution, and never calls it synthetic; its repr and source line say the same."""
+    from regkit.local.world.offeneregister import import_offeneregister, sample_file
+
+    world = import_offeneregister(sample_file(), tmp_path / "world", limit=200).directory
+    script = textwrap.dedent(f"""
+        import regkit
+        first = regkit.Client(cache="memory", data_dir={str(world)!r})
+        second = regkit.Client(cache="memory", data_dir={str(world)!r})
+        print(repr(first))
+        print(first.target.source())
+    """)
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=_clean_env(tmp_path)
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("real register data") == 1 and "synthetic" not in done.stderr
+    assert "OffeneRegister.de" in done.stderr and "CC BY 4.0" in done.stderr
+    assert "local register on OffeneRegister data (real, in-process)" in done.stdout
+    assert "CC BY 4.0" in done.stdout.splitlines()[-1]
+
+
 def test_the_notice_can_be_silenced_with_logging(tmp_path: Any) -> None:
     script = (
         "import logging, regkit; logging.getLogger('regkit.notice').setLevel(logging.ERROR); "
