@@ -9,18 +9,24 @@ no file behind, and an earlier file in place.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import re
 import shutil
 
 import pytest
 from company_search_support import CompanyOracle
 
+from regkit.local.models.people_index import Person
+from regkit.local.models.person_search import parse_person_search
+from regkit.local.register import open_local_register
 from regkit.local.search.build import record_row
 from regkit.local.search.company_index import CompanyIndex
 from regkit.local.search.company_request import parse_company_search
 from regkit.local.search.company_rows import company_row
 from regkit.local.search.index import InsolvencyIndex
 from regkit.local.search.index_file import IndexFileError
+from regkit.local.search.person_index import PersonIndex
 from regkit.local.search.request import parse_search_request
 
 COMPANY_QUERIES = [
@@ -200,3 +206,138 @@ def test_a_failed_build_leaves_no_file(catalog, tmp_path):
         assert index.size == 50
     finally:
         index.close()
+
+
+# --- persons -------------------------------------------------------------------------------------------------
+
+PERSON_BODIES = [
+    {},
+    {"query": "müller"},
+    {"query": "Mueller"},
+    {"query": "m"},
+    {"query": "anna m"},
+    {"query": "schm"},
+    {"query": "zzzzqx"},
+    {"filters": [{"field": "city", "value": "Köln"}]},
+    {"filters": [{"field": "city", "values": ["koeln", "Berlin", "Hamburg"]}, {"field": "active", "value": "false"}]},
+    {"filters": [{"field": "city", "keywords": ["berg"]}]},
+    {"filters": [{"field": "city", "keywords": ["-"]}]},
+    {"filters": [{"field": "date_of_birth", "min": "1960-01-01", "max": "1969-12-31"}]},
+    {"filters": [{"field": "date_of_birth", "max": "1950-06-30"}, {"field": "active", "value": "true"}]},
+    {"query": "peter", "filters": [{"field": "date_of_birth", "min": "1970-01-01"}]},
+    {"pagination": {"page": 40, "per_page": 100}},
+]
+
+
+def person_oracle(people, body, without_birth=False):
+    """Ids of the persons a search must list, in order, computed from the persons' names and details."""
+    words = [w for w in re.findall(r"[^\W_]+", spelled(body.get("query") or ""))]
+    found = []
+    for person in people:
+        if person.date_of_birth is None and not without_birth:
+            continue
+        terms = re.findall(r"[^\W_]+", spelled(f"{person.first_name or ''} {person.last_name or ''}"))
+        if not all(
+            any(t == w or (i == len(words) - 1 and t.startswith(w)) for t in terms) for i, w in enumerate(words)
+        ):
+            continue
+        if all(person_passes(person, item) for item in body.get("filters", [])):
+            key = (spelled(person.last_name), spelled(person.first_name), person.date_of_birth or "", person.id)
+            found.append((key, person.id))
+    return [person_id for _, person_id in sorted(found)]
+
+
+def spelled(text):
+    text = (text or "").lower()
+    for umlaut, plain in (("ä", "a"), ("ö", "o"), ("ü", "u"), ("ß", "s")):
+        text = text.replace(umlaut, plain)
+    return re.sub(r"ae|oe|ue|ss", lambda m: m.group()[0], text)
+
+
+def person_passes(person, item):
+    if item["field"] == "active":
+        return any(p["end_date"] is None for p in person.positions) == (item["value"] == "true")
+    born = person.date_of_birth
+    if item["field"] == "date_of_birth":
+        return born is not None and item.get("min", "0000") <= born <= item.get("max", "9999")
+    if "keywords" in item:
+        wanted = [w for k in item["keywords"] for w in re.findall(r"[^\W_]+", spelled(k))]
+        return all(w in re.findall(r"[^\W_]+", spelled(person.city)) for w in wanted)
+    values = [item["value"]] if "value" in item else item["values"]
+    return person.city is not None and spelled(person.city).strip() in {spelled(v).strip() for v in values}
+
+
+@pytest.fixture(scope="module")
+def person_files(catalog, tmp_path_factory):
+    path = tmp_path_factory.mktemp("persons") / "persons.sqlite"
+    PersonIndex.build(path, iter(catalog.people.values()))
+    on_disk, in_memory = PersonIndex.open(path), PersonIndex.in_memory(catalog.people.values())
+    yield path, on_disk, in_memory
+    on_disk.close()
+    in_memory.close()
+
+
+@pytest.mark.parametrize("without_birth", [False, True])
+def test_the_person_file_answers_as_the_in_memory_index_and_the_oracle(catalog, person_files, without_birth):
+    _, on_disk, in_memory = person_files
+    people = list(catalog.people.values())
+    for body in PERSON_BODIES:
+        search = parse_person_search({**body, "pagination": body.get("pagination", {"per_page": 100})})
+        results, total = on_disk.search(search, listed_without_birth=without_birth)
+        assert (results, total) == in_memory.search(search, listed_without_birth=without_birth), body
+        expected = person_oracle(people, body, without_birth)
+        first = (search.page - 1) * search.per_page
+        assert total == len(expected), body
+        assert [r["id"] for r in results] == expected[first : first + search.per_page], body
+        for result in results:
+            person = catalog.people[result["id"].lower()]
+            assert result == {
+                "id": person.id,
+                "name": person.name,
+                "city": person.city,
+                "date_of_birth": person.date_of_birth,
+                "active": any(p["end_date"] is None for p in person.positions),
+            }
+    assert sum(p.date_of_birth is None for p in people) > 0  # the bundled world has persons without one
+
+
+def test_a_truncated_person_file_is_refused(person_files, tmp_path):
+    path, _, _ = person_files
+    truncated_copy(path, tmp_path / "persons.sqlite")
+    with pytest.raises(IndexFileError, match="truncated"):
+        PersonIndex.open(tmp_path / "persons.sqlite")
+    with pytest.raises(IndexFileError, match="not the search index of companies"):
+        CompanyIndex.open(path)
+
+
+def test_a_name_at_thousands_of_companies_is_one_small_row(tmp_path):
+    entry = {"company_name": "Vorrat GmbH", "role": "DIRECTOR", "start_date": "2019-01-01", "end_date": None}
+    positions = tuple({**entry, "register_id": f"DE-HRB-F1103-{i}"} for i in range(5000))
+    founder = Person(
+        "00000000-0000-4000-8000-000000000001", "Vera", "Vorrat", "Berlin", None, positions, ("vera", "vorrat")
+    )
+    PersonIndex.build(tmp_path / "persons.sqlite", [founder])
+    index = PersonIndex.open(tmp_path / "persons.sqlite")
+    try:
+        assert index.search(parse_person_search({"query": "vorrat"})) == ([], 0)  # no date of birth: not listed
+        results, total = index.search(parse_person_search({"query": "vorrat"}), listed_without_birth=True)
+        assert total == 1 and results == [
+            {"id": founder.id, "name": "Vera Vorrat", "city": "Berlin", "date_of_birth": None, "active": True}
+        ]
+    finally:
+        index.close()
+
+
+def test_a_world_without_dates_of_birth_lists_its_persons_with_null(catalog, tmp_path):
+    world = dataclasses.replace(catalog.world, meta={**catalog.world.meta, "dates_of_birth": False})
+    register = open_local_register(world=world, state_path=tmp_path / "state.sqlite", rate_limit=None)
+    try:
+        session = register.session("demo-paid")
+        unborn = next(p for p in catalog.people.values() if p.date_of_birth is None and p.positions)
+        body = {"query": unborn.name, "pagination": {"per_page": 100}}
+        found = session.post(f"{register.base_url}/v1/search/person", json=body).json()
+        listed = {r["id"]: r for r in found["results"]}
+        assert listed[unborn.id]["date_of_birth"] is None
+        assert found["pagination"]["total_results"] == len(person_oracle(catalog.people.values(), body, True))
+    finally:
+        register.close()
