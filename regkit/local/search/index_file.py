@@ -48,6 +48,7 @@ def writing(path: str | os.PathLike[str]) -> Iterator[sqlite3.Connection]:
         conn.execute("PRAGMA journal_mode=OFF")
         conn.execute("PRAGMA synchronous=OFF")
         conn.execute("PRAGMA page_size=8192")
+        conn.execute("PRAGMA cache_size=-262144")  # 256 MiB while building (FTS5 merges, sorting)
         conn.execute(META_TABLE)
         yield conn
         conn.commit()
