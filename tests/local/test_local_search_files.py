@@ -341,3 +341,19 @@ def test_a_world_without_dates_of_birth_lists_its_persons_with_null(catalog, tmp
         assert found["pagination"]["total_results"] == len(person_oracle(catalog.people.values(), body, True))
     finally:
         register.close()
+
+
+def test_many_filters_of_one_letter_keywords_answer_as_the_oracle(catalog, company_files):
+    """The expensive query of issue 24 (32 filters of one-letter address keywords), with answers to check."""
+    _, on_disk, _ = company_files
+    oracle = CompanyOracle(catalog.world)
+    letter_sets = ["str", "sta", "e", "ra", "w1"]
+    filters = [{"field": "address", "keywords": list(letter_sets[i % 5]) * 4} for i in range(32)]
+    totals = []
+    for extra in ([], [{"field": "address", "keywords": ["ü"] * 10}], [{"field": "city", "keywords": list("bx")}]):
+        body = {"filters": filters[: 32 - len(extra)] + extra, "pagination": {"per_page": 100}}
+        results, total = on_disk.search(parse_company_search(body))
+        expected = oracle.search(None, body["filters"])
+        assert total == len(expected) and [r["company_id"] for r in results] == expected[:100]
+        totals.append(total)
+    assert totals[0] > 0 and len(set(totals)) == 3  # the extra filters narrow the answer

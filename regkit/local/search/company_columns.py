@@ -241,7 +241,7 @@ class CompanyColumns:
         :func:`~regkit.local.search.company_request.parse_company_search` builds it; null never matches.
         """
         result: np.ndarray | None = None
-        for item in filters:
+        for item in dict.fromkeys(filters):  # a filter given twice selects the same companies: evaluated once
             selected = self._select(item, positions)
             if result is None:
                 result = selected

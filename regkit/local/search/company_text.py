@@ -16,10 +16,12 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["TextLabels", "CHECK_MAX"]
+__all__ = ["TextLabels", "CHECK_MAX", "KEPT_MAX"]
 
 #: Candidates checked one by one for a keyword spanning words; with more, all values are scanned once.
 CHECK_MAX = 100_000
+#: One-character keywords whose answers are kept (packed bits: an eighth of a byte per value each).
+KEPT_MAX = 128
 _WORD = re.compile(r"[^\W_]+")
 _SEPARATOR = "\x00"
 
@@ -71,6 +73,7 @@ class TextLabels:
             itertools.chain.from_iterable(owners), dtype=np.int64, count=int(self._offsets[-1])
         )
         self._joined: tuple[str, np.ndarray] | None = None  # every value in one string, when a scan needs it
+        self._kept: dict[str, np.ndarray] = {}  # one-character keywords' answers, packed
 
     @classmethod
     def from_parts(
@@ -93,6 +96,7 @@ class TextLabels:
         self._offsets = parts["offsets"]
         self._postings = parts["postings"]
         self._joined = None
+        self._kept = {}
         return self
 
     def parts(self) -> dict[str, Any]:
@@ -133,7 +137,23 @@ class TextLabels:
         return hit
 
     def containing(self, keyword: str) -> np.ndarray:
-        """Which values contain ``keyword`` (a boolean array over :attr:`labels`)."""
+        """Which values contain ``keyword`` (a boolean array over :attr:`labels`).
+
+        A one-character keyword is found in most values (``"a"``) and costs a pass over most postings: its answer
+        is kept (packed bits, at most :data:`KEPT_MAX` characters), so a filter repeating such keywords costs
+        array operations, not passes.
+        """
+        if len(keyword) != 1:
+            return self._containing(keyword)
+        packed = self._kept.get(keyword)
+        if packed is None:
+            hit = self._containing(keyword)
+            if len(self._kept) < KEPT_MAX:
+                self._kept[keyword] = np.packbits(hit)
+            return hit
+        return np.unpackbits(packed, count=self.count).view(bool)
+
+    def _containing(self, keyword: str) -> np.ndarray:
         parts = sorted(set(_WORD.findall(keyword)), key=len, reverse=True)
         if not parts:
             return self._scan(keyword)
