@@ -26,6 +26,7 @@ from regkit.local.search.company_request import parse_company_search
 from regkit.local.search.company_rows import company_row
 from regkit.local.search.index import InsolvencyIndex
 from regkit.local.search.index_file import IndexFileError
+from regkit.local.search.index_files import INDEX_FILES, build_search_indexes, open_search_indexes
 from regkit.local.search.person_index import PersonIndex
 from regkit.local.search.request import parse_search_request
 
@@ -357,3 +358,19 @@ def test_many_filters_of_one_letter_keywords_answer_as_the_oracle(catalog, compa
         assert total == len(expected) and [r["company_id"] for r in results] == expected[:100]
         totals.append(total)
     assert totals[0] > 0 and len(set(totals)) == 3  # the extra filters narrow the answer
+
+
+def test_a_worlds_three_indexes_build_and_open_together(catalog, tmp_path):
+    world = catalog.world
+    build_search_indexes(
+        tmp_path, lambda: world.companies.values(), lambda: world.insolvencies.values(), catalog.people.values()
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(INDEX_FILES.values())
+    indexes = open_search_indexes(tmp_path)
+    try:
+        assert indexes.companies.size == len(world.companies)
+        assert indexes.insolvencies.size == len(world.insolvencies)
+        assert indexes.persons.size == len(catalog.people)
+        assert indexes.persons.born == sum(p.date_of_birth is not None for p in catalog.people.values())
+    finally:
+        indexes.close()
