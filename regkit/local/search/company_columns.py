@@ -12,8 +12,9 @@ the companies under it. A filter costs one pass over one array, or over the posi
 Everything lives in the index database (tables ``company_columns``, ``company_labels``, ``company_text``,
 ``company_industry``) and is read when a filter first needs it, as ``np.frombuffer`` of the stored bytes: an
 index opens without reading a column. Read arrays are kept up to :data:`CACHE_BYTES` (the least recently used
-one goes first); a value is looked up by SQL (``company_labels``), so a column with a million distinct values
-(register numbers) is never read whole for an ``eq`` filter.
+one goes first); a value is looked up by SQL (``company_labels``: the coded columns' values one after another,
+``id`` = the column's offset + code), so a column with a million distinct values (register numbers) is never
+read whole for an ``eq`` filter.
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ CACHE_BYTES = 96 * 2**20
 
 TABLES = """
 CREATE TABLE company_columns (name TEXT PRIMARY KEY, dtype TEXT NOT NULL, data BLOB);
-CREATE TABLE company_labels (name TEXT, code INTEGER, label TEXT NOT NULL, PRIMARY KEY (name, code)) WITHOUT ROWID;
-CREATE INDEX company_labels_by_label ON company_labels (name, label);
+CREATE TABLE company_labels (id INTEGER PRIMARY KEY, label TEXT NOT NULL);
+CREATE INDEX company_labels_by_label ON company_labels (label);
 CREATE TABLE company_text (
     name TEXT PRIMARY KEY, vocabulary TEXT NOT NULL, word_starts BLOB NOT NULL, offsets BLOB NOT NULL,
     postings BLOB NOT NULL);
@@ -65,6 +66,15 @@ def _day(text: Any) -> int:
     if text is None:
         return -1
     return int(text[0:4]) * 10000 + int(text[5:7]) * 100 + int(text[8:10])
+
+
+def _offsets(counts: dict[str, int]) -> dict[str, int]:
+    """Where each coded column's values start in ``company_labels`` (one after another, in :data:`CODED` order)."""
+    found, offset = {}, 0
+    for name in CODED:
+        found[name] = offset
+        offset += counts.get(name, 0)
+    return found
 
 
 def _code_type(count: int) -> type:
@@ -92,6 +102,7 @@ class CompanyColumns:
     ) -> None:
         self.size = size
         self.label_counts = label_counts
+        self._offsets = _offsets(label_counts)
         self.cache_bytes = cache_bytes
         self._connection = connection
         self._cache: OrderedDict[str, np.ndarray | None] = OrderedDict()
@@ -106,6 +117,7 @@ class CompanyColumns:
         order. Returns the number of distinct values of each coded column (kept in the index's meta)."""
         conn.executescript(TABLES)
         counts: dict[str, int] = {}
+        offset = 0
         for name in COLUMNS:
             column = values(name)
             data: np.ndarray | None
@@ -117,9 +129,10 @@ class CompanyColumns:
                     (-1 if v is None else coding[v] for v in column), dtype=_code_type(len(labels)), count=size
                 )
                 conn.executemany(
-                    "INSERT INTO company_labels (name, code, label) VALUES (?, ?, ?)",
-                    ((name, i, label) for i, label in enumerate(labels)),
+                    "INSERT INTO company_labels (id, label) VALUES (?, ?)",
+                    ((offset + i, label) for i, label in enumerate(labels)),
                 )
+                offset += len(labels)
                 if name in KEYWORDS:
                     parts = TextLabels(labels).parts()
                     conn.execute(
@@ -183,7 +196,10 @@ class CompanyColumns:
         found = self._labels.get(name)
         if found is None:
             with self._connection() as conn:
-                rows = conn.execute("SELECT label FROM company_labels WHERE name = ? ORDER BY code", (name,))
+                low, high = self._range(name)
+                rows = conn.execute(
+                    "SELECT label FROM company_labels WHERE id >= ? AND id < ? ORDER BY id", (low, high)
+                )
                 found = self._labels[name] = [label for (label,) in rows]
         return found
 
@@ -193,9 +209,10 @@ class CompanyColumns:
         if not wanted:
             return []
         marks = ", ".join("?" * len(wanted))
+        low, high = self._range(name)
         with self._connection() as conn:
-            sql = f"SELECT code FROM company_labels WHERE name = ? AND label IN ({marks})"
-            return [code for (code,) in conn.execute(sql, (name, *wanted))]
+            sql = f"SELECT id FROM company_labels WHERE label IN ({marks}) AND id >= ? AND id < ?"
+            return [found - low for (found,) in conn.execute(sql, (*wanted, low, high))]
 
     def text(self, name: str) -> TextLabels:
         """The substring finder of a ``keywords`` column (its word postings read once)."""
@@ -219,13 +236,17 @@ class CompanyColumns:
     def _fetch(self, name: str, codes: np.ndarray) -> list[str]:
         """The labels of ``codes`` (ascending) of column ``name``."""
         found: dict[int, str] = {}
+        low, _ = self._range(name)
         listed = codes.tolist()
         with self._connection() as conn:
             for start in range(0, len(listed), 10_000):
-                chunk = ", ".join(str(int(c)) for c in listed[start : start + 10_000])
-                sql = f"SELECT code, label FROM company_labels WHERE name = ? AND code IN ({chunk})"
-                found.update(conn.execute(sql, (name,)).fetchall())
-        return [found[c] for c in listed]
+                chunk = ", ".join(str(low + int(c)) for c in listed[start : start + 10_000])
+                found.update(conn.execute(f"SELECT id, label FROM company_labels WHERE id IN ({chunk})").fetchall())
+        return [found[low + c] for c in listed]
+
+    def _range(self, name: str) -> tuple[int, int]:
+        """The ids of column ``name``'s values in ``company_labels``."""
+        return self._offsets[name], self._offsets[name] + self.label_counts[name]
 
     def industry(self, code: str) -> np.ndarray:
         """Sorted positions of the companies with the WZ 2025 ``code`` or one below it."""

@@ -46,7 +46,7 @@ from .query import SearchRequest, phrases_of
 __all__ = ["CompanyIndex", "FORMAT"]
 
 #: Format version of the index file (``index_meta.format``); an index of another version is refused.
-FORMAT = 2
+FORMAT = 3
 _KIND = "companies"
 _TABLES = """
 CREATE TABLE companies (rowid INTEGER PRIMARY KEY, result BLOB NOT NULL);
