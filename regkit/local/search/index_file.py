@@ -19,9 +19,16 @@ import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["IndexFileError", "writing", "open_reader", "connect", "read_meta", "META_TABLE"]
+__all__ = ["IndexFileError", "writing", "open_reader", "connect", "read_meta", "META_TABLE", "MMAP_BYTES", "CACHE_KIB"]
 
 META_TABLE = "CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+#: Bytes of an index file a connection maps into memory. 0: pages are read into SQLite's page cache
+#: (:data:`CACHE_KIB` per connection) from the operating system's, so the pages a search touched do not stay in
+#: the process's resident memory (mapped pages do, as file-backed RSS: 280 MB after 1,200 searches on a million
+#: companies; ``benchmarks/bench_company_search.py`` prints both ways side by side).
+MMAP_BYTES = 0
+#: Page cache of each read-only connection, KiB.
+CACHE_KIB = 8192
 _HEADER = b"SQLite format 3\x00"
 
 
@@ -86,9 +93,8 @@ def connect(uri: str) -> sqlite3.Connection:
     """A read-only connection to an index (a ``file:`` URI with ``mode=ro``, or a shared in-memory one)."""
     conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
     conn.execute("PRAGMA query_only=ON")
-    # a file is read through memory mapping (no effect in memory); its page cache stays small
-    conn.execute("PRAGMA mmap_size=17179869184")
-    conn.execute("PRAGMA cache_size=-8192")
+    conn.execute(f"PRAGMA mmap_size={int(MMAP_BYTES)}")
+    conn.execute(f"PRAGMA cache_size=-{int(CACHE_KIB)}")
     return conn
 
 
