@@ -22,7 +22,6 @@ import argparse
 import csv
 import datetime as dt
 import random
-import sqlite3
 import statistics
 import subprocess
 import sys
@@ -39,7 +38,6 @@ import requests  # noqa: E402
 
 from regkit.local.models.catalog import load_catalog  # noqa: E402
 from regkit.local.register import open_local_register  # noqa: E402
-from regkit.local.search.build import build_index  # noqa: E402
 from regkit.local.search.index import InsolvencyIndex  # noqa: E402
 from regkit.local.search.query import GROUND_BITS, fold  # noqa: E402
 from regkit.local.server import LocalServer  # noqa: E402
@@ -177,14 +175,10 @@ def bench_search(rows: int, queries: int, tmp: Path) -> tuple[dict[str, tuple[fl
     world = read_world()
     courts = sorted({p["court"] for p in world.insolvencies.values()})
     started = time.perf_counter()
-    conn = sqlite3.connect(tmp / "search.sqlite", check_same_thread=False)
-    conn.execute("PRAGMA journal_mode=OFF")
-    conn.execute("PRAGMA synchronous=OFF")
-    count = build_index(conn, generate_rows(rows, courts))
-    conn.commit()
-    conn.close()
+    InsolvencyIndex.build(tmp / "search.sqlite", generate_rows(rows, courts))
     build = time.perf_counter() - started
     index = InsolvencyIndex.open(tmp / "search.sqlite")
+    count = index.size
     catalog = load_catalog(world)
     catalog._index = index  # serve the generated million instead of the world's proceedings
     register = open_local_register(world=world, state_path=tmp / "search-state.sqlite", rate_limit=None)

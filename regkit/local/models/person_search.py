@@ -4,15 +4,15 @@ The body follows the interface's search rules (``filled-gaps.md``): ``query`` as
 ``filters`` as filter objects (``field`` plus exactly one of ``value``, ``values``, ``keywords``, ``min``/``max``),
 ``pagination`` ``{page, per_page}``. The person search serves three filter fields: ``date_of_birth`` (a date or
 an inclusive range), ``city`` (a value, values or keywords, German spelling folded) and ``active`` (``"true"`` /
-``"false"``). Every malformed body is a 400 that says what to send.
+``"false"``). Every malformed body is a 400 that says what to send. A filter becomes a :class:`PersonFilter`
+(data, evaluated by the person index over its columns: :mod:`regkit.local.search.person_index`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from regkit.schema.interface import (
     MAX_FILTER_TEXT,
@@ -32,25 +32,38 @@ from ..exceptions import ApiError
 from ..search.query import fold, query_terms
 from ..search.request import BLANKS
 
-if TYPE_CHECKING:
-    from .people_index import Person
-
-__all__ = ["PersonSearch", "PERSON_FILTER_FIELDS", "parse_person_search"]
+__all__ = ["PersonSearch", "PersonFilter", "PERSON_FILTER_FIELDS", "parse_person_search"]
 
 #: The filter fields of the person search, and the ways each may match.
 PERSON_FILTER_FIELDS = PERSON_FILTER_MEMBER_KINDS
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 _MEMBERS = frozenset({"value", "values", "keywords", "min", "max"})
 
-Check = Callable[["Person"], bool]
+
+@dataclass(frozen=True)
+class PersonFilter:
+    """One validated filter of the person search (null never matches).
+
+    ``kind`` and ``operand`` by ``field``:
+
+    - ``active``: ``eq`` and a bool (holds a current management position, or not);
+    - ``date_of_birth``: ``eq`` and a ``YYYY-MM-DD`` text, or ``range`` and ``(low, high)`` (either ``None``),
+      compared as texts, bounds included;
+    - ``city``: ``in`` and the folded, stripped cities (:func:`~regkit.local.search.query.fold`), or ``words`` and
+      the search terms every one of which the city's terms must hold (:func:`~regkit.local.search.query.query_terms`).
+    """
+
+    field: str
+    kind: str
+    operand: Any
 
 
 @dataclass(frozen=True)
 class PersonSearch:
-    """A validated person search: the folded query words, one check per filter, the page."""
+    """A validated person search: the folded query words, the filters (all must match), the page."""
 
     terms: tuple[str, ...] = ()
-    checks: tuple[Check, ...] = field(default=())
+    filters: tuple[PersonFilter, ...] = ()
     page: int = PAGE_DEFAULT
     per_page: int = PER_PAGE_DEFAULT
 
@@ -90,7 +103,7 @@ def _date(name: str, value: Any) -> str:
     return value
 
 
-def _check(item: Any) -> Check:
+def _filter(item: Any) -> PersonFilter:
     if not isinstance(item, dict) or not isinstance(item.get("field"), str):
         raise _bad("invalid_filter", 'Each filter is an object with a "field" and one way to match.')
     name = item["field"]
@@ -108,35 +121,29 @@ def _check(item: Any) -> Check:
         value = item["value"]
         if value not in ("true", "false", True, False):
             raise _bad("invalid_filter", 'Filter on \'active\': the value is "true" or "false".')
-        wanted = value in ("true", True)
-        return lambda p: p.active == wanted
+        return PersonFilter("active", "eq", value in ("true", True))
     if name == "date_of_birth":
         if "value" in item:
-            day = _date(name, item["value"])
-            return lambda p: p.date_of_birth == day
+            return PersonFilter("date_of_birth", "eq", _date(name, item["value"]))
         low, high = (_date(name, item[k]) if item.get(k) is not None else None for k in ("min", "max"))
         if low is None and high is None:
             raise _bad("invalid_filter", f"Filter on {name!r}: give a date as min, max or both (not null).")
         if low and high and low > high:
             raise _bad("invalid_filter", f"Filter on {name!r}: min {low} is after max {high}.")
-        return lambda p: (
-            (low is None or (p.date_of_birth or "") >= low) and (high is None or (p.date_of_birth or "~") <= high)
-        )
-    return _city_check(item)
+        return PersonFilter("date_of_birth", "range", (low, high))
+    return _city_filter(item)
 
 
-def _city_check(item: dict[str, Any]) -> Check:
+def _city_filter(item: dict[str, Any]) -> PersonFilter:
     if "keywords" in item:
         keywords = item["keywords"]
         if not isinstance(keywords, list) or not keywords or len(keywords) > MAX_FILTER_VALUES:
             raise _bad("invalid_filter", f"Filter on 'city': keywords is a list of 1 to {MAX_FILTER_VALUES} strings.")
-        words = [w for k in keywords for w in query_terms(_text("city", k))]
-        return lambda p: all(w in query_terms(p.city) for w in words)
+        return PersonFilter("city", "words", tuple(w for k in keywords for w in query_terms(_text("city", k))))
     values = item.get("values", [item.get("value")])
     if not isinstance(values, list) or not values or len(values) > MAX_FILTER_VALUES:
         raise _bad("invalid_filter", f"Filter on 'city': values is a list of 1 to {MAX_FILTER_VALUES} strings.")
-    wanted = {fold(_text("city", v)).strip() for v in values}
-    return lambda p: fold(p.city).strip() in wanted
+    return PersonFilter("city", "in", frozenset(fold(_text("city", v)).strip() for v in values))
 
 
 def _number(pagination: dict[str, Any], name: str, default: int, low: int, high: int) -> int:
@@ -169,7 +176,7 @@ def parse_person_search(body: dict[str, Any]) -> PersonSearch:
         raise _bad("invalid_pagination", "pagination is an object with page and per_page.")
     return PersonSearch(
         terms=_query(body.get("query")),
-        checks=tuple(_check(item) for item in filters),
+        filters=tuple(_filter(item) for item in filters),
         page=_number(pagination, "page", PAGE_DEFAULT, 1, PAGE_MAX),
         per_page=_number(pagination, "per_page", PER_PAGE_DEFAULT, PER_PAGE_MIN, PER_PAGE_MAX),
     )

@@ -3,29 +3,37 @@
 A person of the world is a natural person with a UUID: a representative, a shareholder or stockholder, or a
 consumer debtor; the same person has the same UUID everywhere. A person's ``management_positions`` are exactly
 their representation entries that are not ``SHAREHOLDER`` entries, current and past, across all companies.
-The person search lists only persons with a published date of birth (the live result requires one).
+
+The person search is answered by a :class:`~regkit.local.search.person_index.PersonIndex` (FTS5 over the folded
+names, never a scan of every person): the catalog's ``person_index`` where it has one (an index file beside the
+world's store), else one built in memory once per catalog. It lists only persons with a published date of birth
+(the live result requires one), except in a world whose meta says it has none (``"dates_of_birth": false``,
+OffeneRegister): there every person is listed, with ``date_of_birth: null``.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Iterable
+import threading
+import weakref
 from typing import TYPE_CHECKING, Any
 
 from regkit.schema.interface import PRICES
 
 from ..exceptions import ApiError
+from ..search.person_index import PersonIndex
 from .credits import Charged, spend
 from .ownership import holdings_of
 from .users import User
 
 if TYPE_CHECKING:
     from .backend import RegisterContext
+    from .catalog import Catalog
     from .people_index import Person
     from .person_search import PersonSearch
 
-__all__ = ["get_person", "get_person_holdings", "search_person"]
+__all__ = ["get_person", "get_person_holdings", "search_person", "person_index"]
 
 
 def _find(context: RegisterContext, person_id: str) -> Person:
@@ -70,33 +78,38 @@ def get_person_holdings(context: RegisterContext, user: User, person_id: str) ->
     return Charged(body, charged.credits, charged.remaining)
 
 
-def _matches(person: Person, search: PersonSearch) -> bool:
-    if person.date_of_birth is None:
-        return False
-    words = search.terms
-    for i, word in enumerate(words):
-        last = i == len(words) - 1
-        if not any(t == word or (last and t.startswith(word)) for t in person.terms):
-            return False
-    return all(check(person) for check in search.checks)
+_IN_MEMORY: weakref.WeakKeyDictionary[Catalog, PersonIndex] = weakref.WeakKeyDictionary()
+_IN_MEMORY_LOCK = threading.Lock()
+
+
+def person_index(catalog: Catalog) -> PersonIndex:
+    """The person search index of a catalog: its ``person_index`` (an index file) where it has one, else one
+    built in memory from its persons on first use and kept as long as the catalog."""
+    found: PersonIndex | None = getattr(catalog, "person_index", None)
+    if found is not None:
+        return found
+    with _IN_MEMORY_LOCK:  # the first requests of a threaded server come together: build once
+        found = _IN_MEMORY.get(catalog)
+        if found is None:
+            found = _IN_MEMORY[catalog] = PersonIndex.in_memory(catalog.people.values())
+        return found
 
 
 def search_person(context: RegisterContext, user: User, search: PersonSearch) -> Charged[dict[str, Any]]:
-    """One page of persons matching a validated search, by last name, first name, date of birth and id."""
-    found: Iterable[Person] = (p for p in context.catalog.people_sorted if _matches(p, search))
-    matches = list(found)
-    first = (search.page - 1) * search.per_page
-    page = matches[first : first + search.per_page]
+    """One page of persons matching a validated search, by last name, first name, date of birth and id.
+
+    Persons without a date of birth are listed only when the world has none (``meta["dates_of_birth"]`` is
+    ``False``).
+    """
+    without_birth = context.catalog.meta.get("dates_of_birth") is False
+    results, total = person_index(context.catalog).search(search, listed_without_birth=without_birth)
     body = {
-        "results": [
-            {"id": p.id, "name": p.name, "city": p.city, "date_of_birth": p.date_of_birth, "active": p.active}
-            for p in page
-        ],
+        "results": results,
         "pagination": {
             "page": search.page,
             "per_page": search.per_page,
-            "total_pages": math.ceil(len(matches) / search.per_page),
-            "total_results": len(matches),
+            "total_pages": math.ceil(total / search.per_page),
+            "total_results": total,
         },
     }
     charged = spend(context, user, PRICES["person_search"])

@@ -14,7 +14,14 @@ Company search (``POST /v1/search/company``, ``GET /v1/autocomplete/company``), 
 (filters), :mod:`~regkit.local.search.company_terms` (vocabulary, bitmaps, query plans) and
 :mod:`~regkit.local.search.company_index` (:class:`~regkit.local.search.company_index.CompanyIndex`).
 
-The person search serves a few thousand persons and scans them (:mod:`regkit.local.models.person_search`).
+Person search (``POST /v1/search/person``; the body is validated by :mod:`regkit.local.models.person_search`):
+:mod:`~regkit.local.search.person_index` (:class:`~regkit.local.search.person_index.PersonIndex`, FTS5 over the
+folded names in the search's order, numpy over the filters).
+
+Each index is one SQLite file (:mod:`~regkit.local.search.index_file`): ``build(path, rows)`` streams the rows and
+writes it under a temporary name, renamed into place when complete; ``open(path)`` checks it (a truncated file is
+refused) and opens it read-only, reading a page or two; the rest is read when a search needs it.
+``in_memory(rows)`` writes the same tables into a shared in-memory database.
 """
 
 __all__: list[str] = []

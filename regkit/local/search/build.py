@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import json
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .columns import ColumnStore
@@ -41,7 +41,7 @@ _STAGED = (*_TABLE_COLUMNS[1:], *_FOLDED)
 _ORDER = "row_number() OVER (ORDER BY last_event_at DESC, id, rowid)"
 
 
-def record_row(rowid: int, record: dict[str, Any]) -> tuple[Any, ...]:
+def record_row(rowid: int, record: Mapping[str, Any]) -> tuple[Any, ...]:
     """The index row of one proceeding: the table columns, then the folded debtor, case and administrator.
 
     ``rowid`` is a placeholder kept for the shape of the row: :func:`build_index` numbers the proceedings in

@@ -2,25 +2,37 @@
 
 Position ``i`` of every array is the company with ``rowid`` ``i + 1`` in the index (see
 :mod:`regkit.local.search.company_index`). Text columns are codes into their sorted distinct values
-(``-1`` for null), whose substrings :class:`~regkit.local.search.company_text.TextLabels` finds for ``keywords``; dates are ``YYYYMMDD``
-integers (``-1`` for null); amounts and counts are floats (``NaN`` for null, which no range matches); flags
-are booleans; the WZ 2025 codes are, per code, the sorted positions of the companies under it. A filter costs
-one pass over one array, or over the positions a text query has left (``positions``).
+(``-1`` for null; ``int8``, ``int16`` or ``int32`` as the number of values needs), whose substrings
+:class:`~regkit.local.search.company_text.TextLabels` finds for ``keywords``; dates are ``YYYYMMDD`` integers
+(``-1`` for null); amounts and counts are floats (``NaN`` for null, which no range matches; a column without
+any value is not stored at all); flags are booleans; the WZ 2025 codes are, per code, the sorted positions of
+the companies under it. A filter costs one pass over one array, or over the positions a text query has left
+(``positions``).
+
+Everything lives in the index database (tables ``company_columns``, ``company_labels``, ``company_text``,
+``company_industry``) and is read when a filter first needs it, as ``np.frombuffer`` of the stored bytes: an
+index opens without reading a column. Read arrays are kept up to :data:`CACHE_BYTES` (the least recently used
+one goes first); a value is looked up by SQL (``company_labels``: the coded columns' values one after another,
+``id`` = the column's offset + code), so a column with a million distinct values (register numbers) is never
+read whole for an ``eq`` filter.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+import contextlib
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
-from .company_rows import COLUMNS, CompanyRow, court_key
+from .company_rows import COLUMNS, court_key
 from .company_text import TextLabels
 from .query import Filter
 
-__all__ = ["CompanyColumns", "CODED", "KEYWORDS", "DAYS", "NUMBERS", "FLAGS"]
+__all__ = ["CompanyColumns", "CODED", "KEYWORDS", "DAYS", "NUMBERS", "FLAGS", "CACHE_BYTES", "TABLES"]
 
 #: Columns kept as codes into their distinct values.
 CODED = COLUMNS[: COLUMNS.index("incorporated_at")]
@@ -34,61 +46,213 @@ NUMBERS = COLUMNS[COLUMNS.index("capital_eur") : COLUMNS.index("had_insolvency")
 FLAGS = COLUMNS[COLUMNS.index("had_insolvency") :]
 
 
+#: Bytes of column arrays kept in memory once read (the least recently used is dropped beyond it).
+CACHE_BYTES = 96 * 2**20
+
+TABLES = """
+CREATE TABLE company_columns (name TEXT PRIMARY KEY, dtype TEXT NOT NULL, data BLOB);
+CREATE TABLE company_labels (id INTEGER PRIMARY KEY, label TEXT NOT NULL);
+CREATE INDEX company_labels_by_label ON company_labels (label);
+CREATE TABLE company_text (
+    name TEXT PRIMARY KEY, vocabulary TEXT NOT NULL, word_starts BLOB NOT NULL, offsets BLOB NOT NULL,
+    postings BLOB NOT NULL);
+CREATE TABLE company_industry (code TEXT PRIMARY KEY, positions BLOB NOT NULL);
+"""
+
+Connect = Callable[[], contextlib.AbstractContextManager[sqlite3.Connection]]
+
+
 def _day(text: Any) -> int:
     if text is None:
         return -1
     return int(text[0:4]) * 10000 + int(text[5:7]) * 100 + int(text[8:10])
 
 
-@dataclass
-class CompanyColumns:
-    """Arrays of the filter columns, and the evaluation of the company search's filters over them.
+def _offsets(counts: dict[str, int]) -> dict[str, int]:
+    """Where each coded column's values start in ``company_labels`` (one after another, in :data:`CODED` order)."""
+    found, offset = {}, 0
+    for name in CODED:
+        found[name] = offset
+        offset += counts.get(name, 0)
+    return found
 
-    Attributes
+
+def _code_type(count: int) -> type:
+    """The smallest signed integer type holding codes ``-1 .. count`` (code + 1 must not overflow)."""
+    return np.int8 if count < 127 else np.int16 if count < 32767 else np.int32
+
+
+class CompanyColumns:
+    """The filter columns of an index database, read when first needed, and the company search's filters.
+
+    Parameters
     ----------
     size : int
         Number of companies.
-    arrays : dict
-        Column name → array of ``size`` entries (codes, days, floats or booleans; see the module docstring).
-    labels : dict
-        Coded column → its distinct values, sorted (code = position).
-    industry : dict
-        WZ 2025 code → sorted positions of the companies with that code or one below it.
+    connection : callable
+        Returns a context manager lending a connection to the index database.
+    label_counts : dict
+        Coded column → number of its distinct values.
+    cache_bytes : int
+        Bytes of arrays kept once read.
     """
 
-    size: int
-    arrays: dict[str, np.ndarray]
-    labels: dict[str, list[Any]]
-    industry: dict[str, np.ndarray]
+    def __init__(
+        self, size: int, connection: Connect, label_counts: dict[str, int], cache_bytes: int = CACHE_BYTES
+    ) -> None:
+        self.size = size
+        self.label_counts = label_counts
+        self._offsets = _offsets(label_counts)
+        self.cache_bytes = cache_bytes
+        self._connection = connection
+        self._cache: OrderedDict[str, np.ndarray | None] = OrderedDict()
+        self._cached = 0
+        self._lock = threading.Lock()
+        self._labels: dict[str, list[Any]] = {}
+        self._text: dict[str, TextLabels] = {}
 
-    def __post_init__(self) -> None:
-        self._codes = {name: {label: i for i, label in enumerate(values)} for name, values in self.labels.items()}
-        self.text = {name: TextLabels(self.labels[name]) for name in KEYWORDS if name in self.labels}
-
-    @classmethod
-    def build(cls, rows: Sequence[CompanyRow]) -> CompanyColumns:
-        """The columns of ``rows``, in index order (``rows[i]`` has ``rowid`` ``i + 1``)."""
-        n = len(rows)
-        arrays: dict[str, np.ndarray] = {}
-        labels: dict[str, list[Any]] = {}
-        for index, name in enumerate(COLUMNS):
-            values = [row.values[index] for row in rows]
+    @staticmethod
+    def write(conn: sqlite3.Connection, size: int, values: Callable[[str], list[Any]]) -> dict[str, int]:
+        """Store every column of :data:`COLUMNS` in ``conn``: ``values(name)`` are its ``size`` values in index
+        order. Returns the number of distinct values of each coded column (kept in the index's meta)."""
+        conn.executescript(TABLES)
+        counts: dict[str, int] = {}
+        offset = 0
+        for name in COLUMNS:
+            column = values(name)
+            data: np.ndarray | None
             if name in CODED:
-                labels[name] = sorted({v for v in values if v is not None})
-                coding = {label: i for i, label in enumerate(labels[name])}
-                arrays[name] = np.fromiter((-1 if v is None else coding[v] for v in values), dtype=np.int32, count=n)
+                labels = sorted({v for v in column if v is not None})
+                counts[name] = len(labels)
+                coding = {label: i for i, label in enumerate(labels)}
+                data = np.fromiter(
+                    (-1 if v is None else coding[v] for v in column), dtype=_code_type(len(labels)), count=size
+                )
+                conn.executemany(
+                    "INSERT INTO company_labels (id, label) VALUES (?, ?)",
+                    ((offset + i, label) for i, label in enumerate(labels)),
+                )
+                offset += len(labels)
+                if name in KEYWORDS:
+                    parts = TextLabels(labels).parts()
+                    conn.execute(
+                        "INSERT INTO company_text VALUES (?, ?, ?, ?, ?)",
+                        (
+                            name,
+                            parts["vocabulary"],
+                            parts["word_starts"].astype(np.int64).tobytes(),
+                            parts["offsets"].astype(np.int64).tobytes(),
+                            parts["postings"].astype(np.int32).tobytes(),
+                        ),
+                    )
+                del coding, labels
             elif name in DAYS:
-                arrays[name] = np.fromiter((_day(v) for v in values), dtype=np.int32, count=n)
+                data = np.fromiter((_day(v) for v in column), dtype=np.int32, count=size)
             elif name in NUMBERS:
-                arrays[name] = np.fromiter((np.nan if v is None else v for v in values), dtype=np.float64, count=n)
+                data = np.fromiter((np.nan if v is None else v for v in column), dtype=np.float64, count=size)
+                if np.isnan(data).all():
+                    data = None  # no company has a value: nothing to store, no range matches
             else:
-                arrays[name] = np.fromiter((bool(v) for v in values), dtype=bool, count=n)
+                data = np.fromiter((bool(v) for v in column), dtype=bool, count=size)
+            conn.execute(
+                "INSERT INTO company_columns (name, dtype, data) VALUES (?, ?, ?)",
+                (name, "" if data is None else data.dtype.str, None if data is None else data.tobytes()),
+            )
+            del column
+        return counts
+
+    @staticmethod
+    def write_industry(conn: sqlite3.Connection, rows: Iterable[tuple[int, str]]) -> None:
+        """Store the WZ 2025 postings: ``rows`` are ``(position, codes separated by spaces)`` in index order."""
         postings: dict[str, list[int]] = {}
-        for position, row in enumerate(rows):
-            for code in row.industry_codes:
+        for position, codes in rows:
+            for code in codes.split():
                 postings.setdefault(code, []).append(position)
-        industry = {code: np.asarray(found, dtype=np.int32) for code, found in postings.items()}
-        return cls(n, arrays, labels, industry)
+        conn.executemany(
+            "INSERT INTO company_industry (code, positions) VALUES (?, ?)",
+            ((code, np.asarray(found, dtype=np.int32).tobytes()) for code, found in sorted(postings.items())),
+        )
+
+    def array(self, name: str) -> np.ndarray | None:
+        """The array of column ``name`` (``None``: a number column no company has a value in)."""
+        with self._lock:
+            if name in self._cache:
+                self._cache.move_to_end(name)
+                return self._cache[name]
+        with self._connection() as conn:
+            dtype, data = conn.execute("SELECT dtype, data FROM company_columns WHERE name = ?", (name,)).fetchone()
+        array = None if data is None else np.frombuffer(data, dtype=np.dtype(dtype))
+        with self._lock:
+            if name not in self._cache:
+                self._cache[name] = array
+                self._cached += 0 if array is None else array.nbytes
+                while self._cached > self.cache_bytes and len(self._cache) > 1:
+                    _, dropped = self._cache.popitem(last=False)
+                    self._cached -= 0 if dropped is None else dropped.nbytes
+        return array
+
+    def labels(self, name: str) -> list[Any]:
+        """Every distinct value of a coded column, sorted (code = position); read once when first asked for."""
+        found = self._labels.get(name)
+        if found is None:
+            with self._connection() as conn:
+                low, high = self._range(name)
+                rows = conn.execute(
+                    "SELECT label FROM company_labels WHERE id >= ? AND id < ? ORDER BY id", (low, high)
+                )
+                found = self._labels[name] = [label for (label,) in rows]
+        return found
+
+    def codes(self, name: str, values: Iterable[Any]) -> list[int]:
+        """The codes of those ``values`` that column ``name`` holds."""
+        wanted = list(dict.fromkeys(values))
+        if not wanted:
+            return []
+        marks = ", ".join("?" * len(wanted))
+        low, high = self._range(name)
+        with self._connection() as conn:
+            sql = f"SELECT id FROM company_labels WHERE label IN ({marks}) AND id >= ? AND id < ?"
+            return [found - low for (found,) in conn.execute(sql, (*wanted, low, high))]
+
+    def text(self, name: str) -> TextLabels:
+        """The substring finder of a ``keywords`` column (its word postings read once)."""
+        found = self._text.get(name)
+        if found is None:
+            with self._connection() as conn:
+                row = conn.execute(
+                    "SELECT vocabulary, word_starts, offsets, postings FROM company_text WHERE name = ?", (name,)
+                ).fetchone()
+            parts = {
+                "vocabulary": row[0],
+                "word_starts": np.frombuffer(row[1], dtype=np.int64),
+                "offsets": np.frombuffer(row[2], dtype=np.int64),
+                "postings": np.frombuffer(row[3], dtype=np.int32),
+            }
+            found = self._text[name] = TextLabels.from_parts(
+                self.label_counts[name], parts, lambda codes: self._fetch(name, codes), lambda: self.labels(name)
+            )
+        return found
+
+    def _fetch(self, name: str, codes: np.ndarray) -> list[str]:
+        """The labels of ``codes`` (ascending) of column ``name``."""
+        found: dict[int, str] = {}
+        low, _ = self._range(name)
+        listed = codes.tolist()
+        with self._connection() as conn:
+            for start in range(0, len(listed), 10_000):
+                chunk = ", ".join(str(low + int(c)) for c in listed[start : start + 10_000])
+                found.update(conn.execute(f"SELECT id, label FROM company_labels WHERE id IN ({chunk})").fetchall())
+        return [found[low + c] for c in listed]
+
+    def _range(self, name: str) -> tuple[int, int]:
+        """The ids of column ``name``'s values in ``company_labels``."""
+        return self._offsets[name], self._offsets[name] + self.label_counts[name]
+
+    def industry(self, code: str) -> np.ndarray:
+        """Sorted positions of the companies with the WZ 2025 ``code`` or one below it."""
+        with self._connection() as conn:
+            row = conn.execute("SELECT positions FROM company_industry WHERE code = ?", (code,)).fetchone()
+        return np.empty(0, dtype=np.int32) if row is None else np.frombuffer(row[0], dtype=np.int32)
 
     def mask(self, filters: Iterable[Filter], positions: np.ndarray | None = None) -> np.ndarray | None:
         """Which companies match every filter: a boolean array over all companies, or over ``positions`` when
@@ -98,7 +262,7 @@ class CompanyColumns:
         :func:`~regkit.local.search.company_request.parse_company_search` builds it; null never matches.
         """
         result: np.ndarray | None = None
-        for item in filters:
+        for item in dict.fromkeys(filters):  # a filter given twice selects the same companies: evaluated once
             selected = self._select(item, positions)
             if result is None:
                 result = selected
@@ -106,36 +270,47 @@ class CompanyColumns:
                 np.logical_and(result, selected, out=result)
         return result
 
+    def _none(self, positions: np.ndarray | None) -> np.ndarray:
+        return np.zeros(self.size if positions is None else positions.size, dtype=bool)
+
+    def _column(self, column: str, positions: np.ndarray | None) -> np.ndarray | None:
+        array = self.array(column)
+        return array if array is None or positions is None else array[positions]
+
     def _lookup(self, column: str, codes: Iterable[int], positions: np.ndarray | None) -> np.ndarray:
-        wanted = np.zeros(len(self.labels[column]), dtype=bool)
+        wanted = np.zeros(self.label_counts[column], dtype=bool)
         wanted[np.fromiter(codes, dtype=np.int64)] = True
         return self._where(column, wanted, positions)
 
     def _where(self, column: str, wanted: np.ndarray, positions: np.ndarray | None) -> np.ndarray:
         """Companies whose coded ``column`` has a value set in ``wanted`` (a boolean array over its values)."""
+        if not wanted.any():
+            return self._none(positions)
         table = np.concatenate(([False], wanted))  # code -1 (null) never matches
-        array = self.arrays[column] if positions is None else self.arrays[column][positions]
-        return table[array + 1]
+        array = self._column(column, positions)
+        assert array is not None  # coded columns are always stored
+        return table[array.astype(np.int32) + 1]
 
     def _select(self, item: Filter, positions: np.ndarray | None) -> np.ndarray:
         column, kind, operand = item.column, item.kind, item.operand
         if kind == "industry":
             found = np.zeros(self.size, dtype=bool)
             for code in operand:
-                found[self.industry.get(code, np.empty(0, dtype=np.int32))] = True
+                found[self.industry(code)] = True
             return found if positions is None else found[positions]
-        if kind in ("eq", "in") and column in self._codes:
+        if kind in ("eq", "in") and column in CODED:
             wanted = (operand,) if kind == "eq" else operand
-            codes = self._codes[column]
-            return self._lookup(column, (codes[v] for v in wanted if v in codes), positions)
+            return self._lookup(column, self.codes(column, wanted), positions)
         if kind == "court_eq":
             keys = set(operand)
             return self._lookup(
-                column, (i for i, label in enumerate(self.labels[column]) if court_key(label) in keys), positions
+                column, (i for i, label in enumerate(self.labels(column)) if court_key(label) in keys), positions
             )
         if kind == "contains_all":
-            return self._where(column, self.text[column].containing_all(operand), positions)
-        array = self.arrays[column] if positions is None else self.arrays[column][positions]
+            return self._where(column, self.text(column).containing_all(operand), positions)
+        array = self._column(column, positions)
+        if array is None:
+            return self._none(positions)  # a number no company has: no range matches
         if kind == "flag":
             return array == operand
         if column in DAYS:

@@ -6,47 +6,113 @@ that within each rank the rowid order is the result order. The FTS5 table ``comp
 search folds (:func:`~regkit.local.search.query.fold`); a query's words must all match, the last as a prefix
 (:func:`~regkit.local.search.query.phrases_of`). A match with every word in the current name ranks first
 (FTS5 column filter ``name : (…)``), the other matches after it; without a query the order is the company id
-(a permutation kept as an array).
+(a permutation kept as an array). A result is stored as zlib-compressed JSON (a third of its size).
 
 The vocabulary (:class:`~regkit.local.search.company_terms.CompanyTerms`) plans the text: common words and
 prefixes are bitmaps, the other words are matched by FTS5 (one read of their matches, then the bitmaps and the
 filters pick from those). Filters are :class:`~regkit.local.search.company_columns.CompanyColumns`. Totals are
 always exact. An autocomplete reads FTS5 in rowid order and stops after its few results.
 
-Every search borrows a read-only connection from a pool; the index lives in a shared in-memory database.
+The index is one SQLite file, written once by :meth:`CompanyIndex.build` (rows streamed: staged in a temporary
+table, numbered in result order by SQL, so a million companies are never all in Python at once) under a
+temporary name and renamed into place, and opened by :meth:`CompanyIndex.open`: read-only, a page or two read
+(the counts and the keys with bitmaps); the columns, bitmaps and words are read when a search needs them
+(:mod:`~regkit.local.search.company_columns`, :mod:`~regkit.local.search.company_terms`). Every search borrows a
+read-only connection from a pool (one per concurrent search). :meth:`CompanyIndex.in_memory` writes the same
+tables into a shared in-memory database (tests, and worlds not yet served from files).
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
+import os
 import sqlite3
 import threading
 import uuid
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
 
 from .company_columns import CompanyColumns
-from .company_rows import CompanyRow
+from .company_rows import COLUMNS, CompanyRow
 from .company_terms import DENSE_MIN, CompanyPlan, CompanyTerms, in_column, rowids
+from .index_file import META_TABLE, connect, open_reader, read_meta, writing
 from .query import SearchRequest, phrases_of
 
-__all__ = ["CompanyIndex"]
+__all__ = ["CompanyIndex", "FORMAT"]
 
+#: Format version of the index file (``index_meta.format``); an index of another version is refused.
+FORMAT = 3
+_KIND = "companies"
 _TABLES = """
-CREATE TABLE companies (rowid INTEGER PRIMARY KEY, result TEXT NOT NULL);
+CREATE TABLE companies (rowid INTEGER PRIMARY KEY, result BLOB NOT NULL);
 CREATE VIRTUAL TABLE companies_fts USING fts5(
     name, other, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3 4');
+CREATE TABLE company_order (name TEXT PRIMARY KEY, data BLOB NOT NULL);
 """
+_VALUES = [f"v{i}" for i in range(len(COLUMNS))]
+_STAGED = ("company_id", "name_length", "result", "name", "other", "industry", *_VALUES)
 _WALK = "SELECT rowid FROM companies_fts WHERE companies_fts MATCH ? ORDER BY rowid"
+_CHUNK = 20_000
 
 
-def _reader(uri: str) -> sqlite3.Connection:
-    conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
-    conn.execute("PRAGMA query_only=ON")
-    return conn
+def _write(conn: sqlite3.Connection, rows: Iterable[CompanyRow], dense_min: int) -> None:
+    """Write every table of the index into ``conn`` (which holds ``index_meta``), streaming ``rows``."""
+    conn.executescript(_TABLES)
+    conn.execute(f"CREATE TEMP TABLE staged ({', '.join(_STAGED)})")
+    insert = f"INSERT INTO temp.staged VALUES ({', '.join('?' * len(_STAGED))})"
+    iterator = iter(rows)
+    while chunk := list(itertools.islice(iterator, _CHUNK)):
+        conn.executemany(
+            insert,
+            (
+                (
+                    r.company_id,
+                    r.name_length,
+                    zlib.compress(r.result.encode("utf-8")),
+                    r.name,
+                    r.other,
+                    " ".join(r.industry_codes),
+                    *r.values,
+                )
+                for r in chunk
+            ),
+        )
+    # rowid order is result order within each rank: the current name's length, then the id
+    conn.execute(f"CREATE TEMP TABLE ordered (position INTEGER PRIMARY KEY, {', '.join(_STAGED)})")
+    conn.execute(
+        f"INSERT INTO temp.ordered SELECT row_number() OVER (ORDER BY name_length, company_id) - 1, "
+        f"{', '.join(_STAGED)} FROM temp.staged"
+    )
+    conn.execute("DROP TABLE temp.staged")
+    size = conn.execute("SELECT count(*) FROM temp.ordered").fetchone()[0]
+    conn.execute("INSERT INTO companies (rowid, result) SELECT position + 1, result FROM temp.ordered")
+    conn.execute("INSERT INTO companies_fts (rowid, name, other) SELECT position + 1, name, other FROM temp.ordered")
+    conn.execute("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')")
+
+    def values(name: str) -> list[Any]:
+        column = _VALUES[COLUMNS.index(name)]
+        return [v for (v,) in conn.execute(f"SELECT {column} FROM temp.ordered ORDER BY position")]
+
+    counts = CompanyColumns.write(conn, size, values)
+    CompanyColumns.write_industry(conn, conn.execute("SELECT position, industry FROM temp.ordered ORDER BY position"))
+    by_id = np.fromiter(
+        (p for (p,) in conn.execute("SELECT position FROM temp.ordered ORDER BY company_id")),
+        dtype=np.int32,
+        count=size,
+    )
+    conn.execute("INSERT INTO company_order (name, data) VALUES ('by_id', ?)", (by_id.tobytes(),))
+    conn.execute("DROP TABLE temp.ordered")
+    CompanyTerms.write(conn, size, dense_min)
+    conn.executemany(
+        "INSERT INTO index_meta (key, value) VALUES (?, ?)",
+        [("kind", _KIND), ("format", str(FORMAT)), ("size", str(size)), ("label_counts", json.dumps(counts))],
+    )
+    conn.commit()
 
 
 def _page(first: np.ndarray, rest: np.ndarray, offset: int, limit: int) -> np.ndarray:
@@ -60,54 +126,61 @@ def _page(first: np.ndarray, rest: np.ndarray, offset: int, limit: int) -> np.nd
 class CompanyIndex:
     """Company search and autocomplete; safe to share between threads.
 
-    Build one with :meth:`in_memory`.
+    Write one with :meth:`build` and open it with :meth:`open`, or build one in memory with :meth:`in_memory`.
 
     Attributes
     ----------
     size : int
         Number of companies.
     columns : CompanyColumns
-        The filter columns.
+        The filter columns (read when a filter first needs them).
+    terms : CompanyTerms
+        The vocabulary (words looked up, bitmaps read, as a plan needs them).
     """
 
-    def __init__(
-        self,
-        uri: str,
-        keep_alive: sqlite3.Connection,
-        columns: CompanyColumns,
-        id_order: np.ndarray,
-        terms: CompanyTerms,
-    ):
-        self.size = columns.size
-        self.columns = columns
+    def __init__(self, uri: str, meta: dict[str, str], keep_alive: sqlite3.Connection | None = None):
+        self.size = int(meta["size"])
         self._uri = uri
         self._keep_alive = keep_alive
-        self._id_order = id_order
-        self.terms = terms
         self._idle: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        self._id_order: np.ndarray | None = None
+        self.columns = CompanyColumns(self.size, self.connection, json.loads(meta["label_counts"]))
+        with self.connection() as conn:
+            self.terms = CompanyTerms.load(conn, self.size)
+
+    @staticmethod
+    def build(path: str | os.PathLike[str], rows: Iterable[CompanyRow], *, dense_min: int = DENSE_MIN) -> None:
+        """Write the index of ``rows`` (see :func:`~regkit.local.search.company_rows.company_row`, any order,
+        streamed) to the file ``path``, atomically: it is written under a temporary name beside ``path`` and
+        renamed into place when complete (an exception leaves ``path`` as it was). ``dense_min`` is the fewest
+        companies a word needs for bitmaps (tests lower it)."""
+        with writing(path) as conn:
+            conn.execute("PRAGMA temp_store=FILE")
+            _write(conn, rows, dense_min)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> CompanyIndex:
+        """Open an index file written by :meth:`build`, read-only; reads its counts and the keys with bitmaps only.
+
+        Raises
+        ------
+        IndexFileError
+            The file is missing, truncated, damaged, or not a company index of this format.
+        """
+        uri, meta = open_reader(path, _KIND, FORMAT)
+        return cls(uri, meta)
 
     @classmethod
     def in_memory(cls, rows: Iterable[CompanyRow], *, dense_min: int = DENSE_MIN) -> CompanyIndex:
         """Index ``rows`` (see :func:`~regkit.local.search.company_rows.company_row`) in a shared in-memory
         database. ``dense_min`` is the fewest companies a word needs for bitmaps (tests lower it)."""
-        ordered = sorted(rows, key=lambda row: (row.name_length, row.company_id))
         uri = f"file:/regkit-companies-{uuid.uuid4().hex}?vfs=memdb"
         writer = sqlite3.connect(uri, uri=True, check_same_thread=False)
         writer.execute("PRAGMA temp_store=MEMORY")
-        writer.executescript(_TABLES)
-        with writer:
-            writer.executemany(
-                "INSERT INTO companies (rowid, result) VALUES (?, ?)", ((i, r.result) for i, r in enumerate(ordered, 1))
-            )
-            writer.executemany(
-                "INSERT INTO companies_fts (rowid, name, other) VALUES (?, ?, ?)",
-                ((i, r.name, r.other) for i, r in enumerate(ordered, 1)),
-            )
-            writer.execute("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')")
-        columns = CompanyColumns.build(ordered)
-        id_order = np.array(sorted(range(len(ordered)), key=lambda i: ordered[i].company_id), dtype=np.int64)
-        return cls(uri, writer, columns, id_order, CompanyTerms.build(writer, len(ordered), dense_min))
+        writer.execute(META_TABLE)
+        _write(writer, rows, dense_min)
+        return cls(uri, read_meta(writer), keep_alive=writer)
 
     @contextlib.contextmanager
     def connection(self) -> Iterator[sqlite3.Connection]:
@@ -115,7 +188,7 @@ class CompanyIndex:
         with self._lock:
             conn = self._idle.pop() if self._idle else None
         if conn is None:
-            conn = _reader(self._uri)
+            conn = connect(self._uri)
         try:
             yield conn
         finally:
@@ -128,7 +201,8 @@ class CompanyIndex:
             idle, self._idle = self._idle, []
         for conn in idle:
             conn.close()
-        self._keep_alive.close()
+        if self._keep_alive is not None:
+            self._keep_alive.close()
 
     def search(self, request: SearchRequest) -> tuple[list[dict[str, Any]], int]:
         """One page of results, best match first, and the total number of matches."""
@@ -136,10 +210,10 @@ class CompanyIndex:
         phrases = phrases_of(request.query)
         if not phrases:
             return self._by_id(request, offset, limit)
-        plan = self.terms.plan(phrases)
-        if plan.empty:
-            return [], 0
         with self.connection() as conn:
+            plan = self.terms.plan(conn, phrases)
+            if plan.empty:
+                return [], 0
             first, rest = self._matches(conn, plan, request)
             total = first.size + rest.size
             wanted = _page(first, rest, offset, limit) if offset < total else np.empty(0, dtype=np.int64)
@@ -147,10 +221,10 @@ class CompanyIndex:
 
     def autocomplete(self, query: str, limit: int) -> list[dict[str, Any]]:
         """The first ``limit`` results of a search for ``query`` without filters (no total is counted)."""
-        plan = self.terms.plan(phrases_of(query))
-        if plan.empty:
-            return []
         with self.connection() as conn:
+            plan = self.terms.plan(conn, phrases_of(query))
+            if plan.empty:
+                return []
             if not plan.phrases:
                 first, rest = self._matches(conn, plan, SearchRequest())
                 return self._results(conn, _page(first, rest, 0, limit))
@@ -205,10 +279,19 @@ class CompanyIndex:
     def _by_id(self, request: SearchRequest, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
         """A search without text: the filtered companies in id order."""
         selected = self.columns.mask(request.filters)
-        chosen = self._id_order if selected is None else self._id_order[selected[self._id_order]]
+        order = self.id_order()
+        chosen = order if selected is None else order[selected[order]]
         total = int(chosen.size)
         with self.connection() as conn:
-            return self._results(conn, chosen[offset : offset + limit] + 1), total
+            return self._results(conn, chosen[offset : offset + limit].astype(np.int64) + 1), total
+
+    def id_order(self) -> np.ndarray:
+        """Positions of the companies in id order (read once, when a search without text first needs it)."""
+        if self._id_order is None:
+            with self.connection() as conn:
+                (data,) = conn.execute("SELECT data FROM company_order WHERE name = 'by_id'").fetchone()
+            self._id_order = np.frombuffer(data, dtype=np.int32)
+        return self._id_order
 
     def _results(self, conn: sqlite3.Connection, rowids: np.ndarray) -> list[dict[str, Any]]:
         """The stored results of ``rowids``, in that order."""
@@ -216,4 +299,4 @@ class CompanyIndex:
             return []
         listed = ", ".join(str(int(r)) for r in rowids)
         found = dict(conn.execute(f"SELECT rowid, result FROM companies WHERE rowid IN ({listed})").fetchall())
-        return [json.loads(found[int(r)]) for r in rowids]
+        return [json.loads(zlib.decompress(found[int(r)])) for r in rowids]

@@ -8,6 +8,10 @@ standing for common words and a few rare ones (``handel`` for ``handel``, ``hand
 union: the common words' bitmaps and an FTS5 ``OR`` of the rare ones. Any other phrase is left to FTS5; a word
 the index does not hold matches nothing, answered without a lookup.
 
+The words and their counts (table ``company_terms``) and the bitmaps (table ``company_bitmaps``) stay in the
+index database: a plan looks words up by SQL and reads the bitmaps it uses (``np.frombuffer`` of the stored
+bytes), so opening an index reads only the list of keys with bitmaps.
+
 Only words of ASCII letters and digits are looked up (after :func:`~regkit.local.search.query.fold`): for them
 the tokenizer (``unicode61 remove_diacritics 2``) changes nothing, so a vocabulary entry is exactly what FTS5
 would match. Any other phrase goes to FTS5 as it is.
@@ -18,7 +22,7 @@ from __future__ import annotations
 import bisect
 import re
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -36,6 +40,7 @@ __all__ = [
     "PREFIX_BITMAPS",
     "UNION_TERMS",
     "UNION_SHARE",
+    "TABLES",
 ]
 
 #: A word or prefix in at least ``size / DENSE_SHARE`` companies (and :data:`DENSE_MIN`) gets bitmaps.
@@ -48,6 +53,11 @@ PREFIX_BITMAPS = 3
 UNION_TERMS = 64
 UNION_SHARE = 8
 
+TABLES = """
+CREATE TABLE company_terms (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE company_bitmaps (key TEXT UNIQUE NOT NULL, name BLOB NOT NULL, every BLOB NOT NULL);
+"""
+_RANGE = "SELECT term, docs FROM company_terms WHERE term >= ? AND term < ? ORDER BY term LIMIT ?"
 _ALL = "SELECT group_concat(rowid) FROM companies_fts WHERE companies_fts MATCH ?"
 _ASCII = re.compile(r"[a-z0-9]+\Z")
 
@@ -95,65 +105,82 @@ def in_column(expression: str, which: int) -> str:
 
 
 class CompanyTerms:
-    """The words of the FTS5 index with their document counts, and the bitmaps of the common words and prefixes.
+    """The words of the FTS5 index with their document counts, and the bitmaps of the common words and prefixes,
+    read from the index database as a plan needs them.
 
     Parameters
     ----------
     size : int
         Number of companies (bitmap length).
-    terms : list of (str, int)
-        Every word of the index with the companies holding it, sorted.
-    bitmaps : dict
-        Word (or prefix ``"ab*"``) → ``np.packbits`` of its positions: ``(current name, all text)``.
+    keys : iterable of str
+        The words (and prefixes ``"ab*"``) that have bitmaps.
     """
 
-    def __init__(self, size: int, terms: list[tuple[str, int]], bitmaps: dict[str, tuple[np.ndarray, np.ndarray]]):
+    def __init__(self, size: int, keys: Iterable[str]):
         self.size = size
-        self.terms = [t for t, _ in terms]
-        self.docs = dict(terms)
-        self.bitmaps = bitmaps
+        self.keys = frozenset(keys)
+        self._words = sorted(k for k in self.keys if not k.endswith("*"))
 
-    @classmethod
-    def build(cls, conn: sqlite3.Connection, size: int, dense_min: int = DENSE_MIN) -> CompanyTerms:
-        """Read the words of ``companies_fts`` and compute the bitmaps of the common words and prefixes."""
+    @staticmethod
+    def write(conn: sqlite3.Connection, size: int, dense_min: int = DENSE_MIN) -> list[str]:
+        """Store the words of ``companies_fts`` with their counts and the bitmaps of the common words and prefixes
+        in ``conn``; return the keys with bitmaps."""
+        conn.executescript(TABLES)
         conn.execute("CREATE VIRTUAL TABLE temp.company_vocabulary USING fts5vocab(main, 'companies_fts', 'row')")
-        terms = sorted(conn.execute("SELECT term, doc FROM temp.company_vocabulary").fetchall())
+        conn.execute("INSERT INTO company_terms (term, docs) SELECT term, doc FROM temp.company_vocabulary")
         conn.execute("DROP TABLE temp.company_vocabulary")
         threshold = max(1, dense_min, size // DENSE_SHARE)
         prefixes: dict[str, int] = {}
-        for term, docs in terms:
+        keys: list[tuple[str, str]] = []
+        for term, docs in conn.execute("SELECT term, docs FROM company_terms ORDER BY term"):
             if _ASCII.match(term):
+                if docs >= threshold:
+                    keys.append((term, f'"{term}"'))
                 for length in range(1, min(PREFIX_BITMAPS, len(term)) + 1):
                     prefixes[term[:length]] = prefixes.get(term[:length], 0) + docs
-        keys = [(t, f'"{t}"') for t, d in terms if d >= threshold and _ASCII.match(t)]
         keys += [(f"{p}*", f'"{p}"*') for p, d in sorted(prefixes.items()) if d >= threshold]
-        bitmaps = {}
         for key, expression in keys:
             maps = []
             for which in (0, 1):
                 flags = np.zeros(size, dtype=bool)
                 flags[rowids(conn, in_column(expression, which)) - 1] = True
-                maps.append(np.packbits(flags))
-            bitmaps[key] = (maps[0], maps[1])
-        return cls(size, terms, bitmaps)
+                maps.append(np.packbits(flags).tobytes())
+            conn.execute("INSERT INTO company_bitmaps (key, name, every) VALUES (?, ?, ?)", (key, *maps))
+        return [key for key, _ in keys]
 
-    def bitmap(self, key: str, which: int) -> np.ndarray:
+    @classmethod
+    def load(cls, conn: sqlite3.Connection, size: int) -> CompanyTerms:
+        """The vocabulary of an index database written by :meth:`write` (reads only the keys with bitmaps)."""
+        return cls(size, (key for (key,) in conn.execute("SELECT key FROM company_bitmaps")))
+
+    def packed(self, conn: sqlite3.Connection, key: str, which: int) -> np.ndarray:
+        """The ``np.packbits`` bitmap of a common word or prefix (``which``: 0 current name, 1 all text)."""
+        column = "name" if which == 0 else "every"
+        (data,) = conn.execute(f"SELECT {column} FROM company_bitmaps WHERE key = ?", (key,)).fetchone()
+        return np.frombuffer(data, dtype=np.uint8)
+
+    def bitmap(self, conn: sqlite3.Connection, key: str, which: int) -> np.ndarray:
         """The positions of a common word or prefix as a boolean array (``which``: 0 current name, 1 all text)."""
-        return np.unpackbits(self.bitmaps[key][which], count=self.size).view(bool)
+        return np.unpackbits(self.packed(conn, key, which), count=self.size).view(bool)
 
-    def _expansion(self, prefix: str) -> tuple[int, int]:
-        """Index range of the terms starting with ``prefix``."""
-        return bisect.bisect_left(self.terms, prefix), bisect.bisect_left(self.terms, prefix + "\U0010ffff")
+    def docs(self, conn: sqlite3.Connection, term: str) -> int:
+        """Companies holding ``term`` (0 when none does)."""
+        row = conn.execute("SELECT docs FROM company_terms WHERE term = ?", (term,)).fetchone()
+        return 0 if row is None else int(row[0])
 
-    def _union(self, low: int, high: int) -> tuple[list[str], str | None] | None:
-        """The terms ``low:high`` as bitmaps of the common ones and an FTS5 ``OR`` of the rare ones, if cheap."""
-        dense = [t for t in self.terms[low:high] if t in self.bitmaps]
-        rare = [t for t in self.terms[low:high] if t not in self.bitmaps]
-        if not dense or len(rare) > UNION_TERMS or sum(self.docs[t] for t in rare) > self.size // UNION_SHARE:
+    def _starting(self, conn: sqlite3.Connection, prefix: str, limit: int) -> list[tuple[str, int]]:
+        """The first ``limit`` terms starting with ``prefix``, with their counts, in order."""
+        return conn.execute(_RANGE, (prefix, prefix + "\U0010ffff", limit)).fetchall()
+
+    def _union(self, found: list[tuple[str, int]]) -> tuple[list[str], str | None] | None:
+        """The terms ``found`` as bitmaps of the common ones and an FTS5 ``OR`` of the rare ones, if cheap."""
+        dense = [t for t, _ in found if t in self.keys]
+        rare = [(t, d) for t, d in found if t not in self.keys]
+        if not dense or len(rare) > UNION_TERMS or sum(d for _, d in rare) > self.size // UNION_SHARE:
             return None
-        return dense, " OR ".join(f'"{t}"' for t in rare) or None
+        return dense, " OR ".join(f'"{t}"' for t, _ in rare) or None
 
-    def plan(self, phrases: list[Phrase]) -> CompanyPlan:
+    def plan(self, conn: sqlite3.Connection, phrases: list[Phrase]) -> CompanyPlan:
         """Split ``phrases`` (all must match) into bitmap keys, unions and FTS5 phrases."""
         plan = CompanyPlan()
         for phrase in phrases:
@@ -161,23 +188,26 @@ class CompanyTerms:
                 plan.phrases.append(phrase)  # FTS5 folds it further (diacritics): no vocabulary lookup
                 continue
             *exact, last = phrase.tokens
-            if any(t not in self.docs for t in exact):
+            if any(self.docs(conn, t) == 0 for t in dict.fromkeys(exact)):
                 return CompanyPlan(empty=True)
             union = None
             if phrase.prefix:
-                low, high = self._expansion(last)
-                if low == high:
+                wants_union = not exact and last + "*" not in self.keys
+                dense = bisect.bisect_left(self._words, last + "\U0010ffff") - bisect.bisect_left(self._words, last)
+                limit = UNION_TERMS + dense + 1 if wants_union else 2
+                found = self._starting(conn, last, limit)
+                if not found:
                     return CompanyPlan(empty=True)
-                if high - low == 1:  # the prefix stands for one word: ask for that word
-                    phrase = Phrase((*exact, self.terms[low]))
-                elif not exact and last + "*" not in self.bitmaps:
-                    union = self._union(low, high)
+                if len(found) == 1:  # the prefix stands for one word: ask for that word
+                    phrase = Phrase((*exact, found[0][0]))
+                elif wants_union and len(found) < limit:
+                    union = self._union(found)
                 key = phrase.tokens[-1] if not phrase.prefix else last + "*"
-            elif last not in self.docs:
+            elif self.docs(conn, last) == 0:
                 return CompanyPlan(empty=True)
             else:
                 key = last
-            if not exact and key in self.bitmaps:
+            if not exact and key in self.keys:
                 plan.dense.append(key)
             elif union is not None:
                 plan.unions.append(union)
@@ -189,9 +219,9 @@ class CompanyTerms:
         """The companies every bitmap key and union of ``plan`` selects, over all positions."""
         selected = np.ones(self.size, dtype=bool)
         for key in plan.dense:
-            selected &= self.bitmap(key, which)
+            selected &= self.bitmap(conn, key, which)
         for keys, rare in plan.unions:
-            union = np.logical_or.reduce([self.bitmap(k, which) for k in keys])
+            union = np.logical_or.reduce([self.bitmap(conn, k, which) for k in keys])
             if rare is not None:
                 union[rowids(conn, in_column(rare, which)) - 1] = True
             selected &= union
@@ -201,20 +231,20 @@ class CompanyTerms:
         """Which of the rowids ``found`` every bitmap key and union of ``plan`` selects."""
         selected = np.ones(found.size, dtype=bool)
         for key in plan.dense:
-            selected &= bits(self.bitmaps[key][which], found - 1)
+            selected &= bits(self.packed(conn, key, which), found - 1)
         for keys, rare in plan.unions:
-            union = np.logical_or.reduce([bits(self.bitmaps[k][which], found - 1) for k in keys])
+            union = np.logical_or.reduce([bits(self.packed(conn, k, which), found - 1) for k in keys])
             if rare is not None:
                 union |= np.isin(found, rowids(conn, in_column(rare, which)))
             selected &= union
         return selected
 
     def test(self, conn: sqlite3.Connection, plan: CompanyPlan, which: int) -> Callable[[int], bool]:
-        """:meth:`member` for one rowid at a time (the rare words of unions read once)."""
-        dense = [self.bitmaps[key][which] for key in plan.dense]
+        """:meth:`member` for one rowid at a time (the bitmaps and the rare words of unions read once)."""
+        dense = [self.packed(conn, key, which) for key in plan.dense]
         unions = [
             (
-                [self.bitmaps[k][which] for k in keys],
+                [self.packed(conn, k, which) for k in keys],
                 set(rowids(conn, in_column(rare, which)).tolist()) if rare is not None else set(),
             )
             for keys, rare in plan.unions

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
-__all__ = ["TextLabels", "CHECK_MAX"]
+__all__ = ["TextLabels", "CHECK_MAX", "KEPT_MAX"]
 
 #: Candidates checked one by one for a keyword spanning words; with more, all values are scanned once.
 CHECK_MAX = 100_000
+#: One-character keywords whose answers are kept (packed bits: an eighth of a byte per value each).
+KEPT_MAX = 128
 _WORD = re.compile(r"[^\W_]+")
 _SEPARATOR = "\x00"
 
@@ -50,10 +53,13 @@ class TextLabels:
     """
 
     def __init__(self, labels: Sequence[str]):
-        self.labels = list(labels)
+        self._labels: list[str] | None = list(labels)
+        self.count = len(self._labels)
+        self._fetch: Callable[[np.ndarray], list[str]] | None = None
+        self._load: Callable[[], list[str]] | None = None
         ids: dict[str, int] = {}
         owners: list[list[int]] = []
-        for code, label in enumerate(self.labels):
+        for code, label in enumerate(self._labels):
             for word in set(_WORD.findall(label)):
                 index = ids.setdefault(word, len(owners))
                 if index == len(owners):
@@ -67,10 +73,57 @@ class TextLabels:
             itertools.chain.from_iterable(owners), dtype=np.int64, count=int(self._offsets[-1])
         )
         self._joined: tuple[str, np.ndarray] | None = None  # every value in one string, when a scan needs it
+        self._kept: dict[str, np.ndarray] = {}  # one-character keywords' answers, packed
+
+    @classmethod
+    def from_parts(
+        cls,
+        count: int,
+        parts: Mapping[str, Any],
+        fetch: Callable[[np.ndarray], list[str]],
+        load: Callable[[], list[str]],
+    ) -> TextLabels:
+        """Labels kept elsewhere (an index file): :meth:`parts` as stored, ``fetch(codes)`` the labels of some
+        codes, ``load()`` all of them (read only when a keyword has no letter or digit, or spans words in very
+        many values)."""
+        self = cls.__new__(cls)
+        self.count = count
+        self._labels = None
+        self._fetch = fetch
+        self._load = load
+        self._vocabulary = parts["vocabulary"]
+        self._word_starts = parts["word_starts"]
+        self._offsets = parts["offsets"]
+        self._postings = parts["postings"]
+        self._joined = None
+        self._kept = {}
+        return self
+
+    def parts(self) -> dict[str, Any]:
+        """What :meth:`from_parts` needs besides the labels: the vocabulary text and its offset arrays."""
+        return {
+            "vocabulary": self._vocabulary,
+            "word_starts": self._word_starts,
+            "offsets": self._offsets,
+            "postings": self._postings,
+        }
+
+    @property
+    def labels(self) -> list[str]:
+        """Every value (code = position); read in full only when needed."""
+        if self._labels is None:
+            assert self._load is not None  # only labels kept elsewhere are not at hand
+            self._labels = self._load()
+        return self._labels
+
+    def _labels_of(self, codes: np.ndarray) -> list[str]:
+        if self._labels is not None or self._fetch is None:
+            return [self.labels[c] for c in codes.tolist()]
+        return self._fetch(codes)
 
     def _holding(self, part: str) -> np.ndarray:
         """Values holding a word that contains ``part`` (letters and digits only), as a boolean array."""
-        hit = np.zeros(len(self.labels), dtype=bool)
+        hit = np.zeros(self.count, dtype=bool)
         words = _found(self._vocabulary, self._word_starts, part).tolist()
         if words:
             hit[np.concatenate([self._postings[self._offsets[w] : self._offsets[w + 1]] for w in words])] = True
@@ -79,12 +132,28 @@ class TextLabels:
     def _scan(self, keyword: str) -> np.ndarray:
         if self._joined is None:
             self._joined = (_SEPARATOR.join(self.labels), _starts(self.labels, len(self.labels)))
-        hit = np.zeros(len(self.labels), dtype=bool)
+        hit = np.zeros(self.count, dtype=bool)
         hit[_found(*self._joined, keyword)] = True
         return hit
 
     def containing(self, keyword: str) -> np.ndarray:
-        """Which values contain ``keyword`` (a boolean array over :attr:`labels`)."""
+        """Which values contain ``keyword`` (a boolean array over :attr:`labels`).
+
+        A one-character keyword is found in most values (``"a"``) and costs a pass over most postings: its answer
+        is kept (packed bits, at most :data:`KEPT_MAX` characters), so a filter repeating such keywords costs
+        array operations, not passes.
+        """
+        if len(keyword) != 1:
+            return self._containing(keyword)
+        packed = self._kept.get(keyword)
+        if packed is None:
+            hit = self._containing(keyword)
+            if len(self._kept) < KEPT_MAX:
+                self._kept[keyword] = np.packbits(hit)
+            return hit
+        return np.unpackbits(packed, count=self.count).view(bool)
+
+    def _containing(self, keyword: str) -> np.ndarray:
         parts = sorted(set(_WORD.findall(keyword)), key=len, reverse=True)
         if not parts:
             return self._scan(keyword)
@@ -97,12 +166,12 @@ class TextLabels:
         if candidates.size > CHECK_MAX:
             return hit & self._scan(keyword)
         hit[:] = False
-        hit[[c for c in candidates.tolist() if keyword in self.labels[c]]] = True
+        hit[[c for c, label in zip(candidates.tolist(), self._labels_of(candidates)) if keyword in label]] = True
         return hit
 
     def containing_all(self, keywords: Iterable[str]) -> np.ndarray:
         """Which values contain every keyword (a boolean array over :attr:`labels`)."""
-        hit = np.ones(len(self.labels), dtype=bool)
+        hit = np.ones(self.count, dtype=bool)
         for keyword in set(keywords):
             hit &= self.containing(keyword)
         return hit

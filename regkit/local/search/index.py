@@ -17,7 +17,9 @@ the search, the other phrases stay FTS5 phrases with an upper bound of their mat
   parsed by numpy, about 0.1 µs a match) and the mask picks from them.
 
 Every search borrows its own read-only connection from a pool: the index lives in a shared in-memory
-database (``memdb``) or in a file opened read-only, so a long search never holds up another.
+database (``memdb``, :meth:`InsolvencyIndex.in_memory`) or in a file written once by
+:meth:`InsolvencyIndex.build` (under a temporary name, renamed into place when complete) and opened read-only by
+:meth:`InsolvencyIndex.open`, so a long search never holds up another.
 """
 
 from __future__ import annotations
@@ -36,10 +38,15 @@ import numpy as np
 
 from .build import PREFIX_INDEXED, build_index
 from .columns import ColumnStore
+from .index_file import META_TABLE, open_reader, writing
 from .query import RESULT_MEMBERS, SearchRequest, phrases_of, result_of
 from .terms import TextPlan, Vocabulary
 
-__all__ = ["InsolvencyIndex", "Tuning"]
+__all__ = ["InsolvencyIndex", "Tuning", "FORMAT"]
+
+#: Format version of the index file (``index_meta.format``); an index of another version is refused.
+FORMAT = 1
+_KIND = "insolvencies"
 
 
 @dataclass(frozen=True)
@@ -122,13 +129,29 @@ class InsolvencyIndex:
         uri = f"file:/regkit-insolvencies-{uuid.uuid4().hex}?vfs=memdb"
         writer = sqlite3.connect(uri, uri=True, check_same_thread=False)
         writer.execute("PRAGMA temp_store=MEMORY")
-        build_index(writer, rows, **options)
+        writer.execute(META_TABLE)
+        _write(writer, rows, **options)
         return cls(lambda: _reader(uri), keep_alive=writer)
+
+    @staticmethod
+    def build(path: str | Path, rows: Iterable[Sequence[Any]], **options: Any) -> None:
+        """Write the index of ``rows`` (see :func:`~regkit.local.search.build.record_row`, any order, streamed)
+        to the file ``path``, atomically (written under a temporary name and renamed into place when complete;
+        an exception leaves ``path`` as it was); ``options`` go to :func:`~regkit.local.search.build.build_index`."""
+        with writing(path) as conn:
+            conn.execute("PRAGMA temp_store=FILE")
+            _write(conn, rows, **options)
 
     @classmethod
     def open(cls, path: str | Path) -> InsolvencyIndex:
-        """Open an index file written by :func:`~regkit.local.search.build.build_index` (read only)."""
-        uri = Path(path).resolve().as_uri() + "?mode=ro"
+        """Open an index file written by :meth:`build`, read only.
+
+        Raises
+        ------
+        IndexFileError
+            The file is missing, truncated, damaged, or not an insolvency index of this format.
+        """
+        uri, _ = open_reader(path, _KIND, FORMAT)
         return cls(lambda: _reader(uri))
 
     def tuned(self, tuning: Tuning) -> InsolvencyIndex:
@@ -206,6 +229,15 @@ class InsolvencyIndex:
         if expression is not None:
             selected[_matching(conn, expression, 1, self.size) - 1] = True
         return selected
+
+
+def _write(conn: sqlite3.Connection, rows: Iterable[Sequence[Any]], **options: Any) -> None:
+    size = build_index(conn, rows, **options)
+    with conn:
+        conn.executemany(
+            "INSERT INTO index_meta (key, value) VALUES (?, ?)",
+            [("kind", _KIND), ("format", str(FORMAT)), ("size", str(size))],
+        )
 
 
 def _matching(conn: sqlite3.Connection, match: str, low: int, high: int) -> np.ndarray:

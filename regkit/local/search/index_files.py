@@ -1,0 +1,91 @@
+"""The three search indexes of a world as files in one directory: built together, opened together.
+
+:func:`build_search_indexes` writes ``companies.sqlite``, ``insolvencies.sqlite`` and ``persons.sqlite``
+(:data:`INDEX_FILES`) from a world's records, streaming them (each file written under a temporary name and renamed
+into place when complete); :func:`open_search_indexes` opens all three read-only, reading a page or two of each.
+A world store builds them beside its records once and opens them at every start.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .build import record_row
+from .company_index import CompanyIndex
+from .company_rows import company_row, wz_parents
+from .index import InsolvencyIndex
+from .person_index import PersonIndex
+
+if TYPE_CHECKING:
+    from ..models.people_index import Person
+
+__all__ = ["INDEX_FILES", "SearchIndexes", "build_search_indexes", "open_search_indexes"]
+
+#: File name of each index in the directory.
+INDEX_FILES = {"companies": "companies.sqlite", "insolvencies": "insolvencies.sqlite", "persons": "persons.sqlite"}
+
+
+@dataclass
+class SearchIndexes:
+    """The opened search indexes of a world."""
+
+    companies: CompanyIndex
+    insolvencies: InsolvencyIndex
+    persons: PersonIndex
+
+    def close(self) -> None:
+        """Close the indexes' connections."""
+        self.companies.close()
+        self.insolvencies.close()
+        self.persons.close()
+
+
+def build_search_indexes(
+    directory: str | os.PathLike[str],
+    companies: Callable[[], Iterable[Mapping[str, Any]]],
+    insolvencies: Callable[[], Iterable[Mapping[str, Any]]],
+    persons: Iterable[Person],
+) -> None:
+    """Write the three index files into ``directory``.
+
+    Parameters
+    ----------
+    directory : path
+        Where the files go (created if missing).
+    companies, insolvencies : callable
+        Each returns a fresh iterable of the world's CompanyV1 records / proceedings (the proceedings are read
+        twice: once for which companies have an open one, once for their index).
+    persons : iterable of Person
+        The world's persons (:class:`~regkit.local.models.people_index.Person`).
+    """
+    target = Path(directory)
+    open_cases = {p["company_id"] for p in insolvencies() if p.get("company_id") and p.get("has_open_insolvency")}
+    parents = wz_parents()
+    CompanyIndex.build(
+        target / INDEX_FILES["companies"],
+        (company_row(c, open_insolvency=c["id"] in open_cases, parents=parents) for c in companies()),
+    )
+    InsolvencyIndex.build(
+        target / INDEX_FILES["insolvencies"], (record_row(i + 1, p) for i, p in enumerate(insolvencies()))
+    )
+    PersonIndex.build(target / INDEX_FILES["persons"], persons)
+
+
+def open_search_indexes(directory: str | os.PathLike[str]) -> SearchIndexes:
+    """Open the three index files of ``directory`` read-only.
+
+    Raises
+    ------
+    IndexFileError
+        A file is missing, truncated, damaged or of another format (rebuild with :func:`build_search_indexes`).
+    """
+    source = Path(directory)
+    return SearchIndexes(
+        companies=CompanyIndex.open(source / INDEX_FILES["companies"]),
+        insolvencies=InsolvencyIndex.open(source / INDEX_FILES["insolvencies"]),
+        persons=PersonIndex.open(source / INDEX_FILES["persons"]),
+    )
