@@ -103,6 +103,7 @@ def _import_offeneregister(args: argparse.Namespace) -> int:
     print(f"report: {imported.directory / 'import-report.json'}; data: OffeneRegister.de (OKF DE), CC BY 4.0")
     if imported.store is not None:
         print(f"store: {imported.store}")
+    return 0
 def _index(args: argparse.Namespace) -> int:
     """``regkit world index [--data DIR]``: make sure the world's store is complete and current; say where."""
     from .world_store import StoredWorld, ensure_store
