@@ -3,8 +3,9 @@
 A world is opened once per process from its store (:mod:`regkit.local.world.world_store`) and shared by every
 application built on it (tests create many). Every lookup (documents, persons and their positions,
 shareholdings by company and by holder, websites) is a read-only mapping answered by a query of the store:
-nothing iterates the world's companies when it is opened or per request. The search indexes are built on first
-use (:func:`_search_indexes`).
+nothing iterates the world's companies when it is opened or per request. The company, insolvency and person
+searches answer from index files the store holds (``search/``, built with the store by :func:`write_search_indexes`),
+opened on the first search.
 """
 
 from __future__ import annotations
@@ -19,15 +20,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from regkit.local.world.store import World, default_data_dir
-from regkit.local.world.world_store import Lookup, StoreDatabase, StoredWorld, open_world, store_for_world
+from regkit.local.world.world_store import SEARCH, Lookup, StoreDatabase, StoredWorld, open_world, store_for_world
 
 from .people_index import Ownership, Person, stored_person
 
 if TYPE_CHECKING:  # the search (and numpy) is imported when a first search needs its index, not at start
     from ..search.company_index import CompanyIndex
     from ..search.index import InsolvencyIndex
+    from ..search.person_index import PersonIndex
 
-__all__ = ["Catalog", "load_catalog"]
+__all__ = ["Catalog", "load_catalog", "write_search_indexes"]
 
 logger = logging.getLogger("regkit.local.catalog")  # the name log configurations know it by
 
@@ -107,7 +109,7 @@ class Catalog:
             _keys(db, "SELECT host FROM websites ORDER BY host"),
             _count(db, "SELECT count(*) FROM websites"),
         )
-        self._search = _search_indexes(world, self.people)
+        self._search = _SearchIndexes(world.store / SEARCH)
 
     def _person(self, key: str) -> Person:
         row = self.world.db.one("SELECT id, details FROM persons WHERE key = ? ORDER BY rowid DESC LIMIT 1", (key,))
@@ -117,8 +119,8 @@ class Catalog:
         return stored_person(row[0], json.loads(row[1]), [json.loads(p[0]) for p in positions])
 
     @property
-    def people_sorted(self) -> tuple[Person, ...]:
-        """The persons in the person search's order (last name, first name, date of birth, id)."""
+    def person_index(self) -> PersonIndex:
+        """The person search index (``persons.sqlite`` of the store's search indexes)."""
         return self._search.persons()
 
     @property
@@ -186,19 +188,26 @@ def _count(db: StoreDatabase, sql: str) -> Callable[[], int]:
 
 
 class _SearchIndexes:
-    """The search indexes of a catalog, each built once (under its own lock) on first use."""
+    """The search indexes of a catalog: the store's index files (``search/``), opened together on first use.
 
-    def __init__(self, builders: dict[str, Callable[[], Any]]):
-        self._builders = builders
-        self._locks = {name: threading.Lock() for name in builders}
+    A benchmark may put a bigger index in :attr:`built` (``catalog._index = ...``) before the first search.
+    """
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self._lock = threading.Lock()
         self.built: dict[str, Any] = {}
 
     def _get(self, name: str) -> Any:
-        with self._locks[name]:
+        with self._lock:
             if name not in self.built:
+                from ..search.index_files import open_search_indexes
+
                 started = time.perf_counter()
-                self.built[name] = self._builders[name]()
-                logger.info("Indexed the %s in %.0f ms", name, (time.perf_counter() - started) * 1000)
+                opened = open_search_indexes(self.directory)
+                for kind in ("companies", "insolvencies", "persons"):
+                    self.built.setdefault(kind, getattr(opened, kind))
+                logger.info("Opened the search indexes in %.0f ms", (time.perf_counter() - started) * 1000)
             return self.built[name]
 
     def insolvencies(self) -> InsolvencyIndex:
@@ -209,39 +218,28 @@ class _SearchIndexes:
         index: CompanyIndex = self._get("companies")
         return index
 
-    def persons(self) -> tuple[Person, ...]:
-        ordered: tuple[Person, ...] = self._get("persons")
-        return ordered
+    def persons(self) -> PersonIndex:
+        index: PersonIndex = self._get("persons")
+        return index
 
 
-def _search_indexes(world: StoredWorld, people: Mapping[str, Person]) -> _SearchIndexes:
-    """The one place the search indexes come from: today's in-memory builders, over the store's records.
+def write_search_indexes(store: Path) -> dict[str, int]:
+    """Build the search index files of the store being built in ``store`` (its ``records.sqlite`` complete) into
+    ``store / SEARCH``; return each file's size. :func:`regkit.local.world.world_store.build_store` calls it
+    before it writes the store's manifest, so the indexes share the store's atomic rename."""
+    from ..search.index_files import INDEX_FILES, build_search_indexes
 
-    (Slice S2's on-disk ``CompanyIndex.open`` / ``InsolvencyIndex.open`` / ``PersonIndex.open`` replace these
-    three builders.)
-    """
-
-    def insolvencies() -> InsolvencyIndex:
-        from ..search.build import record_row
-        from ..search.index import InsolvencyIndex
-
-        return InsolvencyIndex.in_memory(record_row(i + 1, p) for i, p in enumerate(world.insolvencies.values()))
-
-    def companies() -> CompanyIndex:
-        from ..search.company_index import CompanyIndex
-        from ..search.company_rows import company_row
-
-        open_cases = {
-            p["company_id"] for p in world.insolvencies.values() if p.get("company_id") and p.get("has_open_insolvency")
-        }
-        return CompanyIndex.in_memory(
-            company_row(c, open_insolvency=c["id"] in open_cases) for c in world.companies.values()
-        )
-
-    def persons() -> tuple[Person, ...]:
-        return tuple(sorted(people.values(), key=lambda person: person.sort_key()))
-
-    return _SearchIndexes({"insolvencies": insolvencies, "companies": companies, "persons": persons})
+    world = StoredWorld(store)
+    catalog = Catalog(world)
+    target = store / SEARCH
+    build_search_indexes(
+        target,
+        lambda: world.companies.values(),
+        lambda: world.insolvencies.values(),
+        catalog.people.values(),
+    )
+    world.db.close()
+    return {name: (target / file).stat().st_size for name, file in INDEX_FILES.items()}
 
 
 def load_catalog(world: World | None = None, data_dir: str | os.PathLike[str] | None = None) -> Catalog:

@@ -47,6 +47,7 @@ from .store import FORMAT_VERSION, WORLD_FILES, World, bundled_data_dirs, defaul
 
 __all__ = [
     "STORE_FORMAT",
+    "SEARCH",
     "StoreError",
     "StoredWorld",
     "RecordTable",
@@ -66,7 +67,9 @@ __all__ = [
 logger = logging.getLogger("regkit.local.world_store")
 
 #: The version of the store's layout; a store of another version is rebuilt.
-STORE_FORMAT = 1
+STORE_FORMAT = 2
+#: The store's directory of search index files (``companies.sqlite``, ``insolvencies.sqlite``, ``persons.sqlite``).
+SEARCH = "search"
 RECORDS = "records.sqlite"
 MANIFEST = "store.json"
 _BATCH = 2_000
@@ -326,9 +329,13 @@ def build_store(data_dir: Path, target: Path | None = None, *, digest: str | Non
     building.mkdir()
     try:
         counts = _build_file(data_dir, building / RECORDS, source)
+        from regkit.local.models.catalog import write_search_indexes  # the search indexes, over the records
+
+        search_sizes = write_search_indexes(building)
         manifest = {
             "format": STORE_FORMAT,
             "records_size": (building / RECORDS).stat().st_size,
+            "search_sizes": search_sizes,
             "source": source,
             "counts": counts,
         }
@@ -413,6 +420,10 @@ def check_store(store: Path) -> dict[str, Any]:
         raise StoreError(f"{records} cannot be read ({exc})") from None
     if size != manifest.get("records_size"):
         raise StoreError(f"{records} has {size} bytes, the build wrote {manifest.get('records_size')}")
+    for name, written in (manifest.get("search_sizes") or {}).items():
+        index = store / SEARCH / f"{name}.sqlite"
+        if not index.is_file() or index.stat().st_size != written:
+            raise StoreError(f"{index} is missing or not the size the build wrote ({written} bytes)")
     if len(header) < 100 or not header.startswith(_SQLITE_MAGIC):
         raise StoreError(f"{records} is not a SQLite file")
     page_size = int.from_bytes(header[16:18], "big")
@@ -541,6 +552,13 @@ class StoreDatabase:
             connection = sqlite3.connect(self._uri, uri=True, check_same_thread=False)
             self._local.connection = connection
         return connection
+
+    def close(self) -> None:
+        """Close this thread's connection (another use opens it again)."""
+        connection = getattr(self._local, "connection", None)
+        if connection is not None:
+            connection.close()
+            self._local.connection = None
 
     def one(self, sql: str, parameters: tuple[Any, ...] = ()) -> tuple[Any, ...] | None:
         """The first row of a query, or None."""
