@@ -77,8 +77,9 @@ def _admit(bound: WorkBound, key: str) -> None:
     seconds = max(1, math.ceil(admitted))
     raise ApiError(
         "rate_limited",
-        f"This API key has {count} requests in flight (about {work:.2f} s of work expected), as many as the "
-        f"register runs at once for one key; retry in {seconds} s, or send fewer requests at once.",
+        f"This API key has {count} requests in flight (about {work:.2f} s of work expected; all keys "
+        f"{bound.total_in_flight():.2f} s), as many as the register runs at once for it now; retry in "
+        f"{seconds} s, or send fewer requests at once.",
         headers={"Retry-After": str(seconds)},
     )
 
@@ -148,8 +149,8 @@ def _backend(catalog: Catalog, state_path: str | os.PathLike[str] | None, config
             if config.auth_failure_limit
             else None
         ),
-        work_bound=WorkBound(config.key_concurrency, config.key_work)
-        if config.key_concurrency or config.key_work
+        work_bound=WorkBound(config.key_concurrency, config.key_work, config.total_work)
+        if config.key_concurrency or config.key_work or config.total_work
         else None,
     )
 

@@ -128,6 +128,14 @@ def _add_serve(subparsers: argparse._SubParsersAction) -> None:
         "(e.g. 500ms, 2s; 0: no bound; default 0.5s)",
     )
     serve.add_argument(
+        "--total-work",
+        type=_duration,
+        default=1.0,
+        metavar="SECONDS",
+        help="CPU time the requests in flight of all keys together may be expected to take, beyond each key's "
+        "first request (always let in); beyond it a 429 with Retry-After (0: no bound; default 1s)",
+    )
+    serve.add_argument(
         "--log-file",
         type=Path,
         default=None,
@@ -247,6 +255,7 @@ def _settings(args: argparse.Namespace) -> tuple[Faults, Config]:
             auth_failure_limit=args.auth_failure_limit or None,
             key_concurrency=args.key_concurrency or None,
             key_work=args.key_work or None,
+            total_work=args.total_work or None,
         )
     except ValueError as error:
         raise ServeError(str(error).replace("public_url", "--public-url"), 2) from None

@@ -72,6 +72,11 @@ class Config:
         ``Retry-After: 1``. A key with nothing in flight is always let in. The default, 0.5 s, is a few of the
         dearest company searches (about 0.2 s each), and hundreds of lookups (a few ms each). ``None`` or ``0``
         disables the bound on the work.
+    total_work : float or None
+        CPU seconds the requests in flight of all keys together may be expected to take, beyond each key's first
+        request (which is always let in): the worker threads and the interpreter lock are shared, so several
+        keys each within ``key_work`` can still starve another. A request beyond it is a ``429 rate_limited``
+        with ``Retry-After: 1``. Default 1.0 s; ``None`` or ``0`` disables it.
     """
 
     rate_limit: float | None = 50.0
@@ -88,6 +93,7 @@ class Config:
     clock: Callable[[], float] = time.time
     key_concurrency: int | None = 8
     key_work: float | None = 0.5
+    total_work: float | None = 1.0
 
     def __post_init__(self) -> None:
         if self.rate_limit is not None and self.rate_limit < 0:
@@ -108,6 +114,8 @@ class Config:
             raise ValueError("key_concurrency must not be negative (0 or None: no bound on requests in flight)")
         if self.key_work is not None and self.key_work < 0:
             raise ValueError("key_work must not be negative (0 or None: no bound on the work in flight)")
+        if self.total_work is not None and self.total_work < 0:
+            raise ValueError("total_work must not be negative (0 or None: no bound on all keys' work in flight)")
 
 
 def check_public_url(url: str) -> str:

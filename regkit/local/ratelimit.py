@@ -89,7 +89,8 @@ class Admission:
 
 
 class WorkBound:
-    """The work one key may have in flight: at most ``concurrency`` requests and about ``work`` seconds of CPU.
+    """The work one key may have in flight: at most ``concurrency`` requests and about ``work`` seconds of CPU;
+    and all keys together about ``total`` seconds of CPU beyond each key's first request.
 
     The request rate limit counts requests; a search can cost a hundred times what a lookup costs, and a server
     runs one request's Python at a time (one interpreter lock), so a key with many dear requests in flight slows
@@ -100,12 +101,19 @@ class WorkBound:
     :data:`COST_DECAY` per request; nothing learned yet: 0). A key with nothing in flight is always let in, so one
     request at a time never meets this bound, whatever it costs.
 
+    The server's worker threads and its interpreter lock are shared by all keys, so several keys each within
+    their own bound can still starve the others together; ``total`` bounds the expected work of all requests in
+    flight: a request of a key that already has one in flight is let in only while the total stays within it.
+
     Parameters
     ----------
     concurrency : int or None
         Requests one key may have in flight; ``None`` or ``0``: no bound on the count.
     work : float or None
         Expected CPU seconds one key may have in flight; ``None`` or ``0``: no bound on the work.
+    total : float or None
+        Expected CPU seconds all keys may have in flight together (each key's first request always let in);
+        ``None`` or ``0``: no bound on the total.
     cpu_clock : callable
         CPU seconds of the calling thread (:func:`time.thread_time`): the request is measured on the thread
         that serves it.
@@ -127,14 +135,19 @@ class WorkBound:
         self,
         concurrency: int | None = None,
         work: float | None = None,
+        total: float | None = None,
         cpu_clock: Callable[[], float] = time.thread_time,
     ):
         if concurrency is not None and concurrency < 0:
             raise ValueError("concurrency must not be negative (0 or None: no bound)")
         if work is not None and work < 0:
             raise ValueError("work must not be negative (0 or None: no bound)")
+        if total is not None and total < 0:
+            raise ValueError("total must not be negative (0 or None: no bound)")
         self.concurrency = concurrency or None
         self.work = work or None
+        self.total = total or None
+        self._total = 0.0  # expected seconds of every request in flight
         self._cpu = cpu_clock
         self._in_flight: dict[str, tuple[int, float]] = {}  # key -> (requests, expected seconds)
         self._costs: dict[tuple[str, str], float] = {}  # (key, endpoint) -> expected seconds
@@ -148,15 +161,22 @@ class WorkBound:
             if count and (
                 (self.concurrency is not None and count >= self.concurrency)
                 or (self.work is not None and reserved + expected > self.work)
+                or (self.total is not None and self._total + expected > self.total)
             ):
                 return 1.0
             self._in_flight[key] = (count + 1, reserved + expected)
+            self._total += expected
         return Admission(key, endpoint, expected, self._cpu())
 
     def in_flight(self, key: str) -> tuple[int, float]:
         """Requests ``key`` has in flight and the CPU seconds they are expected to take."""
         with self._lock:
             return self._in_flight.get(key, (0, 0.0))
+
+    def total_in_flight(self) -> float:
+        """The CPU seconds all requests in flight are expected to take."""
+        with self._lock:
+            return self._total
 
     def release(self, admission: Admission) -> None:
         """The request is done: learn what it cost and free its place."""
@@ -165,6 +185,7 @@ class WorkBound:
             cost = (admission.key, admission.endpoint)
             self._costs[cost] = max(spent, COST_DECAY * self._costs.get(cost, 0.0))
             count, reserved = self._in_flight.get(admission.key, (1, admission.reserved))
+            self._total = max(0.0, self._total - admission.reserved)
             if count <= 1:
                 self._in_flight.pop(admission.key, None)
             else:

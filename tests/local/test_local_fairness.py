@@ -1,4 +1,5 @@
-"""Fair under load: the work one API key may have in flight is bounded (``--key-concurrency``, ``--key-work``).
+"""Fair under load: the work one API key may have in flight is bounded (``--key-concurrency``, ``--key-work``),
+and the work of all keys beyond each one's first request (``--total-work``).
 
 One key's flood of the dearest company searches is answered with 429 ``rate_limited`` and ``Retry-After`` beyond
 its bound, over real HTTP against ``regkit serve``, while every request of another key succeeds; a default
@@ -17,7 +18,7 @@ from typing import Any
 
 import pytest
 import requests
-from local_support import FREE, PAID, RegisterSession, conforming
+from local_support import EMPTY, FREE, PAID, RegisterSession, conforming
 
 from regkit.local.ratelimit import Admission, WorkBound
 
@@ -105,6 +106,26 @@ def test_the_work_bound_learns_a_searchs_cost(regkit_serve: Callable[..., Any]) 
     assert statuses[429] >= HOSTILE_THREADS // 2 and statuses[200] >= 1
 
 
+def test_heavy_keys_share_the_total_bound_and_a_third_key_is_served(regkit_serve: Callable[..., Any]) -> None:
+    # no bound per key: only the total over all keys, beyond each key's first request
+    served = regkit_serve("--key-concurrency", "0", "--key-work", "0", "--total-work", "10ms")
+    for key in (PAID, FREE):  # each key's search cost is learned
+        with session(served.url, key) as opened:
+            assert opened.post("/v1/search/company", json=DEAREST, timeout=120).status_code == 200
+    answers: dict[str, list[requests.Response]] = {}
+    floods = [threading.Thread(target=lambda k=k: answers.update({k: flood(served.url, k, 16)})) for k in (PAID, FREE)]
+    for thread in floods:
+        thread.start()
+    with session(served.url, EMPTY) as third:  # a key with nothing in flight is always let in
+        credits = [third.get("/v1/credits").status_code for _ in range(20)]
+    for thread in floods:
+        thread.join(timeout=300)
+    statuses = check_refusals(answers[PAID] + answers[FREE])
+    # at most one search per key runs beside the other's (the total is far below one search's CPU)
+    assert statuses[429] >= 16 and statuses[200] >= 2
+    assert credits == [200] * 20
+
+
 def test_a_default_client_never_meets_the_bound(regkit_serve: Callable[..., Any], catalog: Any, tmp_path: Path) -> None:
     from regkit.client import Client
 
@@ -185,6 +206,24 @@ def test_work_bound_forgets_a_dear_request_slowly() -> None:
     assert costs == pytest.approx([1.0, 0.8, 0.64])
 
 
+def test_work_bound_total_over_all_keys() -> None:
+    cpu = FakeCPU()
+    bound = WorkBound(total=1.0, cpu_clock=cpu)
+    for key in ("a", "b"):  # learn 0.4 s per search for both keys
+        admission = bound.admit(key, "search")
+        cpu.now += 0.4
+        assert isinstance(admission, Admission)
+        bound.release(admission)
+    a1, b1 = bound.admit("a", "search"), bound.admit("b", "search")
+    a2 = bound.admit("a", "search")  # 0.8 + 0.4 > 1.0: a second search of a key that has one in flight waits
+    assert isinstance(a1, Admission) and isinstance(b1, Admission) and a2 == 1.0
+    assert bound.total_in_flight() == pytest.approx(0.8)
+    c1 = bound.admit("c", "search")  # a key with nothing in flight is let in even so
+    assert isinstance(c1, Admission) and bound.total_in_flight() == pytest.approx(0.8)  # nothing learned for c
+    bound.release(b1)
+    assert isinstance(bound.admit("a", "search"), Admission)  # 0.4 + 0.4 <= 1.0
+
+
 def test_config_rejects_a_negative_bound() -> None:
     from regkit.local.config import Config
 
@@ -192,3 +231,5 @@ def test_config_rejects_a_negative_bound() -> None:
         Config(key_concurrency=-1)
     with pytest.raises(ValueError, match="key_work"):
         Config(key_work=-0.5)
+    with pytest.raises(ValueError, match="total_work"):
+        Config(total_work=-1)
