@@ -43,7 +43,7 @@ from ._input import company_list, required
 from .financials import MEASURES, UNITS
 from .histories import versions
 from .money import capital_eur
-from .status import dissolution_date, newest_date
+from .status import dissolution_date, inferred_status, newest_date
 
 __all__ = ["panel"]
 
@@ -51,6 +51,10 @@ _NUMBERS = (*MEASURES, "employees")
 _NO_REPORT: Mapping[str, Any] = {"date": None, "report_id": None, **{name: None for name in _NUMBERS}}
 _OFFSET = 2**31  # days since 1970 + _OFFSET > 0 for every representable date; 0 stands for "unknown start"
 _SPAN = 2**33
+
+
+#: A day after every date a record carries: what the dated facts say once all of them are past.
+_LATEST = "9999-12-31"
 
 
 def _day_numbers(dates: Sequence[str | None], missing: int) -> np.ndarray:
@@ -122,7 +126,10 @@ def _scan(records: list[Mapping[str, Any]]) -> dict[str, Any]:
         scan["inc"].append(c["incorporated_at"])
         scan["term"].append(c["terminated_at"])
         scan["dissolved"].append(dissolution_date(c))
-        scan["newest"].append(newest_date(c) if c.get("status") is not None else None)
+        # the record's own status holds from its newest date on; only where it differs from the inference then
+        recorded = c.get("status")
+        differs = recorded is not None and recorded != inferred_status(c, _LATEST)[1]
+        scan["newest"].append(newest_date(c) if differs else None)
         scan["status"].append(c.get("status"))
         scan["opened"].extend(
             i * 10_000 + int(s["opened_at"][:4]) for s in c.get("insolvencies") or () if s.get("opened_at")

@@ -23,10 +23,10 @@ see what the record dates: a status change the record carries no date for is not
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["DISSOLVING", "dissolution_date", "newest_date", "status_on"]
+__all__ = ["DISSOLVING", "dissolution_date", "inferred_status", "newest_date", "status_on"]
 
 DISSOLVING = ("opened", "mass_insufficient", "rejected_no_assets", "lifted", "discontinued")
 """Insolvency statuses that mean the company was dissolved by the proceeding."""
@@ -48,19 +48,6 @@ def dissolution_date(company: Mapping[str, Any]) -> str | None:
     return min(dates) if dates else None
 
 
-def _dates(value: Any) -> Iterator[str]:
-    """Every ``YYYY-MM-DD`` string in ``value``, nested members included, dates of birth left out."""
-    if isinstance(value, Mapping):
-        for key, member in value.items():
-            if key != "date_of_birth":
-                yield from _dates(member)
-    elif isinstance(value, list):
-        for member in value:
-            yield from _dates(member)
-    elif isinstance(value, str) and _ISO_DATE.fullmatch(value):
-        yield value
-
-
 def newest_date(company: Mapping[str, Any]) -> str | None:
     """The newest date the record carries (``YYYY-MM-DD``), or None when it carries none.
 
@@ -74,7 +61,25 @@ def newest_date(company: Mapping[str, Any]) -> str | None:
     ...     "representation": [{"natural_person": {"date_of_birth": "2011-01-01"}, "start_date": "2005-01-01"}]})
     '2009-03-02'
     """
-    return max(_dates(company), default=None)
+    newest = None
+    stack: list[Any] = [company]
+    while stack:
+        value = stack.pop()
+        members = value.items() if isinstance(value, Mapping) else enumerate(value)
+        for key, member in members:
+            if isinstance(member, str):
+                # a cheap look first (10 characters, dashes in place): most strings are not dates
+                if (
+                    len(member) == 10
+                    and member[4] == member[7] == "-"
+                    and (newest is None or member > newest)
+                    and key != "date_of_birth"
+                    and _ISO_DATE.fullmatch(member)
+                ):
+                    newest = member
+            elif isinstance(member, (Mapping, list)):
+                stack.append(member)
+    return newest
 
 
 def liquidator_on(company: Mapping[str, Any], day: str) -> bool:
@@ -101,12 +106,25 @@ def status_on(company: Mapping[str, Any], day: str) -> tuple[bool, str | None]:
     """
     if day < company["incorporated_at"]:
         return False, None
+    existed, inferred = inferred_status(company, day)
+    recorded = company.get("status")
+    # a dated termination stands; otherwise the record's own status can only make a difference where it differs
+    if existed and recorded is not None and recorded != inferred:
+        newest = newest_date(company)
+        if newest is not None and day >= newest:
+            return recorded != "inactive", recorded
+    return existed, inferred
+
+
+def inferred_status(company: Mapping[str, Any], day: str) -> tuple[bool, str]:
+    """Whether the company existed on ``day`` and its status then by the dated facts alone — termination,
+    liquidators, dissolving proceedings — leaving aside incorporation and the record's own ``status``.
+
+    After the record's newest date it no longer changes; :func:`status_on` then gives the record's status.
+    """
     terminated = company["terminated_at"]
     if terminated is not None and day >= terminated:
         return False, "inactive"
-    newest = newest_date(company)
-    if newest is not None and day >= newest and company.get("status") is not None:
-        return company["status"] != "inactive", company["status"]
     dissolved = dissolution_date(company)
     if (dissolved is not None and dissolved <= day) or liquidator_on(company, day):
         return True, "liquidation"
