@@ -43,7 +43,7 @@ from ._input import company_list, required
 from .financials import MEASURES, UNITS
 from .histories import versions
 from .money import capital_eur
-from .status import dissolution_date
+from .status import dissolution_date, inferred_status, newest_date
 
 __all__ = ["panel"]
 
@@ -51,6 +51,10 @@ _NUMBERS = (*MEASURES, "employees")
 _NO_REPORT: Mapping[str, Any] = {"date": None, "report_id": None, **{name: None for name in _NUMBERS}}
 _OFFSET = 2**31  # days since 1970 + _OFFSET > 0 for every representable date; 0 stands for "unknown start"
 _SPAN = 2**33
+
+
+#: A day after every date a record carries: what the dated facts say once all of them are past.
+_LATEST = "9999-12-31"
 
 
 def _day_numbers(dates: Sequence[str | None], missing: int) -> np.ndarray:
@@ -107,12 +111,26 @@ class _Intervals:
 def _scan(records: list[Mapping[str, Any]]) -> dict[str, Any]:
     """Read what the panel needs from every company (the only per-company Python loop)."""
     names, capitals, directors, liquidators = _Versions(), _Versions(), _Intervals(), _Intervals()
-    scan: dict[str, Any] = {"inc": [], "term": [], "dissolved": [], "opened": [], "report_index": [], "reports": []}
+    scan: dict[str, Any] = {
+        "inc": [],
+        "term": [],
+        "dissolved": [],
+        "newest": [],
+        "status": [],
+        "opened": [],
+        "report_index": [],
+        "reports": [],
+    }
     roles = {"DIRECTOR": directors, "LIQUIDATOR": liquidators}
     for i, c in enumerate(records):
         scan["inc"].append(c["incorporated_at"])
         scan["term"].append(c["terminated_at"])
         scan["dissolved"].append(dissolution_date(c))
+        # the record's own status holds from its newest date on; only where it differs from the inference then
+        recorded = c.get("status")
+        differs = recorded is not None and recorded != inferred_status(c, _LATEST)[1]
+        scan["newest"].append(newest_date(c) if differs else None)
+        scan["status"].append(c.get("status"))
         scan["opened"].extend(
             i * 10_000 + int(s["opened_at"][:4]) for s in c.get("insolvencies") or () if s.get("opened_at")
         )
@@ -246,7 +264,12 @@ def _build(records: list, scan: dict[str, Any], years: np.ndarray, unit: str) ->
     dissolved = _day_numbers(scan["dissolved"], 2**62)[rows]
     exists = year_end < term
     liquidation = (scan["liquidators"].active(rows, year_end) > 0) | (dissolved <= year_end)
-    status = np.where(~exists, "inactive", np.where(liquidation, "liquidation", "active"))
+    status = np.where(~exists, "inactive", np.where(liquidation, "liquidation", "active")).astype(object)
+    # on or after the record's newest date the record's own status holds (regkit.frames.status)
+    settled = exists & (year_end >= _day_numbers(scan["newest"], 2**62)[rows])
+    recorded = np.asarray(scan["status"], dtype=object)[rows]
+    status[settled] = recorded[settled]
+    exists = np.where(settled, recorded != "inactive", exists)
     keys = rows * 10_000 + year
     reports, counts = _year_reports(scan, keys)
     columns: dict[str, Any] = {

@@ -4,7 +4,8 @@ Each fact is the newest version of its history that had started on that day (``v
 version with an unknown start counts as older than every dated one) — exactly the row of
 :func:`~regkit.frames.history` whose ``[valid_from, valid_to)`` contains the date. Of two versions on the same
 start date the later one wins, matching its empty-interval predecessor. ``existed`` and ``status`` follow
-:mod:`regkit.frames.status`; the representatives are the roles active that day
+:mod:`regkit.frames.status`: on or after the newest date the record carries, the status is the record's own, so a
+snapshot then agrees with the record; the representatives are the roles active that day
 (``start_date <= date < end_date``).
 
 After a company's termination the facts are those it had when it was deleted (``existed`` is False); before

@@ -4,6 +4,10 @@ The interface gives only the current ``status``; there is no status history. On 
 
 * before ``incorporated_at``: the company did not exist yet — ``existed`` False, status null;
 * on or after ``terminated_at``: ``existed`` False, status ``inactive``;
+* on or after the record's newest date (:func:`newest_date`): the record's own ``status`` — nothing the record
+  dates happened later, so the company then stood as the record says it stands now (``existed`` False when that
+  status is ``inactive``). A status the record carries no dated fact for (a cooperative in liquidation with an
+  "i.L." name and no liquidator listed, as real register records have) shows from that date on;
 * otherwise ``liquidation`` when a ``LIQUIDATOR`` role is active on ``d``, or an insolvency proceeding that
   dissolves a company (current status ``opened``, ``mass_insufficient``, ``rejected_no_assets``, ``lifted``,
   ``discontinued``) began on or before ``d`` — from its ``opened_at``, or for a rejection for lack of assets
@@ -18,13 +22,16 @@ see what the record dates: a status change the record carries no date for is not
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["DISSOLVING", "dissolution_date", "status_on"]
+__all__ = ["DISSOLVING", "dissolution_date", "inferred_status", "newest_date", "status_on"]
 
 DISSOLVING = ("opened", "mass_insufficient", "rejected_no_assets", "lifted", "discontinued")
 """Insolvency statuses that mean the company was dissolved by the proceeding."""
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 def dissolution_date(company: Mapping[str, Any]) -> str | None:
@@ -41,6 +48,40 @@ def dissolution_date(company: Mapping[str, Any]) -> str | None:
     return min(dates) if dates else None
 
 
+def newest_date(company: Mapping[str, Any]) -> str | None:
+    """The newest date the record carries (``YYYY-MM-DD``), or None when it carries none.
+
+    Every date of the record counts — of its histories and roles (start and end), incorporation, termination,
+    its proceedings, filings, reports and agreements — except the dates of birth of its people, which date no
+    event of the company.
+
+    Examples
+    --------
+    >>> newest_date({"incorporated_at": "2001-01-01", "names": [{"name": "A eG", "start_date": "2009-03-02"}],
+    ...     "representation": [{"natural_person": {"date_of_birth": "2011-01-01"}, "start_date": "2005-01-01"}]})
+    '2009-03-02'
+    """
+    newest = None
+    stack: list[Any] = [company]
+    while stack:
+        value = stack.pop()
+        members = value.items() if isinstance(value, Mapping) else enumerate(value)
+        for key, member in members:
+            if isinstance(member, str):
+                # a cheap look first (10 characters, dashes in place): most strings are not dates
+                if (
+                    len(member) == 10
+                    and member[4] == member[7] == "-"
+                    and (newest is None or member > newest)
+                    and key != "date_of_birth"
+                    and _ISO_DATE.fullmatch(member)
+                ):
+                    newest = member
+            elif isinstance(member, (Mapping, list)):
+                stack.append(member)
+    return newest
+
+
 def liquidator_on(company: Mapping[str, Any], day: str) -> bool:
     """Whether a liquidator's role is active on ``day``."""
     return any(
@@ -54,13 +95,33 @@ def status_on(company: Mapping[str, Any], day: str) -> tuple[bool, str | None]:
 
     Examples
     --------
-    >>> company = {"incorporated_at": "2001-01-01", "terminated_at": "2020-06-30", "representation": [
-    ...     {"role": "LIQUIDATOR", "start_date": "2019-01-01", "end_date": None}]}
+    >>> company = {"incorporated_at": "2001-01-01", "terminated_at": "2020-06-30", "status": "inactive",
+    ...     "representation": [{"role": "LIQUIDATOR", "start_date": "2019-01-01", "end_date": None}]}
     >>> [status_on(company, d) for d in ("2000-12-31", "2010-01-01", "2019-05-01", "2020-06-30")]
     [(False, None), (True, 'active'), (True, 'liquidation'), (False, 'inactive')]
+    >>> in_liquidation = {"incorporated_at": "1991-05-02", "terminated_at": None, "status": "liquidation",
+    ...     "names": [{"name": "Bau eG i.L.", "start_date": "1991-05-02"}], "representation": []}
+    >>> status_on(in_liquidation, "1991-05-02"), status_on(in_liquidation, "1991-05-01")
+    ((True, 'liquidation'), (False, None))
     """
     if day < company["incorporated_at"]:
         return False, None
+    existed, inferred = inferred_status(company, day)
+    recorded = company.get("status")
+    # a dated termination stands; otherwise the record's own status can only make a difference where it differs
+    if existed and recorded is not None and recorded != inferred:
+        newest = newest_date(company)
+        if newest is not None and day >= newest:
+            return recorded != "inactive", recorded
+    return existed, inferred
+
+
+def inferred_status(company: Mapping[str, Any], day: str) -> tuple[bool, str]:
+    """Whether the company existed on ``day`` and its status then by the dated facts alone — termination,
+    liquidators, dissolving proceedings — leaving aside incorporation and the record's own ``status``.
+
+    After the record's newest date it no longer changes; :func:`status_on` then gives the record's status.
+    """
     terminated = company["terminated_at"]
     if terminated is not None and day >= terminated:
         return False, "inactive"

@@ -2,7 +2,8 @@
 
 The edge list is a *relation frame* (``source``, ``target``, ``relation``, ``valid_from``,
 ``valid_to``, ...), so relation frames built elsewhere (``regkit.frames``) feed
-:func:`from_edgelist` directly; without a key column the keys follow :func:`regkit.graph.schema.edge_key`.
+:func:`from_edgelist` directly; without a key column the keys follow :func:`regkit.graph.schema.edge_key`. Every
+row is an edge: a key only labels it.
 """
 
 from __future__ import annotations
@@ -196,9 +197,12 @@ def from_edgelist(
     source, target : str
         Endpoint columns.
     edge_key : str or None
-        Key column; when ``None`` or absent, keys are made as :func:`from_companies` makes them
-        (:func:`regkit.graph.schema.edge_key`, ``/2``, ``/3`` for further different edges with the
-        same key; an identical repeated row is one edge).
+        Key column; when ``None`` or absent (or null in a row), keys are made as :func:`from_companies`
+        makes them (:func:`regkit.graph.schema.edge_key`). **Every row is an edge**: a key only labels
+        it, so a row whose key another edge between the same two nodes already holds (an identical
+        repeated row too: a register that lists the same officer twice) gets ``<key>/2``, ``<key>/3``, ...
+        (a merger both ends list is two rows of :func:`regkit.frames.links`; ``drop_duplicates`` as
+        :mod:`regkit.frames.relations` says makes it one).
     edge_attr : iterable of str, optional
         Columns to keep as edge attributes (default: all other columns). The seven attributes of
         :data:`~regkit.graph.schema.EDGE_ATTRIBUTES` are always present (``None`` when no column),
@@ -246,22 +250,23 @@ def from_edgelist(
                 if name in attrs and attrs[name] is None:
                     del attrs[name]
         u, v = to_python(record[source]), to_python(record[target])
-        key = to_python(record[edge_key]) if has_key else _free_key(graph, u, v, attrs)
-        if key is not None:
-            graph.add_edge(u, v, key=key, **attrs)
+        key = to_python(record[edge_key]) if has_key else None
+        graph.add_edge(u, v, key=_free_key(graph, u, v, _schema_key(attrs) if key is None else key), **attrs)
     return graph
 
 
-def _free_key(graph: nx.MultiDiGraph, u: str, v: str, attrs: dict[str, Any]) -> str | None:
-    """The schema's key for an edge without one: ``key``, or ``key/2``, ... when another edge holds it;
-    ``None`` when an identical edge is already there."""
+def _schema_key(attrs: dict[str, Any]) -> str:
+    """The key :func:`from_companies` gives an edge with these attributes (:func:`regkit.graph.schema.edge_key`)."""
     relation = attrs["relation"]
     day = attrs["valid_from"] if relation in (REPRESENTATION, OWNERSHIP) else attrs["registration_date"]
-    base = make_edge_key(relation, attrs.get("relation_type") if relation == OWNERSHIP else attrs["role"], to_date(day))
-    key, n = base, 1
-    while graph.has_edge(u, v, key):
-        if graph.edges[u, v, key] == attrs:
-            return None
+    return make_edge_key(relation, attrs.get("relation_type") if relation == OWNERSHIP else attrs["role"], to_date(day))
+
+
+def _free_key(graph: nx.MultiDiGraph, u: Any, v: Any, key: Any) -> Any:
+    """``key``, or ``key/2``, ``key/3``, ... when another edge between ``u`` and ``v`` already holds it: every row
+    is an edge, and a key only labels it."""
+    free, n = key, 1
+    while graph.has_edge(u, v, free):
         n += 1
-        key = f"{base}/{n}"
-    return key
+        free = f"{key}/{n}"
+    return free

@@ -2,7 +2,8 @@
 
 Request flow: access log → (fault injection) → (configured public origin) → routing (unknown route 404,
 wrong method 405, both JSON; the routes are :mod:`regkit.local.urls`) → throttle of failed authentications
-per client address (429) → bearer authentication (401) → per-key rate limit (429) → handler
+per client address (429) → bearer authentication (401) → per-key rate limit (429) → per-key bound on the work in
+flight (429, :class:`~regkit.local.ratelimit.WorkBound`; released when the request is torn down) → handler
 (:mod:`regkit.local.responses`, calling :mod:`regkit.local.models`) → ``X-Credits-Charged`` and
 ``X-Credits-Remaining`` on the way out. Handlers and models raise :class:`~regkit.local.exceptions.ApiError`;
 any other exception is logged with its traceback and answered ``500 internal_error``. What is logged where:
@@ -30,7 +31,7 @@ from .models.credits import remaining_credits
 from .models.state import StateDB
 from .models.users import authenticate
 from .origin import FixedOrigin
-from .ratelimit import RateLimiter
+from .ratelimit import Admission, RateLimiter, WorkBound
 from .responses.context import current
 from .responses.render import api_error_response, error_response
 from .signing import UrlSigner
@@ -62,6 +63,34 @@ def _before_request() -> None:
                 f"Too many requests for this API key; retry in {seconds} s.",
                 headers={"Retry-After": str(seconds)},
             )
+    if context.work_bound is not None:
+        _admit(context.work_bound, g.user.ref)
+
+
+def _admit(bound: WorkBound, key: str) -> None:
+    """Let the request in under the key's bound on work in flight, or answer 429 with ``Retry-After``."""
+    admitted = bound.admit(key, request.endpoint or request.path)
+    if isinstance(admitted, Admission):
+        g.admission = admitted
+        return
+    count, work = bound.in_flight(key)
+    seconds = max(1, math.ceil(admitted))
+    raise ApiError(
+        "rate_limited",
+        f"This API key has {count} requests in flight (about {work:.2f} s of work expected; all keys "
+        f"{bound.total_in_flight():.2f} s), as many as the register runs at once for it now; retry in "
+        f"{seconds} s, or send fewer requests at once.",
+        headers={"Retry-After": str(seconds)},
+    )
+
+
+def _release(error: BaseException | None) -> None:
+    """Free the request's place under its key's bound on work in flight (whatever its outcome)."""
+    admission = g.pop("admission", None)
+    if admission is not None:
+        bound = current().work_bound
+        if bound is not None:
+            bound.release(admission)
 
 
 def _after_request(response: Response) -> Response:
@@ -120,6 +149,9 @@ def _backend(catalog: Catalog, state_path: str | os.PathLike[str] | None, config
             if config.auth_failure_limit
             else None
         ),
+        work_bound=WorkBound(config.key_concurrency, config.key_work, config.total_work)
+        if config.key_concurrency or config.key_work or config.total_work
+        else None,
     )
 
 
@@ -162,6 +194,7 @@ def create_app(
     add_routes(app)
     app.before_request(_before_request)
     app.after_request(_after_request)
+    app.teardown_request(_release)
     app.register_error_handler(ApiError, api_error_response)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _internal_error)

@@ -111,6 +111,31 @@ def _add_serve(subparsers: argparse._SubParsersAction) -> None:
     )
     serve.add_argument("--threads", type=int, default=16, help="requests served at once (default 16)")
     serve.add_argument(
+        "--key-concurrency",
+        type=int,
+        default=8,
+        metavar="N",
+        help="requests one API key may have in flight at once; beyond it a 429 with Retry-After "
+        "(0: no bound; default 8, what regkit's client sends at once by default)",
+    )
+    serve.add_argument(
+        "--key-work",
+        type=_duration,
+        default=0.5,
+        metavar="SECONDS",
+        help="CPU time one API key's requests in flight may be expected to take together, learned from its "
+        "earlier requests; beyond it a 429 with Retry-After; a key with nothing in flight is always let in "
+        "(e.g. 500ms, 2s; 0: no bound; default 0.5s)",
+    )
+    serve.add_argument(
+        "--total-work",
+        type=_duration,
+        default=1.0,
+        metavar="SECONDS",
+        help="CPU time the requests in flight of all keys together may be expected to take, beyond each key's "
+        "first request (always let in); beyond it a 429 with Retry-After (0: no bound; default 1s)",
+    )
+    serve.add_argument(
         "--log-file",
         type=Path,
         default=None,
@@ -210,6 +235,8 @@ def _settings(args: argparse.Namespace) -> tuple[Faults, Config]:
 
     if args.threads < 1 or args.auth_failure_limit < 0:
         raise ServeError("--threads must be at least 1 and --auth-failure-limit at least 0 (0: no limit)", 2)
+    if args.key_concurrency < 0:
+        raise ServeError("--key-concurrency must be at least 0 (0: no bound on a key's requests in flight)", 2)
     try:
         faults = Faults(
             latency=args.latency,
@@ -226,6 +253,9 @@ def _settings(args: argparse.Namespace) -> tuple[Faults, Config]:
             extract_delay=args.extract_delay,
             public_url=args.public_url,
             auth_failure_limit=args.auth_failure_limit or None,
+            key_concurrency=args.key_concurrency or None,
+            key_work=args.key_work or None,
+            total_work=args.total_work or None,
         )
     except ValueError as error:
         raise ServeError(str(error).replace("public_url", "--public-url"), 2) from None

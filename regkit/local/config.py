@@ -61,6 +61,22 @@ class Config:
         Seconds in which the bucket refills completely.
     clock : callable
         Returns the current Unix time; tests pass a controllable clock.
+    key_concurrency : int or None
+        Requests one API key may have in flight at once (:class:`~regkit.local.ratelimit.WorkBound`); beyond
+        it a ``429 rate_limited`` with ``Retry-After: 1``. The default, 8, is what regkit's client sends at once
+        by default (``Client(max_workers=8)``) and half of ``regkit serve``'s 16 worker threads, so one key
+        never holds them all. ``None`` or ``0`` disables the bound on the count.
+    key_work : float or None
+        CPU seconds one API key's requests in flight may be expected to take together (learned per key and
+        endpoint from what its earlier requests took); a request beyond it is a ``429 rate_limited`` with
+        ``Retry-After: 1``. A key with nothing in flight is always let in. The default, 0.5 s, is a few of the
+        dearest company searches (about 0.2 s each), and hundreds of lookups (a few ms each). ``None`` or ``0``
+        disables the bound on the work.
+    total_work : float or None
+        CPU seconds the requests in flight of all keys together may be expected to take, beyond each key's first
+        request (which is always let in): the worker threads and the interpreter lock are shared, so several
+        keys each within ``key_work`` can still starve another. A request beyond it is a ``429 rate_limited``
+        with ``Retry-After: 1``. Default 1.0 s; ``None`` or ``0`` disables it.
     """
 
     rate_limit: float | None = 50.0
@@ -75,6 +91,9 @@ class Config:
     auth_failure_limit: int | None = 10
     auth_failure_window: float = 60.0
     clock: Callable[[], float] = time.time
+    key_concurrency: int | None = 8
+    key_work: float | None = 0.5
+    total_work: float | None = 1.0
 
     def __post_init__(self) -> None:
         if self.rate_limit is not None and self.rate_limit < 0:
@@ -91,6 +110,12 @@ class Config:
             raise ValueError("auth_failure_window must be positive")
         if self.public_url is not None:
             object.__setattr__(self, "public_url", check_public_url(self.public_url))
+        if self.key_concurrency is not None and self.key_concurrency < 0:
+            raise ValueError("key_concurrency must not be negative (0 or None: no bound on requests in flight)")
+        if self.key_work is not None and self.key_work < 0:
+            raise ValueError("key_work must not be negative (0 or None: no bound on the work in flight)")
+        if self.total_work is not None and self.total_work < 0:
+            raise ValueError("total_work must not be negative (0 or None: no bound on all keys' work in flight)")
 
 
 def check_public_url(url: str) -> str:

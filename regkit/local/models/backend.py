@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..config import Config
-from ..ratelimit import RateLimiter
+from ..ratelimit import RateLimiter, WorkBound
 from ..signing import UrlSigner
 from ..vault import Vault
 from .catalog import Catalog
@@ -32,6 +32,7 @@ class RegisterContext:
     vault: Vault
     limiter: RateLimiter | None
     auth_throttle: RateLimiter | None = None
+    work_bound: WorkBound | None = None
 
     def now(self) -> float:
         """The register's current Unix time (the configured clock)."""

@@ -104,11 +104,8 @@ def _import_offeneregister(args: argparse.Namespace) -> int:
     if imported.store is not None:
         print(f"store: {imported.store}")
     return 0
-<<<<<<< Updated upstream
-=======
 
 
->>>>>>> Stashed changes
 def _index(args: argparse.Namespace) -> int:
     """``regkit world index [--data DIR]``: make sure the world's store is complete and current; say where."""
     from .world_store import StoredWorld, ensure_store
