@@ -147,10 +147,9 @@ class LocalWorld:
         """What the client says once when it starts using this world."""
         if self.synthetic:
             return _LOCAL_NOTICE
-        return (
-            f"regkit: using a local register in-process on real register data ({self.describe()}), no key needed. "
-            f"{self.attribution or ''}".rstrip()
-        )
+        origin = _ORIGINS.get(self.origin or "", "another source")
+        head = f"regkit: using a local register in-process on real register data imported from {origin}, no key needed."
+        return f"{head} {self.attribution or ''}".rstrip()
 
 
 _ORIGINS = {"offeneregister": "OffeneRegister"}
