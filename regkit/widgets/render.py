@@ -75,4 +75,29 @@ def credits_html(client: CreditCounts) -> str:
     budget = getattr(client, "budget", None)
     if budget is not None and getattr(budget, "limit", None) is not None:
         text += f" · budget left: {budget.remaining} of {budget.limit}"
-    return message_html(text)
+    return message_html(text) + source_html(client)
+
+
+def source_html(client: Any) -> str:
+    """The explorers' footer line naming the data and its licence, for a client on real data (an imported world,
+    such as OffeneRegister's under CC BY 4.0); empty for the bundled synthetic world, which the client announces
+    itself.
+
+    Examples
+    --------
+    >>> class World: synthetic = False
+    >>> class Target:
+    ...     world = World()
+    ...     def source(self): return "Contains data from OffeneRegister.de, CC BY 4.0"
+    >>> class Client: target = Target()
+    >>> source_html(Client())
+    '<div class="regkit-source" style="color:#57606a;font-size:11px">Data: Contains data from OffeneRegister.de, CC BY 4.0</div>'
+    """
+    import html
+
+    target = getattr(client, "target", None)
+    world = getattr(target, "world", None)
+    if target is None or world is None or getattr(world, "synthetic", True):
+        return ""
+    text = html.escape(target.source())
+    return f'<div class="regkit-source" style="color:#57606a;font-size:11px">Data: {text}</div>'

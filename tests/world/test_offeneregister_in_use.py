@@ -133,3 +133,5 @@ def test_the_company_explorer_loads_a_real_company(client: Any, source: dict[str
     explorer.load_button.click()
     assert explorer.record is not None and explorer.record["id"] == _id(wanted)
     assert wanted["name"] in explorer.panes["summary"].value
+    footer = explorer.credits.value  # the data's licence and attribution under every explorer on real data
+    assert "Data: Contains data from OffeneRegister.de" in footer and "CC BY 4.0" in footer
