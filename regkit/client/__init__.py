@@ -27,7 +27,6 @@ from regkit.errors import (
     WaitTimeout,
 )
 
-from . import lean_imports  # noqa: F401  (first: requests-cache without the Redis client, see there)
 from .bulk import CostEstimate
 from .cache import ClientCache
 from .company_ids import company_id, parse_company_id

@@ -293,7 +293,7 @@ def _redis(url: str) -> BaseCache:
     shown = redact_url(url)
     try:
         import redis  # noqa: F401
-        from requests_cache.backends.redis import RedisCache  # not requests_cache's: see lean_imports
+        from requests_cache import RedisCache
     except ImportError as exc:
         raise ImportError(f"a Redis cache ({shown}) needs the redis package: pip install redis") from exc
     connection = connect_redis(url, what="cache")

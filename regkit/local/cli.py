@@ -63,6 +63,13 @@ def _add_serve(subparsers: argparse._SubParsersAction) -> None:
         "--latency", type=_duration, default=0.0, help="added to every request (e.g. 50ms; a bare number is seconds)"
     )
     serve.add_argument(
+        "--realtime-latency",
+        type=_duration,
+        default=0.05,
+        help="the time a realtime lookup takes inside the register, as the live service's fetch from the court does "
+        "(default 50ms)",
+    )
+    serve.add_argument(
         "--fault-rate",
         type=float,
         default=0.0,
@@ -251,6 +258,7 @@ def _settings(args: argparse.Namespace) -> tuple[Faults, Config]:
         config = Config(
             rate_limit=args.rate_limit or None,
             extract_delay=args.extract_delay,
+            realtime_latency=args.realtime_latency,
             public_url=args.public_url,
             auth_failure_limit=args.auth_failure_limit or None,
             key_concurrency=args.key_concurrency or None,

@@ -87,13 +87,40 @@ def test_a_flood_of_dear_searches_meets_429s_while_another_key_is_served(
     first = check_refusals(flood(served.url, PAID))
     second = check_refusals(flood(served.url, PAID))  # the searches' cost is known now
     watcher.join(timeout=300)
-    # at most 8 of the 32 searches that arrive together run; the rest are refused at once
-    assert first[429] >= HOSTILE_THREADS - 8 - 8 and first[200] >= 1
-    assert second[429] >= HOSTILE_THREADS - 8 - 8 and second[200] >= 1
+    # beyond 8 in flight (or the learned work) the key's searches are refused at once; how many arrive while
+    # others still run depends on the machine's speed (test_at_most_eight_requests_of_a_key_run_at_once counts)
+    assert first[429] >= 1 and first[200] >= 1
+    assert second[429] >= 1 and second[200] >= 1
     assert other == [200] * (2 * len(other_ids))
     # the hostile key was charged exactly its answered searches (a 429 costs nothing)
     used = session(served.url, PAID).get("/v1/credits").json()["used_credits"]
     assert used == 10 * (first[200] + second[200])
+
+
+def test_at_most_eight_requests_of_a_key_run_at_once(regkit_serve: Callable[..., Any], catalog: Any) -> None:
+    """32 realtime lookups of one key released together, each held 2 s inside the register (the court fetch's
+    latency): 8 run, 24 are refused at once — whatever the machine's speed, as all arrive within those 2 s."""
+    served = regkit_serve("--realtime-latency", "2s", "--key-work", "0", "--total-work", "0", "--rate-limit", "0")
+    company_id = next(iter(catalog.world.companies))
+    start = threading.Barrier(HOSTILE_THREADS)
+    answers: list[requests.Response] = []
+    lock = threading.Lock()
+
+    def one() -> None:
+        with session(served.url, PAID) as opened:
+            opened.get("/v1/credits")  # connect first, so the lookups leave together
+            start.wait()
+            answer = opened.get(f"/v1/company/{company_id}", params={"realtime": "true"}, timeout=120)
+        with lock:
+            answers.append(answer)
+
+    workers = [threading.Thread(target=one) for _ in range(HOSTILE_THREADS)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join(timeout=180)
+    statuses = check_refusals(answers)
+    assert statuses == Counter({200: 8, 429: HOSTILE_THREADS - 8})
 
 
 def test_the_work_bound_learns_a_searchs_cost(regkit_serve: Callable[..., Any]) -> None:

@@ -330,7 +330,10 @@ def test_a_name_at_thousands_of_companies_is_one_small_row(tmp_path):
 
 
 def test_a_world_without_dates_of_birth_lists_its_persons_with_null(catalog, tmp_path):
-    world = dataclasses.replace(catalog.world, meta={**catalog.world.meta, "dates_of_birth": False})
+    from regkit.local.world.store import read_world
+
+    bundled = read_world()  # the bundled world in memory, its meta changed; the register builds a store for it
+    world = dataclasses.replace(bundled, meta={**bundled.meta, "dates_of_birth": False})
     register = open_local_register(world=world, state_path=tmp_path / "state.sqlite", rate_limit=None)
     try:
         session = register.session("demo-paid")

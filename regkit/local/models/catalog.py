@@ -4,7 +4,7 @@ A world is opened once per process from its store (:mod:`regkit.local.world.worl
 application built on it (tests create many). Every lookup (documents, persons and their positions,
 shareholdings by company and by holder, websites) is a read-only mapping answered by a query of the store:
 nothing iterates the world's companies when it is opened or per request. The company, insolvency and person
-searches answer from index files the store holds (``search/``, built with the store by :func:`write_search_indexes`),
+searches answer from index files the store holds (``search/``, built with the store by :func:`~regkit.local.world.world_store.build_store`),
 opened on the first search.
 """
 
@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from regkit.local.world.store import World, default_data_dir
 from regkit.local.world.world_store import SEARCH, Lookup, StoreDatabase, StoredWorld, open_world, store_for_world
 
-from .people_index import Ownership, Person, stored_person
+from .people_index import Ownership, Person, read_person
 
 if TYPE_CHECKING:  # the search (and numpy) is imported when a first search needs its index, not at start
     from ..search.company_index import CompanyIndex
     from ..search.index import InsolvencyIndex
     from ..search.person_index import PersonIndex
 
-__all__ = ["Catalog", "load_catalog", "write_search_indexes"]
+__all__ = ["Catalog", "load_catalog"]
 
 logger = logging.getLogger("regkit.local.catalog")  # the name log configurations know it by
 
@@ -112,11 +112,10 @@ class Catalog:
         self._search = _SearchIndexes(world.store / SEARCH)
 
     def _person(self, key: str) -> Person:
-        row = self.world.db.one("SELECT id, details FROM persons WHERE key = ? ORDER BY rowid DESC LIMIT 1", (key,))
-        if row is None:
+        person = read_person(self.world.db, key)
+        if person is None:
             raise KeyError(key)
-        positions = self.world.db.all("SELECT record FROM positions WHERE person_id = ? ORDER BY seq", (row[0],))
-        return stored_person(row[0], json.loads(row[1]), [json.loads(p[0]) for p in positions])
+        return person
 
     @property
     def person_index(self) -> PersonIndex:
@@ -221,25 +220,6 @@ class _SearchIndexes:
     def persons(self) -> PersonIndex:
         index: PersonIndex = self._get("persons")
         return index
-
-
-def write_search_indexes(store: Path) -> dict[str, int]:
-    """Build the search index files of the store being built in ``store`` (its ``records.sqlite`` complete) into
-    ``store / SEARCH``; return each file's size. :func:`regkit.local.world.world_store.build_store` calls it
-    before it writes the store's manifest, so the indexes share the store's atomic rename."""
-    from ..search.index_files import INDEX_FILES, build_search_indexes
-
-    world = StoredWorld(store)
-    catalog = Catalog(world)
-    target = store / SEARCH
-    build_search_indexes(
-        target,
-        lambda: world.companies.values(),
-        lambda: world.insolvencies.values(),
-        catalog.people.values(),
-    )
-    world.db.close()
-    return {name: (target / file).stat().st_size for name, file in INDEX_FILES.items()}
 
 
 def load_catalog(world: World | None = None, data_dir: str | os.PathLike[str] | None = None) -> Catalog:

@@ -7,14 +7,15 @@ store's rows (the catalog reads a person when asked); :func:`person_index` build
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..search.query import fold, query_terms
 
-__all__ = ["Ownership", "Person", "person_index", "stored_person"]
+__all__ = ["Ownership", "Person", "person_index", "read_people", "read_person", "stored_person"]
 
 
 @dataclass
@@ -98,6 +99,24 @@ def stored_person(person_id: str, details: Mapping[str, Any], positions: Iterabl
         positions=tuple(held),
         terms=tuple(query_terms(f"{first or ''} {last or ''}")),
     )
+
+
+def read_person(db: Any, key: str) -> Person | None:
+    """The person stored under ``key`` (a lower-case UUID) in a world store's ``persons`` and ``positions`` tables
+    (``db`` a :class:`~regkit.local.world.world_store.StoreDatabase`), or None."""
+    row = db.one("SELECT id, details FROM persons WHERE key = ? ORDER BY rowid DESC LIMIT 1", (key,))
+    if row is None:
+        return None
+    positions = db.all("SELECT record FROM positions WHERE person_id = ? ORDER BY seq", (row[0],))
+    return stored_person(row[0], json.loads(row[1]), [json.loads(p[0]) for p in positions])
+
+
+def read_people(db: Any) -> Iterator[Person]:
+    """Every person of a world store, one at a time (for the person search index)."""
+    for (key,) in db.stream("SELECT key FROM persons GROUP BY key ORDER BY min(rowid)"):
+        person = read_person(db, key)
+        if person is not None:
+            yield person
 
 
 def person_index(

@@ -329,9 +329,7 @@ def build_store(data_dir: Path, target: Path | None = None, *, digest: str | Non
     building.mkdir()
     try:
         counts = _build_file(data_dir, building / RECORDS, source)
-        from regkit.local.models.catalog import write_search_indexes  # the search indexes, over the records
-
-        search_sizes = write_search_indexes(building)
+        search_sizes = _write_search_indexes(building)
         manifest = {
             "format": STORE_FORMAT,
             "records_size": (building / RECORDS).stat().st_size,
@@ -369,6 +367,24 @@ def _remove_abandoned(target: Path) -> None:
         elif kind != "old":
             continue
         shutil.rmtree(path, ignore_errors=True)
+
+
+def _write_search_indexes(store: Path) -> dict[str, int]:
+    """Build the search index files of the store being built in ``store`` (its ``records.sqlite`` complete) into
+    ``store / SEARCH``, reading the records back one at a time; return each file's size. Called before the
+    manifest is written, so the indexes share the store's atomic rename."""
+    from ..models.people_index import read_people
+    from ..search.index_files import INDEX_FILES, build_search_indexes
+
+    world = StoredWorld(store)
+    target = store / SEARCH
+    try:
+        build_search_indexes(
+            target, lambda: world.companies.values(), lambda: world.insolvencies.values(), read_people(world.db)
+        )
+    finally:
+        world.db.close()
+    return {name: (target / file).stat().st_size for name, file in INDEX_FILES.items()}
 
 
 def _put_in_place(building: Path, target: Path, digest: str) -> None:
