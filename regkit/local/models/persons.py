@@ -5,8 +5,7 @@ consumer debtor; the same person has the same UUID everywhere. A person's ``mana
 their representation entries that are not ``SHAREHOLDER`` entries, current and past, across all companies.
 
 The person search is answered by a :class:`~regkit.local.search.person_index.PersonIndex` (FTS5 over the folded
-names, never a scan of every person): the catalog's ``person_index`` where it has one (an index file beside the
-world's store), else one built in memory once per catalog. It lists only persons with a published date of birth
+names, never a scan of every person): ``persons.sqlite`` of the world store's search indexes. It lists only persons with a published date of birth
 (the live result requires one), except in a world whose meta says it has none (``"dates_of_birth": false``,
 OffeneRegister): there every person is listed, with ``date_of_birth: null``.
 """
@@ -15,19 +14,17 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-import threading
-import weakref
 from typing import TYPE_CHECKING, Any
 
 from regkit.schema.interface import PRICES
 
 from ..exceptions import ApiError
-from ..search.person_index import PersonIndex
 from .credits import Charged, spend
 from .ownership import holdings_of
 from .users import User
 
 if TYPE_CHECKING:
+    from ..search.person_index import PersonIndex
     from .backend import RegisterContext
     from .catalog import Catalog
     from .people_index import Person
@@ -78,21 +75,9 @@ def get_person_holdings(context: RegisterContext, user: User, person_id: str) ->
     return Charged(body, charged.credits, charged.remaining)
 
 
-_IN_MEMORY: weakref.WeakKeyDictionary[Catalog, PersonIndex] = weakref.WeakKeyDictionary()
-_IN_MEMORY_LOCK = threading.Lock()
-
-
 def person_index(catalog: Catalog) -> PersonIndex:
-    """The person search index of a catalog: its ``person_index`` (an index file) where it has one, else one
-    built in memory from its persons on first use and kept as long as the catalog."""
-    found: PersonIndex | None = getattr(catalog, "person_index", None)
-    if found is not None:
-        return found
-    with _IN_MEMORY_LOCK:  # the first requests of a threaded server come together: build once
-        found = _IN_MEMORY.get(catalog)
-        if found is None:
-            found = _IN_MEMORY[catalog] = PersonIndex.in_memory(catalog.people.values())
-        return found
+    """The person search index of a catalog (``persons.sqlite`` of its store's search indexes)."""
+    return catalog.person_index
 
 
 def search_person(context: RegisterContext, user: User, search: PersonSearch) -> Charged[dict[str, Any]]:
