@@ -29,7 +29,6 @@ import itertools
 import json
 import os
 import sqlite3
-import threading
 import uuid
 import zlib
 from collections.abc import Callable, Iterable, Iterator
@@ -40,7 +39,7 @@ import numpy as np
 from .company_columns import CompanyColumns
 from .company_rows import COLUMNS, CompanyRow
 from .company_terms import DENSE_MIN, CompanyPlan, CompanyTerms, in_column, rowids
-from .index_file import META_TABLE, connect, open_reader, read_meta, writing
+from .index_file import META_TABLE, ConnectionPool, connect, open_reader, read_meta, writing
 from .query import SearchRequest, phrases_of
 
 __all__ = ["CompanyIndex", "FORMAT"]
@@ -140,10 +139,7 @@ class CompanyIndex:
 
     def __init__(self, uri: str, meta: dict[str, str], keep_alive: sqlite3.Connection | None = None):
         self.size = int(meta["size"])
-        self._uri = uri
-        self._keep_alive = keep_alive
-        self._idle: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
+        self._pool = ConnectionPool(lambda: connect(uri), keep_alive)
         self._id_order: np.ndarray | None = None
         self.columns = CompanyColumns(self.size, self.connection, json.loads(meta["label_counts"]))
         with self.connection() as conn:
@@ -185,24 +181,12 @@ class CompanyIndex:
     @contextlib.contextmanager
     def connection(self) -> Iterator[sqlite3.Connection]:
         """Borrow a read-only connection (a new one when every pooled one is in use)."""
-        with self._lock:
-            conn = self._idle.pop() if self._idle else None
-        if conn is None:
-            conn = connect(self._uri)
-        try:
+        with self._pool.connection() as conn:
             yield conn
-        finally:
-            with self._lock:
-                self._idle.append(conn)
 
     def close(self) -> None:
-        """Close the pooled connections and the index."""
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            conn.close()
-        if self._keep_alive is not None:
-            self._keep_alive.close()
+        """Close the pooled connections (and, for an in-memory index, the index itself)."""
+        self._pool.close()
 
     def search(self, request: SearchRequest) -> tuple[list[dict[str, Any]], int]:
         """One page of results, best match first, and the total number of matches."""

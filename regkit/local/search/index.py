@@ -27,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import copy
 import sqlite3
-import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -38,7 +37,7 @@ import numpy as np
 
 from .build import PREFIX_INDEXED, build_index
 from .columns import ColumnStore
-from .index_file import META_TABLE, open_reader, writing
+from .index_file import META_TABLE, ConnectionPool, open_reader, writing
 from .query import RESULT_MEMBERS, SearchRequest, phrases_of, result_of
 from .terms import TextPlan, Vocabulary
 
@@ -114,10 +113,7 @@ class InsolvencyIndex:
         tuning: Tuning = Tuning(),
     ):
         self.tuning = tuning
-        self._connect = connect
-        self._keep_alive = keep_alive
-        self._idle: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
+        self._pool = ConnectionPool(connect, keep_alive)
         with self.connection() as conn:
             self.columns = ColumnStore.load(conn)
             self.vocabulary = Vocabulary.load(conn, self.columns.size)
@@ -168,24 +164,12 @@ class InsolvencyIndex:
     @contextlib.contextmanager
     def connection(self) -> Iterator[sqlite3.Connection]:
         """Borrow a read-only connection (a new one when every pooled one is in use)."""
-        with self._lock:
-            conn = self._idle.pop() if self._idle else None
-        if conn is None:
-            conn = self._connect()
-        try:
+        with self._pool.connection() as conn:
             yield conn
-        finally:
-            with self._lock:
-                self._idle.append(conn)
 
     def close(self) -> None:
         """Close the pooled connections (and, for an in-memory index, the index itself)."""
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            conn.close()
-        if self._keep_alive is not None:
-            self._keep_alive.close()
+        self._pool.close()
 
     def search(self, request: SearchRequest) -> tuple[list[dict[str, Any]], int]:
         """Return one page of results (in result order) and the total number of matches."""

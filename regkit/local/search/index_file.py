@@ -15,11 +15,22 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
-__all__ = ["IndexFileError", "writing", "open_reader", "connect", "read_meta", "META_TABLE", "MMAP_BYTES", "CACHE_KIB"]
+__all__ = [
+    "ConnectionPool",
+    "IndexFileError",
+    "writing",
+    "open_reader",
+    "connect",
+    "read_meta",
+    "META_TABLE",
+    "MMAP_BYTES",
+    "CACHE_KIB",
+]
 
 META_TABLE = "CREATE TABLE index_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 #: Bytes of an index file a connection maps into memory. 0: pages are read into SQLite's page cache
@@ -133,3 +144,43 @@ def open_reader(path: str | os.PathLike[str], kind: str, version: int) -> tuple[
             "rebuild it."
         )
     return uri, meta
+
+
+class ConnectionPool:
+    """Read-only connections to one index database, borrowed by one search at a time and kept for the next.
+
+    Parameters
+    ----------
+    connect : callable
+        Opens a new read-only connection (when every pooled one is in use).
+    keep_alive : sqlite3.Connection, optional
+        The writer of an in-memory index, which keeps its database alive; closed with the pool.
+    """
+
+    def __init__(self, connect: Callable[[], sqlite3.Connection], keep_alive: sqlite3.Connection | None = None):
+        self._connect = connect
+        self._keep_alive = keep_alive
+        self._idle: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[sqlite3.Connection]:
+        """Borrow a read-only connection (a new one when every pooled one is in use)."""
+        with self._lock:
+            conn = self._idle.pop() if self._idle else None
+        if conn is None:
+            conn = self._connect()
+        try:
+            yield conn
+        finally:
+            with self._lock:
+                self._idle.append(conn)
+
+    def close(self) -> None:
+        """Close the pooled connections (and, for an in-memory index, the index itself)."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for conn in idle:
+            conn.close()
+        if self._keep_alive is not None:
+            self._keep_alive.close()

@@ -26,14 +26,13 @@ import itertools
 import json
 import os
 import sqlite3
-import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .index_file import META_TABLE, connect, open_reader, read_meta, writing
+from .index_file import META_TABLE, ConnectionPool, connect, open_reader, read_meta, writing
 from .query import fold, query_terms
 
 if TYPE_CHECKING:
@@ -143,10 +142,7 @@ class PersonIndex:
     def __init__(self, uri: str, meta: dict[str, str], keep_alive: sqlite3.Connection | None = None):
         self.size = int(meta["size"])
         self.born = int(meta["born"])
-        self._uri = uri
-        self._keep_alive = keep_alive
-        self._idle: list[sqlite3.Connection] = []
-        self._lock = threading.Lock()
+        self._pool = ConnectionPool(lambda: connect(uri), keep_alive)
         self._columns: dict[str, np.ndarray] = {}
         self._cities: tuple[list[str], list[str], list[frozenset[str]]] | None = None
 
@@ -184,24 +180,12 @@ class PersonIndex:
     @contextlib.contextmanager
     def connection(self) -> Iterator[sqlite3.Connection]:
         """Borrow a read-only connection (a new one when every pooled one is in use)."""
-        with self._lock:
-            conn = self._idle.pop() if self._idle else None
-        if conn is None:
-            conn = connect(self._uri)
-        try:
+        with self._pool.connection() as conn:
             yield conn
-        finally:
-            with self._lock:
-                self._idle.append(conn)
 
     def close(self) -> None:
         """Close the pooled connections (and, for an in-memory index, the index itself)."""
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for conn in idle:
-            conn.close()
-        if self._keep_alive is not None:
-            self._keep_alive.close()
+        self._pool.close()
 
     def search(self, search: PersonSearch, *, listed_without_birth: bool = False) -> tuple[list[dict[str, Any]], int]:
         """One page of persons matching a validated search, in the search's order, and the total.
