@@ -19,7 +19,16 @@ from .messages import LEVELS, message_html
 if TYPE_CHECKING:
     from regkit.client.protocol import CreditCounts
 
-__all__ = ["LEVELS", "credits_html", "draw_html", "figure_html", "frame_html", "message_html", "percent_text"]
+__all__ = [
+    "LEVELS",
+    "credits_html",
+    "draw_html",
+    "figure_html",
+    "frame_html",
+    "message_html",
+    "percent_text",
+    "source_html",
+]
 
 
 def frame_html(
