@@ -301,24 +301,22 @@ class ResponseStore:
             )
 
     def release_failed_write(self) -> None:
-        """Roll back the transaction a failed SQLite write may have left open.
+        """End the transaction a failed SQLite write may have left open, by closing the backend's connection
+        (requests-cache's public ``close()``; it opens a new one on the next use).
 
         requests-cache rolls a write back only when it fails with ``sqlite3.OperationalError``; one that fails
         with another ``sqlite3.DatabaseError`` (a damaged page: "database disk image is malformed") leaves its
         ``BEGIN IMMEDIATE`` open, holding the file's write lock — and every later write, in this process or another,
-        then waits for it forever (requests-cache retries ``BEGIN IMMEDIATE`` without a bound).  The connection is
-        reached through the tables' public ``connection()`` context manager.
+        then waits for it forever (requests-cache retries ``BEGIN IMMEDIATE`` without a bound).  Closing the
+        connection discards the open transaction and its lock.
         """
         if not isinstance(self.backend, SQLiteCache):
             return
         with self._lock:
-            for table in (self.backend.responses, self.backend.redirects):
-                try:
-                    with table.connection() as connection:
-                        if connection.in_transaction:
-                            connection.rollback()
-                except sqlite3.Error as exc:
-                    logger.warning("cache %s: a failed write could not be rolled back (%s)", self.location, exc)
+            try:
+                self.backend.close()
+            except sqlite3.Error as exc:
+                logger.warning("cache %s: a failed write could not be rolled back (%s)", self.location, exc)
 
     # -- errors --------------------------------------------------------------------------------------
     def close(self) -> None:
