@@ -1,21 +1,21 @@
 """The read-only lookups behind owners, holdings and persons: what the catalog reads from the world's store.
 
 Kept apart from the metered models (:mod:`.ownership`, :mod:`.persons`) so that the catalog can build them
-without importing metering, which needs the catalog. :func:`stored_person` makes one :class:`Person` from the
-store's rows (the catalog reads a person when asked); :func:`person_index` builds them all from in-memory records.
+without importing metering, which needs the catalog. :func:`read_person` reads one :class:`Person` from a world
+store's rows (the catalog reads a person when asked); :func:`read_people` reads them all, one at a time (the person
+search index is built from them).
 """
 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..search.query import fold, query_terms
 
-__all__ = ["Ownership", "Person", "person_index", "read_people", "read_person", "stored_person"]
+__all__ = ["Ownership", "Person", "read_people", "read_person", "stored_person"]
 
 
 @dataclass
@@ -24,17 +24,6 @@ class Ownership:
 
     by_company: Mapping[str, list[Mapping[str, Any]]] = field(default_factory=dict)
     by_holder: Mapping[str, list[Mapping[str, Any]]] = field(default_factory=dict)
-
-    @classmethod
-    def of(cls, rows: Iterable[Mapping[str, Any]]) -> Ownership:
-        """Index ``rows`` (shareholdings as the world stores them)."""
-        by_company: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-        by_holder: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-        for row in rows:
-            by_company[row["company_id"]].append(row)
-            if row.get("holder_id"):
-                by_holder[row["holder_id"]].append(row)
-        return cls(dict(by_company), dict(by_holder))
 
 
 @dataclass(frozen=True)
@@ -60,24 +49,6 @@ class Person:
 
     def sort_key(self) -> tuple[str, str, str, str]:
         return (fold(self.last_name), fold(self.first_name), self.date_of_birth or "", self.id)
-
-
-def _positions(companies: Mapping[str, Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
-    found: dict[str, list[dict[str, Any]]] = {}
-    for company in companies.values():
-        for entry in company.get("representation", ()):
-            if entry.get("type") != "natural_person" or not entry.get("id") or entry["role"] == "SHAREHOLDER":
-                continue
-            found.setdefault(entry["id"], []).append(
-                {
-                    "company_name": company["name"]["name"],
-                    "register_id": company["id"],
-                    "role": entry["role"],
-                    "start_date": entry["start_date"],
-                    "end_date": entry["end_date"],
-                }
-            )
-    return found
 
 
 def stored_person(person_id: str, details: Mapping[str, Any], positions: Iterable[dict[str, Any]]) -> Person:
@@ -117,14 +88,3 @@ def read_people(db: Any) -> Iterator[Person]:
         person = read_person(db, key)
         if person is not None:
             yield person
-
-
-def person_index(
-    companies: Mapping[str, Mapping[str, Any]], persons: Mapping[str, Mapping[str, Any]]
-) -> dict[str, Person]:
-    """Every person by (lower-case) UUID; ``persons`` are the catalog's details by id."""
-    positions = _positions(companies)
-    return {
-        person_id.lower(): stored_person(person_id, details, positions.get(person_id, ()))
-        for person_id, details in persons.items()
-    }

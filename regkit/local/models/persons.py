@@ -24,13 +24,11 @@ from .ownership import holdings_of
 from .users import User
 
 if TYPE_CHECKING:
-    from ..search.person_index import PersonIndex
     from .backend import RegisterContext
-    from .catalog import Catalog
     from .people_index import Person
     from .person_search import PersonSearch
 
-__all__ = ["get_person", "get_person_holdings", "search_person", "person_index"]
+__all__ = ["get_person", "get_person_holdings", "search_person"]
 
 
 def _find(context: RegisterContext, person_id: str) -> Person:
@@ -75,11 +73,6 @@ def get_person_holdings(context: RegisterContext, user: User, person_id: str) ->
     return Charged(body, charged.credits, charged.remaining)
 
 
-def person_index(catalog: Catalog) -> PersonIndex:
-    """The person search index of a catalog (``persons.sqlite`` of its store's search indexes)."""
-    return catalog.person_index
-
-
 def search_person(context: RegisterContext, user: User, search: PersonSearch) -> Charged[dict[str, Any]]:
     """One page of persons matching a validated search, by last name, first name, date of birth and id.
 
@@ -87,7 +80,7 @@ def search_person(context: RegisterContext, user: User, search: PersonSearch) ->
     ``False``).
     """
     without_birth = context.catalog.meta.get("dates_of_birth") is False
-    results, total = person_index(context.catalog).search(search, listed_without_birth=without_birth)
+    results, total = context.catalog.person_index.search(search, listed_without_birth=without_birth)
     body = {
         "results": results,
         "pagination": {
