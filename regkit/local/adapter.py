@@ -19,8 +19,6 @@ from requests.structures import CaseInsensitiveDict
 from requests.utils import get_encoding_from_headers
 from urllib3 import HTTPHeaderDict, HTTPResponse
 from urllib3.util import Timeout
-from werkzeug.datastructures import Headers
-from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from regkit.schema.interface import LOCAL_ORIGIN
 
@@ -69,6 +67,11 @@ class LocalRegisterAdapter(BaseAdapter):
         requests.exceptions.ConnectionError
             When the application drops the request without an answer (fault injection).
         """
+        # werkzeug is imported with the first request, as the application behind it is (regkit.Client() opens
+        # the in-process register without importing either).
+        from werkzeug.datastructures import Headers
+        from werkzeug.test import EnvironBuilder, run_wsgi_app
+
         url = urlsplit(request.url or "")
         body = request.body
         if body is not None and not isinstance(body, (bytes, str)):

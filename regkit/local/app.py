@@ -21,22 +21,20 @@ from werkzeug.exceptions import HTTPException
 
 from regkit.local.world.store import World
 
-from .config import Config, default_state_path
+from .config import Config
+from .context import open_context
 from .exceptions import ApiError
 from .faults import FaultMiddleware, Faults
 from .logs import USER_KEY, AccessLog, Scrubber
 from .models.backend import EXTENSION, RegisterContext
-from .models.catalog import Catalog, load_catalog
+from .models.catalog import Catalog
 from .models.credits import remaining_credits
-from .models.state import StateDB
 from .models.users import authenticate
 from .origin import FixedOrigin
-from .ratelimit import Admission, RateLimiter, WorkBound
+from .ratelimit import Admission, WorkBound
 from .responses.context import current
 from .responses.render import api_error_response, error_response
-from .signing import UrlSigner
 from .urls import PUBLIC_ENDPOINTS, add_routes
-from .vault import Vault
 
 __all__ = ["create_app", "secrets", "MAX_BODY_BYTES"]
 
@@ -134,27 +132,6 @@ def secrets(catalog: Catalog) -> list[str]:
     return [*catalog.users, *(str(account.get("password", "")) for account in catalog.accounts.values())]
 
 
-def _backend(catalog: Catalog, state_path: str | os.PathLike[str] | None, config: Config) -> RegisterContext:
-    """The backend of a new application: the state file opened, the signer, vault and rate limiters set up."""
-    state = StateDB(state_path if state_path is not None else default_state_path())
-    return RegisterContext(
-        catalog=catalog,
-        state=state,
-        config=config,
-        signer=UrlSigner(bytes.fromhex(state.meta("signing_secret") or ""), ttl=config.url_ttl, clock=config.clock),
-        vault=Vault(state.path, config.secret_key, config.key_path),
-        limiter=RateLimiter(config.rate_limit, config.rate_burst) if config.rate_limit else None,
-        auth_throttle=(
-            RateLimiter(config.auth_failure_limit / config.auth_failure_window, config.auth_failure_limit)
-            if config.auth_failure_limit
-            else None
-        ),
-        work_bound=WorkBound(config.key_concurrency, config.key_work, config.total_work)
-        if config.key_concurrency or config.key_work or config.total_work
-        else None,
-    )
-
-
 def create_app(
     world: World | None = None,
     *,
@@ -162,6 +139,7 @@ def create_app(
     state_path: str | os.PathLike[str] | None = None,
     config: Config | None = None,
     faults: Faults | None = None,
+    context: RegisterContext | None = None,
 ) -> Flask:
     """Create a local register application.
 
@@ -177,15 +155,18 @@ def create_app(
         Rate limit, extract delay, secret key, clock, ...
     faults : Faults, optional
         Faults to inject in front of the application (for testing clients).
+    context : RegisterContext, optional
+        A backend already opened with :func:`regkit.local.context.open_context` (then ``world``, ``data_dir``,
+        ``state_path`` and ``config`` are not used).
 
     Returns
     -------
     flask.Flask
         A WSGI application; ``app.extensions["regkit.local"]`` is its :class:`RegisterContext`.
     """
-    config = config or Config()
-    context = _backend(load_catalog(world, data_dir), state_path, config)
-    catalog, state = context.catalog, context.state
+    if context is None:
+        context = open_context(world, data_dir=data_dir, state_path=state_path, config=config)
+    catalog, config = context.catalog, context.config
     app = Flask(__name__)
     # "/v1/company/%2Fx" is a 404 in the interface's JSON, not a 308 redirect with an HTML body.
     app.url_map.merge_slashes = False
@@ -203,10 +184,4 @@ def create_app(
     if faults is not None and faults.active:
         app.wsgi_app = FaultMiddleware(app.wsgi_app, faults)  # type: ignore[method-assign]
     app.wsgi_app = AccessLog(app.wsgi_app, Scrubber(secrets(catalog)))  # type: ignore[method-assign]
-    logger.info(
-        "Local register ready: %d companies, %d proceedings, state %s",
-        len(catalog.world.companies),
-        len(catalog.world.insolvencies),
-        state.path,
-    )
     return app

@@ -3,20 +3,60 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+import threading
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 import requests
-from flask import Flask
 
 from regkit.local.world.store import World
 
 from .adapter import LOCAL_ORIGIN, LocalRegisterAdapter
-from .app import create_app
 from .config import Config
+from .context import open_context
 from .faults import Faults
 from .models.backend import EXTENSION, RegisterContext
 
-__all__ = ["LocalRegister", "open_local_register"]
+if TYPE_CHECKING:
+    from flask import Flask
+
+__all__ = ["DeferredApplication", "LocalRegister", "open_local_register"]
+
+
+class DeferredApplication:
+    """The register's WSGI application, built (Flask imported, routes added) when it serves its first request.
+
+    Opening an in-process register — what ``regkit.Client()`` does — then costs the backend alone (catalog and
+    state file), and a client that never sends a request never imports Flask. ``extensions`` holds the context
+    under the key Flask's ``app.extensions`` holds it, so the adapter's users read it the same way before and after.
+
+    Parameters
+    ----------
+    context : RegisterContext
+        The opened backend (:func:`regkit.local.context.open_context`).
+    faults : Faults, optional
+        Faults to inject in front of the application.
+    """
+
+    def __init__(self, context: RegisterContext, faults: Faults | None = None):
+        self.extensions: dict[str, Any] = {EXTENSION: context}
+        self._faults = faults
+        self._app: Flask | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def app(self) -> Flask:
+        """The Flask application, built on first use."""
+        if self._app is None:
+            with self._lock:
+                if self._app is None:
+                    from .app import create_app
+
+                    self._app = create_app(context=self.extensions[EXTENSION], faults=self._faults)
+        return self._app
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
+        return self.app(environ, start_response)
 
 
 class LocalRegister:
@@ -24,21 +64,27 @@ class LocalRegister:
 
     Parameters
     ----------
-    app : flask.Flask
-        An application from :func:`regkit.local.app.create_app`.
+    app : flask.Flask or DeferredApplication
+        An application from :func:`regkit.local.app.create_app`, or one built on its first request.
     """
 
     #: Where the in-process register answers.
     base_url = LOCAL_ORIGIN
 
-    def __init__(self, app: Flask):
-        self.app = app
+    def __init__(self, app: Flask | DeferredApplication):
+        self._application = app
         self.adapter = LocalRegisterAdapter(app)
+
+    @property
+    def app(self) -> Flask:
+        """The Flask application (built now if it has not served a request yet)."""
+        application = self._application
+        return application.app if isinstance(application, DeferredApplication) else application
 
     @property
     def context(self) -> RegisterContext:
         """The world, state file and services of the application."""
-        return self.app.extensions[EXTENSION]
+        return self._application.extensions[EXTENSION]
 
     @property
     def api_keys(self) -> list[str]:
@@ -108,5 +154,5 @@ def open_local_register(
     >>> session.get(f"{register.base_url}/v1/credits").json()["remaining_credits"]        # doctest: +SKIP
     100000
     """
-    app = create_app(world, data_dir=data_dir, state_path=state_path, config=Config(**config), faults=faults)
-    return LocalRegister(app)
+    context = open_context(world, data_dir=data_dir, state_path=state_path, config=Config(**config))
+    return LocalRegister(DeferredApplication(context, faults))
