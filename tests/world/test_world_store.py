@@ -288,3 +288,51 @@ def test_an_interrupted_build_leaves_no_store_that_would_be_used(tmp_path: Path)
     with gzip.open(directory / "companies.jsonl.gz", "rt", encoding="utf-8") as lines:
         assert len(world.companies) == sum(1 for line in lines if line.strip())
     assert not list(directory.glob(".store.*"))  # the abandoned build was removed
+
+
+def _tables(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table of the SQLite file ``path`` (FTS5 shadow tables included), in key order."""
+    import sqlite3
+
+    with sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) as db:
+        names = [
+            name
+            for (name,) in db.execute(
+                "SELECT name FROM sqlite_schema WHERE type = 'table' AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY name"
+            )
+        ]
+        rows = {name: sorted(db.execute(f'SELECT * FROM "{name}"').fetchall(), key=repr) for name in names}
+    db.close()
+    return rows
+
+
+def test_search_indexes_built_in_a_second_process_equal_those_built_in_one(tmp_path: Path) -> None:
+    """The bundled world (companies, proceedings, persons) built both ways: every table of every file equal."""
+    source = default_data_dir()
+    one = build_store(source, tmp_path / "one", processes=1)
+    two = build_store(source, tmp_path / "two", processes=2)
+    for name in ("companies.sqlite", "insolvencies.sqlite", "persons.sqlite"):
+        first, second = _tables(one / "search" / name), _tables(two / "search" / name)
+        assert first.keys() == second.keys() and first == second, name
+    assert StoredWorld(two).companies["DE-GnR-B1204-17572"] == StoredWorld(one).companies["DE-GnR-B1204-17572"]
+    assert len(StoredWorld(two).companies) == len(read_world_companies(source))
+
+
+def read_world_companies(source: Path) -> list[dict[str, object]]:
+    """The companies of the world directory ``source``, read from its JSON-lines file."""
+    with gzip.open(source / "companies.jsonl.gz", "rt", encoding="utf-8") as handle:
+        return [json.loads(line) for line in handle if line.strip()]
+
+
+def test_records_are_compressed_with_a_dictionary_kept_in_the_store(stored: StoredWorld) -> None:
+    """Each record reads back alone (the dictionary is in the store's meta), and the dictionary is zlib's window
+    (32 KiB) of the companies file's first whole lines, so it is the same every build."""
+    (dictionary,) = stored.db.one("SELECT value FROM meta WHERE key = 'dictionary'") or ("",)
+    window = bytes.fromhex(dictionary)
+    with gzip.open(default_data_dir() / "companies.jsonl.gz", "rb") as handle:
+        lines = handle.readlines(200_000)
+    start = b"".join(lines).find(window)
+    assert len(window) == 32_768 and window.endswith(b"\n") and 0 < start < 200_000
+    ends = [len(b"".join(lines[: i + 1])) for i in range(len(lines))]
+    assert start + len(window) in ends  # it ends where a line ends, the first line end past 32 KiB
+    assert start + len(window) == min(end for end in ends if end >= 32_768)

@@ -6,7 +6,8 @@ that within each rank the rowid order is the result order. The FTS5 table ``comp
 search folds (:func:`~regkit.local.search.query.fold`); a query's words must all match, the last as a prefix
 (:func:`~regkit.local.search.query.phrases_of`). A match with every word in the current name ranks first
 (FTS5 column filter ``name : (…)``), the other matches after it; without a query the order is the company id
-(a permutation kept as an array). A result is stored as zlib-compressed JSON (a third of its size).
+(a permutation kept as an array). A result is stored as JSON compressed with a preset dictionary made of the first results
+(:class:`~regkit.local.record_codec.RecordCodec`; kept in ``index_meta``).
 
 The vocabulary (:class:`~regkit.local.search.company_terms.CompanyTerms`) plans the text: common words and
 prefixes are bitmaps, the other words are matched by FTS5 (one read of their matches, then the bitmaps and the
@@ -30,12 +31,12 @@ import json
 import os
 import sqlite3
 import uuid
-import zlib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import numpy as np
 
+from ..record_codec import RecordCodec
 from .company_columns import CompanyColumns
 from .company_rows import COLUMNS, CompanyRow
 from .company_terms import DENSE_MIN, CompanyPlan, CompanyTerms, in_column, rowids
@@ -45,7 +46,7 @@ from .query import SearchRequest, phrases_of
 __all__ = ["CompanyIndex", "FORMAT"]
 
 #: Format version of the index file (``index_meta.format``); an index of another version is refused.
-FORMAT = 3
+FORMAT = 4
 _KIND = "companies"
 _TABLES = """
 CREATE TABLE companies (rowid INTEGER PRIMARY KEY, result BLOB NOT NULL);
@@ -65,14 +66,18 @@ def _write(conn: sqlite3.Connection, rows: Iterable[CompanyRow], dense_min: int)
     conn.execute(f"CREATE TEMP TABLE staged ({', '.join(_STAGED)})")
     insert = f"INSERT INTO temp.staged VALUES ({', '.join('?' * len(_STAGED))})"
     iterator = iter(rows)
+    codec: RecordCodec | None = None
     while chunk := list(itertools.islice(iterator, _CHUNK)):
+        if codec is None:
+            codec = RecordCodec.sample(r.result.encode("utf-8") for r in chunk)
+        encode = codec.encode
         conn.executemany(
             insert,
             (
                 (
                     r.company_id,
                     r.name_length,
-                    zlib.compress(r.result.encode("utf-8")),
+                    encode(r.result.encode("utf-8")),
                     r.name,
                     r.other,
                     " ".join(r.industry_codes),
@@ -109,7 +114,13 @@ def _write(conn: sqlite3.Connection, rows: Iterable[CompanyRow], dense_min: int)
     CompanyTerms.write(conn, size, dense_min)
     conn.executemany(
         "INSERT INTO index_meta (key, value) VALUES (?, ?)",
-        [("kind", _KIND), ("format", str(FORMAT)), ("size", str(size)), ("label_counts", json.dumps(counts))],
+        [
+            ("kind", _KIND),
+            ("format", str(FORMAT)),
+            ("size", str(size)),
+            ("label_counts", json.dumps(counts)),
+            ("dictionary", (codec or RecordCodec()).dictionary.hex()),
+        ],
     )
     conn.commit()
 
@@ -142,6 +153,7 @@ class CompanyIndex:
         self._pool = ConnectionPool(lambda: connect(uri), keep_alive)
         self._id_order: np.ndarray | None = None
         self.columns = CompanyColumns(self.size, self.connection, json.loads(meta["label_counts"]))
+        self._codec = RecordCodec(bytes.fromhex(meta.get("dictionary", "")))
         with self.connection() as conn:
             self.terms = CompanyTerms.load(conn, self.size)
 
@@ -283,4 +295,4 @@ class CompanyIndex:
             return []
         listed = ", ".join(str(int(r)) for r in rowids)
         found = dict(conn.execute(f"SELECT rowid, result FROM companies WHERE rowid IN ({listed})").fetchall())
-        return [json.loads(zlib.decompress(found[int(r)])) for r in rowids]
+        return [self._codec.decode(found[int(r)]) for r in rowids]

@@ -60,7 +60,7 @@ class TextLabels:
         ids: dict[str, int] = {}
         owners: list[list[int]] = []
         for code, label in enumerate(self._labels):
-            for word in set(_WORD.findall(label)):
+            for word in dict.fromkeys(_WORD.findall(label)):  # in text order: the same file every build
                 index = ids.setdefault(word, len(owners))
                 if index == len(owners):
                     owners.append([])

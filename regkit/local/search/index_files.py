@@ -23,7 +23,14 @@ from .person_index import PersonIndex
 if TYPE_CHECKING:
     from ..models.people_index import Person
 
-__all__ = ["INDEX_FILES", "SearchIndexes", "build_search_indexes", "open_search_indexes"]
+__all__ = [
+    "INDEX_FILES",
+    "SearchIndexes",
+    "build_person_index",
+    "build_record_indexes",
+    "build_search_indexes",
+    "open_search_indexes",
+]
 
 #: File name of each index in the directory.
 INDEX_FILES = {"companies": "companies.sqlite", "insolvencies": "insolvencies.sqlite", "persons": "persons.sqlite"}
@@ -62,6 +69,18 @@ def build_search_indexes(
     persons : iterable of Person
         The world's persons (:class:`~regkit.local.models.people_index.Person`).
     """
+    build_record_indexes(directory, companies, insolvencies)
+    build_person_index(directory, persons)
+
+
+def build_record_indexes(
+    directory: str | os.PathLike[str],
+    companies: Callable[[], Iterable[Mapping[str, Any]]],
+    insolvencies: Callable[[], Iterable[Mapping[str, Any]]],
+) -> None:
+    """Write ``companies.sqlite`` and ``insolvencies.sqlite`` into ``directory`` (parameters as for
+    :func:`build_search_indexes`): what needs the records alone, so a world store builds them from the world's
+    files in a process of their own while it writes its records."""
     target = Path(directory)
     open_cases = {p["company_id"] for p in insolvencies() if p.get("company_id") and p.get("has_open_insolvency")}
     parents = wz_parents()
@@ -72,7 +91,11 @@ def build_search_indexes(
     InsolvencyIndex.build(
         target / INDEX_FILES["insolvencies"], (record_row(i + 1, p) for i, p in enumerate(insolvencies()))
     )
-    PersonIndex.build(target / INDEX_FILES["persons"], persons)
+
+
+def build_person_index(directory: str | os.PathLike[str], persons: Iterable[Person]) -> None:
+    """Write ``persons.sqlite`` into ``directory`` from the world's persons (as for :func:`build_search_indexes`)."""
+    PersonIndex.build(Path(directory) / INDEX_FILES["persons"], persons)
 
 
 def open_search_indexes(directory: str | os.PathLike[str]) -> SearchIndexes:
