@@ -36,6 +36,7 @@ from .control import (
 )
 from .crawler import DIRECTIONS, crawl, downward_links, linked_companies
 from .edgelist import from_edgelist, to_edgelist, to_nodelist
+from .errors import NotInGraphError
 from .layout import control_layers, layered_layout
 from .mergers import merger_history
 from .readwrite import (
@@ -60,6 +61,7 @@ __all__ = [
     "SERVING_ROLES",
     "CrawlReport",
     "LevelEstimate",
+    "NotInGraphError",
     "Organkreis",
     "as_of",
     "control_chain",
