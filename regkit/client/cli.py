@@ -72,6 +72,15 @@ def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
     return run
 
 
+class _Words(argparse.Action):
+    """Store the words of a free-text argument as one query (``regkit search Waldstein Holding`` is the query
+    ``"Waldstein Holding"``, as if quoted); no words is no query (``None``)."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None) -> None:
+        words = [values] if isinstance(values, str) else list(values or [])
+        setattr(namespace, self.dest, " ".join(" ".join(words).split()) or None)
+
+
 def _positive(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
     try:
@@ -417,7 +426,14 @@ def add_commands(subparsers: Any) -> None:
     p.set_defaults(handler=company)
 
     p = subparsers.add_parser("insolvencies", help="search insolvency proceedings (10 credits per page)")
-    p.add_argument("--query", "-q", help="free text: debtor, case number, administrator, court")
+    p.add_argument(
+        "--query",
+        "-q",
+        nargs="+",
+        action=_Words,
+        metavar="WORD",
+        help="free text: debtor, case number, administrator, court (several words are one query, quotes optional)",
+    )
     p.add_argument(
         "--filter",
         "-f",
@@ -433,7 +449,14 @@ def add_commands(subparsers: Any) -> None:
     p.set_defaults(handler=insolvencies)
 
     p = subparsers.add_parser("search", help="search companies by name, register number or city (10 credits a page)")
-    p.add_argument("query", nargs="?", help="words of the name (current or former), register number or city")
+    p.add_argument(
+        "query",
+        nargs="*",
+        action=_Words,
+        metavar="WORDS",
+        help="words of the name (current or former), register number or city: regkit search Waldstein Holding "
+        "searches the words together, quotes optional",
+    )
     p.add_argument(
         "--filter",
         "-f",
