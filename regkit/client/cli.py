@@ -31,7 +31,7 @@ from regkit.errors import (
 __all__ = ["add_commands", "main", "parse_age", "parse_filters"]
 
 _SUMMARY_COLUMNS = ["id", "debtor_name", "court", "city", "current_status", "opened_at", "last_event_at"]
-_COMPANY_COLUMNS = ["company_id", "name", "legal_form", "register_court", "city", "active"]
+_COMPANY_COLUMNS = ["company_id", "name", "legal_form", "register_court", "city", "active", "holdings_cached"]
 _OWNER_COLUMNS = ["holder_name", "holder_type", "relation_type", "share", "nominal_share", "start", "holder_id"]
 _HOLDING_COLUMNS = ["company_id", "company_name", "relation_type", "share", "nominal_share", "start", "end"]
 _POSITION_COLUMNS = ["company_id", "company_name", "role", "start_date", "end_date"]

@@ -280,3 +280,18 @@ def test_search_without_words_is_a_search_by_filters(tmp_path: Any, world: Any) 
     done = _regkit("search", "-f", "legal_form=se", "--per-page", "100", "--format", "json", env=_shell_env(tmp_path))
     expected = {cid for cid, company in world.companies.items() if company["legal_form"] == "se"}
     assert done.returncode == 0 and {r["company_id"] for r in json.loads(done.stdout)["results"]} == expected
+
+
+def test_search_marks_the_companies_whose_holdings_are_cached(tmp_path: Any) -> None:
+    env = _shell_env(tmp_path)
+    top = "DE-HRB-X1517-62135KI"  # Waldstein Holding GmbH (data/README.md)
+
+    def marks() -> dict[str, str]:
+        lines = _regkit("search", "Waldstein", "--per-page", "100", env=env).stdout.splitlines()
+        column = lines[0].split().index("holdings_cached")
+        return {line.split()[0]: line.split()[-1] for line in lines[1:-1]} if column else {}
+
+    assert set(marks().values()) == {"no"}
+    assert _regkit("holdings", top, env=env).returncode == 0
+    after = marks()
+    assert after[top] == "yes" and {v for k, v in after.items() if k != top} == {"no"}
