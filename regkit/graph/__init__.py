@@ -26,6 +26,7 @@ Examples
 from .beneficial import add_ownership_history, effective_shares, ubo_cross_check, ubos
 from .boards import SERVING_ROLES, interlocks
 from .build import from_companies
+from .climbing import Climb, ClimbEstimate, climb, estimate_climb_cost
 from .control import (
     Organkreis,
     control_chain,
@@ -59,11 +60,15 @@ __all__ = [
     "OWNERSHIP",
     "RELATIONS",
     "SERVING_ROLES",
+    "Climb",
+    "ClimbEstimate",
     "CrawlReport",
     "LevelEstimate",
     "NotInGraphError",
     "Organkreis",
     "as_of",
+    "climb",
+    "estimate_climb_cost",
     "control_chain",
     "control_layers",
     "controlled_companies",
