@@ -113,3 +113,15 @@ def test_bad_and_unknown_ids(make_client: Any) -> None:
     with pytest.raises(NotFoundError):
         climb(client, "DE-HRB-X1517-99999999KI")
     assert client.credits_spent == 0
+
+
+def test_the_readme_climb_is_true(make_client: Any, world: Any) -> None:
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    start = re.search(r'regkit\.graph\.climb\(client, "([^"]+)"', text)
+    top = re.search(r"climbed\.ultimate_parent\s+# '([^']+)': ([^,]+),", text)
+    assert start and top, "README's first session no longer climbs"
+    found = climb(make_client(), start.group(1))
+    assert found.ultimate_parent == top.group(1) and world.companies[top.group(1)]["name"]["name"] == top.group(2)
