@@ -2,7 +2,8 @@
 
 Build a graph from company records (:func:`from_companies`, with holdings for ownership) or by
 crawling the interface (:func:`crawl`: up along the links records list, or down a group through its
-holdings); ask it the questions analysts ask of a group in one call each (:func:`as_of`,
+holdings) — or climb one company's chain of control to its parent, cost estimated first (:func:`climb`,
+:func:`estimate_climb_cost`); ask it the questions analysts ask of a group in one call each (:func:`as_of`,
 :func:`organkreis`, :func:`ultimate_parent`, :func:`subsidiaries`, :func:`merger_history`,
 :func:`interlocks`); move it to DataFrames (:func:`to_edgelist` / :func:`from_edgelist`) and files
 (GraphML, GEXF, node-link JSON). The graph's shape — node kinds, relations, directions, dates — is
