@@ -602,7 +602,7 @@ class Client:
             credits=paging.credits_of(pages),
             estimated_credits=estimate,
         )
-        return known.marked(results, self._caller)
+        return known.marked(results, self._caller, pages)
 
     # -- research: companies and persons ---------------------------------------------------------
 

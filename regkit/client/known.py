@@ -58,16 +58,28 @@ def holdings_cached(caller: Caller, company_ids: Iterable[Any]) -> frozenset[str
             continue
         ids.append(str(company_id))
     try:
-        flags = caller.are_cached(ops)
+        # most results are not cached: one existence check each, and the full read (expiry, a readable row) only
+        # for those stored
+        store = caller.cache.store
+        stored = [(i, op) for i, op in zip(ids, ops) if store.contains(caller.cache_key(op))]
+        flags = caller.are_cached([op for _, op in stored])
     except CacheError:
         return frozenset()
-    return frozenset(i for i, cached in zip(ids, flags) if cached)
+    return frozenset(i for (i, _), cached in zip(stored, flags) if cached)
 
 
-def marked(record: Any, caller: Caller) -> Any:
+def marked(record: Any, caller: Caller, pages: Iterable[Any] | None = None) -> Any:
     """A company search page, search results or suggestions with ``holdings_cached`` set (see
-    :func:`holdings_cached`); other searches are returned as they are."""
+    :func:`holdings_cached`); other searches are returned as they are. ``pages``: the marked pages the results
+    were taken from (their marks are used, not looked up again)."""
     if isinstance(record, CompanySearchFrames):
         results = cast("Iterable[Mapping[str, Any]]", record)  # a page, results or suggestions: they iterate results
-        record.holdings_cached = holdings_cached(caller, (r.get("company_id") for r in results))
+        ids = [r.get("company_id") for r in results]
+        if pages is not None:
+            seen: set[str] = set()
+            for page in pages:
+                seen |= getattr(page, "holdings_cached", None) or set()
+            record.holdings_cached = frozenset(i for i in ids if i in seen)
+        else:
+            record.holdings_cached = holdings_cached(caller, ids)
     return record
