@@ -217,6 +217,12 @@ def insolvencies(args: argparse.Namespace) -> int:
     return 0
 
 
+def _named(record: Any, identifier: Any) -> str:
+    """``id`` or ``id (name)`` when the client's cache named it (``record.known_names``, free)."""
+    name = (getattr(record, "known_names", None) or {}).get(identifier)
+    return f"{identifier} ({name})" if name else str(identifier)
+
+
 def _print_frame(frame: Any, columns: list[str]) -> None:
     """A frame of :mod:`regkit.frames` as a plain table (see :func:`regkit.client.cli_format.frame_lines`)."""
     from .cli_format import frame_lines
@@ -240,7 +246,8 @@ def search(args: argparse.Namespace) -> int:
     _print_frame(frame, _COMPANY_COLUMNS)
     pagination = page.raw.get("pagination", {})
     more = f"; --page {args.page + 1} for more" if page.has_next else ""
-    print(f"page {pagination.get('page')} of {pagination.get('total_pages')}, {page.total_results} results{more}")
+    found = f"{page.total_results} result{'' if page.total_results == 1 else 's'}"
+    print(f"page {pagination.get('page')} of {pagination.get('total_pages')}, {found}{more}")
     return 0
 
 
@@ -261,7 +268,7 @@ def owners(args: argparse.Namespace) -> int:
         print(json.dumps(record.raw, ensure_ascii=False, indent=2))
         return 0
     known = " (best available: from filed documents)" if record.raw.get("best_available") else ""
-    print(f"{record.raw.get('company_id')}: {len(record)} current owner(s){known}")
+    print(f"{_named(record, record.raw.get('company_id'))}: {len(record)} current owner(s){known}")
     _print_frame(record.to_dataframe(), _OWNER_COLUMNS)
     return 0
 
@@ -286,7 +293,8 @@ def holdings(args: argparse.Namespace) -> int:
     frame = record.to_dataframe()
     if args.current:
         frame = frame[frame["is_current"]]
-    print(f"{record.holder_id}: {len(record.current)} current, {len(record) - len(record.current)} past holding(s)")
+    past = len(record) - len(record.current)
+    print(f"{_named(record, record.holder_id)}: {len(record.current)} current, {past} past holding(s)")
     _print_frame(frame, _HOLDING_COLUMNS)
     return 0
 
