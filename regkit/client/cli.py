@@ -31,7 +31,7 @@ from regkit.errors import (
 __all__ = ["add_commands", "main", "parse_age", "parse_filters"]
 
 _SUMMARY_COLUMNS = ["id", "debtor_name", "court", "city", "current_status", "opened_at", "last_event_at"]
-_COMPANY_COLUMNS = ["company_id", "name", "legal_form", "register_court", "city", "active"]
+_COMPANY_COLUMNS = ["company_id", "name", "legal_form", "register_court", "city", "active", "holdings_cached"]
 _OWNER_COLUMNS = ["holder_name", "holder_type", "relation_type", "share", "nominal_share", "start", "holder_id"]
 _HOLDING_COLUMNS = ["company_id", "company_name", "relation_type", "share", "nominal_share", "start", "end"]
 _POSITION_COLUMNS = ["company_id", "company_name", "role", "start_date", "end_date"]
@@ -70,6 +70,15 @@ def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__
     return run
+
+
+class _Words(argparse.Action):
+    """Store the words of a free-text argument as one query (``regkit search Waldstein Holding`` is the query
+    ``"Waldstein Holding"``, as if quoted); no words is no query (``None``)."""
+
+    def __call__(self, parser: Any, namespace: argparse.Namespace, values: Any, option_string: Any = None) -> None:
+        words = [values] if isinstance(values, str) else list(values or [])
+        setattr(namespace, self.dest, " ".join(" ".join(words).split()) or None)
 
 
 def _positive(text: str) -> int:
@@ -208,6 +217,12 @@ def insolvencies(args: argparse.Namespace) -> int:
     return 0
 
 
+def _named(record: Any, identifier: Any) -> str:
+    """``id`` or ``id (name)`` when the client's cache named it (``record.known_names``, free)."""
+    name = (getattr(record, "known_names", None) or {}).get(identifier)
+    return f"{identifier} ({name})" if name else str(identifier)
+
+
 def _print_frame(frame: Any, columns: list[str]) -> None:
     """A frame of :mod:`regkit.frames` as a plain table (see :func:`regkit.client.cli_format.frame_lines`)."""
     from .cli_format import frame_lines
@@ -231,7 +246,8 @@ def search(args: argparse.Namespace) -> int:
     _print_frame(frame, _COMPANY_COLUMNS)
     pagination = page.raw.get("pagination", {})
     more = f"; --page {args.page + 1} for more" if page.has_next else ""
-    print(f"page {pagination.get('page')} of {pagination.get('total_pages')}, {page.total_results} results{more}")
+    found = f"{page.total_results} result{'' if page.total_results == 1 else 's'}"
+    print(f"page {pagination.get('page')} of {pagination.get('total_pages')}, {found}{more}")
     return 0
 
 
@@ -252,7 +268,7 @@ def owners(args: argparse.Namespace) -> int:
         print(json.dumps(record.raw, ensure_ascii=False, indent=2))
         return 0
     known = " (best available: from filed documents)" if record.raw.get("best_available") else ""
-    print(f"{record.raw.get('company_id')}: {len(record)} current owner(s){known}")
+    print(f"{_named(record, record.raw.get('company_id'))}: {len(record)} current owner(s){known}")
     _print_frame(record.to_dataframe(), _OWNER_COLUMNS)
     return 0
 
@@ -277,7 +293,8 @@ def holdings(args: argparse.Namespace) -> int:
     frame = record.to_dataframe()
     if args.current:
         frame = frame[frame["is_current"]]
-    print(f"{record.holder_id}: {len(record.current)} current, {len(record) - len(record.current)} past holding(s)")
+    past = len(record) - len(record.current)
+    print(f"{_named(record, record.holder_id)}: {len(record.current)} current, {past} past holding(s)")
     _print_frame(frame, _HOLDING_COLUMNS)
     return 0
 
@@ -417,7 +434,14 @@ def add_commands(subparsers: Any) -> None:
     p.set_defaults(handler=company)
 
     p = subparsers.add_parser("insolvencies", help="search insolvency proceedings (10 credits per page)")
-    p.add_argument("--query", "-q", help="free text: debtor, case number, administrator, court")
+    p.add_argument(
+        "--query",
+        "-q",
+        nargs="+",
+        action=_Words,
+        metavar="WORD",
+        help="free text: debtor, case number, administrator, court (several words are one query, quotes optional)",
+    )
     p.add_argument(
         "--filter",
         "-f",
@@ -433,7 +457,14 @@ def add_commands(subparsers: Any) -> None:
     p.set_defaults(handler=insolvencies)
 
     p = subparsers.add_parser("search", help="search companies by name, register number or city (10 credits a page)")
-    p.add_argument("query", nargs="?", help="words of the name (current or former), register number or city")
+    p.add_argument(
+        "query",
+        nargs="*",
+        action=_Words,
+        metavar="WORDS",
+        help="words of the name (current or former), register number or city: regkit search Waldstein Holding "
+        "searches the words together, quotes optional",
+    )
     p.add_argument(
         "--filter",
         "-f",

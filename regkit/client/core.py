@@ -16,7 +16,7 @@ import requests
 from regkit.errors import NoFinancialReportsWarning, TransportError, ValidationError, WaitTimeout
 from regkit.schema.interface import PER_PAGE_MAX, PRICES
 
-from . import account, arguments, documents, export_methods, extracts, insolvencies, paging, research, validation
+from . import account, arguments, documents, export_methods, extracts, insolvencies, known, paging, research, validation
 from .answers import record_meta, urls_stale
 from .budget import Budget
 from .bulk import BulkFetcher, CostEstimate, WorkerPool
@@ -555,7 +555,7 @@ class Client:
         self, search: research.Search[PageT, ResultsT], query: str | None, filters: Any, page: int, per_page: int
     ) -> PageT:
         answer = self._caller.call(research.search_op(search.kind, query, filters, page, per_page))
-        return search.page(answer.data, record_meta(answer))
+        return known.marked(search.page(answer.data, record_meta(answer)), self._caller)
 
     def _iter(
         self,
@@ -595,13 +595,14 @@ class Client:
             path=search.path,
             unit=f"{search.kind} pages",
         )
-        return search.results(
+        results = search.results(
             paging.results_of(pages, wanted),
             total_results=pages[0].total_results,
             pages=len(pages),
             credits=paging.credits_of(pages),
             estimated_credits=estimate,
         )
+        return known.marked(results, self._caller, pages)
 
     # -- research: companies and persons ---------------------------------------------------------
 
@@ -694,7 +695,7 @@ class Client:
             Text shorter than 2 or longer than 200 characters (nothing is sent).
         """
         answer = self._caller.call(research.autocomplete_op(query))
-        return CompanySuggestions(answer.data, record_meta(answer))
+        return known.marked(CompanySuggestions(answer.data, record_meta(answer)), self._caller)
 
     def search_persons(
         self, query: str | None = None, filters: Any = None, page: int = 1, per_page: int = 10
@@ -797,7 +798,8 @@ class Client:
         if stale and refresh_sources:
             answer, stale = self._caller.call(replace(op, refresh=True)), False
         data = {k: v for k, v in answer.data.items() if k != "sources"} if stale else answer.data
-        return OwnersRecord(data, record_meta(answer, urls_expired=stale))
+        record = OwnersRecord(data, record_meta(answer, urls_expired=stale))
+        return known.named(record, self._caller, "company", data.get("company_id"))
 
     def get_holdings(self, company_id: str) -> HoldingsRecord:
         """The companies a company holds shares in, current and past (10 credits; cached for 30 days).
@@ -814,7 +816,8 @@ class Client:
         ValidationError, NotFoundError, PaymentRequiredError, BudgetExceededError, ...
         """
         answer = self._caller.call(lookup_op("holdings", company_id, False))
-        return HoldingsRecord(answer.data, record_meta(answer))
+        record = HoldingsRecord(answer.data, record_meta(answer))
+        return known.named(record, self._caller, "company", answer.data.get("company_id"))
 
     def get_person(self, person_id: str) -> PersonRecord:
         """One person with their management positions, current and past (10 credits; cached for 30 days).
@@ -853,7 +856,8 @@ class Client:
         ValidationError, NotFoundError, PaymentRequiredError, BudgetExceededError, ...
         """
         answer = self._caller.call(lookup_op("person_holdings", person_id, False))
-        return HoldingsRecord(answer.data, record_meta(answer))
+        record = HoldingsRecord(answer.data, record_meta(answer))
+        return known.named(record, self._caller, "person", answer.data.get("person_id"))
 
     # -- beneficial owners and ownership history --------------------------------------------------
 

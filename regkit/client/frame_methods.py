@@ -166,31 +166,46 @@ class ExtractFrames:
 class CompanySearchFrames:
     """Frames of company search results (a page, all pages of a search, or autocomplete's suggestions)."""
 
+    #: The result ids whose holdings the client's cache held when the search was answered (``get_holdings`` or
+    #: a crawl down from them is free); set by the client, ``None`` on a record built by hand.
+    holdings_cached: frozenset[str] | None = None
+
     def to_dataframe(self) -> pd.DataFrame:
-        """One row per result (see ``regkit.frames.company_search_results``)."""
+        """One row per result (see ``regkit.frames.company_search_results``), with ``holdings_cached`` when the
+        client set it."""
         from regkit.frames.company_search import company_search_results
 
-        return company_search_results(self)
+        return company_search_results(self, holdings_cached=self.holdings_cached)
 
 
 class OwnersFrames:
     """Frames of a company's owners (mixed into :class:`~regkit.client.OwnersRecord`)."""
 
+    #: Company id → name, from the company's record in the client's cache when the owners were asked for (the
+    #: owners answer does not name its company); ``None`` when the cache held none.
+    known_names: dict[str, str] | None = None
+
     def to_dataframe(self) -> pd.DataFrame:
-        """One row per owner, ``share`` a fraction in [0, 1] (see ``regkit.frames.owners``)."""
+        """One row per owner, ``share`` a fraction in [0, 1] (see ``regkit.frames.owners``); ``company_name`` from
+        ``known_names``."""
         from regkit.frames.ownership import owners
 
-        return owners(self)
+        return owners(self, names=self.known_names)
 
 
 class HoldingsFrames:
     """Frames of a company's or a person's holdings (mixed into :class:`~regkit.client.HoldingsRecord`)."""
 
+    #: Holder id → name, from the holder's company or person record in the client's cache when the holdings
+    #: were asked for (the holdings answer does not name its holder); ``None`` when the cache held none.
+    known_names: dict[str, str] | None = None
+
     def to_dataframe(self) -> pd.DataFrame:
-        """One row per holding, current and past, ``share`` a fraction in [0, 1] (see ``regkit.frames.holdings``)."""
+        """One row per holding, current and past, ``share`` a fraction in [0, 1] (see ``regkit.frames.holdings``);
+        ``holder_name`` from ``known_names``."""
         from regkit.frames.ownership import holdings
 
-        return holdings(self)
+        return holdings(self, names=self.known_names)
 
 
 class PersonSearchFrames:

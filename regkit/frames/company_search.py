@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 import pandas as pd
@@ -35,7 +35,7 @@ _SPEC = [
 _EMPTY: Mapping[str, Any] = {}
 
 
-def company_search_results(results: Any) -> pd.DataFrame:
+def company_search_results(results: Any, holdings_cached: Collection[str] | None = None) -> pd.DataFrame:
     """Company search results as a typed frame, one row per result in the order given.
 
     Parameters
@@ -43,6 +43,10 @@ def company_search_results(results: Any) -> pd.DataFrame:
     results : page, pages, or results
         A ``CompanySearchPage`` (or its dict), ``CompanySearchResults``, ``CompanySuggestions``, a list of
         pages, or an iterable of result dicts such as ``client.iter_companies(...)``. Not de-duplicated.
+    holdings_cached : collection of str, optional
+        The company ids whose holdings a client's cache holds: adds the column ``holdings_cached``. A client's
+        search page, results and suggestions pass it (``page.to_dataframe()``): free, read from the cache
+        when the search was answered, where the live search has no such member.
 
     Returns
     -------
@@ -62,6 +66,8 @@ def company_search_results(results: Any) -> pd.DataFrame:
         address_country      str         of the current address (ISO alpha-2)
         address_extra        str         c/o line
         address              str         the whole address on one line (``formatted_value``)
+        holdings_cached      bool        only with ``holdings_cached``: the company's holdings are in the
+                                         cache, so ``get_holdings`` or a crawl down from it is free
         ===================  ==========  =====================================================
 
     Examples
@@ -99,4 +105,9 @@ def company_search_results(results: Any) -> pd.DataFrame:
                     a.get("formatted_value"),
                 )
             )
-    return build_frame(rows_to_columns(rows, _SPEC), _SPEC)
+    frame = build_frame(rows_to_columns(rows, _SPEC), _SPEC)
+    if holdings_cached is not None:
+        if isinstance(holdings_cached, str) or not isinstance(holdings_cached, Collection):
+            raise TypeError(f"holdings_cached must be a collection of company ids, not {holdings_cached!r}")
+        frame["holdings_cached"] = frame["company_id"].isin(set(holdings_cached)).astype(bool)
+    return frame

@@ -71,20 +71,34 @@ def _records(record: Any, what: str) -> list[Mapping[str, Any]]:
     raise TypeError(f"expected {what} (a record or dict) or several, not {type(record).__name__}")
 
 
-def owners(record: Any) -> pd.DataFrame:
+def _known_names(names: Mapping[str, str] | None, pairs: Iterable[tuple[Any, Any]]) -> dict[str, str]:
+    """Id → name: what the answers themselves name (``pairs``), then ``names`` on top."""
+    if names is not None and not isinstance(names, Mapping):
+        raise TypeError(f"names must be a mapping of id to name, not {type(names).__name__}")
+    known = {str(i): str(n) for i, n in pairs if i and n}
+    known.update({str(i): str(n) for i, n in (names or _EMPTY).items() if n})
+    return known
+
+
+def owners(record: Any, names: Mapping[str, str] | None = None) -> pd.DataFrame:
     """A company's current owners (``client.get_owners(id)``), one row per owner.
 
     Parameters
     ----------
     record : record, dict, or many of them
         ``OwnersRecord`` or the owners answer (``{"company_id", "best_available", "owners", "sources"}``).
+    names : mapping of str to str, optional
+        Company id → name, for ``company_name`` (the owners answer does not name the company it is about).
+        ``client.get_owners(id).to_dataframe()`` passes the name when the company's record is in the client's
+        cache. Without it, a company is named where one of the answers given names it as an owner.
 
     Returns
     -------
     pandas.DataFrame
         ======================  ==============  ===============================================================
         company_id              str             the company owned
-        company_name            str             NaN: the owners answer does not name the company
+        company_name            str             from ``names``, else from an answer naming the company as an
+                                                owner; NaN when neither does
         holder_id               str             the owner: a company id or a person UUID; NaN where unknown
         holder_name             str             the owner's name
         holder_type             category        natural_person / legal_person
@@ -112,8 +126,10 @@ def owners(record: Any) -> pd.DataFrame:
     0    Ida Roth    0.5        12500.0 2019-04-01      Kassel
     """
     rows = []
+    answers = _records(record, "an owners answer")
     with required("an owners answer") as context:
-        for answer in _records(record, "an owners answer"):
+        known = _known_names(names, ((o.get("id"), o.get("name")) for a in answers for o in a["owners"]))
+        for answer in answers:
             context.company = answer["company_id"]
             for o in answer["owners"]:
                 person = o.get("natural_person") or _EMPTY
@@ -121,7 +137,7 @@ def owners(record: Any) -> pd.DataFrame:
                 rows.append(
                     (
                         answer["company_id"],
-                        None,
+                        known.get(answer["company_id"]),
                         o.get("id"),
                         o["name"],
                         o["type"],
@@ -140,7 +156,7 @@ def owners(record: Any) -> pd.DataFrame:
     return build_frame(rows_to_columns(rows, _OWNERS_SPEC), _OWNERS_SPEC)
 
 
-def holdings(record: Any) -> pd.DataFrame:
+def holdings(record: Any, names: Mapping[str, str] | None = None) -> pd.DataFrame:
     """The companies a company or a person holds shares in (``client.get_holdings(id)``,
     ``client.get_person_holdings(uuid)``), current and past, one row per holding.
 
@@ -148,6 +164,11 @@ def holdings(record: Any) -> pd.DataFrame:
     ----------
     record : record, dict, or many of them
         ``HoldingsRecord`` or the holdings answer (``{"company_id" or "person_id", "holdings"}``).
+    names : mapping of str to str, optional
+        Holder id (company id or person UUID) → name, for ``holder_name`` (the holdings answer does not name its
+        holder). ``client.get_holdings(id).to_dataframe()`` and ``get_person_holdings`` pass the name when the
+        holder's record is in the client's cache. Without it, a holder is named where one of the answers given
+        lists it as a held company.
 
     Returns
     -------
@@ -156,7 +177,8 @@ def holdings(record: Any) -> pd.DataFrame:
         company_id              str             the company held
         company_name            str             its name
         holder_id               str             the holder: the answer's ``company_id`` or ``person_id``
-        holder_name             str             NaN: the holdings answer does not name the holder
+        holder_name             str             from ``names``, else from an answer holding the holder; NaN
+                                                when neither names it
         holder_type             category        legal_person (a company's holdings) / natural_person (a person's)
         relation_type           category        shareholder, stockholder, limited_partner, general_partner
         share                   Float64         **fraction** in [0, 1] (the interface's ``percentage_share``,
@@ -177,8 +199,10 @@ def holdings(record: Any) -> pd.DataFrame:
     0    Roth GmbH  natural_person    0.5        True
     """
     rows = []
+    answers = _records(record, "a holdings answer")
     with required("a holdings answer") as context:
-        for answer in _records(record, "a holdings answer"):
+        known = _known_names(names, ((h.get("company_id"), h.get("name")) for a in answers for h in a["holdings"]))
+        for answer in answers:
             person = "company_id" not in answer
             holder = answer["person_id"] if person else answer["company_id"]
             context.company = holder
@@ -190,7 +214,7 @@ def holdings(record: Any) -> pd.DataFrame:
                         h["company_id"],
                         h["name"],
                         holder,
-                        None,
+                        known.get(holder),
                         kind,
                         h["relation_type"],
                         share_fraction(h.get("percentage_share"), 1),

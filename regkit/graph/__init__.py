@@ -2,7 +2,8 @@
 
 Build a graph from company records (:func:`from_companies`, with holdings for ownership) or by
 crawling the interface (:func:`crawl`: up along the links records list, or down a group through its
-holdings); ask it the questions analysts ask of a group in one call each (:func:`as_of`,
+holdings) — or climb one company's chain of control to its parent, cost estimated first (:func:`climb`,
+:func:`estimate_climb_cost`); ask it the questions analysts ask of a group in one call each (:func:`as_of`,
 :func:`organkreis`, :func:`ultimate_parent`, :func:`subsidiaries`, :func:`merger_history`,
 :func:`interlocks`); move it to DataFrames (:func:`to_edgelist` / :func:`from_edgelist`) and files
 (GraphML, GEXF, node-link JSON). The graph's shape — node kinds, relations, directions, dates — is
@@ -26,6 +27,7 @@ Examples
 from .beneficial import add_ownership_history, effective_shares, ubo_cross_check, ubos
 from .boards import SERVING_ROLES, interlocks
 from .build import from_companies
+from .climbing import Climb, ClimbEstimate, climb, estimate_climb_cost
 from .control import (
     Organkreis,
     control_chain,
@@ -36,6 +38,7 @@ from .control import (
 )
 from .crawler import DIRECTIONS, crawl, downward_links, linked_companies
 from .edgelist import from_edgelist, to_edgelist, to_nodelist
+from .errors import NotInGraphError
 from .layout import control_layers, layered_layout
 from .mergers import merger_history
 from .readwrite import (
@@ -58,10 +61,15 @@ __all__ = [
     "OWNERSHIP",
     "RELATIONS",
     "SERVING_ROLES",
+    "Climb",
+    "ClimbEstimate",
     "CrawlReport",
     "LevelEstimate",
+    "NotInGraphError",
     "Organkreis",
     "as_of",
+    "climb",
+    "estimate_climb_cost",
     "control_chain",
     "control_layers",
     "controlled_companies",

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from ._input import as_dict
+from .errors import check_node
 from .persons import is_company_id, legal_key, name_key
 from .schema import COMPANY, LEGAL_PERSON, NATURAL_PERSON, OWNERSHIP, to_date
 from .timeline import in_force
@@ -172,7 +173,13 @@ def effective_shares(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> d
         ownership edges in force, summed over the chains (at most 1); ``fixed`` false when a chain runs through
         a partner's stake (:data:`PARTNER_RELATIONS`), so the share is the most the person could hold. Edges of
         unknown share are not followed; chains never revisit a company.
+
+    Raises
+    ------
+    regkit.graph.NotInGraphError
+        When ``company_id`` is not in ``G`` (also a ``networkx.NodeNotFound``); the message gives the crawl.
     """
+    check_node(G, company_id)
     day = to_date(date)
     totals: dict[str, float] = defaultdict(float)
     unfixed: set[str] = set()
@@ -228,6 +235,11 @@ def ubos(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> pd.DataFrame:
 
         No row when nobody holds more than 25 % (the service then names the directors as fictitious
         owners; the graph names no one).
+
+    Raises
+    ------
+    regkit.graph.NotInGraphError
+        When ``company_id`` is not in ``G`` (also a ``networkx.NodeNotFound``); the message gives the crawl.
     """
     shares = effective_shares(G, company_id, date)
     rows = sorted(
@@ -349,6 +361,11 @@ def ubo_cross_check(G: nx.MultiDiGraph, company_id: str, service: Any, extract: 
         Shares agree within the sources' rounding (the service gives four decimals, the extract two).
         The extract's persons are matched by name (folded as :func:`regkit.frames.person_key` folds it) and
         date of birth, where both sides know it.
+
+    Raises
+    ------
+    regkit.graph.NotInGraphError
+        When ``company_id`` is not in ``G`` (also a ``networkx.NodeNotFound``); the message gives the crawl.
     """
     import pandas as pd
 

@@ -35,6 +35,7 @@ from typing import Any, NamedTuple
 
 import networkx as nx
 
+from .errors import check_node
 from .holders import holder_shares, holding_parents, is_control_edge
 from .schema import OWNERSHIP, PROFIT_TRANSFER, REPRESENTATION, to_date
 from .timeline import in_force
@@ -75,18 +76,18 @@ def controlling_parents(G: nx.MultiDiGraph, company_id: str, date: Any = None) -
         The target of the company's profit-transfer agreement if it has one, else its controlling
         legal-person shareholders (more than half where ownership edges give the share; see the
         module docstring).
+
+    Raises
+    ------
+    regkit.graph.NotInGraphError
+        When ``company_id`` is not in ``G`` (also a ``networkx.NodeNotFound``); the message gives the crawl.
     """
-    _check(G, company_id)
+    check_node(G, company_id)
     day = to_date(date)
     parents = _pta_parents(G, company_id, day)
     if parents:
         return parents
     return holding_parents(G, company_id, day)
-
-
-def _check(G: nx.MultiDiGraph, node: str) -> None:
-    if node not in G:
-        raise nx.NodeNotFound(f"{node!r} is not in the graph")
 
 
 def control_chain(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> list[str]:
@@ -107,8 +108,8 @@ def control_chain(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> list
 
     Raises
     ------
-    networkx.NodeNotFound
-        When ``company_id`` is not in ``G``.
+    regkit.graph.NotInGraphError
+        When ``company_id`` is not in ``G`` (also a ``networkx.NodeNotFound``); the message gives the crawl.
 
     Examples
     --------
@@ -149,6 +150,11 @@ def ultimate_parent(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> st
     str
         The last node of :func:`control_chain`: ``company_id`` itself when nothing controls it.
         See the module docstring for the edges that count and how cycles end.
+
+    Raises
+    ------
+    regkit.graph.NotInGraphError
+        When ``company_id`` is not in ``G`` (also a ``networkx.NodeNotFound``); the message gives the crawl.
 
     Examples
     --------
@@ -203,8 +209,8 @@ def organkreis(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> Organkr
 
     Raises
     ------
-    networkx.NodeNotFound
-        When ``company_id`` is not in ``G``.
+    regkit.graph.NotInGraphError
+        When ``company_id`` is not in ``G`` (also a ``networkx.NodeNotFound``); the message gives the crawl.
 
     Examples
     --------
@@ -217,7 +223,7 @@ def organkreis(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> Organkr
     >>> top, sorted(members)
     ('DE-HRB-B1204-1', ['DE-HRB-B1204-2', 'DE-HRB-B1204-3'])
     """
-    _check(G, company_id)
+    check_node(G, company_id)
     day = to_date(date)
     top, seen = company_id, {company_id}
     while True:
@@ -256,6 +262,11 @@ def controlled_companies(G: nx.MultiDiGraph, company_id: str, date: Any = None) 
         ``company_id`` excluded. With ``ultimate_parent``
         this is a whole group: ``{top} | controlled_companies(G, top)``.
 
+    Raises
+    ------
+    regkit.graph.NotInGraphError
+        When ``company_id`` is not in ``G`` (also a ``networkx.NodeNotFound``); the message gives the crawl.
+
     Examples
     --------
     >>> from regkit.graph import from_companies, controlled_companies
@@ -266,7 +277,7 @@ def controlled_companies(G: nx.MultiDiGraph, company_id: str, date: Any = None) 
     >>> sorted(controlled_companies(G, "DE-HRB-B1204-1"))
     ['DE-HRB-B1204-2', 'DE-HRB-B1204-3']
     """
-    _check(G, company_id)
+    check_node(G, company_id)
     day = to_date(date)
     found: set[str] = set()
     queue = deque([company_id])

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from .errors import check_node
 from .schema import MERGER
 
 if TYPE_CHECKING:
@@ -92,8 +93,8 @@ def merger_history(G: nx.MultiDiGraph, company_id: str) -> pd.DataFrame:
 
     Raises
     ------
-    networkx.NodeNotFound
-        When ``company_id`` is not in ``G``.
+    regkit.graph.NotInGraphError
+        When ``company_id`` is not in ``G`` (also a ``networkx.NodeNotFound``); the message gives the crawl.
 
     Examples
     --------
@@ -106,8 +107,7 @@ def merger_history(G: nx.MultiDiGraph, company_id: str) -> pd.DataFrame:
     0  DE-HRB-B1204-2        in            1
     1  DE-HRB-B1204-3        in            1
     """
-    if company_id not in G:
-        raise nx.NodeNotFound(f"{company_id!r} is not in the graph")
+    check_node(G, company_id)
     from ._frames import date_column, frame, int_column, str_column
 
     rows = [(*row, "in") for row in _upstream(G, company_id)] + [(*row, "out") for row in _downstream(G, company_id)]

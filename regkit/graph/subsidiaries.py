@@ -27,6 +27,7 @@ import networkx as nx
 
 from regkit.errors import ValidationError
 
+from .errors import check_node
 from .schema import CONTROL_ROLES, OWNERSHIP, REPRESENTATION, to_date
 from .timeline import in_force
 
@@ -140,8 +141,8 @@ def subsidiaries(G: nx.MultiDiGraph, company_id: str, min_share: float = 0.0, da
 
     Raises
     ------
-    networkx.NodeNotFound
-        When ``company_id`` is not in ``G``.
+    regkit.graph.NotInGraphError
+        When ``company_id`` is not in ``G`` (also a ``networkx.NodeNotFound``); the message gives the crawl.
     regkit.ValidationError
         For a ``min_share`` that is not a fraction between 0 and 1.
 
@@ -158,8 +159,7 @@ def subsidiaries(G: nx.MultiDiGraph, company_id: str, min_share: float = 0.0, da
     0  DE-HRB-B1204-2              0.6      1      1
     1  DE-HRB-B1204-3              0.5      1      2
     """
-    if company_id not in G:
-        raise nx.NodeNotFound(f"{company_id!r} is not in the graph")
+    check_node(G, company_id)
     floor = _check_share(min_share)
     day = to_date(date)
     direct = direct_holdings(G, company_id, day)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 from typing import Any
 
 import pytest
@@ -241,3 +242,56 @@ def test_a_reader_that_goes_away_is_no_error(tmp_path: Any) -> None:
     err = process.stderr.read().decode() if process.stderr else ""
     process.wait(timeout=120)
     assert "Broken pipe" not in err and "Traceback" not in err
+
+
+def _words(name: str) -> list[str]:
+    """A name's words as the search compares them: case and German spelling folded (ä/ae, ö/oe, ü/ue, ß/ss)."""
+    folded = name.casefold().replace("ä", "ae").replace("ö", "oe").replace("ü", "ue").replace("ß", "ss")
+    return re.findall(r"\w+", folded)
+
+
+def test_search_takes_the_words_unquoted(tmp_path: Any, world: Any) -> None:
+    env = _shell_env(tmp_path)
+    unquoted = _regkit("search", "Waldstein", "Holding", "--per-page", "100", "--format", "json", env=env)
+    quoted = _regkit("search", "Waldstein Holding", "--per-page", "100", "--format", "json", env=env)
+    assert unquoted.returncode == 0 and "usage:" not in unquoted.stderr
+    assert json.loads(unquoted.stdout)["results"] == json.loads(quoted.stdout)["results"]
+    # the world's companies with both words in a current or former name (the last word a prefix, as documented)
+    expected = {
+        cid
+        for cid, company in world.companies.items()
+        for name in [company["name"]["name"], *(n["name"] for n in company.get("names") or [])]
+        if "waldstein" in _words(name) and any(w.startswith("holding") for w in _words(name))
+    }
+    assert "DE-HRB-X1517-62135KI" in expected
+    assert {r["company_id"] for r in json.loads(unquoted.stdout)["results"]} == expected
+    table = _regkit("search", "Waldstein", "Holding", env=env)
+    assert table.returncode == 0 and "Waldstein Holding GmbH" in table.stdout
+
+
+def test_insolvencies_take_the_words_of_a_query_unquoted(tmp_path: Any) -> None:
+    env = _shell_env(tmp_path)
+    unquoted = _regkit("insolvencies", "--query", "müller", "gmbh", "--limit", "50", "--format", "json", env=env)
+    quoted = _regkit("insolvencies", "-q", "müller gmbh", "--limit", "50", "--format", "json", env=env)
+    assert unquoted.returncode == 0 and json.loads(unquoted.stdout) == json.loads(quoted.stdout) != []
+
+
+def test_search_without_words_is_a_search_by_filters(tmp_path: Any, world: Any) -> None:
+    done = _regkit("search", "-f", "legal_form=se", "--per-page", "100", "--format", "json", env=_shell_env(tmp_path))
+    expected = {cid for cid, company in world.companies.items() if company["legal_form"] == "se"}
+    assert done.returncode == 0 and {r["company_id"] for r in json.loads(done.stdout)["results"]} == expected
+
+
+def test_search_marks_the_companies_whose_holdings_are_cached(tmp_path: Any) -> None:
+    env = _shell_env(tmp_path)
+    top = "DE-HRB-X1517-62135KI"  # Waldstein Holding GmbH (data/README.md)
+
+    def marks() -> dict[str, str]:
+        lines = _regkit("search", "Waldstein", "--per-page", "100", env=env).stdout.splitlines()
+        column = lines[0].split().index("holdings_cached")
+        return {line.split()[0]: line.split()[-1] for line in lines[1:-1]} if column else {}
+
+    assert set(marks().values()) == {"no"}
+    assert _regkit("holdings", top, env=env).returncode == 0
+    after = marks()
+    assert after[top] == "yes" and {v for k, v in after.items() if k != top} == {"no"}

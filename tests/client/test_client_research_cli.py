@@ -100,3 +100,19 @@ def test_errors_are_one_line_on_stderr(run: Any, argv: tuple, status: int, fragm
     code, out, err = run(*argv)
     assert code == status and out == "" and fragment in err
     assert err.count("\n") == 1 and err.startswith("regkit: error: ")
+
+
+def test_owners_and_holdings_name_what_the_cache_knows(run: Any, world: Any) -> None:
+    holder, held = pick_group_holder(world)
+    rows = holdings_by_holder(world)[holder]
+    current = sum(1 for r in rows if r["end"] is None)
+    status, out, _ = run("holdings", holder)
+    assert status == 0 and out.splitlines()[0] == f"{holder}: {current} current, {len(rows) - current} past holding(s)"
+    run("company", holder)
+    run("company", held)
+    name = world.companies[holder]["name"]["name"]
+    status, out, _ = run("holdings", holder)
+    assert out.splitlines()[0] == f"{holder} ({name}): {current} current, {len(rows) - current} past holding(s)"
+    status, out, _ = run("owners", held)
+    owners = owners_by_company(world)[held]
+    assert out.splitlines()[0] == f"{held} ({world.companies[held]['name']['name']}): {len(owners)} current owner(s)"
