@@ -82,7 +82,7 @@ def test_explorers_show_their_snapshot_in_an_untrusted_notebook(tmp_path: Path, 
             assert first.locator(".jupyter-widgets, .widget-vbox").count() == 0  # untrusted: no widget view
             text = first.inner_text()
             assert "Insolvency proceedings" in text and "Search (0 credits, cached)" in text
-            assert all(case in text for case in cases) and "Credits spent: 20" in text
+            assert all(case in text for case in cases) and "Credits spent by this explorer: 20" in text
             assert "Drawn: the " in second.inner_text()
             for output in (first, second):
                 images = output.evaluate(IMAGES_JS)
