@@ -41,15 +41,18 @@ def error_text(exc: BaseException) -> str:
     text = _sentence(message)
     suggestion = str(getattr(exc, "suggestion", None) or "").strip()
     if suggestion and suggestion.rstrip(".").lower() not in message.lower():
-        text += f" What to do: {_sentence(suggestion)[0].lower()}{_sentence(suggestion)[1:]}"
+        text += f" What to do: {suggestion if suggestion.endswith(('.', '!', '?')) else suggestion + '.'}"
     return text
 
 
 def _sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter (unless it starts with a code such as ``company_id``),
+    a full stop at the end."""
     text = text.strip()
     if not text:
         return text
-    text = text[0].upper() + text[1:]
+    if text.split(" ", 1)[0].isalpha():
+        text = text[0].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
