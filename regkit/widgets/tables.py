@@ -61,7 +61,7 @@ TABLE_CSS = (
 )
 """The one table style of the explorers (a ``<style>`` element; :func:`table_html` puts it before each table)."""
 
-_ID = re.compile(r"^(?:[A-Z]{2}-[A-Za-z]+-[A-Z0-9]+-\d+|\d+ [A-Za-z]{1,4} \d+/\d+)$")
+_ID = re.compile(r"^(?:[A-Z]{2}-[A-Za-z]+-[A-Z0-9]+-\d+[A-Z]*|\d+[a-z]? [A-Za-z]{1,4} \d+/\d+)$")
 """A register id (``DE-HRB-R3101-94644``) or an insolvency case number (``89 IN 482/24``): kept on one line."""
 
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -109,8 +109,10 @@ def is_id_column(values: pd.Series) -> bool:
 
     Examples
     --------
-    >>> is_id_column(pd.Series(["DE-HRB-F1103-267645", None])), is_id_column(pd.Series(["89 IN 482/24"]))
-    (True, True)
+    >>> is_id_column(pd.Series(["DE-HRB-F1103-267645", "DE-HRB-X1517-62135KI", None]))
+    True
+    >>> is_id_column(pd.Series(["89 IN 482/24", "54n IN 1778/26"]))
+    True
     >>> is_id_column(pd.Series(["Gerber GmbH"])), is_id_column(pd.Series([None]))
     (False, False)
     """

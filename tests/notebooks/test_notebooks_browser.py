@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from browser_support import (
     ACTION_TIMEOUT_MS,
+    WRAPPED_IDS_JS,
     Lab,
     artifacts_dir,
     browser,
@@ -112,23 +113,6 @@ def _drive_company_explorer(page: Any) -> Any:
     view.get_by_text("89 IN 762/20").filter(visible=True).first.wait_for()
     return view
 
-
-WRAPPED_IDS_JS = """
-(root) => {
-  // Table cells holding a register id (DE-HRB-R3101-94644) or an insolvency case number (89 IN 482/24) that the
-  // browser broke over two or more lines.
-  const id = /^(?:[A-Z]{2}-[A-Za-z]+-[A-Z0-9]+-\\d+|\\d+ [A-Za-z]{1,4} \\d+\\/\\d+)$/;
-  const lines = cell => {
-    const range = document.createRange();
-    range.selectNodeContents(cell);
-    return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size;
-  };
-  return [...root.querySelectorAll('td')]
-    .filter(c => c.getBoundingClientRect().width > 0 && id.test(c.innerText.trim()) && lines(c) > 1)
-    .map(c => c.innerText.trim()).slice(0, 8);
-}
-"""
-"""JavaScript for ``page.evaluate(WRAPPED_IDS_JS, element)``: up to 8 ids or case numbers shown over two lines."""
 
 FIGURES_JS = """
 (cell) => {
