@@ -21,7 +21,8 @@ __all__ = ["EXPLORER_CSS", "Explorer", "STALE_CLASS"]
 
 EXPLORER_CSS = (
     f"<style>.{STALE_CLASS}{{opacity:0.4;pointer-events:none;filter:grayscale(1)}}"
-    ".regkit-itable td.regkit-num,.regkit-itable td.regkit-date,.regkit-itable td.regkit-id{white-space:nowrap}"
+    ".regkit-itable td.regkit-num,.regkit-itable td.regkit-date,.regkit-itable td.regkit-id,"
+    ".regkit-itable td.regkit-label{white-space:nowrap}"
     ".regkit-itable th{white-space:nowrap}</style>"
 )
 """The explorers' own CSS (in the invisible ``css`` widget each explorer shows first)."""

@@ -5,7 +5,8 @@ reader sees — codes as labels (``gmbh`` → "GmbH", ``liquidation`` → "in Li
 grouping and ``€``, shares in ``%``, dates as ``YYYY-MM-DD``, ``–`` for a missing value, headings in words —
 and leaves out columns of UUIDs (a person's or proceeding's id means nothing to a reader; the explorers keep
 the raw frame to act on a click). :func:`table_html` writes it as a static table in the one style of the
-explorers (:data:`TABLE_CSS`: dates, numbers, company ids and case numbers never wrap, numbers right-aligned); :func:`sortable_table`
+explorers (:data:`TABLE_CSS`: dates, numbers, company ids, case numbers and coded labels ("GmbH", "rejected (no
+assets)") never wrap, numbers right-aligned); :func:`sortable_table`
 makes it an `itables <https://mwouts.github.io/itables/>`_ widget — sortable, searchable, paged, its rows
 clickable — whose JavaScript comes with the itables package (nothing is downloaded: it works offline).
 """
@@ -56,7 +57,7 @@ TABLE_CSS = (
     ".regkit-table th.regkit-num{text-align:right}"
     ".regkit-table td.regkit-num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
     ".regkit-table td.regkit-date{white-space:nowrap}"
-    ".regkit-table td.regkit-id{white-space:nowrap}"
+    ".regkit-table td.regkit-id,.regkit-table td.regkit-label{white-space:nowrap}"
     "</style>"
 )
 """The one table style of the explorers (a ``<style>`` element; :func:`table_html` puts it before each table)."""
@@ -266,10 +267,12 @@ def sortable_table(
     numbers = [i for i, (_, kind) in enumerate(plan) if kind in ("money", "percent", "number")]
     dates = [i for i, (_, kind) in enumerate(plan) if kind == "date"]
     ids = [i for i, (_, kind) in enumerate(plan) if kind == "id"]
+    labels = [i for i, (_, kind) in enumerate(plan) if kind == "label"]
     column_defs = [
         {"targets": numbers, "type": "num-fmt", "className": "dt-right regkit-num"},
         {"targets": dates, "className": "dt-left regkit-date"},
         {"targets": ids, "className": "dt-left regkit-id"},
+        {"targets": labels, "className": "dt-left regkit-label"},
     ]
     table = ITable(
         shown,
@@ -281,6 +284,7 @@ def sortable_table(
         maxBytes=0,
         allow_html=False,
         order=[],
+        autoWidth=False,  # the browser sizes the columns to their text: no wrapping while the width is free
         style="table-layout:auto;width:auto;margin:0 auto 0 0;caption-side:bottom",
         columnDefs=[d for d in column_defs if d["targets"]],
     )
