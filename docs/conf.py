@@ -12,7 +12,6 @@ reads only inside ``docs/``, so the notebooks are copied to ``docs/notebooks/`` 
 from __future__ import annotations
 
 import importlib
-import json
 import sys
 from pathlib import Path
 
@@ -22,6 +21,8 @@ DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
 sys.path.insert(0, str(ROOT))  # the checkout's regkit, also when it is not installed editable
 sys.path.insert(0, str(DOCS / "_ext"))
+
+from regkit_notebooks import WIDGET_MIME_TYPES, without_widget_state  # noqa: E402
 
 import regkit  # noqa: E402
 
@@ -66,7 +67,7 @@ def _copy_notebooks() -> None:
             stale.unlink()
     for name, source in wanted.items():
         target = NOTEBOOKS_COPY / name
-        data = _static_explorers(source.read_bytes())
+        data = without_widget_state(source.read_bytes())  # docs/_ext/regkit_notebooks.py: the snapshots show
         if not target.exists() or target.read_bytes() != data:
             target.write_bytes(data)
     (NOTEBOOKS_COPY / "README").write_text(
@@ -74,29 +75,14 @@ def _copy_notebooks() -> None:
     )
 
 
-def _static_explorers(data: bytes) -> bytes:
-    """The notebook without its stored widget state, so that every widget output is shown by its other
-    representations: an explorer by the static snapshot it stores beside its view (``text/html``,
-    :mod:`regkit.widgets.static`), other widgets by their image or text. The state would only be drawn by the
-    ipywidgets JavaScript from a CDN, which shows a blank cell where it cannot load or does not know a widget."""
-    notebook = json.loads(data)
-    if "widgets" not in notebook.get("metadata", {}):
-        return data
-    del notebook["metadata"]["widgets"]
-    return (json.dumps(notebook, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
-
-
 _copy_notebooks()
 
 nb_execution_mode = "off"  # never run a notebook: render the outputs stored in it (nbval tests them)
 nb_merge_streams = True  # one block per stream, as Jupyter shows them
 nb_output_stderr = "show"  # the bundled register's notice goes to stderr; the notebooks show it on purpose
-# A widget's view needs the ipywidgets JavaScript and the state (both left out: see _static_explorers): render the
-# output's next representation instead — an explorer's static snapshot, another widget's image or text.
-nb_mime_priority_overrides = [
-    ("html", "application/vnd.jupyter.widget-view+json", None),
-    ("html", "application/vnd.jupyter.widget-state+json", None),
-]
+# A widget's view needs the ipywidgets JavaScript and the state (both left out: docs/_ext/regkit_notebooks.py):
+# render the output's next representation instead — an explorer's static snapshot, another widget's image or text.
+nb_mime_priority_overrides = [("html", mime, None) for mime in WIDGET_MIME_TYPES]
 nb_ipywidgets_js: dict[str, dict[str, str]] = {}  # nothing from a CDN
 
 # -- The gallery: docs/gallery/ is drawn by docs/gallery.py from regkit.plot on the bundled world ---------------
