@@ -22,6 +22,8 @@ ROOT = DOCS.parent
 sys.path.insert(0, str(ROOT))  # the checkout's regkit, also when it is not installed editable
 sys.path.insert(0, str(DOCS / "_ext"))
 
+from regkit_notebooks import WIDGET_MIME_TYPES, without_widget_state  # noqa: E402
+
 import regkit  # noqa: E402
 
 # -- Project -------------------------------------------------------------------------------------------
@@ -41,6 +43,7 @@ extensions = [
     "numpydoc",
     "myst_nb",  # Markdown pages (it brings myst-parser) and notebooks
     "regkit_api",  # docs/_ext/regkit_api.py: each API page covers its package's __all__
+    "regkit_overview",  # docs/_ext/regkit_overview.py: the names in a package's overview table are links
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-nb"}
@@ -64,7 +67,7 @@ def _copy_notebooks() -> None:
             stale.unlink()
     for name, source in wanted.items():
         target = NOTEBOOKS_COPY / name
-        data = source.read_bytes()
+        data = without_widget_state(source.read_bytes())  # docs/_ext/regkit_notebooks.py: the snapshots show
         if not target.exists() or target.read_bytes() != data:
             target.write_bytes(data)
     (NOTEBOOKS_COPY / "README").write_text(
@@ -77,6 +80,17 @@ _copy_notebooks()
 nb_execution_mode = "off"  # never run a notebook: render the outputs stored in it (nbval tests them)
 nb_merge_streams = True  # one block per stream, as Jupyter shows them
 nb_output_stderr = "show"  # the bundled register's notice goes to stderr; the notebooks show it on purpose
+# A widget's view needs the ipywidgets JavaScript and the state (both left out: docs/_ext/regkit_notebooks.py):
+# render the output's next representation instead — an explorer's static snapshot, another widget's image or text.
+nb_mime_priority_overrides = [("html", mime, None) for mime in WIDGET_MIME_TYPES]
+nb_ipywidgets_js: dict[str, dict[str, str]] = {}  # nothing from a CDN
+
+# -- The gallery: docs/gallery/ is drawn by docs/gallery.py from regkit.plot on the bundled world ---------------
+
+sys.path.insert(0, str(DOCS))
+import gallery  # noqa: E402  (docs/gallery.py)
+
+gallery.build(DOCS / "gallery", log=lambda line: None)
 
 # -- MyST ----------------------------------------------------------------------------------------------
 

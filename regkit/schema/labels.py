@@ -377,3 +377,18 @@ def line_item_label(name: str, formatted_name: str | None = None, statement: str
             if label is not None:
                 return label
     return _bare(formatted_name or name) if (formatted_name or name) else ""
+
+
+# -- Relations between companies (issue 25: the explorers' links tab) ----------------------------------------
+#: How a relation of :func:`regkit.frames.links` and :data:`regkit.graph.RELATIONS` reads: English, with the
+#: register's German term where it names a legal act a reader may look up.
+RELATION_LABELS: dict[str, str] = {
+    "merger": "merger (Verschmelzung)",
+    "spin_off": "spin-off (Abspaltung)",
+    "profit_transfer": "profit transfer (Ergebnisabführungsvertrag)",
+    "ownership": "ownership",
+    "representation": "representation",
+}
+LABELS.setdefault("relation", RELATION_LABELS)
+COLUMN_LABELS.setdefault("relation", "Relation")
+__all__ += ["RELATION_LABELS"]

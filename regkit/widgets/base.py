@@ -10,6 +10,7 @@ import ipywidgets as widgets
 
 from regkit.errors import RegkitError
 
+from .messages import error_html
 from .render import credits_html, message_html
 from .static import STALE_CLASS, snapshot_html
 
@@ -20,7 +21,8 @@ __all__ = ["EXPLORER_CSS", "Explorer", "STALE_CLASS"]
 
 EXPLORER_CSS = (
     f"<style>.{STALE_CLASS}{{opacity:0.4;pointer-events:none;filter:grayscale(1)}}"
-    ".regkit-itable td.regkit-num,.regkit-itable td.regkit-date{white-space:nowrap}"
+    ".regkit-itable td.regkit-num,.regkit-itable td.regkit-date,.regkit-itable td.regkit-id,"
+    ".regkit-itable td.regkit-label{white-space:nowrap}"
     ".regkit-itable th{white-space:nowrap}</style>"
 )
 """The explorers' own CSS (in the invisible ``css`` widget each explorer shows first)."""
@@ -43,6 +45,9 @@ class Explorer(widgets.VBox):
     ----------
     css : ipywidgets.HTML
         The explorers' CSS (:data:`EXPLORER_CSS`), invisible; put it among the children.
+    spent_credits, saved_credits : int
+        What this explorer's own actions spent and saved by the cache (explorers sharing a client share its bill;
+        the credits line says this explorer's part, then the client's total).
     """
 
     TITLE = ""
@@ -54,6 +59,8 @@ class Explorer(widgets.VBox):
 
             client = Client()
         self.client = client
+        self.spent_credits = 0
+        self.saved_credits = 0
         self.status = widgets.HTML()
         self.credits = widgets.HTML()
         self.css = widgets.HTML(EXPLORER_CSS, layout=widgets.Layout(display="none"))
@@ -61,8 +68,19 @@ class Explorer(widgets.VBox):
         self.refresh_credits()
 
     def refresh_credits(self) -> None:
-        """Show what the client has spent so far."""
-        self.credits.value = credits_html(self.client)
+        """Show what this explorer spent and saved, and its client in all."""
+        self.credits.value = credits_html(self.client, self.spent_credits, self.saved_credits)
+
+    def metered(self, action: Callable[[], Any]) -> Any:
+        """Run ``action`` (a call of this explorer's client) and count what it spent and saved as this
+        explorer's; then refresh the credits line. Returns what ``action`` returns."""
+        spent, saved = self.client.credits_spent, self.client.credits_saved
+        try:
+            return action()
+        finally:
+            self.spent_credits += self.client.credits_spent - spent
+            self.saved_credits += self.client.credits_saved - saved
+            self.refresh_credits()
 
     @staticmethod
     def mark_stale(widget: widgets.DOMWidget, stale: bool) -> None:
@@ -76,12 +94,10 @@ class Explorer(widgets.VBox):
         """Run ``action`` with a busy message; a regkit error is shown in ``status`` instead of raised."""
         self.status.value = message_html(busy)
         try:
-            return action()
+            return self.metered(action)
         except RegkitError as exc:
-            self.status.value = message_html(str(exc), "error")
+            self.status.value = error_html(exc)
             return None
-        finally:
-            self.refresh_credits()
 
     def snapshot_html(self) -> str:
         """The explorer as static HTML, as it shows now (see :func:`regkit.widgets.static.snapshot_html`)."""

@@ -18,6 +18,7 @@ from .base import Explorer
 from .company_documents import DocumentDownloads
 from .company_financials import FinancialsPane
 from .company_panes import TablePane
+from .messages import error_text
 from .render import message_html
 
 if TYPE_CHECKING:
@@ -155,7 +156,7 @@ class CompanyExplorer(Explorer):
             **{name: self.tables[name] for name in _TABLE_TABS},
         }
         # documents tab: the list, and below it the download controls (issue 23, slice D)
-        self.document_downloads = DocumentDownloads(self.client, on_spent=self.refresh_credits)
+        self.document_downloads = DocumentDownloads(self.client, meter=self.metered)
         special["documents"] = widgets.VBox([self.tables["documents"], self.document_downloads])
         self.tabs = widgets.Tab(
             children=[special.get(name) or self.panes[name] for name in logic.TABS], titles=logic.TABS
@@ -202,8 +203,7 @@ class CompanyExplorer(Explorer):
         (autocomplete, 0 credits; a single match is selected). Returns the matches ``(label, company id)``."""
         self.match_pane.clear()  # the old matches go first: they answer another question
         self.match_frame = None
-        frame, found, message = search_logic.find_company_matches(self.client, self.search.value)
-        self.refresh_credits()
+        frame, found, message = self.metered(lambda: search_logic.find_company_matches(self.client, self.search.value))
         if found is not None:
             self.company_id.value = found
             self.status.value = message + self.status.value
@@ -238,8 +238,7 @@ class CompanyExplorer(Explorer):
             self.status.value = message
             return None
         self.status.value = message_html(f"Loading {cid} …")
-        record, message = logic.load_company(self.client, cid)
-        self.refresh_credits()
+        record, message = self.metered(lambda: logic.load_company(self.client, cid))
         if record is None:
             self._clear()
         else:
@@ -269,7 +268,7 @@ class CompanyExplorer(Explorer):
         try:
             head, frame, columns = make()
         except (RegkitError, ValueError) as exc:
-            pane.message(message_html(f"{name}: cannot show this record ({type(exc).__name__}: {exc})", "error"))
+            pane.message(message_html(f"{name}: cannot show this record. {error_text(exc)}", "error"))
             return
         pane.show(head, frame, columns, empty=empty)
 
@@ -300,8 +299,7 @@ class CompanyExplorer(Explorer):
         """Fetch and show the owners of the company shown; returns the owners record (``None`` on an error)."""
         if self.record is None:
             return None
-        found, message = logic.load_owners(self.client, self.record)
-        self.refresh_credits()
+        found, message = self.metered(lambda: logic.load_owners(self.client, self.record))
         self.owners = found
         if found is None:
             self.tables["owners"].message(message)
@@ -322,8 +320,8 @@ class CompanyExplorer(Explorer):
 
         if self.record is None or not has_reports(self.record):
             return None
-        found, message = load_financials(self.client, str(self.record.raw["id"]))
-        self.refresh_credits()
+        company_id = str(self.record.raw["id"])
+        found, message = self.metered(lambda: load_financials(self.client, company_id))
         if found is None:
             self.financials.clear()
             self.financials.head.value = message

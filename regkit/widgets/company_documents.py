@@ -9,6 +9,7 @@ The choices, the button's text and the result's HTML are plain functions (tested
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
@@ -17,6 +18,7 @@ from regkit.errors import RegkitError
 from regkit.schema.formatting import credits_text
 from regkit.schema.interface import DOCUMENT_CATEGORIES
 
+from .messages import error_text
 from .render import message_html
 
 if TYPE_CHECKING:
@@ -117,14 +119,15 @@ class DocumentDownloads(widgets.VBox):
     ----------
     client : RegisterClient
         The explorer's client.
-    on_spent : callable, optional
-        Called after a download (the explorer refreshes its credits line).
+    meter : callable, optional
+        ``meter(action)`` runs a download and returns its result: the explorer counts what it spent as its own
+        and refreshes its credits line (:meth:`regkit.widgets.base.Explorer.metered`). Default: just run it.
     """
 
-    def __init__(self, client: RegisterClient, on_spent: Any = None) -> None:
+    def __init__(self, client: RegisterClient, meter: Callable[[Callable[[], Any]], Any] | None = None) -> None:
         self.client = client
         self.record: CompanyRecord | None = None
-        self._on_spent = on_spent
+        self._meter: Callable[[Callable[[], Any]], Any] = meter or (lambda action: action())
         self.choice = widgets.Dropdown(description="Document", options=[], layout=widgets.Layout(width="520px"))
         self.directory = widgets.Text(
             description="Save in",
@@ -169,11 +172,13 @@ class DocumentDownloads(widgets.VBox):
             return None
         files: Downloads | None = None
         try:
-            files = self.client.download(self.choice.value, self.directory.value or DEFAULT_DIRECTORY, progress=False)
+            files = self._meter(
+                lambda: self.client.download(
+                    self.choice.value, self.directory.value or DEFAULT_DIRECTORY, progress=False
+                )
+            )
             self.result.value = downloads_html(files)
         except RegkitError as exc:
-            self.result.value = message_html(f"Not downloaded: {exc}", "error")
-        if self._on_spent is not None:
-            self._on_spent()
+            self.result.value = message_html(f"Not downloaded. {error_text(exc)}", "error")
         self._price()
         return files

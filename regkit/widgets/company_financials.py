@@ -24,7 +24,7 @@ from regkit.frames import statements
 from regkit.schema.formatting import credits_text, euro_text
 from regkit.schema.interface import PRICES
 
-from .messages import message_html
+from .messages import error_html, message_html
 
 if TYPE_CHECKING:
     from regkit.client.protocol import RegisterClient
@@ -89,7 +89,7 @@ def load_financials(client: RegisterClient, company_id: str) -> tuple[Any, str]:
     try:
         found = client.get_financials(company_id)
     except RegkitError as exc:
-        return None, message_html(str(exc), "error")
+        return None, error_html(exc)
     meta = getattr(found, "meta", None)
     cost = credits_text(meta.credits, cached=meta.from_cache) if meta is not None else ""
     reports = len(getattr(found, "raw", found).get("reports") or [])

@@ -21,6 +21,7 @@ from .company_tables import (
     links_html,
     representatives_html,
 )
+from .messages import error_html, error_text
 from .render import draw_html, message_html
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def check_company_id(text: str) -> tuple[str | None, str]:
     try:
         return validate_company_id(text), ""
     except ValidationError as exc:
-        return None, message_html(str(exc), "error")
+        return None, error_html(exc)
 
 
 def load_company(client: RegisterClient, company_id: str) -> tuple[CompanyRecord | None, str]:
@@ -95,7 +96,7 @@ def load_company(client: RegisterClient, company_id: str) -> tuple[CompanyRecord
     try:
         record = client.get_company(company_id)
     except RegkitError as exc:
-        return None, message_html(str(exc), "error")
+        return None, error_html(exc)
     cost = credits_text(record.meta.credits, cached=record.meta.from_cache)
     name = (record.raw.get("name") or {}).get("name") or company_id
     return record, message_html(f"Loaded {name} ({cost}).", "ok")
@@ -145,7 +146,7 @@ def load_owners(client: RegisterClient, record: Any) -> tuple[OwnersRecord | Non
     try:
         found = client.get_owners(company, best_available=best)
     except RegkitError as exc:
-        return None, message_html(str(exc), "error")
+        return None, error_html(exc)
     cost = credits_text(found.meta.credits, cached=found.meta.from_cache)
     return found, message_html(f"Fetched {plural(len(found), 'owner')} ({cost}).", "ok")
 
@@ -195,4 +196,4 @@ def tab_html(record: Any, tab: str) -> str:
     try:
         return _TABS[tab](record)
     except (RegkitError, ValueError) as exc:
-        return message_html(f"{tab}: cannot show this record ({type(exc).__name__}: {exc})", "error")
+        return message_html(f"{tab}: cannot show this record. {error_text(exc)}", "error")

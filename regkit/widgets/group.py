@@ -12,6 +12,7 @@ from regkit.errors import RegkitError
 from . import group_drawing, search_logic
 from . import group_logic as logic
 from .base import Explorer
+from .messages import error_html
 from .render import message_html
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ class GroupExplorer(Explorer):
         Credits the crawl may spend.
     estimate_button, crawl_button : ipywidgets.Button
     date : ipywidgets.SelectionSlider
-        ISO dates the group changed on, then ``"current"``.
+        ISO dates the group changed on (from the seed company's founding on), then ``"current"``.
     estimate, status, credits, drawn, drawing, interlocks, report : ipywidgets.HTML
         ``drawn`` says what the drawing shows (which companies, on which day, people or not).
     view : ipywidgets.ToggleButtons
@@ -204,8 +205,7 @@ class GroupExplorer(Explorer):
         parsed = self._parsed()
         if parsed.kind != search_logic.NAME:
             return parsed.id
-        found, message = search_logic.name_to_id(self.client, self.seed.value)
-        self.refresh_credits()
+        found, message = self.metered(lambda: search_logic.name_to_id(self.client, self.seed.value))
         if found is not None:
             self.seed.value = found  # the input shows what is crawled (and asks for a new estimate)
         self.status.value = message
@@ -246,7 +246,10 @@ class GroupExplorer(Explorer):
             return None
         failed = graph.graph["crawl"].failed.get(seed)
         if failed is not None or seed not in graph:  # the seed itself could not be fetched: nothing to draw
-            self.status.value = message_html(str(failed or f"{seed} could not be fetched."), "error")
+            if failed is not None:
+                self.status.value = error_html(failed)
+            else:
+                self.status.value = message_html(f"{seed} could not be fetched.", "error")
             self._estimate_again(seed)
             return None
         self.graph, self.crawled_seed = graph, seed
@@ -255,7 +258,8 @@ class GroupExplorer(Explorer):
         self.report.value = logic.report_html(graph)
         self._quiet = True  # one drawing, not one per trait change
         try:
-            self.date.options = [*logic.change_dates(graph), logic.CURRENT]
+            founded = graph.nodes[seed].get("incorporated_at")  # before it the seed's group has nothing to draw
+            self.date.options = [*logic.change_dates(graph, since=founded), logic.CURRENT]
             self.date.value = logic.CURRENT
         finally:
             self._quiet = False
@@ -271,7 +275,7 @@ class GroupExplorer(Explorer):
         try:
             plans = logic.estimate_crawl(self.client, seed, self.depth.value, self.relations(), self.direction.value)
         except RegkitError as exc:
-            self.estimate.value = message_html(str(exc), "error")
+            self.estimate.value = error_html(exc)
             return
         self.estimate.value = logic.estimate_html(plans, self.depth.value)
         self.crawl_button.description = logic.crawl_label(plans, self.depth.value, self.budget.value)

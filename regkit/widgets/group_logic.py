@@ -228,8 +228,11 @@ def to_day(option: str) -> _dt.date | None:
     return None if option == CURRENT else _dt.date.fromisoformat(option)
 
 
-def change_dates(G: Any) -> list[str]:
+def change_dates(G: Any, since: _dt.date | None = None) -> list[str]:
     """Every day the group changed (an edge began or ended, a company was founded or ended), ISO, sorted.
+
+    ``since``: only days from then on (the explorer passes its seed's founding day: before it, the seed's group
+    has no member to draw).
 
     Examples
     --------
@@ -240,6 +243,8 @@ def change_dates(G: Any) -> list[str]:
     0
     >>> change_dates(G)
     ['2001-01-01', '2005-03-01', '2009-01-01']
+    >>> change_dates(G, since=_dt.date(2003, 1, 1))
+    ['2005-03-01', '2009-01-01']
     """
     days = {
         attrs.get(k)
@@ -248,7 +253,7 @@ def change_dates(G: Any) -> list[str]:
         for k in ("incorporated_at", "terminated_at")
     }
     days |= {attrs.get(k) for _, _, attrs in G.edges(data=True) for k in ("valid_from", "valid_to")}
-    return sorted(d.isoformat() for d in days if d is not None)
+    return sorted(d.isoformat() for d in days if d is not None and (since is None or d >= since))
 
 
 def interlocks_frame(G: Any, day: _dt.date | None) -> pd.DataFrame:
@@ -266,10 +271,14 @@ def interlocks_html(G: Any, day: _dt.date | None) -> str:
     """The interlocks table on ``day``: who serves several of the crawled companies at once."""
     frame = interlocks_frame(G, day)
     frame["company_names"] = [" · ".join(str(n) for n in names) for names in frame["company_names"]]
+    frame = frame.rename(columns={"n_companies": "companies_served"})
     when = "now" if day is None else f"on {day.isoformat()}"
-    heading = message_html(f"Interlocks {when}: people who serve several of these companies at once.")
+    heading = message_html(
+        f"Interlocks {when}: people who serve two or more of these companies at once "
+        "(companies served: how many of them each person serves)."
+    )
     return heading + frame_html(
         frame,
-        ["name", "n_companies", "company_names", "start", "end", "days"],
+        ["name", "companies_served", "company_names", "start", "end", "days"],
         empty=f"nobody serves several of these companies {when}",
     )

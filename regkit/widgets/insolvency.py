@@ -11,6 +11,7 @@ from regkit.errors import RegkitError
 
 from . import insolvency_logic as logic
 from .base import Explorer
+from .messages import error_html
 from .render import message_html
 
 if TYPE_CHECKING:
@@ -140,7 +141,7 @@ class InsolvencyExplorer(Explorer):
         try:
             credits = logic.search_cost(self.client, *self._arguments())
         except (RegkitError, ValueError) as exc:
-            self.cost.value = message_html(str(exc), "error")
+            self.cost.value = error_html(exc)
             self.search_button.disabled = self.prev_button.disabled = self.next_button.disabled = True
             return None
         label = logic.cost_label(credits)
@@ -209,5 +210,4 @@ class InsolvencyExplorer(Explorer):
     def show_events(self, insolvency_id: str) -> None:
         """Fetch and show one proceeding's events (chart and table)."""
         self.events.value = message_html("Loading events …")
-        self.events.value = logic.events_html(self.client, insolvency_id)
-        self.refresh_credits()
+        self.events.value = self.metered(lambda: logic.events_html(self.client, insolvency_id))

@@ -21,6 +21,7 @@ from regkit.frames import events, insolvency_results
 from regkit.schema import INSOLVENCY_STATUSES, LEGAL_FORMS, display_label
 from regkit.schema.formatting import count_text, credits_text
 
+from .messages import error_html
 from .render import draw_html, frame_html, message_html
 
 if TYPE_CHECKING:
@@ -182,7 +183,7 @@ def events_html(client: RegisterClient, insolvency_id: str) -> str:
     try:
         record = client.get_insolvency(insolvency_id)
     except RegkitError as exc:
-        return message_html(str(exc), "error")
+        return error_html(exc)
     frame = events(record)
     cost = credits_text(0, cached=True) if record.meta.from_cache else credits_text(record.meta.credits)
     debtor = record.raw.get("debtor_name") or insolvency_id

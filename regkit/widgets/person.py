@@ -14,6 +14,7 @@ from . import person_logic as logic
 from . import person_tables as tables
 from .base import Explorer
 from .company_panes import TablePane
+from .messages import error_html
 from .render import message_html
 from .search_logic import is_person_id
 
@@ -153,7 +154,7 @@ class PersonExplorer(Explorer):
                 cost = credits_text(credits, cached=credits == 0)
                 self.cost.value = message_html(f"Search {self.query.value.strip()!r}: {cost}.")
             except (RegkitError, ValueError) as exc:
-                self.cost.value = message_html(str(exc), "error")
+                self.cost.value = error_html(exc)
         self.search_button.description = logic.search_button_text(credits)
         self.search_button.disabled = credits is None
         return credits
@@ -220,8 +221,7 @@ class PersonExplorer(Explorer):
             return None
         person_id = self.person_id.value.strip().lower()
         self.status.value = message_html(f"Loading {person_id} …")
-        person, held, message = logic.load_person(self.client, person_id)
-        self.refresh_credits()
+        person, held, message = self.metered(lambda: logic.load_person(self.client, person_id))
         if person is None:
             self._clear()
         else:
@@ -271,8 +271,9 @@ class PersonExplorer(Explorer):
         if self.person is None:
             return None
         self.tables["interlocks"].clear("Looking up their companies …")
-        self.co_officers, head, both, everyone = tables.co_officer_tables(self.client, self.person)
-        self.refresh_credits()
+        self.co_officers, head, both, everyone = self.metered(
+            lambda: tables.co_officer_tables(self.client, self.person)
+        )
         if both is None or everyone is None:
             self.tables["interlocks"].message(head)
         else:

@@ -19,6 +19,7 @@ from regkit.frames import management_positions, person_search_results, represent
 from regkit.schema.formatting import credits_text
 from regkit.schema.interface import PRICES
 
+from .messages import error_html, error_text
 from .render import message_html
 
 if TYPE_CHECKING:
@@ -98,11 +99,15 @@ def load_person(client: RegisterClient, person_id: str) -> tuple[PersonRecord | 
     try:
         person = client.get_person(person_id)
     except RegkitError as exc:
-        return None, None, message_html(str(exc), "error")
+        return None, None, error_html(exc)
     try:
         held = client.get_person_holdings(person_id)
     except RegkitError as exc:
-        return person, None, message_html(f"Loaded {person.full_name}, but not their holdings: {exc}", "warning")
+        return (
+            person,
+            None,
+            message_html(f"Loaded {person.full_name}, but not their holdings. {error_text(exc)}", "warning"),
+        )
     spent = person.meta.credits + held.meta.credits
     cost = credits_text(spent, cached=person.meta.from_cache and held.meta.from_cache)
     return person, held, message_html(f"Loaded {person.full_name} and their holdings ({cost}).", "ok")

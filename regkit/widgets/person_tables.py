@@ -18,6 +18,7 @@ from regkit.frames import management_positions
 from regkit.schema import display_label
 from regkit.schema.formatting import count_text, credits_text, plural
 
+from .messages import error_html
 from .person_chart import positions_chart
 from .person_logic import co_officer_companies, co_officers, interlocks
 from .render import draw_html, message_html
@@ -109,6 +110,10 @@ def holdings_html(held: Any) -> str:
     return head + table_html(frame, columns, empty="no shareholdings registered", max_rows=500)
 
 
+_SHARED = "companies_shared"
+_SHARED_NOTE = "Companies shared: at how many of their companies each person served with them."
+
+
 def co_officer_tables(
     client: RegisterClient, person: Any
 ) -> tuple[pd.DataFrame | None, str, Table | None, Table | None]:
@@ -128,7 +133,7 @@ def co_officer_tables(
     try:
         batch = client.get_companies(ids, errors="collect", progress=False)
     except RegkitError as exc:
-        return None, message_html(str(exc), "error"), None, None
+        return None, error_html(exc), None, None
     co = co_officers(person, list(batch.ok))
     failed = f"; {len(batch.errors)} could not be fetched" if batch.errors else ""
     spent = client.credits_spent - before
@@ -148,6 +153,10 @@ def co_officer_tables(
     return (
         co,
         head,
-        ("<h4>At two or more companies</h4>", both, ["name", "n_companies", "company_names", "current"]),
+        (
+            "<h4>At two or more companies</h4>" + message_html(_SHARED_NOTE),
+            both.rename(columns={"n_companies": _SHARED}),
+            ["name", _SHARED, "company_names", "current"],
+        ),
         ("<h4>Everyone, per company</h4>", everyone, ["name", "company_name", "roles", "start", "end", "current"]),
     )

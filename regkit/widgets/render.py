@@ -70,17 +70,26 @@ def draw_html(draw: Callable[[Any], Any], figsize: tuple[float, float] = (8.0, 4
     return figure_html(fig)
 
 
-def credits_html(client: CreditCounts) -> str:
-    """Credits this client spent and saved, and what is left of its budget.
+def credits_html(client: CreditCounts, spent: int | None = None, saved: int | None = None) -> str:
+    """What an explorer spent and saved by the cache, then its client in all (explorers sharing a client share
+    its bill), and what is left of the budget. Without ``spent`` the line counts the client's calls only.
 
     Examples
     --------
     >>> class Budget: limit = remaining = None
     >>> class Client: credits_spent, credits_saved, budget = 20, 10, Budget()
-    >>> credits_html(Client())
-    '<div class="regkit-message regkit-info" style="color:#57606a">Credits spent: 20 · saved by the cache: 10</div>'
+    >>> credits_html(Client(), 10, 0)  # doctest: +ELLIPSIS
+    '<div ...>Credits spent by this explorer: 10 · saved by the cache: 0 · its client in all: 20 spent, 10 saved</div>'
+    >>> credits_html(Client())  # doctest: +ELLIPSIS
+    '<div ...>Credits spent by this client: 20 · saved by the cache: 10</div>'
     """
-    text = f"Credits spent: {client.credits_spent} · saved by the cache: {client.credits_saved}"
+    if spent is None:
+        text = f"Credits spent by this client: {client.credits_spent} · saved by the cache: {client.credits_saved}"
+    else:
+        text = (
+            f"Credits spent by this explorer: {spent} · saved by the cache: {saved or 0} · its client in all: "
+            f"{client.credits_spent} spent, {client.credits_saved} saved"
+        )
     budget = getattr(client, "budget", None)
     if budget is not None and getattr(budget, "limit", None) is not None:
         text += f" · budget left: {budget.remaining} of {budget.limit}"

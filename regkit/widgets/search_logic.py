@@ -21,6 +21,7 @@ from regkit.client.validation import validate_company_id
 from regkit.errors import RegkitError, ValidationError
 from regkit.schema import display_label
 
+from .messages import error_html
 from .render import message_html
 
 if TYPE_CHECKING:
@@ -130,12 +131,12 @@ def parse_text(text: str, persons: bool = False) -> Parsed:
         try:
             return Parsed(COMPANY, validate_company_id(stripped), "")
         except ValidationError as exc:
-            return Parsed(INVALID, None, message_html(str(exc), "error"))
+            return Parsed(INVALID, None, error_html(exc))
     if looks_like_register_entry(stripped):
         try:
             found = parse_company_id(stripped)
         except ValidationError as exc:
-            return Parsed(INVALID, None, message_html(str(exc), "error"))
+            return Parsed(INVALID, None, error_html(exc))
         return Parsed(
             COMPANY, found, message_html(f"{stripped} is {found} (read offline: nothing sent, 0 credits).", "ok")
         )
@@ -225,7 +226,7 @@ def find_company_matches(client: RegisterClient, text: str) -> tuple[pd.DataFram
     try:
         results = _autocomplete(client, text)
     except RegkitError as exc:
-        return None, None, message_html(str(exc), "error")
+        return None, None, error_html(exc)
     shown = text.strip()
     frame = match_frame(results)
     if frame.empty:
@@ -272,7 +273,7 @@ def name_to_id(client: RegisterClient, name: str) -> tuple[str | None, str]:
     try:
         results = _autocomplete(client, name)
     except RegkitError as exc:
-        return None, message_html(str(exc), "error")
+        return None, error_html(exc)
     exact = [r for r in results if _fold(str(r["name"])) == _fold(name)]
     chosen = exact if len(exact) == 1 else results if len(results) == 1 else []
     if chosen:

@@ -64,6 +64,8 @@ def inline_html(text: str) -> str:
     text = text.replace('<th class="regkit-num">', f'<th class="regkit-num" style="{_TH_NUM}">')
     text = text.replace('<td class="regkit-num">', f'<td class="regkit-num" style="{_NUM}">')
     text = text.replace('<td class="regkit-date">', f'<td class="regkit-date" style="{_DATE}">')
+    text = text.replace('<td class="regkit-id">', f'<td class="regkit-id" style="{_DATE}">')
+    text = text.replace('<td class="regkit-label">', f'<td class="regkit-label" style="{_DATE}">')
     text = text.replace("<td>", f'<td style="{_TD}">')
     return _SVG.sub(_svg_image, text)
 

@@ -5,7 +5,8 @@ reader sees — codes as labels (``gmbh`` → "GmbH", ``liquidation`` → "in Li
 grouping and ``€``, shares in ``%``, dates as ``YYYY-MM-DD``, ``–`` for a missing value, headings in words —
 and leaves out columns of UUIDs (a person's or proceeding's id means nothing to a reader; the explorers keep
 the raw frame to act on a click). :func:`table_html` writes it as a static table in the one style of the
-explorers (:data:`TABLE_CSS`: dates and numbers never wrap, numbers right-aligned); :func:`sortable_table`
+explorers (:data:`TABLE_CSS`: dates, numbers, company ids, case numbers and coded labels ("GmbH", "rejected (no
+assets)") never wrap, numbers right-aligned); :func:`sortable_table`
 makes it an `itables <https://mwouts.github.io/itables/>`_ widget — sortable, searchable, paged, its rows
 clickable — whose JavaScript comes with the itables package (nothing is downloaded: it works offline).
 """
@@ -31,6 +32,7 @@ __all__ = [
     "PERCENT_COLUMNS",
     "TABLE_CSS",
     "display_frame",
+    "is_id_column",
     "is_uuid_column",
     "sortable_table",
     "table_html",
@@ -55,9 +57,13 @@ TABLE_CSS = (
     ".regkit-table th.regkit-num{text-align:right}"
     ".regkit-table td.regkit-num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
     ".regkit-table td.regkit-date{white-space:nowrap}"
+    ".regkit-table td.regkit-id,.regkit-table td.regkit-label{white-space:nowrap}"
     "</style>"
 )
 """The one table style of the explorers (a ``<style>`` element; :func:`table_html` puts it before each table)."""
+
+_ID = re.compile(r"^(?:[A-Z]{2}-[A-Za-z]+-[A-Z0-9]+-\d+[A-Z]*|\d+[a-z]? [A-Za-z]{1,4} \d+/\d+)$")
+"""A register id (``DE-HRB-R3101-94644``) or an insolvency case number (``89 IN 482/24``): kept on one line."""
 
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 
@@ -93,7 +99,26 @@ def _kind(column: str, values: pd.Series, money: Collection[str], percent: Colle
         return "date"
     if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
         return "number"
+    if is_id_column(values):
+        return "id"
     return "text"
+
+
+def is_id_column(values: pd.Series) -> bool:
+    """Whether every present value of a column is a register id or an insolvency case number (such columns are
+    never wrapped: a reader copies them whole).
+
+    Examples
+    --------
+    >>> is_id_column(pd.Series(["DE-HRB-F1103-267645", "DE-HRB-X1517-62135KI", None]))
+    True
+    >>> is_id_column(pd.Series(["89 IN 482/24", "54n IN 1778/26"]))
+    True
+    >>> is_id_column(pd.Series(["Gerber GmbH"])), is_id_column(pd.Series([None]))
+    (False, False)
+    """
+    present = values.dropna()
+    return bool(len(present)) and all(isinstance(v, str) and _ID.match(v) for v in present)
 
 
 def _cell(kind: str, column: str, value: Any) -> str:
@@ -186,7 +211,13 @@ def table_html(
     numeric = ("money", "percent", "number")
     right = ' class="regkit-num"'
     head = "".join(f"<th{right if kind in numeric else ''}>{html.escape(column_label(c))}</th>" for c, kind in plan)
-    classes = {"money": right, "percent": right, "number": right, "date": ' class="regkit-date"'}
+    classes = {
+        "money": right,
+        "percent": right,
+        "number": right,
+        "date": ' class="regkit-date"',
+        "id": ' class="regkit-id"',
+    }
     rows = []
     for values in zip(*(frame[c].head(max_rows) for c, _ in plan)):
         cells = (
@@ -235,9 +266,13 @@ def sortable_table(
     plan = _plan(frame, columns, money, percent)
     numbers = [i for i, (_, kind) in enumerate(plan) if kind in ("money", "percent", "number")]
     dates = [i for i, (_, kind) in enumerate(plan) if kind == "date"]
+    ids = [i for i, (_, kind) in enumerate(plan) if kind == "id"]
+    labels = [i for i, (_, kind) in enumerate(plan) if kind == "label"]
     column_defs = [
         {"targets": numbers, "type": "num-fmt", "className": "dt-right regkit-num"},
         {"targets": dates, "className": "dt-left regkit-date"},
+        {"targets": ids, "className": "dt-left regkit-id"},
+        {"targets": labels, "className": "dt-left regkit-label"},
     ]
     table = ITable(
         shown,
@@ -249,6 +284,7 @@ def sortable_table(
         maxBytes=0,
         allow_html=False,
         order=[],
+        autoWidth=False,  # the browser sizes the columns to their text: no wrapping while the width is free
         style="table-layout:auto;width:auto;margin:0 auto 0 0;caption-side:bottom",
         columnDefs=[d for d in column_defs if d["targets"]],
     )

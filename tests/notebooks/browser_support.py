@@ -550,3 +550,23 @@ def svg_page(svg_text: str) -> str:
     """An HTML page showing one stored SVG at its own size (the XML declaration and doctype dropped)."""
     start = svg_text.index("<svg")
     return f"<!DOCTYPE html><html><body style='margin:0;background:#fff'>{svg_text[start:]}</body></html>"
+
+
+# --- ids and case numbers on one line (issue 25) ----------------------------------------------------------------
+
+WRAPPED_IDS_JS = """
+(root) => {
+  // Table cells holding a register id (DE-HRB-R3101-94644) or an insolvency case number (89 IN 482/24) that the
+  // browser broke over two or more lines.
+  const id = /^(?:[A-Z]{2}-[A-Za-z]+-[A-Z0-9]+-\\d+[A-Z]*|\\d+[a-z]? [A-Za-z]{1,4} \\d+\\/\\d+)$/;
+  const lines = cell => {
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    return new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top))).size;
+  };
+  return [...root.querySelectorAll('td')]
+    .filter(c => c.getBoundingClientRect().width > 0 && id.test(c.innerText.trim()) && lines(c) > 1)
+    .map(c => c.innerText.trim()).slice(0, 8);
+}
+"""
+"""JavaScript for ``page.evaluate(WRAPPED_IDS_JS, element)``: up to 8 ids or case numbers shown over two lines."""

@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 from browser_support import (
     IMAGE_JS,
+    WRAPPED_IDS_JS,
     Lab,
     artifacts_dir,
     browser,
@@ -71,6 +72,8 @@ EXPLORERS = {
     "group": "# group explorer\nGroupExplorer(clients['group'])",
 }
 CHANGE_TIMEOUT_MS = 10_000  # what one click should change; a change that never comes fails after this
+RAW_ERROR = re.compile(r"\b(?:GET|POST|PUT|DELETE) /v\d+/\S*: [45]\d\d\b|\b[45]\d\d [a-z]+(?:_[a-z]+)+\b")
+"""An error as the HTTP exchange says it ("GET /v1/company/…: 404 company_not_found"): never what a reader sees."""
 
 # From the bundled world (data/): the companies, person and group that notebooks 01, 05 and 08 research.
 COMPANY_ID, COMPANY_NAME = "DE-HRB-R3101-94644", "Gerber Dienstleistungen GmbH"
@@ -248,6 +251,12 @@ def check_view(session: Session, view: Any, where: str, min_tables: int = 0) -> 
     codes = session.page.evaluate(CODES_JS, view.element_handle())
     if codes:
         problems.append(f"{where}: shows codes where a reader expects labels: {codes}")
+    wrapped = session.page.evaluate(WRAPPED_IDS_JS, view.element_handle())
+    if wrapped:
+        problems.append(f"{where}: ids or case numbers wrapped over two lines: {wrapped}")
+    raw = RAW_ERROR.findall(view.inner_text())
+    if raw:
+        problems.append(f"{where}: an error shown as a raw HTTP line, not a sentence: {raw}")
     busy = re.findall(r"\b\w+ing …", view.inner_text())
     if busy:
         problems.append(f"{where}: still says {busy} after the work is done")
@@ -337,7 +346,7 @@ def test_company_explorer_states(session: Session) -> None:
     # error: a well-formed id the register does not know
     fill(view, "Company id", UNKNOWN_COMPANY_ID)
     click_when_enabled(view, "Load")
-    wait_text(view, r"404|not found|No company")
+    wait_text(view, r"No company has the id .*What to do:")
     settle(view)
     shot(session, view, "company_error")
     problems += check_view(session, view, "company error")

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from browser_support import (
     ACTION_TIMEOUT_MS,
+    WRAPPED_IDS_JS,
     Lab,
     artifacts_dir,
     browser,
@@ -69,16 +70,16 @@ def _run_all_cells(page: Any) -> None:
 
 
 def _credits_spent(view: Any) -> int:
-    """The explorer's "Credits spent: N" line, read from the whole view until it shows (the line is an
-    HTML widget whose element is replaced on every update: reading a matched element can race that)."""
+    """The explorer's "Credits spent by this explorer: N" line, read from the whole view until it shows (the line
+    is an HTML widget whose element is replaced on every update: reading a matched element can race that)."""
     deadline = time.monotonic() + ACTION_TIMEOUT_MS / 1000
     while True:
         text = view.inner_text()
-        found = re.search(r"Credits spent:\s*(\d+)", text)
+        found = re.search(r"Credits spent by this explorer:\s*(\d+)", text)
         if found:
             return int(found.group(1))
         if time.monotonic() > deadline:
-            raise AssertionError(f"no 'Credits spent: N' in the explorer; it shows: {text[:500]!r}")
+            raise AssertionError(f"no 'Credits spent by this explorer: N' in the explorer; it shows: {text[:500]!r}")
         time.sleep(0.25)
 
 
@@ -88,7 +89,7 @@ def _drive_company_explorer(page: Any) -> Any:
     cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="company_explorer.company_id.value"))
     view = cell.locator(".jp-OutputArea-output .widget-vbox").first
     view.scroll_into_view_if_needed()
-    view.get_by_text("Loaded Gerber Dienstleistungen GmbH").wait_for()  # the notebook's own last click
+    view.get_by_text("Gerber Dienstleistungen GmbH").first.wait_for()  # the company the notebook's cells loaded
     spent = _credits_spent(view)
 
     find_input = view.locator(".widget-text input").first  # the Find box comes first, in front of the id
@@ -113,9 +114,45 @@ def _drive_company_explorer(page: Any) -> Any:
     return view
 
 
+FIGURES_JS = """
+(cell) => {
+  // Each matplotlib figure (inline SVG) or image shown in the cell's output: its size and how far it reaches past
+  // the output area's right edge (a figure cut off or scrolled out of the cell).
+  const area = cell.getBoundingClientRect();
+  return [...cell.querySelectorAll('svg, img')]
+    .filter(e => (e.tagName !== 'svg' || e.querySelector('g[id^="figure_"]')) && e.getBoundingClientRect().width > 0)
+    .map(e => { const r = e.getBoundingClientRect();
+                return {width: Math.round(r.width), height: Math.round(r.height), over: Math.round(r.right - area.right),
+                        left: Math.round(r.left - area.left)}; });
+}
+"""
+"""JavaScript for ``page.evaluate(FIGURES_JS, output_area)``: one dict per figure shown."""
+
+
+def _check_group_cell(page: Any) -> Any:
+    """The GroupExplorer's cell after Run All: a real group drawn (not "the 0 companies"), its figure inside the
+    cell; returns the view."""
+    cell = page.locator(".jp-CodeCell", has=page.locator(".jp-InputArea", has_text="group_explorer.date.options[0]"))
+    view = cell.locator(".jp-OutputArea-output .widget-vbox").first
+    view.scroll_into_view_if_needed()
+    view.locator("svg:has(g[id^='figure_'])").first.wait_for()
+    text = view.inner_text()
+    drawn = re.search(r"Drawn: (?:the (\d+) companies|the only company)", text)
+    assert drawn is not None and int(drawn.group(1) or 1) >= 1, f"the group cell draws no company: {text[:800]!r}"
+    assert "the 0 companies" not in text
+    figures = page.evaluate(FIGURES_JS, cell.locator(".jp-OutputArea").first.element_handle())
+    assert figures, "no figure in the group explorer's cell"
+    for figure in figures:
+        assert figure["width"] > 300 and figure["height"] > 100, f"the drawing is shown at {figure}"
+        assert figure["over"] <= 1 and figure["left"] >= 0, f"the drawing reaches out of the cell: {figure}"
+    return view
+
+
 def test_07_explorers_in_jupyterlab(lab: Lab, artifacts: Path) -> None:
     """Run ``07_explorers`` in JupyterLab, then load another company in its CompanyExplorer by hand."""
-    remove_stale(artifacts, "07_explorers.png", "07_explorers_page.png", "07_explorers_failure.png")
+    remove_stale(
+        artifacts, "07_explorers.png", "07_explorers_page.png", "07_explorers_group.png", "07_explorers_failure.png"
+    )
     lab.start_kernel(NOTEBOOK.name)
     with browser() as launched:
         page = new_page(launched)
@@ -126,14 +163,19 @@ def test_07_explorers_in_jupyterlab(lab: Lab, artifacts: Path) -> None:
             print(f"JupyterLab ready: {time.monotonic() - started:.1f} s")
             _run_all_cells(page)
             print(f"all cells run: {time.monotonic() - started:.1f} s")
+            group = _check_group_cell(page)
+            screenshot(group, artifacts / "07_explorers_group.png")
             view = _drive_company_explorer(page)
             print(f"explorer driven: {time.monotonic() - started:.1f} s")
             screenshot(view, artifacts / "07_explorers.png")
             page.screenshot(path=str(artifacts / "07_explorers_page.png"))
+            wrapped = page.evaluate(WRAPPED_IDS_JS, page.locator(".jp-Notebook").first.element_handle())
+            assert not wrapped, f"ids or case numbers wrapped over two lines: {wrapped}"
         except Exception as exc:
             page.screenshot(path=str(artifacts / "07_explorers_failure.png"), full_page=True)
             raise AssertionError(
                 f"browser check failed ({exc}); screenshot in {artifacts}; server log:\n{lab.log_text()}"
             ) from exc
     assert (artifacts / "07_explorers.png").stat().st_size > 10_000
+    assert (artifacts / "07_explorers_group.png").stat().st_size > 10_000
     print(f"screenshot: {artifacts / '07_explorers.png'}")

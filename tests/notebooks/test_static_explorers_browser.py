@@ -10,11 +10,22 @@ Chromium/playwright/JupyterLab, failed instead under ``REGKIT_BROWSER_TESTS=1`` 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_support import artifacts_dir, browser, browser_tools, new_page, remove_stale, running_lab
+from browser_support import (
+    IMAGE_JS,
+    WRAPPED_IDS_JS,
+    artifacts_dir,
+    browser,
+    browser_tools,
+    image_problems,
+    new_page,
+    remove_stale,
+    running_lab,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -82,12 +93,18 @@ def test_explorers_show_their_snapshot_in_an_untrusted_notebook(tmp_path: Path, 
             assert first.locator(".jupyter-widgets, .widget-vbox").count() == 0  # untrusted: no widget view
             text = first.inner_text()
             assert "Insolvency proceedings" in text and "Search (0 credits, cached)" in text
-            assert all(case in text for case in cases) and "Credits spent: 20" in text
-            assert "Drawn: the " in second.inner_text()
+            assert all(case in text for case in cases) and "Credits spent by this explorer: 20" in text
+            drawn = re.search(r"Drawn: (?:the (\d+) companies|the only company)", second.inner_text())
+            assert drawn is not None and int(drawn.group(1) or 1) >= 1, second.inner_text()[:800]  # a real group
+            for output in (first, second):
+                wrapped = page.evaluate(WRAPPED_IDS_JS, output.element_handle())
+                assert not wrapped, f"ids or case numbers wrapped over two lines: {wrapped}"
             for output in (first, second):
                 images = output.evaluate(IMAGES_JS)
                 assert [i["alt"] for i in images] == ["figure"], images
                 assert images[0]["width"] > 300 and images[0]["height"] > 100 and images[0]["shown"] > 300, images
+                drawn_image = output.locator("img").first.element_handle()
+                assert not image_problems(page.evaluate(IMAGE_JS, drawn_image))  # loaded, not blank
                 cell = output.locator("table").first
                 if cell.count():  # the table style survives as inline styles: dates do not wrap
                     assert "nowrap" in (cell.locator("td").nth(1).get_attribute("style") or "")

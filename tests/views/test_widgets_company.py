@@ -27,7 +27,7 @@ def test_an_explorer_is_a_vbox_with_its_parts_as_attributes(client: Any) -> None
     assert isinstance(explorer.company_id, widgets.Text) and isinstance(explorer.load_button, widgets.Button)
     assert isinstance(explorer.tabs, widgets.Tab) and tuple(explorer.tabs.titles) == logic.TABS
     assert "Enter a company id" in explorer.status.value and explorer.load_button.disabled
-    assert "Credits spent: 0" in explorer.credits.value
+    assert "Credits spent by this explorer: 0" in explorer.credits.value
 
 
 @pytest.mark.parametrize(
@@ -55,7 +55,7 @@ def test_loading_fills_every_tab(client: Any, company: Any, fresh_figures: Any) 
     explorer.load_button.click()
     assert explorer.record.raw["id"] == DISTRESSED
     assert f"Loaded {raw['name']['name']} (10 credits)." in explorer.status.value
-    assert "Credits spent: 10" in explorer.credits.value and client.credits_spent == 10
+    assert "Credits spent by this explorer: 10" in explorer.credits.value and client.credits_spent == 10
     panes = explorer.panes
     assert raw["name"]["name"] in panes["summary"].value
     assert "<svg" in panes["histories"].value and raw["address"]["formatted_value"] in panes["histories"].value
@@ -278,3 +278,39 @@ def test_a_404_clears_what_the_tabs_showed(client: Any) -> None:
     assert explorer.metrics.options == () and explorer.indicator_chart.value == ""
     assert explorer.owners_button.disabled and "Load a company first." in explorer.owners_pane.value
     assert client.credits_spent == 20
+
+
+SPIN_OFF_SOURCE = "DE-HRB-G1103-60303"  # data/README.md: a spin-off transferor, assets to DE-HRB-G1103-116776
+
+
+def test_the_links_tab_names_a_spin_off_in_words(client: Any, company: Any) -> None:
+    raw = company(SPIN_OFF_SOURCE)
+    recipient = raw["asset_spin_offs"][0]
+    explorer = CompanyExplorer(client, SPIN_OFF_SOURCE)
+    explorer.load_button.click()
+    links = explorer.panes["links"].value
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", links)
+    assert "spin_off" not in links and any(c.lower().startswith("spin-off") for c in cells), cells
+    ids = re.findall(r'<td class="regkit-id">([^<]*)</td>', links)  # ids stay on one line (white-space:nowrap)
+    assert SPIN_OFF_SOURCE in ids and recipient["company_id"] in ids
+
+
+def test_an_unknown_company_is_a_sentence_not_an_http_line(client: Any, world: Any) -> None:
+    unknown = "DE-HRB-R3101-99999"
+    assert unknown not in world.companies
+    explorer = CompanyExplorer(client, unknown)
+    explorer.load_button.click()
+    shown = re.sub(r"<[^>]+>", "", explorer.status.value)
+    assert unknown in shown and "What to do:" in shown
+    assert "GET " not in shown and "/v1/" not in shown and "404" not in shown and "company_not_found" not in shown
+
+
+def test_the_credits_line_counts_this_explorers_spending(client: Any) -> None:
+    first, second = CompanyExplorer(client, WALDSTEIN), CompanyExplorer(client, DISTRESSED)
+    first.load_button.click()
+    second.load_button.click()
+    assert client.credits_spent == 20  # two company lookups, 10 credits each (the price list)
+    assert "Credits spent by this explorer: 10 " in second.credits.value and "in all: 20 spent" in second.credits.value
+    first.load_button.click()  # from the cache: this explorer saved 10, spent nothing more
+    assert "this explorer: 10 · saved by the cache: 10 · its client in all: 20 spent, 10 saved" in first.credits.value
+    assert "this explorer: 10 · saved by the cache: 0" in second.credits.value

@@ -41,7 +41,7 @@ def test_download_shows_path_and_size_and_the_cost_drops_to_zero(client: Any, tm
     saved = [p for p in (tmp_path / "docs").iterdir() if not p.name.startswith(".")]
     assert len(saved) == 1 and saved[0].suffix == ".xml"
     assert str(saved[0]) in panel.result.value and f"{saved[0].stat().st_size:,} bytes" in panel.result.value
-    assert client.credits_spent == 30 and "Credits spent: 30" in explorer.credits.value
+    assert client.credits_spent == 30 and "Credits spent by this explorer: 30" in explorer.credits.value
     assert panel.button.description == "Download (0 credits)"  # the directory has it now
     panel.button.click()
     assert "kept" in panel.result.value and client.credits_spent == 30
@@ -55,7 +55,8 @@ def test_an_error_is_shown_not_raised(client: Any, tmp_path: Path) -> None:
     panel.directory.value = str(tmp_path / "file" / "sub")
     panel.choice.value = panel.choice.options[0][1]
     assert panel.download() is None
-    assert "cannot write documents" in panel.result.value and client.credits_spent == 10
+    assert "Not downloaded. Cannot write documents" in panel.result.value and client.credits_spent == 10
+    assert "What to do: choose a directory" in panel.result.value  # a sentence: what happened, what to do
 
 
 def test_choices_and_result_html_without_widgets(client: Any, tmp_path: Path) -> None:

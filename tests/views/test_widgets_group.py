@@ -62,11 +62,16 @@ def test_the_crawl_draws_the_group_and_lists_interlocks(client: Any, fresh_figur
     assert "The crawl, level by level:" in explorer.report.value and "Spent credits" in explorer.report.value
     assert explorer.crawl_button.description == "Crawl (0 credits, cached)"  # the same crawl again: all cached
     assert "Everything the crawl reaches is cached" in explorer.estimate.value
-    assert list(explorer.date.options) == [*logic.change_dates(G), "current"] and explorer.date.value == "current"
+    founded = G.nodes[SUBSIDIARY]["incorporated_at"]  # the seed's founding, as the register answered it
+    assert list(explorer.date.options) == [*logic.change_dates(G, since=founded), "current"]
+    assert explorer.date.options[0] == founded.isoformat() and explorer.date.value == "current"
     assert "<svg" in explorer.drawing.value
     assert f"<!-- {G.nodes[TOP]['name']} ({TOP}) and its group -->" in explorer.drawing.value  # the title, as SVG says
     current = logic.interlocks_frame(G, None)
     assert all(name in explorer.interlocks.value for name in current["name"])
+    headings = re.findall(r"<th[^>]*>([^<]*)</th>", explorer.interlocks.value)  # says what its count counts
+    assert "Companies served" in headings and "N companies" not in headings
+    assert "how many of them each person serves" in explorer.interlocks.value
     assert fresh_figures() == []
 
 
@@ -320,3 +325,17 @@ def test_the_interactive_view_shows_the_drawn_group_in_sigma(client: Any, world:
     assert client.credits_spent == spent
     explorer.seed.value = "DE-HRB-R2103-65834"  # a new seed clears the view
     assert explorer.interactive.children == ()
+
+
+def test_every_day_on_the_slider_draws_the_seeds_group(client: Any, fresh_figures: Any) -> None:
+    """No day before the seed existed: each option draws at least the seed (issue 25: notebook 07's snapshot read
+    "Drawn: the 0 companies … on 1992-02-03" over an empty drawing)."""
+    explorer = _up(client)
+    explorer.estimate_button.click()
+    explorer.crawl_button.click()
+    for option in (explorer.date.options[0], explorer.date.options[len(explorer.date.options) // 2]):
+        explorer.date.value = option
+        counted = re.search(r"Drawn: the (\d+) companies|Drawn: the only company", explorer.drawn.value)
+        assert counted is not None and int(counted.group(1) or 1) >= 1, explorer.drawn.value
+        assert f"on {option}" in explorer.drawn.value and "<svg" in explorer.drawing.value
+    assert fresh_figures() == []

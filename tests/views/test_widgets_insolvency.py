@@ -85,7 +85,7 @@ def test_a_search_shows_a_formatted_table_and_then_costs_nothing(client: Any, pr
     first = _by_id(proceedings)[expected[0]]
     assert first["opened_at"][:10] in set(shown["Opened"])
     assert first["court"].removeprefix("Amtsgericht ") in set(shown["Court"])  # the town: every court is one
-    assert client.credits_spent == 10 and "Credits spent: 10" in explorer.credits.value
+    assert client.credits_spent == 10 and "Credits spent by this explorer: 10" in explorer.credits.value
     assert "Search page 1: 0 credits, cached." in explorer.cost.value
     assert explorer.search_button.description == "Search (0 credits, cached)"
     explorer.search_button.click()
@@ -183,7 +183,7 @@ def test_clicking_a_row_shows_its_events(client: Any, world: Any) -> None:
     said = {"proceedings_opened": "proceedings opened", "discharge_granted": "discharge granted"}
     for event in proceeding["events"]:  # each event by its label (the code's words), never the code itself
         assert said.get(event["event_type"], event["event_type"].replace("_", " ")) in explorer.events.value
-    assert client.credits_spent == 20 and "Credits spent: 20" in explorer.credits.value
+    assert client.credits_spent == 20 and "Credits spent by this explorer: 20" in explorer.credits.value
     explorer.table.selected_rows = []
     explorer.table.selected_rows = [0]
     assert "(0 credits, cached)" in explorer.events.value and client.credits_spent == 20

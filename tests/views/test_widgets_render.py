@@ -52,7 +52,7 @@ def test_figures_become_inline_svg_without_pyplot(fresh_figures: Any) -> None:
 def test_credits_show_the_budget_when_there_is_one(make_client: Any) -> None:
     client = make_client(budget=100)
     client.get_company("DE-HRB-R2103-65834")
-    assert "Credits spent: 10 · saved by the cache: 0 · budget left: 90 of 100" in credits_html(client)
+    assert "Credits spent by this client: 10 · saved by the cache: 0 · budget left: 90 of 100" in credits_html(client)
 
 
 @pytest.mark.parametrize("name", WIDGET_MODULES)

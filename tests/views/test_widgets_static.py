@@ -42,7 +42,7 @@ def test_an_insolvency_search_shows_as_a_snapshot(client: Any, world: Any) -> No
     html = _snapshot(explorer)
     assert "Insolvency proceedings" in html and "A snapshot of the explorer" in html
     assert "Query</span> <code>Ahrens</code>" in html
-    assert "Search (0 credits, cached)" in html and "Credits spent: 20" in html
+    assert "Search (0 credits, cached)" in html and "Credits spent by this explorer: 20" in html
     assert all(case in html for case in explorer.table.df["Case"])
     assert f"{proceeding['debtor_name']} ({proceeding['case_number']})" in html  # the events' line
     assert 'background:#ddf4ff"><td' in html  # the clicked row is marked

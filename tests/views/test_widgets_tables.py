@@ -94,3 +94,19 @@ def test_sortable_table_rows_are_clickable(company: Any) -> None:
     assert picked == [len(reps) - 1, None]
     defs = table._dt_args["columnDefs"]
     assert {"targets": [2], "className": "dt-left regkit-date"} in defs
+
+
+def test_every_id_and_case_number_of_the_world_is_kept_on_one_line(world: Any, proceedings: Any) -> None:
+    """Each company id and case number the bundled world has is recognised as one (so its cells never wrap), in a
+    static table and in a sortable one; names are not."""
+    from regkit.widgets.tables import is_id_column
+
+    ids = pd.Series(sorted(world.companies))
+    cases = pd.Series(sorted({p["case_number"] for p in proceedings}))
+    assert is_id_column(ids) and is_id_column(cases)
+    assert not is_id_column(pd.Series([c["name"]["name"] for c in list(world.companies.values())[:50]]))
+    frame = pd.DataFrame({"company_id": ids[:3].tolist(), "case_number": cases[:3].tolist(), "n": [1, 2, 3]})
+    out = table_html(frame)
+    assert out.count('<td class="regkit-id">') == 6 and re.search(r"td\.regkit-id[^{}]*\{white-space:nowrap\}", out)
+    table = sortable_table(frame)
+    assert {"targets": [0, 1], "className": "dt-left regkit-id"} in table._dt_args["columnDefs"]
