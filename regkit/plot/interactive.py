@@ -38,13 +38,17 @@ __all__ = ["group_interactive", "view_graph"]
 
 
 def view_graph(
-    G: nx.MultiDiGraph, company_id: str | None = None, date: Any = None, persons: bool = False
+    G: nx.MultiDiGraph,
+    company_id: str | None = None,
+    date: Any = None,
+    persons: bool = False,
+    all_persons: bool = False,
 ) -> nx.DiGraph:
     """The graph the interactive view shows: one node per drawn node, one edge per pair, attributes to display.
 
     Parameters
     ----------
-    G, company_id, date, persons
+    G, company_id, date, persons, all_persons
         As for :func:`regkit.plot.group`.
 
     Returns
@@ -63,7 +67,7 @@ def view_graph(
     >>> V.nodes["DE-HRB-R2103-65834"]["label"], V.nodes["DE-HRB-R2103-65834"]["legal_form"]
     ('Luxlog Holding AG', 'AG')
     """
-    H = drawn_group(G, company_id, date, persons)
+    H = drawn_group(G, company_id, date, persons, all_persons)
     labels = short_labels(H, sorted(H))
     pos = layered_layout(H, max_row=12, row_gap=1.0, layer_gap=0.8, stagger=True)
     V = nx.DiGraph()
@@ -104,6 +108,7 @@ def group_interactive(
     company_id: str | None = None,
     date: Any = None,
     persons: bool = False,
+    all_persons: bool = False,
     *,
     on_select: Callable[[str], Any] | None = None,
     height: int = 600,
@@ -113,9 +118,10 @@ def group_interactive(
 
     Parameters
     ----------
-    G, company_id, date, persons
+    G, company_id, date, persons, all_persons
         As for :func:`regkit.plot.group`: the group of ``company_id`` (default all of ``G``) on ``date``,
-        people only with ``persons``. The seed has a yellow halo.
+        people only with ``persons`` (those linked to two or more companies, everyone with ``all_persons``).
+        The seed has a yellow halo.
     on_select : callable, optional
         Called with the node id whenever a node is selected in the view (e.g. to crawl it; see the module docstring).
     height : int
@@ -130,7 +136,7 @@ def group_interactive(
     """
     from ipysigma import Sigma  # type: ignore[import-untyped]  # imported on use: it loads ipywidgets
 
-    V = view_graph(G, company_id, date, persons)
+    V = view_graph(G, company_id, date, persons, all_persons)
     options: dict[str, Any] = {
         "layout": {n: {"x": a["x"], "y": a["y"]} for n, a in V.nodes(data=True)},
         "raw_node_color": "color",

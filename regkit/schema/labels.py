@@ -377,3 +377,27 @@ def line_item_label(name: str, formatted_name: str | None = None, statement: str
             if label is not None:
                 return label
     return _bare(formatted_name or name) if (formatted_name or name) else ""
+
+
+# --- group drawings (regkit.plot.group, issue 25) ---------------------------------------------------------
+#: A person's role as the line from the person to a company reads in a group drawing: English, with the
+#: German register term as a gloss where it carries meaning.
+GROUP_ROLE_LABELS: dict[str, str] = {
+    "DIRECTOR": "director",
+    "PROKURA": "signatory (Prokura)",
+    "SHAREHOLDER": "shareholder",
+    "PERSONAL_LIABLE_DIRECTOR": "general partner (phG)",
+    "OWNER": "owner",
+    "PARTNER": "partner",
+    "LIQUIDATOR": "liquidator",
+    "OTHER": "other role",
+}
+
+#: The relations between companies as a group drawing labels them (legend and lines).
+GROUP_LINK_LABELS: dict[str, str] = {
+    "merger": "merger (Verschmelzung)",
+    "spin_off": "spin-off (Spaltung)",
+    "profit_transfer": "profit-transfer agreement (Organschaft)",
+    "shareholder": "shareholding",
+    "general_partner": "general partner (phG)",
+}

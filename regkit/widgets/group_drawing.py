@@ -16,17 +16,17 @@ __all__ = ["drawing_html", "drawn_companies", "drawn_nodes", "drawn_text", "inte
 
 
 def drawn_nodes(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -> set[str]:
-    """The nodes the drawing shows: a company seed's group (:func:`regkit.plot.group.select_group`); for a
-    person seed the person and every company crawled. Natural persons only with ``persons``."""
-    from regkit.plot.group import select_group
+    """The nodes the drawing shows: a company seed's group (:func:`regkit.plot.group.drawn_group`: with
+    ``persons`` the people linked to two or more of its companies); for a person seed the person and every
+    company crawled (with ``persons`` every person crawled). Natural persons only with ``persons``."""
+    from regkit.plot.group import drawn_group
 
     if G.nodes[seed].get("kind") == NATURAL_PERSON:
         nodes = {n for n, kind in G.nodes(data="kind") if kind != NATURAL_PERSON} | {seed}
         if persons:
             nodes |= {n for n, kind in G.nodes(data="kind") if kind == NATURAL_PERSON}
         return nodes
-    nodes = select_group(G, seed, day, persons)
-    return nodes if persons else {n for n in nodes if G.nodes[n].get("kind") != NATURAL_PERSON}
+    return set(drawn_group(G, seed, day, persons))
 
 
 def _shown(G: Any, seed: str, day: _dt.date | None, persons: bool) -> Any:
@@ -58,7 +58,7 @@ def drawn_text(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -
     counted = "the only company" if companies == 1 else f"the {count_text(companies)} companies"
     text = f"Drawn: {counted} of the group of {G.nodes[top].get('name') or top} ({top}) {when}"
     if persons:
-        return f"{text}, and {plural(people, 'person', 'persons')} who represent them."
+        return f"{text}, and {plural(people, 'person', 'persons')} linked to two or more of them."
     return f'{text}; people hidden (tick "draw people").'
 
 

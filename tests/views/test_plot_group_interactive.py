@@ -50,11 +50,12 @@ def test_edges_point_down_and_are_coloured_by_relation() -> None:
 def test_persons_optional_labels_shared_with_the_drawing_and_deterministic() -> None:
     G = hand_built()
     assert "p-1" not in _nodes(regkit.plot.group_interactive(G))
-    widget = regkit.plot.group_interactive(G, persons=True)
+    assert {"p-1", "p-2"} & set(_nodes(regkit.plot.group_interactive(G, persons=True))) == {"p-1"}  # on 2 companies
+    widget = regkit.plot.group_interactive(G, persons=True, all_persons=True)
     nodes = _nodes(widget)
     assert {"p-1", "p-2"} <= set(nodes)
     assert {n: a["label"] for n, a in nodes.items()} == short_labels(G, sorted(G))
-    assert widget.layout == regkit.plot.group_interactive(G, persons=True).layout
+    assert widget.layout == regkit.plot.group_interactive(G, persons=True, all_persons=True).layout
 
 
 def test_selecting_a_node_calls_back() -> None:

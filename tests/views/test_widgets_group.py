@@ -111,7 +111,8 @@ def test_the_drawn_line_counts_what_is_drawn_on_the_slider_date(client: Any) -> 
     explorer.persons.value = True
     companies, people = _labelled(explorer.drawing.value)
     assert people and f"the {len(companies)} companies" in explorer.drawn.value
-    assert f"and {len(people)} persons who represent them." in explorer.drawn.value
+    persons = f"{len(people)} person" + ("s" if len(people) != 1 else "")
+    assert f"and {persons} linked to two or more of them." in explorer.drawn.value
     assert len(G) > len(companies) + len(people)  # the crawl found more than the group drawn on that day
 
 
@@ -238,7 +239,7 @@ def test_down_from_a_parent_found_by_name_maps_the_whole_group(client: Any, worl
     ) in explorer.drawn.value
     explorer.persons.value = True
     assert f"Drawn: the {drawn} companies of the group of {name} ({WALDSTEIN}) over time" in explorer.drawn.value
-    assert " persons who represent them." in explorer.drawn.value
+    assert " linked to two or more of them." in explorer.drawn.value
     assert (
         f"<!-- {world.companies[WALDSTEIN]['name']['name']} ({WALDSTEIN}) and its group -->" in explorer.drawing.value
     )
