@@ -85,7 +85,7 @@ def drawing_html(G: Any, seed: str, day: _dt.date | None, persons: bool = False)
 
 
 def interactive_view(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -> Any:
-    """The seed's group on ``day`` as :func:`regkit.plot.group_interactive` shows it (an ``ipysigma.Sigma``): the
+    """The seed's group on ``day`` as :func:`regkit.plot.group_interactive` shows it (its legend and ``ipysigma.Sigma``): the
     same companies as :func:`drawing_html` draws (a person seed: the companies crawled from them, with people)."""
     from regkit.plot.interactive import group_interactive
 

@@ -311,7 +311,7 @@ def test_the_interactive_view_shows_the_drawn_group_in_sigma(client: Any, world:
     assert explorer.interactive.children == () and "<svg" in explorer.drawing.value
     explorer.view.value = "interactive"
     (view,) = explorer.interactive.children
-    assert isinstance(view, Sigma) and explorer.drawing.value == ""
+    assert isinstance(view.sigma, Sigma) and explorer.drawing.value == ""
     nodes = {node["key"] for node in view.data["nodes"]}
     assert set(members) <= nodes and all(n.startswith("DE-") for n in nodes)  # the companies; people hidden
     assert f"Drawn: the {len(members)} companies" in explorer.drawn.value
