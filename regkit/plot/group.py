@@ -318,8 +318,9 @@ def _people_caption(ax: Any, H: nx.MultiDiGraph, canvas: Canvas, all_persons: bo
         style="italic",
         ha="left",
         va="bottom",
-        zorder=3,
+        zorder=3.4,  # over the notes on the people's lines
         gid="people-caption",
+        bbox={"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none", "alpha": 0.9},
     )
 
 

@@ -189,20 +189,25 @@ def company_units(
 def place_people(
     H: nx.MultiDiGraph, units: dict[Any, tuple[float, float]], people: list[Any], max_row: int
 ) -> dict[Any, tuple[float, float]]:
-    """Each person in a row below the companies, under the mean x of the companies they are linked to.
+    """Each person in a row below the companies, under the mean x of the companies they are linked to (moved
+    half a column aside, so that the lines to the rows of one column do not lie on one another).
 
     People are ordered by that mean (then id) and pushed apart to one column each; more than ``max_row``
     of them wrap into further rows. Deterministic.
     """
 
-    def middle(person: Any) -> float:
+    columns = sorted({x for x, _ in units.values()}) or [0.0]
+
+    def middle(person: Any) -> float:  # between two columns: lines to one column's rows then part
         xs = [units[m][0] for m in (set(H.predecessors(person)) | set(H.successors(person))) if m in units]
-        return sum(xs) / len(xs) if xs else 0.0
+        mean = sum(xs) / len(xs) if xs else columns[0]
+        nearest = min(columns, key=lambda c: (abs(c - mean), c))
+        return nearest + (0.5 if mean >= nearest else -0.5)
 
     wanted = sorted(people, key=lambda p: (middle(p), str(p)))
     xs = [x for x, _ in units.values()] or [0.0]
     left, right = min(xs), max(max(xs), min(xs) + max_row - 1)
-    y = min((y for _, y in units.values()), default=0.0) - 1.0 - CHANNEL * 1.6
+    y = min((y for _, y in units.values()), default=0.0) - 1.0 - CHANNEL * 3  # room for the lines to fan out
     placed: dict[Any, tuple[float, float]] = {}
     for start in range(0, len(wanted), max_row):
         row = wanted[start : start + max_row]

@@ -212,8 +212,10 @@ def draw_links(
         (xa, ya), (xb, yb) = pos[link.upper], pos[link.lower]
         ax.plot([xa, xb], [ya, yb], color=colour, linewidth=width * 1.6, alpha=0.8, zorder=0.5, gid="person-line")
         if link.note:
-            at = _free_spot((xa, ya), (xb, yb), link.note, font_size, taken, canvas)
-            _note(ax, (xa, ya), (xb, yb), link.note, colour, font_size, f"role:{link.upper}>{link.lower}", at)
+            at, free = _free_spot((xa, ya), (xb, yb), link.note, font_size, taken, canvas)
+            _note(
+                ax, (xa, ya), (xb, yb), link.note, colour, font_size, f"role:{link.upper}>{link.lower}", at, on_top=free
+            )
     for link in others:  # thin and straight, in the style of the relation
         _, colour, line, width = EDGE_STYLES[link.style]
         event = link.style in ("merger", "spin_off")
@@ -233,8 +235,8 @@ def draw_links(
             a, b = (xs[0], ys[0]), (xs[-1], ys[-1])
             turn = link.note is not None  # a share reads upright; a longer note runs along its line
             if len(xs) == 2:
-                at = _free_spot(a, b, note, font_size, taken, canvas, turn)
-                _note(ax, a, b, note, colour, font_size, f"note:{link.upper}>{link.lower}", at, turn=turn)
+                at, free = _free_spot(a, b, note, font_size, taken, canvas, turn)
+                _note(ax, a, b, note, colour, font_size, f"note:{link.upper}>{link.lower}", at, turn=turn, on_top=free)
             else:  # an arc: at its top
                 middle = (xs[len(xs) // 2], ys[len(ys) // 2])
                 _note(ax, a, b, note, colour, font_size, f"note:{link.upper}>{link.lower}", 0.5, middle, turn=False)
@@ -291,9 +293,9 @@ def _free_spot(
     taken: list[Box],
     canvas: Canvas,
     turn: bool = True,
-) -> float:
+) -> tuple[float, bool]:
     """The fraction of the line from ``a`` to ``b`` where its note hits no label, marker or other note (the
-    least crowded one if every spot is taken); the box found is added to ``taken``."""
+    least crowded one if every spot is taken), and whether it is free; a free box is added to ``taken``."""
 
     def hits(box: Box) -> float:
         inside = canvas.xlim[0] <= box[0] and box[2] <= canvas.xlim[1]
@@ -302,7 +304,7 @@ def _free_spot(
             for o in taken
         ) + (0.0 if inside else 1.0)
 
-    spots = [0.5 + d for step in range(9) for d in ((step * 0.05, -step * 0.05) if step else (0.0,))]
+    spots = [round(0.95 - step * 0.025, 3) for step in range(37)]  # from the company end: there lines part
     best = min(
         spots,
         key=lambda t: (
@@ -311,8 +313,10 @@ def _free_spot(
             spots.index(t),
         ),
     )
-    taken.append(_note_box(a, b, best, text, size, turn))
-    return best
+    free = hits(_note_box(a, b, best, text, size, turn)) == 0
+    if free:
+        taken.append(_note_box(a, b, best, text, size, turn))
+    return best, free
 
 
 def _note(
@@ -326,6 +330,7 @@ def _note(
     at: float,
     point: tuple[float, float] | None = None,
     turn: bool = True,
+    on_top: bool = True,
 ) -> None:
     """``text`` on the line from ``a`` to ``b`` (at the fraction ``at`` of it), turned along it, on white."""
     import math
@@ -344,7 +349,7 @@ def _note(
         rotation_mode="anchor",
         ha="center",
         va="center",
-        zorder=3.2,
+        zorder=3.2 if on_top else 1.95,  # a note with no free spot goes under the labels and markers
         gid=gid,
         bbox={"boxstyle": "round,pad=0.12", "facecolor": "white", "edgecolor": "none", "alpha": 0.9},
     )

@@ -220,3 +220,20 @@ def test_company_labels_and_share_labels_do_not_overlap(crawled: Any) -> None:
     assert overlapping(boxes) == []
     figure = ax.figure.bbox
     assert all(figure.x0 <= b.x0 and b.x1 <= figure.x1 and figure.y0 <= b.y0 and b.y1 <= figure.y1 for b in boxes)
+
+
+def test_no_note_on_a_line_covers_a_company_label_or_a_marker(crawled: Any) -> None:
+    ax = regkit.plot.group(crawled, company_id=WALDSTEIN, persons=True)
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    labels = label_texts(ax)
+    notes = [t for t in ax.texts if (t.get_gid() or "").startswith(("role:", "note:", "share:"))]
+    assert len(notes) > 15
+    for label in labels.values():
+        box = label.get_window_extent(renderer)
+        for note in notes:  # a note where no spot was free goes under the labels (zorder), never over them
+            if note.get_zorder() > label.get_zorder():
+                assert overlapping([box, note.get_window_extent(renderer)]) == [], (label.get_text(), note.get_text())
+    markers = min(c.get_zorder() for c in ax.collections)
+    placed = [n for n in notes if n.get_gid().startswith("role:") and n.get_zorder() > markers]
+    assert len(placed) >= len(notes) // 2  # most roles find a free spot on their line
