@@ -75,7 +75,8 @@ def drawing_html(G: Any, seed: str, day: _dt.date | None, persons: bool = False)
     if G.nodes[seed].get("kind") == NATURAL_PERSON:
         title = f"{G.nodes[seed].get('name') or seed} and the companies crawled from them"
         title += f" on {day.isoformat()}" if day is not None else ""
-        ax = group(G.subgraph(drawn_nodes(G, seed, day, True)), None, date=day, persons=True, title=title)
+        around = G.subgraph(drawn_nodes(G, seed, day, True))
+        ax = group(around, None, date=day, persons=True, all_persons=True, title=title)  # the seed person too
     else:
         ax = group(G, None, company_id=seed, date=day, persons=persons)
     try:
@@ -90,7 +91,8 @@ def interactive_view(G: Any, seed: str, day: _dt.date | None, persons: bool = Fa
     from regkit.plot.interactive import group_interactive
 
     if G.nodes[seed].get("kind") == NATURAL_PERSON:
-        return group_interactive(G.subgraph(drawn_nodes(G, seed, day, True)), date=day, persons=True, height=520)
+        around = G.subgraph(drawn_nodes(G, seed, day, True))
+        return group_interactive(around, date=day, persons=True, all_persons=True, height=520)
     return group_interactive(G, company_id=seed, date=day, persons=persons, height=520)
 
 
