@@ -206,14 +206,14 @@ def group(
         ax = fig.add_axes((0.0, 0.0, 1.0, top_room))
     if layout == "spring":
         links = ([], [*links[0], *links[1]], links[2])
-    draw_links(ax, canvas, links, date is None, font_size)
+    unplaced = draw_links(ax, canvas, links, date is None, font_size)
     _draw_nodes(ax, H, canvas, node_size, company_id)
     for node in names:
         x, y = canvas.pos[node]
         ax.text(
             x,
             y - canvas.marker - 2 / 72,
-            "\n".join(canvas.lines[node]),
+            "\n".join([*canvas.lines[node], *_more_roles(unplaced.get(node))]),
             ha="center",
             va="top",
             fontsize=canvas.fonts[node],
@@ -299,6 +299,13 @@ def _draw_nodes(ax: Any, H: nx.MultiDiGraph, canvas: Canvas, node_size: float, s
                 linewidths=0.8,
                 zorder=2,
             )
+
+
+def _more_roles(roles: Any) -> list[str]:
+    """The lines under a person's name for the roles no spot on their line was free for: "director ×9"."""
+    if not roles:
+        return []
+    return ["lines not labelled:", *(f"{role} ×{count}" for role, count in sorted(roles.items()))]
 
 
 def _people_caption(ax: Any, H: nx.MultiDiGraph, canvas: Canvas, all_persons: bool, font_size: float) -> None:

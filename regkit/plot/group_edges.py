@@ -11,7 +11,7 @@ parent) is a thin straight line in its relation's style; a person's roles are th
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any, NamedTuple
 
 import networkx as nx
@@ -200,22 +200,31 @@ def draw_links(
     links: tuple[list[Link], list[Link], list[Link]],
     fade_ended: bool,
     font_size: float = 9.0,
-) -> None:
+) -> dict[Any, Counter[str]]:
     """Draw the connectors (orthogonal, weighted by share, the share below 100 % printed on them), the other
     links (straight, their note — a merger's or spin-off's kind and year — on them) and the person links
-    (straight, thin, the roles on them) on ``ax``."""
+    (straight, thin, the roles on them) on ``ax``.
+
+    Returns
+    -------
+    dict
+        Person → the roles (notes) of their lines that found no free spot on the line, counted: the caller
+        says them under the person's name instead (no text is drawn over another).
+    """
     tree, others, persons = links
     pos = canvas.pos
     taken = _label_boxes(canvas)
+    unplaced: dict[Any, Counter[str]] = defaultdict(Counter)
     for link in sorted(persons, key=lambda link: (str(link.upper), pos[link.lower][0])):
         _, colour, width = PERSON_LINK
         (xa, ya), (xb, yb) = pos[link.upper], pos[link.lower]
         ax.plot([xa, xb], [ya, yb], color=colour, linewidth=width * 1.6, alpha=0.8, zorder=0.5, gid="person-line")
         if link.note:
             at, free = _free_spot((xa, ya), (xb, yb), link.note, font_size, taken, canvas)
-            _note(
-                ax, (xa, ya), (xb, yb), link.note, colour, font_size, f"role:{link.upper}>{link.lower}", at, on_top=free
-            )
+            if free:
+                _note(ax, (xa, ya), (xb, yb), link.note, colour, font_size, f"role:{link.upper}>{link.lower}", at)
+            else:
+                unplaced[link.upper][link.note] += 1
     for link in others:  # thin and straight, in the style of the relation
         _, colour, line, width = EDGE_STYLES[link.style]
         event = link.style in ("merger", "spin_off")
@@ -235,8 +244,8 @@ def draw_links(
             a, b = (xs[0], ys[0]), (xs[-1], ys[-1])
             turn = link.note is not None  # a share reads upright; a longer note runs along its line
             if len(xs) == 2:
-                at, free = _free_spot(a, b, note, font_size, taken, canvas, turn)
-                _note(ax, a, b, note, colour, font_size, f"note:{link.upper}>{link.lower}", at, turn=turn, on_top=free)
+                at, _ = _free_spot(a, b, note, font_size, taken, canvas, turn)  # a rare link: drawn even if crowded
+                _note(ax, a, b, note, colour, font_size, f"note:{link.upper}>{link.lower}", at, turn=turn)
             else:  # an arc: at its top
                 middle = (xs[len(xs) // 2], ys[len(ys) // 2])
                 _note(ax, a, b, note, colour, font_size, f"note:{link.upper}>{link.lower}", 0.5, middle, turn=False)
@@ -250,6 +259,7 @@ def draw_links(
         for index, parent in enumerate(order):
             track = band + canvas.marker + (index + 1) / (len(order) + 1) * CHANNEL * canvas.row
             _draw_family(ax, canvas, parent, parents[parent], track, fade_ended, spines, font_size)
+    return dict(unplaced)
 
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in inches
@@ -330,7 +340,6 @@ def _note(
     at: float,
     point: tuple[float, float] | None = None,
     turn: bool = True,
-    on_top: bool = True,
 ) -> None:
     """``text`` on the line from ``a`` to ``b`` (at the fraction ``at`` of it), turned along it, on white."""
     import math
@@ -349,7 +358,7 @@ def _note(
         rotation_mode="anchor",
         ha="center",
         va="center",
-        zorder=3.2 if on_top else 1.95,  # a note with no free spot goes under the labels and markers
+        zorder=3.2,
         gid=gid,
         bbox={"boxstyle": "round,pad=0.12", "facecolor": "white", "edgecolor": "none", "alpha": 0.9},
     )

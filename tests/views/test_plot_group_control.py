@@ -142,7 +142,12 @@ def test_by_default_only_people_on_two_or_more_companies_with_their_roles(crawle
     assert 0 < len(expected) < len(linked)
     assert {n for n in drawn if crawled.nodes[n]["kind"] == "natural_person"} == expected
     roles = _texts(ax, "role:")
-    assert {tuple(key.split(">")) for key in roles} == {(p, c) for p in expected for c in linked[p]}
+    on_lines = {tuple(key.split(">")) for key in roles}
+    assert on_lines <= {(p, c) for p in expected for c in linked[p]} and len(on_lines) > len(expected)
+    for person in expected:  # a line whose role found no free spot is counted under the person's name
+        said = [line for line in drawn[person].get_text().split("\n") if " ×" in line]
+        counted = sum(int(line.rsplit("×", 1)[1]) for line in said)
+        assert counted + sum(1 for p, _ in on_lines if p == person) == len(linked[person]), person
     for text in roles.values():  # English, one language
         assert text.get_text().split(",")[0].split(" ")[0] in {"director", "signatory", "shareholder", "general"}
         assert "Geschäftsführer" not in text.get_text() and text.get_fontsize() >= 9
@@ -222,18 +227,11 @@ def test_company_labels_and_share_labels_do_not_overlap(crawled: Any) -> None:
     assert all(figure.x0 <= b.x0 and b.x1 <= figure.x1 and figure.y0 <= b.y0 and b.y1 <= figure.y1 for b in boxes)
 
 
-def test_no_note_on_a_line_covers_a_company_label_or_a_marker(crawled: Any) -> None:
+def test_no_text_of_the_drawing_covers_another(crawled: Any) -> None:
     ax = regkit.plot.group(crawled, company_id=WALDSTEIN, persons=True)
     ax.figure.canvas.draw()
     renderer = ax.figure.canvas.get_renderer()
-    labels = label_texts(ax)
-    notes = [t for t in ax.texts if (t.get_gid() or "").startswith(("role:", "note:", "share:"))]
-    assert len(notes) > 15
-    for label in labels.values():
-        box = label.get_window_extent(renderer)
-        for note in notes:  # a note where no spot was free goes under the labels (zorder), never over them
-            if note.get_zorder() > label.get_zorder():
-                assert overlapping([box, note.get_window_extent(renderer)]) == [], (label.get_text(), note.get_text())
-    markers = min(c.get_zorder() for c in ax.collections)
-    placed = [n for n in notes if n.get_gid().startswith("role:") and n.get_zorder() > markers]
-    assert len(placed) >= len(notes) // 2  # most roles find a free spot on their line
+    texts = [t for t in ax.texts if t.get_text().strip()]
+    assert sum(1 for t in texts if (t.get_gid() or "").startswith("role:")) > 10
+    boxes = [t.get_window_extent(renderer) for t in texts]
+    assert [(texts[i].get_text(), texts[j].get_text()) for i, j in overlapping(boxes)] == []
