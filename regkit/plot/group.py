@@ -198,6 +198,7 @@ def group(
         pos=units,
         order=order,
     )
+    own = ax is None
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -238,7 +239,15 @@ def group(
     if title:
         ax.set_title(title, fontsize=font_size + 2)
     ax.set_xlim(*canvas.xlim)
-    ax.set_ylim(*canvas.ylim)
+    y_bottom, y_top = canvas.ylim
+    extra = max((len(_more_roles(roles)) for roles in unplaced.values()), default=0) * font_size * 1.25 / 72
+    if extra:  # room for the roles said under a person's name, above the legend
+        y_bottom -= extra
+        if own:
+            fig_width, fig_height = canvas.figsize
+            ax.figure.set_size_inches(fig_width, fig_height + extra)
+            ax.set_position((0.0, 0.0, 1.0, 1 - (0.45 if title else 0.1) / (fig_height + extra)))
+    ax.set_ylim(y_bottom, y_top)
     ax.set_axis_off()
     return ax
 

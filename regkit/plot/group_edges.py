@@ -102,8 +102,7 @@ def role_note(roles: list[str], share: float | None) -> str:
     """
     parts = [GROUP_ROLE_LABELS.get(role, role.replace("_", " ").lower()) for role in roles]
     return ", ".join(
-        f"{part} {percent(share)}" if role == "SHAREHOLDER" and share is not None else part
-        for role, part in zip(roles, parts)
+        f"{part} {percent(share)}" if role == "SHAREHOLDER" and share else part for role, part in zip(roles, parts)
     )
 
 
@@ -214,6 +213,11 @@ def draw_links(
     tree, others, persons = links
     pos = canvas.pos
     taken = _label_boxes(canvas)
+    if persons:  # the caption above the row of people (regkit.plot.group draws it there)
+        top = max(pos[link.upper][1] for link in persons) + canvas.marker + CHANNEL * canvas.row * 0.5
+        taken.append(
+            (canvas.xlim[0], top, canvas.xlim[0] + 0.2 + 48 * font_size * 0.55 / 72, top + 0.06 + font_size * 1.4 / 72)
+        )
     unplaced: dict[Any, Counter[str]] = defaultdict(Counter)
     for link in sorted(persons, key=lambda link: (str(link.upper), pos[link.lower][0])):
         _, colour, width = PERSON_LINK
