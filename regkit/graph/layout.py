@@ -9,6 +9,7 @@ No matplotlib here: the positions feed any drawing (``regkit.plot.group``, ``net
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, NamedTuple
 
 import networkx as nx
@@ -65,7 +66,12 @@ def control_layers(G: nx.MultiDiGraph, parents: dict[str, set[str]] | None = Non
 
 
 def layered_layout(
-    G: nx.MultiDiGraph, max_row: int = 8, row_gap: float = 0.9, layer_gap: float = 0.5, stagger: bool = True
+    G: nx.MultiDiGraph,
+    max_row: int = 8,
+    row_gap: float = 0.9,
+    layer_gap: float = 0.5,
+    stagger: bool = True,
+    order: Mapping[Any, Any] | None = None,
 ) -> dict[Any, tuple[float, float]]:
     """Positions: one band per control layer, each ordered to keep children under their parents.
 
@@ -81,6 +87,10 @@ def layered_layout(
     stagger : bool
         In a wrapped band, shift every other row by half a unit, so that a line dropping from above to a node
         of the second row passes between the nodes of the first.
+    order : mapping, optional
+        Node → sort key: each band is ordered by it (nodes without a key after the others, by id) instead of
+        the barycenter sweeps. Pass the x of another layout of the same group (e.g. without people, or not
+        restricted to a date) to keep its left-to-right order.
 
     Returns
     -------
@@ -88,8 +98,8 @@ def layered_layout(
         Node → ``(x, y)``; the top layer at ``y = 0``, each band centred on ``x = 0``. Bands start in id
         order and are reordered by the mean x of their neighbours in the band above, then below,
         then above again (barycenter sweeps, fewer crossings); a wrapped band is filled column by column
-        in that order, and a node drawn above others of a later band sits in its band's last row (its lines
-        down cross no row of its own band). The same graph always gets the same positions.
+        in that order, and a node drawn above others of a later band sits at the bottom of its column (its
+        lines down cross no node of its own band; columns keep their order). The same graph always gets the same positions.
 
     Examples
     --------
@@ -109,6 +119,10 @@ def layered_layout(
     above = {p for n in layer for p in parents[n] if layer.get(p, -1) < layer[n]}
     shape = _Shape(max_row, row_gap, layer_gap, stagger, above)
     pos = _place(bands, shape)
+    if order is not None:
+        for band in bands:
+            band.sort(key=lambda n: (n not in order, order.get(n, 0), str(n)))
+        return _place(bands, shape)
     for sweep in (range(1, len(bands)), range(len(bands) - 2, -1, -1), range(1, len(bands))):
         for depth in sweep:  # down, up, down: order each band by its neighbours' mean x (barycenter)
             side = set().union(*bands[depth - 1 : depth]) if sweep.step == 1 else set().union(*bands[depth + 1 :])
@@ -123,7 +137,7 @@ class _Shape(NamedTuple):
     row_gap: float
     layer_gap: float
     stagger: bool
-    above: set[Any]  # nodes drawn above a node of a later band: they go to their band's last row
+    above: set[Any]  # nodes drawn above a node of a later band: they go to the bottom of their column
 
 
 def _mean(values: list[float], default: float) -> float:
@@ -131,19 +145,19 @@ def _mean(values: list[float], default: float) -> float:
 
 
 def _slots(band: list[Any], shape: _Shape) -> dict[Any, tuple[float, int]]:
-    """Node → (x, row) in one band: filled column by column, nodes with lines down moved to the last row."""
+    """Node → (x, row) in one band: filled column by column, nodes with lines down moved to the bottom of their column."""
     rows = -(-len(band) // shape.max_row) if band else 1
     cols = -(-len(band) // rows) if band else 0
     shift = 0.5 if shape.stagger else 0.0
     free = sorted(((c + shift * (r % 2), r) for r in range(rows) for c in range(cols)), key=lambda s: (s[0], s[1]))
     placed = dict(zip(band, free))
     if rows > 1:
-        for node in band:  # swap a node with lines down into the nearest last-row slot of a node without
+        for node in band:  # swap a node with lines down with the lowest node of its column that has none
             x, row = placed[node]
-            if node in shape.above and row < rows - 1:
-                others = [m for m in band if placed[m][1] == rows - 1 and m not in shape.above]
-                if others:
-                    other = min(others, key=lambda m: (abs(placed[m][0] - x), placed[m][0]))
+            if node in shape.above:
+                below = [m for m in band if placed[m][0] == x and placed[m][1] > row and m not in shape.above]
+                if below:
+                    other = max(below, key=lambda m: placed[m][1])
                     placed[node], placed[other] = placed[other], placed[node]
     return placed
 

@@ -30,8 +30,8 @@ from regkit.graph.schema import (
 )
 from regkit.graph.timeline import in_force
 
-from .group_canvas import CHANNEL, Canvas, plan_canvas
-from .group_edges import PERSON_LINK, Link, draw_links, tree_edges
+from .group_canvas import CHANNEL, MIN_COLUMN, Canvas, company_units, plan_canvas, text_width
+from .group_edges import PERSON_LINK, Link, draw_links, share_width, tree_edges
 from .group_labels import short_labels
 from .group_styles import EDGE_STYLES, NODE_STYLES, SEED_COLOUR, node_style
 
@@ -90,14 +90,15 @@ def group(
     company_id: str | None = None,
     date: Any = None,
     persons: bool = False,
+    all_persons: bool = False,
     labels: bool = True,
     legend: bool = True,
     layout: str = "layered",
     seed: int = 0,
     title: str | None = None,
     node_size: float = 150,
-    font_size: float = 7,
-    max_width: float = 12.0,
+    font_size: float = 9,
+    max_width: float = 9.3,
 ) -> Any:
     """Draw a corporate group: layered by control, parent on top, one connector down to each company.
 
@@ -105,7 +106,10 @@ def group(
     controls it (:func:`regkit.graph.layout.layered_layout`): absorbed companies below their acquirer,
     spin-off recipients below the transferor, people — if drawn — in a band of their own at the bottom.
     Every connector points down: an orthogonal line from the parent to each company, in the style of its
-    strongest relation (:mod:`regkit.plot.group_edges`); other links are thin grey lines. Labels are the
+    strongest relation (:mod:`regkit.plot.group_edges`), as heavy as the share held, the share printed on
+    it when below 100 %; a merger or spin-off of the same pair is a second line beside it, labelled with
+    its year; other links are thin lines. When ``date`` is given, the companies keep the columns of the
+    undated drawing. Labels are the
     names, shortened at word boundaries and made unique with the register number where names repeat
     (:func:`regkit.plot.short_labels`); the company asked about (``company_id``) has a yellow halo and a
     bold label. A layer too long for ``max_width`` wraps into rows within its band; the legend is a strip
@@ -124,7 +128,12 @@ def group(
         since is drawn as active). Without a date the whole history in ``G`` is drawn, ended
         relations faded.
     persons : bool
-        Also draw the natural persons (directors, Prokura, ...) in a band at the bottom; default companies only.
+        Also draw the natural persons linked to two or more of the drawn companies (directors, Prokura,
+        shareholders), in a row below the companies, each under the middle of its companies, the role on each
+        line; default companies only. People never move a company: the columns are those of the drawing without
+        them.
+    all_persons : bool
+        With ``persons``: draw every person linked to a drawn company, not only those linked to two or more.
     labels, legend : bool
         Draw node labels and a legend of the kinds and relations present.
     layout : {"layered", "spring"}
@@ -134,9 +143,12 @@ def group(
     title : str, optional
         Default: the group's top company (with ``company_id``) and the date.
     node_size, font_size : float
-        Marker area (points²) and label font size (points; a single word too long for its column is set smaller).
+        Marker area (points²) and font size (points) of every text in the drawing; a single word too long for
+        its column is set smaller, but not below 9 points.
     max_width : float
-        Greatest width of a new figure, inches.
+        Greatest width of a new figure, inches. The default, 9.3, fits a JupyterLab cell (about 968 pixels)
+        both as a PNG at 100 dpi and as an SVG (96 pixels an inch), so nothing is scaled down: labels stay
+        at ``font_size`` on screen. A wider group wraps its layers into more rows.
 
     Returns
     -------
@@ -153,12 +165,12 @@ def group(
     >>> ax = regkit.plot.group(G, company_id="DE-HRB-R2103-65834")
     >>> ax.get_title()
     'Luxlog Holding AG (DE-HRB-R2103-65834) and its group'
-    >>> float(ax.figure.get_figwidth()) <= 12
+    >>> float(ax.figure.get_figwidth()) <= 9.3
     True
     """
     if layout not in ("layered", "spring"):
         raise ValueError(f"layout must be 'layered' or 'spring', not {layout!r}")
-    H = drawn_group(G, company_id, date, persons)
+    H = drawn_group(G, company_id, date, persons, all_persons)
     if title is None and company_id is not None:
         day = to_date(date)  # None exactly when date is None: as_of above rejected a date that is no day
         top = ultimate_parent(G, company_id, day)
@@ -168,6 +180,11 @@ def group(
     entries = _legend_handles(H, links, company_id) if legend else []
     names = short_labels(H, sorted(H)) if labels else {}
     units = _spring(H, seed) if layout == "spring" else None
+    order = None
+    if units is None and (date is not None or persons):  # keep the columns of the undated drawing without people
+        room = max_width - 2 * 0.3
+        whole = drawn_group(G, company_id, None, False)
+        order = {n: (x, -y) for n, (x, y) in company_units(whole, max(1, int(room // MIN_COLUMN))).items()}
     canvas = plan_canvas(
         H,
         names,
@@ -175,10 +192,13 @@ def group(
         node_size=node_size,
         max_width=max_width,
         legend_entries=len(entries),
+        legend_width=max((text_width(h.get_label(), font_size) for h in entries), default=0.0) + 2.6 * font_size,
         title=bool(title),
         bold=company_id,
         pos=units,
+        order=order,
     )
+    own = ax is None
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -187,14 +207,14 @@ def group(
         ax = fig.add_axes((0.0, 0.0, 1.0, top_room))
     if layout == "spring":
         links = ([], [*links[0], *links[1]], links[2])
-    draw_links(ax, canvas, links, date is None)
+    unplaced = draw_links(ax, canvas, links, date is None, font_size)
     _draw_nodes(ax, H, canvas, node_size, company_id)
     for node in names:
         x, y = canvas.pos[node]
         ax.text(
             x,
             y - canvas.marker - 2 / 72,
-            "\n".join(canvas.lines[node]),
+            "\n".join([*canvas.lines[node], *_more_roles(unplaced.get(node))]),
             ha="center",
             va="top",
             fontsize=canvas.fonts[node],
@@ -204,30 +224,41 @@ def group(
             fontweight="bold" if node == company_id else "normal",
             bbox={"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none", "alpha": 0.85},
         )
-    _people_caption(ax, H, canvas)
+    _people_caption(ax, H, canvas, all_persons, font_size)
     if entries:
         ax.legend(
             handles=entries,
             loc="lower center",
             ncol=canvas.legend_columns,
-            fontsize=7.5,
+            fontsize=font_size,
             frameon=False,
             borderaxespad=0.2,
             handlelength=2.6,
             columnspacing=1.2,
         )
     if title:
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=font_size + 2)
     ax.set_xlim(*canvas.xlim)
-    ax.set_ylim(*canvas.ylim)
+    y_bottom, y_top = canvas.ylim
+    extra = max((len(_more_roles(roles)) for roles in unplaced.values()), default=0) * font_size * 1.25 / 72
+    if extra:  # room for the roles said under a person's name, above the legend
+        y_bottom -= extra
+        if own:
+            fig_width, fig_height = canvas.figsize
+            ax.figure.set_size_inches(fig_width, fig_height + extra)
+            ax.set_position((0.0, 0.0, 1.0, 1 - (0.45 if title else 0.1) / (fig_height + extra)))
+    ax.set_ylim(y_bottom, y_top)
     ax.set_axis_off()
     return ax
 
 
-def drawn_group(G: nx.MultiDiGraph, company_id: str | None, date: Any, persons: bool) -> nx.MultiDiGraph:
+def drawn_group(
+    G: nx.MultiDiGraph, company_id: str | None, date: Any, persons: bool, all_persons: bool = False
+) -> nx.MultiDiGraph:
     """The subgraph :func:`group` draws and :func:`regkit.plot.interactive.view_graph` shows.
 
-    The group of ``company_id`` (all of ``G`` without one) as of ``date``; people only with ``persons``.
+    The group of ``company_id`` (all of ``G`` without one) as of ``date``; people only with ``persons``, and
+    then only those linked to two or more of the drawn companies unless ``all_persons``.
     """
     nodes = select_group(G, company_id, date, persons) if company_id is not None else set(G)
     if not persons:
@@ -238,7 +269,17 @@ def drawn_group(G: nx.MultiDiGraph, company_id: str | None, date: Any, persons: 
         for _, attrs in H.nodes(data=True):  # existed on the date, terminated since: it was not inactive then
             if attrs.get("status") == "inactive" and attrs.get("terminated_at") is not None:
                 attrs["status"] = "active"
+    if persons and not all_persons:
+        lone = [n for n in H if H.nodes[n].get("kind") == NATURAL_PERSON and len(_companies_of(H, n)) < 2]
+        H = H.subgraph(set(H) - set(lone))
     return H
+
+
+def _companies_of(H: nx.MultiDiGraph, person: Any) -> set[Any]:
+    """The companies (and legal persons) a person is linked to in ``H``, either way."""
+    return {
+        m for m in (set(H.predecessors(person)) | set(H.successors(person))) if H.nodes[m].get("kind") != NATURAL_PERSON
+    }
 
 
 def _spring(H: nx.MultiDiGraph, seed: int) -> dict[Any, tuple[float, float]]:
@@ -269,24 +310,33 @@ def _draw_nodes(ax: Any, H: nx.MultiDiGraph, canvas: Canvas, node_size: float, s
             )
 
 
-def _people_caption(ax: Any, H: nx.MultiDiGraph, canvas: Canvas) -> None:
-    """A rule and a caption above the band of people, so they read apart from the companies."""
+def _more_roles(roles: Any) -> list[str]:
+    """The lines under a person's name for the roles no spot on their line was free for: "director ×9"."""
+    if not roles:
+        return []
+    return ["lines not labelled:", *(f"{role} ×{count}" for role, count in sorted(roles.items()))]
+
+
+def _people_caption(ax: Any, H: nx.MultiDiGraph, canvas: Canvas, all_persons: bool, font_size: float) -> None:
+    """A rule and a caption above the row of people, so they read apart from the companies."""
     people = [canvas.pos[n][1] for n, kind in H.nodes(data="kind") if kind == NATURAL_PERSON]
     if not people or len(people) == len(H):
         return
     y = max(people) + canvas.marker + CHANNEL * canvas.row * 0.5
     ax.axhline(y, color="#55A868", linewidth=0.6, alpha=0.6, zorder=0.4)
+    caption = "People (role on each line)" if all_persons else "People linked to two or more of these companies"
     ax.text(
         canvas.xlim[0] + 0.1,
         y + 0.03,
-        "People (officers, Prokura, shareholders)",
-        fontsize=7.5,
+        caption,
+        fontsize=font_size,
         color="#2E6B3A",
         style="italic",
         ha="left",
         va="bottom",
-        zorder=3,
+        zorder=3.4,  # over the notes on the people's lines
         gid="people-caption",
+        bbox={"boxstyle": "square,pad=0.05", "facecolor": "white", "edgecolor": "none", "alpha": 0.9},
     )
 
 
@@ -295,7 +345,7 @@ def _legend_handles(H: nx.MultiDiGraph, links: tuple[list[Link], list[Link], lis
 
     kinds = {node_style(a) for _, a in H.nodes(data=True)}
     tree, others, persons = links
-    shown = {link.style for link in tree + others}
+    shown = {link.style for link in tree + others} | {link.event for link in tree if link.event}
     handles = [
         Line2D(
             [],
@@ -329,9 +379,18 @@ def _legend_handles(H: nx.MultiDiGraph, links: tuple[list[Link], list[Link], lis
         for key, (label, colour, line, width) in EDGE_STYLES.items()
         if key in shown
     ]
+    if any(link.share is not None for link in tree):
+        handles += [
+            Line2D([], [], color="#333333", linewidth=share_width(share, 1.0), label=label)
+            for share, label in (
+                (1.0, "line weight = share held: 100 %"),
+                (0.8, "80 % (shares below 100 % printed on the line)"),
+                (0.5, "50 %"),
+            )
+        ]
     if persons:
         label, colour, width = PERSON_LINK
-        handles.append(Line2D([], [], color=colour, linewidth=width * 1.5, label=label))
+        handles.append(Line2D([], [], color=colour, linewidth=width * 1.6, label=label))
     return handles
 
 

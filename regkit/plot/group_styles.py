@@ -20,6 +20,7 @@ from regkit.graph.schema import (
     PROFIT_TRANSFER,
     REPRESENTATION,
 )
+from regkit.schema.labels import GROUP_LINK_LABELS
 
 if TYPE_CHECKING:
     from matplotlib.typing import LineStyleType
@@ -38,11 +39,11 @@ NODE_STYLES: dict[tuple[str, str | None], tuple[str, str, str]] = {
 
 #: Edge style per kind of link: legend label, colour, line style, width.
 EDGE_STYLES: dict[str, tuple[str, str, LineStyleType, float]] = {
-    "profit_transfer": ("profit-transfer agreement (parent → company)", "#C44E52", "solid", 2.0),
-    "shareholder": ("shareholding (parent → company)", "#333333", "solid", 1.1),
-    "general_partner": ("general partner", "#333333", "dashed", 1.1),
-    "merger": ("merger (into acquirer)", "#937860", "dotted", 2.0),
-    "spin_off": ("spin-off (to recipient)", "#DA8BC3", "dashdot", 1.6),
+    "profit_transfer": (f"{GROUP_LINK_LABELS['profit_transfer']}, parent → company", "#C44E52", "solid", 2.0),
+    "shareholder": ("shareholding, parent → company", "#333333", "solid", 1.1),
+    "general_partner": (GROUP_LINK_LABELS["general_partner"], "#333333", "dashed", 1.1),
+    "merger": (f"{GROUP_LINK_LABELS['merger']}, into the acquirer", "#937860", "dotted", 2.0),
+    "spin_off": (f"{GROUP_LINK_LABELS['spin_off']}, to the recipient", "#B0479A", "dashdot", 1.6),
     "representation": ("officer / other role", "#BBBBBB", "solid", 0.6),
 }
 

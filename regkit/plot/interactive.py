@@ -1,15 +1,29 @@
 """An interactive view of a large group: pan, zoom, hover details, select to expand (ipysigma, sigma.js in Jupyter).
 
-:func:`group_interactive` returns an :class:`ipysigma.Sigma` widget of the same group :func:`regkit.plot.group`
-draws, from the same parts: the same unique short labels (:func:`regkit.plot.group_labels.short_labels`), node
-colours by kind and status and edge colours by relation (:mod:`regkit.plot.group_styles`), one edge per pair,
-pointed down from parent to company, and positions from the layered layout (deterministic; the widget does not
-run its force layout unless asked). ipysigma bundles its JavaScript with the Python package, so the view works
-in JupyterLab 4 offline. ipysigma is one of regkit's dependencies.
+:func:`group_interactive` returns a :class:`GroupView`: a legend (what colours, lines and sizes mean) above an
+:class:`ipysigma.Sigma` widget of the same group :func:`regkit.plot.group` draws, from the same parts: the same
+unique short labels (:func:`regkit.plot.group_labels.short_labels`), node colours by kind and status and edge
+colours by relation (:mod:`regkit.plot.group_styles`), one edge per pair, pointed down from parent to company,
+and positions from the layered layout (deterministic; the widget does not run its force layout unless asked).
+Every company is labelled: the layout leaves each label a column as wide as the longest one, so sigma draws
+them all (``show_all_labels``) without overlaps, and the camera leaves room right of the last column. Every
+node has the same size (a person's is smaller). ipysigma bundles its JavaScript with the Python package, so
+the view works in JupyterLab 4 offline. ipysigma is one of regkit's dependencies.
+
+Where the widget cannot run — a notebook opened untrusted or without a kernel, the documentation built from
+stored outputs — the view's ``text/html`` is shown instead: the legend and the static drawing of
+:func:`regkit.plot.group`, with a line saying how to get the interactive view.
+
+ipysigma and ipywidgets 8
+-------------------------
+ipysigma's ``layout`` trait (node positions) has the name of every ipywidget's ``layout`` (its CSS box), and
+ipywidgets 8 hands whatever it holds to its layout view: with positions there, the browser logged "Cannot read
+properties of undefined (reading 'then')". The view keeps ipywidgets' ``layout`` a real
+:class:`ipywidgets.Layout` and gives sigma the positions as the nodes' ``x``/``y`` attributes instead.
 
 Growing the graph
 -----------------
-Selecting a node sets the widget's ``selected_node``; ``on_select(node_id)`` is called with it. To grow the
+Selecting a node sets the view's ``selected_node``; ``on_select(node_id)`` is called with it. To grow the
 graph from the selected company, crawl it and draw again — each company looked up costs what
 :meth:`regkit.Client.estimate_cost` says (10 credits a lookup, 10 for its holdings; cached ones are free)::
 
@@ -20,12 +34,13 @@ graph from the selected company, crawl it and draw again — each company looked
 
 from __future__ import annotations
 
+import base64
+import functools
 from collections.abc import Callable
 from typing import Any
 
 import networkx as nx
 
-from regkit.graph.layout import layered_layout
 from regkit.graph.schema import COMPANY, NATURAL_PERSON
 from regkit.schema import display_label
 
@@ -34,24 +49,29 @@ from .group_edges import PERSON_LINK, tree_edges
 from .group_labels import register_number, short_labels
 from .group_styles import EDGE_STYLES, NODE_STYLES, SEED_COLOUR, node_style
 
-__all__ = ["group_interactive", "view_graph"]
+__all__ = ["group_interactive", "view_graph", "legend_html"]  # and GroupView, built on first use
 
 
 def view_graph(
-    G: nx.MultiDiGraph, company_id: str | None = None, date: Any = None, persons: bool = False
+    G: nx.MultiDiGraph,
+    company_id: str | None = None,
+    date: Any = None,
+    persons: bool = False,
+    all_persons: bool = False,
 ) -> nx.DiGraph:
     """The graph the interactive view shows: one node per drawn node, one edge per pair, attributes to display.
 
     Parameters
     ----------
-    G, company_id, date, persons
+    G, company_id, date, persons, all_persons
         As for :func:`regkit.plot.group`.
 
     Returns
     -------
     networkx.DiGraph
-        Nodes carry ``label`` (unique, short), ``color``, ``size``, ``halo`` (its size: 14 for the seed, else 0), ``x``/``y`` (layered
-        positions, top at 0) and the hover details ``name``, ``kind``, ``register_number``, ``legal_form``,
+        Nodes carry ``label`` (unique, short), ``color``, ``size`` (:data:`NODE_SIZE` for every company,
+        :data:`PERSON_SIZE` for a person), ``halo`` (its size: 14 for the seed, else 0), ``x``/``y`` (layered
+        positions in pixels at the view's scale, one column per label, the top at 0) and the hover details ``name``, ``kind``, ``register_number``, ``legal_form``,
         ``status`` and ``city`` (display labels: "GmbH", "in Liquidation"); edges, pointing down, carry
         ``relation`` (the legend text), ``color`` and ``size``.
 
@@ -63,9 +83,9 @@ def view_graph(
     >>> V.nodes["DE-HRB-R2103-65834"]["label"], V.nodes["DE-HRB-R2103-65834"]["legal_form"]
     ('Luxlog Holding AG', 'AG')
     """
-    H = drawn_group(G, company_id, date, persons)
+    H = drawn_group(G, company_id, date, persons, all_persons)
     labels = short_labels(H, sorted(H))
-    pos = layered_layout(H, max_row=12, row_gap=1.0, layer_gap=0.8, stagger=True)
+    pos, _ = _positions(H, labels)
     V = nx.DiGraph()
     for node in sorted(H):
         attrs = H.nodes[node]
@@ -84,10 +104,10 @@ def view_graph(
             node,
             label=labels[node],
             color=colour,
-            size=2 if kind == NATURAL_PERSON else 4 + min(H.degree(node), 12),
+            size=PERSON_SIZE if kind == NATURAL_PERSON else NODE_SIZE,
             halo=14 if node == company_id else 0,
-            x=x * 10,
-            y=y * 10,
+            x=x,
+            y=y,
             **{k: v for k, v in details.items() if v is not None},
         )
     tree, others, people = tree_edges(H)
@@ -104,51 +124,218 @@ def group_interactive(
     company_id: str | None = None,
     date: Any = None,
     persons: bool = False,
+    all_persons: bool = False,
     *,
     on_select: Callable[[str], Any] | None = None,
-    height: int = 600,
+    height: int | None = None,
     **sigma_kwargs: Any,
 ) -> Any:
     """An interactive, zoomable view of a group (see the module docstring).
 
     Parameters
     ----------
-    G, company_id, date, persons
+    G, company_id, date, persons, all_persons
         As for :func:`regkit.plot.group`: the group of ``company_id`` (default all of ``G``) on ``date``,
-        people only with ``persons``. The seed has a yellow halo.
+        people only with ``persons`` (those linked to two or more companies, everyone with ``all_persons``).
+        The seed has a yellow halo.
     on_select : callable, optional
         Called with the node id whenever a node is selected in the view (e.g. to crawl it; see the module docstring).
-    height : int
-        Height of the widget in pixels.
+    height : int, optional
+        Height of the drawing in pixels; default: as tall as the group needs at the width of a notebook cell
+        (300 to 900).
     **sigma_kwargs
         Passed to :class:`ipysigma.Sigma` (they override regkit's choices).
 
     Returns
     -------
-    ipysigma.Sigma
-        The widget; its ``data`` trait holds the nodes and edges of :func:`view_graph`.
+    GroupView
+        The view (an ``ipywidgets.VBox``: the legend, then the sigma widget as ``view.sigma``); ``view.data``
+        holds the nodes and edges of :func:`view_graph`, ``view.selected_node`` the node selected.
     """
-    from ipysigma import Sigma  # type: ignore[import-untyped]  # imported on use: it loads ipywidgets
-
-    V = view_graph(G, company_id, date, persons)
+    V = view_graph(G, company_id, date, persons, all_persons)
+    H = drawn_group(G, company_id, date, persons, all_persons)
+    _, extent = _positions(H, {n: a["label"] for n, a in V.nodes(data=True)})
+    width, tall, column = extent
+    if height is None:  # the group at the scale that fits its columns (and their labels) into the cell
+        height = int(min(900, max(300, tall * (VIEW_WIDTH - 40) / (width + column) + 100)))
     options: dict[str, Any] = {
-        "layout": {n: {"x": a["x"], "y": a["y"]} for n, a in V.nodes(data=True)},
         "raw_node_color": "color",
         "raw_node_label": "label",
-        "node_size": "size",
+        "raw_node_size": "size",
         "raw_node_halo_size": "halo",
         "default_node_halo_color": SEED_COLOUR,
         "raw_edge_color": "color",
         "edge_size": "size",
         "default_edge_type": "arrow",
-        "node_size_range": (3, 14),
         "edge_size_range": (0.8, 3),  # a profit transfer stands out by colour and weight, not as a band
         "height": height,
-        "label_density": 1,  # sigma hides labels that would overlap; zooming in shows them
-        "hide_info_panel": True,  # the drawing, not sigma's settings; hover and search still work
+        "default_node_label_size": LABEL_PX,
+        "show_all_labels": True,  # the layout leaves room for every label
+        "hide_info_panel": True,  # the legend is regkit's, above the drawing; hover and search still work
+        "camera_state": _camera(width, tall, column, height),
     }
     options.update(sigma_kwargs)
-    widget = Sigma(V, **options)
+    sigma = _sigma_class()(V, **options)
+    view = _group_view_class()(sigma, legend_html(V, company_id), drawn=(G, company_id, date, persons, all_persons))
     if on_select is not None:
-        widget.observe(lambda change: on_select(change["new"]) if change["new"] else None, names="selected_node")
-    return widget
+        sigma.observe(lambda change: on_select(change["new"]) if change["new"] else None, names="selected_node")
+    return view
+
+
+#: Width (pixels) of a JupyterLab notebook cell's output, the view's scale; label size (pixels) of sigma.
+VIEW_WIDTH = 940
+LABEL_PX = 12
+#: Width (pixels) of sigma's buttons at the left of the view: no node is drawn under them.
+LEFT_PANEL = 125
+#: The size (sigma's pixels) of every company's node, and of a person's.
+NODE_SIZE = 6
+PERSON_SIZE = 4
+
+
+def _camera(width: float, tall: float, column: float, height: int) -> dict[str, float]:
+    """Sigma's camera: the nodes, the labels right of the last column, clear of sigma's buttons on the left.
+
+    Sigma scales the graph's larger extent to the smaller side of the view (less 30 pixels of padding each
+    side); zoomed out by ``ratio`` and moved so that the drawing spans from :data:`LEFT_PANEL` pixels to the end
+    of the last column's labels, everything fits.
+    """
+    norm = max(width, tall, 1.0)
+    side = min(VIEW_WIDTH, height) - 60
+    across = ((width + column) / norm * side + LEFT_PANEL) / (VIEW_WIDTH - 40)
+    ratio = max(1.0, across, tall / norm * side / (height - 60))
+    scale = side / norm / ratio  # pixels per unit of the layout
+    shift = (column - LEFT_PANEL / scale) / 2 / norm
+    return {"x": round(0.5 + shift, 6), "y": 0.5, "ratio": round(ratio, 6), "angle": 0}
+
+
+def _positions(
+    H: nx.MultiDiGraph, labels: dict[Any, str]
+) -> tuple[dict[Any, tuple[float, float]], tuple[float, float, float]]:
+    """Node → (x, y) in pixels: the layered layout with columns as wide as the longest label (sigma draws a
+    label right of its node), as many as fit :data:`VIEW_WIDTH`; and (width, height, column) of the layout."""
+    from .group_canvas import company_units, text_width
+
+    longest = max((text_width(text, LABEL_PX * 0.75) * 96 / 72 for text in labels.values()), default=80.0)
+    column = longest * 1.12 + 2 * NODE_SIZE + 30  # the browser's sans-serif runs wider than matplotlib's
+    columns = max(1, int(VIEW_WIDTH // column))
+    units = company_units(H, columns)
+    row = 3.2 * LABEL_PX
+    pos = {n: (round(x * column, 3), round(y * row, 3)) for n, (x, y) in units.items()}
+    xs = [x for x, _ in pos.values()] or [0.0]
+    ys = [y for _, y in pos.values()] or [0.0]
+    return pos, (max(xs) - min(xs), max(ys) - min(ys), column)
+
+
+def legend_html(V: nx.DiGraph, seed: str | None) -> str:
+    """The legend of a view: node colours of the kinds present, the seed's halo, node sizes, edge colours."""
+    from html import escape
+
+    kinds = {a["kind"] for _, a in V.nodes(data=True)}
+    items = [
+        f'<span style="display:inline-block;width:10px;height:10px;border-radius:50%;background:{colour};'
+        f'margin:0 4px 0 10px"></span>{escape(label)}'
+        for label, colour, _ in NODE_STYLES.values()
+        if label in kinds
+    ]
+    if seed in V:
+        items.append(
+            f'<span style="display:inline-block;width:12px;height:12px;border-radius:50%;background:{SEED_COLOUR};'
+            'margin:0 4px 0 10px"></span>the company asked about'
+        )
+    relations = {a["relation"]: a["color"] for *_, a in V.edges(data=True)}
+    items += [
+        f'<span style="display:inline-block;width:18px;height:3px;background:{colour};vertical-align:middle;'
+        f'margin:0 4px 0 10px"></span>{escape(label)}'
+        for label, colour in sorted(relations.items())
+    ]
+    sizes = "every company drawn the same size" + (", a person smaller" if PERSON_SIZE != NODE_SIZE else "")
+    return (
+        '<div class="regkit-group-legend" style="font-size:12px;line-height:1.9;color:#333">'
+        + " ".join(items)
+        + f' <span style="margin-left:10px;color:#555">· {sizes}; scroll to zoom, drag to pan, hover for details'
+        "</span></div>"
+    )
+
+
+@functools.lru_cache(maxsize=1)
+def _sigma_class() -> Any:
+    """:class:`ipysigma.Sigma` whose ``layout`` is ipywidgets' CSS box again (see the module docstring): the
+    positions travel as node attributes."""
+    import ipywidgets as widgets
+    from ipysigma import Sigma  # type: ignore[import-untyped]  # imported on use: it loads ipywidgets
+    from ipywidgets.widgets.trait_types import InstanceDict
+
+    class GroupSigma(Sigma):
+        layout = InstanceDict(widgets.Layout, allow_none=True).tag(sync=True, **widgets.widget_serialization)
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.layout = widgets.Layout()
+
+    return GroupSigma
+
+
+@functools.lru_cache(maxsize=1)
+def _group_view_class() -> Any:
+    import ipywidgets as widgets
+
+    class GroupView(widgets.VBox):
+        """The interactive group view: its legend and the :class:`ipysigma.Sigma` widget (``sigma``).
+
+        Shown where widgets cannot run (an untrusted notebook, the documentation), it is its ``text/html``:
+        the legend and the static drawing of :func:`regkit.plot.group`.
+        """
+
+        def __init__(self, sigma: Any, legend: str, drawn: tuple[Any, ...]) -> None:
+            self.sigma = sigma
+            self.legend = widgets.HTML(legend)
+            self._drawn = drawn
+            super().__init__([self.legend, sigma])
+
+        @property
+        def data(self) -> Any:
+            """The nodes and edges shown (ipysigma's serialised graph)."""
+            return self.sigma.data
+
+        @property
+        def selected_node(self) -> Any:
+            """The node selected in the view (``None``: none)."""
+            return self.sigma.selected_node
+
+        @selected_node.setter
+        def selected_node(self, node: Any) -> None:
+            self.sigma.selected_node = node
+
+        def static_html(self) -> str:
+            """The legend and the static drawing (:func:`regkit.plot.group`, SVG) as HTML."""
+            import matplotlib.pyplot as plt
+
+            from .group import group
+            from .style import figure_svg
+
+            G, company_id, date, persons, all_persons = self._drawn
+            ax = group(G, company_id=company_id, date=date, persons=persons, all_persons=all_persons)
+            try:
+                svg = figure_svg(ax.figure)
+            finally:
+                plt.close(ax.figure)
+            data = base64.b64encode(svg.encode("utf-8")).decode("ascii")  # an image: it survives sanitising
+            image = f'<img alt="the group" style="max-width:100%;height:auto" src="data:image/svg+xml;base64,{data}">'
+            return (
+                '<div class="regkit-group-static"><p style="color:#57606a">Static drawing of the group: run the '
+                "notebook (trusted, with a kernel) for the interactive view (zoom, pan, details on hover).</p>"
+                f"{image}</div>"
+            )
+
+        def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+            data: dict[str, Any] = super()._repr_mimebundle_(**kwargs)
+            data["text/html"] = self.static_html()
+            return data
+
+    return GroupView
+
+
+def __getattr__(name: str) -> Any:
+    if name == "GroupView":  # built on first use: ipywidgets is imported only then
+        return _group_view_class()
+    raise AttributeError(name)

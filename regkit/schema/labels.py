@@ -385,10 +385,33 @@ def line_item_label(name: str, formatted_name: str | None = None, statement: str
 RELATION_LABELS: dict[str, str] = {
     "merger": "merger (Verschmelzung)",
     "spin_off": "spin-off (Abspaltung)",
-    "profit_transfer": "profit transfer (Ergebnisabführungsvertrag)",
+    "profit_transfer": "profit-transfer agreement (Ergebnisabführungsvertrag)",
     "ownership": "ownership",
     "representation": "representation",
 }
 LABELS.setdefault("relation", RELATION_LABELS)
 COLUMN_LABELS.setdefault("relation", "Relation")
 __all__ += ["RELATION_LABELS"]
+
+# --- group drawings (regkit.plot.group, issue 25) ---------------------------------------------------------
+#: A person's role as the line from the person to a company reads in a group drawing: English, with the
+#: German register term as a gloss where it carries meaning.
+GROUP_ROLE_LABELS: dict[str, str] = {
+    "DIRECTOR": "director",
+    "PROKURA": "signatory (Prokura)",
+    "SHAREHOLDER": "shareholder",
+    "PERSONAL_LIABLE_DIRECTOR": "general partner (phG)",
+    "OWNER": "owner",
+    "PARTNER": "partner",
+    "LIQUIDATOR": "liquidator",
+    "OTHER": "other role",
+}
+
+#: The relations between companies as a group drawing labels them (legend and lines).
+GROUP_LINK_LABELS: dict[str, str] = {
+    "merger": RELATION_LABELS["merger"],
+    "spin_off": RELATION_LABELS["spin_off"],
+    "profit_transfer": RELATION_LABELS["profit_transfer"],
+    "shareholder": "shareholding",
+    "general_partner": "general partner (phG)",
+}

@@ -16,17 +16,17 @@ __all__ = ["drawing_html", "drawn_companies", "drawn_nodes", "drawn_text", "inte
 
 
 def drawn_nodes(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -> set[str]:
-    """The nodes the drawing shows: a company seed's group (:func:`regkit.plot.group.select_group`); for a
-    person seed the person and every company crawled. Natural persons only with ``persons``."""
-    from regkit.plot.group import select_group
+    """The nodes the drawing shows: a company seed's group (:func:`regkit.plot.group.drawn_group`: with
+    ``persons`` the people linked to two or more of its companies); for a person seed the person and every
+    company crawled (with ``persons`` every person crawled). Natural persons only with ``persons``."""
+    from regkit.plot.group import drawn_group
 
     if G.nodes[seed].get("kind") == NATURAL_PERSON:
         nodes = {n for n, kind in G.nodes(data="kind") if kind != NATURAL_PERSON} | {seed}
         if persons:
             nodes |= {n for n, kind in G.nodes(data="kind") if kind == NATURAL_PERSON}
         return nodes
-    nodes = select_group(G, seed, day, persons)
-    return nodes if persons else {n for n in nodes if G.nodes[n].get("kind") != NATURAL_PERSON}
+    return set(drawn_group(G, seed, day, persons))
 
 
 def _shown(G: Any, seed: str, day: _dt.date | None, persons: bool) -> Any:
@@ -58,7 +58,7 @@ def drawn_text(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -
     counted = "the only company" if companies == 1 else f"the {count_text(companies)} companies"
     text = f"Drawn: {counted} of the group of {G.nodes[top].get('name') or top} ({top}) {when}"
     if persons:
-        return f"{text}, and {plural(people, 'person', 'persons')} who represent them."
+        return f"{text}, and {plural(people, 'person', 'persons')} linked to two or more of them."
     return f'{text}; people hidden (tick "draw people").'
 
 
@@ -75,7 +75,8 @@ def drawing_html(G: Any, seed: str, day: _dt.date | None, persons: bool = False)
     if G.nodes[seed].get("kind") == NATURAL_PERSON:
         title = f"{G.nodes[seed].get('name') or seed} and the companies crawled from them"
         title += f" on {day.isoformat()}" if day is not None else ""
-        ax = group(G.subgraph(drawn_nodes(G, seed, day, True)), None, date=day, persons=True, title=title)
+        around = G.subgraph(drawn_nodes(G, seed, day, True))
+        ax = group(around, None, date=day, persons=True, all_persons=True, title=title)  # the seed person too
     else:
         ax = group(G, None, company_id=seed, date=day, persons=persons)
     try:
@@ -85,12 +86,13 @@ def drawing_html(G: Any, seed: str, day: _dt.date | None, persons: bool = False)
 
 
 def interactive_view(G: Any, seed: str, day: _dt.date | None, persons: bool = False) -> Any:
-    """The seed's group on ``day`` as :func:`regkit.plot.group_interactive` shows it (an ``ipysigma.Sigma``): the
+    """The seed's group on ``day`` as :func:`regkit.plot.group_interactive` shows it (its legend and ``ipysigma.Sigma``): the
     same companies as :func:`drawing_html` draws (a person seed: the companies crawled from them, with people)."""
     from regkit.plot.interactive import group_interactive
 
     if G.nodes[seed].get("kind") == NATURAL_PERSON:
-        return group_interactive(G.subgraph(drawn_nodes(G, seed, day, True)), date=day, persons=True, height=520)
+        around = G.subgraph(drawn_nodes(G, seed, day, True))
+        return group_interactive(around, date=day, persons=True, all_persons=True, height=520)
     return group_interactive(G, company_id=seed, date=day, persons=persons, height=520)
 
 

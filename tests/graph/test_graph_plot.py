@@ -37,10 +37,10 @@ def test_draws_a_group_on_the_given_axes(world_graph: Any) -> None:
     assert {
         "company, active",
         "company, inactive",
-        "profit-transfer agreement (parent → company)",
-        "merger (into acquirer)",
-        "shareholding (parent → company)",
-        "general partner",
+        "profit-transfer agreement (Ergebnisabführungsvertrag), parent → company",
+        "merger (Verschmelzung), into the acquirer",
+        "shareholding, parent → company",
+        "general partner (phG)",
     } <= labels
     assert "person" not in labels
     texts = {t.get_text().replace("\n", " ") for t in ax.texts}
@@ -112,8 +112,8 @@ def test_any_graph_and_styles(make_company: Any) -> None:
         "company, in liquidation",
         "company, not fetched",
         "legal person",
-        "spin-off (to recipient)",
-        "shareholding (parent → company)",
+        "spin-off (Abspaltung), to the recipient",
+        "shareholding, parent → company",
     } == legend_labels(ax)
     assert {label for label, *_ in NODE_STYLES.values()} >= legend_labels(ax) - {s[0] for s in EDGE_STYLES.values()}
 
@@ -157,5 +157,5 @@ def test_holdings_are_drawn_as_shareholdings_one_line_per_pair() -> None:
     assert [d["relation"] for *_, d in G.edges(data=True)] == ["ownership"]
     fig, ax = plt.subplots()
     regkit.plot.group(G, ax, company_id=parent["id"])
-    assert "shareholding (parent → company)" in legend_labels(ax)
+    assert "shareholding, parent → company" in legend_labels(ax)
     assert "officer / other role" not in legend_labels(ax)

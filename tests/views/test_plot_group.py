@@ -160,7 +160,9 @@ def test_persons_are_optional_and_drawn_apart() -> None:
     G = hand_built()
     without = label_texts(regkit.plot.group(G))
     assert "p-1" not in without and "p-2" not in without
-    ax = regkit.plot.group(G, persons=True)
+    linked = label_texts(regkit.plot.group(G, persons=True))
+    assert "p-1" in linked and "p-2" not in linked  # Eva Roth serves two companies, Jan Roth one
+    ax = regkit.plot.group(G, persons=True, all_persons=True)
     texts = label_texts(ax)
     people = [texts["p-1"].get_position()[1], texts["p-2"].get_position()[1]]
     companies = [texts[n].get_position()[1] for n in EXPECTED_DEPTH]
@@ -172,7 +174,9 @@ def test_persons_are_optional_and_drawn_apart() -> None:
 
 
 def test_persons_of_a_world_group_do_not_overlap() -> None:
-    ax = regkit.plot.group(world_graph(), company_id="DE-HRB-R2103-65834", date="2010-01-01", persons=True)
+    ax = regkit.plot.group(
+        world_graph(), company_id="DE-HRB-R2103-65834", date="2010-01-01", persons=True, all_persons=True
+    )
     renderer = _drawn(ax)
     boxes = [t.get_window_extent(renderer) for t in label_texts(ax).values()]
     assert len(boxes) > 10 and overlapping(boxes) == []

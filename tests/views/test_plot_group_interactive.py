@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import base64
+import re
+
 import pytest
 from group_support import EXPECTED_DEPTH, WALDSTEIN, cid, hand_built, world_graph
 
@@ -28,8 +31,8 @@ def test_nodes_carry_unique_labels_colours_and_hover_details() -> None:
     assert top["register_number"] == "HRB 62135 KI" and top["legal_form"] == "GmbH"
     assert top["halo"] > 0 and all(a["halo"] == 0 for n, a in nodes.items() if n != WALDSTEIN)
     assert {a["color"] for a in nodes.values()} == {"#4C72B0"}  # all active companies
-    assert widget.visual_variables["nodeLabel"]["attribute"] == "label"
-    assert widget.visual_variables["nodeColor"]["attribute"] == "color"
+    assert widget.sigma.visual_variables["nodeLabel"]["attribute"] == "label"
+    assert widget.sigma.visual_variables["nodeColor"]["attribute"] == "color"
 
 
 def test_edges_point_down_and_are_coloured_by_relation() -> None:
@@ -41,7 +44,7 @@ def test_edges_point_down_and_are_coloured_by_relation() -> None:
     assert edges[cid(2), cid(6)]["relation"].startswith("merger")  # acquirer → absorbed
     assert len({a["color"] for a in edges.values()}) >= 3
     nodes = _nodes(widget)
-    ys = {n: widget.layout[n]["y"] for n in nodes}
+    ys = {n: a["y"] for n, a in nodes.items()}
     for node, depth in EXPECTED_DEPTH.items():  # layout seeded from the layers: deeper is lower
         assert all(ys[node] < ys[other] for other, d in EXPECTED_DEPTH.items() if d < depth)
     assert nodes[cid(6)]["status"] == "inactive" and nodes[cid(6)]["color"] != nodes[cid(1)]["color"]
@@ -50,11 +53,12 @@ def test_edges_point_down_and_are_coloured_by_relation() -> None:
 def test_persons_optional_labels_shared_with_the_drawing_and_deterministic() -> None:
     G = hand_built()
     assert "p-1" not in _nodes(regkit.plot.group_interactive(G))
-    widget = regkit.plot.group_interactive(G, persons=True)
+    assert {"p-1", "p-2"} & set(_nodes(regkit.plot.group_interactive(G, persons=True))) == {"p-1"}  # on 2 companies
+    widget = regkit.plot.group_interactive(G, persons=True, all_persons=True)
     nodes = _nodes(widget)
     assert {"p-1", "p-2"} <= set(nodes)
     assert {n: a["label"] for n, a in nodes.items()} == short_labels(G, sorted(G))
-    assert widget.layout == regkit.plot.group_interactive(G, persons=True).layout
+    assert widget.data == regkit.plot.group_interactive(G, persons=True, all_persons=True).data
 
 
 def test_selecting_a_node_calls_back() -> None:
@@ -63,3 +67,39 @@ def test_selecting_a_node_calls_back() -> None:
     widget.selected_node = cid(4)
     widget.selected_node = None
     assert chosen == [cid(4)]
+
+
+def test_every_company_has_one_size_and_the_legend_says_what_colours_and_sizes_mean() -> None:
+    G = hand_built()
+    widget = regkit.plot.group_interactive(G, company_id=cid(1), persons=True, all_persons=True)
+    nodes = _nodes(widget)
+    (company,) = {a["size"] for n, a in nodes.items() if G.nodes[n]["kind"] == "company"}  # one size
+    people = {a["size"] for n, a in nodes.items() if G.nodes[n]["kind"] == "natural_person"}
+    assert people and all(size < company for size in people)  # a person is drawn smaller
+    legend = re.sub(r"<[^>]+>", " ", widget.legend.value)
+    for words in ("company, active", "company, inactive", "person", "the company asked about", "same size"):
+        assert words in legend, legend
+    for relation in ("profit-transfer agreement", "merger", "spin-off", "shareholding"):
+        assert relation in legend, legend
+
+
+def test_ipywidgets_layout_stays_a_layout() -> None:
+    """ipywidgets 8 hands ``layout`` to its layout view: positions there logged "Cannot read properties of
+    undefined (reading 'then')" in the browser (tests/notebooks/test_group_interactive_browser.py)."""
+    import ipywidgets
+
+    widget = regkit.plot.group_interactive(hand_built())
+    assert isinstance(widget.sigma.layout, ipywidgets.Layout) and isinstance(widget.layout, ipywidgets.Layout)
+    assert all({"x", "y"} <= set(a) for a in _nodes(widget).values())  # positions travel with the nodes
+
+
+def test_where_widgets_cannot_run_the_static_drawing_is_shown() -> None:
+    widget = regkit.plot.group_interactive(world_graph(), company_id=WALDSTEIN)
+    bundle = widget._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    html = bundle["text/html"]
+    match = re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', html)
+    assert match is not None and "run the notebook" in html
+    svg = base64.b64decode(match[1]).decode("utf-8")
+    assert svg.startswith("<?xml") and "<svg" in svg
+    assert bundle["text/html"] == widget._repr_mimebundle_()["text/html"]  # deterministic

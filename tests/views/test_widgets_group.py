@@ -116,7 +116,8 @@ def test_the_drawn_line_counts_what_is_drawn_on_the_slider_date(client: Any) -> 
     explorer.persons.value = True
     companies, people = _labelled(explorer.drawing.value)
     assert people and f"the {len(companies)} companies" in explorer.drawn.value
-    assert f"and {len(people)} persons who represent them." in explorer.drawn.value
+    persons = f"{len(people)} person" + ("s" if len(people) != 1 else "")
+    assert f"and {persons} linked to two or more of them." in explorer.drawn.value
     assert len(G) > len(companies) + len(people)  # the crawl found more than the group drawn on that day
 
 
@@ -243,7 +244,7 @@ def test_down_from_a_parent_found_by_name_maps_the_whole_group(client: Any, worl
     ) in explorer.drawn.value
     explorer.persons.value = True
     assert f"Drawn: the {drawn} companies of the group of {name} ({WALDSTEIN}) over time" in explorer.drawn.value
-    assert " persons who represent them." in explorer.drawn.value
+    assert " linked to two or more of them." in explorer.drawn.value
     assert (
         f"<!-- {world.companies[WALDSTEIN]['name']['name']} ({WALDSTEIN}) and its group -->" in explorer.drawing.value
     )
@@ -315,7 +316,7 @@ def test_the_interactive_view_shows_the_drawn_group_in_sigma(client: Any, world:
     assert explorer.interactive.children == () and "<svg" in explorer.drawing.value
     explorer.view.value = "interactive"
     (view,) = explorer.interactive.children
-    assert isinstance(view, Sigma) and explorer.drawing.value == ""
+    assert isinstance(view.sigma, Sigma) and explorer.drawing.value == ""
     nodes = {node["key"] for node in view.data["nodes"]}
     assert set(members) <= nodes and all(n.startswith("DE-") for n in nodes)  # the companies; people hidden
     assert f"Drawn: the {len(members)} companies" in explorer.drawn.value
