@@ -18,6 +18,9 @@ The tree (``except`` any inner node to catch everything below it)::
     ├── WaitTimeout               (also TimeoutError) an extract still processing when waiting ended
     ├── TransportError                                connection refused or dropped, timeout,
     │                                                 truncated or undecodable body
+    ├── NotInGraphError           (also networkx.NodeNotFound) a graph question about a company the graph
+    │                                                 does not hold; defined in ``regkit.graph.errors``, beside
+    │                                                 networkx, which this module does not import
     └── APIError                                      the interface answered with an error status
         ├── BadRequestError       (also ValueError)  400
         ├── AuthenticationError                       401
