@@ -47,6 +47,7 @@ __all__ = [
     "date_axis",
     "deterministic",
     "eur_text",
+    "eur_unit",
     "figure_svg",
     "new_axes",
 ]
@@ -156,6 +157,17 @@ def date_axis(ax: Any) -> Any:
 def _scale(value: float) -> tuple[float, str]:
     size = abs(value)
     return next(((f, u) for f, u in _SCALES if size >= f), _SCALES[-1])
+
+
+def eur_unit(value: float) -> str:
+    """The unit an amount of ``value`` EUR reads in: ``€``, ``k€``, ``M€`` or ``bn€`` (what an axis label names).
+
+    Examples
+    --------
+    >>> eur_unit(33_000_000), eur_unit(-250_000), eur_unit(0)
+    ('M€', 'k€', '€')
+    """
+    return _scale(value)[1]
 
 
 def _number(value: float, digits: int) -> str:
