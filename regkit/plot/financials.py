@@ -223,7 +223,7 @@ def _draw(
     add_source_line(ax, source, data, frame)
     drawn = [d for cid in companies for d in _rows(frame, cid)["date"]]
     lines = []
-    plotted = []
+    plotted: list[tuple[str, Any, np.ndarray, np.ndarray]] = []
     n = len(companies) * len(metrics)
     for cid in companies:
         for metric in metrics:
