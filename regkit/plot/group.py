@@ -98,6 +98,7 @@ def group(
     node_size: float = 150,
     font_size: float = 7,
     max_width: float = 12.0,
+    source: Any = True,
 ) -> Any:
     """Draw a corporate group: layered by control, parent on top, one connector down to each company.
 
@@ -137,6 +138,9 @@ def group(
         Marker area (points²) and label font size (points; a single word too long for its column is set smaller).
     max_width : float
         Greatest width of a new figure, inches.
+    source : str, bool or None
+        The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        graph says (``G.graph["source"]``) or the session's default, a string that line, ``None``/``False`` none.
 
     Returns
     -------
@@ -221,6 +225,9 @@ def group(
     ax.set_xlim(*canvas.xlim)
     ax.set_ylim(*canvas.ylim)
     ax.set_axis_off()
+    from .source_line import add_source_line
+
+    add_source_line(ax, source, G)
     return ax
 
 

@@ -27,6 +27,7 @@ from regkit.schema.labels import display_label
 from .bar_text import bar_text
 from .group_labels import shorten
 from .history_bars import BAR_COLUMNS, LANES, _raw, record_horizon, timeline_bars
+from .source_line import add_source_line
 from .style import new_axes
 from .years import year_axis
 
@@ -99,6 +100,7 @@ def timeline(
     lanes: Sequence[str] = LANES,
     max_people: int = 12,
     title: str | None = None,
+    source: Any = True,
     labels: bool = True,
 ) -> Any:
     """Draw a company's life: one lane per history, person, status and proceeding.
@@ -115,6 +117,10 @@ def timeline(
         Default: the company's name and id.
     labels : bool
         Write each bar's text on it (shortened with "…" to the bar's width when the figure is drawn).
+    source : str, bool or None
+        The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        data says or the session's default, a string that line, ``None``/``False`` none; with ``ax=`` the figure
+        carries it once.
 
     Returns
     -------
@@ -144,6 +150,7 @@ def timeline(
     bars = timeline_bars(raw, until, lanes, max_people)
     rows = list(dict.fromkeys(bars["row"]))
     ax = new_axes(ax, (10.0, max(2.5, 0.34 * len(rows) + 1.4)))
+    add_source_line(ax, source, company)
     y_of = {row: -i for i, row in enumerate(rows)}
     left = mdates.date2num(bars["start"].to_numpy())
     right = mdates.date2num(bars["end"].to_numpy())

@@ -11,7 +11,8 @@ How a plot learns its source, first match wins:
 4. :data:`DEFAULT_SOURCE`: "regkit local register — synthetic data", what a client without a key uses.
 
 The line is the figure's ``supxlabel`` (constrained layout makes room for it), left-aligned, with gid
-:data:`SOURCE_GID`. A figure holds it once: a second plot drawn on another Axes of the same figure (``ax=``) adds
+:data:`SOURCE_GID`; a figure without a layout engine grows at the bottom by one line for it, its Axes keeping
+their size and place. A figure holds it once: a second plot drawn on another Axes of the same figure (``ax=``) adds
 its source only when it differs ("A; B").
 """
 

@@ -26,6 +26,7 @@ from regkit.frames import indicators as indicators_frame
 from regkit.frames import statements as statements_frame
 
 from .fiscal import fiscal_year_label, fiscal_years
+from .source_line import add_source_line
 from .style import EuroFormatter, eur_text, new_axes
 
 __all__ = ["balance_sheet", "pnl_waterfall", "balance_sheet_data", "waterfall_steps"]
@@ -139,6 +140,7 @@ def balance_sheet(
     years: int | None = None,
     ax: Any = None,
     title: str | None = None,
+    source: Any = True,
 ) -> Any:
     """The balance sheet's structure by year: aktiva beside passiva, each stacked by its top-level items.
 
@@ -156,6 +158,10 @@ def balance_sheet(
         Where to draw; a new figure otherwise.
     title : str, optional
         The title; ``"Balance sheet structure"`` with the company id by default.
+    source : str, bool or None
+        The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        data says or the session's default, a string that line, ``None``/``False`` none; with ``ax=`` the figure
+        carries it once.
 
     Returns
     -------
@@ -180,6 +186,7 @@ def balance_sheet(
         rows = rows[rows["fiscal_year"].isin(sorted(rows["fiscal_year"].unique())[-years:])]
     shown = sorted(rows["fiscal_year"].unique().tolist())
     ax = new_axes(ax, figsize=(min(12.0, max(6.0, 0.75 * len(shown) + 3.5)), 4.5))
+    add_source_line(ax, source, data)
     width = 0.38
     legend: dict[tuple[str, str], str] = {}
     for statement, offset in (("aktiva", -0.2), ("passiva", 0.2)):
@@ -336,7 +343,13 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
 
 
 def pnl_waterfall(
-    data: Any, year: int | None = None, company_id: str | None = None, *, ax: Any = None, title: str | None = None
+    data: Any,
+    year: int | None = None,
+    company_id: str | None = None,
+    *,
+    ax: Any = None,
+    title: str | None = None,
+    source: Any = True,
 ) -> Any:
     """One year's profit and loss account as a waterfall: revenue, costs, EBIT, financial result, taxes, net income.
 
@@ -352,6 +365,10 @@ def pnl_waterfall(
         Where to draw; a new figure otherwise.
     title : str, optional
         The title; ``"P&L <year>"`` with the company id by default.
+    source : str, bool or None
+        The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        data says or the session's default, a string that line, ``None``/``False`` none; with ``ax=`` the figure
+        carries it once.
 
     Returns
     -------
@@ -371,6 +388,7 @@ def pnl_waterfall(
     """
     steps = waterfall_steps(data, year, company_id)
     ax = new_axes(ax, figsize=(min(12.0, max(7.0, 0.95 * len(steps) + 1.5)), 4.5))
+    add_source_line(ax, source, data)
     colours = {"total": _TOTAL, "gain": _GAIN, "charge": _CHARGE}
     xs = np.arange(len(steps))
     for x, row in zip(xs, steps.itertuples(index=False)):

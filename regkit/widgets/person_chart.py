@@ -22,6 +22,7 @@ from matplotlib import dates as mdates
 from regkit.frames import holdings as holdings_frame
 from regkit.frames import management_positions
 from regkit.plot.history import COLOURS as _TIMELINE_COLOURS
+from regkit.plot.source_line import add_source_line
 from regkit.plot.style import new_axes
 from regkit.schema import REPRESENTATION_ROLES, display_label
 from regkit.schema.labels import ROLE_LABELS
@@ -165,7 +166,13 @@ def _lane_label(name: str, company_id: str, repeated: bool) -> str:
 
 
 def positions_chart(
-    person: Any, ax: Any = None, *, holdings: Any = None, until: Any = None, title: str | None = None
+    person: Any,
+    ax: Any = None,
+    *,
+    holdings: Any = None,
+    until: Any = None,
+    title: str | None = None,
+    source: Any = True,
 ) -> Any:
     """Draw a person's management positions (and holdings) over time: one lane per company.
 
@@ -181,6 +188,10 @@ def positions_chart(
         As for :func:`position_bars`.
     title : str, optional
         Default: the person's name.
+    source : str, bool or None
+        The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        data says or the session's default, a string that line, ``None``/``False`` none; with ``ax=`` the figure
+        carries it once.
 
     Returns
     -------
@@ -206,6 +217,7 @@ def positions_chart(
     rows = int(bars["row"].max()) + 1 if len(bars) else 1
     keys = [k for k in (*REPRESENTATION_ROLES, HOLDING) if k in set(bars["key"])]
     ax = new_axes(ax, (9.0, max(2.6, 0.42 * rows + 1.9)))
+    add_source_line(ax, source, person)
     left = mdates.date2num(bars["start"].to_numpy())
     width = mdates.date2num(bars["end"].to_numpy()) - left
     for key in keys:
