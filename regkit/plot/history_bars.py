@@ -20,7 +20,7 @@ import pandas as pd
 
 from regkit.frames import history, insolvency_summaries, representatives
 from regkit.frames.status import dissolution_date, status_on
-from regkit.schema.labels import display_label
+from regkit.schema.labels import display_label, plain_label
 
 __all__ = ["LANES", "BAR_COLUMNS", "timeline_bars", "record_horizon"]
 
@@ -115,7 +115,7 @@ def _people_rows(company: Mapping[str, Any], until: pd.Timestamp, max_people: in
                 rank[r.id],
                 (
                     "representatives",
-                    f"{labels[r.id]} · {display_label('role', r.role)}",
+                    f"{labels[r.id]} · {plain_label('role', r.role)}",
                     r.start_date,
                     end,
                     pd.isna(r.end_date),
