@@ -175,7 +175,7 @@ def cap_table(
                     f"{shorten(str(names[owner]), min(characters, 20))}\n{height:g} %",
                     ha="center",
                     va="center",
-                    fontsize=7.5,
+                    fontsize=9,
                     color="white",
                     clip_on=True,
                 )
@@ -186,7 +186,7 @@ def cap_table(
     ax.set_ylabel("share of the capital (%)")
     year_axis(ax, first, end)
     ax.set_title(title if title is not None else "Shareholders by shareholder list")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False, title="owner (last share)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False, title="owner (last share)")
     return ax
 
 

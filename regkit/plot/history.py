@@ -151,7 +151,7 @@ def timeline(
     raw = _raw(company)
     bars = timeline_bars(raw, until, lanes, max_people)
     rows = list(dict.fromkeys(bars["row"]))
-    ax = new_axes(ax, (10.0, max(2.5, 0.36 * len(rows) + 1.4)))
+    ax = new_axes(ax, (9.5, max(2.5, 0.36 * len(rows) + 1.4)))
     add_source_line(ax, source, company)
     y_of = {row: -i for i, row in enumerate(rows)}
     left = mdates.date2num(bars["start"].to_numpy())

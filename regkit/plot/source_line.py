@@ -13,12 +13,15 @@ How a plot learns its source, first match wins:
 The line is the figure's ``supxlabel`` (constrained layout makes room for it), left-aligned, with gid
 :data:`SOURCE_GID`; a figure without a layout engine grows at the bottom by one line for it, its Axes keeping
 their size and place. A figure holds it once: a second plot drawn on another Axes of the same figure (``ax=``) adds
-its source only when it differs ("A; B").
+its source only when it differs ("A; B"). A line longer than the figure is wide is wrapped, never cut (the
+Text's ``full_text`` keeps it in one piece). A figure without a layout engine grows at the bottom by the line,
+its Axes keeping their size and place.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import textwrap
 from collections.abc import Mapping
 from typing import Any
 
@@ -205,12 +208,34 @@ def add_source_line(ax_or_fig: Any, source: Any = True, *data: Any) -> Any:
         return None
     existing = source_line(fig)
     if existing is not None:
-        parts = existing.get_text().split("; ")
+        parts = getattr(existing, "full_text", existing.get_text()).split("; ")
         if text not in parts:
-            existing.set_text("; ".join([*parts, text]))
+            whole = "; ".join([*parts, text])
+            existing.full_text = whole
+            existing.set_text(_wrap(whole, fig))
         return existing
-    line = fig.supxlabel(
-        text, x=0.01, ha="left", fontsize=SOURCE_FONT_SIZE, color="#555555"
-    )  # no y: the layout places it
-    line.set_gid(SOURCE_GID)
+    style = {"ha": "left", "fontsize": SOURCE_FONT_SIZE, "color": "#555555", "gid": SOURCE_GID}
+    if fig.get_layout_engine() is not None:  # constrained layout makes room for a supxlabel (no y: it places it)
+        line = fig.supxlabel(_wrap(text, fig), x=0.01, **style)
+    else:
+        line = _below(fig, _wrap(text, fig), style)
+    line.full_text = text
     return line
+
+
+def _wrap(text: str, fig: Any) -> str:
+    """``text`` in lines as wide as the figure (a long attribution, such as a CC BY notice, is not cut)."""
+    width = max(20, int(fig.get_figwidth() * 72 * 0.97 / (0.56 * SOURCE_FONT_SIZE)))
+    return textwrap.fill(text, width, break_long_words=False, break_on_hyphens=False)
+
+
+def _below(fig: Any, text: str, style: dict[str, Any]) -> Any:
+    """A figure without a layout engine grows at the bottom by the line, its Axes keeping their size and place."""
+    grow = SOURCE_FONT_SIZE * (1.9 + 1.25 * text.count("\n")) / 72  # inches
+    width, height = fig.get_size_inches()
+    boxes = [(ax, ax.get_position()) for ax in fig.axes]
+    fig.set_size_inches(width, height + grow, forward=False)
+    for ax, box in boxes:
+        bottom = (box.y0 * height + grow) / (height + grow)
+        ax.set_position((box.x0, bottom, box.width, box.height * height / (height + grow)))
+    return fig.text(0.08, 0.5 * grow, text, va="center", transform=fig.dpi_scale_trans, **style)

@@ -113,7 +113,8 @@ def balance_sheet_data(data: Any, company_id: str | None = None, consolidated: b
 
 
 def _equity_shares(ax: Any, part: pd.DataFrame, years: list[int], tops: dict[int, float], offset: float) -> None:
-    """Write the equity ratio (the first passiva item over the passiva total) above each passiva bar."""
+    """Write the equity ratio (the first passiva item over the passiva total) above each passiva bar, as "19%" in
+    the equity colour (the legend's equity entry says what it is)."""
     for year in years:
         items = part[part["fiscal_year"] == year]["value"].dropna()
         total = float(items.sum())
@@ -121,13 +122,13 @@ def _equity_shares(ax: Any, part: pd.DataFrame, years: list[int], tops: dict[int
             continue
         share = float(items.iloc[0]) / total
         ax.annotate(
-            f"equity {share:.0%}",
+            f"{share:.0%}",
             (years.index(year) + offset, tops[year]),
             xytext=(0, 2),
             textcoords="offset points",
             ha="center",
             va="bottom",
-            fontsize=7,
+            fontsize=9,
             color=_CLAIM_COLOURS["equity"],
         )
 
@@ -185,7 +186,7 @@ def balance_sheet(
             raise ValueError(f"years must be a positive number of fiscal years, not {years!r}")
         rows = rows[rows["fiscal_year"].isin(sorted(rows["fiscal_year"].unique())[-years:])]
     shown = sorted(rows["fiscal_year"].unique().tolist())
-    ax = new_axes(ax, figsize=(min(12.0, max(6.0, 0.75 * len(shown) + 3.5)), 4.5))
+    ax = new_axes(ax, figsize=(min(9.5, max(6.0, 0.75 * len(shown) + 3.5)), 4.5))
     add_source_line(ax, source, data)
     width = 0.38
     legend: dict[tuple[str, str], str] = {}
@@ -224,11 +225,18 @@ def balance_sheet(
     labels = {int(y): fiscal_year_label(d) for y, d in zip(rows["fiscal_year"], rows["period_end"])}
     ax.set_xticks(range(len(shown)), [labels[y] for y in shown])
     ax.set_xticks([i + o for i in range(len(shown)) for o in (-0.2, 0.2)], minor=True)
-    ax.set_xticklabels(["A", "P"] * len(shown), minor=True, fontsize=7, color="dimgray")
+    ax.set_xticklabels(["A", "P"] * len(shown), minor=True, fontsize=9, color="dimgray")
     ax.tick_params(axis="x", which="major", pad=14, length=0)
     ax.tick_params(axis="x", which="minor", length=0)
-    handles = [Patch(color=c, label=f"{'A' if s == 'aktiva' else 'P'}: {label}") for (s, label), c in legend.items()]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    handles = [
+        Patch(
+            color=c,
+            label=f"{'A' if s == 'aktiva' else 'P'}: {label}"
+            + (" (% of total above)" if s == "passiva" and c == _CLAIM_COLOURS["equity"] else ""),
+        )
+        for (s, label), c in legend.items()
+    ]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
     name = company_id or rows.attrs.get("company_id") or ""
     kind = " (consolidated)" if consolidated else ""
     ax.set_title(title if title is not None else f"Balance sheet structure{kind} {name}".strip())
@@ -387,7 +395,7 @@ def pnl_waterfall(
     >>> ax = pnl_waterfall(client.get_financials("DE-HRB-B1234-1"))  # doctest: +SKIP
     """
     steps = waterfall_steps(data, year, company_id)
-    ax = new_axes(ax, figsize=(min(12.0, max(7.0, 0.95 * len(steps) + 1.5)), 4.5))
+    ax = new_axes(ax, figsize=(min(9.5, max(7.0, 0.95 * len(steps) + 1.5)), 4.5))
     add_source_line(ax, source, data)
     colours = {"total": _TOTAL, "gain": _GAIN, "charge": _CHARGE}
     xs = np.arange(len(steps))
@@ -404,13 +412,13 @@ def pnl_waterfall(
             textcoords="offset points",
             ha="center",
             va="bottom",
-            fontsize=7,
+            fontsize=9,
         )
     for i, (level, kind) in enumerate(zip(steps["end"].iloc[:-1], steps["kind"].iloc[1:])):
         if kind != "total":
             ax.plot([i + 0.3, i + 0.7], [level, level], color="gray", linewidth=0.6)
     ax.axhline(0, color="black", linewidth=0.9)
-    ax.set_xticks(xs, [textwrap.fill(step, 11, break_long_words=False) for step in steps["step"]], fontsize=8)
+    ax.set_xticks(xs, [textwrap.fill(step, 11, break_long_words=False) for step in steps["step"]], fontsize=9)
     ax.yaxis.set_major_locator(ticker.MaxNLocator(6))
     _money_axis(ax, float(steps[["start", "end"]].abs().to_numpy().max()))
     handles = [
@@ -418,7 +426,7 @@ def pnl_waterfall(
         Patch(color=_GAIN, label="adds"),
         Patch(color=_CHARGE, label="costs"),
     ]
-    ax.legend(handles=handles, loc="upper right", fontsize=8, frameon=False)
+    ax.legend(handles=handles, loc="upper right", fontsize=9, frameon=False)
     who = steps.attrs.get("company_id") or ""
     label = fiscal_year_label(steps.attrs["period_end"])
     ax.set_title(title if title is not None else f"P&L {label} {who}".strip())
