@@ -25,6 +25,8 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any
 
+from regkit.errors import ValidationError
+
 __all__ = [
     "DEFAULT_SOURCE",
     "SOURCE_GID",
@@ -86,7 +88,7 @@ def set_default_source(source: Any) -> str | None:
         return None
     text = source if isinstance(source, str) else _client_source(source)
     if text is None:
-        raise TypeError(
+        raise ValidationError(
             f"set_default_source takes a string, a regkit.Client or None, not {type(source).__name__}: "
             "pass the line itself, e.g. set_default_source('openregister.de, retrieved 2026-11-27')"
         )
@@ -150,7 +152,7 @@ def source_text(source: Any, *data: Any) -> str | None:
 
     Raises
     ------
-    TypeError
+    regkit.errors.ValidationError
         For anything else (with what to pass instead).
     """
     if source is None or source is False:
@@ -161,8 +163,9 @@ def source_text(source: Any, *data: Any) -> str | None:
         return source or None
     text = _client_source(source)
     if text is None:
-        raise TypeError(
-            f"source must be a string, True (from the data), None or False (no line), not {type(source).__name__}"
+        raise ValidationError(
+            f"source must be a string, True (from the data), None or False (no line), not {type(source).__name__}: "
+            "pass source='…' to set the line, source=None to leave it out"
         )
     return text
 

@@ -287,6 +287,7 @@ def _regkit_check_figures(*_args, _path={path!r}):
     import matplotlib._pylab_helpers as _helpers
     import figure_checks_support as _checks
     count = _get_ipython().execution_count
+    code = (_get_ipython().user_ns.get("In") or [""])[-1].strip().splitlines()
     with open(_path, "a", encoding="utf-8") as _out:
         for _manager in _helpers.Gcf.get_all_fig_managers():
             _fig = _manager.canvas.figure
@@ -294,7 +295,8 @@ def _regkit_check_figures(*_args, _path={path!r}):
                 _problems = _checks.figure_problems(_fig, displayed_width_px={width})
             except Exception as _error:  # a check that cannot run is a problem too
                 _problems = [f"the checks failed: {{_error!r}}"]
-            _out.write(_json.dumps({{"cell": count, "figure": _manager.num, "problems": _problems}}) + "\\n")
+            _line = {{"cell": count, "code": code[0][:80] if code else "", "figure": _manager.num, "problems": _problems}}
+            _out.write(_json.dumps(_line) + "\\n")
 
 _get_ipython().events.callbacks["post_execute"].insert(0, _regkit_check_figures)
 """
@@ -308,7 +310,8 @@ def notebook_figure_problems(
     Returns
     -------
     list of dict
-        One per figure: ``cell`` (the execution count), ``figure`` (its number) and ``problems`` (list of str).
+        One per figure: ``cell`` (the execution count; the checks' own cell is the first), ``code`` (the first
+        line of the cell), ``figure`` (its number) and ``problems`` (list of str).
     """
     import tempfile
 
@@ -331,15 +334,16 @@ def notebook_figure_problems(
 
 
 def _main(paths: list[str]) -> int:
-    failed = 0
+    failed = checked = 0
     for path in paths:
         for found in notebook_figure_problems(path):
+            checked += 1
             if found["problems"]:
                 failed += 1
-                print(f"{path} [{found['cell']}] figure {found['figure']}:")
+                print(f"{path} [{found['cell']}] {found['code']!r}, figure {found['figure']}:")
                 for problem in found["problems"]:
                     print(f"    {problem}")
-    print(f"{failed} figure(s) with problems" if failed else "every figure passed")
+    print(f"{checked} figure(s) checked, {failed} with problems")
     return 1 if failed else 0
 
 

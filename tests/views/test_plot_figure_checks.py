@@ -257,3 +257,28 @@ def test_period_labels_sit_under_the_bars_centres_and_the_legend_reads_as_the_st
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     stacked = [c.get_label() for c in ax.containers]  # bottom first
     assert legend == stacked[::-1]
+
+
+def test_the_notebook_runner_checks_the_figures_of_each_cell(tmp_path: Any) -> None:
+    """What the lead runs over notebooks/*.ipynb: each pyplot figure checked before Jupyter shows and closes it."""
+    import nbformat
+    from figure_checks_support import notebook_figure_problems
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\nimport regkit.plot"),
+        nbformat.v4.new_code_cell("fig, ax = plt.subplots()\nax.plot([1, 2], [-1, 1])\nax.set_title('x', fontsize=7)"),
+        nbformat.v4.new_code_cell(
+            "from regkit.local.world import read_world\n"
+            f"ax = regkit.plot.indicators(read_world().companies[{TOP!r}], 'equity')"
+        ),
+    ]
+    path = tmp_path / "figures.ipynb"
+    nbformat.write(nb, path)
+    found = notebook_figure_problems(path, timeout=300)
+    assert [f["code"] for f in found] == ["fig, ax = plt.subplots()", "from regkit.local.world import read_world"]
+    bad, good = found
+    assert "0 source lines (gid 'regkit-source'), not 1" in bad["problems"]
+    assert "'x' is 7.0 pt on screen (font 7 pt)" in bad["problems"]
+    assert "x: values below zero and no zero line" in bad["problems"]
+    assert good["problems"] == []
