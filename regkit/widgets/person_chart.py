@@ -268,12 +268,13 @@ def positions_chart(
     ax.set_yticks(-(lanes["top"] + lanes["bottom"]) / 2, labels, fontsize=_FONT)
     for bottom in lanes["bottom"].iloc[:-1]:
         ax.axhline(-bottom - 0.5, color="#d0d7de", linewidth=0.6)
-    legend_rows = math.ceil(len(keys) / 3) if keys else 0
+    columns = _legend_columns([_role_text(k) for k in keys], ax.figure.get_figwidth() * 0.62 * 72)
+    legend_rows = math.ceil(len(keys) / columns) if keys else 0
     ax.set_ylim(-rows + 0.4, 0.6 + 0.9 * legend_rows)  # an empty band on top holds the legend
     if keys:
         ax.legend(
             loc="upper left",
-            ncol=min(len(keys), 3),
+            ncol=columns,
             fontsize=_FONT,
             frameon=True,
             framealpha=0.9,
@@ -291,6 +292,12 @@ def positions_chart(
     name = " ".join(str(raw.get(k) or "") for k in ("first_name", "last_name")).strip() or str(raw.get("id", ""))
     ax.set_title(title if title is not None else f"{name}: positions over time", fontsize=10)
     return ax
+
+
+def _legend_columns(labels: list[str], width: float) -> int:
+    """How many columns of these legend entries fit ``width`` points side by side (at least one)."""
+    sizes = sorted((len(label) * 0.56 * _FONT + 2.8 * _FONT for label in labels), reverse=True)
+    return next((n for n in range(len(sizes), 1, -1) if sum(sizes[:n]) <= width), 1)  # the widest n side by side
 
 
 def _holding_text(relation: str, share: Any) -> str:
