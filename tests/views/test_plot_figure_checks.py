@@ -54,6 +54,12 @@ def _many(world: Any, n: int = 10) -> list[dict[str, Any]]:
     return chosen
 
 
+def _westebbe(client: Any) -> Any:
+    """A director and general partner (persönlich haftender Gesellschafter): the longest role label in a legend."""
+    found = client.search_persons("Horst Westebbe").raw["results"][0]["id"]
+    return positions_chart(client.get_person(found), holdings=client.get_person_holdings(found), until="2026-06-30")
+
+
 def _drawings(world: Any, client: Any) -> dict[str, Callable[[], Any]]:
     results = frames.insolvency_results(list(world.insolvencies.values()))
     return {
@@ -71,6 +77,7 @@ def _drawings(world: Any, client: Any) -> dict[str, Callable[[], Any]]:
         "positions_chart": lambda: positions_chart(
             client.get_person(SCHABER), holdings=client.get_person_holdings(SCHABER)
         ),
+        "positions_chart_general_partner": lambda: _westebbe(client),
         "group": lambda: regkit.plot.group(regkit.graph.from_companies(world.companies.values()), company_id=TOP),
     }
 
@@ -88,6 +95,7 @@ NAMES = [
     "balance_sheet",
     "pnl_waterfall",
     "positions_chart",
+    "positions_chart_general_partner",
 ]
 
 
