@@ -11,11 +11,11 @@ How a plot learns its source, first match wins:
 4. :data:`DEFAULT_SOURCE`: "regkit local register — synthetic data", what a client without a key uses.
 
 The line is the figure's ``supxlabel`` (constrained layout makes room for it), left-aligned, with gid
-:data:`SOURCE_GID`; a figure without a layout engine grows at the bottom by one line for it, its Axes keeping
-their size and place. A figure holds it once: a second plot drawn on another Axes of the same figure (``ax=``) adds
+:data:`SOURCE_GID`. A figure holds it once: a second plot drawn on another Axes of the same figure (``ax=``) adds
 its source only when it differs ("A; B"). A line longer than the figure is wide is wrapped, never cut (the
-Text's ``full_text`` keeps it in one piece). A figure without a layout engine grows at the bottom by the line,
-its Axes keeping their size and place.
+Text's ``full_text`` keeps it in one piece). On a figure without a layout engine the line hangs just below the
+figure's bottom-left corner, the figure keeping its size: saved with ``bbox_inches="tight"`` (as Jupyter and
+:func:`~regkit.plot.style.figure_svg` do) it is in the picture.
 """
 
 from __future__ import annotations
@@ -233,12 +233,7 @@ def _wrap(text: str, fig: Any) -> str:
 
 
 def _below(fig: Any, text: str, style: dict[str, Any]) -> Any:
-    """A figure without a layout engine grows at the bottom by the line, its Axes keeping their size and place."""
-    grow = SOURCE_FONT_SIZE * (1.9 + 1.25 * text.count("\n")) / 72  # inches
-    width, height = fig.get_size_inches()
-    boxes = [(ax, ax.get_position()) for ax in fig.axes]
-    fig.set_size_inches(width, height + grow, forward=False)
-    for ax, box in boxes:
-        bottom = (box.y0 * height + grow) / (height + grow)
-        ax.set_position((box.x0, bottom, box.width, box.height * height / (height + grow)))
-    return fig.text(0.08, 0.5 * grow, text, va="center", transform=fig.dpi_scale_trans, **style)
+    """On a figure without a layout engine the line hangs just below its bottom-left corner: the figure and its Axes
+    keep their size and place (a caller's figure is the caller's), and a tight bounding box — what Jupyter and
+    :func:`~regkit.plot.style.figure_svg` save — takes it in."""
+    return fig.text(0.08, -0.04, text, va="top", transform=fig.dpi_scale_trans, **style)
