@@ -40,7 +40,6 @@ _EXPORTS = {
     "add_source_line": "regkit.plot.source_line",
     "set_default_source": "regkit.plot.source_line",
     "source_of": "regkit.plot.source_line",
-    "DEFAULT_SOURCE": "regkit.plot.source_line",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

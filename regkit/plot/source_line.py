@@ -236,4 +236,7 @@ def _below(fig: Any, text: str, style: dict[str, Any]) -> Any:
     """On a figure without a layout engine the line hangs just below its bottom-left corner: the figure and its Axes
     keep their size and place (a caller's figure is the caller's), and a tight bounding box — what Jupyter and
     :func:`~regkit.plot.style.figure_svg` save — takes it in."""
-    return fig.text(0.08, -0.04, text, va="top", transform=fig.dpi_scale_trans, **style)
+    width, height = fig.get_size_inches()
+    return fig.text(
+        0.08 / width, -0.04 / height, text, va="top", **style
+    )  # figure coordinates: a tight save moves them

@@ -3,10 +3,12 @@ removing it, once per figure with ``ax=``, and the attribution of an imported Of
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import matplotlib.image
 import matplotlib.pyplot as plt
 import pytest
 from figure_checks_support import source_problems
@@ -68,6 +70,12 @@ def test_a_figure_without_a_layout_keeps_its_size_and_the_line_hangs_below(world
     (line,) = [t for t in fig.texts if t.get_gid() == SOURCE_GID]
     box, tight = line.get_window_extent(renderer), fig.get_tightbbox(renderer)
     assert box.y1 <= fig.bbox.y0 + 1 and tight.y0 * fig.dpi <= box.y0 + 1  # below the canvas, in the saved picture
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=100, bbox_inches="tight")  # as Jupyter stores it
+    buffer.seek(0)
+    pixels = matplotlib.image.imread(buffer)
+    corner = pixels[-int(0.2 * 100) :, : int(2.5 * 100), :3]  # the picture's bottom 0.2 in, left 2.5 in
+    assert (corner.min(axis=2) < 0.6).sum() > 50  # the line's ink is there
 
 
 def test_the_data_says_where_it_comes_from(world: Any) -> None:
