@@ -14,16 +14,13 @@ fraction 0.25 at 25, the axis labelled "%"), with a reference line (:mod:`regkit
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
-from textwrap import fill
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib import ticker
 
-from regkit.errors import NoFinancialReportsWarning
 from regkit.frames import MEASURES, RATIOS
 from regkit.frames import indicators as indicators_frame
 from regkit.frames import ratios as ratios_frame
@@ -31,7 +28,7 @@ from regkit.frames import ratios as ratios_frame
 from .fiscal import fiscal_year_axis, fiscal_years
 from .references import PercentTicks, reference_line
 from .source_line import add_source_line
-from .style import EuroFormatter, eur_unit, new_axes
+from .style import EuroFormatter, eur_unit, new_axes, no_data
 
 __all__ = ["KINDS", "PALETTE", "indicators", "ratios", "line_data"]
 
@@ -155,13 +152,7 @@ def _no_figures(ax: Any, companies: list[Any], names: Mapping[str, str], metrics
     """Say in the figure (and in a warning) that there is nothing to draw: never an empty axis."""
     who = ", ".join(names.get(c, c) for c in companies) or "these companies"
     reported = "financial figures" if len(metrics) > 1 or metrics[0] in RATIOS else _words(metrics[0])
-    text = f"no published {reported} for {who}"
-    warnings.warn(
-        NoFinancialReportsWarning(f"{text}: nothing to draw (partnerships and sole traders publish no accounts)"),
-        stacklevel=4,
-    )
-    ax.set_axis_off()
-    ax.text(0.5, 0.5, fill(text, 60), ha="center", va="center", fontsize=11, transform=ax.transAxes, gid="no-data")
+    no_data(ax, f"no published {reported} for {who}", "partnerships and sole traders publish no accounts")
 
 
 def _direct_labels(ax: Any, drawn: list[tuple[str, Any, np.ndarray, np.ndarray]]) -> None:

@@ -27,9 +27,9 @@ from regkit.frames import statements as statements_frame
 
 from .fiscal import fiscal_year_label, fiscal_years
 from .source_line import add_source_line
-from .style import EuroFormatter, eur_text, new_axes
+from .style import EuroFormatter, eur_text, new_axes, no_data
 
-__all__ = ["balance_sheet", "pnl_waterfall", "balance_sheet_data", "waterfall_steps"]
+__all__ = ["NoStatement", "balance_sheet", "pnl_waterfall", "balance_sheet_data", "waterfall_steps"]
 
 _ASSET_COLOURS = ("#1f5f8b", "#5b9bd5", "#a9cce3", "#7f7f7f", "#c7c7c7")
 _CLAIM_COLOURS = {"equity": "#2e8b57", "provisions": "#f0a04b", "liabilities": "#c0392b", "other": "#e6b0aa"}
@@ -59,6 +59,26 @@ def _named(data: Any, company_id: str | None) -> Any:
     if company_id is None or not (isinstance(raw, dict) and "reports" in raw):
         return data
     return {company_id: data}
+
+
+class NoStatement(ValueError):
+    """The data hold no statement of the kind asked for (a company without reports, a short filing without P&L)."""
+
+
+def _who(data: Any, company_id: str | None) -> str:
+    """The company a financials answer or frame is about: ``company_id``, else the one id it names, else "it"."""
+    if company_id:
+        return company_id
+    raw = getattr(data, "raw", data)
+    if isinstance(data, pd.DataFrame) and "company_id" in data:
+        ids = data["company_id"].dropna().unique().tolist()
+        return str(ids[0]) if len(ids) == 1 else "these companies"
+    named = getattr(data, "company_id", None) or (raw.get("company_id") if isinstance(raw, dict) else None)
+    if named:
+        return str(named)
+    if isinstance(raw, dict) and len(raw) == 1 and "reports" not in raw:
+        return str(next(iter(raw)))
+    return "this company"
 
 
 def _one_company(frame: pd.DataFrame, company_id: str | None) -> pd.DataFrame:
@@ -101,7 +121,7 @@ def balance_sheet_data(data: Any, company_id: str | None = None, consolidated: b
     frame = frame[frame["statement"].isin(["aktiva", "passiva"])]
     if frame.empty:
         kind = "consolidated " if consolidated else ""
-        raise ValueError(f"no {kind}balance sheet in the data (a company without reports, or none of this kind)")
+        raise NoStatement(f"no {kind}balance sheet in the data (a company without reports, or none of this kind)")
     frame = frame[frame["is_latest_revision"].to_numpy(bool)]  # a correction replaces the report it corrects
     frame = frame.sort_values(["period_end", "statement", "position"])
     out = frame[["period_end", "report_id", "statement", "path", "label", "value"]].reset_index(drop=True)
@@ -171,16 +191,28 @@ def balance_sheet(
         equity ratio. The y axis starts at zero (a negative item hangs below it) and is in M€ (k€ for a
         balance sheet below a million), its label says which.
 
+    Without any balance sheet (a company that files no accounts) the figure says "no published balance sheet for
+    <company>" instead and a :class:`~regkit.errors.NoFinancialReportsWarning` is issued.
+
     Raises
     ------
     ValueError
-        No balance sheet of the kind asked for, several companies without ``company_id``, or a frame in cents.
+        No consolidated balance sheet when ``consolidated=True``, several companies without ``company_id``, or a
+        frame in cents.
 
     Examples
     --------
     >>> ax = balance_sheet(statements(client.get_financials("DE-HRB-B1234-1")))  # doctest: +SKIP
     """
-    rows = balance_sheet_data(data, company_id, consolidated)
+    try:
+        rows = balance_sheet_data(data, company_id, consolidated)
+    except NoStatement as missing:
+        if consolidated:
+            raise
+        ax = new_axes(ax, figsize=(8.0, 3.0))
+        add_source_line(ax, source, data)
+        no_data(ax, f"no published balance sheet for {_who(data, company_id)}", str(missing))
+        return ax
     if years is not None:
         if not isinstance(years, int) or isinstance(years, bool) or years < 1:
             raise ValueError(f"years must be a positive number of fiscal years, not {years!r}")
@@ -284,8 +316,10 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
 
     Raises
     ------
+    NoStatement
+        (a ``ValueError``) The data hold no P&L (a small company's short filing, a company without reports).
     ValueError
-        The frame lacks the 48 measures, holds no P&L (a small company's short filing) or not that year.
+        The frame lacks the 48 measures, or holds no P&L for ``year``.
 
     Examples
     --------
@@ -309,7 +343,7 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
         frame = frame[frame["is_latest_revision"].to_numpy(bool)]
     frame = frame[frame["revenue"].notna() & frame["ebit"].notna() & frame["net_income"].notna()]
     if frame.empty:
-        raise ValueError(_NO_PNL)
+        raise NoStatement(_NO_PNL)
     frame = frame.assign(fiscal_year=fiscal_years(frame["date"]))
     if year is None:
         year = int(frame["fiscal_year"].max())
@@ -385,16 +419,25 @@ def pnl_waterfall(
         its height the signed ``amount``), each labelled with its amount; the y axis is in M€ (k€ below a
         million), its label says which.
 
+    Without a P&L (a small company's short filing, or no accounts at all) the figure says "no published P&L for
+    <company>" instead and a :class:`~regkit.errors.NoFinancialReportsWarning` is issued.
+
     Raises
     ------
     ValueError
-        As :func:`waterfall_steps`.
+        The frame lacks the 48 measures, or the data have no P&L for ``year``.
 
     Examples
     --------
     >>> ax = pnl_waterfall(client.get_financials("DE-HRB-B1234-1"))  # doctest: +SKIP
     """
-    steps = waterfall_steps(data, year, company_id)
+    try:
+        steps = waterfall_steps(data, year, company_id)
+    except NoStatement as missing:
+        ax = new_axes(ax, figsize=(8.0, 3.0))
+        add_source_line(ax, source, data)
+        no_data(ax, f"no published P&L for {_who(data, company_id)}", str(missing))
+        return ax
     ax = new_axes(ax, figsize=(min(9.5, max(7.0, 0.95 * len(steps) + 1.5)), 4.5))
     add_source_line(ax, source, data)
     colours = {"total": _TOTAL, "gain": _GAIN, "charge": _CHARGE}

@@ -50,6 +50,7 @@ __all__ = [
     "eur_unit",
     "figure_svg",
     "new_axes",
+    "no_data",
 ]
 
 HASH_SALT = "regkit"
@@ -141,6 +142,28 @@ def new_axes(ax: Any = None, figsize: tuple[float, float] = (8.0, 4.0)) -> Any:
 
     _, ax = plt.subplots(figsize=figsize, layout="constrained")
     return ax
+
+
+def no_data(ax: Any, text: str, why: str = "") -> Any:
+    """Say in the figure that there is nothing to draw (``text``, e.g. "no published balance sheet for X GmbH"),
+    switch the axes off, and warn (:class:`~regkit.errors.NoFinancialReportsWarning`, ``why`` added): never an
+    empty axis.
+
+    Returns
+    -------
+    matplotlib.text.Text
+        The message, gid ``"no-data"``, in the middle of the axes.
+    """
+    import textwrap
+    import warnings
+
+    from regkit.errors import NoFinancialReportsWarning
+
+    warnings.warn(NoFinancialReportsWarning(f"{text}: nothing to draw{f' ({why})' if why else ''}"), stacklevel=3)
+    ax.set_axis_off()
+    return ax.text(
+        0.5, 0.5, textwrap.fill(text, 60), ha="center", va="center", fontsize=11, transform=ax.transAxes, gid="no-data"
+    )
 
 
 def date_axis(ax: Any) -> Any:
