@@ -328,3 +328,14 @@ def test_long_row_labels_are_cut_at_a_word(company: Any) -> None:
     record["representation"][0]["name"] = "Gesundheitszentrum am Stadtpark Verwaltungs- und Beteiligungsgesellschaft"
     labels = [t.get_text() for t in timeline(record).get_yticklabels()]
     assert "Gesundheitszentrum am Stadtpark…" in labels
+
+
+def test_capital_reads_as_on_the_cards(company: Any) -> None:
+    """One way of writing money in every view: "25,000 €" as the cards and tables, another currency by its code."""
+    record = company(DEM)
+    texts = timeline_bars(record, lanes=["capitals"])["text"].tolist()
+    expected = [
+        f"{c['amount']:,.0f} €".replace(".0 ", " ") if c["currency"] == "EUR" else f"{c['amount']:,.0f} {c['currency']}"
+        for c in sorted(record["capitals"], key=lambda c: c["start_date"] or "")
+    ]
+    assert texts == expected and any(t.endswith(" €") for t in texts) and any(t.endswith(" DEM") for t in texts)
