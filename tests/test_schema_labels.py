@@ -38,8 +38,23 @@ def test_register_forms_read_as_the_register_writes_them() -> None:
         "kgaa": "KGaA",
         "se": "SE",
     }
-    assert labels.display_label("status", "liquidation") == "in Liquidation"
-    assert labels.display_label("role", "PROKURA") == "Prokura"
+    assert labels.display_label("status", "liquidation") == "in liquidation"
+    assert labels.display_label("role", "PROKURA") == "authorised signatory (Prokura)"
+
+
+def test_labels_are_english_with_a_german_term_only_as_its_gloss() -> None:
+    """Issue 25: one language per label; the German term only where it carries meaning, as "english (German)"."""
+    for column, mapping in labels.LABELS.items():
+        if column in ("legal_form", "debtor_legal_form"):
+            continue  # the names of legal forms (GmbH, UG (haftungsbeschränkt)) are names
+        for code, text in mapping.items():
+            bare = text
+            for german, english in labels.GERMAN_TERMS.items():
+                bare = bare.replace(f"{english} ({german})", english)
+            assert not any(word in bare for word in labels.GERMAN_WORDS), (column, code, text)
+            assert text == text.strip() and "_" not in text
+    general = labels.display_label("role", "PERSONAL_LIABLE_DIRECTOR")
+    assert general == "general partner (persönlich haftender Gesellschafter)"
 
 
 def test_an_unknown_code_or_column_still_reads_as_words() -> None:

@@ -2,7 +2,7 @@
 
 Plain string building from the payload — no pandas — and every value escaped. Shows name, date of birth and
 age, city, the current management positions (each company once, with all the roles held there, by their
-display labels: "Geschäftsführer / Vorstand", "Prokura") and how many past positions there are.
+display labels: "director (Geschäftsführer / Vorstand)", "authorised signatory (Prokura)") and how many past positions there are.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def person_card_html(person: Any) -> str:
     ...     "role": "DIRECTOR", "start_date": "2019-04-01", "end_date": None}, {"company_name": "Alt AG",
     ...     "register_id": "DE-HRB-B1234-2", "role": "PROKURA", "start_date": "2001-01-01",
     ...     "end_date": "2005-01-01"}]})
-    >>> "<span style='white-space:nowrap'>Geschäftsführer / Vorstand since 2019-04-01</span>" in card
+    >>> "<span style='white-space:nowrap'>director (Geschäftsführer / Vorstand) since 2019-04-01</span>" in card
     True
     >>> "Ida Roth" in card and "1 past position" in card and "Alt AG" not in card
     True

@@ -36,6 +36,10 @@ _EXPORTS = {
     "cap_table_steps": "regkit.plot.cap_tables",
     "balance_sheet": "regkit.plot.statements",
     "pnl_waterfall": "regkit.plot.statements",
+    # issue 25: the source line every figure carries
+    "add_source_line": "regkit.plot.source_line",
+    "set_default_source": "regkit.plot.source_line",
+    "source_of": "regkit.plot.source_line",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

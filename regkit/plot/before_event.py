@@ -23,6 +23,7 @@ from regkit.frames import ratios as ratios_frame
 
 from .fiscal import fiscal_years
 from .references import PercentTicks, reference_line
+from .source_line import add_source_line
 from .style import new_axes
 
 __all__ = ["ratios_before", "ratios_before_summary"]
@@ -117,6 +118,7 @@ def ratios_before(
     years: int = 8,
     ax: Any = None,
     title: str | None = None,
+    source: Any = True,
     reference: Any = "auto",
     spread: bool = True,
 ) -> Any:
@@ -134,6 +136,10 @@ def ratios_before(
         yardsticks, else the metric's own).
     spread : bool
         Shade the middle half of the companies (first to third quartile) around each median.
+    source : str, bool or None
+        The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        data says or the session's default, a string that line, ``None``/``False`` none; with ``ax=`` the figure
+        carries it once.
 
     Returns
     -------
@@ -149,6 +155,7 @@ def ratios_before(
         )
     summary = ratios_before_summary(frame, event, metrics, years)
     ax = new_axes(ax, (8.0, 4.0))
+    add_source_line(ax, source, frame)
     x = summary.index.to_numpy()
     drawn = list(dict.fromkeys(summary.columns.get_level_values(0)))
     lines = []
@@ -187,7 +194,7 @@ def ratios_before(
     if spread:
         handles.append(Patch(facecolor="#888888", alpha=0.25, label="middle half of the companies"))
         labels.append("middle half of the companies")
-    ax.legend(handles, labels, fontsize=8, frameon=False)
+    ax.legend(handles, labels, fontsize=9, frameon=False)
     if title:
         ax.set_title(title)
     return ax

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib import ticker
+from matplotlib.patches import Patch
 
 from regkit.frames import insolvency_results
 from regkit.schema import count_text, percent_text
@@ -19,9 +20,10 @@ from regkit.schema.labels import column_label, display_label
 
 from .bar_text import bar_text
 from .insolvency import _OTHER, _column, _groups, _palette, _top
+from .source_line import add_source_line
 from .style import new_axes
 
-__all__ = ["breakdown_counts", "insolvency_breakdown"]
+__all__ = ["FEW", "breakdown_counts", "insolvency_breakdown"]
 
 _ALL = "proceedings"
 
@@ -83,6 +85,7 @@ def insolvency_breakdown(
     share: bool = False,
     ax: Any = None,
     title: str | None = None,
+    source: Any = True,
 ) -> Any:
     """Draw proceedings per group of ``by`` as horizontal bars, stacked by ``split``, largest group on top.
 
@@ -96,13 +99,18 @@ def insolvency_breakdown(
     ax : matplotlib.axes.Axes, optional
         Where to draw; default a new figure sized to the number of bars.
     title : str, optional
+    source : str, bool or None
+        The figure's source line (:mod:`regkit.plot.source_line`): ``True`` (default) what the data says or the
+        session's default, a string that line, ``None``/``False`` none.
 
     Returns
     -------
     matplotlib.axes.Axes
         One ``BarContainer`` per group of ``split`` (label: its display label; each bar's gid: its code); y tick labels the
         groups of ``by`` as a reader says them; each bar's total written at its right end ("n = 4" with
-        ``share``); the legend titled by the column ("Legal form").
+        ``share``); the legend titled by the column ("Legal form"). A bar of fewer than :data:`FEW` proceedings
+        is drawn paler (the legend says so); groups of ``split`` that no bar shows 1.5 % of the axis wide are
+        added to "other", so every legend entry can be found in the bars.
 
     Examples
     --------
@@ -114,20 +122,25 @@ def insolvency_breakdown(
     (['GmbH', 'UG (haftungsbeschränkt)'], [2.0, 1.0])
     """
     data = frame if isinstance(frame, pd.DataFrame) else insolvency_results(frame)
-    table = breakdown_counts(data, by, split, top=top, share=share)
+    table = _visible(breakdown_counts(data, by, split, top=top, share=share), share)
     ax = new_axes(ax, (8.0, max(2.2, 0.42 * len(table) + 1.3)))
+    add_source_line(ax, source, frame)
     y = -np.arange(len(table), dtype=float)
     left = np.zeros(len(table))
     palette = _palette(len(table.columns))
+    few = np.array([table.attrs["totals"][str(g)] < FEW for g in table.index], dtype=bool)
     for colour, group in zip(palette, table.columns):
         widths = table[group].to_numpy(dtype=float)
         label = group if group in (_OTHER, _ALL) or split is None else display_label(table.attrs["split"], group)
         fill = "#B0B0B0" if group == _OTHER else colour
-        ax.barh(y, widths, left=left, height=0.62, color=fill, edgecolor="white", linewidth=0.6, label=label, gid=group)
+        fills = [_faint(fill) if f else fill for f in few]
+        ax.barh(
+            y, widths, left=left, height=0.62, color=fills, edgecolor="white", linewidth=0.6, label=label, gid=group
+        )
         if share:
-            for x0, w, row in zip(left, widths, y):
+            for x0, w, row, shade in zip(left, widths, y, fills):
                 if w > 0:
-                    bar_text(ax, x0, x0 + w, row, percent_text(w, 0), fill, fontsize=7.5)
+                    bar_text(ax, x0, x0 + w, row, percent_text(w, 0), shade, fontsize=_FONT)
         left += widths
     names = [g if g == _OTHER else display_label(table.attrs["by"], g) for g in table.index]
     ax.set_yticks(y, names)
@@ -135,11 +148,17 @@ def insolvency_breakdown(
     _totals(ax, table, y, left, share)
     ax.grid(True, axis="x", alpha=0.3)
     ax.set_axisbelow(True)
-    if split is not None and len(table.columns):
+    handles, labels = ax.get_legend_handles_labels()
+    if few.any():
+        handles.append(Patch(facecolor=_faint(_palette(1)[0]), edgecolor="white", gid="few"))
+        labels.append(f"paler: fewer than {FEW} proceedings")
+    if (split is not None and len(table.columns)) or few.any():
         ax.legend(
-            title=column_label(table.attrs["split"]),
-            fontsize=8,
-            title_fontsize=8,
+            handles,
+            labels,
+            title=column_label(table.attrs["split"]) if split is not None else None,
+            fontsize=_FONT,
+            title_fontsize=_FONT,
             frameon=False,
             loc="upper left",
             bbox_to_anchor=(1.0, 1.0),
@@ -149,13 +168,46 @@ def insolvency_breakdown(
     return ax
 
 
+FEW = 20
+"""A bar of fewer proceedings than this is drawn paler (its shares are not to be compared as if solid)."""
+_VISIBLE = 0.015  # a segment narrower than this share of the axis cannot be seen
+_FONT = 9.0
+
+
+def _faint(colour: str) -> str:
+    """``colour`` mixed half with white."""
+    from matplotlib import colors
+
+    r, g, b = colors.to_rgb(colour)
+    return colors.to_hex((0.5 + r / 2, 0.5 + g / 2, 0.5 + b / 2))
+
+
+def _visible(table: pd.DataFrame, share: bool) -> pd.DataFrame:
+    """``table`` with the groups of ``split`` that no bar shows wide enough to see added to "other"."""
+    if len(table.columns) < 2 or len(table) == 0:
+        return table
+    span = 1.0 if share else float(table.sum(axis=1).max() or 1.0)
+    hidden = [c for c in table.columns if c not in (_OTHER, _ALL) and float(table[c].max()) < _VISIBLE * span]
+    if len(hidden) < 2 and _OTHER not in table.columns:  # one thin group stays itself rather than become "other"
+        return table
+    attrs = dict(table.attrs)
+    rest = table[hidden].sum(axis=1) + (table[_OTHER] if _OTHER in table.columns else 0)
+    kept = table.drop(columns=[*hidden, *([_OTHER] if _OTHER in table.columns else [])])
+    if hidden or _OTHER in table.columns:
+        kept = kept.assign(**{_OTHER: rest})
+    kept.attrs.update(attrs)
+    return kept
+
+
 def _totals(ax: Any, table: pd.DataFrame, y: np.ndarray, ends: np.ndarray, share: bool) -> None:
     totals = table.attrs["totals"]
     for row, end, group in zip(y, ends, table.index):
         text = f"n = {count_text(totals[str(group)])}" if share else count_text(totals[str(group)])
-        ax.annotate(text, (end, row), xytext=(4, 0), textcoords="offset points", va="center", fontsize=8, gid="total")
+        ax.annotate(
+            text, (end, row), xytext=(4, 0), textcoords="offset points", va="center", fontsize=_FONT, gid="total"
+        )
     if share:
-        ax.set_xlim(0, 1.12)
+        ax.set_xlim(0, 1.2)
         ax.xaxis.set_major_locator(ticker.FixedLocator([0, 0.25, 0.5, 0.75, 1.0]))
         ax.xaxis.set_major_formatter(ticker.PercentFormatter(xmax=1.0, decimals=0))
         ax.set_xlabel("share of proceedings")

@@ -16,6 +16,7 @@ import pandas as pd
 from matplotlib import dates as mdates
 
 from .group_labels import shorten
+from .source_line import add_source_line
 from .style import new_axes
 from .years import year_axis
 
@@ -98,6 +99,7 @@ def cap_table(
     *,
     until: Any = None,
     title: str | None = None,
+    source: Any = True,
     label_min: float = 12.0,
 ) -> Any:
     """Draw the cap table over time: each owner's share at each shareholder list, stacked to 100 %.
@@ -116,6 +118,10 @@ def cap_table(
     label_min : float
         An owner's name is written inside their band where the band is at least this many percentage points
         tall and wide enough for eight characters (a longer name is shortened with "…" to fit).
+    source : str, bool or None
+        The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        data says or the session's default, a string that line, ``None``/``False`` none; with ``ax=`` the figure
+        carries it once.
 
     Returns
     -------
@@ -145,6 +151,7 @@ def cap_table(
         raise ValueError(f"until ({end.date()}) must come after the last list ({last.date()})")
     x = mdates.date2num([*dates, end])
     ax = new_axes(ax, figsize=(9.0, 4.2))
+    add_source_line(ax, source, history)
     bottom = np.zeros(len(dates) + 1)
     # a label character's width in days: about 0.6 em of the 7.5 pt font, on the axes' width in inches
     inches = ax.get_position().width * ax.figure.get_figwidth()
@@ -168,7 +175,7 @@ def cap_table(
                     f"{shorten(str(names[owner]), min(characters, 20))}\n{height:g} %",
                     ha="center",
                     va="center",
-                    fontsize=7.5,
+                    fontsize=9,
                     color="white",
                     clip_on=True,
                 )
@@ -179,7 +186,7 @@ def cap_table(
     ax.set_ylabel("share of the capital (%)")
     year_axis(ax, first, end)
     ax.set_title(title if title is not None else "Shareholders by shareholder list")
-    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False, title="owner (last share)")
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False, title="owner (last share)")
     return ax
 
 

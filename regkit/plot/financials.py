@@ -27,9 +27,10 @@ from regkit.frames import ratios as ratios_frame
 
 from .fiscal import fiscal_year_axis, fiscal_years
 from .references import PercentTicks, reference_line
-from .style import EuroFormatter, new_axes
+from .source_line import add_source_line
+from .style import EuroFormatter, eur_unit, new_axes, no_data
 
-__all__ = ["KINDS", "indicators", "ratios", "line_data"]
+__all__ = ["KINDS", "PALETTE", "indicators", "ratios", "line_data"]
 
 KINDS: dict[str, str] = {
     **{m: "EUR" for m in MEASURES},
@@ -38,8 +39,6 @@ KINDS: dict[str, str] = {
     "salaries_per_employee": "EUR",
 }
 """What each plottable column measures: ``EUR``, ``persons`` or ``ratio`` (a fraction)."""
-
-_AXIS_LABELS = {"EUR": "EUR", "persons": "employees", "ratio": "%"}
 
 
 def _metric_list(metrics: str | Sequence[str], allowed: Sequence[str]) -> list[str]:
@@ -111,6 +110,23 @@ def line_data(frame: pd.DataFrame, company_id: str, metric: str) -> tuple[np.nda
     return fiscal_years(rows["date"]), y
 
 
+#: Line colours of several companies (Okabe–Ito, then olive, wine and grey): no two alike, none pale on white;
+#: past ten the lines repeat them dashed.
+PALETTE = (
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#000000",
+    "#999933",
+    "#882255",
+    "#7F7F7F",
+)
+_DIRECT = 5  # more lines than this: each labelled at its end instead of in a legend
+
+
 def _format_axis(ax: Any, kind: str, scale: str | None) -> None:
     if kind == "EUR":
         ax.yaxis.set_major_formatter(EuroFormatter(scale))
@@ -124,6 +140,62 @@ def _words(metric: str) -> str:
     return metric.replace("_", " ")
 
 
+def _unit(lines: list[tuple[np.ndarray, np.ndarray]], scale: str | None) -> str:
+    """The EUR unit of the axis: ``scale`` if given, else the one of the largest amount drawn (``M€``)."""
+    if scale is not None:
+        return scale
+    finite = [abs(v) for _, y in lines for v in y if np.isfinite(v)]
+    return eur_unit(max(finite) if finite else 0.0)
+
+
+def _no_figures(ax: Any, companies: list[Any], names: Mapping[str, str], metrics: list[str]) -> None:
+    """Say in the figure (and in a warning) that there is nothing to draw: never an empty axis."""
+    who = ", ".join(names.get(c, c) for c in companies) or "these companies"
+    reported = "financial figures" if len(metrics) > 1 or metrics[0] in RATIOS else _words(metrics[0])
+    no_data(ax, f"no published {reported} for {who}", "partnerships and sole traders publish no accounts")
+
+
+def _direct_labels(ax: Any, drawn: list[tuple[str, Any, np.ndarray, np.ndarray]]) -> None:
+    """Name each line at its last value, right of the axes, the names pushed apart so that none overlaps."""
+    ends = []
+    last = max((float(x[np.isfinite(y)].max()) for _, _, x, y in drawn if np.isfinite(y).any()), default=0.0)
+    for label, line, x, y in drawn:
+        finite = np.flatnonzero(np.isfinite(y))
+        if finite.size:
+            year = int(x[finite[-1]])
+            ends.append([float(y[finite[-1]]), label + (f" (to {year})" if year < last - 1 else ""), line])
+    if not ends:
+        return
+    low, high = ax.get_ylim()
+    height = ax.figure.get_size_inches()[1] * 0.75 * 72  # points the axes is about high
+    gap = (high - low) * (_LABEL_SIZE * 1.25) / max(height, 1.0)
+    ends.sort(key=lambda e: e[0])
+    for i in range(1, len(ends)):
+        ends[i][0] = max(ends[i][0], ends[i - 1][0] + gap)
+    overflow = ends[-1][0] - high
+    if overflow > 0:  # pushed above the top: move all of them down, keeping the gaps
+        for end in ends:
+            end[0] -= overflow
+        for i in range(len(ends) - 2, -1, -1):
+            ends[i][0] = min(ends[i][0], ends[i + 1][0] - gap)
+    for y, label, line in ends:
+        ax.annotate(
+            label,
+            xy=(1.0, y),
+            xycoords=("axes fraction", "data"),
+            xytext=(4, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=_LABEL_SIZE,
+            color=line.get_color(),
+            gid=f"label:{line.get_gid()}",
+            annotation_clip=False,
+        )
+
+
+_LABEL_SIZE = 9.0
+
+
 def _draw(
     frame: pd.DataFrame,
     metrics: list[str],
@@ -134,11 +206,16 @@ def _draw(
     title: str | None,
     reference: Any = None,
     reference_label: str | None = None,
+    source: Any = True,
+    data: Any = None,
 ) -> Any:
     companies = list(dict.fromkeys(frame["company_id"].dropna()))
     ax = new_axes(ax)
+    add_source_line(ax, source, data, frame)
     drawn = [d for cid in companies for d in _rows(frame, cid)["date"]]
     lines = []
+    plotted: list[tuple[str, Any, np.ndarray, np.ndarray]] = []
+    n = len(companies) * len(metrics)
     for cid in companies:
         for metric in metrics:
             x, y = line_data(frame, cid, metric)
@@ -149,30 +226,51 @@ def _draw(
                 if len(companies) == 1
                 else f"{names.get(cid, cid)} · {_words(metric)}"
             )
-            ax.plot(x, y, marker=marker, markersize=4, linewidth=1.6, label=label, gid=f"{cid}|{metric}")
+            style = {}
+            if n > 1:
+                i = len(plotted)
+                style = {"color": PALETTE[i % len(PALETTE)], "linestyle": "-" if i < len(PALETTE) else "--"}
+            (line,) = ax.plot(
+                x, y, marker=marker, markersize=4, linewidth=1.6, label=label, gid=f"{cid}|{metric}", **style
+            )
             lines.append((x, y))
+            plotted.append((label, line, x, y))
     kind = KINDS[metrics[0]]
+    if not any(np.isfinite(y).any() for _, y in lines):
+        _no_figures(ax, companies or list(names), names, metrics)
+        if title:
+            ax.set_title(title)
+        return ax
     fiscal_year_axis(ax, drawn)
-    _format_axis(ax, kind, scale)
+    unit = _unit(lines, scale) if kind == "EUR" else None
+    _format_axis(ax, kind, unit if kind == "EUR" else scale)
     line = reference_line(ax, metrics, reference, reference_label, lines) if kind == "ratio" and lines else None
-    if kind == "ratio" and lines and (line is None or np.any(np.asarray(line.get_ydata(), dtype=float) != 0)):
-        ax.axhline(0.0, color="#888888", linewidth=0.6, zorder=0)  # where equity, profit or growth run out
-    unit = _AXIS_LABELS[kind]
+    if line is None or np.any(np.asarray(line.get_ydata(), dtype=float) != 0):
+        ax.axhline(0.0, color="#555555", linewidth=0.8, zorder=1, gid="zero")  # where amounts, equity, growth run out
+    if kind != "ratio":  # amounts and head counts from zero: a bar of 33 M€ is not "nothing"
+        values = [v for _, y in lines for v in y if np.isfinite(v)]
+        low, high = min(0.0, *values), max(0.0, *values)
+        pad = 0.05 * ((high - low) or 1.0)
+        ax.set_ylim(low - pad if low < 0 else 0.0, high + pad if high > 0 else 0.0 + pad * (low == 0))
+    what = (
+        _words(metrics[0]) if len(metrics) == 1 else {"EUR": "amount", "persons": "employees", "ratio": "ratio"}[kind]
+    )
     ax.set_ylabel(
-        f"{_words(metrics[0])} ({unit})"
-        if len(metrics) == 1 and kind == "ratio"
-        else _words(metrics[0])
-        if len(metrics) == 1
-        else unit
+        f"{what} ({unit})" if kind == "EUR" else f"{what} (%)" if kind == "ratio" else what,
     )
     ax.grid(True, axis="y", alpha=0.3)
-    entries = len(companies) * len(metrics) + (line is not None)
-    if entries > 5:  # beside the lines, not over them
-        ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
-    elif entries > 1:
-        ax.legend(fontsize=8, frameon=False)
-    if title is None and len(companies) == 1:
-        title = names.get(companies[0], companies[0])
+    if n > _DIRECT:  # too many for a legend: name each line at its end
+        _direct_labels(ax, plotted)
+        if line is not None:
+            ax.legend(handles=[line], fontsize=_LABEL_SIZE, frameon=False, loc="best")
+    elif n + (line is not None) > 1:
+        ax.legend(fontsize=_LABEL_SIZE, frameon=False)
+    if title is None:
+        title = (
+            names.get(companies[0], companies[0])
+            if len(companies) == 1
+            else f"{what[:1].upper()}{what[1:]} of {len(companies)} companies"
+        )
     if title:
         ax.set_title(title)
     return ax
@@ -187,6 +285,7 @@ def indicators(
     scale: str | None = None,
     marker: str = "o",
     title: str | None = None,
+    source: Any = True,
 ) -> Any:
     """Draw yearly indicators of one or several companies over time.
 
@@ -206,14 +305,23 @@ def indicators(
     marker : str
         Marker of each report (a lone value between two nulls shows as a marker only).
     title : str, optional
-        Default: the company's name when one company is drawn.
+        Default: the company's name when one company is drawn, else e.g. "Revenue of 10 companies".
+    source : str, bool or None
+        The source line at the figure's bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        data says (``frame.attrs["regkit_source"]``) or the session's default, a string that line, ``None`` or
+        ``False`` none. Also with ``ax=``: the figure carries the line once.
 
     Returns
     -------
     matplotlib.axes.Axes
         One line per company and metric (``line.get_gid()`` is ``"<company_id>|<metric>"``), x the fiscal year
         (a report dated 2014-12-31 at 2014; a year closing on 30 June 2015 at 2015, labelled "2014/15": see
-        :mod:`regkit.plot.fiscal`), y in EUR with NaN where the value is null.
+        :mod:`regkit.plot.fiscal`), y in EUR with NaN where the value is null. The y axis of amounts and head
+        counts includes zero, the zero line (gid ``"zero"``) is always drawn, and the axis label names the unit
+        of its ticks ("revenue (M€)"). More than five lines are named at their ends (annotations with gid
+        ``"label:<company_id>|<metric>"``) instead of in a legend, in colours of :data:`PALETTE`. With nothing to
+        draw the Axes is switched off and says "no published … for <company>" (gid ``"no-data"``), and a
+        :class:`~regkit.errors.NoFinancialReportsWarning` is issued.
 
     Raises
     ------
@@ -236,7 +344,7 @@ def indicators(
     """
     data, found = _frame(frame, indicators_frame)
     chosen = _metric_list(metrics, (*MEASURES, "employees"))
-    return _draw(data, chosen, {**found, **(names or {})}, ax, scale, marker, title)
+    return _draw(data, chosen, {**found, **(names or {})}, ax, scale, marker, title, source=source, data=frame)
 
 
 def ratios(
@@ -250,6 +358,7 @@ def ratios(
     title: str | None = None,
     reference: Any = "auto",
     reference_label: str | None = None,
+    source: Any = True,
 ) -> Any:
     """Draw financial ratios of one or several companies over time.
 
@@ -261,7 +370,7 @@ def ratios(
     metrics : str or sequence of str
         Ratios of :data:`regkit.frames.RATIOS`. ``salaries_per_employee`` (EUR) cannot share an axis
         with the others (fractions, drawn in percent).
-    ax, names, scale, marker, title
+    ax, names, scale, marker, title, source
         As for :func:`indicators`.
     reference : "auto", "median", float or None
         The reference line (:mod:`regkit.plot.references`): ``"auto"`` the ratio's yardstick (30 % for the
@@ -294,4 +403,6 @@ def ratios(
     data, found = _frame(frame, lambda items: ratios_frame(indicators_frame(items)))
     if any(m not in data for m in chosen):
         data = ratios_frame(data)
-    return _draw(data, chosen, {**found, **(names or {})}, ax, scale, marker, title, reference, reference_label)
+    return _draw(
+        data, chosen, {**found, **(names or {})}, ax, scale, marker, title, reference, reference_label, source, frame
+    )

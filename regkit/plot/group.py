@@ -99,6 +99,7 @@ def group(
     node_size: float = 150,
     font_size: float = 9,
     max_width: float = 9.3,
+    source: Any = True,
 ) -> Any:
     """Draw a corporate group: layered by control, parent on top, one connector down to each company.
 
@@ -149,6 +150,9 @@ def group(
         Greatest width of a new figure, inches. The default, 9.3, fits a JupyterLab cell (about 968 pixels)
         both as a PNG at 100 dpi and as an SVG (96 pixels an inch), so nothing is scaled down: labels stay
         at ``font_size`` on screen. A wider group wraps its layers into more rows.
+    source : str, bool or None
+        The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        graph says (``G.graph["source"]``) or the session's default, a string that line, ``None``/``False`` none.
 
     Returns
     -------
@@ -249,6 +253,9 @@ def group(
             ax.set_position((0.0, 0.0, 1.0, 1 - (0.45 if title else 0.1) / (fig_height + extra)))
     ax.set_ylim(y_bottom, y_top)
     ax.set_axis_off()
+    from .source_line import add_source_line
+
+    add_source_line(ax, source, G)
     return ax
 
 

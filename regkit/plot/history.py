@@ -27,6 +27,7 @@ from regkit.schema.labels import display_label
 from .bar_text import bar_text
 from .group_labels import shorten
 from .history_bars import BAR_COLUMNS, LANES, _raw, record_horizon, timeline_bars
+from .source_line import add_source_line
 from .style import new_axes
 from .years import year_axis
 
@@ -41,16 +42,17 @@ COLOURS: dict[str, str] = {
     "active": "#1A7F37",
     "liquidation": "#D95F02",
     "inactive": "#A0A0A0",
-    "DIRECTOR": "#4C72B0",
-    "PROKURA": "#64B5CD",
-    "SHAREHOLDER": "#937860",
-    "OWNER": "#55A868",
-    "PARTNER": "#8172B3",
-    "PERSONAL_LIABLE_DIRECTOR": "#DA8BC3",
-    "LIQUIDATOR": "#DD8452",
+    "DIRECTOR": "#2C5AA0",
+    "PROKURA": "#9467BD",
+    "SHAREHOLDER": "#8C564B",
+    "OWNER": "#17BECF",
+    "PARTNER": "#BCBD22",
+    "PERSONAL_LIABLE_DIRECTOR": "#E377C2",
+    "LIQUIDATOR": "#3D3D3D",
     "OTHER": "#7F7F7F",
 }
-"""Bar colour per ``key`` of :func:`timeline_bars`: a lane, a role or a status; all different."""
+"""Bar colour per ``key`` of :func:`timeline_bars`: a lane, a role or a status; all different, and the roles of
+different hues (no two shades of blue)."""
 
 _LANE_WORDS = {
     "names": "name",
@@ -60,6 +62,7 @@ _LANE_WORDS = {
     "insolvencies": "insolvency proceeding",
 }
 _ROW_CHARACTERS = 44  # a y label longer than this is shortened with "…"
+_FONT = 9.0  # the smallest text of the figure (points)
 _MIN_WIDTH = 0.006  # the narrowest bar drawn, as a fraction of the time span
 
 
@@ -71,9 +74,9 @@ def legend_entries(bars: pd.DataFrame) -> list[tuple[str, str]]:
     >>> bars = pd.DataFrame({"lane": ["names", "representatives", "status", "status"],
     ...                      "key": ["names", "PROKURA", "active", "liquidation"]})
     >>> legend_entries(bars)
-    [('name', '#F1CE63'), ('Prokura', '#64B5CD'), ('active', '#1A7F37'), ('in Liquidation', '#D95F02')]
+    [('name', '#F1CE63'), ('authorised signatory (Prokura)', '#9467BD'), ('active', '#1A7F37'), ('in liquidation', '#D95F02')]
     >>> legend_entries(pd.DataFrame({"lane": ["representatives"], "key": ["DIRECTOR"]}))
-    [('Geschäftsführer / Vorstand', '#4C72B0')]
+    [('director (Geschäftsführer / Vorstand)', '#2C5AA0')]
     """
     entries = []
     for lane, key in dict.fromkeys(zip(bars["lane"], bars["key"])):
@@ -99,6 +102,7 @@ def timeline(
     lanes: Sequence[str] = LANES,
     max_people: int = 12,
     title: str | None = None,
+    source: Any = True,
     labels: bool = True,
 ) -> Any:
     """Draw a company's life: one lane per history, person, status and proceeding.
@@ -115,6 +119,10 @@ def timeline(
         Default: the company's name and id.
     labels : bool
         Write each bar's text on it (shortened with "…" to the bar's width when the figure is drawn).
+    source : str, bool or None
+        The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        data says or the session's default, a string that line, ``None``/``False`` none; with ``ax=`` the figure
+        carries it once.
 
     Returns
     -------
@@ -143,7 +151,8 @@ def timeline(
     raw = _raw(company)
     bars = timeline_bars(raw, until, lanes, max_people)
     rows = list(dict.fromkeys(bars["row"]))
-    ax = new_axes(ax, (10.0, max(2.5, 0.34 * len(rows) + 1.4)))
+    ax = new_axes(ax, (9.5, max(2.5, 0.36 * len(rows) + 1.4)))
+    add_source_line(ax, source, company)
     y_of = {row: -i for i, row in enumerate(rows)}
     left = mdates.date2num(bars["start"].to_numpy())
     right = mdates.date2num(bars["end"].to_numpy())
@@ -174,14 +183,20 @@ def timeline(
             gid="open",
         )
     _life_lines(ax, raw)
-    ax.set_yticks([y_of[r] for r in rows], [shorten(r, _ROW_CHARACTERS) for r in rows], fontsize=7.5)
+    ax.set_yticks([y_of[r] for r in rows], [shorten(r, _ROW_CHARACTERS) for r in rows], fontsize=_FONT)
     ax.set_ylim(-len(rows) + 0.4, 0.6)
     _time_axis(ax, bars, raw, float(np.max(left + width, initial=0.0)))
     if labels:
-        for x0, w, row, lane, text, fill in zip(left, width, bars["row"], bars["lane"], bars["text"], fills):
+        low, high = ax.get_xlim()
+        for i, (x0, w, row, lane, text, fill) in enumerate(
+            zip(left, width, bars["row"], bars["lane"], bars["text"], fills)
+        ):
             if text:
                 text = display_label("status", text) if lane == "status" else str(text)
-                bar_text(ax, float(x0), float(x0 + w), y_of[row], text, fill, fontsize=6.5)
+                same = [j for j in range(len(bars)) if bars["row"].iat[j] == row and j != i]
+                before = max([float(left[j] + width[j]) for j in same if left[j] + width[j] <= x0] + [low])
+                after = min([float(left[j]) for j in same if left[j] >= x0 + w] + [high])
+                bar_text(ax, float(x0), float(x0 + w), y_of[row], text, fill, fontsize=_FONT, outside=(before, after))
     ax.grid(True, axis="x", alpha=0.3)
     _notes(ax, bars)
     _legend(ax, bars)
@@ -211,13 +226,13 @@ def _legend(ax: Any, bars: pd.DataFrame) -> None:
     if not entries:
         return
     height = ax.figure.get_size_inches()[1] * ax.get_position().height
-    per_column = max(3, int((height - 0.1) / 0.2))
+    per_column = max(3, int((height - 0.1) / 0.23))
     handles = [Patch(facecolor=colour, edgecolor="white", label=label) for label, colour in entries]
     ax.legend(
         handles=handles,
         loc="upper left",
         bbox_to_anchor=(1.01, 1.0),
-        fontsize=7.5,
+        fontsize=_FONT,
         frameon=False,
         ncols=math.ceil(len(handles) / per_column),
         handlelength=1.2,

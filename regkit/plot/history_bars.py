@@ -20,7 +20,8 @@ import pandas as pd
 
 from regkit.frames import history, insolvency_summaries, representatives
 from regkit.frames.status import dissolution_date, status_on
-from regkit.schema.labels import display_label
+from regkit.schema.formatting import euro_text, number_text
+from regkit.schema.labels import display_label, plain_label
 
 __all__ = ["LANES", "BAR_COLUMNS", "timeline_bars", "record_horizon"]
 
@@ -91,7 +92,9 @@ def _text(field: str, r: Any) -> str:
     if field == "addresses":
         return " ".join(str(v) for v in (r.postal_code, r.city) if pd.notna(v)) or str(r.formatted_value)
     if field == "capitals":
-        return f"{r.amount:,.0f} {r.currency}" if pd.notna(r.amount) else "–"
+        if pd.isna(r.amount):
+            return "–"
+        return euro_text(r.amount) if r.currency == "EUR" else f"{number_text(r.amount, 0)} {r.currency}"  # as cards
     return f"{r.register_type} {r.register_number}, {r.register_court}"
 
 
@@ -115,7 +118,7 @@ def _people_rows(company: Mapping[str, Any], until: pd.Timestamp, max_people: in
                 rank[r.id],
                 (
                     "representatives",
-                    f"{labels[r.id]} · {display_label('role', r.role)}",
+                    f"{labels[r.id]} · {plain_label('role', r.role)}",
                     r.start_date,
                     end,
                     pd.isna(r.end_date),

@@ -18,6 +18,7 @@ from regkit.frames import insolvency_results
 from regkit.schema.labels import column_label, display_label
 
 from .periods import minimum_span, period_axis
+from .source_line import add_source_line
 from .style import date_axis, new_axes
 
 __all__ = ["BY", "insolvency_trend", "insolvency_timeline", "trend_counts"]
@@ -35,6 +36,7 @@ BY: dict[str, str] = {
 
 _PERIODS = {"W": "week", "M": "month", "Q": "quarter", "Y": "year"}
 _OTHER, _UNKNOWN = "other", "unknown"
+_FONT = 9.0  # the smallest text of these figures (points)
 
 
 def _column(frame: pd.DataFrame, name: str, what: str = "by") -> str:
@@ -133,6 +135,7 @@ def insolvency_trend(
     top: int | None = 8,
     ax: Any = None,
     title: str | None = None,
+    source: Any = True,
 ) -> Any:
     """Draw proceedings per period as bars, stacked by group when ``by`` is given.
 
@@ -146,6 +149,9 @@ def insolvency_trend(
     ax : matplotlib.axes.Axes, optional
         Where to draw; default a new figure.
     title : str, optional
+    source : str, bool or None
+        The figure's source line (:mod:`regkit.plot.source_line`): ``True`` (default) what the data says or the
+        session's default, a string that line, ``None``/``False`` none.
 
     Returns
     -------
@@ -153,8 +159,10 @@ def insolvency_trend(
         One ``BarContainer`` per group in ``ax.containers`` (each bar's gid is the group's code, the container's
         label the group as a reader says it:
         ``"GmbH"`` for ``gmbh``, :func:`regkit.schema.labels.display_label`; the legend's title is the column's,
-        "Legal form"), bars starting at each period's first day (date numbers). Quarters are labelled "Q1 2024",
-        years "2024". The x label says how many proceedings had no date.
+        "Legal form", its entries top to bottom as the stack), each bar centred in its period (date numbers) and
+        labelled under its centre: quarters "Q1 2024", years "2024", months "Jan 2024" (every bar when the labels fit,
+        else every second, fourth… counted back from the last bar, which is always labelled). The x label says how
+        many proceedings had no date.
 
     Examples
     --------
@@ -169,21 +177,22 @@ def insolvency_trend(
     data = frame if isinstance(frame, pd.DataFrame) else insolvency_results(frame)
     counts = trend_counts(data, freq, by, date=date, top=top)
     ax = new_axes(ax, (9.0, 4.0))
+    add_source_line(ax, source, frame)
     starts = counts.index.to_timestamp(how="start") if len(counts) else pd.DatetimeIndex([])
     ends = counts.index.to_timestamp(how="end") if len(counts) else pd.DatetimeIndex([])
-    left = mdates.date2num(starts.to_numpy())
-    width = 0.85 * (mdates.date2num(ends.to_numpy()) - left)
+    first, last = mdates.date2num(starts.to_numpy()), mdates.date2num(ends.to_numpy())
+    middle, width = (first + last) / 2, 0.85 * (last - first)
     bottom = np.zeros(len(counts))
     palette = _palette(len(counts.columns))
     for colour, group in zip(palette, counts.columns):
         heights = counts[group].to_numpy(dtype=float)
         label = group if group == _OTHER or counts.attrs["by"] is None else display_label(counts.attrs["by"], group)
         ax.bar(
-            left,
+            middle,
             heights,
             width=width,
             bottom=bottom,
-            align="edge",
+            align="center",
             label=label,
             gid=group,
             color="#B0B0B0" if group == _OTHER else colour,
@@ -200,10 +209,13 @@ def insolvency_trend(
     ax.set_ylim(0, max(1.0, float(bottom.max(initial=0.0))) * 1.05)
     ax.grid(True, axis="y", alpha=0.3)
     if by is not None and len(counts.columns):
-        ax.legend(
+        handles, labels = ax.get_legend_handles_labels()
+        ax.legend(  # top of the legend = top of the stack
+            handles[::-1],
+            labels[::-1],
             title=column_label(counts.attrs["by"]),
-            fontsize=8,
-            title_fontsize=8,
+            fontsize=_FONT,
+            title_fontsize=_FONT,
             frameon=False,
             loc="upper left",
             bbox_to_anchor=(1.0, 1.0),
@@ -220,22 +232,41 @@ def _palette(n: int) -> list[str]:
     return [matplotlib.colors.to_hex(cmap(i % cmap.N)) for i in range(n)]
 
 
-_PHASES = (
-    ("discharge", "#4C72B0"),
-    ("distribution", "#55A868"),
-    ("plan", "#8172B3"),
-    ("preliminary", "#DD8452"),
-    ("rejected", "#8C2D04"),
-    ("insufficien", "#8C2D04"),
-    ("opened", "#C44E52"),
-    ("lifted", "#7F7F7F"),
-    ("discontinued", "#7F7F7F"),
-    ("terminated", "#7F7F7F"),
-)
+#: One colour and shape per kind of date, as the legend shows them (every marker of a kind looks the same).
+MARKERS: dict[str, dict[str, Any]] = {
+    "published": {"marker": "o", "color": "#2F4B7C", "markersize": 6.5, "offset": 0.0, "label": "published"},
+    "decision": {"marker": "o", "color": "#D55E00", "markersize": 11.0, "offset": 0.0, "label": "court decision"},
+    "claims_deadline": {
+        "marker": ">",
+        "color": "#009E73",
+        "markersize": 7.0,
+        "offset": 0.22,
+        "label": "claims filing deadline",
+    },
+    "meetings": {"marker": "D", "color": "#CC79A7", "markersize": 6.0, "offset": -0.22, "label": "creditors' meeting"},
+}
+"""Marker per gid of :func:`insolvency_timeline`. The decision is a ring larger than the published dot and drawn
+over it, so a decision published the same day shows as a dot in a ring; deadline and meetings sit just above and
+below their row, so neither hides the other or the dots."""
 
 
-def _colour(event_type: str) -> str:
-    return next((colour for word, colour in _PHASES if word in event_type), "#333333")
+def _mark(ax: Any, gid: str, x: Any, y: Any) -> Any:
+    style = MARKERS[gid]
+    hollow = gid == "decision"
+    (line,) = ax.plot(
+        x,
+        np.asarray(y, dtype=float) + style["offset"],
+        linestyle="none",
+        marker=style["marker"],
+        markersize=style["markersize"],
+        markerfacecolor="none" if hollow else style["color"],
+        markeredgecolor=style["color"],
+        markeredgewidth=1.6 if hollow else 0.5,
+        label=style["label"],
+        gid=gid,
+        zorder=4 if hollow else 3,
+    )
+    return line
 
 
 def _days(series: pd.Series) -> np.ndarray:
@@ -245,7 +276,7 @@ def _days(series: pd.Series) -> np.ndarray:
     return mdates.date2num(values.to_numpy(dtype="datetime64[us]"))
 
 
-def insolvency_timeline(insolvency: Any, ax: Any = None, *, title: str | None = None) -> Any:
+def insolvency_timeline(insolvency: Any, ax: Any = None, *, title: str | None = None, source: Any = True) -> Any:
     """Draw the events of one proceeding, oldest on top.
 
     Parameters
@@ -257,16 +288,18 @@ def insolvency_timeline(insolvency: Any, ax: Any = None, *, title: str | None = 
         Where to draw; default a new figure sized to the number of events.
     title : str, optional
         Default: debtor, case number, court and current status.
+    source : str, bool or None
+        The figure's source line, as for :func:`insolvency_trend`.
 
     Returns
     -------
     matplotlib.axes.Axes
-        One row per event (y tick labels: publication date and event type), coloured by phase. By gid:
-        the collection ``"published"`` (offsets: ``published_at``, row), the lines ``"decision"``
-        (x: ``decision_date`` where known), ``"claims_deadline"`` and ``"meetings"`` (creditors'
-        meetings); a grey segment joins decision and publication. The x axis spans at least
-        60 days (a one-event proceeding gets days and months, not hours), and its label counts
-        the events ("1 event", "4 events").
+        One row per event (y tick labels: publication date and event type, the event's row ``-i``). Lines
+        of markers by gid, each kind in one colour and shape (:data:`MARKERS`, as the legend shows them):
+        ``"published"`` (x: ``published_at``), ``"decision"`` (a ring around the dot, x: ``decision_date``
+        where known), ``"claims_deadline"`` (just above the row) and ``"meetings"`` (creditors' meetings,
+        just below); a grey segment joins decision and publication. The x axis, labelled "date", spans at
+        least 60 days (a one-event proceeding gets days and months, not hours).
 
     Examples
     --------
@@ -280,34 +313,27 @@ def insolvency_timeline(insolvency: Any, ax: Any = None, *, title: str | None = 
     frame = insolvency if isinstance(insolvency, pd.DataFrame) else events_frame(insolvency)
     n = len(frame)
     ax = new_axes(ax, (9.0, max(2.5, 0.42 * n + 1.2)))
+    add_source_line(ax, source, insolvency)
     y = -np.arange(n, dtype=float)
     published, decided = _days(frame["published_at"]), _days(frame["decision_date"])
     known = ~np.isnan(decided)
-    ax.hlines(y[known], decided[known], published[known], color="#999999", linewidth=1.0)
-    colours = [_colour(str(t)) for t in frame["event_type"]]
-    ax.plot(
-        decided[known],
-        y[known],
-        linestyle="none",
-        marker="o",
-        markerfacecolor="white",
-        markeredgecolor="#555555",
-        markersize=6,
-        label="decision",
-        gid="decision",
-    )
-    ax.scatter(published, y, c=colours, s=42, zorder=3, edgecolors="none", label="published", gid="published")
+    ax.hlines(y[known], decided[known], published[known], color="#999999", linewidth=1.0, zorder=2)
+    if known.any():
+        _mark(ax, "decision", decided[known], y[known])
+    if n:
+        _mark(ax, "published", published, y)
     _extra_markers(ax, frame, y)
     labels = [
         f"{d:%Y-%m-%d}  {display_label('event_type', t)}" for d, t in zip(frame["published_at"], frame["event_type"])
     ]
-    ax.set_yticks(y, labels, fontsize=8)
+    ax.set_yticks(y, labels, fontsize=_FONT)
     ax.set_ylim(-n + 0.4, 0.6)
     minimum_span(ax, [published, decided, *(_days(frame[c]) for c in _MARKED)])
     date_axis(ax)
     ax.grid(True, axis="x", alpha=0.3)
-    ax.set_xlabel("1 event" if n == 1 else f"{n} events")
-    ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    ax.set_xlabel("date")
+    if ax.get_lines():
+        ax.legend(fontsize=_FONT, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.set_title(title if title is not None else _title(insolvency), fontsize=10)
     return ax
 
@@ -320,32 +346,14 @@ def _extra_markers(ax: Any, frame: pd.DataFrame, y: np.ndarray) -> None:
     deadline = _days(frame["claims_filing_deadline"])
     has = ~np.isnan(deadline)
     if has.any():
-        ax.plot(
-            deadline[has],
-            y[has],
-            linestyle="none",
-            marker=">",
-            color="#C44E52",
-            markersize=6,
-            label="claims filing deadline",
-            gid="claims_deadline",
-        )
+        _mark(ax, "claims_deadline", deadline[has], y[has])
     xs, ys = [], []
     for column in ("report_meeting_at", "examination_meeting_at"):
         at = _days(frame[column])
         xs += list(at[~np.isnan(at)])
         ys += list(y[~np.isnan(at)])
     if xs:
-        ax.plot(
-            xs,
-            ys,
-            linestyle="none",
-            marker="D",
-            color="#8172B3",
-            markersize=5,
-            label="creditors' meeting",
-            gid="meetings",
-        )
+        _mark(ax, "meetings", xs, ys)
 
 
 def _title(insolvency: Any) -> str:
@@ -353,4 +361,5 @@ def _title(insolvency: Any) -> str:
     if not isinstance(raw, dict):
         return ""
     text = f"{raw.get('debtor_name') or raw.get('id', '')} — {raw.get('case_number') or ''}, {raw.get('court') or ''}"
-    return text + (f" ({raw['current_status']})" if raw.get("current_status") else "")
+    status = raw.get("current_status")
+    return text + (f" ({display_label('current_status', status)})" if status else "")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib import dates as mdates
@@ -11,14 +12,36 @@ from matplotlib import ticker
 
 from .style import date_axis
 
-__all__ = ["period_axis", "minimum_span"]
+__all__ = ["period_axis", "period_label", "minimum_span"]
 
 
-def period_axis(ax: Any, periods: pd.PeriodIndex, freq: str, max_ticks: int = 8) -> Any:
-    """Label the bars of ``periods`` (drawn from each period's first day, in date numbers) as people say them.
+def period_label(period: pd.Period, freq: str) -> str:
+    """A period as people say it: "Q1 2024", "2024", "Jan 2024", "week 3, 2024"; a day as "2024-01-05".
 
-    Quarters read "Q1 2024" and years "2024", at most ``max_ticks`` of them (every second, fourth… period when
-    there are more); any other ``freq`` ("M", "W") gets matplotlib's concise date axis.
+    Examples
+    --------
+    >>> [period_label(pd.Period(p, f), f) for p, f in (("2024Q1", "Q"), ("2024", "Y"), ("2024-01", "M"))]
+    ['Q1 2024', '2024', 'Jan 2024']
+    """
+    if freq == "Q":
+        return f"Q{period.quarter} {period.year}"
+    if freq == "Y":
+        return str(period.year)
+    if freq == "M":
+        return period.start_time.strftime("%b %Y")
+    if freq == "W":
+        year, week, _ = period.start_time.isocalendar()
+        return f"week {week}, {year}"
+    return period.start_time.strftime("%Y-%m-%d")
+
+
+def period_axis(ax: Any, periods: pd.PeriodIndex, freq: str, max_ticks: int | None = None) -> Any:
+    """Label the bars of ``periods`` (each drawn centred in its period, in date numbers) under their centres.
+
+    Every bar gets a tick; its label reads as people say it (:func:`period_label`). Every bar is labelled when
+    the labels fit the axes side by side (``max_ticks``: at most so many labels; default what fits the figure's
+    width), else every second, fourth… bar counted back from the last one, so the latest period always has its
+    label.
 
     Returns
     -------
@@ -32,19 +55,27 @@ def period_axis(ax: Any, periods: pd.PeriodIndex, freq: str, max_ticks: int = 8)
     >>> import matplotlib.pyplot as plt
     >>> fig, ax = plt.subplots()
     >>> ax = period_axis(ax, pd.period_range("2023Q3", "2024Q2", freq="Q"), "Q")
-    >>> [ax.xaxis.get_major_formatter()(x, i) for i, x in enumerate(ax.get_xticks())]
+    >>> [t.get_text() for t in ax.get_xticklabels()]
     ['Q3 2023', 'Q4 2023', 'Q1 2024', 'Q2 2024']
     """
-    if freq not in ("Q", "Y") or not len(periods):
+    if not len(periods):
         return date_axis(ax)
+    labels = [period_label(p, freq) for p in periods]
+    if max_ticks is None:
+        width = ax.figure.get_figwidth() * ax.get_position().width * 72  # points
+        size = float(matplotlib.font_manager.FontProperties(size=matplotlib.rcParams["xtick.labelsize"]).get_size())
+        longest = max(len(t) for t in labels) * 0.62 * size + size  # a label and a gap
+        max_ticks = max(1, int(width // longest))
     step = 1
     while len(periods) / step > max_ticks:
-        step = {1: 2, 2: 4}.get(step, step * 2)
-    shown = [p for i, p in enumerate(periods) if i % step == 0]
-    starts = pd.PeriodIndex(shown).to_timestamp(how="start")
-    ax.xaxis.set_major_locator(ticker.FixedLocator(mdates.date2num(starts)))
-    labels = [f"Q{p.quarter} {p.year}" if freq == "Q" else str(p.year) for p in shown]
-    ax.xaxis.set_major_formatter(ticker.FixedFormatter(labels))
+        step = {1: 2, 2: 4, 4: 6, 6: 12}.get(step, step * 2)
+    middles = mdates.date2num(
+        periods.to_timestamp(how="start") + (periods.to_timestamp(how="end") - periods.to_timestamp(how="start")) / 2
+    )
+    n = len(periods)
+    shown = [labels[i] if (n - 1 - i) % step == 0 else "" for i in range(n)]
+    ax.set_xticks(middles, shown)
+    ax.tick_params(axis="x", which="major", length=3)
     ax.xaxis.set_minor_locator(ticker.NullLocator())
     return ax
 

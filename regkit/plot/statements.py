@@ -26,9 +26,10 @@ from regkit.frames import indicators as indicators_frame
 from regkit.frames import statements as statements_frame
 
 from .fiscal import fiscal_year_label, fiscal_years
-from .style import EuroFormatter, eur_text, new_axes
+from .source_line import add_source_line
+from .style import EuroFormatter, eur_text, new_axes, no_data
 
-__all__ = ["balance_sheet", "pnl_waterfall", "balance_sheet_data", "waterfall_steps"]
+__all__ = ["NoStatement", "balance_sheet", "pnl_waterfall", "balance_sheet_data", "waterfall_steps"]
 
 _ASSET_COLOURS = ("#1f5f8b", "#5b9bd5", "#a9cce3", "#7f7f7f", "#c7c7c7")
 _CLAIM_COLOURS = {"equity": "#2e8b57", "provisions": "#f0a04b", "liabilities": "#c0392b", "other": "#e6b0aa"}
@@ -58,6 +59,26 @@ def _named(data: Any, company_id: str | None) -> Any:
     if company_id is None or not (isinstance(raw, dict) and "reports" in raw):
         return data
     return {company_id: data}
+
+
+class NoStatement(ValueError):
+    """The data hold no statement of the kind asked for (a company without reports, a short filing without P&L)."""
+
+
+def _who(data: Any, company_id: str | None) -> str:
+    """The company a financials answer or frame is about: ``company_id``, else the one id it names, else "it"."""
+    if company_id:
+        return company_id
+    raw = getattr(data, "raw", data)
+    if isinstance(data, pd.DataFrame) and "company_id" in data:
+        ids = data["company_id"].dropna().unique().tolist()
+        return str(ids[0]) if len(ids) == 1 else "these companies"
+    named = getattr(data, "company_id", None) or (raw.get("company_id") if isinstance(raw, dict) else None)
+    if named:
+        return str(named)
+    if isinstance(raw, dict) and len(raw) == 1 and "reports" not in raw:
+        return str(next(iter(raw)))
+    return "this company"
 
 
 def _one_company(frame: pd.DataFrame, company_id: str | None) -> pd.DataFrame:
@@ -100,7 +121,7 @@ def balance_sheet_data(data: Any, company_id: str | None = None, consolidated: b
     frame = frame[frame["statement"].isin(["aktiva", "passiva"])]
     if frame.empty:
         kind = "consolidated " if consolidated else ""
-        raise ValueError(f"no {kind}balance sheet in the data (a company without reports, or none of this kind)")
+        raise NoStatement(f"no {kind}balance sheet in the data (a company without reports, or none of this kind)")
     frame = frame[frame["is_latest_revision"].to_numpy(bool)]  # a correction replaces the report it corrects
     frame = frame.sort_values(["period_end", "statement", "position"])
     out = frame[["period_end", "report_id", "statement", "path", "label", "value"]].reset_index(drop=True)
@@ -112,7 +133,8 @@ def balance_sheet_data(data: Any, company_id: str | None = None, consolidated: b
 
 
 def _equity_shares(ax: Any, part: pd.DataFrame, years: list[int], tops: dict[int, float], offset: float) -> None:
-    """Write the equity ratio (the first passiva item over the passiva total) above each passiva bar."""
+    """Write the equity ratio (the first passiva item over the passiva total) above each passiva bar, as "19%" in
+    the equity colour (the legend's equity entry says what it is)."""
     for year in years:
         items = part[part["fiscal_year"] == year]["value"].dropna()
         total = float(items.sum())
@@ -120,13 +142,13 @@ def _equity_shares(ax: Any, part: pd.DataFrame, years: list[int], tops: dict[int
             continue
         share = float(items.iloc[0]) / total
         ax.annotate(
-            f"equity {share:.0%}",
+            f"{share:.0%}",
             (years.index(year) + offset, tops[year]),
             xytext=(0, 2),
             textcoords="offset points",
             ha="center",
             va="bottom",
-            fontsize=7,
+            fontsize=9,
             color=_CLAIM_COLOURS["equity"],
         )
 
@@ -139,6 +161,7 @@ def balance_sheet(
     years: int | None = None,
     ax: Any = None,
     title: str | None = None,
+    source: Any = True,
 ) -> Any:
     """The balance sheet's structure by year: aktiva beside passiva, each stacked by its top-level items.
 
@@ -156,6 +179,10 @@ def balance_sheet(
         Where to draw; a new figure otherwise.
     title : str, optional
         The title; ``"Balance sheet structure"`` with the company id by default.
+    source : str, bool or None
+        The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        data says or the session's default, a string that line, ``None``/``False`` none; with ``ax=`` the figure
+        carries it once.
 
     Returns
     -------
@@ -164,22 +191,35 @@ def balance_sheet(
         equity ratio. The y axis starts at zero (a negative item hangs below it) and is in M€ (k€ for a
         balance sheet below a million), its label says which.
 
+    Without any balance sheet (a company that files no accounts) the figure says "no published balance sheet for
+    <company>" instead and a :class:`~regkit.errors.NoFinancialReportsWarning` is issued.
+
     Raises
     ------
     ValueError
-        No balance sheet of the kind asked for, several companies without ``company_id``, or a frame in cents.
+        No consolidated balance sheet when ``consolidated=True``, several companies without ``company_id``, or a
+        frame in cents.
 
     Examples
     --------
     >>> ax = balance_sheet(statements(client.get_financials("DE-HRB-B1234-1")))  # doctest: +SKIP
     """
-    rows = balance_sheet_data(data, company_id, consolidated)
+    try:
+        rows = balance_sheet_data(data, company_id, consolidated)
+    except NoStatement as missing:
+        if consolidated:
+            raise
+        ax = new_axes(ax, figsize=(8.0, 3.0))
+        add_source_line(ax, source, data)
+        no_data(ax, f"no published balance sheet for {_who(data, company_id)}", str(missing))
+        return ax
     if years is not None:
         if not isinstance(years, int) or isinstance(years, bool) or years < 1:
             raise ValueError(f"years must be a positive number of fiscal years, not {years!r}")
         rows = rows[rows["fiscal_year"].isin(sorted(rows["fiscal_year"].unique())[-years:])]
     shown = sorted(rows["fiscal_year"].unique().tolist())
-    ax = new_axes(ax, figsize=(min(12.0, max(6.0, 0.75 * len(shown) + 3.5)), 4.5))
+    ax = new_axes(ax, figsize=(min(9.5, max(6.0, 0.75 * len(shown) + 3.5)), 4.5))
+    add_source_line(ax, source, data)
     width = 0.38
     legend: dict[tuple[str, str], str] = {}
     for statement, offset in (("aktiva", -0.2), ("passiva", 0.2)):
@@ -217,11 +257,18 @@ def balance_sheet(
     labels = {int(y): fiscal_year_label(d) for y, d in zip(rows["fiscal_year"], rows["period_end"])}
     ax.set_xticks(range(len(shown)), [labels[y] for y in shown])
     ax.set_xticks([i + o for i in range(len(shown)) for o in (-0.2, 0.2)], minor=True)
-    ax.set_xticklabels(["A", "P"] * len(shown), minor=True, fontsize=7, color="dimgray")
+    ax.set_xticklabels(["A", "P"] * len(shown), minor=True, fontsize=9, color="dimgray")
     ax.tick_params(axis="x", which="major", pad=14, length=0)
     ax.tick_params(axis="x", which="minor", length=0)
-    handles = [Patch(color=c, label=f"{'A' if s == 'aktiva' else 'P'}: {label}") for (s, label), c in legend.items()]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, frameon=False)
+    handles = [
+        Patch(
+            color=c,
+            label=f"{'A' if s == 'aktiva' else 'P'}: {label}"
+            + (" (% of total above)" if s == "passiva" and c == _CLAIM_COLOURS["equity"] else ""),
+        )
+        for (s, label), c in legend.items()
+    ]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
     name = company_id or rows.attrs.get("company_id") or ""
     kind = " (consolidated)" if consolidated else ""
     ax.set_title(title if title is not None else f"Balance sheet structure{kind} {name}".strip())
@@ -269,8 +316,10 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
 
     Raises
     ------
+    NoStatement
+        (a ``ValueError``) The data hold no P&L (a small company's short filing, a company without reports).
     ValueError
-        The frame lacks the 48 measures, holds no P&L (a small company's short filing) or not that year.
+        The frame lacks the 48 measures, or holds no P&L for ``year``.
 
     Examples
     --------
@@ -294,7 +343,7 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
         frame = frame[frame["is_latest_revision"].to_numpy(bool)]
     frame = frame[frame["revenue"].notna() & frame["ebit"].notna() & frame["net_income"].notna()]
     if frame.empty:
-        raise ValueError(_NO_PNL)
+        raise NoStatement(_NO_PNL)
     frame = frame.assign(fiscal_year=fiscal_years(frame["date"]))
     if year is None:
         year = int(frame["fiscal_year"].max())
@@ -336,7 +385,13 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
 
 
 def pnl_waterfall(
-    data: Any, year: int | None = None, company_id: str | None = None, *, ax: Any = None, title: str | None = None
+    data: Any,
+    year: int | None = None,
+    company_id: str | None = None,
+    *,
+    ax: Any = None,
+    title: str | None = None,
+    source: Any = True,
 ) -> Any:
     """One year's profit and loss account as a waterfall: revenue, costs, EBIT, financial result, taxes, net income.
 
@@ -352,6 +407,10 @@ def pnl_waterfall(
         Where to draw; a new figure otherwise.
     title : str, optional
         The title; ``"P&L <year>"`` with the company id by default.
+    source : str, bool or None
+        The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        data says or the session's default, a string that line, ``None``/``False`` none; with ``ax=`` the figure
+        carries it once.
 
     Returns
     -------
@@ -360,17 +419,27 @@ def pnl_waterfall(
         its height the signed ``amount``), each labelled with its amount; the y axis is in M€ (k€ below a
         million), its label says which.
 
+    Without a P&L (a small company's short filing, or no accounts at all) the figure says "no published P&L for
+    <company>" instead and a :class:`~regkit.errors.NoFinancialReportsWarning` is issued.
+
     Raises
     ------
     ValueError
-        As :func:`waterfall_steps`.
+        The frame lacks the 48 measures, or the data have no P&L for ``year``.
 
     Examples
     --------
     >>> ax = pnl_waterfall(client.get_financials("DE-HRB-B1234-1"))  # doctest: +SKIP
     """
-    steps = waterfall_steps(data, year, company_id)
-    ax = new_axes(ax, figsize=(min(12.0, max(7.0, 0.95 * len(steps) + 1.5)), 4.5))
+    try:
+        steps = waterfall_steps(data, year, company_id)
+    except NoStatement as missing:
+        ax = new_axes(ax, figsize=(8.0, 3.0))
+        add_source_line(ax, source, data)
+        no_data(ax, f"no published P&L for {_who(data, company_id)}", str(missing))
+        return ax
+    ax = new_axes(ax, figsize=(min(9.5, max(7.0, 0.95 * len(steps) + 1.5)), 4.5))
+    add_source_line(ax, source, data)
     colours = {"total": _TOTAL, "gain": _GAIN, "charge": _CHARGE}
     xs = np.arange(len(steps))
     for x, row in zip(xs, steps.itertuples(index=False)):
@@ -386,13 +455,13 @@ def pnl_waterfall(
             textcoords="offset points",
             ha="center",
             va="bottom",
-            fontsize=7,
+            fontsize=9,
         )
     for i, (level, kind) in enumerate(zip(steps["end"].iloc[:-1], steps["kind"].iloc[1:])):
         if kind != "total":
             ax.plot([i + 0.3, i + 0.7], [level, level], color="gray", linewidth=0.6)
     ax.axhline(0, color="black", linewidth=0.9)
-    ax.set_xticks(xs, [textwrap.fill(step, 11, break_long_words=False) for step in steps["step"]], fontsize=8)
+    ax.set_xticks(xs, [textwrap.fill(step, 11, break_long_words=False) for step in steps["step"]], fontsize=9)
     ax.yaxis.set_major_locator(ticker.MaxNLocator(6))
     _money_axis(ax, float(steps[["start", "end"]].abs().to_numpy().max()))
     handles = [
@@ -400,7 +469,7 @@ def pnl_waterfall(
         Patch(color=_GAIN, label="adds"),
         Patch(color=_CHARGE, label="costs"),
     ]
-    ax.legend(handles=handles, loc="upper right", fontsize=8, frameon=False)
+    ax.legend(handles=handles, loc="upper right", fontsize=9, frameon=False)
     who = steps.attrs.get("company_id") or ""
     label = fiscal_year_label(steps.attrs["period_end"])
     ax.set_title(title if title is not None else f"P&L {label} {who}".strip())

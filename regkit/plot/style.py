@@ -47,8 +47,10 @@ __all__ = [
     "date_axis",
     "deterministic",
     "eur_text",
+    "eur_unit",
     "figure_svg",
     "new_axes",
+    "no_data",
 ]
 
 HASH_SALT = "regkit"
@@ -142,6 +144,28 @@ def new_axes(ax: Any = None, figsize: tuple[float, float] = (8.0, 4.0)) -> Any:
     return ax
 
 
+def no_data(ax: Any, text: str, why: str = "") -> Any:
+    """Say in the figure that there is nothing to draw (``text``, e.g. "no published balance sheet for X GmbH"),
+    switch the axes off, and warn (:class:`~regkit.errors.NoFinancialReportsWarning`, ``why`` added): never an
+    empty axis.
+
+    Returns
+    -------
+    matplotlib.text.Text
+        The message, gid ``"no-data"``, in the middle of the axes.
+    """
+    import textwrap
+    import warnings
+
+    from regkit.errors import NoFinancialReportsWarning
+
+    warnings.warn(NoFinancialReportsWarning(f"{text}: nothing to draw{f' ({why})' if why else ''}"), stacklevel=3)
+    ax.set_axis_off()
+    return ax.text(
+        0.5, 0.5, textwrap.fill(text, 60), ha="center", va="center", fontsize=11, transform=ax.transAxes, gid="no-data"
+    )
+
+
 def date_axis(ax: Any) -> Any:
     """Make the x axis of ``ax`` a date axis (matplotlib date numbers) with concise tick labels."""
     from matplotlib import dates
@@ -156,6 +180,17 @@ def date_axis(ax: Any) -> Any:
 def _scale(value: float) -> tuple[float, str]:
     size = abs(value)
     return next(((f, u) for f, u in _SCALES if size >= f), _SCALES[-1])
+
+
+def eur_unit(value: float) -> str:
+    """The unit an amount of ``value`` EUR reads in: ``€``, ``k€``, ``M€`` or ``bn€`` (what an axis label names).
+
+    Examples
+    --------
+    >>> eur_unit(33_000_000), eur_unit(-250_000), eur_unit(0)
+    ('M€', 'k€', '€')
+    """
+    return _scale(value)[1]
 
 
 def _number(value: float, digits: int) -> str:

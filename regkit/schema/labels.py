@@ -1,4 +1,7 @@
-"""How the interface's codes read in a figure, a table or a card: ``gmbh`` → "GmbH", ``PROKURA`` → "Prokura".
+"""How the interface's codes read in a figure, a table or a card: ``gmbh`` → "GmbH", ``OWNER`` → "owner".
+
+One language: labels are English, with the German register term as a gloss where it carries meaning
+(:func:`glossed`, :data:`GERMAN_TERMS`), the same everywhere; legal forms keep their German names (they are names).
 
 Frames keep the codes (they are what filters and joins use); views show these labels. A code without a label here
 is shown by :func:`display_label` with its underscores as spaces, so a code the live service adds later still
@@ -12,7 +15,18 @@ from collections.abc import Mapping
 
 from regkit.schema.statements import STATEMENTS, walk_lines
 
-__all__ = ["LABELS", "COLUMN_LABELS", "LINE_ITEM_LABELS", "display_label", "column_label", "line_item_label"]
+__all__ = [
+    "LABELS",
+    "COLUMN_LABELS",
+    "LINE_ITEM_LABELS",
+    "GERMAN_TERMS",
+    "GERMAN_WORDS",
+    "display_label",
+    "column_label",
+    "glossed",
+    "line_item_label",
+    "plain_label",
+]
 
 LEGAL_FORM_LABELS: dict[str, str] = {
     "ag": "AG",
@@ -34,18 +48,58 @@ LEGAL_FORM_LABELS: dict[str, str] = {
     "ug": "UG (haftungsbeschränkt)",
 }
 
-COMPANY_STATUS_LABELS: dict[str, str] = {"active": "active", "inactive": "inactive", "liquidation": "in Liquidation"}
+COMPANY_STATUS_LABELS: dict[str, str] = {"active": "active", "inactive": "inactive", "liquidation": "in liquidation"}
+
+
+def glossed(english: str, german: str) -> str:
+    """An English label with the German register term as its gloss: ``"authorised signatory (Prokura)"``.
+
+    Labels are English; the German term is added, once and in this form, where it carries meaning a translation
+    loses (a *Prokura* is a statutory power with its own register entry, a *persönlich haftender Gesellschafter*
+    is liable without limit). :data:`GERMAN_TERMS` lists the terms that may appear so.
+
+    Examples
+    --------
+    >>> glossed("general partner", "persönlich haftender Gesellschafter")
+    'general partner (persönlich haftender Gesellschafter)'
+    """
+    return f"{english} ({german})"
+
 
 ROLE_LABELS: dict[str, str] = {
-    "DIRECTOR": "Geschäftsführer / Vorstand",
-    "PROKURA": "Prokura",
-    "SHAREHOLDER": "Gesellschafter",
-    "OWNER": "Inhaber",
-    "PARTNER": "Partner",
-    "PERSONAL_LIABLE_DIRECTOR": "persönlich haftender Gesellschafter",
-    "LIQUIDATOR": "Liquidator",
+    "DIRECTOR": glossed("director", "Geschäftsführer / Vorstand"),
+    "PROKURA": glossed("authorised signatory", "Prokura"),
+    "SHAREHOLDER": "shareholder",
+    "OWNER": "owner",
+    "PARTNER": "partner",
+    "PERSONAL_LIABLE_DIRECTOR": glossed("general partner", "persönlich haftender Gesellschafter"),
+    "LIQUIDATOR": "liquidator",
     "OTHER": "other",
 }
+
+GERMAN_TERMS: dict[str, str] = {
+    "Geschäftsführer / Vorstand": "director",
+    "Prokura": "authorised signatory",
+    "persönlich haftender Gesellschafter": "general partner",
+}
+"""German register terms a label carries, each only as the gloss of its English label (:func:`glossed`): German term
+→ English label. Any other German word in a label (``Gesellschafter``, ``Inhaber``, ``in Liquidation``) is one
+language too many. Legal forms (GmbH, KG, UG (haftungsbeschränkt)) and names are names, not labels."""
+
+GERMAN_WORDS: tuple[str, ...] = (
+    "Gesellschafter",
+    "Geschäftsführer",
+    "Vorstand",
+    "Inhaber",
+    "Liquidator",
+    "Prokurist",
+    "Kommanditist",
+    "Komplementär",
+    "in Liquidation",
+    "aktiv",
+    "gelöscht",
+)
+"""German words that must not stand alone in an English label (outside a gloss of :data:`GERMAN_TERMS`)."""
 
 INSOLVENCY_STATUS_LABELS: dict[str, str] = {
     "preliminary": "preliminary proceedings",
@@ -138,9 +192,9 @@ def display_label(column: str, code: object) -> str:
     Examples
     --------
     >>> display_label("debtor_legal_form", "gmbh"), display_label("status", "liquidation")
-    ('GmbH', 'in Liquidation')
+    ('GmbH', 'in liquidation')
     >>> display_label("role", "PROKURA"), display_label("current_status", "some_new_code")
-    ('Prokura', 'some new code')
+    ('authorised signatory (Prokura)', 'some new code')
     >>> display_label("court", "Amtsgericht Kiel")
     'Amtsgericht Kiel'
     """
@@ -149,6 +203,20 @@ def display_label(column: str, code: object) -> str:
     if labels is None:
         return text
     return labels.get(text, text.replace("_", " "))
+
+
+def plain_label(column: str, code: object) -> str:
+    """:func:`display_label` without its German gloss, for where the legend beside says it in full.
+
+    Examples
+    --------
+    >>> plain_label("role", "PERSONAL_LIABLE_DIRECTOR"), plain_label("role", "OWNER")
+    ('general partner', 'owner')
+    """
+    text = display_label(column, code)
+    for german, english in GERMAN_TERMS.items():
+        text = text.replace(glossed(english, german), english)
+    return text
 
 
 def column_label(column: str) -> str:

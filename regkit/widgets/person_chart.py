@@ -7,8 +7,9 @@ the axis.
 Open ends
     A position still held (no ``end_date``) or a current holding is drawn up to ``until`` and marked with an
     arrow head. ``until`` defaults to the last day of the year of the newest date among the positions and
-    holdings, so the same person always gives the same figure (``age`` is not used: the register counts it
-    on its current date); pass ``until="today"`` (or a date) to draw up to another day.
+    holdings, or today if that is earlier — never a day still to come — so the same person gives the same
+    figure once that year is over (``age`` is not used: the register counts it on its current date); pass
+    ``until="today"`` (or a date) to draw up to another day.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from matplotlib import dates as mdates
 
 from regkit.frames import holdings as holdings_frame
 from regkit.frames import management_positions
+from regkit.plot.bar_text import bar_text
 from regkit.plot.history import COLOURS as _TIMELINE_COLOURS
+from regkit.plot.source_line import add_source_line
 from regkit.plot.style import new_axes
 from regkit.schema import REPRESENTATION_ROLES, display_label
-from regkit.schema.labels import ROLE_LABELS
+from regkit.schema.labels import ROLE_LABELS, plain_label
 
 from .render import percent_text
 
@@ -40,20 +43,26 @@ KEY_COLOURS = {**{role: _TIMELINE_COLOURS[role] for role in REPRESENTATION_ROLES
 """Bar colour per role (the colours of :func:`regkit.plot.timeline`) and for shareholdings."""
 
 _LANE_LABEL = 34  # characters of a company name on the y axis
+_FONT = 9.0  # the smallest text of the chart (points)
 
 
-def _role_text(role: str) -> str:
-    """A role as the register names it ("Geschäftsführer / Vorstand", "Prokura"); ``shareholder`` stays a word."""
-    return display_label("role", role) if role in ROLE_LABELS else role.replace("_", " ").lower()
+def _role_text(role: str, gloss: bool = True) -> str:
+    """A role as a reader says it ("director (Geschäftsführer / Vorstand)"; without ``gloss`` "director", as on
+    the bars: the legend glosses it); ``shareholder`` stays a word."""
+    if role not in ROLE_LABELS:
+        return role.replace("_", " ").lower()
+    return display_label("role", role) if gloss else plain_label("role", role)
 
 
 def _until(starts: pd.Series, ends: pd.Series, until: Any) -> pd.Timestamp:
+    today = pd.Timestamp.today().normalize()
     if isinstance(until, str) and until == "today":
-        return pd.Timestamp.today().normalize()
+        return today
     if until is not None:
         return pd.Timestamp(until)
     newest = pd.concat([starts, ends]).max()
-    return pd.Timestamp(year=(newest if pd.notna(newest) else pd.Timestamp("1970-01-01")).year, month=12, day=31)
+    year_end = pd.Timestamp(year=(newest if pd.notna(newest) else pd.Timestamp("1970-01-01")).year, month=12, day=31)
+    return min(year_end, today)
 
 
 def _pack(bars: pd.DataFrame) -> list[int]:
@@ -110,7 +119,7 @@ def position_bars(person: Any, holdings: Any = None, until: Any = None) -> pd.Da
                 "start": positions["start_date"],
                 "end": positions["end_date"],
                 "key": positions["role"].astype(str),
-                "text": [_role_text(str(r)) for r in positions["role"]],
+                "text": [_role_text(str(r), gloss=False) for r in positions["role"]],
             }
         )
     ]
@@ -165,7 +174,13 @@ def _lane_label(name: str, company_id: str, repeated: bool) -> str:
 
 
 def positions_chart(
-    person: Any, ax: Any = None, *, holdings: Any = None, until: Any = None, title: str | None = None
+    person: Any,
+    ax: Any = None,
+    *,
+    holdings: Any = None,
+    until: Any = None,
+    title: str | None = None,
+    source: Any = True,
 ) -> Any:
     """Draw a person's management positions (and holdings) over time: one lane per company.
 
@@ -181,6 +196,10 @@ def positions_chart(
         As for :func:`position_bars`.
     title : str, optional
         Default: the person's name.
+    source : str, bool or None
+        The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
+        data says or the session's default, a string that line, ``None``/``False`` none; with ``ax=`` the figure
+        carries it once.
 
     Returns
     -------
@@ -206,6 +225,7 @@ def positions_chart(
     rows = int(bars["row"].max()) + 1 if len(bars) else 1
     keys = [k for k in (*REPRESENTATION_ROLES, HOLDING) if k in set(bars["key"])]
     ax = new_axes(ax, (9.0, max(2.6, 0.42 * rows + 1.9)))
+    add_source_line(ax, source, person)
     left = mdates.date2num(bars["start"].to_numpy())
     width = mdates.date2num(bars["end"].to_numpy()) - left
     for key in keys:
@@ -223,17 +243,12 @@ def positions_chart(
     start = float(left.min()) if len(bars) else mdates.date2num(bars.attrs["until"])
     stop = mdates.date2num(bars.attrs["until"])
     span = stop - start + 1
-    for x, y, text in zip(left, bars["row"], bars["text"]):  # a label that would run off the right: left of its bar
-        right = x + 0.009 * (len(text) + 1) * span > stop
-        ax.text(
-            x,
-            -y,
-            text + " " if right else " " + text,
-            va="center",
-            ha="right" if right else "left",
-            fontsize=7,
-            clip_on=True,
-        )
+    colours = [KEY_COLOURS.get(k, "#7F7F7F") for k in bars["key"]]
+    for i, (x, w, y, text) in enumerate(zip(left, width, bars["row"], bars["text"])):
+        same = [j for j in range(len(bars)) if bars["row"].iat[j] == y and j != i]
+        before = max([float(left[j] + width[j]) for j in same if left[j] + width[j] <= x] + [start - 0.02 * span])
+        after = min([float(left[j]) for j in same if left[j] >= x + w] + [stop + 0.02 * span])
+        bar_text(ax, float(x), float(x + w), -float(y), str(text), colours[i], fontsize=_FONT, outside=(before, after))
     ends = bars[bars["open"]]
     if len(ends):
         ax.plot(
@@ -250,16 +265,17 @@ def positions_chart(
     )
     counts = lanes["name"].astype(str).value_counts()
     labels = [_lane_label(str(n), str(c), counts[str(n)] > 1) for n, c in zip(lanes["name"], lanes["company_id"])]
-    ax.set_yticks(-(lanes["top"] + lanes["bottom"]) / 2, labels, fontsize=7.5)
+    ax.set_yticks(-(lanes["top"] + lanes["bottom"]) / 2, labels, fontsize=_FONT)
     for bottom in lanes["bottom"].iloc[:-1]:
         ax.axhline(-bottom - 0.5, color="#d0d7de", linewidth=0.6)
-    legend_rows = math.ceil(len(keys) / 4) if keys else 0
+    columns = _legend_columns([_role_text(k) for k in keys], ax.figure.get_figwidth() * 0.62 * 72)
+    legend_rows = math.ceil(len(keys) / columns) if keys else 0
     ax.set_ylim(-rows + 0.4, 0.6 + 0.9 * legend_rows)  # an empty band on top holds the legend
     if keys:
         ax.legend(
             loc="upper left",
-            ncol=min(len(keys), 4),
-            fontsize=7,
+            ncol=columns,
+            fontsize=_FONT,
             frameon=True,
             framealpha=0.9,
             labels=[_role_text(k) for k in keys],
@@ -271,11 +287,17 @@ def positions_chart(
     notes = [f"▶ still held: drawn up to {bars.attrs['until']:%Y-%m-%d}"] if len(ends) else []
     if bars.attrs["undated"]:
         notes.append(f"{bars.attrs['undated']} without a start date not shown")
-    ax.set_xlabel("; ".join(notes), fontsize=8)
+    ax.set_xlabel("; ".join(notes), fontsize=_FONT)
     raw = getattr(person, "raw", person)
     name = " ".join(str(raw.get(k) or "") for k in ("first_name", "last_name")).strip() or str(raw.get("id", ""))
     ax.set_title(title if title is not None else f"{name}: positions over time", fontsize=10)
     return ax
+
+
+def _legend_columns(labels: list[str], width: float) -> int:
+    """How many columns of these legend entries fit ``width`` points side by side (at least one)."""
+    sizes = sorted((len(label) * 0.56 * _FONT + 2.8 * _FONT for label in labels), reverse=True)
+    return next((n for n in range(len(sizes), 1, -1) if sum(sizes[:n]) <= width), 1)  # the widest n side by side
 
 
 def _holding_text(relation: str, share: Any) -> str:

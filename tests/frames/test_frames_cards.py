@@ -1,4 +1,4 @@
-"""The company and person cards read as a reader expects: display labels ("GmbH", "in Liquidation",
+"""The company and person cards read as a reader expects: display labels ("GmbH", "in liquidation",
 "Prokura"), each person (each company) once with all their roles, money with digit grouping and its unit.
 Expected values come from the bundled world and from the labels of the specification's codes."""
 
@@ -35,7 +35,7 @@ def test_the_company_card_says_gmbh_in_liquidation_and_euros(world_companies: li
     company = _liquidating_gmbh(world_companies)
     card = company_card_html(company)
     assert ">GmbH<" in card and "gmbh" not in card.replace(company["id"].lower(), "")
-    assert ">in Liquidation</span>" in card
+    assert ">in liquidation</span>" in card
     amount = company["capital"]["amount"]
     text = f"{amount:,.2f}".removesuffix(".00")
     assert f"{text} €" in card and "EUR" not in card
@@ -104,5 +104,8 @@ def test_the_person_card_lists_a_company_once_with_all_roles() -> None:
     card = person_card_html(person)
     assert card.count("Roth GmbH") == 1
     line = html.unescape(re.sub(r"<[^>]+>", "", card.split("Current positions</th>")[1].split("</td>")[0]))
-    assert line == "Roth GmbH — Geschäftsführer / Vorstand since 2019-04-01, Prokura since 2015-01-01"
+    assert line == (
+        "Roth GmbH — director (Geschäftsführer / Vorstand) since 2019-04-01, "
+        "authorised signatory (Prokura) since 2015-01-01"
+    )
     assert "DIRECTOR" not in card and "prokura" not in card and "1 past position" in card and "Alt AG" not in card

@@ -74,7 +74,11 @@ def test_role_bars_span_start_to_end_date(company: Any) -> None:
     drawn = sorted((x0, x1) for x0, x1, _ in _bars(ax, "representatives"))
     assert _flat(drawn) == pytest.approx(_flat(sorted((_num(s), _num(e)) for s, e in roles)))
     labels = {t.get_text() for t in ax.get_yticklabels()}
-    words = {"DIRECTOR": "Geschäftsführer / Vorstand", "SHAREHOLDER": "Gesellschafter", "PROKURA": "Prokura"}
+    words = {
+        "DIRECTOR": "director",
+        "SHAREHOLDER": "shareholder",
+        "PROKURA": "authorised signatory",
+    }  # the legend glosses
     assert {f"{r['name']} · {words[r['role']]}" for r in record["representation"]} <= labels
 
 
@@ -180,8 +184,19 @@ def _inside(inner: Any, outer: Any, slack: float = 1.0) -> bool:
 @pytest.mark.parametrize(
     ("company_id", "expected"),
     [
-        (UG, {"name", "address", "capital", "register", "Geschäftsführer / Vorstand", "Gesellschafter", "active"}),
-        (LIQUIDATION, {"name", "address", "register", "Inhaber", "Liquidator", "active", "in Liquidation"}),
+        (
+            UG,
+            {
+                "name",
+                "address",
+                "capital",
+                "register",
+                "director (Geschäftsführer / Vorstand)",
+                "shareholder",
+                "active",
+            },
+        ),
+        (LIQUIDATION, {"name", "address", "register", "owner", "liquidator", "active", "in liquidation"}),
         (
             DISTRESSED,
             {
@@ -189,11 +204,11 @@ def _inside(inner: Any, outer: Any, slack: float = 1.0) -> bool:
                 "address",
                 "capital",
                 "register",
-                "Geschäftsführer / Vorstand",
-                "Gesellschafter",
-                "Prokura",
+                "director (Geschäftsführer / Vorstand)",
+                "shareholder",
+                "authorised signatory (Prokura)",
                 "active",
-                "in Liquidation",
+                "in liquidation",
                 "insolvency proceeding",
             },
         ),
@@ -239,11 +254,16 @@ def test_every_text_lies_inside_the_figure_and_every_bar_label_inside_its_bar(
     outside = [t.get_text() for t in texts if not _inside(t.get_window_extent(renderer), ax.figure.bbox)]
     assert not outside
     written = [t for t in texts if t.get_gid() == "bar_text"]
-    assert written and any(t.get_text().endswith("…") for t in written)
-    for text in written:
+    assert written
+    frame = ax.get_window_extent(renderer)
+    for text in written:  # on its bar (shortened if need be), or whole beside it within the axes
         x0, x1 = (ax.transData.transform((x, 0))[0] for x in (text.x0, text.x1))
         box = text.get_window_extent(renderer)
-        assert x0 - 0.5 <= box.x0 and box.x1 <= x1 + 0.5, text.get_text()
+        if text.placed == "inside":
+            assert x0 - 0.5 <= box.x0 and box.x1 <= x1 + 0.5, text.get_text()
+        else:
+            assert text.get_text() == text.full_text and _inside(box, frame), text.get_text()
+            assert box.x0 >= x1 - 0.5 if text.placed == "right" else box.x1 <= x0 + 0.5
 
 
 @pytest.mark.parametrize("company_id", [TOP, UG, ABSORBED])
@@ -287,13 +307,13 @@ def test_the_person_chart_and_the_timeline_colour_each_role_alike() -> None:
 
 
 def test_role_and_proceeding_texts_use_the_schema_labels(company: Any) -> None:
-    from regkit.schema.labels import display_label
+    from regkit.schema.labels import display_label, plain_label
 
     record = company(DISTRESSED)
     bars = timeline_bars(record)
     people = bars[bars["lane"] == "representatives"]
-    assert people["row"].tolist() == [
-        f"{row.split(' · ')[0]} · {display_label('role', key)}" for row, key in zip(people["row"], people["key"])
+    assert people["row"].tolist() == [  # the role without its German gloss: the legend has it
+        f"{row.split(' · ')[0]} · {plain_label('role', key)}" for row, key in zip(people["row"], people["key"])
     ]
     proceedings = bars[bars["lane"] == "insolvencies"]
     by_case = {str(p["case_number"]): p["current_status"] for p in record["insolvencies"]}
@@ -308,3 +328,14 @@ def test_long_row_labels_are_cut_at_a_word(company: Any) -> None:
     record["representation"][0]["name"] = "Gesundheitszentrum am Stadtpark Verwaltungs- und Beteiligungsgesellschaft"
     labels = [t.get_text() for t in timeline(record).get_yticklabels()]
     assert "Gesundheitszentrum am Stadtpark…" in labels
+
+
+def test_capital_reads_as_on_the_cards(company: Any) -> None:
+    """One way of writing money in every view: "25,000 €" as the cards and tables, another currency by its code."""
+    record = company(DEM)
+    texts = timeline_bars(record, lanes=["capitals"])["text"].tolist()
+    expected = [
+        f"{c['amount']:,.0f} €".replace(".0 ", " ") if c["currency"] == "EUR" else f"{c['amount']:,.0f} {c['currency']}"
+        for c in sorted(record["capitals"], key=lambda c: c["start_date"] or "")
+    ]
+    assert texts == expected and any(t.endswith(" €") for t in texts) and any(t.endswith(" DEM") for t in texts)

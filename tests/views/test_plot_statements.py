@@ -10,7 +10,7 @@ import statements_support as support
 
 from regkit.frames import indicators, statements
 from regkit.plot import balance_sheet, pnl_waterfall
-from regkit.plot.statements import waterfall_steps
+from regkit.plot.statements import balance_sheet_data, waterfall_steps
 
 
 def _bars(ax: Any) -> dict[str, Any]:
@@ -68,9 +68,15 @@ def test_negative_equity_hangs_below_zero_in_kilo_euros() -> None:
     assert ax.get_ylim()[0] < 0 and ax.get_ylabel() == "EUR (k€)"
 
 
-def test_no_balance_sheet_is_a_clear_error() -> None:
-    with pytest.warns(UserWarning), pytest.raises(ValueError, match="no balance sheet"):
-        balance_sheet(support.empty_answer())
+def test_no_balance_sheet_is_said_in_the_figure() -> None:
+    from regkit.errors import NoFinancialReportsWarning
+
+    with pytest.warns(NoFinancialReportsWarning, match="no published balance sheet for DE-HRB-B1234-9"):
+        ax = balance_sheet({"DE-HRB-B1234-9": support.empty_answer()})
+    (said,) = [t for t in ax.texts if t.get_gid() == "no-data"]
+    assert said.get_text() == "no published balance sheet for DE-HRB-B1234-9" and not ax.axison
+    with pytest.warns(NoFinancialReportsWarning), pytest.raises(ValueError, match="no balance sheet"):
+        balance_sheet_data(support.empty_answer())  # the data function still says it plainly
     with pytest.raises(ValueError, match="no consolidated balance sheet"):
         balance_sheet(support.answer(), consolidated=True)
 
@@ -142,9 +148,15 @@ def test_an_earlier_year_and_the_steps_frame() -> None:
         waterfall_steps(answer, year=2019, company_id=support.COMPANY)
 
 
-def test_a_small_company_without_pnl_is_a_clear_error() -> None:
+def test_a_small_company_without_pnl_is_said_in_the_figure() -> None:
+    from regkit.errors import NoFinancialReportsWarning
+
+    with pytest.warns(NoFinancialReportsWarning, match="short balance sheet"):
+        ax = pnl_waterfall(support.small_answer(), company_id=support.SMALL)
+    (said,) = [t for t in ax.texts if t.get_gid() == "no-data"]
+    assert said.get_text() == f"no published P&L for {support.SMALL}"
     with pytest.raises(ValueError, match="short balance sheet"):
-        pnl_waterfall(support.small_answer(), company_id=support.SMALL)
+        waterfall_steps(support.small_answer(), company_id=support.SMALL)
 
 
 def test_only_the_last_years_when_asked() -> None:

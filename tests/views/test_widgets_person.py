@@ -220,7 +220,8 @@ def test_position_bars_and_chart(client: Any, world: Any, fresh_figures: Any) ->
     assert len(bars) == len(positions) + len(holdings)
     assert (bars["key"] == chart.HOLDING).sum() == len(holdings)
     newest = max(d for _, r in positions for d in (r["start_date"], r["end_date"]) if d)
-    assert bars.attrs["until"] == pd.Timestamp(f"{newest[:4]}-12-31")
+    never_future = min(pd.Timestamp(f"{newest[:4]}-12-31"), pd.Timestamp.today().normalize())
+    assert bars.attrs["until"] == never_future  # the year's end of the newest date, never a day still to come
     first = {cid: min(r["start_date"] for c, r in positions if c == cid) for cid, _ in positions}
     for h in holdings:
         first[h["company_id"]] = min(first.get(h["company_id"], h["start"]), h["start"])

@@ -52,7 +52,11 @@ def test_money_has_separators_and_euro(company: Any) -> None:
 def test_shares_in_percent_and_people_by_role_label(company: Any) -> None:
     reps = representatives(company(DISTRESSED))
     shown = display_frame(reps, ["name", "role", "start_date"])
-    role_text = {"DIRECTOR": "Geschäftsführer / Vorstand", "PROKURA": "Prokura", "LIQUIDATOR": "Liquidator"}
+    role_text = {
+        "DIRECTOR": "director (Geschäftsführer / Vorstand)",
+        "PROKURA": "authorised signatory (Prokura)",
+        "LIQUIDATOR": "liquidator",
+    }
     for code, text in zip(reps["role"], shown["Role"]):
         if code in role_text:
             assert text == role_text[code]

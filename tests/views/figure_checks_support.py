@@ -1,0 +1,351 @@
+"""Checks any matplotlib Figure must pass (issue 25): a source line, one language of labels, labels large enough on
+screen, a zero line where values turn negative, amount axes from zero with their unit in the label.
+
+Each ``*_problems`` function returns a list of sentences (empty: passed), so the checks can be run over many figures
+and their problems collected; :func:`assert_figure_ok` asserts that a figure has none. What is checked is read off
+the drawn artists, after ``fig.canvas.draw()``:
+
+* :func:`source_problems` — exactly one text with gid ``regkit-source`` (:mod:`regkit.plot.source_line`), not empty,
+  at the figure's bottom-left: its left edge in the left tenth, below every Axes.
+* :func:`language_problems` — no label in two languages: a German register term only as the gloss of its English
+  label ("general partner (persönlich haftender Gesellschafter)", :data:`regkit.schema.labels.GERMAN_TERMS`), no
+  other German label word (:data:`~regkit.schema.labels.GERMAN_WORDS`), no raw code (``spin_off``,
+  ``PERSONAL_LIABLE_DIRECTOR``).
+* :func:`size_problems` — every visible text at least ``min_points`` on screen, where the size on screen is the
+  font size × the displayed width ÷ the figure's width (the tight bounding box at ``dpi``, as Jupyter stores it);
+  a figure narrower than the display is shown at its own size (factor 1).
+* :func:`zero_line_problems` — an Axes whose data go below zero (lines, bars) draws a horizontal line at 0 (a y
+  axis of named rows — tick labels that are no numbers, as in a timeline — holds no values and is left out).
+* :func:`amount_axis_problems` — an Axes with EUR ticks (:class:`regkit.plot.EuroFormatter`) includes 0 and names
+  the tick unit ("M€") in its y label.
+
+Over the notebooks: :func:`notebook_figure_problems` runs a notebook with a hook that checks every pyplot figure of
+each cell before Jupyter's inline backend shows and closes it (``python tests/views/figure_checks_support.py
+notebooks/*.ipynb`` prints them). Figures an explorer renders itself (``regkit.widgets``) are not pyplot's and are
+not seen by the hook.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from matplotlib.axis import Tick
+from matplotlib.patches import Rectangle
+from matplotlib.text import Text
+from matplotlib.ticker import FixedFormatter
+
+from regkit.plot.source_line import SOURCE_GID
+from regkit.schema.labels import GERMAN_TERMS, GERMAN_WORDS, glossed
+
+__all__ = [
+    "DISPLAY_WIDTH_PX",
+    "MIN_POINTS",
+    "visible_texts",
+    "source_problems",
+    "language_problems",
+    "size_problems",
+    "zero_line_problems",
+    "amount_axis_problems",
+    "figure_problems",
+    "assert_figure_ok",
+    "notebook_figure_problems",
+]
+
+DISPLAY_WIDTH_PX = 968
+"""The width of a JupyterLab output cell the issue measured (px): a wider figure is shown shrunk to it."""
+MIN_POINTS = 9.0
+"""The smallest text size on screen a reader is asked to read (points)."""
+
+_NUMBER = re.compile(r"^[\u2212+-]?[\d,.\s]+(?:\s?(?:bn€|M€|k€|€|%))?$")
+"""A tick label of a value axis: ``1.5 M€``, ``−10%``, ``2,000``."""
+_CODE = re.compile(r"\b(?:[a-z]+(?:_[a-z0-9]+)+|[A-Z]{2,}(?:_[A-Z0-9]+)+)\b")
+"""A raw code: ``spin_off``, ``discharge_revoked``, ``PERSONAL_LIABLE_DIRECTOR``."""
+
+
+def _renderer(fig: Any) -> Any:
+    fig.canvas.draw()
+    return fig.canvas.get_renderer()
+
+
+def _tick_labels(fig: Any) -> dict[int, tuple[Any, str]]:
+    """Tick labels by id: (their axis, "x" or "y")."""
+    found: dict[int, tuple[Any, str]] = {}
+    for ax in fig.axes:
+        for which, axis in (("x", ax.xaxis), ("y", ax.yaxis)):
+            for tick in [*axis.get_major_ticks(), *axis.get_minor_ticks()]:
+                for label in (tick.label1, tick.label2):
+                    found[id(label)] = (axis, which)
+    return found
+
+
+def _shown_tick(label: Text, axis: Any, which: str) -> bool:
+    """Whether a tick label is drawn: visible, its tick inside the axis' view."""
+    low, high = sorted(axis.get_view_interval())
+    x, y = label.get_position()
+    value = x if which == "x" else y
+    span = (high - low) or 1.0
+    return bool(label.get_visible()) and low - 1e-9 * span <= value <= high + 1e-9 * span
+
+
+def visible_texts(fig: Any) -> list[Text]:
+    """Every text a reader sees in ``fig``: titles, labels, tick labels in view, legend entries, annotations."""
+    _renderer(fig)
+    ticks = _tick_labels(fig)
+    texts = []
+    seen: set[int] = set()
+    for text in fig.findobj(Text):
+        if id(text) in seen or not text.get_text().strip() or not text.get_visible():
+            continue
+        seen.add(id(text))
+        if id(text) in ticks and not _shown_tick(text, *ticks[id(text)]):
+            continue
+        if _hidden_by_parents(text):
+            continue
+        texts.append(text)
+    return texts
+
+
+def _hidden_by_parents(text: Text) -> bool:
+    axes = text.axes
+    if axes is not None and not axes.get_visible():
+        return True
+    parent = getattr(text, "_parent_tick", None)
+    return isinstance(parent, Tick) and not parent.get_visible()
+
+
+def source_problems(fig: Any, expected: str | None = None) -> list[str]:
+    """The figure carries one source line at its bottom-left (with the text ``expected``, if given)."""
+    renderer = _renderer(fig)
+    lines = [t for t in fig.texts if t.get_gid() == SOURCE_GID and t.get_visible()]
+    if len(lines) != 1:
+        return [f"{len(lines)} source lines (gid {SOURCE_GID!r}), not 1"]
+    (line,) = lines
+    problems = []
+    if not line.get_text().strip():
+        problems.append("the source line is empty")
+    if expected is not None and line.get_text() != expected:
+        problems.append(f"the source line reads {line.get_text()!r}, not {expected!r}")
+    box = line.get_window_extent(renderer)
+    figure = fig.bbox
+    if box.x0 > figure.x0 + 0.1 * figure.width:
+        problems.append(f"the source line starts {box.x0 - figure.x0:.0f} px from the left edge, not at it")
+    axes_bottom = min((ax.get_window_extent(renderer).y0 for ax in fig.axes if ax.get_visible()), default=box.y1)
+    if box.y1 > axes_bottom + 1:
+        problems.append("the source line is not below the axes")
+    return problems
+
+
+def _without_glosses(text: str) -> str:
+    for german, english in GERMAN_TERMS.items():
+        text = text.replace(glossed(english, german), english)
+    return text
+
+
+def language_problems(fig: Any, names: Iterable[str] = ()) -> list[str]:
+    """No label in two languages and no raw code (see the module docstring).
+
+    ``names`` are texts to leave out (company and person names may hold any word); the figure's title is a name
+    or made of names and is checked for raw codes only.
+    """
+    skip = set(names)
+    problems = []
+    titles = {id(ax.title) for ax in fig.axes} | {id(t) for ax in fig.axes for t in (ax._left_title, ax._right_title)}
+    for text in visible_texts(fig):
+        said = text.get_text()
+        if said in skip or text.get_gid() == SOURCE_GID:
+            continue
+        code = _CODE.search(said)
+        if code and not re.search(r"\d", said[max(0, code.start() - 1) : code.end() + 1]):
+            problems.append(f"a raw code {code.group(0)!r} in {said!r}")
+        if id(text) in titles:
+            continue
+        bare = _without_glosses(said)
+        for german, english in GERMAN_TERMS.items():
+            if german in bare:
+                problems.append(f"{german!r} without its English label in {said!r} (say {glossed(english, german)!r})")
+        for word in GERMAN_WORDS:
+            if re.search(rf"(?<![\w.]){re.escape(word)}(?!\w)", bare) and not any(word in g for g in GERMAN_TERMS):
+                problems.append(f"the German word {word!r} in the label {said!r}")
+    return problems
+
+
+def figure_width_px(fig: Any, dpi: float = 100.0) -> float:
+    """The width of the image Jupyter stores for ``fig`` (``bbox_inches="tight"``), in pixels at ``dpi``."""
+    renderer = _renderer(fig)
+    return float(fig.get_tightbbox(renderer).width * dpi)
+
+
+def size_problems(
+    fig: Any, displayed_width_px: float = DISPLAY_WIDTH_PX, *, dpi: float = 100.0, min_points: float = MIN_POINTS
+) -> list[str]:
+    """Every visible text at least ``min_points`` on screen when the figure is shown ``displayed_width_px`` wide."""
+    factor = min(1.0, displayed_width_px / figure_width_px(fig, dpi))
+    problems = []
+    for text in visible_texts(fig):
+        shown = float(text.get_fontsize()) * factor
+        if shown < min_points - 1e-6:
+            problems.append(f"{text.get_text()[:40]!r} is {shown:.1f} pt on screen (font {text.get_fontsize():g} pt)")
+    return problems
+
+
+def _data_below_zero(ax: Any) -> bool:
+    """Whether values drawn on the y axis go below zero (a y axis of named rows, as in a timeline, has none)."""
+    shown = [t.get_text() for t in ax.get_yticklabels() if t.get_text().strip()]
+    if isinstance(ax.yaxis.get_major_formatter(), FixedFormatter) or any(not _NUMBER.match(t) for t in shown):
+        return False
+    for line in ax.get_lines():
+        if line.get_gid() in ("zero", "reference") or line.get_transform() != ax.transData:
+            continue
+        y = np.asarray(line.get_ydata(), dtype=float)
+        if y.size and np.nanmin(np.where(np.isfinite(y), y, np.nan), initial=np.inf) < 0:
+            return True
+    for patch in ax.patches:
+        if isinstance(patch, Rectangle) and patch.get_transform() == ax.transData and patch.get_height() != 0:
+            if min(patch.get_y(), patch.get_y() + patch.get_height()) < 0 and patch.get_width() > 0:
+                return True
+    return False
+
+
+def _has_zero_line(ax: Any) -> bool:
+    for line in ax.get_lines():
+        y = np.asarray(line.get_ydata(), dtype=float)
+        if y.size and np.all(y == 0) and line.get_visible():
+            x = np.asarray(line.get_xdata(), dtype=float)
+            whole = line.get_transform().contains_branch_seperately(ax.transData)[0] is False
+            if whole or (x.size and np.nanmin(x) <= ax.get_xlim()[0] and np.nanmax(x) >= ax.get_xlim()[1]):
+                return True
+    return False
+
+
+def zero_line_problems(fig: Any) -> list[str]:
+    """Each Axes whose data go below zero draws a horizontal line at zero across it."""
+    return [
+        f"{ax.get_title() or 'an Axes'}: values below zero and no zero line"
+        for ax in fig.axes
+        if ax.get_visible() and ax.axison and _data_below_zero(ax) and not _has_zero_line(ax)
+    ]
+
+
+def amount_axis_problems(fig: Any) -> list[str]:
+    """Each Axes with EUR ticks starts at (or includes) zero and names the ticks' unit in its y label."""
+    from regkit.plot import EuroFormatter
+
+    _renderer(fig)
+    problems = []
+    for ax in fig.axes:
+        if not isinstance(ax.yaxis.get_major_formatter(), EuroFormatter) or not ax.axison:
+            continue
+        low, high = ax.get_ylim()
+        if not low <= 0 <= high:
+            problems.append(f"{ax.get_ylabel()!r}: the amount axis runs {low:,.0f} to {high:,.0f}, without zero")
+        units = {t.get_text().split()[-1] for t in ax.get_yticklabels() if t.get_text().strip()}
+        unit = next(iter(units), None)
+        if len(units) > 1:
+            problems.append(f"{ax.get_ylabel()!r}: ticks in several units {sorted(units)}")
+        elif unit and unit not in ax.get_ylabel():
+            problems.append(f"the amount axis is labelled {ax.get_ylabel()!r} under ticks in {unit}")
+    return problems
+
+
+def figure_problems(
+    fig: Any,
+    *,
+    displayed_width_px: float = DISPLAY_WIDTH_PX,
+    dpi: float = 100.0,
+    source: str | None = None,
+    names: Iterable[str] = (),
+) -> list[str]:
+    """Every problem the checks of this module find in ``fig`` (an empty list: none)."""
+    return [
+        *source_problems(fig, source),
+        *language_problems(fig, names),
+        *size_problems(fig, displayed_width_px, dpi=dpi),
+        *zero_line_problems(fig),
+        *amount_axis_problems(fig),
+    ]
+
+
+def assert_figure_ok(fig: Any, **options: Any) -> None:
+    """Assert that :func:`figure_problems` finds nothing in ``fig``."""
+    problems = figure_problems(fig, **options)
+    assert not problems, "\n".join(problems)
+
+
+_HOOK = """
+import json as _json, os as _os
+from IPython import get_ipython as _get_ipython
+
+def _regkit_check_figures(*_args, _path={path!r}):
+    import sys
+    sys.path.insert(0, {support_dir!r})
+    import matplotlib._pylab_helpers as _helpers
+    import figure_checks_support as _checks
+    count = _get_ipython().execution_count
+    code = (_get_ipython().user_ns.get("In") or [""])[-1].strip().splitlines()
+    with open(_path, "a", encoding="utf-8") as _out:
+        for _manager in _helpers.Gcf.get_all_fig_managers():
+            _fig = _manager.canvas.figure
+            try:
+                _problems = _checks.figure_problems(_fig, displayed_width_px={width})
+            except Exception as _error:  # a check that cannot run is a problem too
+                _problems = [f"the checks failed: {{_error!r}}"]
+            _line = {{"cell": count, "code": code[0][:80] if code else "", "figure": _manager.num, "problems": _problems}}
+            _out.write(_json.dumps(_line) + "\\n")
+
+_get_ipython().events.callbacks["post_execute"].insert(0, _regkit_check_figures)
+"""
+
+
+def notebook_figure_problems(
+    notebook: str | Path, *, displayed_width_px: float = DISPLAY_WIDTH_PX, timeout: int = 900
+) -> list[dict[str, Any]]:
+    """Run ``notebook`` (a copy, in its own directory) and check every pyplot figure each cell leaves.
+
+    Returns
+    -------
+    list of dict
+        One per figure: ``cell`` (the execution count; the checks' own cell is the first), ``code`` (the first
+        line of the cell), ``figure`` (its number) and ``problems`` (list of str).
+    """
+    import tempfile
+
+    import nbformat
+    from nbclient import NotebookClient
+
+    path = Path(notebook).resolve()
+    nb = nbformat.read(path, as_version=4)
+    with tempfile.TemporaryDirectory(prefix="regkit-figure-checks-") as scratch:
+        report = Path(scratch) / "figures.jsonl"
+        hook = _HOOK.format(path=str(report), support_dir=str(Path(__file__).parent), width=displayed_width_px)
+        nb.cells.insert(0, nbformat.v4.new_code_cell(hook))
+        client = NotebookClient(
+            nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        )
+        client.execute()
+        if not report.exists():
+            return []
+        return [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _main(paths: list[str]) -> int:
+    failed = checked = 0
+    for path in paths:
+        for found in notebook_figure_problems(path):
+            checked += 1
+            if found["problems"]:
+                failed += 1
+                print(f"{path} [{found['cell']}] {found['code']!r}, figure {found['figure']}:")
+                for problem in found["problems"]:
+                    print(f"    {problem}")
+    print(f"{checked} figure(s) checked, {failed} with problems")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":  # python tests/views/figure_checks_support.py notebooks/*.ipynb
+    sys.exit(_main(sys.argv[1:]))

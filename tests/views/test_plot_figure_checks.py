@@ -1,0 +1,292 @@
+"""Issue 25's figure checks (``figure_checks_support``) over every figure of regkit.plot, drawn from the bundled world
+and the local register: a source line, one language of labels, 9 pt on screen in a JupyterLab cell, a zero line
+where values turn negative, amount axes from zero with their unit; and the checks themselves catch each fault in a
+figure made to have it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+from figure_checks_support import (
+    amount_axis_problems,
+    assert_figure_ok,
+    language_problems,
+    size_problems,
+    source_problems,
+    zero_line_problems,
+)
+
+import regkit.frames as frames
+import regkit.plot
+from regkit.plot.source_line import DEFAULT_SOURCE
+from regkit.widgets.person_chart import positions_chart
+
+TOP = "DE-HRB-R2103-65834"  # Luxlog Holding AG: full accounts, a group
+DISTRESSED = "DE-HRB-P2408-81776"  # open insolvency, negative equity at the end
+CHANGING = "DE-HRB-U1308-101888"  # owners change from list to list
+CONSUMER = "7da364e3-c5b0-4073-9e81-299f0003a075"  # a consumer proceeding with many events
+SCHABER = "cfd35d80-f1f6-4762-911e-a0c0413fdb53"  # director in two groups, holds two companies
+
+
+def _with_opening(world: Any) -> Any:
+    opened = {
+        p["company_id"]: p["opened_at"]
+        for p in world.insolvencies.values()
+        if p.get("company_id") in world.companies and p.get("opened_at")
+    }
+    table = frames.ratios(frames.indicators([world.companies[cid] for cid in sorted(opened)][:60]))
+    return table.assign(opened_at=table["company_id"].map(opened).astype("datetime64[us]"))
+
+
+def _many(world: Any, n: int = 10) -> list[dict[str, Any]]:
+    """The first ``n`` companies (in id order) that published any equity ratio."""
+    chosen = []
+    for cid in sorted(world.companies):
+        reports = world.companies[cid]["indicators"]
+        if any(r["equity"] is not None and r["balance_sheet_total"] for r in reports):
+            chosen.append(world.companies[cid])
+        if len(chosen) == n:
+            break
+    return chosen
+
+
+def _westebbe(client: Any) -> Any:
+    """A director and general partner (persönlich haftender Gesellschafter): the longest role label in a legend."""
+    found = client.search_persons("Horst Westebbe").raw["results"][0]["id"]
+    return positions_chart(client.get_person(found), holdings=client.get_person_holdings(found), until="2026-06-30")
+
+
+def _drawings(world: Any, client: Any) -> dict[str, Callable[[], Any]]:
+    results = frames.insolvency_results(list(world.insolvencies.values()))
+    return {
+        "indicators": lambda: regkit.plot.indicators(world.companies[TOP], ["equity", "revenue", "net_income"]),
+        "indicators_negative": lambda: regkit.plot.indicators(world.companies[DISTRESSED], "equity"),
+        "ratios_ten": lambda: regkit.plot.ratios(_many(world), "equity_ratio"),
+        "insolvency_trend": lambda: regkit.plot.insolvency_trend(results, "Q", by="legal_form"),
+        "insolvency_timeline": lambda: regkit.plot.insolvency_timeline(world.insolvencies[CONSUMER]),
+        "insolvency_breakdown": lambda: regkit.plot.insolvency_breakdown(results, "legal_form", "status", share=True),
+        "timeline": lambda: regkit.plot.timeline(world.companies[DISTRESSED]),
+        "ratios_before": lambda: regkit.plot.ratios_before(_with_opening(world)),
+        "cap_table": lambda: regkit.plot.cap_table(client.get_ownership_history(CHANGING).to_dataframe()),
+        "balance_sheet": lambda: regkit.plot.balance_sheet(client.get_financials(DISTRESSED).statements()),
+        "pnl_waterfall": lambda: regkit.plot.pnl_waterfall(client.get_financials(TOP)),
+        "positions_chart": lambda: positions_chart(
+            client.get_person(SCHABER), holdings=client.get_person_holdings(SCHABER)
+        ),
+        "positions_chart_general_partner": lambda: _westebbe(client),
+        "group": lambda: regkit.plot.group(regkit.graph.from_companies(world.companies.values()), company_id=TOP),
+    }
+
+
+NAMES = [
+    "indicators",
+    "indicators_negative",
+    "ratios_ten",
+    "insolvency_trend",
+    "insolvency_timeline",
+    "insolvency_breakdown",
+    "timeline",
+    "ratios_before",
+    "cap_table",
+    "balance_sheet",
+    "pnl_waterfall",
+    "positions_chart",
+    "positions_chart_general_partner",
+]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_figure_passes_the_checks(world: Any, client: Any, name: str) -> None:
+    ax = _drawings(world, client)[name]()
+    names = [c["name"]["name"] for c in world.companies.values()]
+    assert_figure_ok(ax.figure, source=DEFAULT_SOURCE, names=names)
+
+
+def test_the_group_drawing_carries_its_source_line(world: Any, client: Any) -> None:
+    """Only the source line: the rest of the group drawing is issue 25's group slice."""
+    ax = _drawings(world, client)["group"]()
+    assert source_problems(ax.figure, DEFAULT_SOURCE) == []
+
+
+def test_the_checks_catch_each_fault() -> None:
+    fig, ax = plt.subplots(figsize=(14, 4))
+    ax.plot([2020, 2021, 2022], [3e6, -1e6, 2e6])
+    ax.plot([2020, 2021, 2022], [2e6, 2e6, 2e6])
+    ax.yaxis.set_major_formatter(regkit.plot.EuroFormatter())
+    ax.set_ylim(1e6, 4e6)  # no zero
+    ax.set_ylabel("EUR")
+    ax.set_title("spin_off")
+    ax.legend(["persönlich haftender Gesellschafter", "in Liquidation"], fontsize=8)
+    assert source_problems(fig) == ["0 source lines (gid 'regkit-source'), not 1"]
+    said = " ".join(language_problems(fig))
+    assert "'spin_off'" in said and "'persönlich haftender Gesellschafter' without its English label" in said
+    assert "'in Liquidation'" in said
+    small = size_problems(fig)  # 14 in at 100 dpi is wider than 968 px: every text shrinks, 12 pt to 10 pt
+    assert any(p.startswith("'in Liquidation' is 6.") for p in small) and not any("'spin_off'" in p for p in small)
+    assert size_problems(fig, displayed_width_px=2000) == [  # shown at its own size: only the 8 pt legend is small
+        "'persönlich haftender Gesellschafter' is 8.0 pt on screen (font 8 pt)",
+        "'in Liquidation' is 8.0 pt on screen (font 8 pt)",
+    ]
+    assert amount_axis_problems(fig) and "without zero" in amount_axis_problems(fig)[0]
+    assert any("labelled 'EUR' under ticks in M€" in p for p in amount_axis_problems(fig))
+    ax.set_ylim(-2e6, 4e6)
+    assert zero_line_problems(fig) == ["spin_off: values below zero and no zero line"]
+    ax.axhline(0)
+    assert zero_line_problems(fig) == []
+
+
+def test_a_figure_narrower_than_the_cell_keeps_its_sizes() -> None:
+    fig, ax = plt.subplots(figsize=(6, 3), layout="constrained")
+    ax.plot([0, 1], [0, 1])
+    ax.set_title("nine", fontsize=9)
+    ax.tick_params(labelsize=9)
+    ax.set_xlabel("eight", fontsize=8)
+    assert size_problems(fig) == ["'eight' is 8.0 pt on screen (font 8 pt)"]
+
+
+def test_amounts_start_at_zero_with_the_ticks_unit_in_the_label(world: Any) -> None:
+    ax = regkit.plot.indicators(world.companies[TOP], "equity")
+    company = world.companies[TOP]
+    equity = [r["equity"] / 100 for r in company["indicators"] if r["equity"] is not None]
+    low, high = ax.get_ylim()
+    assert low == 0 and high >= max(equity)  # 33 M€ of equity is drawn from zero, not from 30 M€
+    ax.figure.canvas.draw()
+    units = {t.get_text().split()[-1] for t in ax.get_yticklabels() if t.get_text()}
+    assert units == {"M€"} and ax.get_ylabel() == "equity (M€)"
+    (zero,) = [line for line in ax.get_lines() if line.get_gid() == "zero"]
+    assert list(zero.get_ydata()) == [0, 0]
+
+
+def test_negative_equity_goes_below_a_zero_line(world: Any) -> None:
+    company = world.companies[DISTRESSED]
+    equity = [r["equity"] / 100 for r in company["indicators"] if r["equity"] is not None]
+    assert min(equity) < 0  # the world's Elbwind ends with negative equity
+    ax = regkit.plot.indicators(company, "equity")
+    assert ax.get_ylim()[0] < min(equity) and zero_line_problems(ax.figure) == []
+
+
+def test_ten_companies_are_named_at_their_lines_in_ten_colours(world: Any) -> None:
+    companies = _many(world)
+    ax = regkit.plot.ratios(companies, "equity_ratio")
+    lines = [line for line in ax.get_lines() if "|" in str(line.get_gid())]
+    assert len(lines) == 10 and len({line.get_color() for line in lines}) == 10
+    labels = {t.get_gid(): t for t in ax.texts if str(t.get_gid()).startswith("label:")}
+    for line, company in zip(lines, companies):
+        label = labels[f"label:{line.get_gid()}"]
+        assert label.get_text().startswith(company["name"]["name"]) and label.get_color() == line.get_color()
+    ax.figure.canvas.draw()
+    boxes = sorted((t.get_window_extent() for t in labels.values()), key=lambda b: b.y0)
+    assert all(a.y1 <= b.y0 + 0.5 for a, b in zip(boxes, boxes[1:]))  # no name over another
+    legend = ax.get_legend()
+    assert legend is not None and [t.get_text() for t in legend.get_texts()] == ["30 %: typical of German SMEs"]
+    assert ax.get_title() == "Equity ratio of 10 companies"
+
+
+def test_no_figures_is_said_in_the_figure_with_a_warning(world: Any) -> None:
+    from regkit.errors import NoFinancialReportsWarning
+
+    company = next(c for cid, c in sorted(world.companies.items()) if not c["indicators"])
+    with pytest.warns(NoFinancialReportsWarning, match="no published revenue for"):
+        ax = regkit.plot.indicators(company, "revenue")
+    (said,) = [t for t in ax.texts if t.get_gid() == "no-data"]
+    assert said.get_text().replace("\n", " ") == f"no published revenue for {company['name']['name']}"
+    assert not ax.axison and not ax.get_lines()[:-1]
+    assert source_problems(ax.figure, DEFAULT_SOURCE) == []
+
+
+def test_ratios_of_a_company_without_figures_say_financial_figures(world: Any) -> None:
+    from regkit.errors import NoFinancialReportsWarning
+
+    company = next(c for cid, c in sorted(world.companies.items()) if not c["indicators"])
+    with pytest.warns(NoFinancialReportsWarning):
+        ax = regkit.plot.ratios(company, ["equity_ratio", "net_margin"])
+    (said,) = [t for t in ax.texts if t.get_gid() == "no-data"]
+    assert said.get_text().startswith("no published financial figures for")
+
+
+def test_the_breakdown_shows_what_its_legend_names_and_pales_small_bars(world: Any) -> None:
+    from matplotlib.colors import to_hex
+
+    from regkit.plot.breakdown import FEW
+
+    results = frames.insolvency_results(list(world.insolvencies.values()))
+    results = results.assign(kiel=(results["court"] == "Amtsgericht Kiel").map({True: "Kiel", False: "rest"}))
+    ax = regkit.plot.insolvency_breakdown(results, "kiel", "legal_form", share=True, top=None)
+    ax.figure.canvas.draw()
+    to_pixels = ax.transData.transform
+    for container in ax.containers:  # every legend entry has a bar segment wide enough to see
+        widest = max(to_pixels((p.get_width(), 0))[0] - to_pixels((0, 0))[0] for p in container)
+        assert widest >= 0.015 * ax.get_window_extent().width - 0.5, container.get_label()
+    kiel = sum(1 for p in world.insolvencies.values() if p["court"] == "Amtsgericht Kiel")
+    rows = [t.get_text() for t in ax.get_yticklabels()]
+    first = ax.containers[0]
+    colour = {row: to_hex(first.patches[i].get_facecolor()) for i, row in enumerate(rows)}
+    assert (colour["Kiel"] != colour["rest"]) == (kiel < FEW)
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert (f"paler: fewer than {FEW} proceedings" in texts) == (kiel < FEW)
+
+
+def test_timeline_markers_match_their_legend_and_none_hides_another(world: Any) -> None:
+    from matplotlib.colors import to_hex
+
+    proceeding = world.insolvencies[CONSUMER]
+    ax = regkit.plot.insolvency_timeline(proceeding)
+    legend = ax.get_legend()
+    handles = {t.get_text(): h for t, h in zip(legend.get_texts(), legend.legend_handles)}
+    for line in ax.get_lines():
+        if line.get_gid() in ("published", "decision", "claims_deadline", "meetings"):
+            handle = handles[line.get_label()]
+            assert to_hex(handle.get_markeredgecolor()) == to_hex(line.get_markeredgecolor())
+            assert handle.get_marker() == line.get_marker()
+    published = next(line for line in ax.get_lines() if line.get_gid() == "published")
+    decided = next(line for line in ax.get_lines() if line.get_gid() == "decision")
+    same_day = [e for e in proceeding["events"] if e["decision_date"] == e["published_at"]]
+    if same_day:  # a ring larger than the dot, drawn over it: both show
+        assert decided.get_markersize() > published.get_markersize() + 2
+        assert decided.get_markerfacecolor() == "none" and decided.get_zorder() > published.get_zorder()
+    assert ax.get_xlabel() == "date"
+
+
+def test_period_labels_sit_under_the_bars_centres_and_the_legend_reads_as_the_stack(world: Any) -> None:
+    results = frames.insolvency_results(list(world.insolvencies.values()))
+    opened = results[(results["opened_at"] >= "2024-01-01") & (results["opened_at"] <= "2025-12-31")]
+    ax = regkit.plot.insolvency_trend(opened, "Q", by="legal_form")
+    ax.figure.canvas.draw()
+    bars = ax.containers[0].patches
+    centres = [p.get_x() + p.get_width() / 2 for p in bars]
+    ticks = ax.get_xticks()
+    labels = [t.get_text() for t in ax.get_xticklabels()]
+    assert np.allclose(ticks, centres) and all(labels)  # every one of the 8 quarters labelled
+    assert labels == ["Q1 2024", "Q2 2024", "Q3 2024", "Q4 2024", "Q1 2025", "Q2 2025", "Q3 2025", "Q4 2025"]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    stacked = [c.get_label() for c in ax.containers]  # bottom first
+    assert legend == stacked[::-1]
+
+
+def test_the_notebook_runner_checks_the_figures_of_each_cell(tmp_path: Any) -> None:
+    """What the lead runs over notebooks/*.ipynb: each pyplot figure checked before Jupyter shows and closes it."""
+    import nbformat
+    from figure_checks_support import notebook_figure_problems
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import matplotlib.pyplot as plt\nimport regkit.plot"),
+        nbformat.v4.new_code_cell("fig, ax = plt.subplots()\nax.plot([1, 2], [-1, 1])\nax.set_title('x', fontsize=7)"),
+        nbformat.v4.new_code_cell(
+            "from regkit.local.world import read_world\n"
+            f"ax = regkit.plot.indicators(read_world().companies[{TOP!r}], 'equity')"
+        ),
+    ]
+    path = tmp_path / "figures.ipynb"
+    nbformat.write(nb, path)
+    found = notebook_figure_problems(path, timeout=300)
+    assert [f["code"] for f in found] == ["fig, ax = plt.subplots()", "from regkit.local.world import read_world"]
+    bad, good = found
+    assert "0 source lines (gid 'regkit-source'), not 1" in bad["problems"]
+    assert "'x' is 7.0 pt on screen (font 7 pt)" in bad["problems"]
+    assert "x: values below zero and no zero line" in bad["problems"]
+    assert good["problems"] == []
