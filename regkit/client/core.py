@@ -17,6 +17,7 @@ from regkit.errors import NoFinancialReportsWarning, TransportError, ValidationE
 from regkit.schema.interface import PER_PAGE_MAX, PRICES
 
 from . import account, arguments, documents, export_methods, extracts, insolvencies, known, paging, research, validation
+from . import target as target_sources
 from .answers import record_meta, urls_stale
 from .budget import Budget
 from .bulk import BulkFetcher, CostEstimate, WorkerPool
@@ -174,6 +175,7 @@ class Client:
         scope = arguments.budget_scope(budget_scope)
         member = arguments.budget_member(budget_member, scope)
         self.target = target = resolve_target(api_key, base_url, arguments.adapter(adapter))
+        target_sources.opened(self, target)
         self.base_url, self.mode, api_key, adapter = target.base_url, target.mode, target.api_key, target.adapter
         self.max_workers = max_workers
         self.policy = policy
@@ -243,6 +245,7 @@ class Client:
 
     def close(self) -> None:
         """Close connections, the cache and the bulk thread pool."""
+        target_sources.closed(self)
         self._pool.shutdown()
         self._caller.close()
         self.cache.close()

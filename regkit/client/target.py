@@ -22,6 +22,7 @@ import logging
 import os
 import sys
 import threading
+import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -370,3 +371,41 @@ def local_register_on(data_dir: Any, api_key: Any, base_url: Any, adapter: Any) 
 
     register = open_local_register(directory)
     return register.adapter, api_key if api_key is not None else register.default_api_key
+
+
+# -- the source line of the client in use -------------------------------------------------------------------
+
+#: The open clients' source lines, oldest first: ``(weak reference to the client, line)``.
+_open_sources: list[tuple[weakref.ref[Any], str]] = []
+_open_lock = threading.Lock()
+
+
+def source_line_of(target: Target) -> str:
+    """The source line of a figure drawn from ``target``'s answers: :meth:`Target.source`, with today's date for
+    the live service (its data changes; the date says when it was read)."""
+    import datetime as dt
+
+    line = target.source()
+    return f"{line}, retrieved {dt.date.today().isoformat()}" if target.mode == "live" else line
+
+
+def opened(client: Any, target: Target) -> None:
+    """Note that ``client`` is open on ``target`` (``Client.__init__``), for :func:`latest_source`."""
+    with _open_lock:
+        _open_sources.append((weakref.ref(client), source_line_of(target)))
+
+
+def closed(client: Any) -> None:
+    """Note that ``client`` is closed (``Client.close``)."""
+    with _open_lock:
+        _open_sources[:] = [(ref, line) for ref, line in _open_sources if ref() not in (None, client)]
+
+
+def latest_source() -> str | None:
+    """The source line of the client opened last that is still open (and not garbage), or ``None``: what a figure
+    whose data does not say where it comes from says (:mod:`regkit.plot.source_line`)."""
+    with _open_lock:
+        for ref, line in reversed(_open_sources):
+            if ref() is not None:
+                return line
+    return None

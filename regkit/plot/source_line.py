@@ -6,9 +6,12 @@ How a plot learns its source, first match wins:
 2. The data says it: a frame's ``df.attrs["regkit_source"]``, a graph's ``G.graph["source"]``, a record's
    ``record.meta.source`` (or the first record of a list or batch that has one).
 3. The session's default, set with :func:`set_default_source` — a string, or a client, whose
-   ``client.target.source()`` knows the line ("openregister.de …" for the live service, the CC BY attribution of an
-   imported OffeneRegister world).
-4. :data:`DEFAULT_SOURCE`: "regkit local register — synthetic data", what a client without a key uses.
+   ``client.target.source()`` knows the line (the live service with the day it was read, the CC BY attribution of
+   an imported OffeneRegister world).
+4. The client opened last and still open in this process (:func:`regkit.client.target.latest_source`): a figure
+   drawn in a session on the live service says so, not "synthetic". With several clients open on different
+   sources, set the line with ``source=`` or :func:`set_default_source`.
+5. :data:`DEFAULT_SOURCE`: "regkit local register — synthetic data", what a client without a key uses.
 
 The line is the figure's ``supxlabel`` (constrained layout makes room for it), left-aligned, with gid
 :data:`SOURCE_GID`. A figure holds it once: a second plot drawn on another Axes of the same figure (``ax=``) adds
@@ -20,7 +23,7 @@ figure's bottom-left corner, the figure keeping its size: saved with ``bbox_inch
 
 from __future__ import annotations
 
-import datetime as dt
+import sys
 import textwrap
 from collections.abc import Mapping
 from typing import Any
@@ -50,14 +53,10 @@ _session: dict[str, str | None] = {"source": None}
 
 
 def _client_source(value: Any) -> str | None:
+    from regkit.client.target import Target, source_line_of
+
     target = getattr(value, "target", None)
-    method = getattr(target, "source", None)
-    if callable(method):
-        text = method()
-        if getattr(target, "mode", None) == "live":
-            text = f"{text}, retrieved {dt.date.today().isoformat()}"
-        return str(text)
-    return None
+    return source_line_of(target) if isinstance(target, Target) else None
 
 
 def set_default_source(source: Any) -> str | None:
@@ -97,8 +96,14 @@ def set_default_source(source: Any) -> str | None:
 
 
 def default_source() -> str:
-    """The session's source line (:func:`set_default_source`), else :data:`DEFAULT_SOURCE`."""
-    return _session["source"] or DEFAULT_SOURCE
+    """The session's source line (:func:`set_default_source`), else the open client's, else
+    :data:`DEFAULT_SOURCE`."""
+    if _session["source"]:
+        return _session["source"]
+    # no client module loaded: no client was ever opened here (and plotting does not import the client)
+    target_module = sys.modules.get("regkit.client.target")
+    latest = target_module.latest_source() if target_module is not None else None
+    return latest or DEFAULT_SOURCE
 
 
 def _said(data: Any, depth: int = 0) -> str | None:

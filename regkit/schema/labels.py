@@ -465,13 +465,9 @@ __all__ += ["RELATION_LABELS"]
 #: A person's role as the line from the person to a company reads in a group drawing: English, with the
 #: German register term as a gloss where it carries meaning.
 GROUP_ROLE_LABELS: dict[str, str] = {
-    "DIRECTOR": "director",
-    "PROKURA": "signatory (Prokura)",
-    "SHAREHOLDER": "shareholder",
-    "PERSONAL_LIABLE_DIRECTOR": "general partner (phG)",
-    "OWNER": "owner",
-    "PARTNER": "partner",
-    "LIQUIDATOR": "liquidator",
+    **{code: plain_label("role", code) for code in ROLE_LABELS},
+    # a Prokura is a statutory power with a register entry of its own: its gloss stays on the line
+    "PROKURA": ROLE_LABELS["PROKURA"],
     "OTHER": "other role",
 }
 

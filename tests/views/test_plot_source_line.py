@@ -127,3 +127,20 @@ def test_source_line_finds_the_line() -> None:
     assert source_line(fig) is None
     regkit.plot.add_source_line(ax, "x")
     assert source_line(fig).get_text() == "x"
+
+
+def test_without_a_line_from_data_or_session_the_open_client_says_where_the_data_comes_from(
+    world: Any, tmp_path: Path
+) -> None:
+    """A figure drawn while a client of the live service is open says the live service and the day, not
+    "synthetic"; once that client is closed, the bundled register's line is back."""
+    import datetime as dt
+
+    live = regkit.Client(api_key="sk-live-0123456789", cache="memory", ledger_file=tmp_path / "ledger.jsonl")
+    try:
+        (line,) = _lines(regkit.plot.indicators(world.companies[TOP], "equity").figure)
+        assert line.startswith("Handelsregister via the live service https://")
+        assert line.endswith(f", retrieved {dt.date.today().isoformat()}")
+    finally:
+        live.close()
+    assert _lines(regkit.plot.indicators(world.companies[TOP], "equity").figure) == [DEFAULT_SOURCE]
