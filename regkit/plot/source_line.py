@@ -223,7 +223,11 @@ def add_source_line(ax_or_fig: Any, source: Any = True, *data: Any) -> Any:
             existing.set_text(_wrap(whole, fig))
         return existing
     style = {"ha": "left", "fontsize": SOURCE_FONT_SIZE, "color": "#555555", "gid": SOURCE_GID}
-    if fig.get_layout_engine() is not None:  # constrained layout makes room for a supxlabel (no y: it places it)
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
+    # constrained layout makes room for a supxlabel (no y: it places it); tight layout (fig.tight_layout() leaves
+    # its engine on the figure) does not, so there the line hangs below like on a figure without an engine
+    if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
         line = fig.supxlabel(_wrap(text, fig), x=0.01, **style)
     else:
         line = _below(fig, _wrap(text, fig), style)

@@ -144,3 +144,20 @@ def test_without_a_line_from_data_or_session_the_open_client_says_where_the_data
     finally:
         live.close()
     assert _lines(regkit.plot.indicators(world.companies[TOP], "equity").figure) == [DEFAULT_SOURCE]
+
+
+def test_after_tight_layout_a_long_line_hangs_below_the_axes_not_over_them() -> None:
+    """``fig.tight_layout()`` leaves its engine on the figure, and that engine makes no room for a supxlabel: the
+    wrapped CC BY attribution went over the Axes. It hangs below them, whole, in a tight save."""
+    from regkit.local.world.offeneregister.importer import ATTRIBUTION
+
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    ax.barh(["a", "b"], [30, 60])
+    ax.set_xlabel("removed (%)")
+    fig.tight_layout()
+    line = regkit.plot.add_source_line(ax, ATTRIBUTION)
+    assert source_problems(fig) == []
+    renderer = fig.canvas.get_renderer()
+    assert line.get_window_extent(renderer).y1 < ax.get_tightbbox(renderer).y0
+    assert line.get_text().replace("\n", " ") == ATTRIBUTION
+    plt.close(fig)
