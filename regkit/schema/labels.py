@@ -465,9 +465,13 @@ __all__ += ["RELATION_LABELS"]
 #: A person's role as the line from the person to a company reads in a group drawing: English, with the
 #: German register term as a gloss where it carries meaning.
 GROUP_ROLE_LABELS: dict[str, str] = {
-    **{code: plain_label("role", code) for code in ROLE_LABELS},
-    # a Prokura is a statutory power with a register entry of its own: its gloss stays on the line
-    "PROKURA": ROLE_LABELS["PROKURA"],
+    "DIRECTOR": "director",
+    "PROKURA": "signatory (Prokura)",  # short for ROLE_LABELS' "authorised signatory (Prokura)": lines are short
+    "SHAREHOLDER": "shareholder",
+    "PERSONAL_LIABLE_DIRECTOR": "general partner (phG)",
+    "OWNER": "owner",
+    "PARTNER": "partner",
+    "LIQUIDATOR": "liquidator",
     "OTHER": "other role",
 }
 

@@ -149,7 +149,7 @@ def test_by_default_only_people_on_two_or_more_companies_with_their_roles(crawle
         counted = sum(int(line.rsplit("×", 1)[1]) for line in said)
         assert counted + sum(1 for p, _ in on_lines if p == person) == len(linked[person]), person
     for text in roles.values():  # English, one language
-        assert text.get_text().split(",")[0].split(" ")[0] in {"director", "authorised", "shareholder", "general"}
+        assert text.get_text().split(",")[0].split(" ")[0] in {"director", "signatory", "shareholder", "general"}
         assert "Geschäftsführer" not in text.get_text() and text.get_fontsize() >= 9
     everyone = label_texts(regkit.plot.group(crawled, company_id=WALDSTEIN, persons=True, all_persons=True))
     assert {n for n in everyone if crawled.nodes[n]["kind"] == "natural_person"} == set(linked)
