@@ -34,13 +34,13 @@ def test_every_missing_value_shows_as_a_dash(value: object) -> None:
 
 
 def test_money_reads_as_a_reader_writes_it() -> None:
-    assert euro_text(25_000) == "25,000 €"
-    assert euro_text(1_234_567.49) == "1,234,567 €"
-    assert euro_text(-3_500_000) == "-3,500,000 €"
-    assert euro_text(25_600.5, 2) == "25,600.5 €"
-    assert euro_text(25_600.25, 2) == "25,600.25 €"
-    assert euro_text(0.4) == "0 €"  # never "-0 €"
-    assert euro_text(-0.4) == "0 €"
+    assert euro_text(25_000) == "€25,000"
+    assert euro_text(1_234_567.49) == "€1,234,567"
+    assert euro_text(-3_500_000) == "-€3,500,000"
+    assert euro_text(25_600.5, 2) == "€25,600.5"
+    assert euro_text(25_600.25, 2) == "€25,600.25"
+    assert euro_text(0.4) == "€0"  # never "-€0"
+    assert euro_text(-0.4) == "€0"
     assert euro_text(math.inf) == MISSING
 
 
@@ -96,5 +96,6 @@ def test_grouped_digits_read_back_as_the_number(n: int) -> None:
 @given(st.floats(min_value=-1e12, max_value=1e12, allow_nan=False))
 def test_money_rounds_to_the_nearest_euro(x: float) -> None:
     text = euro_text(x)
-    assert text.endswith(" €")
-    assert abs(float(text[:-2].replace(",", "")) - x) <= 0.5 + 1e-6 * abs(x)
+    sign, number = ("-", text[2:]) if text.startswith("-€") else ("", text.removeprefix("€"))
+    assert text.startswith(("€", "-€")) and number[:1].isdigit()
+    assert abs(float(sign + number.replace(",", "")) - x) <= 0.5 + 1e-6 * abs(x)

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from regkit.schema import display_label
-from regkit.schema.formatting import count_text, euro_text, number_text, plural
+from regkit.schema.formatting import count_text, euro_text, money_text, plural
 
 from ._input import as_dict
 from .money import capital_eur
@@ -47,8 +47,8 @@ def _row(label: str, value: str) -> str:
 
 
 def _amount(value: Any, currency: str) -> str:
-    """``25,600 €``; another currency by its code (``50,000 DEM``); cents only where there are any."""
-    return euro_text(value, 2) if currency == "EUR" else f"{number_text(value, 2)} {currency}"
+    """``€25,600``; another currency by its code (``DEM 50,000``); cents only where there are any."""
+    return money_text(value, currency)
 
 
 def _capital(company: Mapping[str, Any]) -> str:
@@ -124,7 +124,7 @@ def company_card_html(company: Any) -> str:
     --------
     >>> from regkit.frames import example_company
     >>> card = company_card_html(example_company())
-    >>> "Beispiel Werkzeugbau GmbH" in card and ">GmbH<" in card and "25,600 €" in card
+    >>> "Beispiel Werkzeugbau GmbH" in card and ">GmbH<" in card and "€25,600" in card
     True
     >>> "Max Beispiel <span style='color:#57606a'>— <span style='white-space:nowrap'>Geschäftsführer" in card
     True

@@ -6,7 +6,7 @@ company has two reports for one date (a correction), only the latest revision is
 (``is_latest_revision``, see :mod:`regkit.frames.financials`). Years without any report are simply
 not points: the line joins the reports on either side.
 
-EUR axes are labelled in one unit per axis (``250 k€``, ``1.5 M€``: :class:`~regkit.plot.style.EuroFormatter`);
+EUR axes are labelled in one unit per axis (``€250k``, ``€1.5M``: :class:`~regkit.plot.style.EuroFormatter`);
 a frame in cents (``indicators(..., unit="cents")``) is drawn in EUR. Ratios are drawn in percent (the frame's
 fraction 0.25 at 25, the axis labelled "%"), with a reference line (:mod:`regkit.plot.references`);
 ``salaries_per_employee`` in EUR.
@@ -141,7 +141,7 @@ def _words(metric: str) -> str:
 
 
 def _unit(lines: list[tuple[np.ndarray, np.ndarray]], scale: str | None) -> str:
-    """The EUR unit of the axis: ``scale`` if given, else the one of the largest amount drawn (``M€``)."""
+    """The EUR unit of the axis: ``scale`` if given, else the one of the largest amount drawn (``€M``)."""
     if scale is not None:
         return scale
     finite = [abs(v) for _, y in lines for v in y if np.isfinite(v)]
@@ -247,7 +247,7 @@ def _draw(
     line = reference_line(ax, metrics, reference, reference_label, lines) if kind == "ratio" and lines else None
     if line is None or np.any(np.asarray(line.get_ydata(), dtype=float) != 0):
         ax.axhline(0.0, color="#555555", linewidth=0.8, zorder=1, gid="zero")  # where amounts, equity, growth run out
-    if kind != "ratio":  # amounts and head counts from zero: a bar of 33 M€ is not "nothing"
+    if kind != "ratio":  # amounts and head counts from zero: a bar of €33M is not "nothing"
         values = [v for _, y in lines for v in y if np.isfinite(v)]
         low, high = min(0.0, *values), max(0.0, *values)
         pad = 0.05 * ((high - low) or 1.0)
@@ -300,7 +300,7 @@ def indicators(
         Where to draw; default a new figure.
     names : mapping of str to str, optional
         Legend label per company id; default the records' names (company ids for a frame).
-    scale : {None, "€", "k€", "M€", "bn€"}
+    scale : {None, "€", "€k", "€M", "€bn"}
         Unit of the EUR axis; default chosen from the largest tick.
     marker : str
         Marker of each report (a lone value between two nulls shows as a marker only).
@@ -318,7 +318,7 @@ def indicators(
         (a report dated 2014-12-31 at 2014; a year closing on 30 June 2015 at 2015, labelled "2014/15": see
         :mod:`regkit.plot.fiscal`), y in EUR with NaN where the value is null. The y axis of amounts and head
         counts includes zero, the zero line (gid ``"zero"``) is always drawn, and the axis label names the unit
-        of its ticks ("revenue (M€)"). More than five lines are named at their ends (annotations with gid
+        of its ticks ("revenue (€M)"). More than five lines are named at their ends (annotations with gid
         ``"label:<company_id>|<metric>"``) instead of in a legend, in colours of :data:`PALETTE`. With nothing to
         draw the Axes is switched off and says "no published … for <company>" (gid ``"no-data"``), and a
         :class:`~regkit.errors.NoFinancialReportsWarning` is issued.
@@ -340,7 +340,7 @@ def indicators(
     >>> ax.get_lines()[0].get_ydata().tolist()
     [1200000.0, nan, 1500000.0]
     >>> ax.get_title(), ax.yaxis.get_major_formatter()(1_500_000)
-    ('A GmbH', '1.5 M€')
+    ('A GmbH', '€1.5M')
     """
     data, found = _frame(frame, indicators_frame)
     chosen = _metric_list(metrics, (*MEASURES, "employees"))

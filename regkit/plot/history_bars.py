@@ -20,7 +20,7 @@ import pandas as pd
 
 from regkit.frames import history, insolvency_summaries, representatives
 from regkit.frames.status import dissolution_date, status_on
-from regkit.schema.formatting import euro_text, number_text
+from regkit.schema.formatting import money_text
 from regkit.schema.labels import display_label, plain_label
 
 __all__ = ["LANES", "BAR_COLUMNS", "timeline_bars", "record_horizon"]
@@ -94,7 +94,7 @@ def _text(field: str, r: Any) -> str:
     if field == "capitals":
         if pd.isna(r.amount):
             return "–"
-        return euro_text(r.amount) if r.currency == "EUR" else f"{number_text(r.amount, 0)} {r.currency}"  # as cards
+        return money_text(r.amount, r.currency, 0)  # as cards and tables
     return f"{r.register_type} {r.register_number}, {r.register_court}"
 
 

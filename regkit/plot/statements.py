@@ -2,7 +2,7 @@
 
 :func:`balance_sheet` draws, for each fiscal year, the aktiva (assets) and the passiva (equity and liabilities)
 side by side, each stacked from zero by its top-level line items (``A. Anlagevermögen``, ``B. Umlaufvermögen``,
-…; ``A. Eigenkapital``, ``B. Rückstellungen``, ``C. Verbindlichkeiten``, …), in M€ (k€ for a small company). Equity is green and the
+…; ``A. Eigenkapital``, ``B. Rückstellungen``, ``C. Verbindlichkeiten``, …), in €M (€k for a small company). Equity is green and the
 liabilities side warm, so the eye weighs equity against what is owed; a negative item (negative equity) is drawn
 below zero, never hidden.
 
@@ -46,10 +46,10 @@ def _claim_colour(label: str, position: int) -> str:
 
 
 def _money_axis(ax: Any, largest: float) -> str:
-    """Label the y axis of ``ax`` in one unit: M€ from a million on, k€ below it (the unit is returned)."""
-    unit = "M€" if largest >= 1e6 else "k€" if largest >= 1e3 else "€"
+    """Label the y axis of ``ax`` in one unit: €M from a million on, €k below it (the unit is returned)."""
+    unit = "€M" if largest >= 1e6 else "€k" if largest >= 1e3 else "€"
     ax.yaxis.set_major_formatter(EuroFormatter(scale=unit, digits=2))
-    ax.set_ylabel(f"EUR ({unit})")
+    ax.set_ylabel(f"amount ({unit})")
     return unit
 
 
@@ -188,7 +188,7 @@ def balance_sheet(
     -------
     matplotlib.axes.Axes
         Each segment is a bar with gid ``"<statement>|<path>|<fiscal year>"``; above each passiva bar its
-        equity ratio. The y axis starts at zero (a negative item hangs below it) and is in M€ (k€ for a
+        equity ratio. The y axis starts at zero (a negative item hangs below it) and is in €M (€k for a
         balance sheet below a million), its label says which.
 
     Without any balance sheet (a company that files no accounts) the figure says "no published balance sheet for
@@ -416,7 +416,7 @@ def pnl_waterfall(
     -------
     matplotlib.axes.Axes
         One bar per step of :func:`waterfall_steps` (gid ``"step|<step>"``; a bar's bottom is its ``start``,
-        its height the signed ``amount``), each labelled with its amount; the y axis is in M€ (k€ below a
+        its height the signed ``amount``), each labelled with its amount; the y axis is in €M (€k below a
         million), its label says which.
 
     Without a P&L (a small company's short filing, or no accounts at all) the figure says "no published P&L for

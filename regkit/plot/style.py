@@ -62,7 +62,9 @@ SVG_METADATA: dict[str, Any] = {"Date": None}
 RC: dict[RcKeyType, Any] = {"svg.hashsalt": HASH_SALT, "svg.fonttype": "path"}
 """The rcParams :func:`deterministic` sets (glyphs as paths: no dependency on the viewer's fonts)."""
 
-_SCALES = ((1e9, "bn€"), (1e6, "M€"), (1e3, "k€"), (1.0, "€"))
+_SCALES = ((1e9, "€bn"), (1e6, "€M"), (1e3, "€k"), (1.0, "€"))
+#: The units' names before amounts were written as English writes them (``1.5 M€``), still taken by ``scale=``.
+_FORMER_UNITS = {"bn€": "€bn", "M€": "€M", "k€": "€k"}
 
 
 def deterministic(ipython: bool = True, svg: bool = True) -> dict[RcKeyType, Any]:
@@ -183,12 +185,12 @@ def _scale(value: float) -> tuple[float, str]:
 
 
 def eur_unit(value: float) -> str:
-    """The unit an amount of ``value`` EUR reads in: ``€``, ``k€``, ``M€`` or ``bn€`` (what an axis label names).
+    """The unit an amount of ``value`` EUR reads in: ``€``, ``€k``, ``€M`` or ``€bn`` (what an axis label names).
 
     Examples
     --------
     >>> eur_unit(33_000_000), eur_unit(-250_000), eur_unit(0)
-    ('M€', 'k€', '€')
+    ('€M', '€k', '€')
     """
     return _scale(value)[1]
 
@@ -200,27 +202,34 @@ def _number(value: float, digits: int) -> str:
     return "0" if text in ("-0", "") else text
 
 
+def _with_unit(number: str, unit: str) -> str:
+    """``"1.5"`` in ``"€M"`` → ``"€1.5M"``; ``"-3"`` → ``"-€3M"`` (the sign before the currency, as English writes)."""
+    sign, digits = ("-", number[1:]) if number.startswith("-") else ("", number)
+    return f"{sign}€{digits}{unit[1:]}"
+
+
 def eur_text(value: float | None, digits: int = 2) -> str:
-    """An amount in EUR with a unit that fits it: ``1.5 M€``, ``250 k€``, ``12 €``; ``–`` for null.
+    """An amount in EUR with a unit that fits it: ``€1.5M``, ``€250k``, ``€12``; ``–`` for null.
 
     Examples
     --------
     >>> eur_text(1_500_000), eur_text(250_000), eur_text(-3_250_000_000), eur_text(12.5), eur_text(None)
-    ('1.5 M€', '250 k€', '-3.25 bn€', '12.5 €', '–')
+    ('€1.5M', '€250k', '-€3.25bn', '€12.5', '–')
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     factor, unit = _scale(value)
-    return f"{_number(value / factor, digits)} {unit}"
+    return _with_unit(_number(value / factor, digits), unit)
 
 
 class EuroFormatter(ticker.Formatter):
-    """A tick formatter for EUR axes: every tick in one unit (€, k€, M€ or bn€).
+    """A tick formatter for EUR axes: every tick in one unit (€, €k, €M or €bn).
 
     Parameters
     ----------
-    scale : {None, "€", "k€", "M€", "bn€"}
-        ``None``: chosen from the largest tick of the axis; else fixed.
+    scale : {None, "€", "€k", "€M", "€bn"}
+        ``None``: chosen from the largest tick of the axis; else fixed (the former names ``"k€"``, ``"M€"``,
+        ``"bn€"`` are taken too).
     digits : int
         Decimals at most (trailing zeros are dropped).
 
@@ -229,13 +238,14 @@ class EuroFormatter(ticker.Formatter):
     >>> formatter = EuroFormatter()
     >>> formatter.set_locs([0, 500_000, 1_000_000, 1_500_000])
     >>> [formatter(x) for x in (0, 500_000, 1_500_000)]
-    ['0 M€', '0.5 M€', '1.5 M€']
-    >>> EuroFormatter(scale="k€")(1_500_000)
-    '1,500 k€'
+    ['€0M', '€0.5M', '€1.5M']
+    >>> EuroFormatter(scale="€k")(1_500_000)
+    '€1,500k'
     """
 
     def __init__(self, scale: str | None = None, digits: int = 2) -> None:
         units = {u: f for f, u in _SCALES}
+        scale = _FORMER_UNITS.get(scale, scale) if scale is not None else None
         if scale is not None and scale not in units:
             raise ValueError(f"scale must be one of {', '.join(units)} or None, not {scale!r}")
         self.scale, self.digits = scale, digits
@@ -254,7 +264,7 @@ class EuroFormatter(ticker.Formatter):
 
     def __call__(self, x: float, pos: int | None = None) -> str:
         factor, unit = self._unit(x)
-        return self.fix_minus(f"{_number(x / factor, self.digits)} {unit}")
+        return self.fix_minus(_with_unit(_number(x / factor, self.digits), unit))
 
     def format_data_short(self, value: float) -> str:
         return eur_text(value)

@@ -1,4 +1,4 @@
-"""How values read in a table, a card or a summary: ``1234567.5`` → ``"1,234,568 €"``, ``0.5`` → ``"50 %"``.
+"""How values read in a table, a card or a summary: ``1234567.5`` → ``"€1,234,568"``, ``0.5`` → ``"50 %"``.
 
 Frames keep raw values (floats, fractions, dates) for analysis; views and HTML summaries format them with
 these functions, so every display in regkit writes money, counts, shares and dates the same way: English
@@ -20,6 +20,7 @@ __all__ = [
     "count_text",
     "number_text",
     "euro_text",
+    "money_text",
     "percent_text",
     "date_text",
     "credits_text",
@@ -82,15 +83,33 @@ def count_text(value: Any) -> str:
 
 
 def euro_text(value: Any, digits: int = 0) -> str:
-    """An amount in EUR: ``1234567.5`` → ``"1,234,568 €"`` (``digits=2``: cents shown when there are any).
+    """An amount in EUR, written as English writes it: ``1234567.5`` → ``"€1,234,568"`` (``digits=2``: cents
+    shown when there are any; a negative amount ``"-€3,500"``).
 
     Examples
     --------
-    >>> euro_text(1234567.5), euro_text(25600, 2), euro_text(25600.5, 2), euro_text(None)
-    ('1,234,568 €', '25,600 €', '25,600.5 €', '–')
+    >>> euro_text(1234567.5), euro_text(25600, 2), euro_text(25600.5, 2), euro_text(-3500), euro_text(None)
+    ('€1,234,568', '€25,600', '€25,600.5', '-€3,500', '–')
     """
     text = number_text(value, digits)
-    return text if text == MISSING else f"{text} €"
+    if text == MISSING:
+        return text
+    return f"-€{text[1:]}" if text.startswith("-") else f"€{text}"
+
+
+def money_text(value: Any, currency: str = "EUR", digits: int = 2) -> str:
+    """An amount in its currency: EUR as :func:`euro_text`, another currency by its code before the number, as
+    English writes it (``"DEM 50,000"``); cents only where there are any.
+
+    Examples
+    --------
+    >>> money_text(25600), money_text(50000, "DEM"), money_text(1234.5, "USD"), money_text(None, "DEM")
+    ('€25,600', 'DEM 50,000', 'USD 1,234.5', '–')
+    """
+    if currency == "EUR":
+        return euro_text(value, digits)
+    text = number_text(value, digits)
+    return text if text == MISSING else f"{currency} {text}"
 
 
 def percent_text(share: Any, digits: int = 2) -> str:

@@ -17,7 +17,7 @@ from regkit.frames import documents, history, insolvency_summaries, links, repre
 from regkit.frames import owners as owners_frame
 from regkit.frames.histories import FIELDS
 from regkit.schema import display_label
-from regkit.schema.formatting import MISSING, count_text, euro_text, number_text, plural
+from regkit.schema.formatting import MISSING, count_text, euro_text, money_text, plural
 
 from .render import draw_html, message_html
 from .search_logic import is_person_id
@@ -71,8 +71,7 @@ def histories_html(record: Any) -> str:
         if field == "capitals":  # in its own currency (DEM, USD), then in EUR; a capital to the cent
             frame = frame.assign(
                 amount=[
-                    MISSING if pd.isna(a) else f"{number_text(a, 2)} {c}"
-                    for a, c in zip(frame["amount"], frame["currency"])
+                    MISSING if pd.isna(a) else money_text(a, c) for a, c in zip(frame["amount"], frame["currency"])
                 ],
                 in_euro=[euro_text(e, 2) for e in frame["amount_eur"]],
             )

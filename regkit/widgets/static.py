@@ -52,9 +52,9 @@ def inline_html(text: str) -> str:
 
     Examples
     --------
-    >>> inline_html('<style>x</style><table class="regkit-table"><tr><td class="regkit-num">1 €</td></tr></table>')
+    >>> inline_html('<style>x</style><table class="regkit-table"><tr><td class="regkit-num">€1</td></tr></table>')
     ... # doctest: +ELLIPSIS
-    '<table class="regkit-table" style="border-collapse:...<td class="regkit-num" style="text-align:right;...">1 €</td>...'
+    '<table class="regkit-table" style="border-collapse:...<td class="regkit-num" style="text-align:right;...">€1</td>...'
     >>> inline_html("<svg><g/></svg>")
     '<img alt="figure" style="max-width:100%;height:auto" src="data:image/svg+xml;base64,PHN2Zz48Zy8+PC9zdmc+">'
     """
@@ -193,7 +193,7 @@ def _itable(table: Any, max_rows: int = 25) -> str:
 
 def _cell_style(text: str) -> str:
     """Numbers, money and percentages right-aligned (the displayed text says which); short text never wraps."""
-    if re.fullmatch(r"[-+]?[\d,.]+( ?[€%])?", text):
+    if re.fullmatch(r"[-+]?€?[\d,.]+( ?[€%])?", text):
         return _NUM
     return _TD + ";white-space:nowrap" if len(text) <= 40 else _TD
 

@@ -176,7 +176,7 @@ def display_frame(
     >>> frame = pd.DataFrame({"legal_form": ["gmbh"], "revenue": [1234567.0], "share": [0.5],
     ...                       "id": ["cfd35d80-f1f6-4762-911e-a0c0413fdb53"], "start": [pd.Timestamp("2020-01-02")]})
     >>> display_frame(frame).iloc[0].to_dict()
-    {'Legal form': 'GmbH', 'Revenue': '1,234,567 €', 'Share': '50 %', 'Start': '2020-01-02'}
+    {'Legal form': 'GmbH', 'Revenue': '€1,234,567', 'Share': '50 %', 'Start': '2020-01-02'}
     """
     plan = _plan(frame, columns, money, percent)
     shown = {column_label(c): [_cell(kind, c, v) for v in frame[c]] for c, kind in plan}
@@ -200,7 +200,7 @@ def table_html(
     Examples
     --------
     >>> out = table_html(pd.DataFrame({"legal_form": ["gmbh"], "capital": [25000.0]}))
-    >>> "<th>Legal form</th>" in out and ">GmbH</td>" in out and 'class="regkit-num">25,000 €</td>' in out
+    >>> "<th>Legal form</th>" in out and ">GmbH</td>" in out and 'class="regkit-num">€25,000</td>' in out
     True
     >>> table_html(pd.DataFrame({"a": []}), empty="no rows")
     '<div class="regkit-message regkit-info" style="color:#57606a">no rows</div>'
@@ -245,7 +245,7 @@ def sortable_table(
     ----------
     frame : pandas.DataFrame
         The rows (raw; shown through :func:`display_frame`, so sorting a money column sorts by amount —
-        DataTables reads ``1,234 €`` as a number).
+        DataTables reads ``€1,234`` as a number).
     columns, money, percent
         As :func:`display_frame`.
     on_select : callable, optional

@@ -66,7 +66,7 @@ def test_a_capital_in_dem_shows_its_currency_and_its_euros(world_companies: list
     amount = company["capital"]["amount"]
     euros = round(amount / 1.95583, 2)
     card = company_card_html(company)
-    assert f"{amount:,.2f}".removesuffix(".00") + " DEM (= " + f"{euros:,.2f}".removesuffix(".00") + " €)" in card
+    assert "DEM " + f"{amount:,.2f}".removesuffix(".00") + " (= €" + f"{euros:,.2f}".removesuffix(".00") + ")" in card
 
 
 def test_the_person_card_lists_a_company_once_with_all_roles() -> None:

@@ -17,7 +17,7 @@ the drawn artists, after ``fig.canvas.draw()``:
 * :func:`zero_line_problems` — an Axes whose data go below zero (lines, bars) draws a horizontal line at 0 (a y
   axis of named rows — tick labels that are no numbers, as in a timeline — holds no values and is left out).
 * :func:`amount_axis_problems` — an Axes with EUR ticks (:class:`regkit.plot.EuroFormatter`) includes 0 and names
-  the tick unit ("M€") in its y label.
+  the tick unit ("€M") in its y label.
 
 Over the notebooks: :func:`notebook_figure_problems` runs a notebook with a hook that checks every pyplot figure of
 each cell before Jupyter's inline backend shows and closes it (``python tests/views/figure_checks_support.py
@@ -62,8 +62,10 @@ DISPLAY_WIDTH_PX = 968
 MIN_POINTS = 9.0
 """The smallest text size on screen a reader is asked to read (points)."""
 
-_NUMBER = re.compile(r"^[\u2212+-]?[\d,.\s]+(?:\s?(?:bn€|M€|k€|€|%))?$")
-"""A tick label of a value axis: ``1.5 M€``, ``−10%``, ``2,000``."""
+_NUMBER = re.compile(r"^[\u2212+-]?€?[\d,.\s]+(?:bn|M|k)?(?:\s?%)?$")
+"""A tick label of a value axis: ``€1.5M``, ``−10%``, ``2,000``."""
+_EURO_TICK = re.compile(r"^[\u2212+-]?€[\d,.]+(bn|M|k)?$")
+"""A tick of an EUR axis and its unit's suffix: ``€1.5M`` → ``M`` (the unit ``€M``)."""
 _CODE = re.compile(r"\b(?:[a-z]+(?:_[a-z0-9]+)+|[A-Z]{2,}(?:_[A-Z0-9]+)+)\b")
 """A raw code: ``spin_off``, ``discharge_revoked``, ``PERSONAL_LIABLE_DIRECTOR``."""
 
@@ -244,7 +246,8 @@ def amount_axis_problems(fig: Any) -> list[str]:
         low, high = ax.get_ylim()
         if not low <= 0 <= high:
             problems.append(f"{ax.get_ylabel()!r}: the amount axis runs {low:,.0f} to {high:,.0f}, without zero")
-        units = {t.get_text().split()[-1] for t in ax.get_yticklabels() if t.get_text().strip()}
+        ticks = [_EURO_TICK.match(t.get_text().strip()) for t in ax.get_yticklabels() if t.get_text().strip()]
+        units = {"€" + (m.group(1) or "") if m else "(not an amount)" for m in ticks}
         unit = next(iter(units), None)
         if len(units) > 1:
             problems.append(f"{ax.get_ylabel()!r}: ticks in several units {sorted(units)}")

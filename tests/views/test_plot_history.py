@@ -331,11 +331,12 @@ def test_long_row_labels_are_cut_at_a_word(company: Any) -> None:
 
 
 def test_capital_reads_as_on_the_cards(company: Any) -> None:
-    """One way of writing money in every view: "25,000 €" as the cards and tables, another currency by its code."""
+    """One way of writing money in every view: "€25,000" as the cards and tables, another currency by its code
+    before the number ("DEM 50,000"), as English writes both."""
     record = company(DEM)
     texts = timeline_bars(record, lanes=["capitals"])["text"].tolist()
     expected = [
-        f"{c['amount']:,.0f} €".replace(".0 ", " ") if c["currency"] == "EUR" else f"{c['amount']:,.0f} {c['currency']}"
+        f"€{c['amount']:,.0f}" if c["currency"] == "EUR" else f"{c['currency']} {c['amount']:,.0f}"
         for c in sorted(record["capitals"], key=lambda c: c["start_date"] or "")
     ]
-    assert texts == expected and any(t.endswith(" €") for t in texts) and any(t.endswith(" DEM") for t in texts)
+    assert texts == expected and any(t.startswith("€") for t in texts) and any(t.startswith("DEM ") for t in texts)

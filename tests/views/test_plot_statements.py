@@ -46,9 +46,11 @@ def test_each_side_is_stacked_from_zero_and_both_reach_the_total() -> None:
                 assert upper.get_y() == pytest.approx(lower.get_y() + lower.get_height())
             assert side[-1].get_y() + side[-1].get_height() == pytest.approx(total)
     assert ax.get_ylim()[0] == 0
-    assert ax.get_ylabel() == "EUR (M€)"
+    assert ax.get_ylabel() == "amount (€M)"
     ax.figure.canvas.draw()
-    assert all(t.get_text().endswith("M€") for t in ax.get_yticklabels() if t.get_text())
+    assert all(
+        t.get_text().startswith("€") and t.get_text().endswith("M") for t in ax.get_yticklabels() if t.get_text()
+    )
     assert [t.get_text() for t in ax.get_xticklabels()] == ["2022", "2023"]
 
 
@@ -65,7 +67,7 @@ def test_negative_equity_hangs_below_zero_in_kilo_euros() -> None:
     ax = balance_sheet(statements({support.SMALL: support.small_answer()}))
     equity = _bars(ax)["passiva|passiva/A. Eigenkapital|2023"]  # the year to 2023-06-30 is fiscal 2023
     assert equity.get_y() == 0 and equity.get_height() == -4000.0
-    assert ax.get_ylim()[0] < 0 and ax.get_ylabel() == "EUR (k€)"
+    assert ax.get_ylim()[0] < 0 and ax.get_ylabel() == "amount (€k)"
 
 
 def test_no_balance_sheet_is_said_in_the_figure() -> None:
@@ -122,7 +124,7 @@ def test_the_waterfall_walks_from_revenue_to_net_income() -> None:
     assert level == pytest.approx(latest["net_income"] / 100)
     assert [t.get_text().replace("\n", " ") for t in ax.get_xticklabels()] == [name for name, _ in expected]
     assert any(line.get_ydata()[0] == 0 == line.get_ydata()[-1] for line in ax.get_lines())
-    assert "2023" in ax.get_title() and ax.get_ylabel() == "EUR (M€)"
+    assert "2023" in ax.get_title() and ax.get_ylabel() == "amount (€M)"
 
 
 def test_charges_and_gains_are_drawn_apart() -> None:

@@ -31,13 +31,13 @@ VIEW_MODULES = sorted(
 @pytest.mark.parametrize(
     ("value", "text"),
     [
-        (1_500_000, "1.5 M€"),
-        (250_000, "250 k€"),
-        (999, "999 €"),
-        (12.5, "12.5 €"),
-        (2_000_000_000, "2 bn€"),
-        (-1_234_567, "-1.23 M€"),
-        (0, "0 €"),
+        (1_500_000, "€1.5M"),
+        (250_000, "€250k"),
+        (999, "€999"),
+        (12.5, "€12.5"),
+        (2_000_000_000, "€2bn"),
+        (-1_234_567, "-€1.23M"),
+        (0, "€0"),
         (None, "–"),
         (float("nan"), "–"),
     ],
@@ -53,14 +53,14 @@ def test_every_tick_of_an_axis_shares_the_unit_of_the_largest() -> None:
     ax.yaxis.set_major_formatter(EuroFormatter())
     fig.canvas.draw()
     labels = [t.get_text() for t in ax.get_yticklabels()]
-    assert labels == ["0 M€", "0.5 M€", "1 M€", "1.5 M€"]
-    assert ax.yaxis.get_major_formatter()(1_500_000) == "1.5 M€"
+    assert labels == ["€0M", "€0.5M", "€1M", "€1.5M"]
+    assert ax.yaxis.get_major_formatter()(1_500_000) == "€1.5M"
 
 
 def test_a_fixed_scale_and_negative_ticks() -> None:
-    formatter = EuroFormatter(scale="k€")
-    assert formatter(1_500_000) == "1,500 k€"
-    assert formatter(-2500) == "\N{MINUS SIGN}2.5 k€"  # matplotlib's minus sign (axes.unicode_minus)
+    formatter = EuroFormatter(scale="€k")
+    assert formatter(1_500_000) == "€1,500k"
+    assert formatter(-2500) == "\N{MINUS SIGN}€2.5k"  # matplotlib's minus sign (axes.unicode_minus)
     with pytest.raises(ValueError, match="scale must be one of"):
         EuroFormatter(scale="Mio")
 

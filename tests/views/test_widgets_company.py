@@ -243,7 +243,7 @@ def test_the_owners_tab_costs_what_it_says_and_shows_percent(client: Any, world:
     assert set(rows) == set(shares)
     for name, share in shares.items():
         assert rows[name]["Share"] == f"{share * 100:.2f}".rstrip("0").rstrip(".") + " %"
-        assert re.fullmatch(r"\d{1,3}(,\d{3})* €", rows[name]["Nominal share"]), rows[name]
+        assert re.fullmatch(r"€\d{1,3}(,\d{3})*", rows[name]["Nominal share"]), rows[name]
         assert rows[name]["Holder type"] == "natural person" and rows[name]["Holder register id"] == "–"
     assert "best_available" not in explorer.owners_pane.value and not UUID.search(explorer.owners_pane.value)
     assert explorer.owners_button.description == "Fetch owners (0 credits, cached)"

@@ -54,9 +54,9 @@ def test_a_short_list_is_a_static_table_and_money_has_its_unit(client: Any, worl
     euros = f"{round(capital['amount'] / 1.95583, 2):,.2f}".removesuffix(".00")
     cell = f"{capital['amount']:,.2f}".removesuffix(".00")
     histories = explorer.panes["histories"].value
-    assert f">{cell} DEM</td>" in histories and f">{euros} €</td>" in histories
+    assert f">DEM {cell}</td>" in histories and f">€{euros}</td>" in histories
     summary = explorer.panes["summary"].value
-    assert ">GmbH<" in summary and f"{cell} DEM (= {euros} €)" in summary
+    assert ">GmbH<" in summary and f"DEM {cell} (= €{euros})" in summary
 
 
 def test_typing_another_id_greys_the_tabs_and_loading_it_replaces_them(client: Any, world: Any) -> None:

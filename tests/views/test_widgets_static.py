@@ -82,7 +82,7 @@ def test_inline_html_moves_the_table_style_inline_and_figures_into_images() -> N
     source = (
         '<style>.regkit-table{}</style><div class="regkit-figure"><svg xmlns="http://www.w3.org/2000/svg">'
         '<g/></svg></div><table class="regkit-table"><thead><tr><th>Name</th></tr></thead>'
-        '<tbody><tr><td>A &amp; B</td><td class="regkit-num">1,234 €</td><td class="regkit-date">2024-01-01'
+        '<tbody><tr><td>A &amp; B</td><td class="regkit-num">€1,234</td><td class="regkit-date">2024-01-01'
         "</td></tr></tbody></table>"
     )
     html = inline_html(source)

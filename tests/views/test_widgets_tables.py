@@ -46,7 +46,7 @@ def test_money_has_separators_and_euro(company: Any) -> None:
         if cents is None:
             assert text == "–"
         else:
-            assert text == f"{round(cents / 100):,} €"
+            assert text == f"€{round(cents / 100):,}"
 
 
 def test_shares_in_percent_and_people_by_role_label(company: Any) -> None:
@@ -69,7 +69,7 @@ def test_every_ratio_shows_in_percent_but_the_salary_per_employee_in_euro() -> N
     assert "salaries_per_employee" in MONEY_COLUMNS and not PERCENT_COLUMNS & MONEY_COLUMNS
     row = {name: [0.125] for name in RATIOS}
     shown = display_frame(pd.DataFrame(row))
-    assert list(shown.iloc[0]) == ["12.5 %"] * (len(RATIOS) - 1) + ["0 €"]
+    assert list(shown.iloc[0]) == ["12.5 %"] * (len(RATIOS) - 1) + ["€0"]
 
 
 def test_static_table_has_the_one_style_and_does_not_wrap_dates_or_numbers(company: Any) -> None:
