@@ -38,12 +38,12 @@ def test_the_company_card_says_gmbh_in_liquidation_and_euros(world_companies: li
     assert ">in liquidation</span>" in card
     amount = company["capital"]["amount"]
     text = f"{amount:,.2f}".removesuffix(".00")
-    assert f"{text} €" in card and "EUR" not in card
+    assert f"€{text}" in card and "EUR" not in card
     newest = max(e["date"] for e in company["indicators"])
     report = [e for e in company["indicators"] if e["date"] == newest][-1]
     for key, label in (("revenue", "Revenue"), ("equity", "Equity")):
         if report[key] is not None:
-            assert f"{label} {round(report[key] / 100):,} €" in card
+            assert f"{label} €{round(report[key] / 100):,}" in card
 
 
 def test_the_company_card_lists_a_person_once_with_all_roles(world_companies: list[dict[str, Any]]) -> None:
