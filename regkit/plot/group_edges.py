@@ -143,7 +143,7 @@ def tree_edges(H: nx.MultiDiGraph) -> tuple[list[Link], list[Link], list[Link]]:
     >>> H.add_edge("parent", "child", relation="ownership", share=0.94, relation_type="shareholder")
     0
     >>> tree_edges(H)
-    ([Link(upper='parent', lower='child', style='profit_transfer', ended=False, share=0.94, note=None)], [], [])
+    ([Link(upper='parent', lower='child', style='profit_transfer', ended=False, share=0.94, note=None, event=None)], [], [])
     """
     pairs = _pairs(H)
     layer = control_layers(H)
