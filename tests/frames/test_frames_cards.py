@@ -43,7 +43,8 @@ def test_the_company_card_says_gmbh_in_liquidation_and_euros(world_companies: li
     report = [e for e in company["indicators"] if e["date"] == newest][-1]
     for key, label in (("revenue", "Revenue"), ("equity", "Equity")):
         if report[key] is not None:
-            assert f"{label} €{round(report[key] / 100):,}" in card
+            euros = round(report[key] / 100)
+            assert f"{label} {'-' if euros < 0 else ''}€{abs(euros):,}" in card
 
 
 def test_the_company_card_lists_a_person_once_with_all_roles(world_companies: list[dict[str, Any]]) -> None:
