@@ -126,7 +126,7 @@ def company_card_html(company: Any) -> str:
     >>> card = company_card_html(example_company())
     >>> "Beispiel Werkzeugbau GmbH" in card and ">GmbH<" in card and "€25,600" in card
     True
-    >>> "Max Beispiel <span style='color:#57606a'>— <span style='white-space:nowrap'>Geschäftsführer" in card
+    >>> "Max Beispiel <span style='color:#57606a'>— <span style='white-space:nowrap'>director (Geschäftsführer" in card
     True
     """
     c = as_dict(company)
