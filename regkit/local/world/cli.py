@@ -101,8 +101,7 @@ def _import_offeneregister(args: argparse.Namespace) -> int:
     report = imported.report
     print(f"{report.summary()}; wrote {imported.directory} in {seconds:.1f} s ({report.lines / seconds:,.0f} lines/s)")
     print(f"report: {imported.directory / 'import-report.json'}; data: OffeneRegister.de (OKF DE), CC BY 4.0")
-    if imported.store is not None:
-        print(f"store: {imported.store}")
+    print(f"store: {imported.store}")
     return 0
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import ctypes
 import heapq
-import importlib
 import json
 import multiprocessing
 import os
@@ -38,6 +37,7 @@ from regkit.schema.courts import courts as bundled_courts
 from ..meta import PLANS, SANDBOX_EKRN, TRANSPARENZREGISTER_ACCOUNTS, USERS
 from ..spool import GzipLines
 from ..store import dump_line, write_meta
+from ..world_store import build_store
 from .mapping import DERIVED_RULES, BadRecord, CourtLookup, company_key, map_record
 from .reader import SourceLines
 from .report import KIND_TEXTS, SKIPPED_KINDS, ImportReport
@@ -55,7 +55,6 @@ ATTRIBUTION = (
 )
 _BATCH = 2000
 _GZIP_LEVEL = 1  # twice as fast as level 6 for a third more bytes: the full file's world stays far below 6 GB
-_STORE_MODULE = "regkit.local.world.world_store"  # slice S1's store builder, called when it exists
 
 
 @dataclass(frozen=True)
@@ -64,7 +63,7 @@ class ImportedWorld:
 
     directory: Path
     report: ImportReport
-    store: Path | None
+    store: Path
 
 
 def import_offeneregister(
@@ -122,14 +121,14 @@ def import_offeneregister(
     try:
         count = min(os.cpu_count() or 1, 4) if workers is None else workers
         report = _import(path, partial, limit, strict, progress, count)
-        store = _build_store(partial)
+        store = build_store(partial)
         if target.exists():
             target.rmdir()
         os.replace(partial, target)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
         raise
-    return ImportedWorld(target, report, target / store.name if store else None)
+    return ImportedWorld(target, report, target / store.name)
 
 
 def _remove_stale_partials(target: Path) -> None:
@@ -148,16 +147,6 @@ def _alive(pid: int) -> bool:
     except PermissionError:
         return True
     return True
-
-
-def _build_store(directory: Path) -> Path | None:
-    """Index the world for instant opening with slice S1's ``build_store`` when this regkit has it."""
-    try:
-        module = importlib.import_module(_STORE_MODULE)
-    except ImportError:
-        return None
-    built: Path = module.build_store(directory)
-    return built
 
 
 class _Runs:
