@@ -7,6 +7,7 @@ from regkit.schema.formatting import (
     date_text,
     euro_text,
     is_missing,
+    money_text,
     more_text,
     number_text,
     percent_text,
@@ -65,11 +66,16 @@ from regkit.schema.interface import (
 )
 from regkit.schema.labels import (
     COLUMN_LABELS,
+    GERMAN_TERMS,
+    GERMAN_WORDS,
     LABELS,
     LINE_ITEM_LABELS,
+    RELATION_LABELS,
     column_label,
     display_label,
+    glossed,
     line_item_label,
+    plain_label,
 )
 
 __all__ = [
@@ -79,6 +85,7 @@ __all__ = [
     "credits_text",
     "date_text",
     "euro_text",
+    "money_text",
     "number_text",
     "percent_text",
     "value_text",
@@ -90,6 +97,11 @@ __all__ = [
     "display_label",
     "line_item_label",
     "LINE_ITEM_LABELS",
+    "GERMAN_TERMS",
+    "GERMAN_WORDS",
+    "RELATION_LABELS",
+    "glossed",
+    "plain_label",
     "ADMINISTRATION_KINDS",
     "API_VERSION",
     "COMPANY_ID_PATTERN",

@@ -238,7 +238,7 @@ def test_owners_and_holdings(client: Any, world: Any) -> None:
     rows = data_rows(html_text, "Owner")
     for row, owner in zip(rows, owners.raw["owners"], strict=True):
         assert row[0] == owner["name"] and row[3] == f"{round(owner['percentage_share'], 2):g} %"  # a percentage
-        assert row[4] == f"{owner['nominal_share']:,.0f} €" and row[5] == owner["start"]
+        assert row[4] == f"€{owner['nominal_share']:,.0f}" and row[5] == owner["start"]
     holdings = client.get_holdings(holder)
     html_text = holdings._repr_html_()
     current = [h for h in holdings.raw["holdings"] if h["end"] is None]
