@@ -391,8 +391,12 @@ def source_line_of(target: Target) -> str:
 
 def opened(client: Any, target: Target) -> None:
     """Note that ``client`` is open on ``target`` (``Client.__init__``), for :func:`latest_source`."""
+    line = source_line_of(target)
     with _open_lock:
-        _open_sources.append((weakref.ref(client), source_line_of(target)))
+        # clients dropped without close() leave dead references: drop them here, so the list stays as long as
+        # the clients alive
+        _open_sources[:] = [(ref, text) for ref, text in _open_sources if ref() is not None]
+        _open_sources.append((weakref.ref(client), line))
 
 
 def closed(client: Any) -> None:

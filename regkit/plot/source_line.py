@@ -3,8 +3,8 @@
 How a plot learns its source, first match wins:
 
 1. ``source=`` given as a string: that line (``None`` or ``False``: no line).
-2. The data says it: a frame's ``df.attrs["regkit_source"]``, a graph's ``G.graph["source"]``, a record's
-   ``record.meta.source`` (or the first record of a list or batch that has one).
+2. The data says it: a frame's ``df.attrs["regkit_source"]``, a graph's ``G.graph["source"]`` (or the first of
+   a list of them that has one). Records do not carry a source; figures of records take step 3 or 4.
 3. The session's default, set with :func:`set_default_source` — a string, or a client, whose
    ``client.target.source()`` knows the line (the live service with the day it was read, the CC BY attribution of
    an imported OffeneRegister world).
@@ -107,7 +107,7 @@ def default_source() -> str:
 
 
 def _said(data: Any, depth: int = 0) -> str | None:
-    """The source ``data`` carries, if any (frames, graphs, records, and lists/batches/mappings of records)."""
+    """The source ``data`` carries, if any (frames, graphs, and lists/batches/mappings holding them)."""
     if data is None or depth > 2:
         return None
     attrs = getattr(data, "attrs", None)
@@ -116,9 +116,6 @@ def _said(data: Any, depth: int = 0) -> str | None:
     graph = getattr(data, "graph", None)
     if isinstance(graph, Mapping) and graph.get("source"):
         return str(graph["source"])
-    meta = getattr(data, "meta", None)
-    if meta is not None and getattr(meta, "source", None):
-        return str(meta.source)
     if isinstance(data, str | bytes) or hasattr(data, "raw"):
         return None
     if isinstance(data, Mapping):

@@ -161,3 +161,14 @@ def test_after_tight_layout_a_long_line_hangs_below_the_axes_not_over_them() -> 
     assert line.get_window_extent(renderer).y1 < ax.get_tightbbox(renderer).y0
     assert line.get_text().replace("\n", " ") == ATTRIBUTION
     plt.close(fig)
+
+
+def test_a_client_dropped_without_close_no_longer_names_the_source(world: Any, tmp_path: Path) -> None:
+    """A client that is garbage (never closed) stops naming the figures' source, as a closed one does."""
+    import gc
+
+    live = regkit.Client(api_key="sk-live-0123456789", cache="memory", ledger_file=tmp_path / "ledger.jsonl")
+    assert "live service" in _lines(regkit.plot.indicators(world.companies[TOP], "equity").figure)[0]
+    del live
+    gc.collect()
+    assert _lines(regkit.plot.indicators(world.companies[TOP], "equity").figure) == [DEFAULT_SOURCE]
