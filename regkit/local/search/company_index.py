@@ -6,7 +6,7 @@ that within each rank the rowid order is the result order. The FTS5 table ``comp
 search folds (:func:`~regkit.local.search.query.fold`); a query's words must all match, the last as a prefix
 (:func:`~regkit.local.search.query.phrases_of`). A match with every word in the current name ranks first
 (FTS5 column filter ``name : (…)``), the other matches after it; without a query the order is the company id
-(a permutation kept as an array). A result is stored as JSON compressed with a preset dictionary made of the first results
+(a permutation kept as an array). A result is stored as JSON compressed with a dictionary trained on the first results
 (:class:`~regkit.local.record_codec.RecordCodec`; kept in ``index_meta``).
 
 The vocabulary (:class:`~regkit.local.search.company_terms.CompanyTerms`) plans the text: common words and
@@ -46,7 +46,7 @@ from .query import SearchRequest, phrases_of
 __all__ = ["CompanyIndex", "FORMAT"]
 
 #: Format version of the index file (``index_meta.format``); an index of another version is refused.
-FORMAT = 4
+FORMAT = 5
 _KIND = "companies"
 _TABLES = """
 CREATE TABLE companies (rowid INTEGER PRIMARY KEY, result BLOB NOT NULL);

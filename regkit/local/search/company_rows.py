@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import functools
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -24,6 +23,7 @@ from regkit.local.world.store import default_reference_dir
 from regkit.schema.interface import DEM_PER_EUR
 from regkit.schema.research import COMPANY_AMOUNT_FIELDS
 
+from ..json_lines import dump_text
 from .query import fold
 
 __all__ = [
@@ -267,7 +267,7 @@ def company_row(
     )
     return CompanyRow(
         company_id=record["id"],
-        result=json.dumps(company_result(record), ensure_ascii=False, separators=(",", ":")),
+        result=dump_text(company_result(record)),
         name=fold(name),
         other=fold(" ".join(other)),
         name_length=len(name),

@@ -12,7 +12,7 @@ costs the same whether it holds 5,000 companies or 5,000,000. A store is a direc
 
 ``records.sqlite`` holds ``meta(key, value)`` (``world.json`` without ``former_ids``, the counts, the records'
 compression dictionary), ``companies``, ``realtime`` and ``insolvencies`` (``id`` → the record as compact JSON,
-exactly the line of the source file, zlib-compressed with a preset dictionary: :class:`RecordCodec`),
+exactly the line of the source file, compressed with a dictionary trained on the first records: :class:`RecordCodec`),
 ``shareholdings`` (in file order, indexed by company and holder), ``former_ids``,
 ``documents`` (id → company id and document), ``persons`` (UUID → details), ``positions`` (a person's
 management positions) and ``websites`` (host → company id).
@@ -46,6 +46,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
+from ..json_lines import load_line
 from ..record_codec import RecordCodec
 from .store import FORMAT_VERSION, WORLD_FILES, World, bundled_data_dirs, default_data_dir, write_world
 
@@ -72,7 +73,7 @@ __all__ = [
 logger = logging.getLogger("regkit.local.world_store")
 
 #: The version of the store's layout; a store of another version is rebuilt.
-STORE_FORMAT = 3
+STORE_FORMAT = 4
 #: The store's directory of search index files (``companies.sqlite``, ``insolvencies.sqlite``, ``persons.sqlite``).
 SEARCH = "search"
 RECORDS = "records.sqlite"
@@ -129,7 +130,7 @@ def _jsonl_lines(path: Path) -> Iterator[tuple[bytes, dict[str, Any]]]:
         for raw in handle:
             line = raw.strip()
             if line:
-                yield line, json.loads(line)
+                yield line, load_line(line)
 
 
 # -- building ---------------------------------------------------------------------------------------------------

@@ -34,9 +34,10 @@ from typing import Any, BinaryIO, NamedTuple
 from regkit.errors import ValidationError
 from regkit.schema.courts import courts as bundled_courts
 
+from ...json_lines import dump_line_bytes, load_line
 from ..meta import PLANS, SANDBOX_EKRN, TRANSPARENZREGISTER_ACCOUNTS, USERS
 from ..spool import GzipLines
-from ..store import dump_line, write_meta
+from ..store import write_meta
 from ..world_store import build_store
 from .mapping import DERIVED_RULES, BadRecord, CourtLookup, company_key, map_record
 from .reader import SourceLines
@@ -224,7 +225,7 @@ def _map_batch(batch: list[tuple[int, bytes]]) -> tuple[list[_Mapped | _Bad], Co
     derived: Counter[str] = Counter()
     for number, raw in batch:
         try:
-            source = json.loads(raw)
+            source = load_line(raw)
         except ValueError as error:
             results.append(_Bad(number, "not_json", str(error), "", raw[:300]))
             continue
@@ -238,13 +239,7 @@ def _map_batch(batch: list[tuple[int, bytes]]) -> tuple[list[_Mapped | _Bad], Co
         derived.update(_member_kind(m) for m in mapped.derived)
         derived["representation[].id (natural persons)"] += sum(e["id"] is not None for e in record["representation"])
         flag = b"1" if mapped.pending else b"0"
-        entry = (
-            flag
-            + b"\t"
-            + json.dumps(mapped.derived, separators=(",", ":")).encode()
-            + b"\t"
-            + dump_line(record).encode()
-        )
+        entry = flag + b"\t" + dump_line_bytes(mapped.derived) + b"\t" + dump_line_bytes(record)
         results.append(
             _Mapped(
                 number,
@@ -414,11 +409,11 @@ def _write_world(directory: Path, runs: _Runs, links: dict[str, str], report: Im
             previous = (company_id, line)
             flag, members, body = entry.split(b"\t", 2)
             if flag == b"1":
-                record = json.loads(body)
-                derived_members: list[str] = json.loads(members)
+                record = load_line(body)
+                derived_members: list[str] = load_line(members)
                 _link(record, links, derived_members, report)
-                body = dump_line(record).encode()
-                members = json.dumps(derived_members, separators=(",", ":")).encode()
+                body = dump_line_bytes(record)
+                members = dump_line_bytes(derived_members)
             companies.write(body)
             derived.write(b'{"id":"' + company_id.encode() + b'","derived":' + members + b"}")
             report.imported += 1
