@@ -1,6 +1,6 @@
 """``regkit world import offeneregister``: records per second, peak memory and disk, beside the floor the file sets.
 
-    python benchmarks/bench_import.py CHUNK [CHUNK ...] [--repeat K] [--workers N]
+    python benchmarks/bench_import.py CHUNK [CHUNK ...] [--repeat K] [--workers N] [--keep DIR]
 
 Imports the given chunks of the OffeneRegister bulk file (concatenated: bz2 streams one after another are one
 multi-stream bz2 file, as the full file may be) with the ``regkit`` command in a process of its own, and prints in
@@ -9,10 +9,13 @@ about 6 minutes, the world ≤ 6 GB):
 
 - the baselines "bz2 decompression alone" and "json.loads alone" (one core each, this process) on the same chunks;
 - the import: wall time, records/s, peak resident memory of the importer and its workers together (sampled every
-  0.1 s), the world's size on disk;
+  0.1 s), the world's size on disk; its two parts as the command prints them (the world's files: read, map, write;
+  the store: records and search indexes);
 - with ``--repeat K``: the same for the chunks repeated K times with shifted register numbers (new ids), written as
   *plain* JSON lines (compressing them again would take longer than the import), to see the rate and memory at a
-  larger size; the full file's time, memory and size are extrapolated linearly from the largest run — say so.
+  larger size; the full file's time, memory and size are extrapolated linearly from the largest run — say so;
+- with ``--keep DIR``: the world of the largest run is kept at ``DIR`` (to measure serving it:
+  ``benchmarks/bench_served_world.py DIR``).
 
 The machine is shared: the first lines show the load and the busiest other processes, so the rows can be read.
 """
@@ -23,6 +26,7 @@ import argparse
 import bz2
 import json
 import os
+import re
 import resource
 import shutil
 import subprocess
@@ -45,7 +49,10 @@ def main() -> None:
     parser.add_argument("chunks", nargs="+", type=Path, help="chunks of de_companies_ocdata.jsonl.bz2")
     parser.add_argument("--repeat", type=int, default=0, help="also import the chunks repeated K times (plain)")
     parser.add_argument("--workers", type=int, default=None, help="mapping processes (default: the importer's)")
+    parser.add_argument("--keep", type=Path, default=None, help="keep the world of the largest run here (new dir)")
     args = parser.parse_args()
+    if args.keep is not None and args.keep.exists():
+        raise SystemExit(f"--keep {args.keep}: it exists; pass a new directory")
     _machine()
     with tempfile.TemporaryDirectory(prefix="bench-import-") as scratch:
         work = Path(scratch)
@@ -65,8 +72,15 @@ def main() -> None:
             plain = work / f"repeat{args.repeat}.jsonl"
             _repeat(source, plain, args.repeat)
             rows.append(_import(plain, work / "world-repeat", args.workers, f"import x{args.repeat} (plain)"))
+            plain.unlink()
         largest = max(rows, key=lambda row: row["records"])
         _extrapolate(largest)
+        for row in rows:
+            if row is largest and args.keep is not None:
+                shutil.move(str(row["out"]), args.keep)
+                print(f"\nkept the world of {row['records']:,.0f} records at {args.keep}")
+            else:
+                shutil.rmtree(row["out"])
 
 
 def _machine() -> None:
@@ -160,9 +174,14 @@ def _import(source: Path, out: Path, workers: int | None, label: str) -> dict[st
         f"{'  CPU time of importer and workers':<44} {cpu:18.1f} s {records / cpu:>9,.0f}/s per core busy; "
         f"two free cores: {2 * records / cpu:,.0f}/s"
     )
-    row = {"records": records, "seconds": seconds, "peak": peak, "disk": disk, "cpu": cpu}
-    shutil.rmtree(out)
-    return row
+    parts = re.search(r"world files ([0-9.]+) s, store ([0-9.]+) s", output)
+    if parts:
+        world, store = float(parts.group(1)), float(parts.group(2))
+        print(
+            f"{'  of which the world files (read, map, write)':<44} {world:18.1f} s {records / world:>9,.0f}/s\n"
+            f"{'  and the store (records, search indexes)':<44} {store:18.1f} s {records / store:>9,.0f}/s"
+        )
+    return {"records": records, "seconds": seconds, "peak": peak, "disk": disk, "cpu": cpu, "out": out}
 
 
 def _watch(process: subprocess.Popen[bytes]) -> int:

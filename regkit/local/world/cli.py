@@ -99,7 +99,10 @@ def _import_offeneregister(args: argparse.Namespace) -> int:
         return 2
     seconds = time.perf_counter() - started
     report = imported.report
-    print(f"{report.summary()}; wrote {imported.directory} in {seconds:.1f} s ({report.lines / seconds:,.0f} lines/s)")
+    print(
+        f"{report.summary()}; wrote {imported.directory} in {seconds:.1f} s ({report.lines / seconds:,.0f} lines/s: "
+        f"world files {imported.world_seconds:.1f} s, store {imported.store_seconds:.1f} s)"
+    )
     print(f"report: {imported.directory / 'import-report.json'}; data: OffeneRegister.de (OKF DE), CC BY 4.0")
     print(f"store: {imported.store}")
     return 0

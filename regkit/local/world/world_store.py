@@ -350,8 +350,9 @@ def build_store(
     try:
         with _RecordIndexBuild(data_dir, building / SEARCH, separate=processes > 1) as record_indexes:
             counts = _build_file(data_dir, building / RECORDS, source)
+            _write_person_index(building)  # while the second process, if any, still builds its indexes
             record_indexes.finish(building)
-        search_sizes = _write_person_index(building)
+        search_sizes = _index_sizes(building / SEARCH)
         manifest = {
             "format": STORE_FORMAT,
             "records_size": (building / RECORDS).stat().st_size,
@@ -468,12 +469,12 @@ class _RecordIndexBuild:
             self.results.close()
 
 
-def _write_person_index(store: Path) -> dict[str, int]:
+def _write_person_index(store: Path) -> None:
     """Build the person search index of the store being built in ``store`` (its ``records.sqlite`` complete)
-    into ``store / SEARCH``, beside the company and insolvency indexes; return each index file's size. Called
-    before the manifest is written, so the indexes share the store's atomic rename."""
+    into ``store / SEARCH``, beside the company and insolvency indexes. Called before the manifest is written, so
+    the indexes share the store's atomic rename."""
     from ..models.people_index import read_people
-    from ..search.index_files import INDEX_FILES, build_person_index
+    from ..search.index_files import build_person_index
 
     world = StoredWorld(store)
     target = store / SEARCH
@@ -481,7 +482,13 @@ def _write_person_index(store: Path) -> dict[str, int]:
         build_person_index(target, read_people(world.db))
     finally:
         world.db.close()
-    return {name: (target / file).stat().st_size for name, file in INDEX_FILES.items()}
+
+
+def _index_sizes(search: Path) -> dict[str, int]:
+    """The size of each search index file in ``search`` (kept in the manifest)."""
+    from ..search.index_files import INDEX_FILES
+
+    return {name: (search / file).stat().st_size for name, file in INDEX_FILES.items()}
 
 
 def _put_in_place(building: Path, target: Path, digest: str) -> None:
