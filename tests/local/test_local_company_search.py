@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from local_support import EMPTY, PAID, charged, error_of, session_for
 
 from regkit.local.models.catalog import load_catalog
-from regkit.local.search import company_rows, company_text
+from regkit.local.search import company_index, company_rows, company_text
 from regkit.local.search.company_index import CompanyIndex
 from regkit.local.search.company_request import (
     AUTOCOMPLETE_LIMIT,
@@ -215,6 +215,30 @@ def test_each_filter_selects_what_the_records_say(api, oracle, item):
     last_page = first["pagination"]["total_pages"]
     last = session.post(SEARCH, json={"filters": [item], "pagination": {"page": last_page, "per_page": 100}}).json()
     assert ids(last["results"]) == expected[(last_page - 1) * 100 :]
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        [{"field": "status", "value": "liquidation"}],
+        [{"field": "legal_form", "values": ["ag", "se", "kgaa", "gmbh", "ug", "kg"]}],  # more values than compared
+        [{"field": "register_type", "value": "HRB"}, {"field": "active", "value": "false"}],
+    ],
+    ids=["one value", "six values", "two filters"],
+)
+def test_filtered_pages_read_in_small_chunks_of_the_id_order_agree_with_the_oracle(api, oracle, filters, monkeypatch):
+    """A search without text reads the id order a chunk at a time until its page is full: with chunks of 7
+    companies, the first, a middle and the last page and the totals are still the oracle's."""
+    monkeypatch.setattr(company_index, "_ORDER_CHUNK", 7)
+    expected = oracle.search(None, filters)
+    assert len(expected) > 60, "choose filters that select several pages"
+    session = api()
+    pages = math.ceil(len(expected) / 20)
+    for page in (1, pages // 2, pages):
+        body = {"filters": filters, "pagination": {"page": page, "per_page": 20}}
+        answer = session.post(SEARCH, json=body).json()
+        assert answer["pagination"]["total_results"] == len(expected)
+        assert ids(answer["results"]) == expected[(page - 1) * 20 : page * 20]
 
 
 @pytest.mark.parametrize(

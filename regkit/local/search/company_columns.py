@@ -46,6 +46,10 @@ NUMBERS = COLUMNS[COLUMNS.index("capital_eur") : COLUMNS.index("had_insolvency")
 FLAGS = COLUMNS[COLUMNS.index("had_insolvency") :]
 
 
+#: Up to this many values, a filter compares the column with each (else it looks each company's value up in a table
+#: of all values: one pass whatever the count, but a gather and two copies of the column).
+_FEW_CODES = 4
+
 #: Bytes of column arrays kept in memory once read (the least recently used is dropped beyond it).
 CACHE_BYTES = 96 * 2**20
 
@@ -278,8 +282,16 @@ class CompanyColumns:
         return array if array is None or positions is None else array[positions]
 
     def _lookup(self, column: str, codes: Iterable[int], positions: np.ndarray | None) -> np.ndarray:
+        chosen = np.unique(np.fromiter(codes, dtype=np.int64))
+        if chosen.size <= _FEW_CODES:  # a comparison per code: one pass each, no table of every value
+            array = self._column(column, positions)
+            assert array is not None  # coded columns are always stored
+            found = self._none(positions)
+            for code in chosen.tolist():
+                found |= array == code
+            return found
         wanted = np.zeros(self.label_counts[column], dtype=bool)
-        wanted[np.fromiter(codes, dtype=np.int64)] = True
+        wanted[chosen] = True
         return self._where(column, wanted, positions)
 
     def _where(self, column: str, wanted: np.ndarray, positions: np.ndarray | None) -> np.ndarray:

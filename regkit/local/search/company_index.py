@@ -58,6 +58,8 @@ _VALUES = [f"v{i}" for i in range(len(COLUMNS))]
 _STAGED = ("company_id", "name_length", "result", "name", "other", "industry", *_VALUES)
 _WALK = "SELECT rowid FROM companies_fts WHERE companies_fts MATCH ? ORDER BY rowid"
 _CHUNK = 20_000
+#: Entries of the id order a search without text reads at a time.
+_ORDER_CHUNK = 1 << 16
 
 
 def _write(conn: sqlite3.Connection, rows: Iterable[CompanyRow], dense_min: int) -> None:
@@ -97,20 +99,24 @@ def _write(conn: sqlite3.Connection, rows: Iterable[CompanyRow], dense_min: int)
     conn.execute("INSERT INTO companies (rowid, result) SELECT position + 1, result FROM temp.ordered")
     conn.execute("INSERT INTO companies_fts (rowid, name, other) SELECT position + 1, name, other FROM temp.ordered")
     conn.execute("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')")
+    # the filter values without the results and texts: read once per column below, so a slim copy is read
+    conn.execute(f"CREATE TEMP TABLE slim (position INTEGER PRIMARY KEY, company_id, industry, {', '.join(_VALUES)})")
+    conn.execute(f"INSERT INTO temp.slim SELECT position, company_id, industry, {', '.join(_VALUES)} FROM temp.ordered")
+    conn.execute("DROP TABLE temp.ordered")
 
     def values(name: str) -> list[Any]:
         column = _VALUES[COLUMNS.index(name)]
-        return [v for (v,) in conn.execute(f"SELECT {column} FROM temp.ordered ORDER BY position")]
+        return [v for (v,) in conn.execute(f"SELECT {column} FROM temp.slim ORDER BY position")]
 
     counts = CompanyColumns.write(conn, size, values)
-    CompanyColumns.write_industry(conn, conn.execute("SELECT position, industry FROM temp.ordered ORDER BY position"))
+    CompanyColumns.write_industry(conn, conn.execute("SELECT position, industry FROM temp.slim ORDER BY position"))
     by_id = np.fromiter(
-        (p for (p,) in conn.execute("SELECT position FROM temp.ordered ORDER BY company_id")),
+        (p for (p,) in conn.execute("SELECT position FROM temp.slim ORDER BY company_id")),
         dtype=np.int32,
         count=size,
     )
     conn.execute("INSERT INTO company_order (name, data) VALUES ('by_id', ?)", (by_id.tobytes(),))
-    conn.execute("DROP TABLE temp.ordered")
+    conn.execute("DROP TABLE temp.slim")
     CompanyTerms.write(conn, size, dense_min)
     conn.executemany(
         "INSERT INTO index_meta (key, value) VALUES (?, ?)",
@@ -273,13 +279,26 @@ class CompanyIndex:
         return found
 
     def _by_id(self, request: SearchRequest, offset: int, limit: int) -> tuple[list[dict[str, Any]], int]:
-        """A search without text: the filtered companies in id order."""
+        """A search without text: the filtered companies in id order (the id order read in chunks until the page
+        is full, so a broad filter costs what its page needs)."""
         selected = self.columns.mask(request.filters)
         order = self.id_order()
-        chosen = order if selected is None else order[selected[order]]
-        total = int(chosen.size)
+        if selected is None:
+            total, page = int(order.size), order[offset : offset + limit]
+        else:
+            total = int(np.count_nonzero(selected))
+            found: list[np.ndarray] = []
+            needed = min(offset + limit, total)
+            start = count = 0
+            while count < needed:
+                chunk = order[start : start + _ORDER_CHUNK]
+                chunk = chunk[selected[chunk]]
+                found.append(chunk)
+                count += chunk.size
+                start += _ORDER_CHUNK
+            page = np.concatenate(found)[offset : offset + limit] if found else order[:0]
         with self.connection() as conn:
-            return self._results(conn, chosen[offset : offset + limit].astype(np.int64) + 1), total
+            return self._results(conn, page.astype(np.int64) + 1), total
 
     def id_order(self) -> np.ndarray:
         """Positions of the companies in id order (read once, when a search without text first needs it)."""

@@ -106,13 +106,22 @@ def _write(conn: sqlite3.Connection, persons: Iterable[Person]) -> None:
     cities = [c for (c,) in conn.execute("SELECT DISTINCT city FROM temp.ordered WHERE city IS NOT NULL ORDER BY city")]
     codes = {city: i for i, city in enumerate(cities)}
     conn.executemany("INSERT INTO person_cities (code, city) VALUES (?, ?)", enumerate(cities))
-    rows = conn.execute("SELECT birth, active, city FROM temp.ordered ORDER BY position").fetchall()
     columns = {
-        "birth": np.fromiter((_day(b) for b, _, _ in rows), dtype=np.int32, count=size),
-        "active": np.fromiter((bool(a) for _, a, _ in rows), dtype=bool, count=size),
-        "city": np.fromiter((-1 if c is None else codes[c] for _, _, c in rows), dtype=np.int32, count=size),
+        "birth": np.empty(size, dtype=np.int32),
+        "active": np.empty(size, dtype=bool),
+        "city": np.empty(size, dtype=np.int32),
     }
-    del rows
+    # streamed: millions of persons (an imported world) are never all in Python at once
+    cursor = conn.execute("SELECT birth, active, city FROM temp.ordered ORDER BY position")
+    start = 0
+    while rows := cursor.fetchmany(_CHUNK):
+        end = start + len(rows)
+        columns["birth"][start:end] = np.fromiter((_day(b) for b, _, _ in rows), dtype=np.int32, count=len(rows))
+        columns["active"][start:end] = np.fromiter((bool(a) for _, a, _ in rows), dtype=bool, count=len(rows))
+        columns["city"][start:end] = np.fromiter(
+            (-1 if c is None else codes[c] for _, _, c in rows), dtype=np.int32, count=len(rows)
+        )
+        start = end
     conn.executemany(
         "INSERT INTO person_columns (name, dtype, data) VALUES (?, ?, ?)",
         [(name, array.dtype.str, array.tobytes()) for name, array in columns.items()],
