@@ -224,7 +224,8 @@ def _extrapolate(row: dict[str, float]) -> None:
         f"if nothing else ran; {FULL_FILE / free / 60:.1f} min)"
     )
     print(
-        f"  {'peak memory':<12} {row['peak'] / 2**20:>10,.0f} MB (measured; runs are bounded, so it grows little)"
+        f"  {'peak memory':<12} {row['peak'] / 2**20:>10,.0f} MB (measured on this run, not extrapolated: the "
+        f"store's build grows with the world; --repeat shows how much)"
         f"   target <= {TARGET_PEAK / 2**20:,.0f} MB"
     )
     print(f"  {'disk':<12} {disk / 2**30:>10,.2f} GB   target <= {TARGET_DISK / 2**30:,.0f} GB")
