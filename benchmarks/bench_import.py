@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 import psutil
+from machine_load import machine_lines
 
 FULL_FILE = 5_300_000
 TARGET_RATE = 15_000
@@ -53,7 +54,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.keep is not None and args.keep.exists():
         raise SystemExit(f"--keep {args.keep}: it exists; pass a new directory")
-    _machine()
+    print("machine: " + "\n".join(machine_lines(6)))
     with tempfile.TemporaryDirectory(prefix="bench-import-") as scratch:
         work = Path(scratch)
         source = work / "chunks.jsonl.bz2"
@@ -81,31 +82,6 @@ def main() -> None:
                 print(f"\nkept the world of {row['records']:,.0f} records at {args.keep}")
             else:
                 shutil.rmtree(row["out"])
-
-
-def _machine() -> None:
-    load = os.getloadavg()
-    print(f"machine: {psutil.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
-    me = {os.getpid()}
-    for process in psutil.process_iter(["pid", "name"]):
-        try:
-            process.cpu_percent(None)
-        except psutil.Error:
-            pass
-    time.sleep(1.0)
-    busy = []
-    for process in psutil.process_iter(["pid", "name", "cmdline"]):
-        try:
-            share = process.cpu_percent(None)
-        except psutil.Error:
-            continue
-        if process.pid not in me and share >= 10:
-            command = " ".join(process.info["cmdline"] or [process.info["name"] or "?"])[:90]
-            busy.append((share, process.pid, command))
-    for share, pid, command in sorted(busy, reverse=True)[:6]:
-        print(f"  also running: {share:5.0f} % CPU  pid {pid}  {command}")
-    if not busy:
-        print("  nothing else busy")
 
 
 def _decompress_alone(source: Path) -> tuple[int, float]:

@@ -49,10 +49,11 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from machine_load import machine_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -217,37 +218,6 @@ print(json.dumps({"kinds": out, "all": percentiles(every), "n": len(every), "war
 )
 
 
-def _machine() -> list[str]:
-    """The cores, the load average and the busiest other processes (sampled over a second)."""
-    load = os.getloadavg()
-    lines = [f"{os.cpu_count()} CPUs, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"]
-    try:
-        import psutil
-    except ImportError:
-        return lines
-    processes = list(psutil.process_iter(["pid", "name", "cmdline"]))
-    for process in processes:
-        try:
-            process.cpu_percent(None)
-        except psutil.Error:
-            pass
-    time.sleep(1.0)
-    busy = []
-    for process in processes:
-        try:
-            share = process.cpu_percent(None)
-        except psutil.Error:
-            continue
-        if process.pid != os.getpid() and share >= 10:
-            command = " ".join(process.info["cmdline"] or [process.info["name"] or "?"])[:80]
-            busy.append((share, process.pid, command))
-    for share, pid, command in sorted(busy, reverse=True)[:3]:
-        lines.append(f"  busy: {share:3.0f} % CPU pid {pid} {command}")
-    if not busy:
-        lines.append("  no other process busy")
-    return lines
-
-
 class Sampler:
     """Company ids, company records and persons drawn at random rowids of the store (seeded)."""
 
@@ -402,7 +372,7 @@ def main() -> None:
     if not (1 <= args.lookups <= MAX_LOOKUPS and 1 <= args.searches <= MAX_SEARCHES):
         parser.error(f"--lookups 1..{MAX_LOOKUPS:,} and --searches 1..{MAX_SEARCHES:,} (a demo key's credits)")
     world_dir = args.world.resolve()
-    machine = _machine()
+    machine = machine_lines()
     with tempfile.TemporaryDirectory(prefix="bench-served-") as scratch:
         work = Path(scratch)
         state = work / "state.sqlite"
@@ -498,7 +468,7 @@ def main() -> None:
                 body = {k: v for k, v in body.items() if k != "pagination"}
             print(f"slowest {label}: {took:.0f} ms, {kind}: {json.dumps(body, ensure_ascii=False)[:100]}")
     print("* person search: bench_company_search's target, not issue 24's; RSS after searches: the open budget")
-    print("at end: " + "\n".join(_machine()))
+    print("at end: " + "\n".join(machine_lines()))
 
 
 if __name__ == "__main__":
