@@ -136,27 +136,23 @@ print(json.dumps({"import": imported, "seconds": seconds, "cpu": cpu, "rss": rss
 """
 )
 
-OPEN_STORE = (
-    _COMMON
-    + """
-from regkit.local.world.world_store import open_world
-before = rss_mb()
-t = time.perf_counter()
-world = open_world(sys.argv[1])
-print(json.dumps({"seconds": time.perf_counter() - t, "added": rss_mb() - before}))
-"""
-)
 
-OPEN_INDEXES = (
-    _COMMON
-    + """
-from regkit.local.search.index_files import open_search_indexes
+def _opened_alone(module: str, function: str) -> str:
+    """The code that times ``module.function(sys.argv[1])`` alone in a fresh process, with the memory it adds."""
+    return (
+        _COMMON
+        + f"""
+from {module} import {function}
 before = rss_mb()
 t = time.perf_counter()
-indexes = open_search_indexes(sys.argv[1])
-print(json.dumps({"seconds": time.perf_counter() - t, "added": rss_mb() - before}))
+opened = {function}(sys.argv[1])
+print(json.dumps({{"seconds": time.perf_counter() - t, "added": rss_mb() - before}}))
 """
-)
+    )
+
+
+OPEN_STORE = _opened_alone("regkit.local.world.world_store", "open_world")
+OPEN_INDEXES = _opened_alone("regkit.local.search.index_files", "open_search_indexes")
 
 LOOKUPS = (
     _COMMON

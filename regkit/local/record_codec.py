@@ -22,10 +22,10 @@ class RecordCodec:
     """Records as Zstandard frames with a dictionary trained on the first records of the same kind.
 
     A record is a kilobyte or so of JSON whose keys and common values repeat in every record; compressed alone,
-    it shrinks little (OffeneRegister records to 38 % with zlib), but with a dictionary trained on a few thousand
-    records (:func:`zstandard.train_dictionary`) a record takes 11 % of its JSON, and a record compresses in about
-    3 µs and decompresses in about 1 µs (zlib primed with a preset dictionary: 17 %, 16 µs). The world store and
-    the company search index keep their dictionary beside the records, so a file reads back without anything else.
+    it shrinks little, but with a dictionary trained on a few thousand records
+    (:func:`zstandard.train_dictionary`) the keys and common values are in the dictionary, not in each record (the
+    tests hold a record under a quarter of its JSON). The world store and the company search index keep their
+    dictionary beside the records, so a file reads back without anything else.
 
     Compressing and decompressing are safe from several threads (each thread has its own contexts; the digested
     dictionary is shared, read-only).
