@@ -20,6 +20,7 @@ from company_search_support import CompanyOracle
 from regkit.local.models.people_index import Person
 from regkit.local.models.person_search import parse_person_search
 from regkit.local.register import open_local_register
+from regkit.local.search import person_index
 from regkit.local.search.build import record_row
 from regkit.local.search.company_index import CompanyIndex
 from regkit.local.search.company_request import parse_company_search
@@ -300,6 +301,23 @@ def test_the_person_file_answers_as_the_in_memory_index_and_the_oracle(catalog, 
                 "active": any(p["end_date"] is None for p in person.positions),
             }
     assert sum(p.date_of_birth is None for p in people) > 0  # the bundled world has persons without one
+
+
+def test_the_person_columns_streamed_in_small_chunks_answer_as_the_oracle(catalog, monkeypatch):
+    """The person index writes its columns (birth, active, city) a chunk of rows at a time: with chunks of 7
+    persons, every search of dates of birth, activity and cities still answers as the oracle says."""
+    monkeypatch.setattr(person_index, "_CHUNK", 7)
+    people = list(catalog.people.values())
+    chunked = PersonIndex.in_memory(people)
+    try:
+        for body in PERSON_BODIES:
+            search = parse_person_search({**body, "pagination": {"per_page": 100}})
+            results, total = chunked.search(search)
+            expected = person_oracle(people, body, False)
+            assert total == len(expected), body
+            assert [r["id"] for r in results] == expected[:100], body
+    finally:
+        chunked.close()
 
 
 def test_a_truncated_person_file_is_refused(person_files, tmp_path):
