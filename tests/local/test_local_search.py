@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -55,6 +56,13 @@ def order(proceedings):
 )
 def test_fold_unifies_german_spellings(a, b):
     assert fold(a) == fold(b)
+
+
+@given(st.text(alphabet="aeousAEOUSäöüßÄÖÜx ", max_size=24))
+def test_fold_replaces_each_digraph_once_from_the_left(text):
+    """The digraphs folded as one left-to-right pass of a regular expression folds them ("sss" → "ss")."""
+    lowered = text.lower().translate(str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "s"}))
+    assert fold(text) == re.sub(r"ae|oe|ue|ss", lambda m: m.group()[0], lowered)
 
 
 def test_match_expression_quotes_tokens_and_prefixes_the_last_word():

@@ -8,11 +8,11 @@ search index is built from them).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..json_lines import load_line
 from ..search.query import fold, query_terms
 
 __all__ = ["Ownership", "Person", "read_people", "read_person", "stored_person"]
@@ -79,7 +79,7 @@ def read_person(db: Any, key: str) -> Person | None:
     if row is None:
         return None
     positions = db.all("SELECT record FROM positions WHERE person_id = ? ORDER BY seq", (row[0],))
-    return stored_person(row[0], json.loads(row[1]), [json.loads(p[0]) for p in positions])
+    return stored_person(row[0], load_line(row[1]), [load_line(p[0]) for p in positions])
 
 
 def read_people(db: Any) -> Iterator[Person]:

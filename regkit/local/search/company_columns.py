@@ -22,8 +22,8 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections import OrderedDict, defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -86,6 +86,61 @@ def _code_type(count: int) -> type:
     return np.int8 if count < 127 else np.int16 if count < 32767 else np.int32
 
 
+class _ColumnBuilder:
+    """One column of :data:`COLUMNS` filled chunk by chunk (:meth:`CompanyColumns.write`), every value converted by
+    ``map`` over a C function (no Python frame per company: a million companies, 22 columns).
+
+    A coded column codes its values in the order first seen, and renumbers the codes in the values' sorted order
+    at the end (:meth:`array`); its sorted values are then :attr:`labels`.
+    """
+
+    def __init__(self, name: str, size: int):
+        self.name = name
+        self.labels: list[Any] = []
+        if name in CODED:
+            self._coding: defaultdict[Any, int] = defaultdict()
+            self._coding.default_factory = self._next_code
+            self._coding[None] = -1
+            self._data = np.empty(size, dtype=np.int32)
+        elif name in DAYS:
+            self._data = np.empty(size, dtype=np.int32)
+        elif name in NUMBERS:
+            self._data = np.empty(size, dtype=np.float64)
+        else:
+            self._data = np.empty(size, dtype=bool)
+
+    def _next_code(self) -> int:
+        return len(self._coding) - 1  # None holds -1: the first value gets 0
+
+    def add(self, start: int, values: Sequence[Any]) -> None:
+        """Fill positions ``start .. start + len(values)``."""
+        end = start + len(values)
+        if self.name in CODED:
+            self._data[start:end] = np.fromiter(map(self._coding.__getitem__, values), np.int32, len(values))
+        elif self.name in DAYS:
+            self._data[start:end] = np.fromiter(map(_day, values), np.int32, len(values))
+        elif self.name in NUMBERS:
+            self._data[start:end] = np.array(values, dtype=np.float64)  # None is NaN
+        else:
+            self._data[start:end] = np.fromiter(map(bool, values), bool, len(values))
+
+    def array(self) -> np.ndarray | None:
+        """The column as stored (``None``: a number column without any value, not stored)."""
+        if self.name in NUMBERS:
+            return None if np.isnan(self._data).all() else self._data
+        if self.name not in CODED:
+            return self._data
+        seen = list(self._coding)[1:]  # in the order first seen, None (first) left out
+        del self._coding
+        order = sorted(range(len(seen)), key=seen.__getitem__)
+        self.labels = [seen[i] for i in order]
+        del seen
+        rank = np.empty(len(order) + 1, dtype=np.int64)
+        rank[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
+        rank[-1] = -1  # code -1 (None) indexes the last entry
+        return rank[self._data].astype(_code_type(len(order)))
+
+
 class CompanyColumns:
     """The filter columns of an index database, read when first needed, and the company search's filters.
 
@@ -116,53 +171,48 @@ class CompanyColumns:
         self._text: dict[str, TextLabels] = {}
 
     @staticmethod
-    def write(conn: sqlite3.Connection, size: int, values: Callable[[str], list[Any]]) -> dict[str, int]:
-        """Store every column of :data:`COLUMNS` in ``conn``: ``values(name)`` are its ``size`` values in index
-        order. Returns the number of distinct values of each coded column (kept in the index's meta)."""
+    def write(conn: sqlite3.Connection, size: int, chunks: Iterable[Sequence[Sequence[Any]]]) -> dict[str, int]:
+        """Store every column of :data:`COLUMNS` in ``conn``, from one pass over the companies: ``chunks`` are lists
+        of rows (one value per :data:`COLUMNS` entry), ``size`` rows in all, in index order. Returns the number of
+        distinct values of each coded column (kept in the index's meta)."""
         conn.executescript(TABLES)
+        columns = [_ColumnBuilder(name, size) for name in COLUMNS]
+        start = 0
+        for chunk in chunks:
+            for column, values in zip(columns, zip(*chunk)):
+                column.add(start, values)
+            start += len(chunk)
+        if start != size:
+            raise ValueError(f"{start} rows for a column of {size}")
         counts: dict[str, int] = {}
         offset = 0
-        for name in COLUMNS:
-            column = values(name)
-            data: np.ndarray | None
-            if name in CODED:
-                labels = sorted({v for v in column if v is not None})
-                counts[name] = len(labels)
-                coding = {label: i for i, label in enumerate(labels)}
-                data = np.fromiter(
-                    (-1 if v is None else coding[v] for v in column), dtype=_code_type(len(labels)), count=size
-                )
+        for column in columns:
+            data = column.array()
+            if column.name in CODED:
+                labels = column.labels
+                counts[column.name] = len(labels)
                 conn.executemany(
                     "INSERT INTO company_labels (id, label) VALUES (?, ?)",
                     ((offset + i, label) for i, label in enumerate(labels)),
                 )
                 offset += len(labels)
-                if name in KEYWORDS:
+                if column.name in KEYWORDS:
                     parts = TextLabels(labels).parts()
                     conn.execute(
                         "INSERT INTO company_text VALUES (?, ?, ?, ?, ?)",
                         (
-                            name,
+                            column.name,
                             parts["vocabulary"],
                             parts["word_starts"].astype(np.int64).tobytes(),
                             parts["offsets"].astype(np.int64).tobytes(),
                             parts["postings"].astype(np.int32).tobytes(),
                         ),
                     )
-                del coding, labels
-            elif name in DAYS:
-                data = np.fromiter((_day(v) for v in column), dtype=np.int32, count=size)
-            elif name in NUMBERS:
-                data = np.fromiter((np.nan if v is None else v for v in column), dtype=np.float64, count=size)
-                if np.isnan(data).all():
-                    data = None  # no company has a value: nothing to store, no range matches
-            else:
-                data = np.fromiter((bool(v) for v in column), dtype=bool, count=size)
             conn.execute(
                 "INSERT INTO company_columns (name, dtype, data) VALUES (?, ?, ?)",
-                (name, "" if data is None else data.dtype.str, None if data is None else data.tobytes()),
+                (column.name, "" if data is None else data.dtype.str, None if data is None else data.tobytes()),
             )
-            del column
+            del column.labels
         return counts
 
     @staticmethod

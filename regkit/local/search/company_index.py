@@ -28,6 +28,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import json
+import operator
 import os
 import sqlite3
 import uuid
@@ -43,7 +44,7 @@ from .company_terms import DENSE_MIN, CompanyPlan, CompanyTerms, in_column, rowi
 from .index_file import META_TABLE, ConnectionPool, connect, open_reader, read_meta, writing
 from .query import SearchRequest, phrases_of
 
-__all__ = ["CompanyIndex", "FORMAT"]
+__all__ = ["CompanyIndex", "CompanyRowStage", "FORMAT"]
 
 #: Format version of the index file (``index_meta.format``); an index of another version is refused.
 FORMAT = 5
@@ -56,47 +57,109 @@ CREATE TABLE company_order (name TEXT PRIMARY KEY, data BLOB NOT NULL);
 """
 _VALUES = [f"v{i}" for i in range(len(COLUMNS))]
 _STAGED = ("company_id", "name_length", "result", "name", "other", "industry", *_VALUES)
+_STAGE_COLUMNS = f"(line INTEGER NOT NULL, {', '.join(_STAGED)})"
 _WALK = "SELECT rowid FROM companies_fts WHERE companies_fts MATCH ? ORDER BY rowid"
 _CHUNK = 20_000
+_first = operator.itemgetter(0)
 #: Entries of the id order a search without text reads at a time.
 _ORDER_CHUNK = 1 << 16
+#: FTS5's in-memory buffer of new entries while building (the default is 1 MiB: more, smaller segments to merge).
+_FTS_HASH_BYTES = 16 << 20
+
+
+def _staged_values(line: int, row: CompanyRow) -> tuple[Any, ...]:
+    """``row`` as a row of the ``staged`` table (its result as UTF-8 JSON, not compressed yet)."""
+    return (
+        line,
+        row.company_id,
+        row.name_length,
+        row.result.encode("utf-8"),
+        row.name,
+        row.other,
+        " ".join(row.industry_codes),
+        *row.values,
+    )
+
+
+class CompanyRowStage:
+    """Index rows staged in an SQLite file of their own, for :meth:`CompanyIndex.build_staged` to index later.
+
+    Several processes may each write their own stage (the OffeneRegister import's mapping workers do, while they
+    map); the index is then built from all of them at once. Every row carries the source ``line`` it came from:
+    of several rows with one company id, the index keeps the one of the smallest line (as the import's world
+    files keep the first record of an id). Each :meth:`add` is committed before it returns, so a process killed
+    later loses nothing it added.
+
+    Parameters
+    ----------
+    path : path
+        The stage file (created if missing, appended to if not).
+    """
+
+    def __init__(self, path: str | os.PathLike[str]):
+        self.path = os.fspath(path)
+        self._conn = sqlite3.connect(self.path, isolation_level=None)
+        self._conn.execute("PRAGMA journal_mode=OFF")
+        self._conn.execute("PRAGMA synchronous=OFF")
+        self._conn.execute(f"CREATE TABLE IF NOT EXISTS staged {_STAGE_COLUMNS}")
+        self._insert = f"INSERT INTO staged VALUES ({', '.join('?' * (len(_STAGED) + 1))})"
+
+    def add(self, rows: Iterable[tuple[int, CompanyRow]]) -> None:
+        """Stage ``rows`` (each ``(source line, row)``) and commit them."""
+        self._conn.execute("BEGIN")
+        self._conn.executemany(self._insert, (_staged_values(line, row) for line, row in rows))
+        self._conn.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close the stage's connection."""
+        self._conn.close()
 
 
 def _write(conn: sqlite3.Connection, rows: Iterable[CompanyRow], dense_min: int) -> None:
     """Write every table of the index into ``conn`` (which holds ``index_meta``), streaming ``rows``."""
+    conn.execute(f"CREATE TEMP TABLE staged {_STAGE_COLUMNS}")
+    insert = f"INSERT INTO temp.staged VALUES ({', '.join('?' * (len(_STAGED) + 1))})"
+    numbered = enumerate(rows)
+    while chunk := list(itertools.islice(numbered, _CHUNK)):
+        conn.executemany(insert, (_staged_values(line, row) for line, row in chunk))
+    _index_staged(conn, ["temp.staged"], dense_min)
+    conn.execute("DROP TABLE temp.staged")
+
+
+def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int) -> None:
+    """Write every table of the index into ``conn`` from the ``staged`` tables ``stages`` (qualified names)."""
     conn.executescript(_TABLES)
-    conn.execute(f"CREATE TEMP TABLE staged ({', '.join(_STAGED)})")
-    insert = f"INSERT INTO temp.staged VALUES ({', '.join('?' * len(_STAGED))})"
-    iterator = iter(rows)
-    codec: RecordCodec | None = None
-    while chunk := list(itertools.islice(iterator, _CHUNK)):
-        if codec is None:
-            codec = RecordCodec.sample(r.result.encode("utf-8") for r in chunk)
-        encode = codec.encode
-        conn.executemany(
-            insert,
-            (
-                (
-                    r.company_id,
-                    r.name_length,
-                    encode(r.result.encode("utf-8")),
-                    r.name,
-                    r.other,
-                    " ".join(r.industry_codes),
-                    *r.values,
-                )
-                for r in chunk
-            ),
-        )
+    staged = " UNION ALL ".join(f"SELECT line, {', '.join(_STAGED)} FROM {stage}" for stage in stages)
+    # of several rows with one id, the first line's is kept
+    conn.execute("CREATE TEMP TABLE dropped (company_id TEXT, line INTEGER, PRIMARY KEY (company_id, line))")
+    conn.execute(
+        f"INSERT INTO temp.dropped SELECT s.company_id, s.line FROM ({staged}) AS s "
+        f"JOIN (SELECT company_id, min(line) AS first FROM ({staged}) GROUP BY company_id HAVING count(*) > 1) "
+        "AS d ON s.company_id = d.company_id AND s.line > d.first"
+    )
+    kept = (
+        ""
+        if conn.execute("SELECT 1 FROM temp.dropped").fetchone() is None
+        else ("WHERE (company_id, line) NOT IN (SELECT company_id, line FROM temp.dropped)")
+    )
     # rowid order is result order within each rank: the current name's length, then the id
     conn.execute(f"CREATE TEMP TABLE ordered (position INTEGER PRIMARY KEY, {', '.join(_STAGED)})")
     conn.execute(
         f"INSERT INTO temp.ordered SELECT row_number() OVER (ORDER BY name_length, company_id) - 1, "
-        f"{', '.join(_STAGED)} FROM temp.staged"
+        f"{', '.join(_STAGED)} FROM ({staged}) {kept}"
     )
-    conn.execute("DROP TABLE temp.staged")
+    conn.execute("DROP TABLE temp.dropped")
     size = conn.execute("SELECT count(*) FROM temp.ordered").fetchone()[0]
-    conn.execute("INSERT INTO companies (rowid, result) SELECT position + 1, result FROM temp.ordered")
+    step = max(1, size // RecordCodec.SAMPLES)  # the dictionary's samples, spread over the index
+    codec = RecordCodec.sample(
+        result for (result,) in conn.execute("SELECT result FROM temp.ordered WHERE position % ? = 0", (step,))
+    )
+    conn.create_function("encoded", 1, codec.encode, deterministic=True)
+    conn.execute("INSERT INTO companies (rowid, result) SELECT position + 1, encoded(result) FROM temp.ordered")
+    # one bulk insert in rowid order, merged once by 'optimize': FTS5's automatic merges in between are wasted
+    conn.execute("INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 0)")
+    with contextlib.suppress(sqlite3.OperationalError):  # 'hashsize' is new in SQLite 3.xx: only speed is lost
+        conn.execute("INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ?)", (_FTS_HASH_BYTES,))
     conn.execute("INSERT INTO companies_fts (rowid, name, other) SELECT position + 1, name, other FROM temp.ordered")
     conn.execute("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')")
     # the filter values without the results and texts: read once per column below, so a slim copy is read
@@ -104,16 +167,17 @@ def _write(conn: sqlite3.Connection, rows: Iterable[CompanyRow], dense_min: int)
     conn.execute(f"INSERT INTO temp.slim SELECT position, company_id, industry, {', '.join(_VALUES)} FROM temp.ordered")
     conn.execute("DROP TABLE temp.ordered")
 
-    def values(name: str) -> list[Any]:
-        column = _VALUES[COLUMNS.index(name)]
-        return [v for (v,) in conn.execute(f"SELECT {column} FROM temp.slim ORDER BY position")]
+    def value_chunks() -> Iterator[list[tuple[Any, ...]]]:
+        cursor = conn.execute(f"SELECT {', '.join(_VALUES)} FROM temp.slim ORDER BY position")
+        while chunk := cursor.fetchmany(_CHUNK):
+            yield chunk
 
-    counts = CompanyColumns.write(conn, size, values)
-    CompanyColumns.write_industry(conn, conn.execute("SELECT position, industry FROM temp.slim ORDER BY position"))
+    counts = CompanyColumns.write(conn, size, value_chunks())
+    CompanyColumns.write_industry(
+        conn, conn.execute("SELECT position, industry FROM temp.slim WHERE industry != '' ORDER BY position")
+    )
     by_id = np.fromiter(
-        (p for (p,) in conn.execute("SELECT position FROM temp.slim ORDER BY company_id")),
-        dtype=np.int32,
-        count=size,
+        map(_first, conn.execute("SELECT position FROM temp.slim ORDER BY company_id")), dtype=np.int32, count=size
     )
     conn.execute("INSERT INTO company_order (name, data) VALUES ('by_id', ?)", (by_id.tobytes(),))
     conn.execute("DROP TABLE temp.slim")
@@ -125,7 +189,7 @@ def _write(conn: sqlite3.Connection, rows: Iterable[CompanyRow], dense_min: int)
             ("format", str(FORMAT)),
             ("size", str(size)),
             ("label_counts", json.dumps(counts)),
-            ("dictionary", (codec or RecordCodec()).dictionary.hex()),
+            ("dictionary", codec.dictionary.hex()),
         ],
     )
     conn.commit()
@@ -172,6 +236,25 @@ class CompanyIndex:
         with writing(path) as conn:
             conn.execute("PRAGMA temp_store=FILE")
             _write(conn, rows, dense_min)
+
+    @staticmethod
+    def build_staged(
+        path: str | os.PathLike[str], stages: Iterable[str | os.PathLike[str]], *, dense_min: int = DENSE_MIN
+    ) -> None:
+        """Write the index of the rows staged in the files ``stages`` (:class:`CompanyRowStage`) to the file
+        ``path``, atomically, as :meth:`build` does. Of several rows with one company id (in one stage or in
+        several), the one of the smallest source line is kept."""
+        with writing(path) as conn:
+            conn.execute("PRAGMA temp_store=FILE")
+            names = []
+            for number, stage in enumerate(stages):
+                conn.execute(f"ATTACH DATABASE ? AS stage{number}", (os.fspath(stage),))
+                conn.execute(f"CREATE TABLE IF NOT EXISTS stage{number}.staged {_STAGE_COLUMNS}")
+                names.append(f"stage{number}.staged")
+            _index_staged(conn, names, dense_min)
+            conn.commit()
+            for number in range(len(names)):
+                conn.execute(f"DETACH DATABASE stage{number}")
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> CompanyIndex:

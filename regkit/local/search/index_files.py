@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 __all__ = [
     "INDEX_FILES",
     "SearchIndexes",
+    "build_insolvency_index",
     "build_person_index",
     "build_record_indexes",
+    "build_staged_company_index",
     "build_search_indexes",
     "open_search_indexes",
 ]
@@ -88,8 +90,22 @@ def build_record_indexes(
         target / INDEX_FILES["companies"],
         (company_row(c, open_insolvency=c["id"] in open_cases, parents=parents) for c in companies()),
     )
+    build_insolvency_index(target, insolvencies())
+
+
+def build_staged_company_index(directory: str | os.PathLike[str], stages: Iterable[str | os.PathLike[str]]) -> None:
+    """Write ``companies.sqlite`` into ``directory`` from company rows staged in the files ``stages``
+    (:class:`~regkit.local.search.company_index.CompanyRowStage`; the OffeneRegister import's workers stage them
+    while they map, so the index need not read the world's files again). The rows must have been made with the
+    world's open insolvencies known (:func:`~regkit.local.search.company_rows.company_row`)."""
+    CompanyIndex.build_staged(Path(directory) / INDEX_FILES["companies"], stages)
+
+
+def build_insolvency_index(directory: str | os.PathLike[str], insolvencies: Iterable[Mapping[str, Any]]) -> None:
+    """Write ``insolvencies.sqlite`` into ``directory`` from the world's proceedings (as for
+    :func:`build_search_indexes`)."""
     InsolvencyIndex.build(
-        target / INDEX_FILES["insolvencies"], (record_row(i + 1, p) for i, p in enumerate(insolvencies()))
+        Path(directory) / INDEX_FILES["insolvencies"], (record_row(i + 1, p) for i, p in enumerate(insolvencies))
     )
 
 

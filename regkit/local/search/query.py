@@ -36,7 +36,6 @@ __all__ = [
 ]
 
 _UMLAUTS = str.maketrans({"ä": "a", "ö": "o", "ü": "u", "ß": "s"})
-_DIGRAPHS = re.compile(r"ae|oe|ue|ss")
 _TOKEN = re.compile(r"[^\W_]+")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -62,7 +61,10 @@ def fold(text: str | None) -> str:
     """
     if not text:
         return ""
-    return _DIGRAPHS.sub(lambda m: m.group()[0], text.lower().translate(_UMLAUTS))
+    # the four digraphs cannot overlap one another (each ends in e or s, none but ss starts with either), so
+    # replacing them one after the other is one left-to-right pass, as a regular expression would make it
+    folded = text.lower().translate(_UMLAUTS)
+    return folded.replace("ae", "a").replace("oe", "o").replace("ue", "u").replace("ss", "s")
 
 
 def query_terms(query: str | None) -> list[str]:

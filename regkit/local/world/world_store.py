@@ -46,7 +46,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
-from ..json_lines import load_line
+from ..json_lines import dump_text, load_line
 from ..record_codec import RecordCodec
 from .store import FORMAT_VERSION, WORLD_FILES, World, bundled_data_dirs, default_data_dir, write_world
 
@@ -55,6 +55,7 @@ __all__ = [
     "PARALLEL_FROM",
     "SEARCH",
     "StoreError",
+    "StoreBuild",
     "StoredWorld",
     "RecordTable",
     "ShareholdingRows",
@@ -79,6 +80,7 @@ SEARCH = "search"
 RECORDS = "records.sqlite"
 MANIFEST = "store.json"
 _BATCH = 2_000
+_READ_BYTES = 1 << 20
 #: From this size of ``companies.jsonl.gz`` on (bytes; about 100,000 imported companies), the search indexes are
 #: built in a second process while the records are written.
 PARALLEL_FROM = 8 << 20
@@ -125,12 +127,20 @@ def _missing_files(data_dir: Path) -> None:
 
 
 def _jsonl_lines(path: Path) -> Iterator[tuple[bytes, dict[str, Any]]]:
-    """Each record of a ``.jsonl.gz`` file as its line (bytes, no newline) and parsed, one at a time."""
+    """Each record of a ``.jsonl.gz`` file as its line (bytes, no newline) and parsed, one at a time (read in
+    blocks of :data:`_READ_BYTES`: ``GzipFile``'s line iteration costs more than the parsing)."""
     with gzip.open(path, "rb") as handle:
-        for raw in handle:
-            line = raw.strip()
-            if line:
-                yield line, load_line(line)
+        rest = b""
+        while block := handle.read(_READ_BYTES):
+            lines = (rest + block).split(b"\n")
+            rest = lines.pop()
+            for raw in lines:
+                line = raw.strip()
+                if line:
+                    yield line, load_line(line)
+        line = rest.strip()
+        if line:
+            yield line, load_line(line)
 
 
 # -- building ---------------------------------------------------------------------------------------------------
@@ -157,7 +167,7 @@ CREATE INDEX positions_person ON positions (person_id, seq);
 
 
 def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return dump_text(value)
 
 
 class _Builder:
@@ -335,23 +345,77 @@ def build_store(
     FileNotFoundError
         ``data_dir`` is not a world (the message says what builds one).
     """
-    data_dir = Path(data_dir)
-    _missing_files(data_dir)
-    target = Path(target) if target is not None else data_dir / "store"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    _remove_abandoned(target)
-    started = time.perf_counter()
-    stamps = source_stamps(data_dir)
-    source: dict[str, Any] = {"files": stamps, "sha256": digest or source_digest(data_dir)}
-    building = target.parent / f".{target.name}.building-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-    building.mkdir()
-    if processes is None:
-        processes = 2 if (data_dir / "companies.jsonl.gz").stat().st_size >= PARALLEL_FROM and _cores() > 1 else 1
-    try:
-        with _RecordIndexBuild(data_dir, building / SEARCH, separate=processes > 1) as record_indexes:
-            counts = _build_file(data_dir, building / RECORDS, source)
-            _write_person_index(building)  # while the second process, if any, still builds its indexes
-            record_indexes.finish(building)
+    with StoreBuild(data_dir, target, digest=digest, processes=processes) as build:
+        return build.finish()
+
+
+class StoreBuild:
+    """A world store being built; :func:`build_store` runs one from start to end (parameters as there).
+
+    An importer can start one before the world's files are complete, with ``company_stages``: files of company
+    index rows it staged while it mapped the records
+    (:class:`~regkit.local.search.company_index.CompanyRowStage`). The company search index is then built from
+    them in a second process at once, while the importer still writes the world's files; :meth:`finish`, called
+    when the files are complete, builds the rest from them. The store is the same as :func:`build_store` makes
+    from the finished files, provided the staged rows are those of the files' companies (of several rows with
+    one id, the smallest line's is kept, as the importer keeps the first record of an id).
+
+    Use it as a context manager: leaving the block without :meth:`finish` (an error, an interrupt) ends the
+    second process and removes what was built.
+    """
+
+    def __init__(
+        self,
+        data_dir: str | os.PathLike[str],
+        target: Path | None = None,
+        *,
+        digest: str | None = None,
+        processes: int | None = None,
+        company_stages: Sequence[Path] | None = None,
+    ):
+        self.data_dir = Path(data_dir)
+        self.target = Path(target) if target is not None else self.data_dir / "store"
+        self.digest, self.processes = digest, processes
+        self.company_stages = None if company_stages is None else list(company_stages)
+        self.building: Path | None = None
+        self._indexes: _RecordIndexBuild | None = None
+
+    def __enter__(self) -> StoreBuild:
+        self.target.parent.mkdir(parents=True, exist_ok=True)
+        _remove_abandoned(self.target)
+        self.building = self.target.parent / f".{self.target.name}.building-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.building.mkdir()
+        if self.company_stages is not None:
+            self._start_indexes(separate=True)
+        return self
+
+    def _start_indexes(self, *, separate: bool) -> _RecordIndexBuild:
+        assert self.building is not None
+        self._indexes = _RecordIndexBuild(
+            self.data_dir, self.building / SEARCH, separate=separate, company_stages=self.company_stages
+        )
+        return self._indexes.__enter__()
+
+    def finish(self) -> Path:
+        """Build the rest from the world's (now complete) files, wait for the second process, put the store in
+        place; return ``target``."""
+        if self.building is None:
+            raise RuntimeError("StoreBuild.finish() outside its with block")
+        data_dir, building = self.data_dir, self.building
+        _missing_files(data_dir)
+        started = time.perf_counter()
+        stamps = source_stamps(data_dir)
+        source: dict[str, Any] = {"files": stamps, "sha256": self.digest or source_digest(data_dir)}
+        record_indexes = self._indexes
+        if record_indexes is None:
+            processes = self.processes
+            if processes is None:
+                big = (data_dir / "companies.jsonl.gz").stat().st_size >= PARALLEL_FROM
+                processes = 2 if big and _cores() > 1 else 1
+            record_indexes = self._start_indexes(separate=processes > 1)
+        counts = _build_file(data_dir, building / RECORDS, source)
+        _write_person_index(building)  # while the second process, if any, still builds its indexes
+        record_indexes.finish(building)
         search_sizes = _index_sizes(building / SEARCH)
         manifest = {
             "format": STORE_FORMAT,
@@ -361,17 +425,23 @@ def build_store(
             "counts": counts,
         }
         _write_json(building / MANIFEST, manifest)
-        _put_in_place(building, target, source["sha256"])
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
-    logger.info(
-        "Built the world store of %s in %.1f s (%d companies) at %s",
-        data_dir,
-        time.perf_counter() - started,
-        counts["companies"],
-        target,
-    )
-    return target
+        _put_in_place(building, self.target, source["sha256"])
+        logger.info(
+            "Built the world store of %s in %.1f s (%d companies) at %s",
+            data_dir,
+            time.perf_counter() - started,
+            counts["companies"],
+            self.target,
+        )
+        return self.target
+
+    def __exit__(self, *exc_info: Any) -> None:
+        try:
+            if self._indexes is not None:
+                self._indexes.__exit__(*exc_info)
+        finally:
+            if self.building is not None:
+                shutil.rmtree(self.building, ignore_errors=True)
 
 
 def _remove_abandoned(target: Path) -> None:
@@ -396,17 +466,23 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _record_indexes_from_files(data_dir: Path, target: Path, results: Connection) -> None:
+def _record_indexes_from_files(
+    data_dir: Path, target: Path, results: Connection, company_stages: list[Path] | None = None
+) -> None:
     """In a process of its own: build the company and insolvency search indexes of the world in ``data_dir`` from
-    its files into ``target``; send ``None`` when done, or the error's text."""
-    from ..search.index_files import build_record_indexes
+    its files into ``target`` (with ``company_stages``: the company index alone, from those staged rows); send
+    ``None`` when done, or the error's text."""
+    from ..search.index_files import build_record_indexes, build_staged_company_index
 
     try:
-        build_record_indexes(
-            target,
-            lambda: (record for _, record in _jsonl_lines(data_dir / "companies.jsonl.gz")),
-            lambda: (record for _, record in _jsonl_lines(data_dir / "insolvencies.jsonl.gz")),
-        )
+        if company_stages is not None:
+            build_staged_company_index(target, company_stages)
+        else:
+            build_record_indexes(
+                target,
+                lambda: (record for _, record in _jsonl_lines(data_dir / "companies.jsonl.gz")),
+                lambda: (record for _, record in _jsonl_lines(data_dir / "insolvencies.jsonl.gz")),
+            )
     except BaseException as exc:  # the parent raises it: nothing may end this process silently
         results.send(f"{type(exc).__name__}: {exc}")
         raise
@@ -421,8 +497,9 @@ class _RecordIndexBuild:
     building directory.
     """
 
-    def __init__(self, data_dir: Path, target: Path, *, separate: bool):
+    def __init__(self, data_dir: Path, target: Path, *, separate: bool, company_stages: list[Path] | None = None):
         self.data_dir, self.target, self.separate = data_dir, target, separate
+        self.company_stages = company_stages
         self.process: BaseProcess | None = None
         self.results: Connection | None = None
 
@@ -432,7 +509,7 @@ class _RecordIndexBuild:
             self.results, sending = context.Pipe(duplex=False)
             self.process = context.Process(
                 target=_record_indexes_from_files,
-                args=(self.data_dir, self.target, sending),
+                args=(self.data_dir, self.target, sending, self.company_stages),
                 name="regkit-store-search",
                 daemon=True,
             )
@@ -451,6 +528,10 @@ class _RecordIndexBuild:
             finally:
                 world.db.close()
             return
+        if self.company_stages is not None:  # the second process builds the company index alone
+            from ..search.index_files import build_insolvency_index
+
+            build_insolvency_index(self.target, (p for _, p in _jsonl_lines(self.data_dir / "insolvencies.jsonl.gz")))
         try:
             error = self.results.recv()
         except EOFError:

@@ -9,6 +9,14 @@ those ids; a second record with an id already written is counted as ``id_collisi
 and ``derived.jsonl.gz`` (per company, the members that were derived). Then ``world.json`` and
 ``import-report.json``.
 
+The world's store is built as the files are written. In the first pass each mapping process also stages the
+search index row of every company it maps (:class:`~regkit.local.search.company_index.CompanyRowStage`, one file
+``company-rows-<pid>.sqlite`` per process, removed at the end): linking company officers does not change them. When
+the first pass ends, a second process builds the company search index from those rows while this one merges the
+runs; the records, the person index and the rest follow from the finished files
+(:class:`~regkit.local.world.world_store.StoreBuild`). The store is the one :func:`~regkit.local.world.world_store.build_store` would make from the
+files (a test builds both and compares them).
+
 Everything is written into ``DIR.partial-<pid>`` beside ``DIR`` and renamed to ``DIR`` at the end: an
 interrupted import (Ctrl-C, a kill) leaves no half world at ``DIR`` (a later import removes partial directories
 of processes that are gone). The output depends on the input only (fixed gzip headers, id order, no times).
@@ -16,6 +24,7 @@ of processes that are gone). The output depends on the input only (fixed gzip he
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import heapq
 import json
@@ -36,10 +45,12 @@ from regkit.errors import ValidationError
 from regkit.schema.courts import courts as bundled_courts
 
 from ...json_lines import dump_line_bytes, load_line
+from ...search.company_index import CompanyRowStage
+from ...search.company_rows import company_row, wz_parents
 from ..meta import PLANS, SANDBOX_EKRN, TRANSPARENZREGISTER_ACCOUNTS, USERS
 from ..spool import GzipLines
 from ..store import write_meta
-from ..world_store import build_store
+from ..world_store import StoreBuild
 from .mapping import DERIVED_RULES, BadRecord, CourtLookup, company_key, map_record
 from .reader import SourceLines
 from .report import KIND_TEXTS, SKIPPED_KINDS, ImportReport
@@ -56,6 +67,7 @@ ATTRIBUTION = (
     "forms, liquidation, person ids and several dates are derived (see derived in world.json)."
 )
 _BATCH = 2000
+_STAGE_PREFIX = "company-rows-"  # each mapping process's staged company index rows: company-rows-<pid>.sqlite
 _GZIP_LEVEL = 1  # twice as fast as level 6 for a third more bytes: the full file's world stays far below 6 GB
 
 
@@ -74,7 +86,8 @@ class ImportedWorld:
     world_seconds : float
         Reading, mapping and writing the world's files.
     store_seconds : float
-        Building its store (records and search indexes).
+        Building its store after the files are written (its company search index is started before, as the
+        files are written: this is the part of the store's time the files did not hide).
     """
 
     directory: Path
@@ -137,12 +150,21 @@ def import_offeneregister(
     shutil.rmtree(partial, ignore_errors=True)
     partial.mkdir()
     try:
-        count = min(os.cpu_count() or 1, 4) if workers is None else workers
-        started = time.perf_counter()
-        report = _import(path, partial, limit, strict, progress, count)
-        written = time.perf_counter()
-        store = build_store(partial)
-        built = time.perf_counter()
+        with contextlib.ExitStack() as stack:
+            count = min(os.cpu_count() or 1, 4) if workers is None else workers
+            started = time.perf_counter()
+            store_build: list[StoreBuild] = []
+
+            def mapped(stages: list[Path]) -> None:
+                # the company search index is built from the rows the workers staged, while the files are written
+                store_build.append(stack.enter_context(StoreBuild(partial, company_stages=stages)))
+
+            report = _import(path, partial, limit, strict, progress, count, mapped)
+            written = time.perf_counter()
+            store = store_build[0].finish()
+            built = time.perf_counter()
+        for stage in partial.glob(f"{_STAGE_PREFIX}*"):
+            stage.unlink()
         if target.exists():
             target.rmdir()
         os.replace(partial, target)
@@ -236,13 +258,16 @@ class _Bad(NamedTuple):
 _LOOKUP: CourtLookup | None = None
 
 
-def _map_batch(batch: list[tuple[int, bytes]]) -> tuple[list[_Mapped | _Bad], Counter[str]]:
-    """Map a batch of lines (in a worker process, or in this one): JSON → CompanyV1 → the spooled line."""
+def _map_batch(batch: list[tuple[int, bytes]], stages: Path) -> tuple[list[_Mapped | _Bad], Counter[str]]:
+    """Map a batch of lines (in a worker process, or in this one): JSON → CompanyV1 → the spooled line; stage the
+    companies' search index rows in this process's file in ``stages`` (committed before the batch returns)."""
     global _LOOKUP
     if _LOOKUP is None:
         _LOOKUP = CourtLookup(bundled_courts())
+    parents = wz_parents()
     results: list[_Mapped | _Bad] = []
     derived: Counter[str] = Counter()
+    rows = []
     for number, raw in batch:
         try:
             source = load_line(raw)
@@ -258,6 +283,8 @@ def _map_batch(batch: list[tuple[int, bytes]]) -> tuple[list[_Mapped | _Bad], Co
         record = mapped.record
         derived.update(_member_kind(m) for m in mapped.derived)
         derived["representation[].id (natural persons)"] += sum(e["id"] is not None for e in record["representation"])
+        # what the index keeps does not change when company officers are linked (the merge does that)
+        rows.append((number, company_row(record, open_insolvency=False, parents=parents)))
         flag = b"1" if mapped.pending else b"0"
         entry = flag + b"\t" + dump_line_bytes(mapped.derived) + b"\t" + dump_line_bytes(record)
         results.append(
@@ -272,6 +299,12 @@ def _map_batch(batch: list[tuple[int, bytes]]) -> tuple[list[_Mapped | _Bad], Co
                 raw[:300] if mapped.warnings else b"",
             )
         )
+    if rows:
+        stage = CompanyRowStage(stages / f"{_STAGE_PREFIX}{os.getpid()}.sqlite")
+        try:
+            stage.add(rows)
+        finally:
+            stage.close()
     return results, derived
 
 
@@ -304,18 +337,19 @@ def _worker_start() -> None:
 
 
 def _mapped(
-    batches: Iterator[list[tuple[int, bytes]]], workers: int
+    batches: Iterator[list[tuple[int, bytes]]], workers: int, stages: Path
 ) -> Iterator[tuple[list[_Mapped | _Bad], Counter[str]]]:
-    """The batches mapped, in order, by ``workers`` processes (none: here), with a few batches in flight."""
+    """The batches mapped, in order, by ``workers`` processes (none: here), with a few batches in flight; their
+    company index rows staged in ``stages``."""
     if workers < 1:
-        yield from map(_map_batch, batches)
+        yield from (_map_batch(batch, stages) for batch in batches)
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     pool = context.Pool(workers, initializer=_worker_start)
     try:
         pending: deque[Any] = deque()
         for batch in batches:
-            pending.append(pool.apply_async(_map_batch, (batch,)))
+            pending.append(pool.apply_async(_map_batch, (batch, stages)))
             if len(pending) > 2 * workers + 1:
                 yield pending.popleft().get()
         while pending:
@@ -333,6 +367,7 @@ def _import(
     strict: bool,
     progress: Callable[[int], None] | None,
     workers: int,
+    mapped: Callable[[list[Path]], None],
 ) -> ImportReport:
     report = ImportReport(
         source={"file": path.name, "bytes": path.stat().st_size, "format": "OpenCorporates JSON lines"}
@@ -344,7 +379,7 @@ def _import(
     source = SourceLines(path)
     reported = 0
     try:
-        for results, derived in _mapped(_batches(source, limit, report), workers):
+        for results, derived in _mapped(_batches(source, limit, report), workers, directory):
             report.derived.update(derived)
             for result in results:
                 if isinstance(result, _Bad):
@@ -370,6 +405,7 @@ def _import(
             report.count("truncated_file", report.lines, source.truncated, source.partial)
             if strict:
                 raise _strict_error("truncated_file", report.lines, source.truncated)
+        mapped(sorted(directory.glob(f"{_STAGE_PREFIX}*")))
         links = _resolve_links(keys_file, wanted)
         _write_world(directory, runs, links, report)
     finally:

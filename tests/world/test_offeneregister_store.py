@@ -1,0 +1,110 @@
+"""The store an OffeneRegister import builds while it writes the world's files is the store of those files.
+
+The import's mapping workers stage each company's search index row as they map it, and the company index is built
+from those rows while the import still merges and writes the files (:class:`~regkit.local.world.world_store.StoreBuild`).
+These tests build the store again from the finished files alone (:func:`build_store`, one process) and compare
+every table of the two company indexes, decompressed: the import must not index a record the files do not hold (a
+second record of an id), nor miss one, nor number them differently.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from offeneregister_support import sample_records, write_lines
+
+from regkit.local import open_local_register
+from regkit.local.record_codec import RecordCodec
+from regkit.local.search.index_files import INDEX_FILES
+from regkit.local.world.offeneregister import import_offeneregister
+from regkit.local.world.world_store import SEARCH, build_store
+
+_TABLES = (
+    "company_columns",
+    "company_labels",
+    "company_text",
+    "company_industry",
+    "company_order",
+    "company_bitmaps",
+    "company_terms",
+)
+
+
+def _line(record: dict[str, Any]) -> bytes:
+    return json.dumps(record, ensure_ascii=False).encode()
+
+
+@pytest.fixture(scope="module")
+def records() -> list[dict[str, Any]]:
+    return sample_records()
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory, records) -> Path:
+    """The sample with a second record of one id further down (renamed, so its name would show if indexed) and
+    the first record of another id repeated at the end."""
+    renamed = json.loads(json.dumps(records[7]))
+    renamed["name"] = "Zweitschrift Dublette Kontrollname GmbH"
+    lines = [_line(r) for r in records]
+    lines.insert(len(lines) // 2, _line(renamed))
+    lines.append(_line(records[3]))
+    return write_lines(tmp_path_factory.mktemp("dup") / "duplicates.jsonl.bz2", lines)
+
+
+def _index_contents(path: Path) -> dict[str, Any]:
+    """Every table of a company index file, the results decompressed and the FTS5 vocabulary listed."""
+    copy = path.with_name(f"copy-{path.name}")
+    shutil.copyfile(path, copy)
+    conn = sqlite3.connect(copy)
+    try:
+        meta = dict(conn.execute("SELECT key, value FROM index_meta"))
+        codec = RecordCodec(bytes.fromhex(meta.pop("dictionary")))
+        contents: dict[str, Any] = {"meta": meta}
+        contents["results"] = [
+            (rowid, codec.decode(blob))
+            for rowid, blob in conn.execute("SELECT rowid, result FROM companies ORDER BY rowid")
+        ]
+        conn.execute("CREATE VIRTUAL TABLE temp.vocabulary USING fts5vocab(main, 'companies_fts', 'instance')")
+        contents["fts"] = conn.execute(
+            "SELECT term, doc, col, offset FROM temp.vocabulary ORDER BY 1, 2, 3, 4"
+        ).fetchall()
+        for table in _TABLES:
+            contents[table] = sorted(conn.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
+        return contents
+    finally:
+        conn.close()
+        copy.unlink()
+
+
+@pytest.mark.parametrize("workers", [0, 2])
+def test_the_imported_store_indexes_what_the_files_hold(tmp_path, source, records, workers) -> None:
+    imported = import_offeneregister(source, tmp_path / "world", workers=workers)
+    assert imported.report.counts["id_collision"] == 2
+    assert not list(imported.directory.glob("company-rows-*")), "the staged rows are removed"
+    again = build_store(imported.directory, tmp_path / "from-files", processes=1)
+
+    ours = _index_contents(imported.store / SEARCH / INDEX_FILES["companies"])
+    theirs = _index_contents(again / SEARCH / INDEX_FILES["companies"])
+    assert ours["meta"]["size"] == str(len(records))
+    for key in theirs:
+        assert ours[key] == theirs[key], key
+    names = {result["name"] for _, result in ours["results"]}
+    assert "Zweitschrift Dublette Kontrollname GmbH" not in names
+    assert records[7]["name"] in names
+
+
+def test_the_second_record_of_an_id_is_not_found_over_http(tmp_path, source, records) -> None:
+    imported = import_offeneregister(source, tmp_path / "world", workers=2)
+    register = open_local_register(data_dir=imported.directory, rate_limit=0)
+    session = register.session(register.default_api_key)
+    search = f"{register.base_url}/v1/search/company"
+    second = session.post(search, json={"query": "Zweitschrift Dublette Kontrollname"})
+    assert second.status_code == 200, second.text
+    assert second.json()["pagination"]["total_results"] == 0
+    first = session.post(search, json={"query": records[7]["name"]}).json()["results"]
+    assert any(r["name"] == records[7]["name"] for r in first)
