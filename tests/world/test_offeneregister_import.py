@@ -10,11 +10,14 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import uuid
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from offeneregister_support import run_import, sample_lines, sample_path, sample_records
 from serve_support import served_register
 
@@ -218,3 +221,18 @@ def test_doctests(module: str) -> None:
 
     result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
+
+
+@given(
+    first=st.one_of(st.none(), st.text(max_size=12)),
+    last=st.one_of(st.none(), st.text(max_size=12)),
+    city=st.one_of(st.none(), st.text(max_size=12)),
+)
+def test_a_person_id_is_the_uuid5_of_name_key_and_folded_town(first, last, city) -> None:
+    from regkit.local.world.offeneregister.mapping import PERSON_NAMESPACE, person_id
+    from regkit.schema.person_names import name_key as person_name_key
+    from regkit.schema.person_names import normalise as fold_town
+
+    key = person_name_key(first, last, None)
+    expected = str(uuid.uuid5(PERSON_NAMESPACE, f"{key}|{fold_town(city)}")) if key else None
+    assert person_id(first, last, None, city) == expected

@@ -219,6 +219,17 @@ def _latest(indicators: Iterable[Mapping[str, Any]]) -> Mapping[str, Any]:
     return max(indicators, key=lambda entry: entry["date"], default={})
 
 
+#: Folded values that repeat across companies (courts, cities): folded once each.
+_fold_repeated = functools.lru_cache(maxsize=1 << 16)(fold)
+_NO_AMOUNTS = (None,) * len(AMOUNTS)
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _court_value(court: str) -> str:
+    """A register court folded, single spaces (the ``court_key`` column's value)."""
+    return " ".join(fold(court).split())
+
+
 def _former_names(record: Mapping[str, Any]) -> list[str]:
     current = record["name"]["name"]
     return list(dict.fromkeys(n["name"] for n in record.get("names", ()) if n.get("name") and n["name"] != current))
@@ -250,16 +261,16 @@ def company_row(
         record["status"],
         record["legal_form"],
         register["register_type"],
-        " ".join(fold(register["register_court"]).split()),
+        _court_value(register["register_court"]),
         register_number_key(register["register_number"]),
-        fold(address.get("city")) or None,
+        _fold_repeated(address.get("city")) or None,
         address.get("postal_code"),
         fold(address.get("formatted_value")) or None,
         fold(purpose["purpose"]) if purpose else None,
         capital.get("currency") if capital else None,
         record.get("incorporated_at"),
         _capital_eur(capital),
-        *(latest.get(amount) for amount in AMOUNTS),
+        *((latest.get(amount) for amount in AMOUNTS) if latest else _NO_AMOUNTS),
         latest.get("employees"),
         bool(record.get("insolvencies")),
         open_insolvency,

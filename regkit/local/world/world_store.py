@@ -182,7 +182,6 @@ class _Builder:
         self.db.execute("PRAGMA cache_size = -65536")  # 64 MiB: bounded whatever the world's size
         self.db.executescript(_SCHEMA)
         self.db.execute("BEGIN")
-        self.pending: dict[str, list[tuple[Any, ...]]] = {}
         self.counts = {"companies": 0, "realtime": 0, "insolvencies": 0, "shareholdings": 0}
         self._sql = {
             "companies": "INSERT INTO companies VALUES (?, ?)",
@@ -197,28 +196,27 @@ class _Builder:
             "SET company_id = min(company_id, excluded.company_id)",
             "former_ids": "INSERT OR REPLACE INTO former_ids VALUES (?, ?)",
         }
+        self.pending: dict[str, list[tuple[Any, ...]]] = {table: [] for table in self._sql}
         self._rows = 0
 
     def add(self, table: str, row: tuple[Any, ...]) -> None:
-        self.pending.setdefault(table, []).append(row)
+        self.pending[table].append(row)
         self._rows += 1
         if self._rows >= _BATCH * 4:
             self.flush(commit=True)
 
     def flush(self, *, commit: bool = False) -> None:
         # tables in a fixed order, so that INSERT OR IGNORE keeps the first of equal keys in stream order
-        for table in self._sql:
-            rows = self.pending.pop(table, None)
+        for table, rows in self.pending.items():
             if rows:
                 self.db.executemany(self._sql[table], rows)
+                rows.clear()
         self._rows = 0
         if commit:
             self.db.execute("COMMIT")
             self.db.execute("BEGIN")
 
     def company(self, line: bytes, record: dict[str, Any], *, realtime: bool = False) -> None:
-        from regkit.schema.websites import website_host
-
         company_id = record["id"]
         self.add("realtime" if realtime else "companies", (company_id, self.codec.encode(line)))
         self.counts["realtime" if realtime else "companies"] += 1
@@ -226,11 +224,13 @@ class _Builder:
             self.add("documents", (document["id"], company_id, _compact(document)))
         if realtime:
             return
+        persons, positions = self.pending["persons"], self.pending["positions"]
         for entry in record.get("representation", ()):
-            if entry.get("type") != "natural_person" or not entry.get("id"):
+            person_id = entry.get("id")
+            if not person_id or entry.get("type") != "natural_person":
                 continue
             details = {"name": entry.get("name"), **(entry.get("natural_person") or {})}
-            self.add("persons", (entry["id"], entry["id"].lower(), _compact(details)))
+            persons.append((person_id, person_id.lower(), _compact(details)))
             if entry["role"] != "SHAREHOLDER":
                 position = {
                     "company_name": record["name"]["name"],
@@ -239,9 +239,13 @@ class _Builder:
                     "start_date": entry["start_date"],
                     "end_date": entry["end_date"],
                 }
-                self.add("positions", (entry["id"], _compact(position)))
+                positions.append((person_id, _compact(position)))
+                self._rows += 1
+            self._rows += 1
         website = (record.get("contact") or {}).get("website_url")
         if website:
+            from regkit.schema.websites import website_host
+
             self.add("websites", (website_host(website), company_id))
 
     def shareholding(self, line: bytes, row: dict[str, Any]) -> None:

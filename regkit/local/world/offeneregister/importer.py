@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import heapq
 import json
 import multiprocessing
@@ -281,7 +282,7 @@ def _map_batch(batch: list[tuple[int, bytes]], stages: Path) -> tuple[list[_Mapp
             results.append(_Bad(number, bad.kind, bad.message, company_number, raw[:300]))
             continue
         record = mapped.record
-        derived.update(_member_kind(m) for m in mapped.derived)
+        derived.update(map(_member_kind, mapped.derived))
         derived["representation[].id (natural persons)"] += sum(e["id"] is not None for e in record["representation"])
         # what the index keeps does not change when company officers are linked (the merge does that)
         rows.append((number, company_row(record, open_insolvency=False, parents=parents)))
@@ -419,6 +420,7 @@ def _import(
     return report
 
 
+@functools.lru_cache(maxsize=1 << 12)  # a few hundred distinct members: no Python frame per member
 def _member_kind(member: str) -> str:
     """``"representation[3].id"`` → ``"representation[].id"``: what the report counts."""
     head, bracket, rest = member.partition("[")

@@ -14,6 +14,7 @@ no register number, an unknown court. An officer with a position text of no know
 
 from __future__ import annotations
 
+import hashlib
 import re
 import uuid
 from dataclasses import dataclass, field
@@ -137,7 +138,19 @@ def person_id(first_name: str | None, last_name: str | None, name: str | None, c
     key = name_key(first_name, last_name, name)
     if not key:
         return None
-    return str(uuid.uuid5(PERSON_NAMESPACE, f"{key}|{_fold(city)}"))
+    return _uuid5(f"{key}|{_fold(city)}")
+
+
+_NAMESPACE_BYTES = PERSON_NAMESPACE.bytes
+
+
+def _uuid5(name: str) -> str:
+    """``str(uuid.uuid5(PERSON_NAMESPACE, name))`` without building a UUID object (a million persons and more)."""
+    digest = bytearray(hashlib.sha1(_NAMESPACE_BYTES + name.encode("utf-8"), usedforsecurity=False).digest()[:16])
+    digest[6] = (digest[6] & 0x0F) | 0x50  # version 5
+    digest[8] = (digest[8] & 0x3F) | 0x80  # the RFC 4122 variant
+    text = digest.hex()
+    return f"{text[:8]}-{text[8:12]}-{text[12:16]}-{text[16:20]}-{text[20:]}"
 
 
 class CourtLookup:
