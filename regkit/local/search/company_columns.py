@@ -130,15 +130,15 @@ class _ColumnBuilder:
             return None if np.isnan(self._data).all() else self._data
         if self.name not in CODED:
             return self._data
-        seen = list(self._coding)[1:]  # in the order first seen, None (first) left out
+        seen = np.fromiter(self._coding, dtype=object, count=len(self._coding))[1:]  # first seen first, no None
         del self._coding
-        order = sorted(range(len(seen)), key=seen.__getitem__)
-        self.labels = [seen[i] for i in order]
+        order = np.argsort(seen, kind="stable")  # the values' own order (distinct values: no ties)
+        self.labels = seen[order].tolist()
         del seen
-        rank = np.empty(len(order) + 1, dtype=np.int64)
-        rank[np.asarray(order, dtype=np.int64)] = np.arange(len(order))
+        rank = np.empty(order.size + 1, dtype=np.int64)
+        rank[order] = np.arange(order.size)
         rank[-1] = -1  # code -1 (None) indexes the last entry
-        return rank[self._data].astype(_code_type(len(order)))
+        return rank[self._data].astype(_code_type(order.size))
 
 
 class CompanyColumns:
@@ -171,22 +171,22 @@ class CompanyColumns:
         self._text: dict[str, TextLabels] = {}
 
     @staticmethod
-    def write(conn: sqlite3.Connection, size: int, chunks: Iterable[Sequence[Sequence[Any]]]) -> dict[str, int]:
-        """Store every column of :data:`COLUMNS` in ``conn``, from one pass over the companies: ``chunks`` are lists
-        of rows (one value per :data:`COLUMNS` entry), ``size`` rows in all, in index order. Returns the number of
-        distinct values of each coded column (kept in the index's meta)."""
+    def write(conn: sqlite3.Connection, size: int, values: Callable[[str], Iterable[Sequence[Any]]]) -> dict[str, int]:
+        """Store every column of :data:`COLUMNS` in ``conn``: ``values(name)`` are its ``size`` values in index
+        order, in chunks. One column at a time, so that one column's distinct values are in memory at once (a
+        register number per company). Returns the number of distinct values of each coded column (kept in the
+        index's meta)."""
         conn.executescript(TABLES)
-        columns = [_ColumnBuilder(name, size) for name in COLUMNS]
-        start = 0
-        for chunk in chunks:
-            for column, values in zip(columns, zip(*chunk)):
-                column.add(start, values)
-            start += len(chunk)
-        if start != size:
-            raise ValueError(f"{start} rows for a column of {size}")
         counts: dict[str, int] = {}
         offset = 0
-        for column in columns:
+        for name in COLUMNS:
+            column = _ColumnBuilder(name, size)
+            start = 0
+            for chunk in values(name):
+                column.add(start, chunk)
+                start += len(chunk)
+            if start != size:
+                raise ValueError(f"{start} values for the column {name} of {size} companies")
             data = column.array()
             if column.name in CODED:
                 labels = column.labels

@@ -167,12 +167,12 @@ def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int) -
     conn.execute(f"INSERT INTO temp.slim SELECT position, company_id, industry, {', '.join(_VALUES)} FROM temp.ordered")
     conn.execute("DROP TABLE temp.ordered")
 
-    def value_chunks() -> Iterator[list[tuple[Any, ...]]]:
-        cursor = conn.execute(f"SELECT {', '.join(_VALUES)} FROM temp.slim ORDER BY position")
+    def values(name: str) -> Iterator[list[Any]]:
+        cursor = conn.execute(f"SELECT {_VALUES[COLUMNS.index(name)]} FROM temp.slim ORDER BY position")
         while chunk := cursor.fetchmany(_CHUNK):
-            yield chunk
+            yield list(map(_first, chunk))
 
-    counts = CompanyColumns.write(conn, size, value_chunks())
+    counts = CompanyColumns.write(conn, size, values)
     CompanyColumns.write_industry(
         conn, conn.execute("SELECT position, industry FROM temp.slim WHERE industry != '' ORDER BY position")
     )
