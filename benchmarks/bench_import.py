@@ -9,8 +9,9 @@ about 6 minutes, the world ≤ 6 GB):
 
 - the baselines "bz2 decompression alone" and "json.loads alone" (one core each, this process) on the same chunks;
 - the import: wall time, records/s, peak resident memory of the importer and its workers together (sampled every
-  0.1 s), the world's size on disk; its two parts as the command prints them (the world's files: read, map, write;
-  the store: records and search indexes);
+  0.1 s), the world's size on disk; its two parts as the command prints them (the world's files: read, map, write,
+  while the company search index is built from the rows the workers staged; then the rest of the store: records,
+  person index, waiting for the company index);
 - with ``--repeat K``: the same for the chunks repeated K times with shifted register numbers (new ids), written as
   *plain* JSON lines (compressing them again would take longer than the import), to see the rate and memory at a
   larger size; the full file's time, memory and size are extrapolated linearly from the largest run — say so;
@@ -154,8 +155,9 @@ def _import(source: Path, out: Path, workers: int | None, label: str) -> dict[st
     if parts:
         world, store = float(parts.group(1)), float(parts.group(2))
         print(
-            f"{'  of which the world files (read, map, write)':<44} {world:18.1f} s {records / world:>9,.0f}/s\n"
-            f"{'  and the store (records, search indexes)':<44} {store:18.1f} s {records / store:>9,.0f}/s"
+            f"{'  of which the world files (read, map, write)':<44} {world:18.1f} s {records / world:>9,.0f}/s"
+            "  (the company search index is built meanwhile)\n"
+            f"{'  then the rest of the store':<44} {store:18.1f} s"
         )
     return {"records": records, "seconds": seconds, "peak": peak, "disk": disk, "cpu": cpu, "out": out}
 

@@ -22,7 +22,7 @@ from regkit.local.models.person_search import parse_person_search
 from regkit.local.register import open_local_register
 from regkit.local.search import person_index
 from regkit.local.search.build import record_row
-from regkit.local.search.company_index import CompanyIndex
+from regkit.local.search.company_index import CompanyIndex, CompanyRowStage
 from regkit.local.search.company_request import parse_company_search
 from regkit.local.search.company_rows import company_row
 from regkit.local.search.index import InsolvencyIndex
@@ -107,6 +107,44 @@ def test_the_company_file_pages_and_completes_as_the_in_memory_index(catalog, co
     assert company["id"] in [r["company_id"] for r in found]
     found, _ = on_disk.search(parse_company_search({"filters": [{"field": "register_number", "value": number}]}))
     assert company["id"] in [r["company_id"] for r in found]
+
+
+def test_rows_staged_in_many_files_answer_as_the_index_built_from_the_rows(catalog, company_files, tmp_path):
+    """Eleven stage files (more than SQLite attaches at once), the rows dealt out round robin, and a second row of
+    one id in another file with a later line and another name: the staged index answers as the one built from the
+    rows, and the second row is indexed by no search."""
+    _, on_disk, _ = company_files
+    rows = list(company_rows_of(catalog.world))
+    stages = [CompanyRowStage(tmp_path / f"stage-{i}.sqlite") for i in range(11)]
+    for number, row in enumerate(rows):
+        stages[number % 11].add([(number, row)])
+    twin = dataclasses.replace(rows[3], name="zweitschrift dublette", result=rows[3].result.replace('"name"', '"nom"'))
+    stages[5].add([(len(rows) + 1, twin)])
+    for stage in stages:
+        stage.close()
+    path = tmp_path / "staged.sqlite"
+    CompanyIndex.build_staged(path, [stage.path for stage in reversed(stages)])
+    staged = CompanyIndex.open(path)
+    try:
+        assert staged.size == on_disk.size == len(rows)
+        for query, filters in itertools.product(COMPANY_QUERIES, COMPANY_FILTERS[:3]):
+            body = {"filters": filters, "pagination": {"per_page": 100}} | ({"query": query} if query else {})
+            request = parse_company_search(body)
+            assert staged.search(request) == on_disk.search(request), (query, filters)
+        assert staged.search(parse_company_search({"query": "zweitschrift"})) == ([], 0)
+    finally:
+        staged.close()
+
+
+def test_nothing_staged_is_an_empty_index(tmp_path):
+    path = tmp_path / "empty.sqlite"
+    CompanyIndex.build_staged(path, [])
+    index = CompanyIndex.open(path)
+    try:
+        assert index.size == 0
+        assert index.search(parse_company_search({"query": "gmbh"})) == ([], 0)
+    finally:
+        index.close()
 
 
 def test_a_former_name_finds_its_company_in_the_file(catalog, company_files):

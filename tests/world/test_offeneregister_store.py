@@ -108,3 +108,14 @@ def test_the_second_record_of_an_id_is_not_found_over_http(tmp_path, source, rec
     assert second.json()["pagination"]["total_results"] == 0
     first = session.post(search, json={"query": records[7]["name"]}).json()["results"]
     assert any(r["name"] == records[7]["name"] for r in first)
+
+
+def test_a_file_without_one_company_gives_an_empty_world_that_is_served(tmp_path) -> None:
+    source = write_lines(tmp_path / "bad.jsonl.bz2", [b'{"all_attributes": {"_registerArt": "HRB", ', b"[1, 2]"])
+    imported = import_offeneregister(source, tmp_path / "world", workers=2)
+    assert imported.report.imported == 0
+    register = open_local_register(data_dir=imported.directory, rate_limit=0)
+    session = register.session(register.default_api_key)
+    answer = session.post(f"{register.base_url}/v1/search/company", json={"query": "gmbh"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["pagination"]["total_results"] == 0

@@ -61,6 +61,8 @@ _STAGE_COLUMNS = f"(line INTEGER NOT NULL, {', '.join(_STAGED)})"
 _WALK = "SELECT rowid FROM companies_fts WHERE companies_fts MATCH ? ORDER BY rowid"
 _CHUNK = 20_000
 _first = operator.itemgetter(0)
+#: Stage files attached at once by :meth:`CompanyIndex.build_staged` (SQLite's limit is 10).
+_ATTACHED = 8
 #: Entries of the id order a search without text reads at a time.
 _ORDER_CHUNK = 1 << 16
 #: FTS5's in-memory buffer of new entries while building (the default is 1 MiB: more, smaller segments to merge).
@@ -250,14 +252,22 @@ class CompanyIndex:
         with writing(path) as conn:
             conn.execute("PRAGMA temp_store=FILE")
             names = []
+            conn.execute(f"CREATE TEMP TABLE staged {_STAGE_COLUMNS}")  # stages beyond the attached, if any
             for number, stage in enumerate(stages):
                 conn.execute(f"ATTACH DATABASE ? AS stage{number}", (os.fspath(stage),))
                 conn.execute(f"CREATE TABLE IF NOT EXISTS stage{number}.staged {_STAGE_COLUMNS}")
-                names.append(f"stage{number}.staged")
+                if number < _ATTACHED:
+                    names.append(f"stage{number}.staged")
+                else:  # SQLite attaches 10 databases at most: the stages beyond are copied
+                    conn.execute(f"INSERT INTO temp.staged SELECT * FROM stage{number}.staged")
+                    conn.commit()  # no ATTACH or DETACH inside a transaction
+                    conn.execute(f"DETACH DATABASE stage{number}")
+            names.append("temp.staged")
             _index_staged(conn, names, dense_min)
             conn.commit()
-            for number in range(len(names)):
-                conn.execute(f"DETACH DATABASE stage{number}")
+            for name in names:
+                if name.startswith("stage"):
+                    conn.execute(f"DETACH DATABASE {name.split('.')[0]}")
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> CompanyIndex:
