@@ -175,6 +175,42 @@ def test_a_killed_import_leaves_no_world(tmp_path, big_file, records) -> None:
     assert not list(tmp_path.glob("world.partial-*"))
 
 
+def test_the_store_process_dies_with_a_killed_import(tmp_path, big_file) -> None:
+    """Killed once the company search index is being built in a process of its own (after the records are
+    mapped): that process ends at once too, instead of building on for an import that is gone."""
+    out = tmp_path / "world"
+    process = subprocess.Popen(import_command(str(big_file), "--out", str(out)), cwd=ROOT, stderr=subprocess.DEVNULL)
+    importer = psutil.Process(process.pid)
+    deadline = time.monotonic() + 120
+    index = f"world.partial-{process.pid}/.store.building-*/search/.companies.sqlite.*"
+    while not list(tmp_path.glob(index)):  # the company index is being written
+        assert process.poll() is None, "the import finished before its company index was seen being built"
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    builders = [c for c in importer.children() if "--multiprocessing-fork" in _command(c)]
+    assert builders, "no store process"
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=60)
+    gone, alive = psutil.wait_procs(builders, timeout=1)  # its build had seconds to go
+    running = [p for p in alive if _status(p) not in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)]
+    assert not running, "the store process outlived the killed import"
+
+
+def _status(process: psutil.Process) -> str:
+    """Its status; a process already reaped is dead (an orphan's zombie waits for whoever reaps here)."""
+    try:
+        return str(process.status())
+    except psutil.NoSuchProcess:
+        return psutil.STATUS_DEAD
+
+
+def _command(process: psutil.Process) -> str:
+    try:
+        return " ".join(process.cmdline())
+    except psutil.Error:
+        return ""
+
+
 def test_an_interrupted_import_cleans_up(tmp_path, big_file) -> None:
     code, children = _start_and_interrupt(tmp_path, big_file, signal.SIGINT)
     assert code != 0

@@ -477,7 +477,9 @@ def _record_indexes_from_files(
     its files into ``target`` (with ``company_stages``: the company index alone, from those staged rows); send
     ``None`` when done, or the error's text."""
     from ..search.index_files import build_record_indexes, build_staged_company_index
+    from .processes import die_with_parent
 
+    die_with_parent()  # a build whose parent was killed is of no use: end with it
     try:
         if company_stages is not None:
             build_staged_company_index(target, company_stages)

@@ -25,7 +25,6 @@ of processes that are gone). The output depends on the input only (fixed gzip he
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import functools
 import heapq
 import json
@@ -33,7 +32,6 @@ import multiprocessing
 import os
 import shutil
 import signal
-import sys
 import tempfile
 import time
 from collections import Counter, deque
@@ -49,6 +47,7 @@ from ...json_lines import dump_line_bytes, load_line
 from ...search.company_index import CompanyRowStage
 from ...search.company_rows import company_row, wz_parents
 from ..meta import PLANS, SANDBOX_EKRN, TRANSPARENZREGISTER_ACCOUNTS, USERS
+from ..processes import die_with_parent
 from ..spool import GzipLines
 from ..store import write_meta
 from ..world_store import StoreBuild
@@ -330,11 +329,7 @@ def _batches(source: SourceLines, limit: int | None, report: ImportReport) -> It
 def _worker_start() -> None:
     """In a worker: leave Ctrl-C to the importer (it ends the pool), and die with it when it is killed."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if sys.platform.startswith("linux"):
-        try:  # PR_SET_PDEATHSIG: a SIGKILLed importer takes its workers along instead of orphaning them
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
-        except (OSError, AttributeError):
-            pass
+    die_with_parent()  # a SIGKILLed importer takes its workers along instead of orphaning them
 
 
 def _mapped(
