@@ -22,7 +22,7 @@ from regkit.local import open_local_register
 from regkit.local.record_codec import RecordCodec
 from regkit.local.search.index_files import INDEX_FILES
 from regkit.local.world.offeneregister import import_offeneregister
-from regkit.local.world.world_store import SEARCH, build_store
+from regkit.local.world.world_store import SEARCH, StoreBuild, StoreError, build_store
 
 _TABLES = (
     "company_columns",
@@ -119,3 +119,21 @@ def test_a_file_without_one_company_gives_an_empty_world_that_is_served(tmp_path
     answer = session.post(f"{register.base_url}/v1/search/company", json={"query": "gmbh"})
     assert answer.status_code == 200, answer.text
     assert answer.json()["pagination"]["total_results"] == 0
+
+
+def test_a_failing_company_index_process_fails_the_build_and_leaves_nothing(tmp_path, source) -> None:
+    imported = import_offeneregister(source, tmp_path / "world", workers=0)
+    garbage = tmp_path / "company-rows-garbage.sqlite"
+    garbage.write_bytes(b"not an SQLite file, " * 100)
+    target = tmp_path / "again"
+    with pytest.raises(StoreError, match="search indexes .* failed"):
+        with StoreBuild(imported.directory, target, company_stages=[garbage]) as build:
+            build.finish()
+    assert not target.exists()
+    assert not list(tmp_path.glob(".again.*")), "the building directory is removed"
+
+
+def test_building_the_store_of_a_missing_world_creates_nothing(tmp_path) -> None:
+    with pytest.raises(FileNotFoundError):
+        build_store(tmp_path / "nowhere" / "world")
+    assert not (tmp_path / "nowhere").exists()

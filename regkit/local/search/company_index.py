@@ -153,18 +153,18 @@ def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int) -
     )
     conn.execute("DROP TABLE temp.dropped")
     size = conn.execute("SELECT count(*) FROM temp.ordered").fetchone()[0]
-    step = max(1, size // RecordCodec.SAMPLES)  # the dictionary's samples, spread over the index
-    codec = RecordCodec.sample(
-        result for (result,) in conn.execute("SELECT result FROM temp.ordered WHERE (rowid - 1) % ? = 0", (step,))
-    )
+    step = -(-size // RecordCodec.SAMPLES) or 1  # the dictionary's samples, spread over the whole index
+    sample = "SELECT result FROM temp.ordered WHERE rowid = ?"
+    codec = RecordCodec.sample(conn.execute(sample, (rowid,)).fetchone()[0] for rowid in range(1, size + 1, step))
     conn.create_function("encoded", 1, codec.encode, deterministic=True)
     conn.execute("INSERT INTO companies (rowid, result) SELECT rowid, encoded(result) FROM temp.ordered")
     # one bulk insert in rowid order, merged once by 'optimize': FTS5's automatic merges in between are wasted
     conn.execute("INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 0)")
-    with contextlib.suppress(sqlite3.OperationalError):  # 'hashsize' is new in SQLite 3.xx: only speed is lost
+    with contextlib.suppress(sqlite3.OperationalError):  # an option FTS5 does not document: without it, only slower
         conn.execute("INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ?)", (_FTS_HASH_BYTES,))
     conn.execute("INSERT INTO companies_fts (rowid, name, other) SELECT rowid, name, other FROM temp.ordered")
     conn.execute("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')")
+    conn.execute("INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 4)")  # FTS5's default again
     # the filter values without the results and texts: read once per column below, so a slim copy is read
     conn.execute(f"CREATE TEMP TABLE slim (position INTEGER PRIMARY KEY, company_id, industry, {', '.join(_VALUES)})")
     conn.execute(

@@ -385,6 +385,8 @@ class StoreBuild:
         self._indexes: _RecordIndexBuild | None = None
 
     def __enter__(self) -> StoreBuild:
+        if self.company_stages is None:
+            _missing_files(self.data_dir)  # before anything is created beside it
         self.target.parent.mkdir(parents=True, exist_ok=True)
         _remove_abandoned(self.target)
         self.building = self.target.parent / f".{self.target.name}.building-{os.getpid()}-{uuid.uuid4().hex[:8]}"
@@ -417,7 +419,9 @@ class StoreBuild:
                 big = (data_dir / "companies.jsonl.gz").stat().st_size >= PARALLEL_FROM
                 processes = 2 if big and _cores() > 1 else 1
             record_indexes = self._start_indexes(separate=processes > 1)
+        record_indexes.check()
         counts = _build_file(data_dir, building / RECORDS, source)
+        record_indexes.check()
         _write_person_index(building)  # while the second process, if any, still builds its indexes
         record_indexes.finish(building)
         search_sizes = _index_sizes(building / SEARCH)
@@ -483,6 +487,8 @@ def _record_indexes_from_files(
     try:
         if company_stages is not None:
             build_staged_company_index(target, company_stages)
+            for stage in company_stages:  # indexed: their disk is free before the records are written
+                stage.unlink(missing_ok=True)
         else:
             build_record_indexes(
                 target,
@@ -522,6 +528,15 @@ class _RecordIndexBuild:
             self.process.start()
             sending.close()
         return self
+
+    def check(self) -> None:
+        """Raise at once if the second process has failed (rather than after the rest of the build)."""
+        if self.process is not None and self.results is not None and self.process.exitcode not in (None, 0):
+            error = self.results.recv() if self.results.poll() else None
+            raise StoreError(
+                f"Building the search indexes of {self.data_dir} failed: "
+                f"{error or f'the process ended with exit code {self.process.exitcode}'}"
+            )
 
     def finish(self, store: Path) -> None:
         """Wait for the second process, or build the indexes here from the store's complete records."""

@@ -11,11 +11,12 @@ and ``derived.jsonl.gz`` (per company, the members that were derived). Then ``wo
 
 The world's store is built as the files are written. In the first pass each mapping process also stages the
 search index row of every company it maps (:class:`~regkit.local.search.company_index.CompanyRowStage`, one file
-``company-rows-<pid>.sqlite`` per process, removed at the end): linking company officers does not change them. When
-the first pass ends, a second process builds the company search index from those rows while this one merges the
-runs; the records, the person index and the rest follow from the finished files
-(:class:`~regkit.local.world.world_store.StoreBuild`). The store is the one :func:`~regkit.local.world.world_store.build_store` would make from the
-files (a test builds both and compares them).
+``company-rows-<pid>.sqlite`` per process, removed once indexed): linking company officers does not change them.
+When the first pass ends, a second process builds the company search index from those rows while this one merges
+the runs; the records, the person index and the rest follow from the finished files
+(:class:`~regkit.local.world.world_store.StoreBuild`), as
+:func:`~regkit.local.world.world_store.build_store` builds them (a test builds the company index both ways and
+compares every table).
 
 Everything is written into ``DIR.partial-<pid>`` beside ``DIR`` and renamed to ``DIR`` at the end: an
 interrupted import (Ctrl-C, a kill) leaves no half world at ``DIR`` (a later import removes partial directories
