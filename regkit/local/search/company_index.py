@@ -58,6 +58,7 @@ CREATE TABLE company_order (name TEXT PRIMARY KEY, data BLOB NOT NULL);
 _VALUES = [f"v{i}" for i in range(len(COLUMNS))]
 _STAGED = ("company_id", "name_length", "result", "name", "other", "industry", *_VALUES)
 _STAGE_COLUMNS = f"(line INTEGER NOT NULL, {', '.join(_STAGED)})"
+_STAGE_INSERT = f"INSERT INTO {{table}} VALUES ({', '.join('?' * (len(_STAGED) + 1))})"
 _WALK = "SELECT rowid FROM companies_fts WHERE companies_fts MATCH ? ORDER BY rowid"
 _CHUNK = 20_000
 _first = operator.itemgetter(0)
@@ -104,7 +105,7 @@ class CompanyRowStage:
         self._conn.execute("PRAGMA journal_mode=OFF")
         self._conn.execute("PRAGMA synchronous=OFF")
         self._conn.execute(f"CREATE TABLE IF NOT EXISTS staged {_STAGE_COLUMNS}")
-        self._insert = f"INSERT INTO staged VALUES ({', '.join('?' * (len(_STAGED) + 1))})"
+        self._insert = _STAGE_INSERT.format(table="staged")
 
     def add(self, rows: Iterable[tuple[int, CompanyRow]]) -> None:
         """Stage ``rows`` (each ``(source line, row)``) and commit them."""
@@ -120,30 +121,34 @@ class CompanyRowStage:
 def _write(conn: sqlite3.Connection, rows: Iterable[CompanyRow], dense_min: int) -> None:
     """Write every table of the index into ``conn`` (which holds ``index_meta``), streaming ``rows``."""
     conn.execute(f"CREATE TEMP TABLE staged {_STAGE_COLUMNS}")
-    insert = f"INSERT INTO temp.staged VALUES ({', '.join('?' * (len(_STAGED) + 1))})"
+    insert = _STAGE_INSERT.format(table="temp.staged")
     numbered = enumerate(rows)
     while chunk := list(itertools.islice(numbered, _CHUNK)):
         conn.executemany(insert, (_staged_values(line, row) for line, row in chunk))
-    _index_staged(conn, ["temp.staged"], dense_min)
+    _index_staged(conn, ["temp.staged"], dense_min, unique=True)
     conn.execute("DROP TABLE temp.staged")
 
 
-def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int) -> None:
-    """Write every table of the index into ``conn`` from the ``staged`` tables ``stages`` (qualified names)."""
-    conn.executescript(_TABLES)
-    staged = " UNION ALL ".join(f"SELECT line, {', '.join(_STAGED)} FROM {stage}" for stage in stages)
-    # of several rows with one id, the first line's is kept
+def _first_of_each_id(conn: sqlite3.Connection, staged: str) -> str:
+    """A ``WHERE`` clause that keeps, of several rows of ``staged`` with one company id, the first line's (the
+    rows it drops are listed in ``temp.dropped``); empty when every id is once."""
     conn.execute("CREATE TEMP TABLE dropped (company_id TEXT, line INTEGER, PRIMARY KEY (company_id, line))")
     conn.execute(
         f"INSERT INTO temp.dropped SELECT s.company_id, s.line FROM ({staged}) AS s "
         f"JOIN (SELECT company_id, min(line) AS first FROM ({staged}) GROUP BY company_id HAVING count(*) > 1) "
         "AS d ON s.company_id = d.company_id AND s.line > d.first"
     )
-    kept = (
-        ""
-        if conn.execute("SELECT 1 FROM temp.dropped").fetchone() is None
-        else ("WHERE (company_id, line) NOT IN (SELECT company_id, line FROM temp.dropped)")
-    )
+    if conn.execute("SELECT 1 FROM temp.dropped").fetchone() is None:
+        return ""
+    return "WHERE (company_id, line) NOT IN (SELECT company_id, line FROM temp.dropped)"
+
+
+def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int, *, unique: bool = False) -> None:
+    """Write every table of the index into ``conn`` from the ``staged`` tables ``stages`` (qualified names);
+    ``unique``: the caller knows the company ids are (a world's records), so no pass looks for repeated ones."""
+    conn.executescript(_TABLES)
+    staged = " UNION ALL ".join(f"SELECT line, {', '.join(_STAGED)} FROM {stage}" for stage in stages)
+    kept = "" if unique else _first_of_each_id(conn, staged)
     # rowid order is result order within each rank: the current name's length, then the id. Rows inserted in that
     # order into an empty table get the rowids 1, 2, 3, … (cheaper than numbering them with a window function)
     conn.execute(f"CREATE TEMP TABLE ordered (rowid INTEGER PRIMARY KEY, {', '.join(_STAGED)})")
@@ -151,7 +156,6 @@ def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int) -
         f"INSERT INTO temp.ordered ({', '.join(_STAGED)}) SELECT {', '.join(_STAGED)} FROM ({staged}) {kept} "
         "ORDER BY name_length, company_id"
     )
-    conn.execute("DROP TABLE temp.dropped")
     size = conn.execute("SELECT count(*) FROM temp.ordered").fetchone()[0]
     step = -(-size // RecordCodec.SAMPLES) or 1  # the dictionary's samples, spread over the whole index
     sample = "SELECT result FROM temp.ordered WHERE rowid = ?"

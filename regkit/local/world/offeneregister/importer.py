@@ -164,8 +164,6 @@ def import_offeneregister(
             written = time.perf_counter()
             store = store_build[0].finish()
             built = time.perf_counter()
-        for stage in partial.glob(f"{_STAGE_PREFIX}*"):
-            stage.unlink()
         if target.exists():
             target.rmdir()
         os.replace(partial, target)
