@@ -58,6 +58,8 @@ CREATE TABLE company_order (name TEXT PRIMARY KEY, data BLOB NOT NULL);
 _VALUES = [f"v{i}" for i in range(len(COLUMNS))]
 _STAGED = ("company_id", "name_length", "result", "name", "other", "industry", *_VALUES)
 _STAGE_COLUMNS = f"(line INTEGER NOT NULL, {', '.join(_STAGED)})"
+#: Each staged row's company id and line again, narrow: repeated ids are looked for here, not in the wide rows.
+_IDS_COLUMNS = "(company_id TEXT NOT NULL, line INTEGER NOT NULL)"
 _STAGE_INSERT = f"INSERT INTO {{table}} VALUES ({', '.join('?' * (len(_STAGED) + 1))})"
 _WALK = "SELECT rowid FROM companies_fts WHERE companies_fts MATCH ? ORDER BY rowid"
 _CHUNK = 20_000
@@ -105,12 +107,15 @@ class CompanyRowStage:
         self._conn.execute("PRAGMA journal_mode=OFF")
         self._conn.execute("PRAGMA synchronous=OFF")
         self._conn.execute(f"CREATE TABLE IF NOT EXISTS staged {_STAGE_COLUMNS}")
+        self._conn.execute(f"CREATE TABLE IF NOT EXISTS ids {_IDS_COLUMNS}")
         self._insert = _STAGE_INSERT.format(table="staged")
 
     def add(self, rows: Iterable[tuple[int, CompanyRow]]) -> None:
         """Stage ``rows`` (each ``(source line, row)``) and commit them."""
+        rows = list(rows)
         self._conn.execute("BEGIN")
         self._conn.executemany(self._insert, (_staged_values(line, row) for line, row in rows))
+        self._conn.executemany("INSERT INTO ids VALUES (?, ?)", ((row.company_id, line) for line, row in rows))
         self._conn.execute("COMMIT")
 
     def close(self) -> None:
@@ -125,17 +130,18 @@ def _write(conn: sqlite3.Connection, rows: Iterable[CompanyRow], dense_min: int)
     numbered = enumerate(rows)
     while chunk := list(itertools.islice(numbered, _CHUNK)):
         conn.executemany(insert, (_staged_values(line, row) for line, row in chunk))
-    _index_staged(conn, ["temp.staged"], dense_min, unique=True)
+    _index_staged(conn, ["temp.staged"], dense_min)
     conn.execute("DROP TABLE temp.staged")
 
 
-def _first_of_each_id(conn: sqlite3.Connection, staged: str) -> str:
-    """A ``WHERE`` clause that keeps, of several rows of ``staged`` with one company id, the first line's (the
-    rows it drops are listed in ``temp.dropped``); empty when every id is once."""
+def _first_of_each_id(conn: sqlite3.Connection, ids: list[str]) -> str:
+    """A ``WHERE`` clause that keeps, of several staged rows with one company id, the first line's, found in the
+    narrow tables ``ids`` (the rows it drops are listed in ``temp.dropped``); empty when every id is once."""
+    found = " UNION ALL ".join(f"SELECT company_id, line FROM {table}" for table in ids)
     conn.execute("CREATE TEMP TABLE dropped (company_id TEXT, line INTEGER, PRIMARY KEY (company_id, line))")
     conn.execute(
-        f"INSERT INTO temp.dropped SELECT s.company_id, s.line FROM ({staged}) AS s "
-        f"JOIN (SELECT company_id, min(line) AS first FROM ({staged}) GROUP BY company_id HAVING count(*) > 1) "
+        f"INSERT INTO temp.dropped SELECT s.company_id, s.line FROM ({found}) AS s "
+        f"JOIN (SELECT company_id, min(line) AS first FROM ({found}) GROUP BY company_id HAVING count(*) > 1) "
         "AS d ON s.company_id = d.company_id AND s.line > d.first"
     )
     if conn.execute("SELECT 1 FROM temp.dropped").fetchone() is None:
@@ -143,12 +149,15 @@ def _first_of_each_id(conn: sqlite3.Connection, staged: str) -> str:
     return "WHERE (company_id, line) NOT IN (SELECT company_id, line FROM temp.dropped)"
 
 
-def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int, *, unique: bool = False) -> None:
-    """Write every table of the index into ``conn`` from the ``staged`` tables ``stages`` (qualified names);
-    ``unique``: the caller knows the company ids are (a world's records), so no pass looks for repeated ones."""
+def _index_staged(
+    conn: sqlite3.Connection, stages: list[str], dense_min: int, *, ids: list[str] | None = None
+) -> None:
+    """Write every table of the index into ``conn`` from the ``staged`` tables ``stages`` (qualified names).
+    ``ids``: the narrow tables of their company ids and lines, where repeated ids are looked for; ``None``: the
+    caller knows the ids are unique (a world's records), so no pass looks for repeated ones."""
     conn.executescript(_TABLES)
     staged = " UNION ALL ".join(f"SELECT line, {', '.join(_STAGED)} FROM {stage}" for stage in stages)
-    kept = "" if unique else _first_of_each_id(conn, staged)
+    kept = "" if ids is None else _first_of_each_id(conn, ids)
     # rowid order is result order within each rank: the current name's length, then the id. Rows inserted in that
     # order into an empty table get the rowids 1, 2, 3, … (cheaper than numbering them with a window function)
     conn.execute(f"CREATE TEMP TABLE ordered (rowid INTEGER PRIMARY KEY, {', '.join(_STAGED)})")
@@ -176,8 +185,20 @@ def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int, *
     )
     conn.execute("DROP TABLE temp.ordered")
 
+    # a column with one value for every company is not read row by row (an OffeneRegister world has no amounts,
+    # capital, insolvencies or LEIs: half the columns): the count, least and greatest value of each, in one scan
+    spans = conn.execute(
+        f"SELECT {', '.join(f'count({v}), min({v}), max({v})' for v in _VALUES)} FROM temp.slim"
+    ).fetchone()
+
     def values(name: str) -> Iterator[list[Any]]:
-        cursor = conn.execute(f"SELECT {_VALUES[COLUMNS.index(name)]} FROM temp.slim ORDER BY position")
+        column = COLUMNS.index(name)
+        count, least, greatest = spans[3 * column : 3 * column + 3]
+        if count == 0 or (count == size and least == greatest):
+            for start in range(0, size, _CHUNK):
+                yield [least] * min(_CHUNK, size - start)  # least is None when every value is
+            return
+        cursor = conn.execute(f"SELECT {_VALUES[column]} FROM temp.slim ORDER BY position")
         while chunk := cursor.fetchmany(_CHUNK):
             yield list(map(_first, chunk))
 
@@ -202,6 +223,13 @@ def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int, *
         ],
     )
     conn.commit()
+
+
+def _temporary_tables_on_disk(conn: sqlite3.Connection) -> None:
+    """The staged and ordered rows (a gigabyte at a few million companies) in a temporary file, with a page cache
+    of 64 MiB (SQLite's default for it is 2 MiB: the ordered insert takes a fifth longer)."""
+    conn.execute("PRAGMA temp_store=FILE")
+    conn.execute("PRAGMA temp.cache_size=-65536")
 
 
 def _page(first: np.ndarray, rest: np.ndarray, offset: int, limit: int) -> np.ndarray:
@@ -243,7 +271,7 @@ class CompanyIndex:
         renamed into place when complete (an exception leaves ``path`` as it was). ``dense_min`` is the fewest
         companies a word needs for bitmaps (tests lower it)."""
         with writing(path) as conn:
-            conn.execute("PRAGMA temp_store=FILE")
+            _temporary_tables_on_disk(conn)
             _write(conn, rows, dense_min)
 
     @staticmethod
@@ -254,20 +282,23 @@ class CompanyIndex:
         ``path``, atomically, as :meth:`build` does. Of several rows with one company id (in one stage or in
         several), the one of the smallest source line is kept."""
         with writing(path) as conn:
-            conn.execute("PRAGMA temp_store=FILE")
+            _temporary_tables_on_disk(conn)
             names = []
             conn.execute(f"CREATE TEMP TABLE staged {_STAGE_COLUMNS}")  # stages beyond the attached, if any
+            conn.execute(f"CREATE TEMP TABLE ids {_IDS_COLUMNS}")
             for number, stage in enumerate(stages):
                 conn.execute(f"ATTACH DATABASE ? AS stage{number}", (os.fspath(stage),))
                 conn.execute(f"CREATE TABLE IF NOT EXISTS stage{number}.staged {_STAGE_COLUMNS}")
+                conn.execute(f"CREATE TABLE IF NOT EXISTS stage{number}.ids {_IDS_COLUMNS}")
                 if number < _ATTACHED:
                     names.append(f"stage{number}.staged")
                 else:  # SQLite attaches 10 databases at most: the stages beyond are copied
                     conn.execute(f"INSERT INTO temp.staged SELECT * FROM stage{number}.staged")
+                    conn.execute(f"INSERT INTO temp.ids SELECT * FROM stage{number}.ids")
                     conn.commit()  # no ATTACH or DETACH inside a transaction
                     conn.execute(f"DETACH DATABASE stage{number}")
             names.append("temp.staged")
-            _index_staged(conn, names, dense_min)
+            _index_staged(conn, names, dense_min, ids=[name.replace(".staged", ".ids") for name in names])
             conn.commit()
             for name in names:
                 if name.startswith("stage"):

@@ -123,7 +123,12 @@ def country_code(name: str | None) -> str | None:
     >>> country_code("Deutschland"), country_code("Österreich"), country_code("Atlantis")
     ('DE', 'AT', None)
     """
-    return _COUNTRIES.get(fold(name).strip()) if name else None
+    return _country_code(name) if name else None
+
+
+@functools.lru_cache(maxsize=1 << 10)  # a handful of names, a million addresses
+def _country_code(name: str) -> str | None:
+    return _COUNTRIES.get(fold(name).strip())
 
 
 def court_key(court: str) -> str:
@@ -231,7 +236,10 @@ def _court_value(court: str) -> str:
 
 
 def _former_names(record: Mapping[str, Any]) -> list[str]:
+    names = record.get("names", ())
     current = record["name"]["name"]
+    if len(names) < 2:  # most companies never changed their name
+        return [] if not names or names[0].get("name") in (None, "", current) else [names[0]["name"]]
     return list(dict.fromkeys(n["name"] for n in record.get("names", ()) if n.get("name") and n["name"] != current))
 
 

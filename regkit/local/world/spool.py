@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .store import dump_line, gzip_writer, write_meta
+from .store import dump_line, fast_gzip_writer, gzip_writer, write_meta
 
 __all__ = ["GzipLines", "Spool", "WorldWriter", "WrittenWorld"]
 
@@ -31,11 +31,14 @@ _BATCH_BYTES = 1 << 20
 
 
 class GzipLines:
-    """A ``.jsonl.gz`` file compressed by a thread of its own: :meth:`write` hands over lines in batches."""
+    """A ``.jsonl.gz`` file compressed by a thread of its own: :meth:`write` hands over lines in batches.
 
-    def __init__(self, path: Path, compresslevel: int = 6):
+    ``fast``: compressed by ISA-L (:func:`~.store.fast_gzip_writer`, the OffeneRegister import), not zlib at
+    ``compresslevel``."""
+
+    def __init__(self, path: Path, compresslevel: int = 6, *, fast: bool = False):
         self._raw = path.open("wb")
-        self._gz = gzip_writer(self._raw, compresslevel)
+        self._gz = fast_gzip_writer(self._raw) if fast else gzip_writer(self._raw, compresslevel)
         self._queue: queue.Queue[bytes | None] = queue.Queue(maxsize=8)
         self._lines: list[bytes] = []
         self._size = 0

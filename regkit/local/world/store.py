@@ -125,6 +125,24 @@ def gzip_writer(raw: BinaryIO, compresslevel: int = 6) -> gzip.GzipFile:
     return gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=compresslevel)
 
 
+def fast_gzip_writer(raw: BinaryIO) -> gzip.GzipFile:
+    """A gzip stream onto ``raw`` compressed by ISA-L (python-isal, its level 1): six times faster than zlib's
+    level 1 and a little smaller, for the files an import writes by the gigabyte. Header as
+    :func:`gzip_writer`'s (the bytes depend on the content and the ISA-L version only); any gzip reader reads it.
+    The bundled world stays zlib's level 6 (:func:`gzip_writer`), byte for byte."""
+    from isal import igzip
+
+    return igzip.IGzipFile(filename="", mode="wb", fileobj=raw, mtime=0, compresslevel=1)
+
+
+def gzip_reader(path: Path) -> BinaryIO:
+    """``path`` (a gzip file) opened for reading its decompressed bytes, decompressed by ISA-L (python-isal):
+    half the time zlib takes, for the store build and the import that read a world's files by the gigabyte."""
+    from isal import igzip
+
+    return igzip.open(path, "rb")
+
+
 def _write_gz_lines(path: Path, lines: Iterable[str]) -> None:
     with path.open("wb") as raw, gzip_writer(raw) as gz:
         for line in lines:

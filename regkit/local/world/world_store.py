@@ -28,7 +28,6 @@ be used, and two processes building at once both end with a good store.
 from __future__ import annotations
 
 import atexit
-import gzip
 import hashlib
 import json
 import logging
@@ -48,7 +47,7 @@ from typing import Any, TypeVar, overload
 
 from ..json_lines import dump_text, load_line
 from ..record_codec import RecordCodec
-from .store import FORMAT_VERSION, WORLD_FILES, World, bundled_data_dirs, default_data_dir, write_world
+from .store import FORMAT_VERSION, WORLD_FILES, World, bundled_data_dirs, default_data_dir, gzip_reader, write_world
 
 __all__ = [
     "STORE_FORMAT",
@@ -129,7 +128,7 @@ def _missing_files(data_dir: Path) -> None:
 def _jsonl_lines(path: Path) -> Iterator[tuple[bytes, dict[str, Any]]]:
     """Each record of a ``.jsonl.gz`` file as its line (bytes, no newline) and parsed, one at a time (read in
     blocks of :data:`_READ_BYTES`: ``GzipFile``'s line iteration costs more than the parsing)."""
-    with gzip.open(path, "rb") as handle:
+    with gzip_reader(path) as handle:
         rest = b""
         while block := handle.read(_READ_BYTES):
             lines = (rest + block).split(b"\n")
