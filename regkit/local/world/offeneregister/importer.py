@@ -33,7 +33,6 @@ import multiprocessing
 import os
 import shutil
 import signal
-import tempfile
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
@@ -69,6 +68,8 @@ ATTRIBUTION = (
 )
 _BATCH = 2000
 _STAGE_PREFIX = "company-rows-"  # each mapping process's staged company index rows: company-rows-<pid>.sqlite
+_RUN_PREFIX = "runs-"  # each mapping process's sorted runs of mapped lines: runs-<pid>-<n>
+_KEYS_PREFIX = "keys-"  # each mapping process's link keys of its companies: keys-<pid>
 
 
 @dataclass(frozen=True)
@@ -191,37 +192,40 @@ def _alive(pid: int) -> bool:
 
 
 class _Runs:
-    """Mapped lines sorted by id in runs of at most :data:`RUN_BYTES`, merged back in id order."""
+    """Mapped lines sorted by id in runs of at most ``run_bytes``, written to files ``runs-<pid>-<n>`` in
+    ``directory`` (each mapping process keeps its own), merged back in id order by :func:`_merged`."""
 
-    def __init__(self, directory: Path):
+    def __init__(self, directory: Path, run_bytes: int):
         self.directory = directory
-        self.files: list[BinaryIO] = []
+        self.run_bytes = run_bytes
+        self.files: list[Path] = []
         self.entries: list[tuple[str, int, bytes]] = []
         self.size = 0
+        self.count = 0
 
     def add(self, company_id: str, line: int, entry: bytes) -> None:
         self.entries.append((company_id, line, entry))
         self.size += len(entry) + 40
-        if self.size >= RUN_BYTES:
+        self.count += 1
+        if self.size >= self.run_bytes:
             self.flush()
 
     def flush(self) -> None:
         if not self.entries:
             return
         self.entries.sort(key=lambda e: (e[0], e[1]))
-        handle = tempfile.TemporaryFile(dir=self.directory)
-        handle.writelines(f"{cid}\t{line}\t".encode() + entry + b"\n" for cid, line, entry in self.entries)
-        handle.seek(0)
-        self.files.append(handle)
+        path = self.directory / f"{_RUN_PREFIX}{os.getpid()}-{len(self.files)}"
+        with path.open("wb") as handle:
+            handle.writelines(f"{cid}\t{line}\t".encode() + entry + b"\n" for cid, line, entry in self.entries)
+        self.files.append(path)
         self.entries, self.size = [], 0
 
-    def merged(self) -> Iterator[tuple[str, int, bytes]]:
-        self.flush()
-        return heapq.merge(*(_read_run(f) for f in self.files), key=lambda e: (e[0], e[1]))
 
-    def close(self) -> None:
-        for handle in self.files:
-            handle.close()
+def _merged(files: list[Path]) -> Iterator[tuple[str, int, bytes]]:
+    """The entries of the sorted runs ``files``, in (id, line) order."""
+    with contextlib.ExitStack() as stack:
+        handles = [stack.enter_context(path.open("rb")) for path in files]
+        yield from heapq.merge(*(_read_run(h) for h in handles), key=lambda e: (e[0], e[1]))
 
 
 def _read_run(handle: BinaryIO) -> Iterator[tuple[str, int, bytes]]:
@@ -230,16 +234,66 @@ def _read_run(handle: BinaryIO) -> Iterator[tuple[str, int, bytes]]:
         yield company_id.decode(), int(line), entry
 
 
+class _Spool:
+    """What one mapping process writes: its sorted runs and a line ``<link key>\t<id>`` per company (``keys-<pid>``)
+    for the merge, its companies' search index rows for the index. Kept by the process between batches;
+    :func:`_finish_spool` writes the last run."""
+
+    def __init__(self, directory: Path, run_bytes: int):
+        self.directory = directory
+        self.pid = os.getpid()
+        self.runs = _Runs(directory, run_bytes)
+        self.keys = (directory / f"{_KEYS_PREFIX}{self.pid}").open("wb")
+        self.stage = CompanyRowStage(directory / f"{_STAGE_PREFIX}{self.pid}.sqlite")
+
+    def close(self) -> tuple[list[Path], int]:
+        try:
+            self.runs.flush()
+        finally:
+            self.keys.close()
+            self.stage.close()
+        return self.runs.files, self.runs.count
+
+
+_SPOOL: _Spool | None = None
+
+
+def _spool(directory: Path, run_bytes: int) -> _Spool:
+    """This process's spool for ``directory`` (a forked worker does not reuse its parent's)."""
+    global _SPOOL
+    if _SPOOL is None or _SPOOL.pid != os.getpid() or _SPOOL.directory != directory:
+        _SPOOL = _Spool(directory, run_bytes)
+    return _SPOOL
+
+
+def _finish_spool(directory: Path) -> tuple[int, list[Path], int]:
+    """Write this process's last run and close its keys; return (pid, its run files, its entries)."""
+    global _SPOOL
+    spool, _SPOOL = _SPOOL, None
+    if spool is None or spool.pid != os.getpid() or spool.directory != directory:
+        return os.getpid(), [], 0
+    files, count = spool.close()
+    return spool.pid, files, count
+
+
+_BARRIER: Any = None  # each worker's share of the barrier that hands every worker one _finish_worker
+
+
+def _finish_worker(directory: Path) -> tuple[int, list[Path], int]:
+    """In a worker: :func:`_finish_spool`, once per worker (every worker waits for the others before it returns,
+    so no worker takes two of these)."""
+    finished = _finish_spool(directory)
+    _BARRIER.wait(timeout=600)
+    return finished
+
+
 class _Mapped(NamedTuple):
-    """What a worker hands back for one line that became a company (picklable, ready to spool)."""
+    """What a worker hands back for a line that became a company with company officers to link or warnings (its
+    record went to the worker's spool)."""
 
     line: int
-    company_id: str
-    entry: bytes  # flag \t derived members (JSON) \t the record (JSON)
-    link_key: str
     pending: tuple[str, ...]
     warnings: tuple[tuple[str, str], ...]
-    retrieved: str
     excerpt: bytes  # the start of the line, for the report's samples of warnings
 
 
@@ -253,18 +307,33 @@ class _Bad(NamedTuple):
     excerpt: bytes
 
 
+class _MappedBatch(NamedTuple):
+    """What a worker hands back for a batch: the lines the importer must look at, in line order, and the rest
+    counted."""
+
+    notes: list[_Mapped | _Bad]
+    companies: int
+    retrieved: list[str]  # [earliest, latest] day the batch's records were retrieved, or empty
+    derived: Counter[str]
+
+
 _LOOKUP: CourtLookup | None = None
 
 
-def _map_batch(batch: list[tuple[int, bytes]], stages: Path) -> tuple[list[_Mapped | _Bad], Counter[str]]:
-    """Map a batch of lines (in a worker process, or in this one): JSON → CompanyV1 → the spooled line; stage the
-    companies' search index rows in this process's file in ``stages`` (committed before the batch returns)."""
+def _map_batch(batch: list[tuple[int, bytes]], stages: Path, run_bytes: int) -> _MappedBatch:
+    """Map a batch of lines (in a worker process, or in this one): JSON → CompanyV1 → the line this process
+    spools in ``stages`` (:class:`_Spool`, runs of ``run_bytes``) with its link key; stage the companies' search
+    index rows in this process's file there (committed before the batch returns). Hands back what the report
+    needs."""
     global _LOOKUP
     if _LOOKUP is None:
         _LOOKUP = CourtLookup(bundled_courts())
     parents = wz_parents()
+    spool = _spool(stages, run_bytes)
+    runs, keys = spool.runs, spool.keys
     results: list[_Mapped | _Bad] = []
     derived: Counter[str] = Counter()
+    retrieved: list[str] = []
     rows = []
     for number, raw in batch:
         try:
@@ -284,26 +353,16 @@ def _map_batch(batch: list[tuple[int, bytes]], stages: Path) -> tuple[list[_Mapp
         # what the index keeps does not change when company officers are linked (the merge does that)
         rows.append((number, company_row(record, open_insolvency=False, parents=parents)))
         flag = b"1" if mapped.pending else b"0"
-        entry = flag + b"\t" + dump_line_bytes(mapped.derived) + b"\t" + dump_line_bytes(record)
-        results.append(
-            _Mapped(
-                number,
-                record["id"],
-                entry,
-                mapped.link_key,
-                tuple(key for _, key in mapped.pending),
-                tuple(mapped.warnings),
-                mapped.retrieved,
-                raw[:300] if mapped.warnings else b"",
-            )
-        )
+        runs.add(record["id"], number, flag + b"\t" + dump_line_bytes(mapped.derived) + b"\t" + dump_line_bytes(record))
+        keys.write(f"{mapped.link_key}\t{record['id']}\n".encode())
+        if mapped.retrieved:
+            _widen(retrieved, mapped.retrieved)
+        if mapped.pending or mapped.warnings:
+            pending = tuple(key for _, key in mapped.pending)
+            results.append(_Mapped(number, pending, tuple(mapped.warnings), raw[:300] if mapped.warnings else b""))
     if rows:
-        stage = CompanyRowStage(stages / f"{_STAGE_PREFIX}{os.getpid()}.sqlite")
-        try:
-            stage.add(rows)
-        finally:
-            stage.close()
-    return results, derived
+        spool.stage.add(rows)
+    return _MappedBatch(results, len(rows), retrieved, derived)
 
 
 def _batches(source: SourceLines, limit: int | None, report: ImportReport) -> Iterator[list[tuple[int, bytes]]]:
@@ -324,30 +383,41 @@ def _batches(source: SourceLines, limit: int | None, report: ImportReport) -> It
         yield batch
 
 
-def _worker_start() -> None:
+def _worker_start(barrier: Any) -> None:
     """In a worker: leave Ctrl-C to the importer (it ends the pool), and die with it when it is killed."""
+    global _BARRIER
+    _BARRIER = barrier
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent()  # a SIGKILLed importer takes its workers along instead of orphaning them
 
 
 def _mapped(
-    batches: Iterator[list[tuple[int, bytes]]], workers: int, stages: Path
-) -> Iterator[tuple[list[_Mapped | _Bad], Counter[str]]]:
+    batches: Iterator[list[tuple[int, bytes]]], workers: int, directory: Path, spooled: list[tuple[list[Path], int]]
+) -> Iterator[_MappedBatch]:
     """The batches mapped, in order, by ``workers`` processes (none: here), with a few batches in flight; their
-    company index rows staged in ``stages``."""
+    lines spooled and their company index rows staged in ``directory``. When all are mapped, each process's run
+    files and how many lines it spooled are appended to ``spooled``."""
     if workers < 1:
-        yield from (_map_batch(batch, stages) for batch in batches)
+        try:
+            yield from (_map_batch(batch, directory, RUN_BYTES) for batch in batches)
+            spooled.append(_finish_spool(directory)[1:])
+        finally:
+            _finish_spool(directory)  # an error: nothing of this import stays open in this process
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    pool = context.Pool(workers, initializer=_worker_start)
+    pool = context.Pool(workers, initializer=_worker_start, initargs=(context.Barrier(workers),))
     try:
         pending: deque[Any] = deque()
         for batch in batches:
-            pending.append(pool.apply_async(_map_batch, (batch, stages)))
+            pending.append(pool.apply_async(_map_batch, (batch, directory, RUN_BYTES)))
             if len(pending) > 2 * workers + 1:
                 yield pending.popleft().get()
         while pending:
             yield pending.popleft().get()
+        finished = pool.map(_finish_worker, [directory] * workers, chunksize=1)
+        if len({pid for pid, _, _ in finished}) != workers:
+            raise RuntimeError(f"the mapping processes did not each finish their spool: {finished}")
+        spooled.extend((files, count) for _, files, count in finished)
         pool.close()
     finally:
         pool.terminate()
@@ -366,16 +436,19 @@ def _import(
     report = ImportReport(
         source={"file": path.name, "bytes": path.stat().st_size, "format": "OpenCorporates JSON lines"}
     )
-    runs = _Runs(directory)
-    keys_file = tempfile.TemporaryFile(dir=directory)
     wanted: set[str] = set()
     retrieved: list[str] = []
     source = SourceLines(path)
     reported = 0
+    spooled: list[tuple[list[Path], int]] = []
+    companies = 0
     try:
-        for results, derived in _mapped(_batches(source, limit, report), workers, directory):
-            report.derived.update(derived)
-            for result in results:
+        for batch in _mapped(_batches(source, limit, report), workers, directory, spooled):
+            report.derived.update(batch.derived)
+            companies += batch.companies
+            for day in batch.retrieved:
+                _widen(retrieved, day)
+            for result in batch.notes:
                 if isinstance(result, _Bad):
                     report.count(result.kind, result.line, result.detail, result.excerpt)
                     if result.kind in ("no_register_number", "unknown_court"):
@@ -388,10 +461,6 @@ def _import(
                     if strict:
                         raise _strict_error(kind, result.line, detail)
                 wanted.update(result.pending)
-                if result.retrieved:
-                    _widen(retrieved, result.retrieved)
-                keys_file.write(f"{result.link_key}\t{result.company_id}\n".encode())
-                runs.add(result.company_id, result.line, result.entry)
             if progress is not None and report.lines - reported >= 100_000:
                 reported = report.lines
                 progress(report.lines)
@@ -399,12 +468,14 @@ def _import(
             report.count("truncated_file", report.lines, source.truncated, source.partial)
             if strict:
                 raise _strict_error("truncated_file", report.lines, source.truncated)
+        if sum(count for _, count in spooled) != companies:  # a worker lost (killed, replaced): never silently
+            raise RuntimeError(f"{companies} companies were mapped, their spools hold {spooled}")
         mapped(sorted(directory.glob(f"{_STAGE_PREFIX}*")))
-        links = _resolve_links(keys_file, wanted)
-        _write_world(directory, runs, links, report)
+        links = _resolve_links(sorted(directory.glob(f"{_KEYS_PREFIX}*")), wanted)
+        _write_world(directory, sorted(file for files, _ in spooled for file in files), links, report)
     finally:
-        runs.close()
-        keys_file.close()
+        for leftover in (*directory.glob(f"{_KEYS_PREFIX}*"), *directory.glob(f"{_RUN_PREFIX}*")):
+            leftover.unlink()
     meta = _meta(report, retrieved)
     write_meta(directory / "world.json", meta)
     (directory / "import-report.json").write_text(
@@ -437,24 +508,25 @@ def _strict_error(kind: str, line: int, detail: str) -> ValidationError:
     )
 
 
-def _resolve_links(keys_file: BinaryIO, wanted: set[str]) -> dict[str, str]:
+def _resolve_links(keys_files: list[Path], wanted: set[str]) -> dict[str, str]:
     """Each wanted name-and-seat key that exactly one company of the world has → that company's id."""
     found: dict[str, set[str]] = {}
-    keys_file.seek(0)
-    for raw in keys_file:
-        key, _, company_id = raw.rstrip(b"\n").decode().rpartition("\t")
-        if key in wanted:
-            found.setdefault(key, set()).add(company_id)
+    for path in keys_files:
+        with path.open("rb") as keys:
+            for raw in keys:
+                key, _, company_id = raw.rstrip(b"\n").decode().rpartition("\t")
+                if key in wanted:
+                    found.setdefault(key, set()).add(company_id)
     return {key: next(iter(ids)) for key, ids in found.items() if len(ids) == 1}
 
 
-def _write_world(directory: Path, runs: _Runs, links: dict[str, str], report: ImportReport) -> None:
+def _write_world(directory: Path, runs: list[Path], links: dict[str, str], report: ImportReport) -> None:
     # ISA-L: a sixth of the CPU zlib's fastest level takes, and the full file's world stays far below 6 GB
     companies = GzipLines(directory / "companies.jsonl.gz", fast=True)
     derived = GzipLines(directory / "derived.jsonl.gz", fast=True)
     try:
         previous: tuple[str, int] | None = None
-        for company_id, line, entry in runs.merged():
+        for company_id, line, entry in _merged(runs):
             if previous is not None and previous[0] == company_id:
                 report.collided(line, company_id, previous[1])
                 continue
