@@ -1,8 +1,9 @@
 """``regkit world import offeneregister``: stream the bulk file into a world directory the register serves.
 
 Two passes, little in memory. The first streams the source (:class:`~.reader.SourceLines`), maps every record
-(:func:`~.mapping.map_record`), and spools the mapped lines in sorted runs of at most :data:`RUN_BYTES` to
-temporary files, plus one line per company of its name and seat (for linking company officers). Between the
+(:func:`~.mapping.map_record`) in worker processes; each worker spools its mapped lines in sorted runs of at most
+:data:`RUN_BYTES` to files of its own in the partial directory, plus one line per company of its name and seat
+(for linking company officers), and hands the importer only what the report needs. Between the
 passes the company officers' name-and-seat keys are looked up among the companies: a key that matches exactly
 one company gets its id. The second pass merges the runs in id order into ``companies.jsonl.gz`` (filling in
 those ids; a second record with an id already written is counted as ``id_collision``, never silently dropped)
