@@ -238,3 +238,34 @@ def test_limit_reads_the_first_lines_only(tmp_path, records) -> None:
     assert report["lines"] == report["imported"] == 120
     world = read_world(tmp_path / "world")
     assert {c["name"]["name"] for c in world.companies.values()} == {r["name"] for r in records[:120]}
+
+
+def test_a_killed_mapping_process_stops_the_import(tmp_path, big_file) -> None:
+    """A mapping process killed mid-import (as the kernel's out-of-memory killer would) stops the import at once
+    with a message that says what happened, instead of waiting for the lost batch for ever; nothing is left."""
+    out = tmp_path / "world"
+    process = subprocess.Popen(
+        import_command(str(big_file), "--out", str(out)), cwd=ROOT, stderr=subprocess.PIPE, text=True
+    )
+    partial = tmp_path / f"world.partial-{process.pid}"
+    deadline = time.monotonic() + 120
+    keys: list[Path] = []
+    while not keys:  # a mapping process has mapped its first batch: it writes keys-<its pid>
+        assert process.poll() is None, "the import finished before a mapping process was seen"
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+        keys = list(partial.glob("keys-*")) if partial.is_dir() else []
+    others = psutil.Process(process.pid).children(recursive=True)
+    os.kill(int(keys[0].name.removeprefix("keys-")), signal.SIGKILL)
+    try:
+        _, stderr = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("the import waited on after one of its mapping processes was killed")
+    assert process.returncode == 1
+    assert "a mapping process of the import died" in stderr and "run the import again" in stderr
+    assert "Traceback" not in stderr
+    assert not out.exists()
+    assert not list(tmp_path.glob("world.partial-*"))
+    gone, alive = psutil.wait_procs(others, timeout=10)
+    assert not [p for p in alive if _status(p) not in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)]

@@ -149,9 +149,7 @@ def _first_of_each_id(conn: sqlite3.Connection, ids: list[str]) -> str:
     return "WHERE (company_id, line) NOT IN (SELECT company_id, line FROM temp.dropped)"
 
 
-def _index_staged(
-    conn: sqlite3.Connection, stages: list[str], dense_min: int, *, ids: list[str] | None = None
-) -> None:
+def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int, *, ids: list[str] | None = None) -> None:
     """Write every table of the index into ``conn`` from the ``staged`` tables ``stages`` (qualified names).
     ``ids``: the narrow tables of their company ids and lines, where repeated ids are looked for; ``None``: the
     caller knows the ids are unique (a world's records), so no pass looks for repeated ones."""

@@ -81,7 +81,7 @@ def _add_import(actions: argparse._SubParsersAction) -> None:
 
 
 def _import_offeneregister(args: argparse.Namespace) -> int:
-    from regkit.errors import ValidationError
+    from regkit.errors import RegkitError, ValidationError
 
     from .offeneregister import import_offeneregister
 
@@ -97,6 +97,9 @@ def _import_offeneregister(args: argparse.Namespace) -> int:
     except ValidationError as error:
         print(f"regkit world import offeneregister: {error}", file=sys.stderr)
         return 2
+    except RegkitError as error:  # the import itself failed (a mapping process died): nothing was written
+        print(f"regkit world import offeneregister: {error}", file=sys.stderr)
+        return 1
     seconds = time.perf_counter() - started
     report = imported.report
     print(

@@ -21,7 +21,10 @@ compares every table).
 
 Everything is written into ``DIR.partial-<pid>`` beside ``DIR`` and renamed to ``DIR`` at the end: an
 interrupted import (Ctrl-C, a kill) leaves no half world at ``DIR`` (a later import removes partial directories
-of processes that are gone). The output depends on the input only (fixed gzip headers, id order, no times).
+of processes that are gone). A mapping process that dies (killed, out of memory) stops the import with a
+:class:`~regkit.errors.RegkitError` at once (the processes are a :class:`~concurrent.futures.ProcessPoolExecutor`,
+which notices; a ``multiprocessing.Pool`` would wait for the lost batch for ever). The output depends on the
+input only (fixed gzip headers, id order, no times).
 """
 
 from __future__ import annotations
@@ -37,11 +40,13 @@ import signal
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, NamedTuple
 
-from regkit.errors import ValidationError
+from regkit.errors import RegkitError, ValidationError
 from regkit.schema.courts import courts as bundled_courts
 
 from ...json_lines import dump_line_bytes, load_line
@@ -134,6 +139,9 @@ def import_offeneregister(
     ------
     ValidationError
         ``source`` missing, ``out`` not empty, ``limit`` below 1, or (with ``strict``) the first bad line.
+    RegkitError
+        A mapping process died (killed, out of memory) or lost what it had mapped: the import stops, nothing
+        is left at ``out``.
     """
     path = Path(source)
     target = Path(out)
@@ -406,23 +414,36 @@ def _mapped(
             _finish_spool(directory)  # an error: nothing of this import stays open in this process
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    pool = context.Pool(workers, initializer=_worker_start, initargs=(context.Barrier(workers),))
+    barrier = context.Barrier(workers)
+    # an executor, not multiprocessing.Pool: a worker that dies (killed, out of memory) breaks it, and every
+    # result then raises BrokenProcessPool; a Pool would replace the worker and wait for its batch for ever
+    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_start, initargs=(barrier,))
+    pending: deque[Future[_MappedBatch]] = deque()
+    finished_cleanly = False
     try:
-        pending: deque[Any] = deque()
         for batch in batches:
-            pending.append(pool.apply_async(_map_batch, (batch, directory, RUN_BYTES)))
+            pending.append(executor.submit(_map_batch, batch, directory, RUN_BYTES))
             if len(pending) > 2 * workers + 1:
-                yield pending.popleft().get()
+                yield pending.popleft().result()
         while pending:
-            yield pending.popleft().get()
-        finished = pool.map(_finish_worker, [directory] * workers, chunksize=1)
+            yield pending.popleft().result()
+        finished = list(executor.map(_finish_worker, [directory] * workers))
         if len({pid for pid, _, _ in finished}) != workers:
             raise RuntimeError(f"the mapping processes did not each finish their spool: {finished}")
         spooled.extend((files, count) for _, files, count in finished)
-        pool.close()
+        finished_cleanly = True
+    except BrokenProcessPool as error:
+        raise RegkitError(
+            "a mapping process of the import died (killed, or out of memory?); the import stopped and left nothing "
+            "at the world directory",
+            suggestion="run the import again (if memory is short, close other programs first)",
+        ) from error
     finally:
-        pool.terminate()
-        pool.join()
+        if not finished_cleanly:
+            barrier.abort()  # a worker waiting in _finish_worker returns at once
+            for future in pending:
+                future.cancel()
+        executor.shutdown(wait=True, cancel_futures=True)
 
 
 def _import(
@@ -470,7 +491,12 @@ def _import(
             if strict:
                 raise _strict_error("truncated_file", report.lines, source.truncated)
         if sum(count for _, count in spooled) != companies:  # a worker lost (killed, replaced): never silently
-            raise RuntimeError(f"{companies} companies were mapped, their spools hold {spooled}")
+            raise RegkitError(
+                f"{companies} companies were mapped, but the mapping processes' spools hold "
+                f"{sum(count for _, count in spooled)}: a mapping process was lost; the import stopped and left "
+                "nothing at the world directory",
+                suggestion="run the import again",
+            )
         mapped(sorted(directory.glob(f"{_STAGE_PREFIX}*")))
         links = _resolve_links(sorted(directory.glob(f"{_KEYS_PREFIX}*")), wanted)
         _write_world(directory, sorted(file for files, _ in spooled for file in files), links, report)
