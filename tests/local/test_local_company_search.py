@@ -9,6 +9,7 @@ from __future__ import annotations
 import doctest
 import itertools
 import math
+import types
 import typing
 
 import pytest
@@ -609,3 +610,36 @@ def test_the_register_accepts_exactly_what_the_document_accepts(api, body):
     response = api().post(SEARCH, json=body)  # every answer is also checked against the document
     assert response.status_code in (200, 400), response.text[:300]
     assert (response.status_code == 200) == documented(body), (body, response.text[:300])
+
+
+def test_columns_with_one_value_for_every_company_filter_as_the_records_say(catalog):
+    """An OffeneRegister world holds no capital, financials, insolvencies or LEIs and often one status or
+    currency: the index writes such columns without reading them row by row. Every filter still selects what
+    the records say — over a world where each of those columns holds one value (or none) for every company."""
+    companies = {}
+    for company_id, company in catalog.world.companies.items():
+        company = dict(company, status="active", indicators=[], insolvencies=[], lei=None)
+        company["capital"] = None
+        companies[company_id] = company
+    oracle = CompanyOracle(types.SimpleNamespace(companies=companies, insolvencies={}))
+    index = CompanyIndex.in_memory(company_row(c, open_insolvency=False) for c in companies.values())
+    filters = [
+        *FILTERS,
+        {"field": "status", "value": "active"},
+        {"field": "status", "values": ["liquidation", "inactive"]},
+        {"field": "capital_currency", "value": "EUR"},
+        {"field": "capital_amount", "min": "0"},
+        {"field": "revenue", "min": "-1e12"},
+        {"field": "has_lei", "value": "false"},
+        {"field": "had_insolvency", "value": "false"},
+    ]
+    try:
+        for item in filters:
+            request = parse_company_search({"filters": [item], "pagination": {"per_page": 100}})
+            results, total = index.search(request)
+            expected = oracle.search(None, [item])
+            assert (total, ids(results)) == (len(expected), expected[:100]), item
+        everyone = parse_company_search({"filters": [{"field": "active", "value": "true"}]})
+        assert index.search(everyone)[1] == len(companies)  # the constant column selects every company
+    finally:
+        index.close()
