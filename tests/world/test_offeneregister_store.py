@@ -86,6 +86,7 @@ def test_the_imported_store_indexes_what_the_files_hold(tmp_path, source, record
     imported = import_offeneregister(source, tmp_path / "world", workers=workers)
     assert imported.report.counts["id_collision"] == 2
     assert not list(imported.directory.glob("company-rows-*")), "the staged rows are removed"
+    assert not list(imported.directory.rglob("*.columns")), "the filter columns' scratch file is removed"
     again = build_store(imported.directory, tmp_path / "from-files", processes=1)
 
     ours = _index_contents(imported.store / SEARCH / INDEX_FILES["companies"])

@@ -33,11 +33,14 @@ import os
 import sqlite3
 import uuid
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..record_codec import RecordCodec
+from .company_columns import TABLES as COLUMN_TABLES
 from .company_columns import CompanyColumns
 from .company_rows import COLUMNS, CompanyRow
 from .company_terms import DENSE_MIN, CompanyPlan, CompanyTerms, in_column, rowids
@@ -53,8 +56,10 @@ _TABLES = """
 CREATE TABLE companies (rowid INTEGER PRIMARY KEY, result BLOB NOT NULL);
 CREATE VIRTUAL TABLE companies_fts USING fts5(
     name, other, content='', columnsize=0, tokenize='unicode61 remove_diacritics 2', prefix='1 2 3 4');
-CREATE TABLE company_order (name TEXT PRIMARY KEY, data BLOB NOT NULL);
 """
+_ORDER_TABLE = "CREATE TABLE company_order (name TEXT PRIMARY KEY, data BLOB NOT NULL)"
+#: The tables :func:`_write_columns` fills (copied from the scratch file of a threaded build).
+_COLUMN_TABLE_NAMES = ("company_columns", "company_labels", "company_text", "company_industry", "company_order")
 _VALUES = [f"v{i}" for i in range(len(COLUMNS))]
 _STAGED = ("company_id", "name_length", "result", "name", "other", "industry", *_VALUES)
 _STAGE_COLUMNS = f"(line INTEGER NOT NULL, {', '.join(_STAGED)})"
@@ -149,11 +154,21 @@ def _first_of_each_id(conn: sqlite3.Connection, ids: list[str]) -> str:
     return "WHERE (company_id, line) NOT IN (SELECT company_id, line FROM temp.dropped)"
 
 
-def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int, *, ids: list[str] | None = None) -> None:
+def _index_staged(
+    conn: sqlite3.Connection,
+    stages: list[str],
+    dense_min: int,
+    *,
+    ids: list[str] | None = None,
+    scratch: str | None = None,
+) -> None:
     """Write every table of the index into ``conn`` from the ``staged`` tables ``stages`` (qualified names).
     ``ids``: the narrow tables of their company ids and lines, where repeated ids are looked for; ``None``: the
-    caller knows the ids are unique (a world's records), so no pass looks for repeated ones."""
+    caller knows the ids are unique (a world's records), so no pass looks for repeated ones. ``scratch``: a file
+    (not there yet) in which a thread builds the filter columns while ``conn`` builds the full-text index;
+    ``None``: one after the other, in ``conn``."""
     conn.executescript(_TABLES)
+    conn.execute(_ORDER_TABLE)
     staged = " UNION ALL ".join(f"SELECT line, {', '.join(_STAGED)} FROM {stage}" for stage in stages)
     kept = "" if ids is None else _first_of_each_id(conn, ids)
     # rowid order is result order within each rank: the current name's length, then the id. Rows inserted in that
@@ -169,46 +184,31 @@ def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int, *
     codec = RecordCodec.sample(conn.execute(sample, (rowid,)).fetchone()[0] for rowid in range(1, size + 1, step))
     conn.create_function("encoded", 1, codec.encode, deterministic=True)
     conn.execute("INSERT INTO companies (rowid, result) SELECT rowid, encoded(result) FROM temp.ordered")
-    # one bulk insert in rowid order, merged once by 'optimize': FTS5's automatic merges in between are wasted
-    conn.execute("INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 0)")
-    with contextlib.suppress(sqlite3.OperationalError):  # an option FTS5 does not document: without it, only slower
-        conn.execute("INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ?)", (_FTS_HASH_BYTES,))
-    conn.execute("INSERT INTO companies_fts (rowid, name, other) SELECT rowid, name, other FROM temp.ordered")
-    conn.execute("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')")
-    conn.execute("INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 4)")  # FTS5's default again
-    # the filter values without the results and texts: read once per column below, so a slim copy is read
-    conn.execute(f"CREATE TEMP TABLE slim (position INTEGER PRIMARY KEY, company_id, industry, {', '.join(_VALUES)})")
-    conn.execute(
-        f"INSERT INTO temp.slim SELECT rowid - 1, company_id, industry, {', '.join(_VALUES)} FROM temp.ordered"
-    )
-    conn.execute("DROP TABLE temp.ordered")
-
-    # a column with one value for every company is not read row by row (an OffeneRegister world has no amounts,
-    # capital, insolvencies or LEIs: half the columns): the count, least and greatest value of each, in one scan
-    spans = conn.execute(
-        f"SELECT {', '.join(f'count({v}), min({v}), max({v})' for v in _VALUES)} FROM temp.slim"
-    ).fetchone()
-
-    def values(name: str) -> Iterator[list[Any]]:
-        column = COLUMNS.index(name)
-        count, least, greatest = spans[3 * column : 3 * column + 3]
-        if count == 0 or (count == size and least == greatest):
-            for start in range(0, size, _CHUNK):
-                yield [least] * min(_CHUNK, size - start)  # least is None when every value is
-            return
-        cursor = conn.execute(f"SELECT {_VALUES[column]} FROM temp.slim ORDER BY position")
-        while chunk := cursor.fetchmany(_CHUNK):
-            yield list(map(_first, chunk))
-
-    counts = CompanyColumns.write(conn, size, values)
-    CompanyColumns.write_industry(
-        conn, conn.execute("SELECT position, industry FROM temp.slim WHERE industry != '' ORDER BY position")
-    )
-    by_id = np.fromiter(
-        map(_first, conn.execute("SELECT position FROM temp.slim ORDER BY company_id")), dtype=np.int32, count=size
-    )
-    conn.execute("INSERT INTO company_order (name, data) VALUES ('by_id', ?)", (by_id.tobytes(),))
-    conn.execute("DROP TABLE temp.slim")
+    # the filter values without the results and texts: read once per column, so a slim copy is read
+    slim = f"position INTEGER PRIMARY KEY, company_id, industry, {', '.join(_VALUES)}"
+    slimmed = f"SELECT rowid - 1, company_id, industry, {', '.join(_VALUES)} FROM temp.ordered"
+    with contextlib.ExitStack() as stack:
+        if scratch is None:
+            conn.execute(f"CREATE TEMP TABLE slim ({slim})")
+            conn.execute(f"INSERT INTO temp.slim {slimmed}")
+            _write_text(conn)
+            conn.execute("DROP TABLE temp.ordered")
+            counts = _write_columns(conn, "temp.slim", size)
+            conn.execute("DROP TABLE temp.slim")
+        else:
+            # the filter columns are built in a file of their own by a thread while this connection builds the
+            # full-text index (SQLite releases the GIL while it runs a statement), then copied in
+            conn.commit()  # no ATTACH or DETACH inside a transaction
+            conn.execute("ATTACH DATABASE ? AS columns", (scratch,))
+            conn.execute(f"CREATE TABLE columns.slim ({slim})")
+            conn.execute(f"INSERT INTO columns.slim {slimmed}")
+            conn.commit()
+            conn.execute("DETACH DATABASE columns")
+            columns = stack.enter_context(ThreadPoolExecutor(1)).submit(_write_columns_apart, scratch, size)
+            _write_text(conn)
+            conn.execute("DROP TABLE temp.ordered")
+            counts = columns.result()
+            _copy_columns(conn, scratch)
     CompanyTerms.write(conn, size, dense_min)
     conn.executemany(
         "INSERT INTO index_meta (key, value) VALUES (?, ?)",
@@ -221,6 +221,74 @@ def _index_staged(conn: sqlite3.Connection, stages: list[str], dense_min: int, *
         ],
     )
     conn.commit()
+
+
+def _write_text(conn: sqlite3.Connection) -> None:
+    """Fill ``companies_fts`` from ``temp.ordered``."""
+    # one bulk insert in rowid order, merged once by 'optimize': FTS5's automatic merges in between are wasted
+    conn.execute("INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 0)")
+    with contextlib.suppress(sqlite3.OperationalError):  # an option FTS5 does not document: without it, only slower
+        conn.execute("INSERT INTO companies_fts (companies_fts, rank) VALUES ('hashsize', ?)", (_FTS_HASH_BYTES,))
+    conn.execute("INSERT INTO companies_fts (rowid, name, other) SELECT rowid, name, other FROM temp.ordered")
+    conn.execute("INSERT INTO companies_fts (companies_fts) VALUES ('optimize')")
+    conn.execute("INSERT INTO companies_fts (companies_fts, rank) VALUES ('automerge', 4)")  # FTS5's default again
+
+
+def _write_columns(conn: sqlite3.Connection, slim: str, size: int) -> dict[str, int]:
+    """Write the filter columns, the industry postings and the id order into ``conn`` from the table ``slim``
+    (``position``, ``company_id``, ``industry`` and the values, one row per company); return the label counts."""
+    # a column with one value for every company is not read row by row (an OffeneRegister world has no amounts,
+    # capital, insolvencies or LEIs: half the columns): the count, least and greatest value of each, in one scan
+    spans = conn.execute(
+        f"SELECT {', '.join(f'count({v}), min({v}), max({v})' for v in _VALUES)} FROM {slim}"
+    ).fetchone()
+
+    def values(name: str) -> Iterator[list[Any]]:
+        column = COLUMNS.index(name)
+        count, least, greatest = spans[3 * column : 3 * column + 3]
+        if count == 0 or (count == size and least == greatest):
+            for start in range(0, size, _CHUNK):
+                yield [least] * min(_CHUNK, size - start)  # least is None when every value is
+            return
+        cursor = conn.execute(f"SELECT {_VALUES[column]} FROM {slim} ORDER BY position")
+        while chunk := cursor.fetchmany(_CHUNK):
+            yield list(map(_first, chunk))
+
+    counts = CompanyColumns.write(conn, size, values)
+    CompanyColumns.write_industry(
+        conn, conn.execute(f"SELECT position, industry FROM {slim} WHERE industry != '' ORDER BY position")
+    )
+    by_id = np.fromiter(
+        map(_first, conn.execute(f"SELECT position FROM {slim} ORDER BY company_id")), dtype=np.int32, count=size
+    )
+    conn.execute("INSERT INTO company_order (name, data) VALUES ('by_id', ?)", (by_id.tobytes(),))
+    return counts
+
+
+def _write_columns_apart(scratch: str, size: int) -> dict[str, int]:
+    """:func:`_write_columns` from the table ``slim`` of the file ``scratch``, into it, on a connection of its own."""
+    conn = sqlite3.connect(scratch)
+    try:
+        conn.execute("PRAGMA journal_mode=OFF")
+        conn.execute("PRAGMA synchronous=OFF")
+        _temporary_tables_on_disk(conn)
+        conn.execute(_ORDER_TABLE)
+        counts = _write_columns(conn, "slim", size)
+        conn.execute("DROP TABLE slim")
+        conn.commit()
+        return counts
+    finally:
+        conn.close()
+
+
+def _copy_columns(conn: sqlite3.Connection, scratch: str) -> None:
+    """Copy the tables :func:`_write_columns_apart` wrote in ``scratch`` into ``conn``."""
+    conn.executescript(COLUMN_TABLES)
+    conn.execute("ATTACH DATABASE ? AS columns", (scratch,))
+    for table in _COLUMN_TABLE_NAMES:
+        conn.execute(f"INSERT INTO main.{table} SELECT * FROM columns.{table}")
+    conn.commit()
+    conn.execute("DETACH DATABASE columns")
 
 
 def _temporary_tables_on_disk(conn: sqlite3.Connection) -> None:
@@ -278,8 +346,13 @@ class CompanyIndex:
     ) -> None:
         """Write the index of the rows staged in the files ``stages`` (:class:`CompanyRowStage`) to the file
         ``path``, atomically, as :meth:`build` does. Of several rows with one company id (in one stage or in
-        several), the one of the smallest source line is kept."""
-        with writing(path) as conn:
+        several), the one of the smallest source line is kept. The filter columns are built by a thread of their
+        own, in a scratch file beside ``path`` (removed at the end), while the full-text index is built."""
+        target = Path(path)
+        scratch = target.with_name(f".{target.name}.{uuid.uuid4().hex}.columns")  # the filter columns' build
+        with contextlib.ExitStack() as cleanup:
+            cleanup.callback(scratch.unlink, missing_ok=True)
+            conn = cleanup.enter_context(writing(path))
             _temporary_tables_on_disk(conn)
             names = []
             conn.execute(f"CREATE TEMP TABLE staged {_STAGE_COLUMNS}")  # stages beyond the attached, if any
@@ -296,7 +369,8 @@ class CompanyIndex:
                     conn.commit()  # no ATTACH or DETACH inside a transaction
                     conn.execute(f"DETACH DATABASE stage{number}")
             names.append("temp.staged")
-            _index_staged(conn, names, dense_min, ids=[name.replace(".staged", ".ids") for name in names])
+            ids = [name.replace(".staged", ".ids") for name in names]
+            _index_staged(conn, names, dense_min, ids=ids, scratch=os.fspath(scratch))
             conn.commit()
             for name in names:
                 if name.startswith("stage"):
