@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from offeneregister_support import sample_records, write_lines
+from offeneregister_support import sample_records, shifted, write_lines
 
 from regkit.local import open_local_register
 from regkit.local.record_codec import RecordCodec
 from regkit.local.search.index_files import INDEX_FILES
 from regkit.local.world.offeneregister import import_offeneregister
-from regkit.local.world.world_store import SEARCH, StoreBuild, StoreError, build_store
+from regkit.local.world.world_store import RECORDS, SEARCH, StoreBuild, StoreError, build_store
 
 _TABLES = (
     "company_columns",
@@ -79,6 +79,43 @@ def _index_contents(path: Path) -> dict[str, Any]:
     finally:
         conn.close()
         copy.unlink()
+
+
+_RECORD_TABLES = (
+    "meta",
+    "companies",
+    "realtime",
+    "insolvencies",
+    "shareholdings",
+    "former_ids",
+    "documents",
+    "persons",
+    "positions",
+    "websites",
+)
+
+
+def _records_contents(path: Path) -> dict[str, Any]:
+    """Every table of a records file, its rows as stored (the records compressed with its dictionary)."""
+    conn = sqlite3.connect(path)
+    try:
+        return {table: conn.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall() for table in _RECORD_TABLES}
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("times", [1, 3])
+def test_the_imported_records_file_is_the_one_the_files_give(tmp_path, records, times) -> None:
+    """The import writes the records file as it merges (workers make each record's persons and positions rows;
+    the dictionary is trained on the first lines): byte for byte the rows :func:`build_store` writes from the
+    finished files, with fewer lines than the dictionary trains on and with more."""
+    source = write_lines(tmp_path / "source.jsonl", shifted(records, times), compress=False)
+    imported = import_offeneregister(source, tmp_path / "world", workers=2)
+    again = build_store(imported.directory, tmp_path / "from-files", processes=1)
+    ours, theirs = _records_contents(imported.store / RECORDS), _records_contents(again / RECORDS)
+    assert len(ours["companies"]) == len(records) * times and len(ours["positions"]) > len(records) * times // 2
+    for table in _RECORD_TABLES:
+        assert ours[table] == theirs[table], table
 
 
 @pytest.mark.parametrize("workers", [0, 2])

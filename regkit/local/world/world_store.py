@@ -55,6 +55,8 @@ __all__ = [
     "SEARCH",
     "StoreError",
     "StoreBuild",
+    "CompanyRecordFeed",
+    "company_store_rows",
     "StoredWorld",
     "RecordTable",
     "ShareholdingRows",
@@ -169,6 +171,37 @@ def _compact(value: Any) -> str:
     return dump_text(value)
 
 
+def company_store_rows(record: dict[str, Any]) -> list[tuple[str, list[Any]]]:
+    """The rows of the records file's tables other than ``companies`` that a company's record gives, as
+    ``(table, row)``: its documents, its natural-person representatives (``persons``) and their positions, its
+    website's host. (The OffeneRegister import makes them in its mapping processes, beside the record.)"""
+    company_id = record["id"]
+    rows: list[tuple[str, list[Any]]] = [
+        ("documents", [document["id"], company_id, _compact(document)]) for document in record.get("documents", ())
+    ]
+    for entry in record.get("representation", ()):
+        person_id = entry.get("id")
+        if not person_id or entry.get("type") != "natural_person":
+            continue
+        details = {"name": entry.get("name"), **(entry.get("natural_person") or {})}
+        rows.append(("persons", [person_id, person_id.lower(), _compact(details)]))
+        if entry["role"] != "SHAREHOLDER":
+            position = {
+                "company_name": record["name"]["name"],
+                "register_id": company_id,
+                "role": entry["role"],
+                "start_date": entry["start_date"],
+                "end_date": entry["end_date"],
+            }
+            rows.append(("positions", [person_id, _compact(position)]))
+    website = (record.get("contact") or {}).get("website_url")
+    if website:
+        from regkit.schema.websites import website_host
+
+        rows.append(("websites", [website_host(website), company_id]))
+    return rows
+
+
 class _Builder:
     """Writes one store file from a world's records, streaming, in batches of :data:`_BATCH` rows."""
 
@@ -217,35 +250,23 @@ class _Builder:
 
     def company(self, line: bytes, record: dict[str, Any], *, realtime: bool = False) -> None:
         company_id = record["id"]
-        self.add("realtime" if realtime else "companies", (company_id, self.codec.encode(line)))
-        self.counts["realtime" if realtime else "companies"] += 1
-        for document in record.get("documents", ()):
-            self.add("documents", (document["id"], company_id, _compact(document)))
         if realtime:
+            self.add("realtime", (company_id, self.codec.encode(line)))
+            self.counts["realtime"] += 1
+            for document in record.get("documents", ()):
+                self.add("documents", (document["id"], company_id, _compact(document)))
             return
-        persons, positions = self.pending["persons"], self.pending["positions"]
-        for entry in record.get("representation", ()):
-            person_id = entry.get("id")
-            if not person_id or entry.get("type") != "natural_person":
-                continue
-            details = {"name": entry.get("name"), **(entry.get("natural_person") or {})}
-            persons.append((person_id, person_id.lower(), _compact(details)))
-            if entry["role"] != "SHAREHOLDER":
-                position = {
-                    "company_name": record["name"]["name"],
-                    "register_id": company_id,
-                    "role": entry["role"],
-                    "start_date": entry["start_date"],
-                    "end_date": entry["end_date"],
-                }
-                positions.append((person_id, _compact(position)))
-                self._rows += 1
-            self._rows += 1
-        website = (record.get("contact") or {}).get("website_url")
-        if website:
-            from regkit.schema.websites import website_host
+        self.company_rows(company_id, line, company_store_rows(record))
 
-            self.add("websites", (website_host(website), company_id))
+    def company_rows(self, company_id: str, line: bytes, rows: Sequence[Sequence[Any]]) -> None:
+        """Add the company ``company_id`` (its record's ``line``) and the rows of the other tables
+        :func:`company_store_rows` made of it."""
+        self.add("companies", (company_id, self.codec.encode(line)))
+        self.counts["companies"] += 1
+        pending = self.pending
+        for table, row in rows:
+            pending[table].append(row)
+        self._rows += len(rows)
 
     def shareholding(self, line: bytes, row: dict[str, Any]) -> None:
         self.add("shareholdings", (self.counts["shareholdings"], row["company_id"], row.get("holder_id"), line))
@@ -282,18 +303,25 @@ class _Builder:
         self.db.close()
 
 
-def _build_file(data_dir: Path, path: Path, source: dict[str, Any]) -> dict[str, int]:
-    """Write ``path`` from the world in ``data_dir``; return the counts. Reads every file once, streaming."""
+def _build_file(
+    data_dir: Path, path: Path, source: dict[str, Any], companies: CompanyRecordFeed | None = None
+) -> dict[str, int]:
+    """Write ``path`` from the world in ``data_dir``; return the counts. Reads every file once, streaming; with
+    ``companies`` (fed every company as ``companies.jsonl.gz`` was written), not ``companies.jsonl.gz``."""
     meta = json.loads((data_dir / "world.json").read_text(encoding="utf-8"))
     if meta.get("format") != FORMAT_VERSION:
         raise ValueError(
             f"{data_dir}/world.json has format {meta.get('format')!r}; this regkit reads {FORMAT_VERSION}."
         )
-    builder = _Builder(path, RecordCodec.sample_file(data_dir / "companies.jsonl.gz"))
+    if companies is None:
+        builder = _Builder(path, RecordCodec.sample_file(data_dir / "companies.jsonl.gz"))
+    else:
+        builder = companies.close()
     try:
         # the persons' order of precedence (first seen wins): representatives, shareholders, debtors
-        for line, record in _jsonl_lines(data_dir / "companies.jsonl.gz"):
-            builder.company(line, record)
+        if companies is None:
+            for line, record in _jsonl_lines(data_dir / "companies.jsonl.gz"):
+                builder.company(line, record)
         for line, record in _jsonl_lines(data_dir / "realtime.jsonl.gz"):
             builder.company(line, record, realtime=True)
         for line, row in _jsonl_lines(data_dir / "shareholdings.jsonl.gz"):
@@ -305,6 +333,47 @@ def _build_file(data_dir: Path, path: Path, source: dict[str, Any]) -> dict[str,
         builder.db.close()
         raise
     return builder.counts
+
+
+class CompanyRecordFeed:
+    """A world's companies written into a store's records file as ``companies.jsonl.gz`` is written (by the
+    OffeneRegister import's merge), so that :meth:`StoreBuild.finish` need not read and parse them again.
+
+    :meth:`add` takes each company in the file's order, with the rows :func:`company_store_rows` makes of its
+    record. The records' dictionary is trained on the first lines, as :meth:`RecordCodec.sample_file` trains it
+    on the finished file: the records file holds what :func:`build_store` would write.
+    """
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._first: list[tuple[str, bytes, Sequence[Sequence[Any]]]] = []
+        self._builder: _Builder | None = None
+
+    def add(self, company_id: str, line: bytes, rows: Sequence[Sequence[Any]]) -> None:
+        """Add the next company: its id, its line in ``companies.jsonl.gz`` and its other tables' rows."""
+        if self._builder is not None:
+            self._builder.company_rows(company_id, line, rows)
+            return
+        self._first.append((company_id, line, rows))
+        if len(self._first) >= RecordCodec.SAMPLES:
+            self._start()
+
+    def _start(self) -> _Builder:
+        builder = _Builder(self.path, RecordCodec.sample(line for _, line, _ in self._first))
+        self._builder = builder
+        first, self._first = self._first, []
+        for company_id, line, rows in first:
+            builder.company_rows(company_id, line, rows)
+        return builder
+
+    def close(self) -> _Builder:
+        """The builder every company went to (for :func:`_build_file` to finish)."""
+        return self._builder if self._builder is not None else self._start()
+
+    def abandon(self) -> None:
+        """Close the records file without finishing it (the build failed)."""
+        if self._builder is not None:
+            self._builder.db.close()
 
 
 def _write_json(path: Path, content: dict[str, Any]) -> None:
@@ -361,7 +430,9 @@ class StoreBuild:
     them in a second process at once, while the importer still writes the world's files; :meth:`finish`, called
     when the files are complete, builds the rest from them. The store is the same as :func:`build_store` makes
     from the finished files, provided the staged rows are those of the files' companies (of several rows with
-    one id, the smallest line's is kept, as the importer keeps the first record of an id).
+    one id, the smallest line's is kept, as the importer keeps the first record of an id). An importer that
+    writes ``companies.jsonl.gz`` itself can feed each company to :meth:`company_records` as it writes it: the
+    records file is then written with it, not read back from the file.
 
     Use it as a context manager: leaving the block without :meth:`finish` (an error, an interrupt) ends the
     second process and removes what was built.
@@ -382,6 +453,7 @@ class StoreBuild:
         self.company_stages = None if company_stages is None else list(company_stages)
         self.building: Path | None = None
         self._indexes: _RecordIndexBuild | None = None
+        self._companies: CompanyRecordFeed | None = None
 
     def __enter__(self) -> StoreBuild:
         if self.company_stages is None:
@@ -401,6 +473,15 @@ class StoreBuild:
         )
         return self._indexes.__enter__()
 
+    def company_records(self) -> CompanyRecordFeed:
+        """A feed for the companies as ``companies.jsonl.gz`` is written (each one, in the file's order): then
+        :meth:`finish` does not read that file again."""
+        if self.building is None:
+            raise RuntimeError("StoreBuild.company_records() outside its with block")
+        if self._companies is None:
+            self._companies = CompanyRecordFeed(self.building / RECORDS)
+        return self._companies
+
     def finish(self) -> Path:
         """Build the rest from the world's (now complete) files, wait for the second process, put the store in
         place; return ``target``."""
@@ -419,7 +500,8 @@ class StoreBuild:
                 processes = 2 if big and _cores() > 1 else 1
             record_indexes = self._start_indexes(separate=processes > 1)
         record_indexes.check()
-        counts = _build_file(data_dir, building / RECORDS, source)
+        counts = _build_file(data_dir, building / RECORDS, source, self._companies)
+        self._companies = None
         record_indexes.check()
         _write_person_index(building)  # while the second process, if any, still builds its indexes
         record_indexes.finish(building)
@@ -444,6 +526,8 @@ class StoreBuild:
 
     def __exit__(self, *exc_info: Any) -> None:
         try:
+            if self._companies is not None:
+                self._companies.abandon()
             if self._indexes is not None:
                 self._indexes.__exit__(*exc_info)
         finally:

@@ -13,11 +13,14 @@ and ``derived.jsonl.gz`` (per company, the members that were derived). Then ``wo
 The world's store is built as the files are written. In the first pass each mapping process also stages the
 search index row of every company it maps (:class:`~regkit.local.search.company_index.CompanyRowStage`, one file
 ``company-rows-<pid>.sqlite`` per process, removed once indexed): linking company officers does not change them.
-When the first pass ends, a second process builds the company search index from those rows while this one merges
-the runs; the records, the person index and the rest follow from the finished files
-(:class:`~regkit.local.world.world_store.StoreBuild`), as
-:func:`~regkit.local.world.world_store.build_store` builds them (a test builds the company index both ways and
-compares every table).
+Each mapped line also carries the rows of the store's other tables its record gives (its persons and their
+positions: :func:`~regkit.local.world.world_store.company_store_rows`). When the first pass ends, a second process
+builds the company search index from the staged rows while this one merges the runs and writes each company into
+the store's records file as it writes ``companies.jsonl.gz``
+(:class:`~regkit.local.world.world_store.CompanyRecordFeed`); the person index and the rest follow from the
+finished files (:class:`~regkit.local.world.world_store.StoreBuild`), as
+:func:`~regkit.local.world.world_store.build_store` builds them (tests build the store both ways and compare every
+table of the company index and of the records file).
 
 Everything is written into ``DIR.partial-<pid>`` beside ``DIR`` and renamed to ``DIR`` at the end: an
 interrupted import (Ctrl-C, a kill) leaves no half world at ``DIR`` (a later import removes partial directories
@@ -56,7 +59,7 @@ from ..meta import PLANS, SANDBOX_EKRN, TRANSPARENZREGISTER_ACCOUNTS, USERS
 from ..processes import die_with_parent
 from ..spool import GzipLines
 from ..store import write_meta
-from ..world_store import StoreBuild
+from ..world_store import CompanyRecordFeed, StoreBuild, company_store_rows
 from .mapping import DERIVED_RULES, BadRecord, CourtLookup, company_key, map_record
 from .reader import SourceLines
 from .report import KIND_TEXTS, SKIPPED_KINDS, ImportReport
@@ -165,9 +168,11 @@ def import_offeneregister(
             started = time.perf_counter()
             store_build: list[StoreBuild] = []
 
-            def mapped(stages: list[Path]) -> None:
+            def mapped(stages: list[Path]) -> StoreBuild:
                 # the company search index is built from the rows the workers staged, while the files are written
+                # (and the records file with them)
                 store_build.append(stack.enter_context(StoreBuild(partial, company_stages=stages)))
+                return store_build[0]
 
             report = _import(path, partial, limit, strict, progress, count, mapped)
             written = time.perf_counter()
@@ -362,7 +367,9 @@ def _map_batch(batch: list[tuple[int, bytes]], stages: Path, run_bytes: int) -> 
         # what the index keeps does not change when company officers are linked (the merge does that)
         rows.append((number, company_row(record, open_insolvency=False, parents=parents)))
         flag = b"1" if mapped.pending else b"0"
-        runs.add(record["id"], number, flag + b"\t" + dump_line_bytes(mapped.derived) + b"\t" + dump_line_bytes(record))
+        # the store's rows of the record (persons, positions) do not change when company officers are linked either
+        entry = b"\t".join((flag, dump_line_bytes(mapped.derived), dump_line_bytes(company_store_rows(record))))
+        runs.add(record["id"], number, entry + b"\t" + dump_line_bytes(record))
         keys.write(f"{mapped.link_key}\t{record['id']}\n".encode())
         if mapped.retrieved:
             _widen(retrieved, mapped.retrieved)
@@ -453,7 +460,7 @@ def _import(
     strict: bool,
     progress: Callable[[int], None] | None,
     workers: int,
-    mapped: Callable[[list[Path]], None],
+    mapped: Callable[[list[Path]], StoreBuild],
 ) -> ImportReport:
     report = ImportReport(
         source={"file": path.name, "bytes": path.stat().st_size, "format": "OpenCorporates JSON lines"}
@@ -497,9 +504,9 @@ def _import(
                 "nothing at the world directory",
                 suggestion="run the import again",
             )
-        mapped(sorted(directory.glob(f"{_STAGE_PREFIX}*")))
+        records = mapped(sorted(directory.glob(f"{_STAGE_PREFIX}*"))).company_records()
         links = _resolve_links(sorted(directory.glob(f"{_KEYS_PREFIX}*")), wanted)
-        _write_world(directory, sorted(file for files, _ in spooled for file in files), links, report)
+        _write_world(directory, sorted(file for files, _ in spooled for file in files), links, report, records)
     finally:
         for leftover in (*directory.glob(f"{_KEYS_PREFIX}*"), *directory.glob(f"{_RUN_PREFIX}*")):
             leftover.unlink()
@@ -547,7 +554,9 @@ def _resolve_links(keys_files: list[Path], wanted: set[str]) -> dict[str, str]:
     return {key: next(iter(ids)) for key, ids in found.items() if len(ids) == 1}
 
 
-def _write_world(directory: Path, runs: list[Path], links: dict[str, str], report: ImportReport) -> None:
+def _write_world(
+    directory: Path, runs: list[Path], links: dict[str, str], report: ImportReport, records: CompanyRecordFeed
+) -> None:
     # ISA-L: a sixth of the CPU zlib's fastest level takes, and the full file's world stays far below 6 GB
     companies = GzipLines(directory / "companies.jsonl.gz", fast=True)
     derived = GzipLines(directory / "derived.jsonl.gz", fast=True)
@@ -558,7 +567,7 @@ def _write_world(directory: Path, runs: list[Path], links: dict[str, str], repor
                 report.collided(line, company_id, previous[1])
                 continue
             previous = (company_id, line)
-            flag, members, body = entry.split(b"\t", 2)
+            flag, members, rows, body = entry.split(b"\t", 3)
             if flag == b"1":
                 record = load_line(body)
                 derived_members: list[str] = load_line(members)
@@ -566,6 +575,7 @@ def _write_world(directory: Path, runs: list[Path], links: dict[str, str], repor
                 body = dump_line_bytes(record)
                 members = dump_line_bytes(derived_members)
             companies.write(body)
+            records.add(company_id, body, load_line(rows))
             derived.write(b'{"id":"' + company_id.encode() + b'","derived":' + members + b"}")
             report.imported += 1
     finally:
