@@ -9,10 +9,12 @@ no file behind, and an earlier file in place.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import re
 import shutil
+import sqlite3
 
 import pytest
 from company_search_support import CompanyOracle
@@ -20,7 +22,7 @@ from company_search_support import CompanyOracle
 from regkit.local.models.people_index import Person
 from regkit.local.models.person_search import parse_person_search
 from regkit.local.register import open_local_register
-from regkit.local.search import person_index
+from regkit.local.search import company_terms, person_index
 from regkit.local.search.build import record_row
 from regkit.local.search.company_index import CompanyIndex, CompanyRowStage
 from regkit.local.search.company_request import parse_company_search
@@ -134,6 +136,41 @@ def test_rows_staged_in_many_files_answer_as_the_index_built_from_the_rows(catal
         assert staged.search(parse_company_search({"query": "zweitschrift"})) == ([], 0)
     finally:
         staged.close()
+
+
+def test_bitmaps_read_by_threads_are_those_read_in_order(catalog, tmp_path):
+    """A staged build reads the bitmaps of the common words and prefixes in threads, a batch at a time, each on a
+    connection of its own: with words common enough for several batches, the stored words and bitmaps (in their
+    order) are those one connection reads in order, and a search that uses them answers alike."""
+    rows = list(company_rows_of(catalog.world))
+    stages = [CompanyRowStage(tmp_path / f"stage-{i}.sqlite") for i in range(3)]
+    for number, row in enumerate(rows):
+        stages[number % 3].add([(number, row)])
+    for stage in stages:
+        stage.close()
+    threaded, in_order = tmp_path / "threaded.sqlite", tmp_path / "in-order.sqlite"
+    CompanyIndex.build_staged(threaded, [stage.path for stage in stages], dense_min=20)
+    CompanyIndex.build(in_order, rows, dense_min=20)
+    tables = {}
+    for path in (threaded, in_order):
+        conn = sqlite3.connect(path)
+        try:
+            tables[path] = [
+                conn.execute("SELECT * FROM company_terms ORDER BY term").fetchall(),
+                conn.execute("SELECT rowid, * FROM company_bitmaps ORDER BY rowid").fetchall(),
+            ]
+        finally:
+            conn.close()
+    terms, bitmaps = tables[threaded]
+    assert len(bitmaps) > 3 * company_terms.BITMAP_BATCH  # several batches, the last one short
+    assert len(bitmaps) % company_terms.BITMAP_BATCH != 0
+    assert any(any(name) for _, _, name, _ in bitmaps)
+    assert tables[threaded] == tables[in_order]
+    with contextlib.closing(CompanyIndex.open(threaded)) as index:
+        request = parse_company_search({"query": "gmbh", "pagination": {"per_page": 100}})
+        results, total = index.search(request)
+    assert total > 100 and results[0]["company_id"]
+    assert not list(tmp_path.glob(".*"))  # no scratch or temporary file left
 
 
 def test_nothing_staged_is_an_empty_index(tmp_path):

@@ -22,7 +22,9 @@ from __future__ import annotations
 import bisect
 import re
 import sqlite3
+import threading
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -52,6 +54,9 @@ PREFIX_BITMAPS = 3
 #: most ``size / UNION_SHARE`` companies together.
 UNION_TERMS = 64
 UNION_SHARE = 8
+#: Threads that read the bitmaps when the index is written to a file, and keys read per batch between writes.
+BITMAP_THREADS = 2
+BITMAP_BATCH = 16
 
 TABLES = """
 CREATE TABLE company_terms (term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
@@ -99,6 +104,16 @@ def _bit(packed: np.ndarray, position: int) -> bool:
     return bool((packed[position >> 3] >> (7 - (position & 7))) & 1)
 
 
+def _bitmaps(conn: sqlite3.Connection, expression: str, size: int) -> tuple[bytes, bytes]:
+    """The ``np.packbits`` bitmaps of an FTS5 expression: over the current name, and over all text."""
+    maps = []
+    for which in (0, 1):
+        flags = np.zeros(size, dtype=bool)
+        flags[rowids(conn, in_column(expression, which)) - 1] = True
+        maps.append(np.packbits(flags).tobytes())
+    return maps[0], maps[1]
+
+
 def in_column(expression: str, which: int) -> str:
     """The expression restricted to the current name (``which`` 0) or over all text (1)."""
     return f"name : ({expression})" if which == 0 else expression
@@ -122,9 +137,20 @@ class CompanyTerms:
         self._words = sorted(k for k in self.keys if not k.endswith("*"))
 
     @staticmethod
-    def write(conn: sqlite3.Connection, size: int, dense_min: int = DENSE_MIN) -> list[str]:
+    def write(
+        conn: sqlite3.Connection,
+        size: int,
+        dense_min: int = DENSE_MIN,
+        *,
+        readers: Callable[[], sqlite3.Connection] | None = None,
+    ) -> list[str]:
         """Store the words of ``companies_fts`` with their counts and the bitmaps of the common words and prefixes
-        in ``conn``; return the keys with bitmaps."""
+        in ``conn``; return the keys with bitmaps.
+
+        ``readers``: opens another connection to the database of ``conn`` (a file; ``companies_fts`` committed).
+        The bitmaps are then read by :data:`BITMAP_THREADS` threads, each on a connection of its own (SQLite
+        releases the GIL while it runs a query), and stored in the same order as without.
+        """
         conn.executescript(TABLES)
         conn.execute("CREATE VIRTUAL TABLE temp.company_vocabulary USING fts5vocab(main, 'companies_fts', 'row')")
         conn.execute("INSERT INTO company_terms (term, docs) SELECT term, doc FROM temp.company_vocabulary")
@@ -139,13 +165,35 @@ class CompanyTerms:
                 for length in range(1, min(PREFIX_BITMAPS, len(term)) + 1):
                     prefixes[term[:length]] = prefixes.get(term[:length], 0) + docs
         keys += [(f"{p}*", f'"{p}"*') for p, d in sorted(prefixes.items()) if d >= threshold]
-        for key, expression in keys:
-            maps = []
-            for which in (0, 1):
-                flags = np.zeros(size, dtype=bool)
-                flags[rowids(conn, in_column(expression, which)) - 1] = True
-                maps.append(np.packbits(flags).tobytes())
-            conn.execute("INSERT INTO company_bitmaps (key, name, every) VALUES (?, ?, ?)", (key, *maps))
+        insert = "INSERT INTO company_bitmaps (key, name, every) VALUES (?, ?, ?)"
+        if readers is None:
+            for key, expression in keys:
+                conn.execute(insert, (key, *_bitmaps(conn, expression, size)))
+            return [key for key, _ in keys]
+        conn.commit()  # the readers see the words; nothing is written while they read
+        local = threading.local()
+        opened: list[sqlite3.Connection] = []
+        lock = threading.Lock()
+
+        def read(expression: str) -> tuple[bytes, bytes]:
+            reader = getattr(local, "conn", None)
+            if reader is None:
+                reader = local.conn = readers()
+                with lock:
+                    opened.append(reader)
+            return _bitmaps(reader, expression, size)
+
+        try:
+            with ThreadPoolExecutor(BITMAP_THREADS) as pool:
+                # a batch at a time: at most BITMAP_BATCH keys' bitmaps in memory (0.7 MB each at 5.4 M companies)
+                for start in range(0, len(keys), BITMAP_BATCH):
+                    batch = keys[start : start + BITMAP_BATCH]
+                    found = list(pool.map(read, [expression for _, expression in batch]))
+                    conn.executemany(insert, [(key, *maps) for (key, _), maps in zip(batch, found)])
+                    conn.commit()
+        finally:
+            for reader in opened:
+                reader.close()
         return [key for key, _ in keys]
 
     @classmethod
