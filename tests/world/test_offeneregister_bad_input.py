@@ -187,7 +187,7 @@ def test_the_store_process_dies_with_a_killed_import(tmp_path, big_file) -> None
         assert process.poll() is None, "the import finished before its company index was seen being built"
         assert time.monotonic() < deadline
         time.sleep(0.01)
-    builders = [c for c in importer.children() if "--multiprocessing-fork" in _command(c)]
+    builders = [c for c in importer.children() if "regkit.local.world.store_indexes" in _command(c)]
     assert builders, "no store process"
     os.kill(process.pid, signal.SIGKILL)
     process.wait(timeout=60)

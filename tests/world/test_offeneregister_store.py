@@ -10,13 +10,17 @@ second record of an id), nor miss one, nor number them differently.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
 import pytest
-from offeneregister_support import sample_records, shifted, write_lines
+from offeneregister_support import ROOT, sample_records, shifted, write_lines
 
 from regkit.local import open_local_register
 from regkit.local.record_codec import RecordCodec
@@ -164,11 +168,43 @@ def test_a_failing_company_index_process_fails_the_build_and_leaves_nothing(tmp_
     garbage = tmp_path / "company-rows-garbage.sqlite"
     garbage.write_bytes(b"not an SQLite file, " * 100)
     target = tmp_path / "again"
-    with pytest.raises(StoreError, match="search indexes .* failed"):
+    # the helper's own error reaches the caller, not only its exit code
+    with pytest.raises(StoreError, match="search indexes .* failed: DatabaseError: file is not a database"):
         with StoreBuild(imported.directory, target, company_stages=[garbage]) as build:
             build.finish()
     assert not target.exists()
     assert not list(tmp_path.glob(".again.*")), "the building directory is removed"
+
+
+def test_a_script_without_a_main_guard_imports_once(tmp_path, source) -> None:
+    """A script that imports at its top level, without ``if __name__ == "__main__":``, imports once and succeeds.
+    (The store's index process was a multiprocessing "spawn" process, which runs the caller's script again: such a
+    script ran a second import inside it, then failed with "the process ended without a word".)"""
+    script = tmp_path / "import_at_top_level.py"
+    world = tmp_path / "world"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            from regkit.local.world.offeneregister import import_offeneregister
+            print("import started", flush=True)
+            imported = import_offeneregister({str(source)!r}, {str(world)!r})
+            print("imported", imported.report.imported, flush=True)
+            """
+        )
+    )
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))}
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path, env=environment
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("import started") == 1, done.stdout
+    assert (world / "store" / "store.json").is_file()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["import_at_top_level.py", "world"]
+    register = open_local_register(data_dir=world, rate_limit=0)
+    session = register.session(register.default_api_key)
+    answer = session.post(f"{register.base_url}/v1/search/company", json={"query": "gmbh"})
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["pagination"]["total_results"] > 0
 
 
 def test_building_the_store_of_a_missing_world_creates_nothing(tmp_path) -> None:

@@ -31,17 +31,16 @@ import atexit
 import hashlib
 import json
 import logging
-import multiprocessing
 import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 import tempfile
 import threading
 import time
 import uuid
 from collections.abc import Callable, ItemsView, Iterator, Mapping, Sequence, ValuesView
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
@@ -564,31 +563,37 @@ def _cores() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
-def _record_indexes_from_files(
-    data_dir: Path, target: Path, results: Connection, company_stages: list[Path] | None = None
-) -> None:
-    """In a process of its own: build the company and insolvency search indexes of the world in ``data_dir`` from
-    its files into ``target`` (with ``company_stages``: the company index alone, from those staged rows); send
-    ``None`` when done, or the error's text."""
+def build_record_indexes_from_files(data_dir: Path, target: Path, company_stages: list[Path] | None = None) -> None:
+    """Build the company and insolvency search indexes of the world in ``data_dir`` from its files into
+    ``target`` (with ``company_stages``: the company index alone, from those staged rows, removed once indexed).
+    What :mod:`regkit.local.world.store_indexes` runs in a process of its own."""
     from ..search.index_files import build_record_indexes, build_staged_company_index
-    from .processes import die_with_parent
 
-    die_with_parent()  # a build whose parent was killed is of no use: end with it
-    try:
-        if company_stages is not None:
-            build_staged_company_index(target, company_stages)
-            for stage in company_stages:  # indexed: their disk is free before the records are written
-                stage.unlink(missing_ok=True)
-        else:
-            build_record_indexes(
-                target,
-                lambda: (record for _, record in _jsonl_lines(data_dir / "companies.jsonl.gz")),
-                lambda: (record for _, record in _jsonl_lines(data_dir / "insolvencies.jsonl.gz")),
-            )
-    except BaseException as exc:  # the parent raises it: nothing may end this process silently
-        results.send(f"{type(exc).__name__}: {exc}")
-        raise
-    results.send(None)
+    if company_stages is not None:
+        build_staged_company_index(target, company_stages)
+        for stage in company_stages:  # indexed: their disk is free before the records are written
+            stage.unlink(missing_ok=True)
+    else:
+        build_record_indexes(
+            target,
+            lambda: (record for _, record in _jsonl_lines(data_dir / "companies.jsonl.gz")),
+            lambda: (record for _, record in _jsonl_lines(data_dir / "insolvencies.jsonl.gz")),
+        )
+
+
+#: The helper program: the regkit this one imported (its directory first on ``sys.path``, also a checkout or a path
+#: added at run time), then :func:`regkit.local.world.store_indexes.main`.
+_HELPER = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "from regkit.local.world.store_indexes import main; sys.exit(main(sys.argv[2:]))"
+)
+
+
+def _regkit_directory() -> str:
+    """The directory this regkit package was imported from."""
+    import regkit
+
+    return str(Path(regkit.__file__).resolve().parent.parent)
 
 
 class _RecordIndexBuild:
@@ -602,35 +607,41 @@ class _RecordIndexBuild:
     def __init__(self, data_dir: Path, target: Path, *, separate: bool, company_stages: list[Path] | None = None):
         self.data_dir, self.target, self.separate = data_dir, target, separate
         self.company_stages = company_stages
-        self.process: BaseProcess | None = None
-        self.results: Connection | None = None
+        self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> _RecordIndexBuild:
         if self.separate:
-            context = multiprocessing.get_context("spawn")  # never fork a process that may run threads
-            self.results, sending = context.Pipe(duplex=False)
-            self.process = context.Process(
-                target=_record_indexes_from_files,
-                args=(self.data_dir, self.target, sending, self.company_stages),
-                name="regkit-store-search",
-                daemon=True,
+            # a program, not a multiprocessing process: "spawn" would run the caller's main script again in it
+            # (a script without `if __name__ == "__main__":` would import twice, then fail), and a fork of a
+            # process that may run threads is not safe
+            stages = None if self.company_stages is None else [str(stage) for stage in self.company_stages]
+            arguments = {"data_dir": str(self.data_dir), "target": str(self.target), "stages": stages}
+            self.process = subprocess.Popen(
+                [sys.executable, "-c", _HELPER, _regkit_directory(), json.dumps({**arguments, "parent": os.getpid()})],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
             )
-            self.process.start()
-            sending.close()
         return self
+
+    def _failure(self) -> str | None:
+        """Wait for the process; what it reported failing, how it ended when it reported nothing, or ``None``."""
+        assert self.process is not None and self.process.stdout is not None
+        report = self.process.stdout.read()
+        code = self.process.wait()
+        try:
+            error = json.loads(report)["error"]
+        except (ValueError, KeyError, TypeError):
+            return f"the process ended without a word (exit code {code})"
+        return error if error is not None or code == 0 else f"the process ended with exit code {code}"
 
     def check(self) -> None:
         """Raise at once if the second process has failed (rather than after the rest of the build)."""
-        if self.process is not None and self.results is not None and self.process.exitcode not in (None, 0):
-            error = self.results.recv() if self.results.poll() else None
-            raise StoreError(
-                f"Building the search indexes of {self.data_dir} failed: "
-                f"{error or f'the process ended with exit code {self.process.exitcode}'}"
-            )
+        if self.process is not None and self.process.poll() not in (None, 0):
+            raise StoreError(f"Building the search indexes of {self.data_dir} failed: {self._failure()}")
 
     def finish(self, store: Path) -> None:
         """Wait for the second process, or build the indexes here from the store's complete records."""
-        if self.process is None or self.results is None:
+        if self.process is None:
             from ..search.index_files import build_record_indexes
 
             world = StoredWorld(store)
@@ -643,22 +654,17 @@ class _RecordIndexBuild:
             from ..search.index_files import build_insolvency_index
 
             build_insolvency_index(self.target, (p for _, p in _jsonl_lines(self.data_dir / "insolvencies.jsonl.gz")))
-        try:
-            error = self.results.recv()
-        except EOFError:
-            error = f"the process ended without a word (exit code {self.process.exitcode})"
-        self.process.join()
-        if error is not None or self.process.exitcode != 0:
-            raise StoreError(f"Building the search indexes of {self.data_dir} failed: {error}")
+        failure = self._failure()
+        if failure:
+            raise StoreError(f"Building the search indexes of {self.data_dir} failed: {failure}")
 
     def __exit__(self, *exc_info: Any) -> None:
         if self.process is not None:
-            if self.process.is_alive():
+            if self.process.poll() is None:
                 self.process.kill()
-            self.process.join()
-            self.process.close()
-        if self.results is not None:
-            self.results.close()
+            self.process.wait()
+            if self.process.stdout is not None:
+                self.process.stdout.close()
 
 
 def _write_person_index(store: Path) -> None:
