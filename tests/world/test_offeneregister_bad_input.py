@@ -5,10 +5,14 @@ process) leaving no world behind. The bad files are written here from the commit
 from __future__ import annotations
 
 import bz2
+import contextlib
+import errno
 import json
 import os
 import signal
 import subprocess
+import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +20,9 @@ from typing import Any
 import psutil
 import pytest
 from offeneregister_support import ROOT, import_command, run_import, sample_records, shifted, write_lines
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fs_support import fill, tmpfs  # noqa: E402
 
 from regkit.errors import ValidationError
 from regkit.local.world import read_world
@@ -209,6 +216,76 @@ def _command(process: psutil.Process) -> str:
         return " ".join(process.cmdline())
     except psutil.Error:
         return ""
+
+
+@pytest.mark.parametrize("room", ["30m", "160m", "200m"])
+def test_a_full_disk_stops_the_import_at_once_with_what_to_do(tmp_path, big_file, room) -> None:
+    """A real full disk (a tmpfs of ``room``) under ``--out``. The sizes make it run full in different places: 30
+    MB while the records are mapped (a mapping process's spool or staged rows), 160 MB as the mapping processes
+    finish their spools (one waited there for the other for 10 minutes, then failed with a BrokenBarrierError), 200
+    MB in the store's index process. Each time: one line that says a disk ran full, where the room is and what to
+    do, no traceback, exit code 1, nothing left on the disk, no process left."""
+    with tmpfs(tmp_path / "disk", room) as disk:
+        out = disk / "world"
+        process = subprocess.Popen(
+            import_command(str(big_file), "--out", str(out)),
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        importer = psutil.Process(process.pid)
+        helpers: list[psutil.Process] = []
+        while process.poll() is None:
+            with contextlib.suppress(psutil.Error):
+                helpers.extend(c for c in importer.children(recursive=True) if c not in helpers)
+            time.sleep(0.05)
+        try:
+            _, stderr = process.communicate(timeout=300)  # far below the 600 s a worker once waited
+        except subprocess.TimeoutExpired:
+            process.kill()
+            pytest.fail("the import hung after the disk ran full")
+        assert process.returncode == 1, stderr
+        assert "Traceback" not in stderr, stderr
+        message = [line for line in stderr.splitlines() if line.startswith("regkit world import offeneregister:")]
+        assert len(message) == 1, stderr
+        assert "a disk ran full during the import" in message[0]
+        assert f"left nothing at {out}" in message[0]
+        assert f"free at {disk}" in message[0] and "set TMPDIR to move them" in message[0]
+        assert list(disk.iterdir()) == [], "the partial import is removed"
+        assert helpers, "the import started no process"
+        gone, alive = psutil.wait_procs(helpers, timeout=10)
+        assert not [p for p in alive if _status(p) not in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)]
+
+
+def test_a_mapping_process_that_cannot_finish_its_spool_releases_the_others(tmp_path, records, monkeypatch) -> None:
+    """The mapping processes wait for each other after writing their last run (so that each takes one). One whose
+    last run does not fit on the disk breaks that barrier: the others return at once, instead of after the
+    barrier's 600 s timeout, and its own error is the full disk."""
+    from regkit.local.world.offeneregister import importer
+
+    batch = [(number, _line(record)) for number, record in enumerate(records[:2000], 1)]
+    with tmpfs(tmp_path / "disk", "32m") as disk:
+        importer._map_batch(batch, disk, importer.RUN_BYTES)  # staged and kept in memory: no run written yet
+        fill(disk)
+        barrier = threading.Barrier(2)
+        monkeypatch.setattr(importer, "_BARRIER", barrier)
+        outcome: list[BaseException] = []
+
+        def other_process() -> None:
+            try:
+                barrier.wait(timeout=600)
+            except threading.BrokenBarrierError as error:
+                outcome.append(error)
+
+        other = threading.Thread(target=other_process, daemon=True)
+        other.start()
+        with pytest.raises(OSError) as raised:
+            importer._finish_worker(disk)
+        assert raised.value.errno == errno.ENOSPC
+        other.join(timeout=30)
+        assert not other.is_alive(), "the other mapping process still waits for the one that failed"
+        assert len(outcome) == 1
 
 
 def test_an_interrupted_import_cleans_up(tmp_path, big_file) -> None:

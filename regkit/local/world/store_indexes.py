@@ -3,8 +3,9 @@
 :class:`~regkit.local.world.world_store.StoreBuild` starts it as a program (``python -c``) that puts the directory
 of the starting process's regkit first on ``sys.path`` and calls :func:`main` with one JSON argument: ``data_dir``,
 ``target``, ``stages`` (the files of staged company rows, or ``null``) and ``parent`` (the pid of the process that
-started it). It writes one JSON line to its standard output when it ends, ``{"error": null}`` or
-``{"error": "<type>: <message>"}``; anything else it would print goes to its standard error.
+started it). It writes one JSON line to its standard output when it ends: ``{"error": null}``, or
+``{"error": "<type>: <message>", "traceback": "..."}`` with exit code 1 (the starting process raises the error and
+logs the traceback at DEBUG level). Anything else it would print goes to its standard error.
 
 It is started as a program, not with :mod:`multiprocessing`: a ``spawn``ed process imports the caller's main
 script again, so a script that imports a world without ``if __name__ == "__main__":`` would run its whole import a
@@ -15,7 +16,10 @@ from __future__ import annotations
 
 import json
 import sys
+import traceback
 from pathlib import Path
+
+__all__ = ["main"]
 
 
 def main(argv: list[str]) -> int:
@@ -32,10 +36,11 @@ def main(argv: list[str]) -> int:
         build_record_indexes_from_files(
             Path(arguments["data_dir"]), Path(arguments["target"]), None if stages is None else list(map(Path, stages))
         )
-    except BaseException as exc:  # the parent raises it: nothing may end this process silently
-        report.write(json.dumps({"error": f"{type(exc).__name__}: {exc}"}) + "\n")
+    except BaseException as exc:  # the parent raises it (and logs the traceback): nothing ends this silently
+        failure = {"error": f"{type(exc).__name__}: {exc}", "traceback": traceback.format_exc()}
+        report.write(json.dumps(failure) + "\n")
         report.flush()
-        raise
+        return 1
     report.write(json.dumps({"error": None}) + "\n")
     report.flush()
     return 0

@@ -62,6 +62,7 @@ __all__ = [
     "Lookup",
     "StoreDatabase",
     "build_store",
+    "build_record_indexes_from_files",
     "ensure_store",
     "open_world",
     "store_for_world",
@@ -629,9 +630,12 @@ class _RecordIndexBuild:
         report = self.process.stdout.read()
         code = self.process.wait()
         try:
-            error = json.loads(report)["error"]
+            answer = json.loads(report)
+            error = answer["error"]
         except (ValueError, KeyError, TypeError):
             return f"the process ended without a word (exit code {code})"
+        if answer.get("traceback"):
+            logger.debug("The search index process of %s failed:\n%s", self.data_dir, answer["traceback"])
         return error if error is not None or code == 0 else f"the process ended with exit code {code}"
 
     def check(self) -> None:

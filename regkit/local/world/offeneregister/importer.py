@@ -32,7 +32,9 @@ input only (fixed gzip headers, id order, no times).
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
+import errno
 import functools
 import heapq
 import json
@@ -40,6 +42,8 @@ import multiprocessing
 import os
 import shutil
 import signal
+import sqlite3
+import threading
 import time
 from collections import Counter, deque
 from collections.abc import Callable, Iterator
@@ -59,7 +63,7 @@ from ..meta import PLANS, SANDBOX_EKRN, TRANSPARENZREGISTER_ACCOUNTS, USERS
 from ..processes import die_with_parent
 from ..spool import GzipLines
 from ..store import write_meta
-from ..world_store import CompanyRecordFeed, StoreBuild, company_store_rows
+from ..world_store import CompanyRecordFeed, StoreBuild, StoreError, company_store_rows
 from .mapping import DERIVED_RULES, BadRecord, CourtLookup, company_key, map_record
 from .reader import SourceLines
 from .report import KIND_TEXTS, SKIPPED_KINDS, ImportReport
@@ -143,8 +147,9 @@ def import_offeneregister(
     ValidationError
         ``source`` missing, ``out`` not empty, ``limit`` below 1, or (with ``strict``) the first bad line.
     RegkitError
-        A mapping process died (killed, out of memory) or lost what it had mapped: the import stops, nothing
-        is left at ``out``.
+        A mapping process died (killed, out of memory) or lost what it had mapped, or a disk ran full (where
+        ``out`` is, or the temporary directory): the import stops, nothing is left at ``out``, and the message
+        says how much room each place has.
     """
     path = Path(source)
     target = Path(out)
@@ -181,10 +186,55 @@ def import_offeneregister(
         if target.exists():
             target.rmdir()
         os.replace(partial, target)
-    except BaseException:
+    except BaseException as error:
         shutil.rmtree(partial, ignore_errors=True)
+        if _disk_full(error):
+            raise RegkitError(
+                f"a disk ran full during the import ({error}); the import stopped and left nothing at {target}",
+                suggestion="free space, or import to a disk with more room (--out); with the partial import removed, "
+                f"{_room(target.parent)}, and for temporary files {_room(_sqlite_temporary_directory())} (set TMPDIR "
+                "to move them)",
+            ) from error
         raise
     return ImportedWorld(target, report, target / store.name, written - started, built - written)
+
+
+#: How a full disk shows in an error's text: SQLite's result code SQLITE_FULL, and ENOSPC (also as reported by the
+#: store's index process, which runs apart).
+_DISK_FULL_TEXTS = ("database or disk is full", os.strerror(errno.ENOSPC))
+
+
+def _disk_full(error: BaseException) -> bool:
+    """Whether ``error``, or an error it came from, is a full disk (in this process, a mapping process or the
+    store's index process)."""
+    seen: BaseException | None = error
+    looked_at: set[int] = set()
+    while seen is not None and id(seen) not in looked_at:
+        if isinstance(seen, OSError) and seen.errno == errno.ENOSPC:
+            return True
+        if isinstance(seen, (sqlite3.OperationalError, StoreError)) and any(t in str(seen) for t in _DISK_FULL_TEXTS):
+            return True
+        looked_at.add(id(seen))
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _sqlite_temporary_directory() -> str:
+    """Where SQLite writes its temporary files (its documented order: ``SQLITE_TMPDIR``, ``TMPDIR``, ``/var/tmp``,
+    ``/usr/tmp``, ``/tmp``, the working directory): the first writable directory."""
+    for candidate in (os.environ.get("SQLITE_TMPDIR"), os.environ.get("TMPDIR"), "/var/tmp", "/usr/tmp", "/tmp"):
+        if candidate and os.path.isdir(candidate) and os.access(candidate, os.W_OK | os.X_OK):
+            return candidate
+    return os.getcwd()
+
+
+def _room(directory: str | os.PathLike[str]) -> str:
+    """``<free space> free at <directory>``."""
+    try:
+        free = shutil.disk_usage(directory).free
+    except OSError:
+        return f"unknown room at {directory}"
+    return f"{free / 1e9:,.2f} GB free at {directory}" if free >= 1e8 else f"{free / 1e6:,.1f} MB free at {directory}"
 
 
 def _remove_stale_partials(target: Path) -> None:
@@ -296,7 +346,11 @@ _BARRIER: Any = None  # each worker's share of the barrier that hands every work
 def _finish_worker(directory: Path) -> tuple[int, list[Path], int]:
     """In a worker: :func:`_finish_spool`, once per worker (every worker waits for the others before it returns,
     so no worker takes two of these)."""
-    finished = _finish_spool(directory)
+    try:
+        finished = _finish_spool(directory)
+    except BaseException:
+        _BARRIER.abort()  # the other workers wait for this one: they return at once, not after the timeout
+        raise
     _BARRIER.wait(timeout=600)
     return finished
 
@@ -434,7 +488,12 @@ def _mapped(
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
-        finished = list(executor.map(_finish_worker, [directory] * workers))
+        finishing = [executor.submit(_finish_worker, directory) for _ in range(workers)]
+        concurrent.futures.wait(finishing)
+        failed = [error for error in (future.exception() for future in finishing) if error is not None]
+        if failed:  # the worker's own error (a full disk, say), not the others' broken barrier
+            raise next((e for e in failed if not isinstance(e, threading.BrokenBarrierError)), failed[0])
+        finished = [future.result() for future in finishing]
         if len({pid for pid, _, _ in finished}) != workers:
             raise RuntimeError(f"the mapping processes did not each finish their spool: {finished}")
         spooled.extend((files, count) for _, files, count in finished)
