@@ -251,11 +251,33 @@ def test_a_full_disk_stops_the_import_at_once_with_what_to_do(tmp_path, big_file
         assert len(message) == 1, stderr
         assert "a disk ran full during the import" in message[0]
         assert f"left nothing at {out}" in message[0]
-        assert f"free at {disk}" in message[0] and "set TMPDIR to move them" in message[0]
+        assert f"free at {disk}," in message[0] and "set TMPDIR to move them" in message[0]
         assert list(disk.iterdir()) == [], "the partial import is removed"
         assert helpers, "the import started no process"
         gone, alive = psutil.wait_procs(helpers, timeout=10)
         assert not [p for p in alive if _status(p) not in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)]
+
+
+def test_a_full_temporary_directory_is_named_with_its_room(tmp_path, big_file) -> None:
+    """SQLite's temporary files (the company index's sort) go to ``TMPDIR``, not beside the output: when that disk
+    runs full, the message names it, its room and the variable that moves it."""
+    with tmpfs(tmp_path / "small-tmp", "1m") as temporary:
+        out = tmp_path / "world"
+        environment = {**os.environ, "TMPDIR": str(temporary)}
+        environment.pop("SQLITE_TMPDIR", None)
+        done = subprocess.run(
+            import_command(str(big_file), "--out", str(out)),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env=environment,
+        )
+        assert done.returncode == 1, done.stderr
+        assert "Traceback" not in done.stderr, done.stderr
+        assert "a disk ran full during the import" in done.stderr
+        assert f"for temporary files 1.0 MB free at {temporary} (set TMPDIR to move them)" in done.stderr
+        assert not out.exists() and not list(tmp_path.glob("world.partial-*"))
 
 
 def test_a_mapping_process_that_cannot_finish_its_spool_releases_the_others(tmp_path, records, monkeypatch) -> None:

@@ -189,11 +189,11 @@ def import_offeneregister(
     except BaseException as error:
         shutil.rmtree(partial, ignore_errors=True)
         if _disk_full(error):
+            temporary, variable = _sqlite_temporary_directory()
             raise RegkitError(
                 f"a disk ran full during the import ({error}); the import stopped and left nothing at {target}",
                 suggestion="free space, or import to a disk with more room (--out); with the partial import removed, "
-                f"{_room(target.parent)}, and for temporary files {_room(_sqlite_temporary_directory())} (set TMPDIR "
-                "to move them)",
+                f"{_room(target.parent)}, and for temporary files {_room(temporary)} (set {variable} to move them)",
             ) from error
         raise
     return ImportedWorld(target, report, target / store.name, written - started, built - written)
@@ -219,13 +219,15 @@ def _disk_full(error: BaseException) -> bool:
     return False
 
 
-def _sqlite_temporary_directory() -> str:
-    """Where SQLite writes its temporary files (its documented order: ``SQLITE_TMPDIR``, ``TMPDIR``, ``/var/tmp``,
-    ``/usr/tmp``, ``/tmp``, the working directory): the first writable directory."""
+def _sqlite_temporary_directory() -> tuple[str, str]:
+    """Where SQLite writes its temporary files, and the variable that moves them. Its documented order:
+    ``SQLITE_TMPDIR``, ``TMPDIR``, ``/var/tmp``, ``/usr/tmp``, ``/tmp``, the working directory (the first writable
+    directory)."""
+    override = "SQLITE_TMPDIR" if os.environ.get("SQLITE_TMPDIR") else "TMPDIR"
     for candidate in (os.environ.get("SQLITE_TMPDIR"), os.environ.get("TMPDIR"), "/var/tmp", "/usr/tmp", "/tmp"):
         if candidate and os.path.isdir(candidate) and os.access(candidate, os.W_OK | os.X_OK):
-            return candidate
-    return os.getcwd()
+            return candidate, override
+    return os.getcwd(), override
 
 
 def _room(directory: str | os.PathLike[str]) -> str:
