@@ -10,7 +10,6 @@ second record of an id), nor miss one, nor number them differently.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -179,12 +178,16 @@ def test_a_failing_company_index_process_fails_the_build_and_leaves_nothing(tmp_
 def test_a_script_without_a_main_guard_imports_once(tmp_path, source) -> None:
     """A script that imports at its top level, without ``if __name__ == "__main__":``, imports once and succeeds.
     (The store's index process was a multiprocessing "spawn" process, which runs the caller's script again: such a
-    script ran a second import inside it, then failed with "the process ended without a word".)"""
+    script ran a second import inside it, then failed with "the process ended without a word".) The index process
+    imports the script's regkit (found through the script's ``sys.path``), not a ``regkit`` in the working
+    directory."""
     script = tmp_path / "import_at_top_level.py"
     world = tmp_path / "world"
     script.write_text(
         textwrap.dedent(
             f"""
+            import sys
+            sys.path.insert(0, {str(ROOT)!r})
             from regkit.local.world.offeneregister import import_offeneregister
             print("import started", flush=True)
             imported = import_offeneregister({str(source)!r}, {str(world)!r})
@@ -192,14 +195,14 @@ def test_a_script_without_a_main_guard_imports_once(tmp_path, source) -> None:
             """
         )
     )
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (str(ROOT), os.environ.get("PYTHONPATH"))))}
-    done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path, env=environment
-    )
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "regkit").mkdir(parents=True)
+    (elsewhere / "regkit" / "__init__.py").write_text('raise ImportError("a decoy regkit in the working directory")\n')
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=elsewhere)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("import started") == 1, done.stdout
     assert (world / "store" / "store.json").is_file()
-    assert sorted(path.name for path in tmp_path.iterdir()) == ["import_at_top_level.py", "world"]
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["elsewhere", "import_at_top_level.py", "world"]
     register = open_local_register(data_dir=world, rate_limit=0)
     session = register.session(register.default_api_key)
     answer = session.post(f"{register.base_url}/v1/search/company", json={"query": "gmbh"})

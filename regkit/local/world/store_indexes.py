@@ -1,7 +1,7 @@
 """The process that builds a world store's company and insolvency search indexes beside the rest of the build.
 
-:class:`~regkit.local.world.world_store.StoreBuild` starts it as a program (``python -c``) that puts the directory
-of the starting process's regkit first on ``sys.path`` and calls :func:`main` with one JSON argument: ``data_dir``,
+:class:`~regkit.local.world.world_store.StoreBuild` starts it as a program (``python -c``) that takes the starting
+process's ``sys.path`` (so it imports the same regkit) and calls :func:`main` with one JSON argument: ``data_dir``,
 ``target``, ``stages`` (the files of staged company rows, or ``null``) and ``parent`` (the pid of the process that
 started it). It writes one JSON line to its standard output when it ends: ``{"error": null}``, or
 ``{"error": "<type>: <message>", "traceback": "..."}`` with exit code 1 (the starting process raises the error and

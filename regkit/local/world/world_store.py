@@ -582,19 +582,12 @@ def build_record_indexes_from_files(data_dir: Path, target: Path, company_stages
         )
 
 
-#: The helper program: the regkit this one imported (its directory first on ``sys.path``, also a checkout or a path
-#: added at run time), then :func:`regkit.local.world.store_indexes.main`.
+#: The helper program: this process's ``sys.path`` (so it imports the same regkit and libraries, as a
+#: multiprocessing "spawn" child would), then :func:`regkit.local.world.store_indexes.main`.
 _HELPER = (
-    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
     "from regkit.local.world.store_indexes import main; sys.exit(main(sys.argv[2:]))"
 )
-
-
-def _regkit_directory() -> str:
-    """The directory this regkit package was imported from."""
-    import regkit
-
-    return str(Path(regkit.__file__).resolve().parent.parent)
 
 
 class _RecordIndexBuild:
@@ -618,7 +611,7 @@ class _RecordIndexBuild:
             stages = None if self.company_stages is None else [str(stage) for stage in self.company_stages]
             arguments = {"data_dir": str(self.data_dir), "target": str(self.target), "stages": stages}
             self.process = subprocess.Popen(
-                [sys.executable, "-c", _HELPER, _regkit_directory(), json.dumps({**arguments, "parent": os.getpid()})],
+                [sys.executable, "-c", _HELPER, json.dumps(sys.path), json.dumps({**arguments, "parent": os.getpid()})],
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
             )
