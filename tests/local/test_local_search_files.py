@@ -161,7 +161,7 @@ def test_bitmaps_read_by_threads_are_those_read_in_order(catalog, tmp_path):
             ]
         finally:
             conn.close()
-    terms, bitmaps = tables[threaded]
+    _, bitmaps = tables[threaded]
     assert len(bitmaps) > 3 * company_terms.BITMAP_BATCH  # several batches, the last one short
     assert len(bitmaps) % company_terms.BITMAP_BATCH != 0
     assert any(any(name) for _, _, name, _ in bitmaps)
