@@ -328,7 +328,18 @@ def _local_adapter() -> Any:
     try:
         return open_local_register().adapter
     except (sqlite3.DatabaseError, PermissionError, IsADirectoryError, NotADirectoryError) as exc:
+        from regkit.local.config import default_state_path
+        from regkit.local.world.disk_space import LITTLE_ROOM, disk_full, free_bytes, room
+
         where = os.environ.get("REGKIT_LOCAL_STATE")
+        state = default_state_path()
+        free = free_bytes(state.parent)
+        if disk_full(exc) or (free is not None and free < LITTLE_ROOM):  # the file is sound: its disk has no room
+            raise RegkitError(
+                f"no room on the disk of the bundled register's state file {state} ({exc})",
+                suggestion=f"free space there ({room(state.parent)}), or set REGKIT_LOCAL_STATE to a file on a disk "
+                "with room (the file keeps credits, extracts and monitors: do not delete it)",
+            ) from None
         raise RegkitError(
             f"the bundled register's state file cannot be used ({exc})",
             suggestion=(

@@ -220,12 +220,16 @@ def _bind(host: str, port: int) -> socket.socket:
 
 def _open_world(data_dir: Path | None) -> Catalog:
     """Read the world (cached for the application built next), or a :class:`ServeError` saying why not."""
+    from regkit.errors import RegkitError
+
     from .models.catalog import load_catalog
 
     try:
         return load_catalog(data_dir=data_dir)
     except FileNotFoundError as error:  # read_world's message names what is missing and how to build a world
         raise ServeError(str(error), 2) from None
+    except RegkitError as error:  # the world is sound, but its store could not be built (a full disk): say that
+        raise ServeError(f"{error}", 1) from None
     except Exception as error:  # a damaged world file fails in gzip, json or the record layout
         where = data_dir if data_dir is not None else "the bundled world"
         raise ServeError(

@@ -18,6 +18,9 @@ from pathlib import Path
 import pytest
 
 import regkit
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # fs_support
+
 from regkit.local.models.catalog import Catalog, load_catalog
 from regkit.local.world import default_data_dir
 from regkit.local.world.store import WORLD_FILES, World, write_world
@@ -352,3 +355,52 @@ def test_records_are_compressed_with_a_dictionary_kept_in_the_store(stored: Stor
     for company_id, blob in blobs:
         assert decompressor.decompress(blob) == by_id[company_id]
     assert sum(len(blob) for _, blob in blobs) < 0.25 * sum(len(line) for line in by_id.values())
+
+
+def _run_regkit(code_or_command: list[str], environment: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    root = Path(regkit.__file__).resolve().parents[1]
+    return subprocess.run(
+        [sys.executable, *code_or_command],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=root,
+        env={**os.environ, **environment},
+    )
+
+
+def test_a_full_cache_disk_says_so_and_where_to_move_the_store(tmp_path) -> None:
+    """The bundled world's store is built in the world cache on first use. On a full disk, ``regkit.Client()`` and
+    ``regkit serve`` say that a disk ran full and which variable moves the store; they neither blame the register's
+    state file (``regkit.Client()`` told the user to move it away) nor the world (``regkit serve`` told them to
+    rebuild it), and leave nothing half built."""
+    from fs_support import tmpfs
+
+    with tmpfs(tmp_path / "cache", "2m") as cache:
+        environment = {"REGKIT_WORLD_CACHE": str(cache), "REGKIT_LOCAL_STATE": str(tmp_path / "state.sqlite")}
+        client = _run_regkit(["-c", "import regkit; regkit.Client()"], environment)
+        assert client.returncode == 1
+        error = client.stderr.strip().splitlines()[-1]
+        assert error.startswith("regkit.errors.RegkitError: a disk ran full while building the store of the world")
+        assert "set REGKIT_WORLD_CACHE to a directory with more room" in error and f"free at {cache}" in error
+        assert "state file" not in error
+        served = _run_regkit(["-m", "regkit", "serve", "--port", "0"], environment)
+        assert served.returncode == 1
+        assert served.stderr.startswith("regkit serve: a disk ran full while building the store"), served.stderr
+        assert "rebuild it" not in served.stderr and len(served.stderr.strip().splitlines()) == 1
+        assert list(cache.iterdir()) == []
+
+
+def test_a_full_state_disk_is_not_called_a_bad_state_file(tmp_path) -> None:
+    """A state file whose disk is full is sound: the message says there is no room and not to delete the file
+    (it told the user the file was not a register state file)."""
+    from fs_support import fill, tmpfs
+
+    with tmpfs(tmp_path / "state", "1m") as disk:
+        fill(disk)
+        state = disk / "state.sqlite"
+        done = _run_regkit(["-m", "regkit", "credits"], {"REGKIT_LOCAL_STATE": str(state)})
+        assert done.returncode == 1
+        assert f"no room on the disk of the bundled register's state file {state}" in done.stderr, done.stderr
+        assert "do not delete it" in done.stderr and "is not a register state file" not in done.stderr
+        assert "Traceback" not in done.stderr

@@ -46,6 +46,7 @@ from typing import Any, TypeVar, overload
 
 from ..json_lines import dump_text, load_line
 from ..record_codec import RecordCodec
+from .disk_space import disk_full, room, sqlite_temporary_directory
 from .store import FORMAT_VERSION, WORLD_FILES, World, bundled_data_dirs, default_data_dir, gzip_reader, write_world
 
 __all__ = [
@@ -790,6 +791,8 @@ def ensure_store(data_dir: str | os.PathLike[str] | None = None) -> Path:
     ------
     FileNotFoundError
         ``data_dir`` is not a world.
+    RegkitError
+        A disk ran full while the store was built (the message gives the room left and how to move the store).
     """
     directory = (Path(data_dir) if data_dir is not None else default_data_dir()).resolve()
     _missing_files(directory)
@@ -814,9 +817,30 @@ def ensure_store(data_dir: str | os.PathLike[str] | None = None) -> Path:
 
 def _timed_build(directory: Path, target: Path, digest: list[str]) -> Path:
     started = time.perf_counter()
-    built = build_store(directory, target, digest=digest[0] if digest else None)
+    try:
+        built = build_store(directory, target, digest=digest[0] if digest else None)
+    except Exception as exc:
+        if not disk_full(exc):
+            raise
+        from regkit.errors import RegkitError
+
+        temporary, variable = sqlite_temporary_directory()
+        cached = target.parent.resolve() == world_cache_dir().resolve()
+        move = "set REGKIT_WORLD_CACHE to a directory with more room" if cached else "free space there"
+        raise RegkitError(
+            f"a disk ran full while building the store of the world {directory} in {target} ({exc}); nothing was "
+            "left there",
+            suggestion=f"{move} ({room(target.parent)}; a store takes a few times the size of the world's files, "
+            f"{_size(directory) / 1e6:,.1f} MB here), and for temporary files {room(temporary)} (set {variable} to "
+            "move them)",
+        ) from exc
     logger.info("World store for %s ready in %.1f s", directory, time.perf_counter() - started)
     return built
+
+
+def _size(directory: Path) -> int:
+    """The bytes of a world's source files."""
+    return sum((directory / name).stat().st_size for name in WORLD_FILES if (directory / name).is_file())
 
 
 def _cached_store(directory: Path, stamps: list[list[Any]], digest: list[str]) -> Path:

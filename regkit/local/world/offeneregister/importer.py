@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
-import errno
 import functools
 import heapq
 import json
@@ -42,7 +41,6 @@ import multiprocessing
 import os
 import shutil
 import signal
-import sqlite3
 import threading
 import time
 from collections import Counter, deque
@@ -59,11 +57,12 @@ from regkit.schema.courts import courts as bundled_courts
 from ...json_lines import dump_line_bytes, load_line
 from ...search.company_index import CompanyRowStage
 from ...search.company_rows import company_row, wz_parents
+from ..disk_space import disk_full, room, sqlite_temporary_directory
 from ..meta import PLANS, SANDBOX_EKRN, TRANSPARENZREGISTER_ACCOUNTS, USERS
 from ..processes import die_with_parent
 from ..spool import GzipLines
 from ..store import write_meta
-from ..world_store import CompanyRecordFeed, StoreBuild, StoreError, company_store_rows
+from ..world_store import CompanyRecordFeed, StoreBuild, company_store_rows
 from .mapping import DERIVED_RULES, BadRecord, CourtLookup, company_key, map_record
 from .reader import SourceLines
 from .report import KIND_TEXTS, SKIPPED_KINDS, ImportReport
@@ -188,55 +187,15 @@ def import_offeneregister(
         os.replace(partial, target)
     except BaseException as error:
         shutil.rmtree(partial, ignore_errors=True)
-        if _disk_full(error):
-            temporary, variable = _sqlite_temporary_directory()
+        if disk_full(error):
+            temporary, variable = sqlite_temporary_directory()
             raise RegkitError(
                 f"a disk ran full during the import ({error}); the import stopped and left nothing at {target}",
                 suggestion="free space, or import to a disk with more room (--out); with the partial import removed, "
-                f"{_room(target.parent)}, and for temporary files {_room(temporary)} (set {variable} to move them)",
+                f"{room(target.parent)}, and for temporary files {room(temporary)} (set {variable} to move them)",
             ) from error
         raise
     return ImportedWorld(target, report, target / store.name, written - started, built - written)
-
-
-#: How a full disk shows in an error's text: SQLite's result code SQLITE_FULL, and ENOSPC (also as reported by the
-#: store's index process, which runs apart).
-_DISK_FULL_TEXTS = ("database or disk is full", os.strerror(errno.ENOSPC))
-
-
-def _disk_full(error: BaseException) -> bool:
-    """Whether ``error``, or an error it came from, is a full disk (in this process, a mapping process or the
-    store's index process)."""
-    seen: BaseException | None = error
-    looked_at: set[int] = set()
-    while seen is not None and id(seen) not in looked_at:
-        if isinstance(seen, OSError) and seen.errno == errno.ENOSPC:
-            return True
-        if isinstance(seen, (sqlite3.OperationalError, StoreError)) and any(t in str(seen) for t in _DISK_FULL_TEXTS):
-            return True
-        looked_at.add(id(seen))
-        seen = seen.__cause__ or seen.__context__
-    return False
-
-
-def _sqlite_temporary_directory() -> tuple[str, str]:
-    """Where SQLite writes its temporary files, and the variable that moves them. Its documented order:
-    ``SQLITE_TMPDIR``, ``TMPDIR``, ``/var/tmp``, ``/usr/tmp``, ``/tmp``, the working directory (the first writable
-    directory)."""
-    override = "SQLITE_TMPDIR" if os.environ.get("SQLITE_TMPDIR") else "TMPDIR"
-    for candidate in (os.environ.get("SQLITE_TMPDIR"), os.environ.get("TMPDIR"), "/var/tmp", "/usr/tmp", "/tmp"):
-        if candidate and os.path.isdir(candidate) and os.access(candidate, os.W_OK | os.X_OK):
-            return candidate, override
-    return os.getcwd(), override
-
-
-def _room(directory: str | os.PathLike[str]) -> str:
-    """``<free space> free at <directory>``."""
-    try:
-        free = shutil.disk_usage(directory).free
-    except OSError:
-        return f"unknown room at {directory}"
-    return f"{free / 1e9:,.2f} GB free at {directory}" if free >= 1e8 else f"{free / 1e6:,.1f} MB free at {directory}"
 
 
 def _remove_stale_partials(target: Path) -> None:
