@@ -831,16 +831,11 @@ def _timed_build(directory: Path, target: Path, digest: list[str]) -> Path:
             f"a disk ran full while building the store of the world {directory} in {target} ({exc}); nothing was "
             "left there",
             suggestion=f"{move} ({room(target.parent)}; a store takes a few times the size of the world's files, "
-            f"{_size(directory) / 1e6:,.1f} MB here), and for temporary files {room(temporary)} (set {variable} to "
+            f"{sum(size for _, size, _ in source_stamps(directory)) / 1e6:,.1f} MB here), and for temporary files {room(temporary)} (set {variable} to "
             "move them)",
         ) from exc
     logger.info("World store for %s ready in %.1f s", directory, time.perf_counter() - started)
     return built
-
-
-def _size(directory: Path) -> int:
-    """The bytes of a world's source files."""
-    return sum((directory / name).stat().st_size for name in WORLD_FILES if (directory / name).is_file())
 
 
 def _cached_store(directory: Path, stamps: list[list[Any]], digest: list[str]) -> Path:
