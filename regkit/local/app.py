@@ -20,6 +20,7 @@ from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
 
 from regkit.local.world.store import World
+from regkit.schema.formatting import plural
 
 from .config import Config
 from .context import open_context
@@ -71,12 +72,11 @@ def _admit(bound: WorkBound, key: str) -> None:
     if isinstance(admitted, Admission):
         g.admission = admitted
         return
-    count, work = bound.in_flight(key)
-    seconds = max(1, math.ceil(admitted))
+    seconds = max(1, math.ceil(admitted.retry_after))
     raise ApiError(
         "rate_limited",
-        f"This API key has {count} requests in flight (about {work:.2f} s of work expected; all keys "
-        f"{bound.total_in_flight():.2f} s), as many as the register runs at once for it now; retry in "
+        f"This API key has {plural(admitted.requests, 'request')} in flight (about {admitted.work:.2f} s of work "
+        f"expected; all keys {admitted.total:.2f} s), as many as the register runs at once for it now; retry in "
         f"{seconds} s, or send fewer requests at once.",
         headers={"Retry-After": str(seconds)},
     )

@@ -7,8 +7,9 @@ import math
 import threading
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
-__all__ = ["RateLimiter", "WorkBound", "Admission"]
+__all__ = ["RateLimiter", "WorkBound", "Admission", "Refusal"]
 
 #: Buckets kept before full (idle) ones are forgotten, so a flood of addresses cannot grow memory unbounded.
 MAX_BUCKETS = 10_000
@@ -88,6 +89,16 @@ class Admission:
         self.key, self.endpoint, self.reserved, self.started = key, endpoint, reserved, started
 
 
+class Refusal(NamedTuple):
+    """A request :meth:`WorkBound.admit` did not let in: when to try again, and what its key had in flight then
+    (read under the same lock as the decision, so a request that ends meanwhile does not change the account)."""
+
+    retry_after: float
+    requests: int
+    work: float
+    total: float
+
+
 class WorkBound:
     """The work one key may have in flight: at most ``concurrency`` requests and about ``work`` seconds of CPU;
     and all keys together about ``total`` seconds of CPU beyond each key's first request.
@@ -126,7 +137,7 @@ class WorkBound:
     >>> bound.release(first)                           # it took 0.3 s of CPU
     >>> a, b = bound.admit("k", "search"), bound.admit("k", "search")
     >>> isinstance(a, Admission), b                    # 0.3 + 0.3 > 0.5: the second waits
-    (True, 1.0)
+    (True, Refusal(retry_after=1.0, requests=1, work=0.3, total=0.3))
     >>> isinstance(bound.admit("other", "search"), Admission)   # another key is not held back
     True
     """
@@ -153,8 +164,9 @@ class WorkBound:
         self._costs: dict[tuple[str, str], float] = {}  # (key, endpoint) -> expected seconds
         self._lock = threading.Lock()
 
-    def admit(self, key: str, endpoint: str) -> Admission | float:
-        """Let a request of ``key`` to ``endpoint`` in, or return the seconds after which to try again (≥ 1)."""
+    def admit(self, key: str, endpoint: str) -> Admission | Refusal:
+        """Let a request of ``key`` to ``endpoint`` in, or refuse it: the seconds after which to try again (≥ 1),
+        with what the key and all keys had in flight."""
         with self._lock:
             count, reserved = self._in_flight.get(key, (0, 0.0))
             expected = self._costs.get((key, endpoint), 0.0)
@@ -163,7 +175,7 @@ class WorkBound:
                 or (self.work is not None and reserved + expected > self.work)
                 or (self.total is not None and self._total + expected > self.total)
             ):
-                return 1.0
+                return Refusal(1.0, count, reserved, self._total)
             self._in_flight[key] = (count + 1, reserved + expected)
             self._total += expected
         return Admission(key, endpoint, expected, self._cpu())

@@ -8,9 +8,11 @@ client's bulk lookups never meet the bound. Timing is measured by ``benchmarks/b
 
 from __future__ import annotations
 
+import functools
 import string
 import sys
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -20,7 +22,7 @@ import pytest
 import requests
 from local_support import EMPTY, FREE, PAID, RegisterSession, conforming
 
-from regkit.local.ratelimit import Admission, WorkBound
+from regkit.local.ratelimit import Admission, Refusal, WorkBound
 
 #: The dearest company search the interface accepts: 32 filters of 100 one-letter address keywords.
 DEAREST = {"filters": [{"field": "address", "keywords": list((string.ascii_lowercase * 4)[:100])}] * 32}
@@ -87,10 +89,13 @@ def test_a_flood_of_dear_searches_meets_429s_while_another_key_is_served(
     first = check_refusals(flood(served.url, PAID))
     second = check_refusals(flood(served.url, PAID))  # the searches' cost is known now
     watcher.join(timeout=300)
-    # beyond 8 in flight (or the learned work) the key's searches are refused at once; how many arrive while
-    # others still run depends on the machine's speed (test_at_most_eight_requests_of_a_key_run_at_once counts)
+    # beyond 8 in flight the key's dear searches are refused at once; how many arrive while others still run
+    # depends on the machine's speed (test_at_most_eight_requests_of_a_key_run_at_once counts). The second flood
+    # is not counted: the register keeps the answers of one-letter keywords, so its searches cost milliseconds
+    # and the cost learned from the first decays; whether more than 8 of them overlap depends on the machine (a
+    # loaded one sent them one after another: no refusal)
     assert first[429] >= 1 and first[200] >= 1
-    assert second[429] >= 1 and second[200] >= 1
+    assert second[200] >= 1 and second[200] + second[429] == HOSTILE_THREADS
     assert other == [200] * (2 * len(other_ids))
     # the hostile key was charged exactly its answered searches (a 429 costs nothing)
     used = session(served.url, PAID).get("/v1/credits").json()["used_credits"]
@@ -123,14 +128,63 @@ def test_at_most_eight_requests_of_a_key_run_at_once(regkit_serve: Callable[...,
     assert statuses == Counter({200: 8, 429: HOSTILE_THREADS - 8})
 
 
-def test_the_work_bound_learns_a_searchs_cost(regkit_serve: Callable[..., Any]) -> None:
-    # no bound on the count: only the expected work, learned from what the key's earlier searches took
-    served = regkit_serve("--key-concurrency", "0", "--key-work", "10ms")
+def beside_a_held_lookup(url: str, key: str, company_id: str, send: Callable[[], Any]) -> Any:
+    """``send()``'s answer, sent while ``key`` has one realtime lookup in flight: held 5 s inside the register (the
+    court fetch's latency, ``--realtime-latency``) and costing no CPU, so the bound learns nothing from it. The
+    lookup is sent 1.5 s before; its own answer must be a 200."""
+    held: list[requests.Response] = []
+
+    def lookup() -> None:
+        with session(url, key) as opened:
+            held.append(opened.get(f"/v1/company/{company_id}", params={"realtime": "true"}, timeout=120))
+
+    holder = threading.Thread(target=lookup)
+    holder.start()
+    time.sleep(1.5)
+    answer = send()
+    holder.join(timeout=120)
+    assert [a.status_code for a in held] == [200]
+    return answer
+
+
+def test_the_work_bound_learns_a_searchs_cost(regkit_serve: Callable[..., Any], catalog: Any) -> None:
+    # no bound on the count: only the expected work (10 ms), learned from what the key's earlier searches took
+    served = regkit_serve("--key-concurrency", "0", "--key-work", "10ms", "--realtime-latency", "5s")
+    company_id = next(iter(catalog.world.companies))
     with session(served.url, PAID) as opened:
-        assert opened.post("/v1/search/company", json=DEAREST, timeout=120).status_code == 200
-    statuses = check_refusals(flood(served.url, PAID))
-    # the dearest search takes far more than 10 ms of CPU: with one in flight, the others are refused
-    assert statuses[429] >= HOSTILE_THREADS // 2 and statuses[200] >= 1
+        search = functools.partial(opened.post, "/v1/search/company", json=DEAREST, timeout=120)
+        # nothing learned yet: the search is expected to cost nothing and runs beside the held lookup
+        assert beside_a_held_lookup(served.url, PAID, company_id, search).status_code == 200
+        # it took far more than 10 ms of CPU: beside a request in flight, the next one is refused at once
+        refused = beside_a_held_lookup(served.url, PAID, company_id, search)
+        assert check_refusals([refused]) == Counter({429: 1})
+        assert "This API key has 1 request in flight" in refused.json()["error"]["message"]
+        assert search().status_code == 200  # alone, it is let in whatever it costs
+
+
+def test_the_total_bound_holds_a_busy_key_back_and_lets_an_idle_one_in(
+    regkit_serve: Callable[..., Any], catalog: Any
+) -> None:
+    # no bound per key: only the total over all keys (10 ms), beyond each key's first request
+    served = regkit_serve(
+        "--key-concurrency", "0", "--key-work", "0", "--total-work", "10ms", "--realtime-latency", "5s"
+    )
+    company_id = next(iter(catalog.world.companies))
+    for key in (PAID, FREE):  # each key's search cost is learned
+        with session(served.url, key) as opened:
+            assert opened.post("/v1/search/company", json=DEAREST, timeout=120).status_code == 200
+
+    def both() -> tuple[requests.Response, requests.Response]:
+        with session(served.url, PAID) as busy, session(served.url, FREE) as idle:
+            return (
+                busy.post("/v1/search/company", json=DEAREST, timeout=120),
+                idle.post("/v1/search/company", json=DEAREST, timeout=120),
+            )
+
+    refused, answered = beside_a_held_lookup(served.url, PAID, company_id, both)
+    assert check_refusals([refused]) == Counter({429: 1})
+    assert "This API key has 1 request in flight" in refused.json()["error"]["message"]
+    assert answered.status_code == 200  # a key with nothing in flight is always let in
 
 
 def test_heavy_keys_share_the_total_bound_and_a_third_key_is_served(regkit_serve: Callable[..., Any]) -> None:
@@ -148,8 +202,12 @@ def test_heavy_keys_share_the_total_bound_and_a_third_key_is_served(regkit_serve
     for thread in floods:
         thread.join(timeout=300)
     statuses = check_refusals(answers[PAID] + answers[FREE])
-    # at most one search per key runs beside the other's (the total is far below one search's CPU)
-    assert statuses[429] >= 16 and statuses[200] >= 2
+    # how many are refused depends on how fast the machine sends the floods (a loaded one spreads them over several
+    # searches) and on what the searches cost (the register keeps the answers of one-letter keywords: repeats cost
+    # milliseconds, and the learned cost decays): not counted here; the refusal itself is shown without a race by
+    # test_the_total_bound_holds_a_busy_key_back_and_lets_an_idle_one_in
+    assert all(any(a.status_code == 200 for a in answers[key]) for key in (PAID, FREE))
+    assert statuses[200] + statuses[429] == 32
     assert credits == [200] * 20
 
 
@@ -196,15 +254,18 @@ def test_work_bound_counts_learns_and_releases() -> None:
     bound = WorkBound(concurrency=3, work=1.0, cpu_clock=cpu)
     # nothing learned: the count alone bounds
     held = [bound.admit("k", "search") for _ in range(3)]
-    assert all(isinstance(a, Admission) for a in held) and bound.admit("k", "search") == 1.0
+    assert all(isinstance(a, Admission) for a in held) and bound.admit("k", "search") == Refusal(1.0, 3, 0.0, 0.0)
     assert isinstance(bound.admit("other", "search"), Admission)  # keys do not share a bound
     cpu.now += 0.4
     for admission in held:  # each took 0.4 s of CPU by this clock
+        assert isinstance(admission, Admission)
         bound.release(admission)
     assert bound.in_flight("k") == (0, 0.0)
     # 0.4 s learned per search: two fit in 1 s, a third does not; a lookup learned as cheap still fits
     a, b = bound.admit("k", "search"), bound.admit("k", "search")
-    assert isinstance(a, Admission) and isinstance(b, Admission) and bound.admit("k", "search") == 1.0
+    refused = bound.admit("k", "search")
+    assert isinstance(a, Admission) and isinstance(b, Admission) and isinstance(refused, Refusal)
+    assert refused.retry_after == 1.0 and refused.requests == 2 and refused.work == pytest.approx(0.8)
     assert bound.in_flight("k") == (2, pytest.approx(0.8))
     bound.release(a)
     assert bound.in_flight("k") == (1, pytest.approx(0.4))
@@ -243,7 +304,8 @@ def test_work_bound_total_over_all_keys() -> None:
         bound.release(admission)
     a1, b1 = bound.admit("a", "search"), bound.admit("b", "search")
     a2 = bound.admit("a", "search")  # 0.8 + 0.4 > 1.0: a second search of a key that has one in flight waits
-    assert isinstance(a1, Admission) and isinstance(b1, Admission) and a2 == 1.0
+    assert isinstance(a1, Admission) and isinstance(b1, Admission) and isinstance(a2, Refusal)
+    assert (a2.retry_after, a2.requests) == (1.0, 1) and a2.work == a2.total - 0.4 == pytest.approx(0.4)
     assert bound.total_in_flight() == pytest.approx(0.8)
     c1 = bound.admit("c", "search")  # a key with nothing in flight is let in even so
     assert isinstance(c1, Admission) and bound.total_in_flight() == pytest.approx(0.8)  # nothing learned for c
