@@ -22,8 +22,9 @@ from company_search_support import CompanyOracle
 from regkit.local.models.people_index import Person
 from regkit.local.models.person_search import parse_person_search
 from regkit.local.register import open_local_register
-from regkit.local.search import company_terms, person_index
+from regkit.local.search import company_index, company_terms, person_index
 from regkit.local.search.build import record_row
+from regkit.local.search.company_columns import _ColumnBuilder
 from regkit.local.search.company_index import CompanyIndex, CompanyRowStage
 from regkit.local.search.company_request import parse_company_search
 from regkit.local.search.company_rows import company_row
@@ -95,6 +96,52 @@ def test_the_company_file_answers_as_the_in_memory_index_and_the_oracle(catalog,
         assert [r["company_id"] for r in results] == expected[:100], (query, filters)
 
 
+def test_the_company_columns_read_in_small_chunks_answer_as_the_oracle(catalog, company_files, monkeypatch):
+    """The filter columns are read a chunk of rows at a time, and a column's array is made only when a second value
+    appears: with chunks of 7 companies (most columns start with a run of one value, then change), every filter
+    still answers as the oracle says, and the stored columns are those of the index read in big chunks."""
+    path, _, _ = company_files
+    monkeypatch.setattr(company_index, "_CHUNK", 7)
+    chunked = CompanyIndex.in_memory(company_rows_of(catalog.world))
+    oracle = CompanyOracle(catalog.world)
+    try:
+        for filters in COMPANY_FILTERS:
+            results, total = chunked.search(parse_company_search({"filters": filters, "pagination": {"per_page": 100}}))
+            expected = oracle.search(None, filters)
+            assert total == len(expected), filters
+            assert [r["company_id"] for r in results] == expected[:100], filters
+        with contextlib.closing(sqlite3.connect(path)) as whole, chunked.connection() as small:
+            for table in ("company_columns", "company_labels", "company_text"):
+                query = f"SELECT * FROM {table} ORDER BY 1"
+                assert small.execute(query).fetchall() == whole.execute(query).fetchall(), table
+    finally:
+        chunked.close()
+
+
+def test_a_column_read_in_chunks_is_made_when_its_second_value_appears():
+    size = 6
+    chunks = [[None, None], [None, "b"], ["a", None]]  # one value for two chunks, then three
+    coded = _ColumnBuilder("city_key", size)
+    flags = _ColumnBuilder("has_lei", size)
+    numbers = _ColumnBuilder("revenue", size)
+    days = _ColumnBuilder("incorporated_at", size)
+    start = 0
+    for chunk in chunks:
+        coded.add(start, chunk)
+        flags.add(start, [value == "a" for value in chunk])
+        numbers.add(start, [None] * len(chunk))
+        days.add(start, ["2020-01-02"] * len(chunk))
+        start += len(chunk)
+    assert coded.array().tolist() == [-1, -1, -1, 1, 0, -1] and coded.labels == ["a", "b"]
+    assert flags.array().tolist() == [False, False, False, False, True, False]
+    assert numbers.array() is None  # a number column without any value is not stored
+    assert days.array().tolist() == [20200102] * size
+    short = _ColumnBuilder("zip", size)
+    short.add(0, ["79098"] * 4)
+    with pytest.raises(ValueError, match="4 values for the column zip of 6 companies"):
+        short.array()
+
+
 def test_the_company_file_pages_and_completes_as_the_in_memory_index(catalog, company_files):
     _, on_disk, in_memory = company_files
     for page in (1, 2, 7, 10_000):
@@ -120,7 +167,7 @@ def test_rows_staged_in_many_files_answer_as_the_index_built_from_the_rows(catal
     stages = [CompanyRowStage(tmp_path / f"stage-{i}.sqlite") for i in range(11)]
     for number, row in enumerate(rows):
         stages[number % 11].add([(number, row)])
-    twin = dataclasses.replace(rows[3], name="zweitschrift dublette", result=rows[3].result.replace('"name"', '"nom"'))
+    twin = rows[3]._replace(name="zweitschrift dublette", result=rows[3].result.replace('"name"', '"nom"'))
     stages[5].add([(len(rows) + 1, twin)])
     for stage in stages:
         stage.close()

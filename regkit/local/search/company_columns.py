@@ -20,6 +20,7 @@ read whole for an ``eq`` filter.
 from __future__ import annotations
 
 import contextlib
+import operator
 import sqlite3
 import threading
 from collections import OrderedDict, defaultdict
@@ -32,7 +33,7 @@ from .company_rows import COLUMNS, court_key
 from .company_text import TextLabels
 from .query import Filter
 
-__all__ = ["CompanyColumns", "CODED", "KEYWORDS", "DAYS", "NUMBERS", "FLAGS", "CACHE_BYTES", "TABLES"]
+__all__ = ["CompanyColumns", "CODED", "KEYWORDS", "DAYS", "NUMBERS", "FLAGS", "MANY_VALUES", "CACHE_BYTES", "TABLES"]
 
 #: Columns kept as codes into their distinct values.
 CODED = COLUMNS[: COLUMNS.index("incorporated_at")]
@@ -44,6 +45,8 @@ DAYS = ("incorporated_at",)
 NUMBERS = COLUMNS[COLUMNS.index("capital_eur") : COLUMNS.index("had_insolvency")]
 #: Columns kept as booleans.
 FLAGS = COLUMNS[COLUMNS.index("had_insolvency") :]
+#: Coded columns with about one value per company: :meth:`CompanyColumns.write` reads each in a pass of its own.
+MANY_VALUES = ("register_number_key", "address_key", "purpose_key")
 
 
 #: Up to this many values, a filter compares the column with each (else it looks each company's value up in a table
@@ -90,42 +93,73 @@ class _ColumnBuilder:
     """One column of :data:`COLUMNS` filled chunk by chunk (:meth:`CompanyColumns.write`), every value converted by
     ``map`` over a C function (no Python frame per company: a million companies, 22 columns).
 
+    The array is made only when a second value appears: a column with one value for every company (an OffeneRegister
+    world has no amounts, capital, insolvencies or LEIs: half the columns) holds no memory while the others are read.
     A coded column codes its values in the order first seen, and renumbers the codes in the values' sorted order
     at the end (:meth:`array`); its sorted values are then :attr:`labels`.
     """
 
     def __init__(self, name: str, size: int):
         self.name = name
+        self.size = size
         self.labels: list[Any] = []
+        self._data: np.ndarray | None = None
+        self._constant: list[Any] = []  # the one value of the rows added so far, while there is only one
+        self._filled = 0
         if name in CODED:
             self._coding: defaultdict[Any, int] = defaultdict()
             self._coding.default_factory = self._next_code
             self._coding[None] = -1
-            self._data = np.empty(size, dtype=np.int32)
+            self._dtype: type = np.int32
         elif name in DAYS:
-            self._data = np.empty(size, dtype=np.int32)
+            self._dtype = np.int32
         elif name in NUMBERS:
-            self._data = np.empty(size, dtype=np.float64)
+            self._dtype = np.float64
         else:
-            self._data = np.empty(size, dtype=bool)
+            self._dtype = bool
+
+    @classmethod
+    def constant(cls, name: str, size: int, value: Any) -> _ColumnBuilder:
+        """A column with ``value`` for every one of ``size`` companies."""
+        column = cls(name, size)
+        column.add(0, [value])
+        column._filled = size
+        return column
 
     def _next_code(self) -> int:
         return len(self._coding) - 1  # None holds -1: the first value gets 0
 
     def add(self, start: int, values: Sequence[Any]) -> None:
-        """Fill positions ``start .. start + len(values)``."""
+        """Fill positions ``start .. start + len(values)`` (the chunks in order, from 0)."""
+        if self._data is None:
+            if not values:
+                return
+            if not self._constant:
+                self._constant.append(values[0])
+            if _all_equal(values, self._constant[0]):
+                self._filled = start + len(values)
+                return
+            self._data = np.empty(self.size, dtype=self._dtype)
+            self._data[:start] = self._converted([self._constant[0]])[0]
         end = start + len(values)
+        self._data[start:end] = self._converted(values)
+
+    def _converted(self, values: Sequence[Any]) -> np.ndarray:
         if self.name in CODED:
-            self._data[start:end] = np.fromiter(map(self._coding.__getitem__, values), np.int32, len(values))
-        elif self.name in DAYS:
-            self._data[start:end] = np.fromiter(map(_day, values), np.int32, len(values))
-        elif self.name in NUMBERS:
-            self._data[start:end] = np.array(values, dtype=np.float64)  # None is NaN
-        else:
-            self._data[start:end] = np.fromiter(map(bool, values), bool, len(values))
+            return np.fromiter(map(self._coding.__getitem__, values), np.int32, len(values))
+        if self.name in DAYS:
+            return np.fromiter(map(_day, values), np.int32, len(values))
+        if self.name in NUMBERS:
+            return np.array(values, dtype=np.float64)  # None is NaN
+        return np.fromiter(map(bool, values), bool, len(values))
 
     def array(self) -> np.ndarray | None:
         """The column as stored (``None``: a number column without any value, not stored)."""
+        if self._data is None:  # one value for every company (or none added): made now, one column at a time
+            if self._filled != self.size:
+                raise ValueError(f"{self._filled} values for the column {self.name} of {self.size} companies")
+            value = self._constant[0] if self._constant else None
+            self._data = np.full(self.size, self._converted([value])[0], dtype=self._dtype)
         if self.name in NUMBERS:
             return None if np.isnan(self._data).all() else self._data
         if self.name not in CODED:
@@ -139,6 +173,76 @@ class _ColumnBuilder:
         rank[order] = np.arange(order.size)
         rank[-1] = -1  # code -1 (None) indexes the last entry
         return rank[self._data].astype(_code_type(order.size))
+
+
+def _all_equal(values: Sequence[Any], value: Any) -> bool:
+    """Whether every one of ``values`` equals ``value`` (as the coding of values compares them; NaN is NaN)."""
+    if value != value:  # NaN
+        return all(v != v for v in values)
+    return values.count(value) == len(values)
+
+
+def _fill(
+    conn: sqlite3.Connection,
+    size: int,
+    rows: Callable[[], Iterable[Sequence[Sequence[Any]]]],
+    names: tuple[str, ...],
+    watched: tuple[str, ...],
+    counts: dict[str, int],
+    held: dict[str, list[Any]],
+) -> set[str]:
+    """One pass over ``rows()``: fill and store the columns ``names``; return those of ``watched`` (not filled) that
+    hold no value at all."""
+    builders = [(COLUMNS.index(name), _ColumnBuilder(name, size)) for name in names]
+    empty = {name: COLUMNS.index(name) for name in watched}
+    start = 0
+    for chunk in rows():
+        for index, builder in builders:
+            builder.add(start, list(map(operator.itemgetter(index), chunk)))
+        for name, index in list(empty.items()):
+            if any(company[index] is not None for company in chunk):
+                del empty[name]
+        start += len(chunk)
+    if start != size:
+        raise ValueError(f"{start} companies' values for an index of {size} companies")
+    for _, builder in builders:
+        _store(conn, builder, counts, held)
+    return set(empty)
+
+
+def _store(
+    conn: sqlite3.Connection, column: _ColumnBuilder, counts: dict[str, int], held: dict[str, list[Any]]
+) -> None:
+    """Store ``column``'s array; a coded column's labels are kept in ``held`` until they are written."""
+    data = column.array()
+    if column.name in CODED:
+        counts[column.name] = len(column.labels)
+        held[column.name] = column.labels
+    conn.execute(
+        "INSERT INTO company_columns (name, dtype, data) VALUES (?, ?, ?)",
+        (column.name, "" if data is None else data.dtype.str, None if data is None else data.tobytes()),
+    )
+
+
+def _write_labels(conn: sqlite3.Connection, name: str, labels: list[Any], counts: dict[str, int]) -> None:
+    """Store the labels of the coded column ``name`` after those of the coded columns before it (and the words of
+    a keyword column's labels)."""
+    offset = sum(counts[before] for before in CODED[: CODED.index(name)])
+    conn.executemany(
+        "INSERT INTO company_labels (id, label) VALUES (?, ?)", ((offset + i, label) for i, label in enumerate(labels))
+    )
+    if name in KEYWORDS:
+        parts = TextLabels(labels).parts()
+        conn.execute(
+            "INSERT INTO company_text VALUES (?, ?, ?, ?, ?)",
+            (
+                name,
+                parts["vocabulary"],
+                parts["word_starts"].astype(np.int64).tobytes(),
+                parts["offsets"].astype(np.int64).tobytes(),
+                parts["postings"].astype(np.int32).tobytes(),
+            ),
+        )
 
 
 class CompanyColumns:
@@ -171,48 +275,30 @@ class CompanyColumns:
         self._text: dict[str, TextLabels] = {}
 
     @staticmethod
-    def write(conn: sqlite3.Connection, size: int, values: Callable[[str], Iterable[Sequence[Any]]]) -> dict[str, int]:
-        """Store every column of :data:`COLUMNS` in ``conn``: ``values(name)`` are its ``size`` values in index
-        order, in chunks. One column at a time, so that one column's distinct values are in memory at once (a
-        register number per company). Returns the number of distinct values of each coded column (kept in the
-        index's meta)."""
+    def write(
+        conn: sqlite3.Connection, size: int, rows: Callable[[], Iterable[Sequence[Sequence[Any]]]]
+    ) -> dict[str, int]:
+        """Store every column of :data:`COLUMNS` in ``conn``. ``rows()`` gives the ``size`` companies in index
+        order, in chunks: each company as its values in :data:`COLUMNS` order; it is called once per pass. The
+        columns of :data:`MANY_VALUES` are read in a pass each, so that one column's distinct values are in memory
+        at once (a register number per company), the others in one pass together; a column of
+        :data:`MANY_VALUES` without any value in the first pass is not read again. Returns the number of distinct
+        values of each coded column (kept in the index's meta)."""
         conn.executescript(TABLES)
         counts: dict[str, int] = {}
-        offset = 0
-        for name in COLUMNS:
-            column = _ColumnBuilder(name, size)
-            start = 0
-            for chunk in values(name):
-                column.add(start, chunk)
-                start += len(chunk)
-            if start != size:
-                raise ValueError(f"{start} values for the column {name} of {size} companies")
-            data = column.array()
-            if column.name in CODED:
-                labels = column.labels
-                counts[column.name] = len(labels)
-                conn.executemany(
-                    "INSERT INTO company_labels (id, label) VALUES (?, ?)",
-                    ((offset + i, label) for i, label in enumerate(labels)),
-                )
-                offset += len(labels)
-                if column.name in KEYWORDS:
-                    parts = TextLabels(labels).parts()
-                    conn.execute(
-                        "INSERT INTO company_text VALUES (?, ?, ?, ?, ?)",
-                        (
-                            column.name,
-                            parts["vocabulary"],
-                            parts["word_starts"].astype(np.int64).tobytes(),
-                            parts["offsets"].astype(np.int64).tobytes(),
-                            parts["postings"].astype(np.int32).tobytes(),
-                        ),
-                    )
-            conn.execute(
-                "INSERT INTO company_columns (name, dtype, data) VALUES (?, ?, ?)",
-                (column.name, "" if data is None else data.dtype.str, None if data is None else data.tobytes()),
-            )
-            del column.labels
+        held: dict[str, list[Any]] = {}  # labels written once the counts of the coded columns before them are known
+        few = tuple(name for name in COLUMNS if name not in MANY_VALUES)
+        passes: list[tuple[str, ...]] = [few]
+        empty = _fill(conn, size, rows, few, MANY_VALUES, counts, held)
+        passes += [(name,) for name in MANY_VALUES if name not in empty]
+        for name in empty:
+            _store(conn, _ColumnBuilder.constant(name, size, None), counts, held)
+        for names in passes[1:]:
+            _fill(conn, size, rows, names, (), counts, held)
+            for name in [n for n in CODED if n in held and all(c in counts for c in CODED[: CODED.index(n)])]:
+                _write_labels(conn, name, held.pop(name), counts)
+        for name in [n for n in CODED if n in held]:
+            _write_labels(conn, name, held.pop(name), counts)
         return counts
 
     @staticmethod

@@ -39,10 +39,11 @@ from typing import Any
 
 import numpy as np
 
+from ..json_lines import dump_line_bytes, load_line
 from ..record_codec import RecordCodec
 from .company_columns import TABLES as COLUMN_TABLES
 from .company_columns import CompanyColumns
-from .company_rows import COLUMNS, CompanyRow
+from .company_rows import CompanyRow
 from .company_terms import DENSE_MIN, CompanyPlan, CompanyTerms, in_column, rowids
 from .index_file import META_TABLE, ConnectionPool, connect, open_reader, read_meta, writing
 from .query import SearchRequest, phrases_of
@@ -60,8 +61,10 @@ CREATE VIRTUAL TABLE companies_fts USING fts5(
 _ORDER_TABLE = "CREATE TABLE company_order (name TEXT PRIMARY KEY, data BLOB NOT NULL)"
 #: The tables :func:`_write_columns` fills (copied from the scratch file of a threaded build).
 _COLUMN_TABLE_NAMES = ("company_columns", "company_labels", "company_text", "company_industry", "company_order")
-_VALUES = [f"v{i}" for i in range(len(COLUMNS))]
-_STAGED = ("company_id", "name_length", "result", "name", "other", "industry", *_VALUES)
+#: A staged row: the text and result, and the filter values packed as one JSON array (``filter_values``, in
+#: :data:`~regkit.local.search.company_rows.COLUMNS` order): binding 22 parameters per row took the mapping
+#: processes of an import more than twice as long as binding one, and the columns are read in a few passes anyway.
+_STAGED = ("company_id", "name_length", "result", "name", "other", "industry", "filter_values")
 _STAGE_COLUMNS = f"(line INTEGER NOT NULL, {', '.join(_STAGED)})"
 #: Each staged row's company id and line again, narrow: repeated ids are looked for here, not in the wide rows.
 _IDS_COLUMNS = "(company_id TEXT NOT NULL, line INTEGER NOT NULL)"
@@ -78,7 +81,8 @@ _FTS_HASH_BYTES = 16 << 20
 
 
 def _staged_values(line: int, row: CompanyRow) -> tuple[Any, ...]:
-    """``row`` as a row of the ``staged`` table (its result as UTF-8 JSON, not compressed yet)."""
+    """``row`` as a row of the ``staged`` table (its result as UTF-8 JSON, not compressed yet; its filter values as
+    one JSON array)."""
     return (
         line,
         row.company_id,
@@ -87,7 +91,7 @@ def _staged_values(line: int, row: CompanyRow) -> tuple[Any, ...]:
         row.name,
         row.other,
         " ".join(row.industry_codes),
-        *row.values,
+        dump_line_bytes(row.values),
     )
 
 
@@ -185,8 +189,8 @@ def _index_staged(
     conn.create_function("encoded", 1, codec.encode, deterministic=True)
     conn.execute("INSERT INTO companies (rowid, result) SELECT rowid, encoded(result) FROM temp.ordered")
     # the filter values without the results and texts: read once per column, so a slim copy is read
-    slim = f"position INTEGER PRIMARY KEY, company_id, industry, {', '.join(_VALUES)}"
-    slimmed = f"SELECT rowid - 1, company_id, industry, {', '.join(_VALUES)} FROM temp.ordered"
+    slim = "position INTEGER PRIMARY KEY, company_id, industry, filter_values"
+    slimmed = "SELECT rowid - 1, company_id, industry, filter_values FROM temp.ordered"
     readers: Callable[[], sqlite3.Connection] | None = None
     with contextlib.ExitStack() as stack:
         if scratch is None:
@@ -239,25 +243,15 @@ def _write_text(conn: sqlite3.Connection) -> None:
 
 def _write_columns(conn: sqlite3.Connection, slim: str, size: int) -> dict[str, int]:
     """Write the filter columns, the industry postings and the id order into ``conn`` from the table ``slim``
-    (``position``, ``company_id``, ``industry`` and the values, one row per company); return the label counts."""
-    # a column with one value for every company is not read row by row (an OffeneRegister world has no amounts,
-    # capital, insolvencies or LEIs: half the columns): the count, least and greatest value of each, in one scan
-    spans = conn.execute(
-        f"SELECT {', '.join(f'count({v}), min({v}), max({v})' for v in _VALUES)} FROM {slim}"
-    ).fetchone()
+    (``position``, ``company_id``, ``industry`` and the packed ``filter_values``, one row per company); return
+    the label counts."""
 
-    def values(name: str) -> Iterator[list[Any]]:
-        column = COLUMNS.index(name)
-        count, least, greatest = spans[3 * column : 3 * column + 3]
-        if count == 0 or (count == size and least == greatest):
-            for start in range(0, size, _CHUNK):
-                yield [least] * min(_CHUNK, size - start)  # least is None when every value is
-            return
-        cursor = conn.execute(f"SELECT {_VALUES[column]} FROM {slim} ORDER BY position")
+    def rows() -> Iterator[list[Any]]:
+        cursor = conn.execute(f"SELECT filter_values FROM {slim} ORDER BY position")
         while chunk := cursor.fetchmany(_CHUNK):
-            yield list(map(_first, chunk))
+            yield [load_line(packed) for (packed,) in chunk]
 
-    counts = CompanyColumns.write(conn, size, values)
+    counts = CompanyColumns.write(conn, size, rows)
     CompanyColumns.write_industry(
         conn, conn.execute(f"SELECT position, industry FROM {slim} WHERE industry != '' ORDER BY position")
     )
