@@ -85,7 +85,7 @@ _AMTSGERICHT = "amtsgericht "
 
 class CompanyRow(NamedTuple):
     """One company as the search index keeps it (a named tuple: made once per company, a few million times by an
-    import, where a frozen dataclass took four times as long to make).
+    import, where a frozen dataclass took two to three times as long to make).
 
     Attributes
     ----------

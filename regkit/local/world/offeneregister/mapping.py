@@ -350,7 +350,8 @@ def map_record(source: dict[str, Any], courts: CourtLookup) -> MappedCompany:
     seat = attributes.get("registered_office")
     retrieved = str(source.get("retrieved_at") or "")[:10]
     officers = [o for o in source.get("officers") or () if isinstance(o, dict)]
-    dates = [d for o in officers for d in (_date(o.get("start_date")), _date(o.get("end_date"))) if d]
+    spans = [(_date(o.get("start_date")), _date(o.get("end_date"))) for o in officers]
+    dates = [d for span in spans for d in span if d]
     incorporated = min(dates) if dates else (retrieved if _DATE.fullmatch(retrieved) else "1900-01-01")
     derived = ["incorporated_at", "names.start_date", "address.start_date", "legal_form"]
     legal_form = legal_form_of(name, register_type)
@@ -370,8 +371,8 @@ def map_record(source: dict[str, Any], courts: CourtLookup) -> MappedCompany:
     address = {**members, "country": "Deutschland", "start_date": incorporated, "formatted_value": formatted}
     representation: list[dict[str, Any]] = []
     pending: list[tuple[int, str]] = []
-    for officer in officers:
-        entry, odd = _officer(officer, incorporated, derived, len(representation))
+    for officer, span in zip(officers, spans):
+        entry, odd = _officer(officer, span, incorporated, derived, len(representation))
         if odd:
             warnings.append(("unknown_position", odd))
         if entry.get("type") == "legal_person":
@@ -422,14 +423,17 @@ def map_record(source: dict[str, Any], courts: CourtLookup) -> MappedCompany:
     return MappedCompany(record, company_key(name, seat), pending, derived, warnings, retrieved)
 
 
-def _officer(officer: dict[str, Any], incorporated: str, derived: list[str], index: int) -> tuple[dict[str, Any], str]:
-    """One officer → a representation entry, and the position text when it names no known role."""
+def _officer(
+    officer: dict[str, Any], span: tuple[str | None, str | None], incorporated: str, derived: list[str], index: int
+) -> tuple[dict[str, Any], str]:
+    """One officer (``span``: its start and end dates, when they are dates) → a representation entry, and the
+    position text when it names no known role."""
     position = str(officer.get("position") or "")
     role = ROLES.get(_fold(position))
     odd = "" if role else position or "(no position)"
     given = officer.get("other_attributes")
     attributes: dict[str, Any] = given if isinstance(given, dict) else {}
-    start = _date(officer.get("start_date"))
+    start, end = span
     if start is None:
         derived.append(f"representation[{index}].start_date")
     entry: dict[str, Any] = {
@@ -438,7 +442,7 @@ def _officer(officer: dict[str, Any], incorporated: str, derived: list[str], ind
         "type": "natural_person",
         "role": role or "OTHER",
         "start_date": start or incorporated,
-        "end_date": _date(officer.get("end_date")),
+        "end_date": end,
         "authority": attributes.get("flag") or None,
     }
     raw_name = str(officer.get("name") or "").strip()
