@@ -188,7 +188,7 @@ def _index_staged(
     codec = RecordCodec.sample(conn.execute(sample, (rowid,)).fetchone()[0] for rowid in range(1, size + 1, step))
     conn.create_function("encoded", 1, codec.encode, deterministic=True)
     conn.execute("INSERT INTO companies (rowid, result) SELECT rowid, encoded(result) FROM temp.ordered")
-    # the filter values without the results and texts: read once per column, so a slim copy is read
+    # the filter values without the results and texts, read in a few passes (CompanyColumns.write): a slim copy
     slim = "position INTEGER PRIMARY KEY, company_id, industry, filter_values"
     slimmed = "SELECT rowid - 1, company_id, industry, filter_values FROM temp.ordered"
     readers: Callable[[], sqlite3.Connection] | None = None
