@@ -76,8 +76,8 @@ def _admit(bound: WorkBound, key: str) -> None:
     raise ApiError(
         "rate_limited",
         f"This API key has {plural(admitted.requests, 'request')} in flight (about {admitted.work:.2f} s of work "
-        f"expected; all keys {admitted.total:.2f} s), as many as the register runs at once for it now; retry in "
-        f"{seconds} s, or send fewer requests at once.",
+        f"expected, and {admitted.expected:.2f} s for this one; all keys {admitted.total:.2f} s): the register runs "
+        f"no more at once for it now; retry in {seconds} s, or send fewer requests at once.",
         headers={"Retry-After": str(seconds)},
     )
 

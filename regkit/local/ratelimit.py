@@ -90,13 +90,15 @@ class Admission:
 
 
 class Refusal(NamedTuple):
-    """A request :meth:`WorkBound.admit` did not let in: when to try again, and what its key had in flight then
-    (read under the same lock as the decision, so a request that ends meanwhile does not change the account)."""
+    """A request :meth:`WorkBound.admit` did not let in: when to try again, what its key had in flight then (read
+    under the same lock as the decision, so a request that ends meanwhile does not change the account), and what
+    this request was expected to take."""
 
     retry_after: float
     requests: int
     work: float
     total: float
+    expected: float
 
 
 class WorkBound:
@@ -137,7 +139,7 @@ class WorkBound:
     >>> bound.release(first)                           # it took 0.3 s of CPU
     >>> a, b = bound.admit("k", "search"), bound.admit("k", "search")
     >>> isinstance(a, Admission), b                    # 0.3 + 0.3 > 0.5: the second waits
-    (True, Refusal(retry_after=1.0, requests=1, work=0.3, total=0.3))
+    (True, Refusal(retry_after=1.0, requests=1, work=0.3, total=0.3, expected=0.3))
     >>> isinstance(bound.admit("other", "search"), Admission)   # another key is not held back
     True
     """
@@ -175,7 +177,7 @@ class WorkBound:
                 or (self.work is not None and reserved + expected > self.work)
                 or (self.total is not None and self._total + expected > self.total)
             ):
-                return Refusal(1.0, count, reserved, self._total)
+                return Refusal(1.0, count, reserved, self._total, expected)
             self._in_flight[key] = (count + 1, reserved + expected)
             self._total += expected
         return Admission(key, endpoint, expected, self._cpu())

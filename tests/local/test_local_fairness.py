@@ -9,6 +9,7 @@ client's bulk lookups never meet the bound. Timing is measured by ``benchmarks/b
 from __future__ import annotations
 
 import functools
+import re
 import string
 import sys
 import threading
@@ -158,7 +159,10 @@ def test_the_work_bound_learns_a_searchs_cost(regkit_serve: Callable[..., Any], 
         # it took far more than 10 ms of CPU: beside a request in flight, the next one is refused at once
         refused = beside_a_held_lookup(served.url, PAID, company_id, search)
         assert check_refusals([refused]) == Counter({429: 1})
-        assert "This API key has 1 request in flight" in refused.json()["error"]["message"]
+        message = refused.json()["error"]["message"]
+        assert "This API key has 1 request in flight (about 0.00 s of work expected, and " in message
+        learned = re.search(r"and ([0-9.]+) s for this one", message)
+        assert learned is not None and float(learned.group(1)) > 0.01, message  # the search's cost, learned
         assert search().status_code == 200  # alone, it is let in whatever it costs
 
 
@@ -254,7 +258,7 @@ def test_work_bound_counts_learns_and_releases() -> None:
     bound = WorkBound(concurrency=3, work=1.0, cpu_clock=cpu)
     # nothing learned: the count alone bounds
     held = [bound.admit("k", "search") for _ in range(3)]
-    assert all(isinstance(a, Admission) for a in held) and bound.admit("k", "search") == Refusal(1.0, 3, 0.0, 0.0)
+    assert all(isinstance(a, Admission) for a in held) and bound.admit("k", "search") == Refusal(1.0, 3, 0.0, 0.0, 0.0)
     assert isinstance(bound.admit("other", "search"), Admission)  # keys do not share a bound
     cpu.now += 0.4
     for admission in held:  # each took 0.4 s of CPU by this clock
@@ -266,6 +270,7 @@ def test_work_bound_counts_learns_and_releases() -> None:
     refused = bound.admit("k", "search")
     assert isinstance(a, Admission) and isinstance(b, Admission) and isinstance(refused, Refusal)
     assert refused.retry_after == 1.0 and refused.requests == 2 and refused.work == pytest.approx(0.8)
+    assert refused.expected == pytest.approx(0.4)
     assert bound.in_flight("k") == (2, pytest.approx(0.8))
     bound.release(a)
     assert bound.in_flight("k") == (1, pytest.approx(0.4))
