@@ -224,6 +224,12 @@ def _store(
     )
 
 
+def _write_ready_labels(conn: sqlite3.Connection, held: dict[str, list[Any]], counts: dict[str, int]) -> None:
+    """Write the labels in ``held`` whose coded columns before them are all counted (their ids follow those)."""
+    for name in [n for n in CODED if n in held and all(before in counts for before in CODED[: CODED.index(n)])]:
+        _write_labels(conn, name, held.pop(name), counts)
+
+
 def _write_labels(conn: sqlite3.Connection, name: str, labels: list[Any], counts: dict[str, int]) -> None:
     """Store the labels of the coded column ``name`` after those of the coded columns before it (and the words of
     a keyword column's labels)."""
@@ -288,17 +294,14 @@ class CompanyColumns:
         counts: dict[str, int] = {}
         held: dict[str, list[Any]] = {}  # labels written once the counts of the coded columns before them are known
         few = tuple(name for name in COLUMNS if name not in MANY_VALUES)
-        passes: list[tuple[str, ...]] = [few]
         empty = _fill(conn, size, rows, few, MANY_VALUES, counts, held)
-        passes += [(name,) for name in MANY_VALUES if name not in empty]
         for name in empty:
             _store(conn, _ColumnBuilder.constant(name, size, None), counts, held)
-        for names in passes[1:]:
-            _fill(conn, size, rows, names, (), counts, held)
-            for name in [n for n in CODED if n in held and all(c in counts for c in CODED[: CODED.index(n)])]:
-                _write_labels(conn, name, held.pop(name), counts)
-        for name in [n for n in CODED if n in held]:
-            _write_labels(conn, name, held.pop(name), counts)
+        _write_ready_labels(conn, held, counts)
+        for name in MANY_VALUES:
+            if name not in empty:
+                _fill(conn, size, rows, (name,), (), counts, held)
+                _write_ready_labels(conn, held, counts)  # its labels at once: one column's many values held
         return counts
 
     @staticmethod
