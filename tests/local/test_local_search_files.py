@@ -15,6 +15,7 @@ import itertools
 import re
 import shutil
 import sqlite3
+import weakref
 
 import pytest
 from company_search_support import CompanyOracle
@@ -467,6 +468,38 @@ def test_a_name_at_thousands_of_companies_is_one_small_row(tmp_path):
         ]
     finally:
         index.close()
+
+
+def test_the_person_file_holds_one_person_at_a_time_while_it_is_built(catalog, tmp_path):
+    """Persons come with all their positions (thousands for a shelf-company founder): the build stages each one as
+    it comes and lets it go. Holding a chunk of 20,000 of them took the import's peak to 1.9 GB at 5.4 million
+    companies. The file is the same as one built from a list."""
+    people = list(catalog.people.values())
+    made = freed = most = 0
+
+    def let_go() -> None:
+        nonlocal freed
+        freed += 1
+
+    def one_at_a_time():
+        nonlocal made, most
+        for person in people:
+            most = max(most, made - freed)  # persons yielded before and still held by the build
+            copy = dataclasses.replace(person)  # a new object, referenced only by the build once it is yielded
+            weakref.finalize(copy, let_go)
+            made += 1
+            yield copy
+
+    PersonIndex.build(tmp_path / "streamed.sqlite", one_at_a_time())
+    assert len(people) > 100
+    assert most <= 1  # the one being staged, at most; a chunk held them all
+    PersonIndex.build(tmp_path / "listed.sqlite", people)
+    for table in ("persons", "person_columns", "person_cities", "persons_fts_data", "index_meta"):
+        streamed, listed = (
+            sqlite3.connect(tmp_path / name).execute(f"SELECT * FROM {table} ORDER BY 1").fetchall()
+            for name in ("streamed.sqlite", "listed.sqlite")
+        )
+        assert streamed == listed and streamed, table
 
 
 def test_a_world_without_dates_of_birth_lists_its_persons_with_null(catalog, tmp_path):

@@ -90,9 +90,11 @@ def _write(conn: sqlite3.Connection, persons: Iterable[Person]) -> None:
     conn.executescript(_TABLES)
     conn.execute(f"CREATE TEMP TABLE staged ({', '.join(_STAGED)})")
     insert = f"INSERT INTO temp.staged VALUES ({', '.join('?' * len(_STAGED))})"
-    iterator = iter(persons)
-    while chunk := list(itertools.islice(iterator, _CHUNK)):
-        conn.executemany(insert, map(_staged, chunk))
+    # each person is staged as it comes and dropped: a chunk holds small rows, never the persons' positions (a
+    # name at thousands of companies, or 20,000 persons at once, held 0.8 GB in a 5.4-million-company world)
+    staged = map(_staged, persons)
+    while chunk := list(itertools.islice(staged, _CHUNK)):
+        conn.executemany(insert, chunk)
     conn.execute(f"CREATE TEMP TABLE ordered (position INTEGER PRIMARY KEY, {', '.join(_STAGED)})")
     conn.execute(
         "INSERT INTO temp.ordered SELECT row_number() OVER (ORDER BY last_key, first_key, birth_key, id) - 1, "
