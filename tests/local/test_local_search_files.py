@@ -495,11 +495,12 @@ def test_the_person_file_holds_one_person_at_a_time_while_it_is_built(catalog, t
     assert most <= 1  # the one being staged, at most; a chunk held them all
     PersonIndex.build(tmp_path / "listed.sqlite", people)
     for table in ("persons", "person_columns", "person_cities", "persons_fts_data", "index_meta"):
-        streamed, listed = (
-            sqlite3.connect(tmp_path / name).execute(f"SELECT * FROM {table} ORDER BY 1").fetchall()
-            for name in ("streamed.sqlite", "listed.sqlite")
-        )
-        assert streamed == listed and streamed, table
+        with (
+            contextlib.closing(sqlite3.connect(tmp_path / "streamed.sqlite")) as streamed,
+            contextlib.closing(sqlite3.connect(tmp_path / "listed.sqlite")) as listed,
+        ):
+            rows = f"SELECT * FROM {table} ORDER BY 1"
+            assert streamed.execute(rows).fetchall() == listed.execute(rows).fetchall() != [], table
 
 
 def test_a_world_without_dates_of_birth_lists_its_persons_with_null(catalog, tmp_path):

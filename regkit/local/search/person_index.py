@@ -91,7 +91,7 @@ def _write(conn: sqlite3.Connection, persons: Iterable[Person]) -> None:
     conn.execute(f"CREATE TEMP TABLE staged ({', '.join(_STAGED)})")
     insert = f"INSERT INTO temp.staged VALUES ({', '.join('?' * len(_STAGED))})"
     # each person is staged as it comes and dropped: a chunk holds small rows, never the persons' positions (a
-    # name at thousands of companies, or 20,000 persons at once, held 0.8 GB in a 5.4-million-company world)
+    # name at thousands of companies, or 20,000 persons at once, held 0.87 GB in a 5.4-million-company world)
     staged = map(_staged, persons)
     while chunk := list(itertools.islice(staged, _CHUNK)):
         conn.executemany(insert, chunk)
