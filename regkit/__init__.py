@@ -91,6 +91,7 @@ _EXPORTS.update(
             "RegkitError",
             "APIError",
             "ValidationError",
+            "ArgumentError",
             "BadRequestError",
             "AuthenticationError",
             "PaymentRequiredError",
@@ -108,6 +109,8 @@ _EXPORTS.update(
             "CacheWriteWarning",
             "BudgetWarning",
             "NoFinancialReportsWarning",
+            "BudgetStopWarning",
+            "Interrupted",
         )
     }
 )

@@ -9,6 +9,8 @@ The tree (``except`` any inner node to catch everything below it)::
 
     RegkitError
     ├── ValidationError           (also ValueError)  rejected before anything was sent; no credits
+    │   └── ArgumentError         (also TypeError)   a keyword no function of regkit takes, or a wrong kind of
+    │                                                 argument; names the close ones
     ├── BudgetExceededError                           the call would cross the budget; not sent
     ├── BudgetUnavailableError                        the team budget cannot be read or trusted (Redis
     │                                                 down, restarted or emptied); not sent
@@ -36,6 +38,11 @@ it fails in a way that leaves its outcome open (timeout, connection dropped afte
 error's ``outcome_unknown`` is ``True`` and its suggestion says how to find out whether the order
 exists.
 
+An interrupt (Ctrl-C in a terminal, "interrupt the kernel" in Jupyter) during a call that sends more than one
+request is :class:`Interrupted`, a ``KeyboardInterrupt`` (not a ``RegkitError``: ``except Exception`` does not
+swallow it): nothing more is sent, and it says how many answers arrived, what they cost, and that the same call
+resumes for free.
+
 Warnings (``warnings.warn``; the call they come from still returned its answer)::
 
     RegkitWarning                 (a UserWarning)
@@ -43,7 +50,9 @@ Warnings (``warnings.warn``; the call they come from still returned its answer):
     │                             Redis down): the next call for it is paid again
     ├── BudgetWarning             a charge could not be recorded in the team's budget; it is in the
     │                             local ledger and is settled when the budget answers again
-    └── NoFinancialReportsWarning the company has filed no annual report: its financials are empty
+    ├── NoFinancialReportsWarning the company has filed no annual report: its financials are empty
+    └── BudgetStopWarning         a crawl, climb, paged search or bulk call stopped at the budget: what was
+                                  fetched, what was not, and what the next step would have cost
 """
 
 from __future__ import annotations
@@ -53,6 +62,7 @@ from typing import Any
 __all__ = [
     "RegkitError",
     "ValidationError",
+    "ArgumentError",
     "BudgetExceededError",
     "BudgetUnavailableError",
     "CacheError",
@@ -74,6 +84,8 @@ __all__ = [
     "CacheWriteWarning",
     "BudgetWarning",
     "NoFinancialReportsWarning",
+    "BudgetStopWarning",
+    "Interrupted",
 ]
 
 
@@ -155,6 +167,16 @@ class ValidationError(RegkitError, ValueError):
     """An argument is malformed; nothing was sent and no credits were spent."""
 
     default_suggestion = "fix the argument; nothing was sent"
+
+
+class ArgumentError(ValidationError, TypeError):
+    """A call was given a keyword it does not take, or an argument of the wrong kind; nothing was sent.
+
+    Also a ``TypeError``, as Python's own error for the same mistake is; its suggestion names the keywords that
+    come close (``depht=`` → ``depth=``) or what the argument must be.
+    """
+
+    default_suggestion = "check the function's parameters (help(function)); nothing was sent"
 
 
 class BudgetExceededError(RegkitError):
@@ -363,3 +385,55 @@ class NoFinancialReportsWarning(RegkitWarning):
     accounts; a company founded less than a year and a half ago has none yet.  ``client.get_company(id)``
     shows the same in its ``indicators`` (empty), for the price of a company lookup that many analyses make anyway.
     """
+
+
+class BudgetStopWarning(RegkitWarning):
+    """A crawl, climb, paged search or bulk call stopped at the budget and returned what it had.
+
+    Its message says what was fetched, what was not, and the estimate of the next level or call that the budget
+    could not pay for; what was fetched is cached, so raising the budget and asking again pays only for the rest.
+    (Not :class:`BudgetWarning`, which says a team budget could not record a charge.)
+    """
+
+
+class Interrupted(KeyboardInterrupt):
+    """An interrupt (Ctrl-C, a kernel interrupt) stopped a call that sends more than one request.
+
+    Nothing more was sent after the interrupt: queued requests were cancelled, and the ones already in flight
+    (at most the client's worker count) were given up to a second to finish. Every answer that arrived is
+    cached and in the ledger, so running the same call again pays only for what is missing.
+
+    A ``KeyboardInterrupt``, so a script stops and a notebook cell ends as after any interrupt, and
+    ``except Exception`` does not swallow it.
+
+    Attributes
+    ----------
+    call : str
+        The call that was interrupted (``"get_companies"``, ``"crawl"``, …).
+    answers : int
+        Paid answers that arrived before the call ended (cached answers not counted).
+    credits : int
+        What they cost.
+    cached : int
+        Answers the cache gave for free during the call.
+    """
+
+    def __init__(self, call: str, answers: int, credits: int, cached: int = 0, detail: str = "") -> None:
+        self.call = call
+        self.answers = answers
+        self.credits = credits
+        self.cached = cached
+        self.detail = detail
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        paid = f"{self.answers} paid answer{'s' if self.answers != 1 else ''} arrived ({self.credits} credits)"
+        free = f", {self.cached} more came from the cache" if self.cached else ""
+        detail = f"; {self.detail}" if self.detail else ""
+        return (
+            f"{self.call} interrupted: nothing more was sent; {paid}{free}{detail}. Every answer that arrived is "
+            f"cached and in the ledger: run the same call again to resume — what arrived costs nothing again"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.call, self.answers, self.credits, self.cached, self.detail))
