@@ -4,15 +4,18 @@ exception tree.  ``regkit`` re-exports the public names."""
 
 from regkit.errors import (
     APIError,
+    ArgumentError,
     AuthenticationError,
     BadRequestError,
     BudgetExceededError,
+    BudgetStopWarning,
     BudgetUnavailableError,
     BudgetWarning,
     CacheError,
     CacheUnavailableError,
     CacheWriteWarning,
     ConflictError,
+    Interrupted,
     NoFinancialReportsWarning,
     NotFoundError,
     OfflineCacheMiss,
@@ -123,4 +126,7 @@ __all__ = [
     "Downloads",
     "FinancialsRecord",
     "NoFinancialReportsWarning",
+    "ArgumentError",
+    "BudgetStopWarning",
+    "Interrupted",
 ]

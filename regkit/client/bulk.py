@@ -11,6 +11,10 @@
 * Ids whose lookup still failed after its retries (transport errors, truncated bodies, 5xx — not a
   429, which has its own patience, nor a rejection such as 404) are fetched once more after all
   others (``RetryPolicy.bulk_passes``): a fresh call, paid only if it succeeds.
+* An interrupt (Ctrl-C, a kernel interrupt) stops the call within a second: the lookups not started are
+  cancelled, the running ones get :data:`~regkit.client.spending.GRACE` seconds to arrive (and be cached), no retry
+  or further pass is sent, and :class:`~regkit.errors.Interrupted` says what arrived and what it cost
+  (:mod:`regkit.client.spending`). The main thread waits in short slices, so a kernel's interrupt reaches it.
 * Results come back in input order; with ``errors="collect"`` each failure is kept per id and
   ``batch.failed_ids`` are the ids to ask again.  With ``errors="raise"`` the error says how many
   companies were fetched (cached: free when asked again) and how to resume.
@@ -20,15 +24,17 @@ from __future__ import annotations
 
 import copy
 import logging
+import queue
 import threading
+import time
 import warnings
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor, as_completed, wait
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from regkit.errors import RateLimitedError, RegkitError, ValidationError
+from regkit.errors import BudgetExceededError, BudgetStopWarning, RateLimitedError, RegkitError, ValidationError
 
 from . import validation
 from .batch_html import cost_estimate_html
@@ -37,6 +43,7 @@ from .companies import CompanyLookups
 from .records import CompanyBatch, CompanyRecord
 from .research_lookups import lookup, lookup_op
 from .retry import is_transient
+from .spending import GRACE, Spending, SpendingRun, carried
 from .transport.call import Caller
 
 __all__ = ["CostEstimate", "BulkFetcher", "WorkerPool", "get_companies", "estimate_cost"]
@@ -183,13 +190,18 @@ class BulkFetcher:
         Checked against a whole call's estimate before anything is sent.
     pool : WorkerPool
         The threads the lookups run on.
+    spending : Spending
+        The client's runs: the cost line said before paying, and the interrupt (:mod:`regkit.client.spending`).
     """
 
-    def __init__(self, companies: CompanyLookups, caller: Caller, budget: Budget, pool: WorkerPool) -> None:
+    def __init__(
+        self, companies: CompanyLookups, caller: Caller, budget: Budget, pool: WorkerPool, spending: Spending
+    ) -> None:
         self.companies = companies
         self.caller = caller
         self.budget = budget
         self.pool = pool
+        self.spending = spending
 
     def estimate_cost(
         self, company_ids: Sequence[str], realtime: bool = False, *, endpoint: str = "company"
@@ -276,13 +288,25 @@ class BulkFetcher:
             )  # the budget's own message says the rest
             self.budget.check(estimate.credits, what=f"get_companies ({counts})", method="GET", path="/v1/company/{id}")
             logger.info("get_companies: %s", estimate)
-        results, failures = self._fetch_all(distinct, realtime, errors, progress)
+        with self.spending.run("get_companies") as run:
+            results, failures = self._fetch_all(distinct, realtime, errors, progress, run)
+        refused = [cid for cid, error in failures.items() if isinstance(error, BudgetExceededError)]
+        if refused:  # errors="collect" under a (team) budget that ran out during the call
+            warnings.warn(
+                BudgetStopWarning(
+                    f"get_companies stopped at the budget: {len(results)} of {len(distinct)} companies fetched, "
+                    f"{len(refused)} refused before they were sent (e.g. {refused[0]}); "
+                    f"{refused_note(failures[refused[0]])}batch.failed_ids are the ids to ask again when there is "
+                    "budget (the fetched ones are cached: free)"
+                ),
+                stacklevel=3,
+            )
         failures.update(invalid)
         records = [results.get(_canonical(i)) for i in ids]
         return CompanyBatch(ids, records, {i: failures[_canonical(i)] for i in ids if _canonical(i) in failures})
 
     def _fetch_all(
-        self, distinct: list[str], realtime: bool, errors: str, progress: bool
+        self, distinct: list[str], realtime: bool, errors: str, progress: bool, run: SpendingRun
     ) -> tuple[dict[str, CompanyRecord], dict[str, RegkitError]]:
         """Every id once, then (up to ``bulk_passes``) the ids that failed in a way a later call may mend."""
         passes = self.caller.retry.passes
@@ -291,8 +315,15 @@ class BulkFetcher:
             results = self.companies.cached(distinct, realtime)  # one read of the cache; the rest is sent
             bar.update(len(results))
             pending = [cid for cid in distinct if cid not in results]
+            if pending:
+                price = lookup("company", realtime).price_of(realtime)
+                budget = "" if self.budget.remaining is None else f"; budget left {self.budget.remaining}"
+                run.announce(
+                    f"{len(pending)} {'company' if len(pending) == 1 else 'companies'} to fetch "
+                    f"({len(results)} cached) → {len(pending) * price} credits at most{budget}"
+                )
             for n in range(passes if pending else 0):
-                failed = self._fetch_pass(pending, realtime, errors, bar, results, len(distinct))
+                failed = self._fetch_pass(pending, realtime, errors, bar, results, len(distinct), run)
                 pending = [cid for cid in pending if cid in failed and _worth_another_pass(failed[cid])]
                 if n + 1 == passes:
                     pending = []
@@ -308,33 +339,83 @@ class BulkFetcher:
         return results, failures
 
     def _fetch_pass(
-        self, ids: list[str], realtime: bool, errors: str, bar: Any, results: dict[str, CompanyRecord], total: int
+        self,
+        ids: list[str],
+        realtime: bool,
+        errors: str,
+        bar: Any,
+        results: dict[str, CompanyRecord],
+        total: int,
+        run: SpendingRun,
     ) -> dict[str, RegkitError]:
         """Fetch ``ids`` concurrently into ``results``; return the failures.  With ``errors="raise"`` a
-        failure no retry can mend stops the pass at once (the running lookups finish first)."""
+        failure no retry can mend stops the pass at once (the running lookups finish first).  An interrupt stops
+        it within a second (:func:`_abandon`)."""
         pool = self.pool.executor()
-        futures: dict[Future[CompanyRecord], str] = {pool.submit(self.companies.get, cid, realtime): cid for cid in ids}
-        failed: dict[str, RegkitError] = {}
-        for future in as_completed(futures):
-            cid = futures[future]
-            error = future.exception()
-            if error is None:
-                results[cid] = future.result()
-                bar.update(1)
-                continue
-            if not isinstance(error, RegkitError) or (errors == "raise" and not is_transient(error)):
-                _stop(futures, results)
-                logger.info("get_companies stopped at %s; %d fetched (they stay cached)", cid, len(results))
-                raise _stopped(error, len(results), total, 1) if isinstance(error, RegkitError) else error
-            failed[cid] = error
-        return failed
+        finished: queue.SimpleQueue[Future[CompanyRecord]] = queue.SimpleQueue()
+        futures: dict[Future[CompanyRecord], str] = {}
+        try:
+            for cid in ids:
+                future = pool.submit(carried(self.companies.get), cid, realtime)
+                futures[future] = cid
+                future.add_done_callback(finished.put)
+            failed: dict[str, RegkitError] = {}
+            for _ in range(len(futures)):
+                future = _next_finished(finished)
+                cid = futures[future]
+                error = future.exception()
+                if error is None:
+                    results[cid] = future.result()
+                    bar.update(1)
+                    continue
+                if not isinstance(error, RegkitError) or (errors == "raise" and not is_transient(error)):
+                    _stop(futures, results)
+                    logger.info("get_companies stopped at %s; %d fetched (they stay cached)", cid, len(results))
+                    raise _stopped(error, len(results), total, 1) if isinstance(error, RegkitError) else error
+                failed[cid] = error
+            return failed
+        except KeyboardInterrupt:
+            _abandon(futures, results, run)
+            raise
+
+
+def _next_finished(finished: queue.SimpleQueue[Future[CompanyRecord]]) -> Future[CompanyRecord]:
+    """The next lookup that finished, waited for in short slices: a kernel's interrupt (``interrupt_main``) only
+    reaches a main thread that wakes up, and a lock waited on without a timeout never does."""
+    while True:
+        try:
+            return finished.get(timeout=0.1)
+        except queue.Empty:
+            continue
+
+
+def _abandon(futures: dict[Future[CompanyRecord], str], results: dict[str, CompanyRecord], run: SpendingRun) -> None:
+    """After an interrupt: send nothing more, cancel the lookups not started, give the running ones
+    :data:`~regkit.client.spending.GRACE` seconds to arrive (their answers are cached and in the ledger either way)
+    and keep what they fetched."""
+    run.stop()
+    for future in futures:
+        future.cancel()  # no-op for running and finished ones
+    running = [future for future in futures if not future.done()]
+    deadline = time.monotonic() + GRACE
+    while running and time.monotonic() < deadline:
+        wait(running, timeout=min(0.1, max(0.0, deadline - time.monotonic())))
+        running = [future for future in running if not future.done()]
+    for future, cid in futures.items():
+        if future.done() and not future.cancelled() and future.exception() is None:
+            results[cid] = future.result()
+
+
+def refused_note(error: RegkitError) -> str:
+    """What a budget refusal said, as the start of a sentence (``""`` when it said nothing more)."""
+    return f"the budget said: {error.message}; " if error.message else ""
 
 
 def _progress_bar(total: int, enabled: bool) -> AbstractContextManager[Any]:
     from tqdm.auto import tqdm
 
     bar: AbstractContextManager[Any] = tqdm(
-        total=total, disable=not enabled, desc="companies", unit="company", leave=False
+        total=total, disable=None if enabled else True, desc="companies", unit="company", leave=False
     )
     return bar
 

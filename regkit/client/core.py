@@ -7,6 +7,7 @@ import os
 import time
 import warnings
 from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
@@ -56,6 +57,7 @@ from .research_records import (
     PersonSearchResults,
 )
 from .retry import RetryPolicy
+from .spending import Spending, SpendingRun
 from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, local_register_on, resolve_target, secret_scrubber
 from .team_budget import TeamBudget, default_member
 from .transport.call import Caller
@@ -145,6 +147,12 @@ class Client:
         register in-process, as the bundled world is by default (``REGKIT_DATA_DIR`` does the same for every
         client); the key is the world's paid demo key unless ``api_key`` is given. Not with ``base_url`` or
         ``adapter``. The world is opened from its store (built once on first use; ``regkit world index``).
+    quiet : bool
+        Say nothing on stderr before paying. By default every call that sends more than one request
+        (``get_companies``, ``search_all_*``, ``download``, :func:`regkit.crawl`, :func:`regkit.graph.climb`) writes
+        one line there with what it is about to pay, before paying it (``regkit: get_companies: 4 companies to
+        fetch (8 cached) → 40 credits at most``); the environment variable ``REGKIT_QUIET=1`` silences it too. The
+        line is also logged (INFO, ``regkit.client.spending``).
     """
 
     def __init__(
@@ -165,6 +173,7 @@ class Client:
         uncached_ok: bool = False,
         ledger_file: Any = "default",
         data_dir: str | os.PathLike[str] | None = None,
+        quiet: bool = False,
     ) -> None:
         if data_dir is not None:
             adapter, api_key = local_register_on(data_dir, api_key, base_url, adapter)
@@ -209,9 +218,41 @@ class Client:
             self.budget.bind_account(lambda: dict(self.get_credits().raw))
         self._companies = CompanyLookups(self._caller, self.cache, self.policy)
         self._pool = WorkerPool(max_workers)
-        self._bulk = BulkFetcher(self._companies, self._caller, self.budget, self._pool)
+        self._spending = Spending(validation.flag(quiet, "quiet"))
+        self._bulk = BulkFetcher(self._companies, self._caller, self.budget, self._pool, self._spending)
 
     # -- bookkeeping ---------------------------------------------------------------------------
+    def spending(self, call: str) -> AbstractContextManager[SpendingRun]:
+        """The scope of one call that sends more than one request: its cost line, and what an interrupt does.
+
+        regkit's own multi-request calls (``get_companies``, ``search_all_*``, ``iter_*``, ``download``,
+        :func:`regkit.crawl`, :func:`regkit.graph.climb`) each run in one; a loop of your own can too::
+
+            with client.spending("my loop") as run:
+                run.announce(f"{len(ids)} lookups → up to {10 * len(ids)} credits")
+                for company_id in ids:
+                    client.get_company(company_id)
+
+        Inside it, an interrupt (Ctrl-C, a kernel interrupt) stops the spending: nothing more is sent, and the call
+        ends with :class:`regkit.Interrupted` (a ``KeyboardInterrupt``) saying how many answers arrived and what
+        they cost (each is cached and in the ledger: running the same call again resumes for free). Runs nest:
+        calls inside one join it (see :mod:`regkit.client.spending`).
+
+        Parameters
+        ----------
+        call : str
+            What the messages call it.
+
+        Returns
+        -------
+        context manager of SpendingRun
+            ``run.announce(text)`` says a cost on stderr (unless ``quiet``); ``run.answers``, ``run.credits`` and
+            ``run.cached`` count what arrived so far.
+        """
+        if not isinstance(call, str) or not call.strip():
+            raise ValidationError(f"call must name the call, e.g. 'crawl', not {call!r}")
+        return self._spending.run(call)
+
     @property
     def ledger(self) -> pd.DataFrame:
         """One row per call as a DataFrame (see :meth:`regkit.client.ledger.Ledger.to_dataframe`)."""
@@ -247,6 +288,7 @@ class Client:
         """Close connections, the cache and the bulk thread pool."""
         target_sources.closed(self)
         self._pool.shutdown()
+        self._spending.close()
         self._caller.close()
         self.cache.close()
         self._ledger.close()
@@ -479,7 +521,13 @@ class Client:
         """
         first = insolvencies.search_op(query, filters, 1, per_page)
         limit = paging.check_limit(limit)
-        return paging.iter_results(lambda op: InsolvencySearchPage(self._caller.call(op).data), first, limit)
+        return paging.iter_results(
+            lambda op: InsolvencySearchPage(self._caller.call(op).data),
+            first,
+            limit,
+            self._spending,
+            "iter_insolvencies",
+        )
 
     def search_all_insolvencies(
         self,
@@ -538,6 +586,7 @@ class Client:
             call="search_all_insolvencies",
             path="/v1/search/insolvency",
             unit="insolvency pages",
+            spending=self._spending,
         )
         return InsolvencyResults(
             paging.results_of(pages, wanted),
@@ -570,7 +619,13 @@ class Client:
     ) -> Iterator[dict[str, Any]]:
         first = research.search_op(search.kind, query, filters, 1, per_page)
         limit = paging.check_limit(limit)
-        return paging.iter_results(lambda op: search.page(self._caller.call(op).data), first, limit)
+        return paging.iter_results(
+            lambda op: search.page(self._caller.call(op).data),
+            first,
+            limit,
+            self._spending,
+            search.call.replace("search_", "iter_"),
+        )
 
     def _search_all(
         self,
@@ -597,6 +652,7 @@ class Client:
             call=search.call.replace("search_", "search_all_"),
             path=search.path,
             unit=f"{search.kind} pages",
+            spending=self._spending,
         )
         results = search.results(
             paging.results_of(pages, wanted),
@@ -1308,9 +1364,11 @@ class Client:
         refetch = validation.flag(refetch, "refetch")
         if validation.flag(dry_run, "dry_run"):
             return self._downloader().estimate(documents, directory, refetch=refetch)
-        return self._downloader().download(
-            documents, directory, refetch=refetch, progress=validation.flag(progress, "progress")
-        )
+        progress = validation.flag(progress, "progress")
+        with self._spending.run("download") as run:
+            return self._downloader().download(
+                documents, directory, refetch=refetch, progress=progress, announce=run.announce
+            )
 
     # -- account ---------------------------------------------------------------------------------
 

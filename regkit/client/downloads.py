@@ -514,7 +514,7 @@ class DownloadEstimate:
             else ""
         )
         return (
-            f"{self.files} documents: {self.kept} kept, {self.free} free, {self.paid} × "
+            f"{self.files} document{'' if self.files == 1 else 's'}: {self.kept} kept, {self.free} free, {self.paid} × "
             f"{PRICES['document_realtime']} = {self.credits} credits{duplicate}{budget}"
         )
 
@@ -655,21 +655,37 @@ class Downloader:
 
     # -- downloading ---------------------------------------------------------------------------
     def download(
-        self, documents: Any, directory: str | os.PathLike[str], *, refetch: bool, progress: bool
+        self,
+        documents: Any,
+        directory: str | os.PathLike[str],
+        *,
+        refetch: bool,
+        progress: bool,
+        announce: Callable[[str], None] | None = None,
     ) -> Downloads:
-        """Save ``documents`` into ``directory`` (see the module docstring); return the files in input order."""
+        """Save ``documents`` into ``directory`` (see the module docstring); return the files in input order.
+        ``announce`` is handed the estimate's line before anything is paid (when something is)."""
         items = wanted(documents)
         path = check_directory(directory)
         with _locked(path):  # another download into this directory (a script and the widget) waits its turn
-            return self._download(items, path, refetch, progress)
+            return self._download(items, path, refetch, progress, announce)
 
-    def _download(self, items: Sequence[Wanted], path: Path, refetch: bool, progress: bool) -> Downloads:
+    def _download(
+        self,
+        items: Sequence[Wanted],
+        path: Path,
+        refetch: bool,
+        progress: bool,
+        announce: Callable[[str], None] | None,
+    ) -> Downloads:
         index = DownloadIndex(path)
         steps = self._plan(items, index, refetch)
         estimate = self._estimate(steps)
         if estimate.credits:
             logger.info("download: %s", estimate)
             self._budget.check(estimate.credits, what=f"download ({estimate})", method="GET", path="/v1/document")
+            if announce is not None:
+                announce(str(estimate))
         listed = {
             s.item.document_id: s.item.record
             for s in steps
@@ -686,7 +702,11 @@ class Downloader:
 
         description = "documents" + (f" (≤{estimate.credits} credits)" if estimate.credits else "")
         with tqdm(
-            total=len(to_fetch), disable=not progress or len(to_fetch) < 2, desc=description, unit="file", leave=False
+            total=len(to_fetch),
+            disable=True if not progress or len(to_fetch) < 2 else None,
+            desc=description,
+            unit="file",
+            leave=False,
         ) as bar:
             for step in steps:
                 if step.kept is not None:

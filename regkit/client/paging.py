@@ -6,6 +6,11 @@ fetched the cost of the rest is estimated (pages still needed × price; cached p
 upper bound).  Under a budget the estimate is shown — in the progress bar and in the log (INFO) — and
 checked: if it exceeds what is left, ``BudgetExceededError`` is raised and nothing beyond the first page is
 spent.  The insolvency, company and person searches share this.
+
+Every ``search_all_*`` call is a run of :mod:`regkit.client.spending`: the cost of the pages after the first is
+said on stderr before they are fetched, and an interrupt stops the paging at once with
+:class:`~regkit.errors.Interrupted` (the pages that arrived are cached: the same call again pays only for the
+rest). ``iter_*`` runs each page as it is asked for, and its interrupt counts every page fetched so far.
 """
 
 from __future__ import annotations
@@ -16,10 +21,11 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from regkit.errors import ValidationError
+from regkit.errors import Interrupted, ValidationError
 
 if TYPE_CHECKING:
     from .budget import Budget
+    from .spending import Spending, SpendingRun
     from .transport.call import Operation
 
 __all__ = ["Page", "check_limit", "next_page", "iter_results", "fetch_pages", "results_of", "credits_of"]
@@ -54,11 +60,24 @@ def next_page(op: Operation) -> Operation:
     return replace(op, body={**op.body, "pagination": {**pagination, "page": pagination["page"] + 1}})
 
 
-def iter_results(fetch: Callable[[Operation], Page], first: Operation, limit: int | None) -> Iterator[dict[str, Any]]:
-    """The results of the search ``first`` starts, page after page as they are consumed, at most ``limit``."""
+def iter_results(
+    fetch: Callable[[Operation], Page], first: Operation, limit: int | None, spending: Spending, call: str
+) -> Iterator[dict[str, Any]]:
+    """The results of the search ``first`` starts, page after page as they are consumed, at most ``limit``.
+
+    Each page is fetched in a run of ``spending`` named ``call``; an interrupt during one raises
+    :class:`~regkit.errors.Interrupted` counting every page this iterator fetched."""
     op, count = first, 0
+    answers = credits = cached = 0
     while limit is None or count < limit:
-        page = fetch(op)
+        try:
+            with spending.run(call) as run:
+                page = fetch(op)
+        except Interrupted as exc:
+            raise Interrupted(
+                call, answers + exc.answers, credits + exc.credits, cached + exc.cached, exc.detail
+            ) from None
+        answers, credits, cached = answers + run.answers, credits + run.credits, cached + run.cached
         for result in page:
             if limit is not None and count >= limit:
                 return
@@ -80,6 +99,7 @@ def fetch_pages(
     call: str,
     path: str,
     unit: str,
+    spending: Spending,
 ) -> tuple[list[Page], int, int]:
     """Every page a ``search_all_*`` call needs (see the module docstring).
 
@@ -98,6 +118,8 @@ def fetch_pages(
     call, path, unit : str
         For messages: the client method (``"search_all_companies"``), the endpoint and what the
         progress bar counts (``"company pages"``).
+    spending : Spending
+        The client's runs: the cost of the rest is said before it is paid, and an interrupt stops the paging.
 
     Returns
     -------
@@ -105,18 +127,32 @@ def fetch_pages(
         The pages fetched, how many results are wanted of them, and the estimate that was checked.
     """
     size = per_page if limit is None else max(1, min(per_page, limit))
-    first = fetch(1, size)
-    wanted = first.total_results if limit is None else min(limit, first.total_results)
-    more = max(0, math.ceil(wanted / size) - 1)
-    estimate = more * price
-    pages: list[Page] = [first]
-    description = _announce(budget, first.total_results, more, estimate, call=call, path=path, unit=unit)
-    with _progress(more + 1, progress, description) as bar:
-        bar.update(1)
-        while len(pages) <= more and pages[-1].has_next and len(pages[-1]):
-            pages.append(fetch(len(pages) + 1, size))
+    with spending.run(call) as run:
+        first = fetch(1, size)
+        wanted = first.total_results if limit is None else min(limit, first.total_results)
+        more = max(0, math.ceil(wanted / size) - 1)
+        estimate = more * price
+        pages: list[Page] = [first]
+        description = _announce(budget, first.total_results, more, estimate, call=call, path=path, unit=unit)
+        _say_cost(run, first.total_results, wanted, more, estimate, budget)
+        with _progress(more + 1, progress, description) as bar:
             bar.update(1)
+            while len(pages) <= more and pages[-1].has_next and len(pages[-1]):
+                pages.append(fetch(len(pages) + 1, size))
+                bar.update(1)
     return pages, wanted, estimate
+
+
+def _say_cost(run: SpendingRun, total: int, wanted: int, more: int, estimate: int, budget: Budget) -> None:
+    """The cost line of the pages after the first, before any of them is fetched (none when there are none)."""
+    if not more:
+        return
+    left = "" if budget.remaining is None else f"; budget left {budget.remaining}"
+    of = f"{wanted} wanted of {total}" if wanted < total else f"{total}"
+    run.announce(
+        f"{of} results: {more} more page{'s' if more != 1 else ''} → up to {estimate} credits "
+        f"(cached pages are free){left}"
+    )
 
 
 def results_of(pages: Sequence[Page], wanted: int) -> list[dict[str, Any]]:
@@ -142,4 +178,4 @@ def _announce(budget: Budget, total: int, more: int, estimate: int, *, call: str
 def _progress(total: int, enabled: bool, description: str) -> Any:
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, disable=not enabled, desc=description, unit="page", leave=False)
+    return tqdm(total=total, disable=None if enabled else True, desc=description, unit="page", leave=False)

@@ -8,12 +8,15 @@ half-crawled.
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import uuid
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from regkit.errors import ValidationError
+from regkit.errors import BudgetStopWarning, ValidationError
 
 from .persons import is_company_id
 from .report import LevelEstimate
@@ -23,7 +26,9 @@ if TYPE_CHECKING:
     from regkit.client import CostEstimate
     from regkit.client.protocol import CrawlClient
 
-__all__ = ["DIRECTIONS", "Level", "check_arguments", "estimate", "remaining"]
+logger = logging.getLogger(__name__)
+
+__all__ = ["DIRECTIONS", "Level", "check_arguments", "estimate", "remaining", "spending", "budget_stop"]
 
 #: The ways :func:`regkit.graph.crawl` can go.
 DIRECTIONS = ("up", "down", "both")
@@ -177,3 +182,42 @@ def estimate(
         credits=credits,
     )
     return plan, stopped
+
+
+class _LoggedRun:
+    """The run of a client without ``spending`` (any object with :class:`~regkit.client.protocol.CrawlClient`'s
+    older members): its cost lines are only logged, and an interrupt stays a plain ``KeyboardInterrupt``."""
+
+    def __init__(self, call: str) -> None:
+        self.call = call
+
+    def announce(self, text: str) -> None:
+        logger.info("%s: %s", self.call, text)
+
+
+@contextlib.contextmanager
+def spending(client: CrawlClient, call: str) -> Iterator[Any]:
+    """``client.spending(call)`` (:meth:`regkit.Client.spending`): the walk's cost lines said before paying, and an
+    interrupt that stops it with :class:`regkit.Interrupted`; a client without it gets lines in the log only."""
+    method = getattr(client, "spending", None)
+    if method is None:
+        yield _LoggedRun(call)
+        return
+    with method(call) as run:
+        yield run
+
+
+def budget_stop(call: str, stopped: str, fetched: str, missing: Sequence[str], spent: int, stacklevel: int) -> None:
+    """Warn (:class:`regkit.BudgetStopWarning`) that a walk stopped at the budget, with what it fetched, what it did
+    not and what the next step would have cost (``stopped`` says it), and how to go on."""
+    for prefix in ("budget: ", "the budget: "):
+        stopped = stopped.removeprefix(prefix)
+    examples = ", ".join(missing[:3]) + (", …" if len(missing) > 3 else "")
+    left_out = f"; not fetched: {len(missing)} ({examples})" if missing else ""
+    warnings.warn(
+        BudgetStopWarning(
+            f"{call} stopped at the budget: {stopped}. In all it fetched {fetched} for {spent} credits{left_out}. What was "
+            f"fetched is cached: raise budget= (or the client's budget) and run {call} again; only the rest is paid"
+        ),
+        stacklevel=stacklevel + 1,
+    )

@@ -28,7 +28,7 @@ import networkx as nx
 
 from regkit.errors import BudgetExceededError, RegkitError, ValidationError
 
-from ._plan import remaining
+from ._plan import budget_stop, remaining, spending
 from .build import from_companies
 from .control import control_chain, controlling_parents
 from .persons import is_company_id
@@ -306,6 +306,7 @@ def climb(
     start = client.credits_spent
     estimated = 0
     stopped: str | None = None
+    missing: list[str] = []
     if callback is not None and callback(first) is False:
         stopped = "the callback declined the climb"
     else:
@@ -318,27 +319,34 @@ def climb(
                 suggestion="raise the budget, or climb from a company whose chain is cached "
                 "(regkit.graph.estimate_climb_cost says what the cache knows)",
             )
-        for node, cost in _walk(client, company_id, max_levels, records):
-            left = remaining(client, budget, client.credits_spent - start)
-            if left is not None and cost.credits > left:
-                stopped = f"the budget: looking up {node} costs {cost.credits} credits, {left} left"
-                break
-            estimated += cost.credits
-            record, error = _fetch(client, node)
-            if record is None:
-                if node == company_id and error is not None:
-                    raise error
-                stopped = f"{node} could not be looked up: {error}"
-                break
-            records[node] = record
-        else:
-            top = records and _parent(
-                from_companies(list(records.values()), RECORD_RELATIONS), list(records)[-1], list(records)
-            )
-            if top:
-                stopped = f"max_levels={max_levels} reached"
+        with spending(client, "climb") as run:
+            for node, cost in _walk(client, company_id, max_levels, records):
+                left = remaining(client, budget, client.credits_spent - start)
+                if left is not None and cost.credits > left:
+                    stopped = f"the budget: looking up {node} costs {cost.credits} credits, {left} left"
+                    missing = [node]
+                    break
+                estimated += cost.credits
+                if cost.credits:
+                    run.announce(f"level {len(records)}: {node} → {cost.credits} credits")
+                record, error = _fetch(client, node)
+                if record is None:
+                    if node == company_id and error is not None:
+                        raise error
+                    stopped = f"{node} could not be looked up: {error}"
+                    break
+                records[node] = record
+            else:
+                top = records and _parent(
+                    from_companies(list(records.values()), RECORD_RELATIONS), list(records)[-1], list(records)
+                )
+                if top:
+                    stopped = f"max_levels={max_levels} reached"
     graph = from_companies(list(records.values()), RECORD_RELATIONS)
     chain = tuple(control_chain(graph, company_id)) if company_id in graph else (company_id,)
     if stopped:
         logger.warning("climb from %s stopped: %s", company_id, stopped)
+    if stopped and stopped.startswith("the budget"):
+        fetched = f"{len(records)} of the chain's companies ({' → '.join(records) or 'none'})"
+        budget_stop("climb", stopped, fetched, missing, client.credits_spent - start, stacklevel=2)
     return Climb(company_id, chain, graph, first, estimated, client.credits_spent - start, stopped)

@@ -139,7 +139,9 @@ class _Crawl:
         from tqdm.auto import tqdm
 
         before, answers, failed = self.client.credits_spent, {}, 0
-        for one in tqdm(ids, desc=endpoint, unit="call", leave=False, disable=not self.progress or len(ids) < 2):
+        for one in tqdm(
+            ids, desc=endpoint, unit="call", leave=False, disable=True if not self.progress or len(ids) < 2 else None
+        ):
             try:
                 answers[one] = method(one).raw
             except RegkitError as error:
@@ -316,6 +318,35 @@ def crawl(
     relations = check_relations(relations)
     seeds, people = _plan.check_arguments(seeds, depth, relations, budget, max_companies, direction)
     state = _Crawl(client, relations, direction, bool(progress))
+    with _plan.spending(client, "crawl") as run:
+        _levels(state, client, seeds, people, depth, budget, max_companies, callback, run)
+    report = state.report
+    if report.stopped and report.stopped.startswith("budget"):
+        fetched = f"{len(state.companies)} {'company' if len(state.companies) == 1 else 'companies'}"
+        _plan.budget_stop("crawl", report.stopped, fetched, report.skipped, report.spent_credits, stacklevel=2)
+    graph = from_companies(
+        state.companies.values(),
+        relations,
+        person_city=person_city,
+        holdings=list(state.holdings.values()),
+        persons=list(state.persons.values()),
+    )
+    graph.graph["crawl"] = report
+    return graph
+
+
+def _levels(
+    state: _Crawl,
+    client: CrawlClient,
+    seeds: list[str],
+    people: list[str],
+    depth: int,
+    budget: int | None,
+    max_companies: int | None,
+    callback: Callable[[LevelEstimate], Any] | None,
+    run: Any,
+) -> None:
+    """The crawl's levels, each estimated (and its cost said, ``run.announce``) before it is fetched."""
     report, frontier = state.report, seeds
     for level in range(depth + 1):
         ids, people = state.todo(frontier, people)
@@ -340,16 +371,9 @@ def crawl(
             logger.info("crawl stopped: %s", report.stopped)
             break
         if plan.ids or plan.persons:
+            if plan.estimated_credits:
+                run.announce(str(plan))
             frontier, people = state.fetch(plan), []
         if report.stopped:
             logger.warning("crawl stopped: %s", report.stopped)
             break
-    graph = from_companies(
-        state.companies.values(),
-        relations,
-        person_city=person_city,
-        holdings=list(state.holdings.values()),
-        persons=list(state.persons.values()),
-    )
-    graph.graph["crawl"] = report
-    return graph

@@ -58,6 +58,18 @@ def check_node(G: nx.MultiDiGraph, node: Any, what: str = "company_id") -> None:
         pass
     companies = sorted(str(n) for n, kind in G.nodes(data="kind") if kind == COMPANY)
     example = f", e.g. {companies[0]!r}" if companies else ""
+    report = G.graph.get("crawl")
+    stopped = getattr(report, "stopped", None)
+    if isinstance(stopped, str) and stopped.startswith("budget"):
+        skipped = node in (getattr(report, "skipped", None) or ())
+        raise NotInGraphError(
+            f"{what} {node!r} is not in the graph: the crawl that made it stopped at its budget "
+            f"{'before fetching it' if skipped else 'before reaching it'} ({stopped}; the graph holds "
+            f"{len(companies)} {'company' if len(companies) == 1 else 'companies'})",
+            node=node,
+            suggestion="crawl again with a larger budget= (or a client with more budget left): what the first crawl "
+            "fetched is cached, so only the rest is paid",
+        )
     raise NotInGraphError(
         f"{what} {node!r} is not in the graph",
         node=node,

@@ -3,6 +3,8 @@ pass over ids that failed, and resuming at no cost."""
 
 from __future__ import annotations
 
+import io
+import sys
 from collections import Counter
 from typing import Any
 
@@ -76,11 +78,29 @@ def test_argument_errors(inprocess: Any) -> None:
     assert len(client.get_companies([], progress=False)) == 0
 
 
-def test_progress_bar_counts_distinct_companies(inprocess: Any, world: Any, capsys: pytest.CaptureFixture) -> None:
+class _Terminal(io.StringIO):
+    """A stderr that says it is a terminal, as a console's is."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_counts_distinct_companies(inprocess: Any, world: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
     client = inprocess.client()
     client.get_companies(_ids(world, 3) * 2, progress=True)
+    assert "0/3 [" in terminal.getvalue()  # the total is the number of distinct companies
+
+
+def test_no_progress_bar_floods_a_log_that_is_not_a_terminal(
+    inprocess: Any, world: Any, capsys: pytest.CaptureFixture
+) -> None:
+    client = inprocess.client()
+    client.get_companies(_ids(world, 3), progress=True)  # stderr captured: a file, as under nohup or in CI
     err = capsys.readouterr().err
-    assert "0/3 [" in err  # the total is the number of distinct companies
+    assert "%|" not in err and "0/3" not in err, err
+    assert "regkit: get_companies: 3 companies to fetch (0 cached) → 30 credits at most" in err  # the cost line stays
 
 
 # -- failures after all retries: a second pass, then a clear way to resume ----------------------

@@ -44,8 +44,11 @@ def test_builtin_bases_let_plain_except_work() -> None:
     assert issubclass(errors.WaitTimeout, TimeoutError)
     for name in errors.__all__:
         obj = getattr(errors, name)
-        if isinstance(obj, type):  # an error under the one root, or a warning under the other
+        if isinstance(obj, type) and obj is not errors.Interrupted:  # an error under one root, a warning under the other
             assert issubclass(obj, errors.RegkitError) != issubclass(obj, errors.RegkitWarning), name
+    # An interrupt is neither: a KeyboardInterrupt, so `except Exception` (and `except RegkitError`) lets it pass.
+    assert issubclass(errors.Interrupted, KeyboardInterrupt) and not issubclass(errors.Interrupted, Exception)
+    assert issubclass(errors.ArgumentError, errors.ValidationError) and issubclass(errors.ArgumentError, TypeError)
     assert issubclass(errors.RegkitWarning, UserWarning)
     assert issubclass(errors.CacheUnavailableError, errors.CacheError)
 

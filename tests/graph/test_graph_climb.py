@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from regkit import BudgetExceededError, NotFoundError, ValidationError
+from regkit import BudgetExceededError, BudgetStopWarning, NotFoundError, ValidationError
 from regkit.graph import Climb, climb, control_chain, controlled_companies, estimate_climb_cost
 
 PRICE = 10  # a company lookup (docs/interface.md)
@@ -85,11 +85,17 @@ def test_the_budget_is_checked_before_paying(make_client: Any, world_graph: Any,
     with pytest.raises(BudgetExceededError, match="at least 10 credits; 5 left"):
         climb(client, chain[0], budget=5)
     assert client.credits_spent == 0 and client.requests_sent == 0
-    cut = climb(client, chain[0], budget=PRICE)
+    with pytest.warns(BudgetStopWarning) as told:  # shown by Jupyter and the terminal: not only in the log
+        cut = climb(client, chain[0], budget=PRICE)
+    message = str(told[0].message)
+    assert f"looking up {chain[1]} costs {PRICE} credits, 0 left" in message  # what the next level would cost
+    assert f"fetched 1 of the chain's companies ({chain[0]})" in message and f"not fetched: 1 ({chain[1]})" in message
+    assert "raise budget=" in message
     assert cut.stopped is not None and "budget" in cut.stopped and chain[1] in cut.stopped
     assert cut.spent_credits == cut.estimated_credits == PRICE and cut.chain == tuple(chain[:2])
     capped = make_client(budget=2 * PRICE)
-    two = climb(capped, chain[0])
+    with pytest.warns(BudgetStopWarning, match="climb stopped at the budget"):
+        two = climb(capped, chain[0])
     assert two.spent_credits == 2 * PRICE and "budget" in (two.stopped or "")
 
 

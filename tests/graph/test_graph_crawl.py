@@ -12,6 +12,7 @@ from typing import Any
 import pandas as pd
 import pytest
 
+from regkit.errors import BudgetStopWarning
 from regkit.graph import LevelEstimate, crawl, from_companies, linked_companies
 
 G065_TOP = "DE-HRB-R2103-65834"  # Luxlog Holding AG
@@ -85,8 +86,11 @@ def test_the_budget_cuts_a_level_and_the_crawl_says_so(
     client.get_companies(seeds[:3], progress=False)  # cached now: free
     before = used(client)
     told: list[LevelEstimate] = []
-    with caplog.at_level(logging.INFO, logger="regkit.graph"):
+    with caplog.at_level(logging.INFO, logger="regkit.graph"), pytest.warns(BudgetStopWarning) as warned:
         G = crawl(client, seeds, budget=55, progress=False, callback=told.append)
+    message = str(warned[0].message)
+    assert "crawl stopped at the budget: level 0 needs 70 credits, 55 left" in message  # the level it could not pay
+    assert "In all it fetched 8 companies for 50 credits; not fetched: 2 (" in message and "raise budget=" in message
     report = G.graph["crawl"]
     assert len(report.rows) == 1 and "budget" in report.stopped
     assert told[0].estimated_credits == 50 and told[0].cached == 3 and len(told[0].skipped) == 2
@@ -100,7 +104,8 @@ def test_the_budget_cuts_a_level_and_the_crawl_says_so(
 
 def test_the_clients_budget_counts_too_and_nothing_raises(make_client: Any, world: Any) -> None:
     client = make_client(budget=30)
-    G = crawl(client, group_members(world, G065_TOP)[:5], progress=False)
+    with pytest.warns(BudgetStopWarning, match="fetched 3 companies for 30 credits; not fetched: 2"):
+        G = crawl(client, group_members(world, G065_TOP)[:5], progress=False)
     assert client.credits_spent == 30 and G.graph["crawl"].stopped.startswith("budget")
 
 

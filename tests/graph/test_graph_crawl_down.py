@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 import regkit
+from regkit.errors import BudgetStopWarning
 from regkit.graph import (
     as_of,
     control_layers,
@@ -386,7 +387,8 @@ def test_a_person_seed_brings_their_positions_and_holdings(make_client: Any, wor
 def test_the_budget_cuts_whole_companies_and_both_goes_up_and_down(make_client: Any, world: Any) -> None:
     group = largest_group(world)
     client = make_client()
-    G = crawl(client, group["organtraeger"], depth=3, direction="down", budget=50, progress=False)
+    with pytest.warns(BudgetStopWarning, match="crawl stopped at the budget: level 1 needs"):
+        G = crawl(client, group["organtraeger"], depth=3, direction="down", budget=50, progress=False)
     report = G.graph["crawl"]
     assert report.stopped.startswith("budget: level 1") and client.credits_spent == 40  # 20 + one company with holdings
     assert len(report.rows[1]["ids"]) == 1 and report.rows[1]["skipped"] == len(report.skipped) > 0

@@ -31,6 +31,7 @@ from ..json_body import parsed_json
 from ..ledger import Ledger
 from ..policy import answers, keep_response
 from ..retry import RetryPolicy
+from ..spending import check_not_stopped, current, pause
 from .attempts import Attempts
 from .inflight import InFlight
 from .keys import CacheKeys
@@ -77,7 +78,7 @@ class Caller:
         self.timeout = timeout
         self.scrub = scrub
         self.sleep = sleep
-        self.gate = Pacer(sleep=sleep, learn=retry.pacing)
+        self.gate = Pacer(sleep=lambda seconds: pause(seconds, sleep), learn=retry.pacing)
         self.inflight = InFlight()
         self.keys = CacheKeys(self.base_url)
         self._rules = cache.policy.urls_expire_after(self.base_url)
@@ -120,6 +121,9 @@ class Caller:
             if isinstance(hit, Answer):
                 return self._hit(op, hit)
             note = hit
+        run = current()
+        if run is not None:  # a multi-request call: sent so that an interrupt cannot cut it (see spending)
+            return run.off_main_thread(lambda: self._send(op, self._reserve(op), note))
         return self._send(op, self._reserve(op), note)
 
     def _lifetime(self, op: Operation) -> timedelta | None:
@@ -265,12 +269,17 @@ class Caller:
     def _attempt(self, op: Operation, reservation: Reservation, tally: Attempts) -> tuple[Attempted, str | None]:
         """Send ``op`` once (after the 429 gate), settle its cost against ``reservation`` and read the body; with the
         attempt comes what the budget could not record (a note for the ledger row, else ``None``)."""
+        check_not_stopped(op.call)  # an interrupted run sends nothing more, not even a retry
         self.gate.wait()
+        check_not_stopped(op.call)
         with self.meter.capture() as log:
             try:
                 response, error = self._request(op), None
             except requests.RequestException as exc:
                 response, error = None, exc  # the body may have failed after the status line came
+            except KeyboardInterrupt:  # the user stopped while this request was out: it may have been charged
+                self._interrupted(op, reservation, tally, log)
+                raise
         charged, uncertain = self._account(op, log)
         settled = self._settle(op, reservation, charged + uncertain)
         tally.add(charged, uncertain, len(log))
@@ -350,14 +359,33 @@ class Caller:
         plan = tally.next_pause(error, status)
         if plan is None:
             return False
-        pause, rate_limited = plan
+        seconds, rate_limited = plan
         if rate_limited:  # every worker waits; then they go at the pace (or one by one: the gate)
-            logger.info("%s %s: 429; every worker waits %.2f s", op.method, op.target, pause)
-            self.gate.close_for(pause)
+            logger.info("%s %s: 429; every worker waits %.2f s", op.method, op.target, seconds)
+            self.gate.close_for(seconds)
         else:
-            logger.info("%s %s: %s; retrying in %.2f s", op.method, op.target, type(error).__name__, pause)
-            self.sleep(pause)
+            logger.info("%s %s: %s; retrying in %.2f s", op.method, op.target, type(error).__name__, seconds)
+            pause(seconds, self.sleep)  # ended at once by an interrupt of the call's run
         return True
+
+    def _interrupted(self, op: Operation, reservation: Reservation, tally: Attempts, log: list[Attempt]) -> None:
+        """A ``KeyboardInterrupt`` while ``op``'s request was out: its row says so, and the price it may have cost
+        is counted as uncertain (and settled against the budget: a team may be refused credits it still has, never
+        granted credits it has not)."""
+        charged, uncertain = self._account(op, log)
+        if not log or log[-1].status is None:
+            uncertain = max(uncertain, op.price)
+        note = self._settle(op, reservation, charged + uncertain)
+        tally.add(charged, uncertain, max(len(log), 1))
+        self._record(
+            op,
+            log[-1].status if log else None,
+            credits=tally.charged,
+            attempts=tally.sent,
+            uncertain=tally.uncertain,
+            error=KeyboardInterrupt(),
+            note=_joined("interrupted while the request was out: the answer did not arrive", note),
+        )
 
     def _account(self, op: Operation, log: list[Attempt]) -> tuple[int, int]:
         """Credits this attempt cost for sure, and credits it may have cost (no answer came)."""
@@ -386,6 +414,10 @@ class Caller:
         error: BaseException | None = None,
         note: str | None = None,
     ) -> None:
+        run = current()
+        if run is not None:
+            ok = error is None and status is not None and 200 <= status < 300
+            run.count(source=source, credits=credits, ok=ok)
         self.ledger.record(
             call=op.call,
             method=op.method,
