@@ -1,4 +1,4 @@
-"""The ``regkit`` command: world building, the local register, and client commands.
+"""The ``regkit`` command: world building and import, the local register, and client commands.
 
 Each layer registers its own sub-commands (``add_commands(subparsers)``); this module only assembles them.
 """
@@ -27,8 +27,20 @@ def version_text() -> str:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every layer's sub-commands."""
-    parser = argparse.ArgumentParser(prog="regkit", description="German company register research toolkit.")
-    parser.add_argument("--version", action="version", version=version_text(), help="print regkit's version and exit")
+    parser = argparse.ArgumentParser(
+        prog="regkit",
+        description="German company register research toolkit.",
+        epilog="Every command that can spend credits prints what it spent on stderr when it is done "
+        "(regkit: 10 credits spent; ...); -q or REGKIT_QUIET=1 leaves that line out.",
+    )
+    # Not action="version": that prints and exits as soon as it is read, so `regkit --version extra` would pass.
+    parser.add_argument("--version", action="store_true", help="print regkit's version and exit")
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="do not print the credits a command spent (also --quiet after the command, or REGKIT_QUIET=1)",
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in _COMMAND_MODULES:
         try:
@@ -45,6 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.version:
+        if args.command is not None:
+            parser.error(f"--version takes no command (got {args.command!r}): run regkit --version alone")
+        print(version_text())
+        parser.exit(0)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help(sys.stderr)

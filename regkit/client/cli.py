@@ -4,6 +4,13 @@
 ``regkit.cli`` calls :func:`add_commands` on its subparsers; each command sets ``handler`` to a
 handler ``handler(args) -> int`` (the exit status).  Errors print one line to stderr and exit
 non-zero (2 for invalid arguments, 1 otherwise).
+
+What is spent is said: every command that can spend prints, on stderr after its output, one line with the credits
+it spent, the answers the cache gave and what is left of ``--budget`` (:func:`spending_line`); ``--quiet``
+(``regkit -q COMMAND``) or ``REGKIT_QUIET=1`` leaves it out. Nothing is paid that was not asked for: an argument
+that is not a company id is read as a register entry offline (:func:`regkit.parse_company_id`) and its id is
+suggested, not fetched; ``regkit search`` without words or filters is refused. Progress bars are drawn only when
+stderr is a terminal.
 """
 
 from __future__ import annotations
@@ -28,13 +35,20 @@ from regkit.errors import (
     ValidationError,
 )
 
-__all__ = ["add_commands", "main", "parse_age", "parse_filters"]
+from .spending import QUIET_VARIABLE, quiet_from_environment
+
+__all__ = ["add_commands", "main", "parse_age", "parse_filters", "spending_line"]
 
 _SUMMARY_COLUMNS = ["id", "debtor_name", "court", "city", "current_status", "opened_at", "last_event_at"]
 _COMPANY_COLUMNS = ["company_id", "name", "legal_form", "register_court", "city", "active", "holdings_cached"]
 _OWNER_COLUMNS = ["holder_name", "holder_type", "relation_type", "share", "nominal_share", "start", "holder_id"]
 _HOLDING_COLUMNS = ["company_id", "company_name", "relation_type", "share", "nominal_share", "start", "end"]
 _POSITION_COLUMNS = ["company_id", "company_name", "role", "start_date", "end_date"]
+_ENTRY_HELP = (
+    "a register entry as people write it, quoted ('HRB 168089 Lemgo'), is read offline and its id suggested "
+    "(nothing is sent)"
+)
+_ID_HELP = f"a company id, e.g. DE-HRB-R3101-94644; {_ENTRY_HELP}"
 #: What to do next, said for a shell user (the errors' own suggestions are written for Python).
 _SHELL_HINTS: dict[type, str] = {
     OfflineCacheMiss: "run the command again without --offline to fetch it (that spends its credits)",
@@ -44,32 +58,151 @@ _SHELL_HINTS: dict[type, str] = {
 }
 
 
-def _client(args: argparse.Namespace) -> Any:
+def _client(args: argparse.Namespace, *, spends: bool = True) -> Any:
+    """The command's client (quiet as the command is); one that ``spends`` is kept on ``args`` so that
+    :func:`_guarded` can say what it spent."""
     from .core import Client
 
-    client = Client(budget=getattr(args, "budget", None), offline=getattr(args, "offline", False))
+    client = Client(budget=getattr(args, "budget", None), offline=getattr(args, "offline", False), quiet=_quiet(args))
+    if spends:
+        vars(args).setdefault("clients", []).append(client)
     return client
+
+
+def _quiet(args: argparse.Namespace) -> bool:
+    """Whether ``--quiet`` (``regkit -q``) or ``REGKIT_QUIET`` asks for no lines about credits on stderr."""
+    return bool(getattr(args, "quiet", False)) or quiet_from_environment()
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
+def spending_line(client: Any) -> str:
+    """What ``client`` spent, for a shell user: credits charged, answers fetched and from the cache (with the credits
+    the cache saved), what attempts without an answer may have cost, and what is left of a budget.
+
+    Read from the client's public counters (``credits_spent``, ``credits_saved``, ``ledger``, ``budget``).
+
+    Examples
+    --------
+    ``regkit: 10 credits spent; 1 answer fetched, 0 from the cache``;
+    ``regkit: 0 credits spent; 0 answers fetched, 1 from the cache (10 credits saved)``;
+    ``regkit: 20 credits spent; 2 answers fetched, 0 from the cache; 80 of --budget 100 left``.
+    """
+    ledger = client.ledger
+    cached = int(ledger["from_cache"].sum()) if len(ledger) else 0
+    uncertain = int(ledger["uncertain"].sum()) if len(ledger) else 0
+    saved = client.credits_saved
+    text = f"regkit: {_plural(client.credits_spent, 'credit')} spent; {_plural(len(ledger) - cached, 'answer')} "
+    text += f"fetched, {cached:,} from the cache"
+    if saved:
+        text += f" ({_plural(saved, 'credit')} saved)"
+    if uncertain:
+        text += f"; up to {_plural(uncertain, 'credit')} more may have been charged for requests that got no answer"
+    limit = getattr(client.budget, "limit", None)
+    if limit is not None:
+        text += f"; {max(client.budget.remaining or 0, 0):,} of --budget {limit:,} left"
+    return text
+
+
+def _say_spent(args: argparse.Namespace, *, failed: bool) -> None:
+    """The spending line of each client the command opened (after a failure only if something was or may have
+    been charged: a refused call stays one line)."""
+    if _quiet(args):
+        return
+    for client in vars(args).get("clients", []):
+        if failed and not (client.credits_spent or client.ledger["uncertain"].sum()):
+            continue
+        print(spending_line(client), file=sys.stderr)
 
 
 def _guarded(handler: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
+        failed = True
         try:
-            return handler(args)
+            status = handler(args)
+            failed = False
+            return status
         except RegkitError as exc:
             hint = next((text for cls, text in _SHELL_HINTS.items() if isinstance(exc, cls)), None)
             if hint is not None:
                 exc.suggestion = hint
             print(f"regkit: error: {' '.join(str(exc).split())}", file=sys.stderr)
             return 2 if isinstance(exc, ValidationError) else 1
+        except KeyboardInterrupt as exc:
+            # Ctrl-C: nothing more is sent; say so (and what arrived, when the client says it), then what was spent.
+            said = " ".join(str(exc).split())
+            print(f"regkit: {said or 'interrupted'}", file=sys.stderr)
+            return 130
         except BrokenPipeError:
             raise  # the reader went away: `regkit` ends quietly
         except (OSError, ImportError) as exc:
             print(f"regkit: error: {' '.join(str(exc).split())}", file=sys.stderr)
             return 1
+        finally:
+            _say_spent(args, failed=failed)
 
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__
     return run
+
+
+def _company_id(text: str, command: str) -> str:
+    """``text`` if it is a company id; otherwise a :class:`ValidationError` saying which id it means, read offline
+    as a register entry (:func:`regkit.parse_company_id`: ``HRB 168089 Lemgo``) — suggested, never fetched, since
+    spending is asked for explicitly — or which ids it may mean when its court fits several. Nothing is sent."""
+    from regkit.schema.interface import COMPANY_ID_PATTERN
+
+    from .company_ids import parse_company_id
+
+    stripped = text.strip()
+    if COMPANY_ID_PATTERN.fullmatch(stripped) or not re.search(r"[0-9]", stripped):
+        return stripped  # an id, or words that are no register entry: the client's own check says what an id is
+    try:
+        meant = [parse_company_id(stripped)]
+        problem = ""
+    except ValidationError as exc:
+        problem = exc.message
+        near = re.search(r"did you mean ([^?]*)\?", exc.suggestion or "")
+        codes = re.findall(r"\b[A-Z][0-9]{4}\b", f"{exc.message} {near.group(1) if near else ''}")
+        meant = _ids_at(stripped, codes)
+    if not meant:
+        raise ValidationError(
+            f"{text!r} is not a company id, and as a register entry: {problem}",
+            suggestion=f"write the register entry with its court's name or code, quoted: regkit {command} "
+            f"'HRB 152955 Darmstadt' or regkit {command} 'HRB 152955 M1103' (regkit reads it offline and says the "
+            f"id), or give the id: regkit {command} DE-HRB-M1103-152955; nothing was sent",
+        )
+    named = " or ".join(f"{cid} ({_court_label(cid)})" for cid in meant)
+    runs = ", or ".join(f"regkit {command} {cid}" for cid in meant)
+    why = " and the court in it fits several" if len(meant) > 1 else f" ({problem})" if problem else ""
+    raise ValidationError(
+        f"{text!r} is not a company id{why}; did you mean {named}?",
+        suggestion=f"run: {runs} (nothing was sent)",
+    )
+
+
+def _ids_at(text: str, codes: Sequence[str]) -> list[str]:
+    """The ids ``text`` names at each of the courts ``codes`` (those it can be read at), in order, once each."""
+    from .company_ids import parse_company_id
+
+    ids: list[str] = []
+    for code in dict.fromkeys(codes):
+        try:
+            ids.append(parse_company_id(text, court=code))
+        except ValidationError:
+            continue
+    return list(dict.fromkeys(ids))
+
+
+def _court_label(company_id: str) -> str:
+    """``"R2307 Lemgo"``: the court of a company id, as the bundled court list names it."""
+    from regkit.schema.courts import courts
+
+    code = company_id.split("-")[2]
+    court = courts().by_code.get(code)
+    return court.label() if court is not None else code
 
 
 class _Words(argparse.Action):
@@ -165,6 +298,14 @@ def parse_filters(items: Sequence[str]) -> dict[str, Any]:
     return out
 
 
+def _progress_bars() -> bool:
+    """Whether to draw progress bars: only on a terminal (a log file or a pipe gets none)."""
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):  # stderr replaced or closed
+        return False
+
+
 def _print_table(rows: list[dict[str, Any]], columns: list[str] | None = None) -> None:
     import pandas as pd
 
@@ -178,6 +319,7 @@ def _print_table(rows: list[dict[str, Any]], columns: list[str] | None = None) -
 @_guarded
 def company(args: argparse.Namespace) -> int:
     """Print one company."""
+    args.company_id = _company_id(args.company_id, "company")
     with _client(args) as client:
         record = client.get_company(args.company_id, realtime=args.realtime)
     if args.format == "json":
@@ -195,7 +337,10 @@ def insolvencies(args: argparse.Namespace) -> int:
     filters = parse_filters(args.filter or [])
     with _client(args) as client:
         per_page = max(1, min(args.limit, 100))
-        rows = list(client.iter_insolvencies(query=args.query, filters=filters, per_page=per_page, limit=args.limit))
+        found = client.search_all_insolvencies(
+            args.query, filters, limit=args.limit, per_page=per_page, progress=_progress_bars()
+        )
+        rows = list(found)
     if args.format == "json":
         print(json.dumps(rows, ensure_ascii=False, indent=2))
     elif args.format == "csv":
@@ -234,6 +379,12 @@ def _print_frame(frame: Any, columns: list[str]) -> None:
 def search(args: argparse.Namespace) -> int:
     """Print one page of a company search."""
     filters = parse_filters(args.filter or [])
+    if args.query is None and not filters:
+        raise ValidationError(
+            "regkit search needs words or a filter: without either it lists every company (10 credits a page)",
+            suggestion="give words of a name, register number or city (regkit search Waldstein Holding) or a "
+            "filter (regkit search -f legal_form=se); nothing was sent",
+        )
     with _client(args) as client:
         page = client.search_companies(args.query, filters, page=args.page, per_page=args.per_page)
     if args.format == "json":
@@ -254,6 +405,7 @@ def search(args: argparse.Namespace) -> int:
 @_guarded
 def owners(args: argparse.Namespace) -> int:
     """Print a company's owners."""
+    args.company_id = _company_id(args.company_id, "owners")
     with _client(args) as client:
         try:
             record = client.get_owners(args.company_id, realtime=args.realtime, best_available=args.best_available)
@@ -278,8 +430,10 @@ def holdings(args: argparse.Namespace) -> int:
     """Print the companies a company or a person holds shares in."""
     from regkit.schema.interface import UUID_PATTERN
 
+    person = bool(UUID_PATTERN.match(args.holder_id.strip()))
+    if not person:
+        args.holder_id = _company_id(args.holder_id, "holdings")
     with _client(args) as client:
-        person = bool(UUID_PATTERN.match(args.holder_id.strip()))
         try:
             record = client.get_person_holdings(args.holder_id) if person else client.get_holdings(args.holder_id)
         except ValidationError as exc:
@@ -317,8 +471,8 @@ def person(args: argparse.Namespace) -> int:
 
 @_guarded
 def credits(args: argparse.Namespace) -> int:
-    """Print the account's credits."""
-    with _client(args) as client:
+    """Print the account's credits (free: no spending line)."""
+    with _client(args, spends=False) as client:
         record = client.get_credits()
     for key, value in record.raw.items():
         print(f"{key}: {json.dumps(value) if isinstance(value, (dict, list)) else value}")
@@ -427,7 +581,7 @@ def add_commands(subparsers: Any) -> None:
     The client reads ``REGKIT_API_KEY``, ``REGKIT_BASE_URL``, ``REGKIT_CACHE`` and ``REGKIT_CACHE_DIR``.
     """
     p = subparsers.add_parser("company", help="look up one company (10 credits, cached)")
-    p.add_argument("company_id", help="e.g. DE-HRB-R3101-94644")
+    p.add_argument("company_id", help=_ID_HELP)
     p.add_argument("--realtime", action="store_true", help="fetch from the official register (20 credits)")
     p.add_argument("--format", choices=("json", "table"), default="table")
     _common(p)
@@ -480,7 +634,7 @@ def add_commands(subparsers: Any) -> None:
     p.set_defaults(handler=search)
 
     p = subparsers.add_parser("owners", help="a company's current owners (10 credits, cached)")
-    p.add_argument("company_id", help="e.g. DE-HRB-R3101-94644")
+    p.add_argument("company_id", help=_ID_HELP)
     p.add_argument(
         "--best-available", action="store_true", help="for an AG, SE or KGaA: the owners known from filed documents"
     )
@@ -490,7 +644,9 @@ def add_commands(subparsers: Any) -> None:
     p.set_defaults(handler=owners)
 
     p = subparsers.add_parser("holdings", help="what a company or person holds shares in (10 credits, cached)")
-    p.add_argument("holder_id", metavar="ID", help="a company id, or a person's UUID")
+    p.add_argument(
+        "holder_id", metavar="ID", help=f"a company id (DE-HRB-R3101-94644) or a person's UUID; {_ENTRY_HELP}"
+    )
     p.add_argument("--current", action="store_true", help="current holdings only (past ones have an end date)")
     p.add_argument("--format", choices=("json", "table"), default="table")
     _common(p)
@@ -532,6 +688,12 @@ def add_commands(subparsers: Any) -> None:
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--budget", type=int, default=None, help="spend at most this many credits")
     parser.add_argument("--offline", action="store_true", help="answer from the cache only")
+    parser.add_argument(
+        "--quiet",
+        action="store_true",
+        default=argparse.SUPPRESS,  # leaves `regkit -q COMMAND` as it was set
+        help=f"do not print the credits spent on stderr (also regkit -q COMMAND, or {QUIET_VARIABLE}=1)",
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,5 +1,6 @@
 """Rendering records for a terminal: nested members in full and readable, frames as tables, and why a search row
-matched.
+matched. A presigned (signed) URL is shown without its signature: a table is read, copied and logged, and the link
+is a credential until it expires; ``--format json`` keeps the raw answer, links included.
 
 Used by :mod:`regkit.client.cli`; plain functions over plain data, so they are tested without a
 terminal.
@@ -14,9 +15,33 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["record_lines", "inline", "matched_fields", "fold", "frame_lines"]
+__all__ = ["record_lines", "inline", "matched_fields", "fold", "frame_lines", "unsigned"]
 
 _SKIP: tuple[object, ...] = (None, "", [], {})
+
+#: Query parameters that make a URL a presigned one (the register's ``expires``/``signature``, S3's
+#: ``X-Amz-Signature``/``X-Amz-Credential``, GCS's ``X-Goog-Signature``, Azure's ``sig``, a ``token``).
+_SIGNING = re.compile(r"(?:^|[-_])(?:signature|sig|expires|token|credential|key)$", re.IGNORECASE)
+
+
+def unsigned(text: str) -> str:
+    """``text``, or — when it is a presigned URL — the URL without its query and a note where the link is.
+
+    Examples
+    --------
+    >>> unsigned("http://local.regkit/v1/documents/6003acfd?expires=1796542906&signature=eb44128b")
+    'http://local.regkit/v1/documents/6003acfd (presigned link left out: --format json has it)'
+    >>> unsigned("https://example.org/about?page=2")
+    'https://example.org/about?page=2'
+    """
+    from urllib.parse import parse_qsl, urlsplit
+
+    if not text.startswith(("http://", "https://")) or "?" not in text:
+        return text
+    parts = urlsplit(text)
+    if not any(_SIGNING.search(name) for name, _ in parse_qsl(parts.query, keep_blank_values=True)):
+        return text
+    return f"{parts.scheme}://{parts.netloc}{parts.path} (presigned link left out: --format json has it)"
 
 
 def _scalar(value: Any) -> str:
@@ -24,6 +49,8 @@ def _scalar(value: Any) -> str:
         return "yes" if value else "no"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
+    if isinstance(value, str):
+        return unsigned(value)
     return str(value)
 
 

@@ -1,8 +1,13 @@
-"""Running ``regkit`` client commands in-process against a test register (for the CLI tests)."""
+"""Running ``regkit`` client commands for the CLI tests: in-process against a test register (:func:`cli_runner`), or
+as the ``regkit`` command in its own process on the bundled register (:func:`regkit_run`, :func:`shell_env`)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +15,7 @@ import pytest
 import regkit.client.target as target
 from regkit.client import cli
 
-__all__ = ["cli_runner"]
+__all__ = ["cli_runner", "regkit_run", "shell_env"]
 
 
 def cli_runner(
@@ -29,3 +34,21 @@ def cli_runner(
         return status, out, err
 
     return invoke
+
+
+def shell_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of a shell without any ``REGKIT_*`` or ``OPENREGISTER_*`` setting, with the cache and the
+    bundled register's state in ``tmp_path``; ``extra`` added."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("REGKIT_", "OPENREGISTER_"))}
+    env.update(
+        {"REGKIT_CACHE_DIR": str(tmp_path / "cache"), "REGKIT_LOCAL_STATE": str(tmp_path / "state.sqlite"), **extra}
+    )
+    return env
+
+
+def regkit_run(*argv: str, env: dict[str, str], **options: Any) -> subprocess.CompletedProcess[str]:
+    """``regkit <argv>`` in its own process (``python -m regkit``), its output captured as text; ``options`` go to
+    :func:`subprocess.run` (``cwd=``)."""
+    return subprocess.run(
+        [sys.executable, "-m", "regkit", *argv], capture_output=True, text=True, timeout=300, env=env, **options
+    )

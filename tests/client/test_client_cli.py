@@ -8,26 +8,15 @@ import re
 from typing import Any
 
 import pytest
+from cli_support import cli_runner, regkit_run, shell_env
 
-import regkit.client.target as target
 from regkit.client import cli
 
 
 @pytest.fixture
 def run(register: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture) -> Any:
-    """Run ``regkit <argv>`` against the in-process test register; returns (status, stdout, stderr).
-
-    The one-time notice about the bundled register counts as said (``test_client_target`` checks it),
-    so stderr holds only what the command itself printed."""
-    monkeypatch.setattr(target, "_local_adapter", lambda: register.adapter)
-    monkeypatch.setattr(target, "_announced", {target.LocalWorld().notice()})  # the test register is synthetic
-
-    def invoke(*argv: str) -> tuple[int, str, str]:
-        status = cli.main(list(argv))
-        out, err = capsys.readouterr()
-        return status, out, err
-
-    return invoke
+    """Run ``regkit <argv>`` against the in-process test register; returns (status, stdout, stderr)."""
+    return cli_runner(register, monkeypatch, capsys)
 
 
 def test_company_json_and_table(run: Any, world: Any) -> None:
@@ -190,26 +179,9 @@ def test_budget_advice_is_for_a_shell_user(run: Any, world: Any) -> None:
     assert code == 1 and "raise --budget" in err and "Client(" not in err
 
 
-def _regkit(*argv: str, env: dict[str, str]) -> Any:
-    import subprocess
-    import sys
-
-    return subprocess.run([sys.executable, "-m", "regkit", *argv], capture_output=True, text=True, timeout=120, env=env)
-
-
-def _shell_env(tmp_path: Any, **extra: str) -> dict[str, str]:
-    import os
-
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("REGKIT_", "OPENREGISTER_"))}
-    env.update(
-        {"REGKIT_CACHE_DIR": str(tmp_path / "cache"), "REGKIT_LOCAL_STATE": str(tmp_path / "state.sqlite"), **extra}
-    )
-    return env
-
-
 def test_a_state_file_that_is_not_a_register_is_one_line(tmp_path: Any) -> None:
     (tmp_path / "notes.txt").write_text("not a database\n")
-    done = _regkit("credits", env=_shell_env(tmp_path, REGKIT_LOCAL_STATE=str(tmp_path / "notes.txt")))
+    done = regkit_run("credits", env=shell_env(tmp_path, REGKIT_LOCAL_STATE=str(tmp_path / "notes.txt")))
     assert done.returncode == 1 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("regkit: error: the bundled register's state file")
     assert "REGKIT_LOCAL_STATE=" in done.stderr
@@ -217,13 +189,13 @@ def test_a_state_file_that_is_not_a_register_is_one_line(tmp_path: Any) -> None:
 
 def test_a_cache_directory_that_cannot_be_made_names_the_variable(tmp_path: Any) -> None:
     (tmp_path / "file").write_text("")
-    done = _regkit("credits", env=_shell_env(tmp_path, REGKIT_CACHE_DIR=str(tmp_path / "file" / "cache")))
+    done = regkit_run("credits", env=shell_env(tmp_path, REGKIT_CACHE_DIR=str(tmp_path / "file" / "cache")))
     assert done.returncode == 2 and "Traceback" not in done.stderr and "REGKIT_CACHE_DIR" in done.stderr
 
 
 def test_an_out_path_that_is_a_file_is_one_line(tmp_path: Any) -> None:
     (tmp_path / "taken").write_text("")
-    done = _regkit("world", "build", "--companies", "50", "--out", str(tmp_path / "taken"), env=_shell_env(tmp_path))
+    done = regkit_run("world", "build", "--companies", "50", "--out", str(tmp_path / "taken"), env=shell_env(tmp_path))
     assert done.returncode == 1 and "Traceback" not in done.stderr and str(tmp_path / "taken") in done.stderr
 
 
@@ -235,7 +207,7 @@ def test_a_reader_that_goes_away_is_no_error(tmp_path: Any) -> None:
         [sys.executable, "-m", "regkit", "insolvencies", "--limit", "100", "--format", "csv"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        env=_shell_env(tmp_path),
+        env=shell_env(tmp_path),
     )
     assert process.stdout is not None and process.stdout.readline()
     process.stdout.close()  # like `| head -1`
@@ -251,9 +223,9 @@ def _words(name: str) -> list[str]:
 
 
 def test_search_takes_the_words_unquoted(tmp_path: Any, world: Any) -> None:
-    env = _shell_env(tmp_path)
-    unquoted = _regkit("search", "Waldstein", "Holding", "--per-page", "100", "--format", "json", env=env)
-    quoted = _regkit("search", "Waldstein Holding", "--per-page", "100", "--format", "json", env=env)
+    env = shell_env(tmp_path)
+    unquoted = regkit_run("search", "Waldstein", "Holding", "--per-page", "100", "--format", "json", env=env)
+    quoted = regkit_run("search", "Waldstein Holding", "--per-page", "100", "--format", "json", env=env)
     assert unquoted.returncode == 0 and "usage:" not in unquoted.stderr
     assert json.loads(unquoted.stdout)["results"] == json.loads(quoted.stdout)["results"]
     # the world's companies with both words in a current or former name (the last word a prefix, as documented)
@@ -265,33 +237,33 @@ def test_search_takes_the_words_unquoted(tmp_path: Any, world: Any) -> None:
     }
     assert "DE-HRB-X1517-62135KI" in expected
     assert {r["company_id"] for r in json.loads(unquoted.stdout)["results"]} == expected
-    table = _regkit("search", "Waldstein", "Holding", env=env)
+    table = regkit_run("search", "Waldstein", "Holding", env=env)
     assert table.returncode == 0 and "Waldstein Holding GmbH" in table.stdout
 
 
 def test_insolvencies_take_the_words_of_a_query_unquoted(tmp_path: Any) -> None:
-    env = _shell_env(tmp_path)
-    unquoted = _regkit("insolvencies", "--query", "müller", "gmbh", "--limit", "50", "--format", "json", env=env)
-    quoted = _regkit("insolvencies", "-q", "müller gmbh", "--limit", "50", "--format", "json", env=env)
+    env = shell_env(tmp_path)
+    unquoted = regkit_run("insolvencies", "--query", "müller", "gmbh", "--limit", "50", "--format", "json", env=env)
+    quoted = regkit_run("insolvencies", "-q", "müller gmbh", "--limit", "50", "--format", "json", env=env)
     assert unquoted.returncode == 0 and json.loads(unquoted.stdout) == json.loads(quoted.stdout) != []
 
 
 def test_search_without_words_is_a_search_by_filters(tmp_path: Any, world: Any) -> None:
-    done = _regkit("search", "-f", "legal_form=se", "--per-page", "100", "--format", "json", env=_shell_env(tmp_path))
+    done = regkit_run("search", "-f", "legal_form=se", "--per-page", "100", "--format", "json", env=shell_env(tmp_path))
     expected = {cid for cid, company in world.companies.items() if company["legal_form"] == "se"}
     assert done.returncode == 0 and {r["company_id"] for r in json.loads(done.stdout)["results"]} == expected
 
 
 def test_search_marks_the_companies_whose_holdings_are_cached(tmp_path: Any) -> None:
-    env = _shell_env(tmp_path)
+    env = shell_env(tmp_path)
     top = "DE-HRB-X1517-62135KI"  # Waldstein Holding GmbH (data/README.md)
 
     def marks() -> dict[str, str]:
-        lines = _regkit("search", "Waldstein", "--per-page", "100", env=env).stdout.splitlines()
+        lines = regkit_run("search", "Waldstein", "--per-page", "100", env=env).stdout.splitlines()
         column = lines[0].split().index("holdings_cached")
         return {line.split()[0]: line.split()[-1] for line in lines[1:-1]} if column else {}
 
     assert set(marks().values()) == {"no"}
-    assert _regkit("holdings", top, env=env).returncode == 0
+    assert regkit_run("holdings", top, env=env).returncode == 0
     after = marks()
     assert after[top] == "yes" and {v for k, v in after.items() if k != top} == {"no"}

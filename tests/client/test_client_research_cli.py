@@ -26,7 +26,8 @@ def run(register: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFi
 def test_search_table_json_and_csv(run: Any, world: Any) -> None:
     status, out, err = run("search", "nordstern", "--per-page", "3")
     lines = out.splitlines()
-    assert status == 0 and err == "" and lines[0].split()[:2] == ["company_id", "name"]
+    assert status == 0 and lines[0].split()[:2] == ["company_id", "name"]
+    assert err == "regkit: 10 credits spent; 1 answer fetched, 0 from the cache\n"  # stderr has what was spent
     assert len(lines) == 5 and lines[-1].startswith("page 1 of ") and "--page 2 for more" in lines[-1]
     status, out, _ = run("search", "nordstern", "--per-page", "3", "--format", "json")
     page = json.loads(out)

@@ -52,3 +52,19 @@ def test_without_an_installation_it_says_so(tmp_path):
         check=True,
     )
     assert result.stdout.strip() == "regkit (version unknown: not installed; run `pip install -e .` in the checkout)"
+
+
+@pytest.mark.parametrize("argv", [["--version", "extra"], ["--version", "credits"], ["--version", "company", "x"]])
+def test_version_with_anything_after_it_is_a_usage_error(argv, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    out, err = capsys.readouterr()
+    assert stopped.value.code == 2 and out == ""
+    assert err.startswith("usage: regkit ") and "regkit: error: " in err
+
+
+def test_the_regkit_command_refuses_version_with_more():
+    command = Path(sys.executable).parent / "regkit"
+    result = subprocess.run([str(command), "--version", "extra"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2 and result.stdout == ""
+    assert "usage: regkit" in result.stderr and "invalid choice: 'extra'" in result.stderr

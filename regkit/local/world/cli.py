@@ -1,4 +1,5 @@
-"""``regkit world build``: build a world directory from a seed and a size."""
+"""``regkit world build|import|index``: build a world directory from a seed and a size, import real register data
+as one, or build the store a world is served from."""
 
 from __future__ import annotations
 
@@ -9,12 +10,17 @@ from pathlib import Path
 
 __all__ = ["add_commands"]
 
+#: Where ``regkit world import offeneregister`` writes without ``--out`` (in the current directory).
+_IMPORT_OUT = "offeneregister-world"
+
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
-    """Register ``world build`` on the ``regkit`` command."""
+    """Register ``world build``, ``world import`` and ``world index`` on the ``regkit`` command."""
     from .build import DEFAULT_SEED, DEFAULT_SIZE
 
-    world = subparsers.add_parser("world", help="build the synthetic register world")
+    world = subparsers.add_parser(
+        "world", help="build a synthetic register world, or import real register data (OffeneRegister) as one"
+    )
     actions = world.add_subparsers(dest="world_command", metavar="ACTION", required=True)
     build = actions.add_parser(
         "build",
@@ -71,7 +77,10 @@ def _add_import(actions: argparse._SubParsersAction) -> None:
     )
     offene.add_argument("file", type=Path, help="the bulk file, bz2 or plain JSON lines (a chunk of it will do)")
     offene.add_argument(
-        "--out", type=Path, default=Path("offeneregister-world"), help="world directory to write (new or empty)"
+        "--out",
+        type=Path,
+        default=None,
+        help=f"world directory to write (new or empty; default ./{_IMPORT_OUT}, said on stderr before it starts)",
     )
     offene.add_argument("--limit", type=int, default=None, help="read only the first N lines")
     offene.add_argument(
@@ -85,6 +94,13 @@ def _import_offeneregister(args: argparse.Namespace) -> int:
 
     from .offeneregister import import_offeneregister
 
+    if args.out is None:  # a default directory is written where the user stands: say where, before it starts
+        args.out = Path(_IMPORT_OUT).resolve()
+        print(
+            f"regkit world import offeneregister: no --out given: writing the world to {args.out}",
+            file=sys.stderr,
+            flush=True,
+        )
     started = time.perf_counter()
     try:
         imported = import_offeneregister(
