@@ -230,3 +230,45 @@ def test_a_kernel_interrupt_stops_a_crawl(served: ServedRegister, tmp_path: Path
     assert client.credits_spent - spent == G.graph["crawl"].spent_credits
     assert client.credits_spent == 2 * 24 * PRICE  # the whole group (24 companies and their holdings), paid once
     client.close()
+
+
+KERNEL_CODE = """
+import json, regkit
+client = regkit.Client(api_key="demo-paid", base_url={url!r}, cache={cache!r}, ledger_file=None, quiet=True)
+ids = json.loads(open({ids!r}).read())
+batch = client.get_companies(ids, progress=False)
+"""
+
+
+def test_interrupting_a_real_kernel_stops_the_spending(served: ServedRegister, world: Any, tmp_path: Path) -> None:
+    """The notebook case end to end: an IPython kernel (a process of its own) runs the call, and "interrupt the
+    kernel" (``KernelManager.interrupt_kernel``: SIGINT to the kernel process, as JupyterLab's ■ does) stops it."""
+    from jupyter_client.manager import start_new_kernel
+
+    ids = _ids(world, 400)
+    (tmp_path / "ids.json").write_text(json.dumps(ids))
+    code = KERNEL_CODE.format(url=served.url, cache=str(tmp_path / "cache.sqlite"), ids=str(tmp_path / "ids.json"))
+    before = _charged(served.url)
+    manager, kernel = start_new_kernel(kernel_name="python3", env={**os.environ, "REGKIT_QUIET": "1"})
+    try:
+        message_id = kernel.execute(code)
+        while _charged(served.url) - before < 30 * PRICE:
+            time.sleep(0.1)
+        manager.interrupt_kernel()
+        at_interrupt = _charged(served.url)
+        reply = kernel.get_shell_msg(timeout=30)
+        while reply["parent_header"].get("msg_id") != message_id:
+            reply = kernel.get_shell_msg(timeout=30)
+        time.sleep(2)
+        later = _charged(served.url)
+        content = reply["content"]
+        assert content["status"] == "error" and content["ename"] == "Interrupted", content
+        assert "get_companies interrupted: nothing more was sent" in content["evalue"]
+        assert later - at_interrupt <= IN_FLIGHT, (at_interrupt - before, later - before)
+        assert later - before < len(ids) * PRICE / 2
+        # The kernel lives on, and the same call again pays only for the rest.
+        kernel.execute_interactive("batch = client.get_companies(ids, progress=False)", timeout=120)
+        assert _charged(served.url) - before == len(ids) * PRICE
+    finally:
+        kernel.stop_channels()
+        manager.shutdown_kernel(now=True)
