@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import re
+import sys
 from pathlib import Path
 
 import matplotlib
@@ -19,8 +21,16 @@ def test_first_session_example_runs(tmp_path, monkeypatch):
     section = README.read_text(encoding="utf-8").split("## A first session", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, flags=re.S).group(1)
     namespace: dict = {}
+    said = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", said)  # as a terminal or a notebook cell shows it
     exec(compile(code, str(README), "exec"), namespace)  # noqa: S102 - the README's own example
     client = namespace["client"]
+    # Each paid multi-request call said its cost first, with no logging set up (issue 40).
+    lines = [line for line in said.getvalue().splitlines() if line.startswith("regkit: ")]
+    assert "regkit: get_companies: 2 companies to fetch (0 cached) → 20 credits at most" in lines
+    assert any(line.startswith("regkit: climb: level 0: DE-HRB-M1906-110356 → 10 credits") for line in lines)
+    assert any(line.startswith("regkit: crawl: level 1: ") for line in lines)
+    assert any(line.startswith("regkit: download: 1 document: 0 kept, 0 free, 1 × 20 = 20 credits") for line in lines)
     assert client.credits_spent == int(client.get_credits()["used_credits"])
     assert namespace["G"].number_of_nodes() > 0
     printout, lists = namespace["printout"], namespace["lists"]
