@@ -43,7 +43,8 @@ class FilterVocabulary:
     values : mapping of str to tuple of str
         Allowed ``value``/``values`` of the enum-like fields.
     dates, numbers : frozenset of str
-        Fields whose values are dates (``YYYY-MM-DD``) / numbers (sent as decimal text).
+        Fields whose values are dates (sent as ``YYYY-MM-DD``; given as a date, ISO or German ``DD.MM.YYYY``
+        text, read day first: :func:`regkit.schema.validate_date`) / numbers (sent as decimal text).
     live_only : tuple of str
         Fields the live service serves besides ``served`` (accepted; the local register refuses them).
     patterns : mapping of str to (re.Pattern, str)

@@ -15,12 +15,14 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import Any
 
-from regkit.errors import ValidationError
+from regkit.errors import ValidationError, user_stacklevel
 from regkit.schema import interface as api
+from regkit.schema.dates import validate_date
 
 from .filter_fields import INSOLVENCY_FILTERS, FilterVocabulary
 
 __all__ = [
+    "id_list",
     "validate_company_id",
     "company_id",
     "sendable",
@@ -37,7 +39,6 @@ __all__ = [
     "flag",
 ]
 
-_DATE_TEXT = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _UUID = api.UUID_PATTERN
 _TERM = re.compile(r"[^\W_]+")
 _NUMBER_DIGITS = 30
@@ -129,10 +130,29 @@ def validate_company_id(value: Any) -> str:
         guess = "-".join([parts[0].upper(), fixed or parts[1], parts[2].upper(), parts[3].upper()])
         if guess != text and api.COMPANY_ID_PATTERN.match(guess):
             hint = f" (did you mean {guess!r}? ids are case-sensitive)"
+    if not hint:
+        hint = _free_text_hint(text)
     raise _fail(
         f"company_id {text!r} is not a company identifier{hint}",
         "DE-<register type>-<court code>-<register number>, register type one of "
         f"{', '.join(api.REGISTER_TYPES)}, court code a capital letter and four digits, e.g. DE-HRB-R3101-94644",
+    )
+
+
+def _free_text_hint(text: str) -> str:
+    """What to do with free text where an id belongs: the id of a register entry as people write it
+    (``regkit.parse_company_id``, offline), else where to find a company by name."""
+    from .company_ids import parse_company_id  # beside this module; it validates with it
+
+    try:
+        found = parse_company_id(text)
+    except ValidationError:
+        found = None
+    if found is not None:
+        return f" (did you mean {found!r}? regkit.parse_company_id({text!r}) reads a register entry as people write it)"
+    return (
+        f" — for a company by name, client.search_companies({text!r}) finds it (10 credits); for a register entry as "
+        "people write it ('HRB 94644 Aachen'), regkit.parse_company_id(...) gives its id (free)"
     )
 
 
@@ -253,16 +273,11 @@ def query(value: Any) -> str | None:
 
 
 def _date(value: Any, where: str) -> str:
-    if isinstance(value, datetime):
-        return value.date().isoformat()
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, str) and _DATE_TEXT.match(value.strip()):
-        try:
-            return date.fromisoformat(value.strip()).isoformat()
-        except ValueError:
-            pass
-    raise _fail(f"{where} must be a date, not {value!r}", "datetime.date, datetime.datetime or 'YYYY-MM-DD'")
+    """A filter's date as the ISO text the interface compares (``"01.02.2024"`` → ``"2024-02-01"``)."""
+    try:
+        return validate_date(value, where).isoformat()
+    except ValidationError as exc:  # refused before anything is sent, as every filter error is
+        raise type(exc)(exc.message, suggestion=f"{exc.suggestion}; nothing was sent") from None
 
 
 def _number(value: Any, where: str) -> str:
@@ -397,7 +412,9 @@ def filters(value: Any, vocabulary: FilterVocabulary = INSOLVENCY_FILTERS) -> li
     value : None, mapping or list of mappings
         A mapping ``{field: spec}`` where ``spec`` is a str (``value``), a list (``values``), a
         ``(min, max)`` tuple with ``None`` for an open end, a bool (``has_open_insolvency``), a
-        date, a number (amounts of the company search), or a dict of explicit members
+        date (a ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO ``"2024-02-01"`` or
+        German ``"01.02.2024"``, read day first and sent as ISO; any other text is a ``ValidationError``), a
+        number (amounts of the company search), or a dict of explicit members
         (``{"keywords": [...]}``; a field that takes only keywords, such as the company search's
         ``purpose``, takes a str or list as keywords); or the interface's own list of
         ``{"field": ..., "value" | "values" | "keywords" | "min"/"max": ...}`` objects.
@@ -414,6 +431,8 @@ def filters(value: Any, vocabulary: FilterVocabulary = INSOLVENCY_FILTERS) -> li
     --------
     >>> filters({"court": "Charlottenburg", "opened_at": ("2024-01-01", None)})
     [{'field': 'court', 'value': 'Charlottenburg'}, {'field': 'opened_at', 'min': '2024-01-01'}]
+    >>> filters({"opened_at": ("01.02.2024", "29.02.2024")})  # German dates, day first, are sent as ISO
+    [{'field': 'opened_at', 'min': '2024-02-01', 'max': '2024-02-29'}]
     >>> from regkit.client.filter_fields import COMPANY_FILTERS
     >>> filters({"revenue": (1e6, None), "purpose": "Software", "active": True}, COMPANY_FILTERS)
     [{'field': 'active', 'value': 'true'}, {'field': 'purpose', 'keywords': ['Software']}, {'field': 'revenue', 'min': '1000000'}]
@@ -446,8 +465,15 @@ def entity_id(entity_type: Any, value: Any) -> str:
 
 def monitor(entity_type: Any, entity_id_: Any, preferences: Any, update_frequency: Any) -> dict[str, Any]:
     """The body of ``POST /v1/monitor``."""
-    if entity_type not in api.MONITOR_ENTITY_TYPES:
-        raise _fail(f"entity_type {entity_type!r} is not monitorable", ", ".join(api.MONITOR_ENTITY_TYPES))
+    if not isinstance(entity_type, str) or entity_type not in api.MONITOR_ENTITY_TYPES:
+        shown = (
+            repr(entity_type) if isinstance(entity_type, (str, int, float, type(None))) else type(entity_type).__name__
+        )
+        raise _fail(
+            f"entity_type {shown} is not monitorable: the first argument says what to watch",
+            f"{', '.join(api.MONITOR_ENTITY_TYPES)}, e.g. client.create_monitor('company', 'DE-HRB-R3101-94644', "
+            "['register'])",
+        )
     body: dict[str, Any] = {"entity_type": entity_type, "entity_id": entity_id(entity_type, entity_id_)}
     prefs = [preferences] if isinstance(preferences, str) else list(preferences or [])
     if not prefs:
@@ -483,6 +509,30 @@ def company_id(value: Any) -> str:
     warnings.warn(
         "regkit.client.validation.company_id is deprecated: use validate_company_id",
         DeprecationWarning,
-        stacklevel=2,
+        stacklevel=user_stacklevel(),
     )
     return validate_company_id(value)
+
+
+def id_list(ids: Any, what: str = "ids") -> list[Any]:
+    """``ids`` of a bulk call as a list, refusing what is no sequence of ids (nothing sent).
+
+    Raises
+    ------
+    ArgumentError
+        ``None``, a number, a mapping or a DataFrame (its iteration gives column names, not ids): the message
+        says to pass a list of ids, e.g. a frame's column as ``frame["company_id"].tolist()``.
+    """
+    from regkit.errors import ArgumentError
+
+    if hasattr(ids, "columns") and hasattr(ids, "iloc"):
+        raise ArgumentError(
+            f"{what} must be a list of ids, not a DataFrame (iterating it gives its column names)",
+            suggestion="pass one of its columns, e.g. frame['company_id'].tolist(); nothing was sent",
+        )
+    if ids is None or isinstance(ids, (bytes, Mapping)) or not isinstance(ids, Iterable):
+        raise ArgumentError(
+            f"{what} must be a list of ids, not {type(ids).__name__} {ids!r:.60}",
+            suggestion="e.g. ['DE-HRB-R3101-94644', 'DE-HRB-R2103-65834']; nothing was sent",
+        )
+    return list(ids)

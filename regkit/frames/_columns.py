@@ -38,6 +38,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from regkit.schema.dates import validate_date
+
 from .money import cents_to_eur_array
 
 __all__ = [
@@ -92,28 +94,23 @@ class Cat:
     categories: tuple[str, ...]
 
 
-def iso_date(value: Any) -> str:
-    """A date argument (``"2020-01-31"``, ``date``, ``datetime``, ``Timestamp``, ``datetime64``) as
-    ``YYYY-MM-DD`` — the form the interface's dates compare in (as strings, chronologically).
+def iso_date(value: Any, name: str = "date") -> str:
+    """A user's date argument as ``YYYY-MM-DD`` — the form the interface's dates compare in (as strings,
+    chronologically).
+
+    Read by :func:`regkit.schema.validate_date`: a ``date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO
+    ``"2020-01-31"`` or German ``"31.01.2020"`` (day first); anything else, ``None`` and ``NaT`` are a
+    :class:`~regkit.errors.ValidationError` naming ``name``.
 
     Examples
     --------
     >>> import datetime
     >>> iso_date(datetime.date(2020, 1, 31)), iso_date("2020-01-31"), iso_date(pd.Timestamp("2020-01-31 13:00"))
     ('2020-01-31', '2020-01-31', '2020-01-31')
+    >>> iso_date("01.02.2024")
+    '2024-02-01'
     """
-    if isinstance(value, str):
-        try:
-            value = np.datetime64(value, "D")
-        except ValueError:  # e.g. with a time of day
-            value = pd.Timestamp(value)
-    if isinstance(value, np.datetime64):
-        if np.isnat(value):
-            raise ValueError("a date is required, not NaT")
-        value = pd.Timestamp(value.astype("datetime64[D]").astype("datetime64[s]"))
-    if value is None or value is pd.NaT:
-        raise ValueError("a date is required, not None/NaT")
-    return f"{value.year:04d}-{value.month:02d}-{value.day:02d}"
+    return validate_date(value, name).isoformat()
 
 
 def date_array(values: Sequence[Any]) -> np.ndarray:

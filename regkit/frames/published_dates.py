@@ -1,7 +1,8 @@
 """Published text → dates: deadlines, closing dates and meeting times as insolvency announcements write them.
 
 Like everything in :mod:`regkit.frames.published`, these parsers take whatever comes and return the value
-or ``None``; **they never raise**.
+or ``None``; **they never raise**. (A date a user passes as an argument is read strictly instead, by
+:func:`regkit.schema.validate_date`, which shares this module's two date patterns.)
 
 Dates (:func:`parse_date`)
     ``YYYY-MM-DD`` (an ISO date-time's date part too), German ``DD.MM.YYYY`` / ``D.M.YYYY`` (spaces after
@@ -19,6 +20,8 @@ import datetime as _dt
 import re
 from typing import Any
 from zoneinfo import ZoneInfo
+
+from regkit.schema.dates import GERMAN_DATE, ISO_DATE, calendar_day
 
 __all__ = ["MAX_TEXT", "parse_date", "parse_datetime"]
 
@@ -44,8 +47,8 @@ _MONTHS = {
     "dezember": 12,
 }
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
-_ISO = re.compile(r"([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})")
-_GERMAN = re.compile(r"([0-9]{1,2})\. ?([0-9]{1,2})\. ?([0-9]{4})")
+_ISO = ISO_DATE
+_GERMAN = GERMAN_DATE
 _GERMAN_MONTH = re.compile(r"([0-9]{1,2})\.? ?([a-z]+) ([0-9]{4})")
 _TIME = re.compile(
     r"(?:[t ]([0-9]{2}):([0-9]{2})(?::([0-9]{2})(?:[.,]([0-9]{1,6})[0-9]*)?)?"
@@ -56,13 +59,6 @@ try:
     _BERLIN: Any = ZoneInfo("Europe/Berlin")
 except (LookupError, OSError):  # pragma: no cover - no time zone data (pandas depends on tzdata, so rare)
     _BERLIN = None
-
-
-def _day(year: str, month: str | int, day: str) -> _dt.date | None:
-    try:
-        return _dt.date(int(year), int(month), int(day))
-    except ValueError:  # 31.02., month 13, year 0
-        return None
 
 
 def _clean(value: Any) -> str | None:
@@ -76,7 +72,7 @@ def _german_date(text: str) -> tuple[_dt.date | None, str] | None:
     for pattern, month_of in ((_GERMAN, int), (_GERMAN_MONTH, _MONTHS.get)):
         match = pattern.match(text)
         if match and (month := month_of(match.group(2))) is not None:
-            return _day(match.group(3), month, match.group(1)), text[match.end() :]
+            return calendar_day(match.group(3), month, match.group(1)), text[match.end() :]
     return None
 
 
@@ -101,7 +97,7 @@ def parse_date(value: Any) -> _dt.date | None:
         return None
     iso = _ISO.match(text)
     if iso and _TIME.fullmatch(text, iso.end()):
-        return _day(*iso.groups())
+        return calendar_day(*iso.groups())
     german = _german_date(text)
     return german[0] if german and not german[1] else None
 
@@ -148,7 +144,7 @@ def parse_datetime(value: Any) -> _dt.datetime | None:
             time = _TIME.fullmatch(text, iso.end())
             if time is None:
                 return None
-            day = _day(*iso.groups())
+            day = calendar_day(*iso.groups())
             return None if day is None else _iso_datetime(day, time)
         german = _german_date(text)
         if german is None:

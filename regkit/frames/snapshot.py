@@ -23,7 +23,7 @@ from typing import Any
 import pandas as pd
 
 from ._columns import iso_date
-from ._input import as_dict, is_company
+from ._input import as_dict, is_company, wrong_kind
 from .histories import _start, versions
 from .money import capital_eur
 from .roles import representatives
@@ -98,7 +98,8 @@ def as_of(company: Any, date: Any, *, person_city: bool = False) -> CompanyAsOf:
     company : record or dict
         One company.
     date : date-like
-        ``"2010-06-30"``, a ``datetime.date``, a ``Timestamp``, ...
+        A ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO ``"2010-06-30"`` (a time after
+        it is ignored) or German ``"30.06.2010"``, read day first (``"01.02.2024"`` is 1 February).
     person_city : bool, default False
         Passed to :func:`~regkit.frames.representatives` (the city as tie-breaker in derived person keys).
 
@@ -112,6 +113,12 @@ def as_of(company: Any, date: Any, *, person_city: bool = False) -> CompanyAsOf:
         None), ``register_type``, ``register_number``, ``register_court``, ``register_company_id``, and
         ``representatives``: the frame of :func:`~regkit.frames.representatives` restricted to the roles
         active on ``date`` (same columns and dtypes). ``to_series()`` / ``to_dict()`` convert it.
+
+    Raises
+    ------
+    ValidationError
+        ``date`` is none of those forms (``"yesterday"``, ``"02/01/2024"``) or a day the calendar does not have
+        (``"2024-02-31"``); the message shows the value, the suggestion the forms read.
 
     Examples
     --------
@@ -128,9 +135,14 @@ def as_of(company: Any, date: Any, *, person_city: bool = False) -> CompanyAsOf:
     (True, 'active', 50000.0, 'DEM', 25564.59)
     """
     if not is_company(company):
-        raise TypeError("as_of takes one company (a record or a CompanyV1 dict)")
+        raise wrong_kind(
+            "one company record (client.get_company(id)) or its raw answer (record.raw, a CompanyV1 dict)",
+            company,
+            "pass client.get_company(company_id), or its .raw; for many companies on one date, call as_of for each",
+            function="as_of",
+        )
     data = as_dict(company)
-    day = iso_date(date)
+    day = iso_date(date, "date")
     existed, status = status_on(data, day)
     name = version_on(data, "names", day) or {}
     address = version_on(data, "addresses", day) or {}

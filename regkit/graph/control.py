@@ -68,7 +68,9 @@ def controlling_parents(G: nx.MultiDiGraph, company_id: str, date: Any = None) -
     G : networkx.MultiDiGraph
     company_id : str
     date : date-like, optional
-        Default: the current state (see :mod:`regkit.graph.timeline`).
+        Default: the current state (see :mod:`regkit.graph.timeline`). A ``datetime.date``, ``datetime``,
+        ``Timestamp`` or ``datetime64``, ISO ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); any other text
+        is a ``ValidationError``.
 
     Returns
     -------
@@ -98,7 +100,8 @@ def control_chain(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> list
     G : networkx.MultiDiGraph
     company_id : str
     date : date-like, optional
-        Default: the current state.
+        Default: the current state. A ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO
+        ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); any other text is a ``ValidationError``.
 
     Returns
     -------
@@ -143,7 +146,8 @@ def ultimate_parent(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> st
     G : networkx.MultiDiGraph
     company_id : str
     date : date-like, optional
-        Default: the current state.
+        Default: the current state. A ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO
+        ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); any other text is a ``ValidationError``.
 
     Returns
     -------
@@ -198,7 +202,9 @@ def organkreis(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> Organkr
     company_id : str
         Any company of the group: the Organträger, an intermediate holding or an Organgesellschaft.
     date : date-like, optional
-        Default: the current state (agreements not ended).
+        Default: the current state (agreements not ended). A ``datetime.date``, ``datetime``, ``Timestamp`` or
+        ``datetime64``, ISO ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); any other text is a
+        ``ValidationError``.
 
     Returns
     -------
@@ -252,7 +258,8 @@ def controlled_companies(G: nx.MultiDiGraph, company_id: str, date: Any = None) 
     G : networkx.MultiDiGraph
     company_id : str
     date : date-like, optional
-        Default: the current state.
+        Default: the current state. A ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO
+        ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); any other text is a ``ValidationError``.
 
     Returns
     -------

@@ -87,6 +87,8 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Any
 
+from regkit.schema.dates import validate_date
+
 __all__ = [
     "RELATIONS",
     "RECORD_RELATIONS",
@@ -232,31 +234,22 @@ def check_relations(relations: Any) -> tuple[str, ...]:
     return relations
 
 
-def to_date(value: Any) -> _dt.date | None:
-    """A date argument as :class:`datetime.date` (``None`` stays ``None``).
+def to_date(value: Any, name: str = "date") -> _dt.date | None:
+    """A date argument as :class:`datetime.date` (``None`` and ``NaT`` stay ``None``).
 
-    Accepts ``"YYYY-MM-DD"`` strings, :class:`datetime.date`, :class:`datetime.datetime` (its date),
-    and pandas ``Timestamp`` / ``NaT`` (``NaT`` → ``None``).
+    Read by :func:`regkit.schema.validate_date`, the rule of every date regkit takes: a ``datetime.date``,
+    ``datetime.datetime`` (its date), pandas ``Timestamp`` or ``numpy.datetime64``, ISO ``"YYYY-MM-DD"`` (a
+    time after it is ignored) or German ``"DD.MM.YYYY"``, read day first.
+
+    Raises
+    ------
+    ValidationError
+        Any other text (``"last year"``, ``"02/01/2024"``) or a day the calendar does not have, naming
+        ``name``; an :class:`~regkit.errors.ArgumentError` (also a ``TypeError``) for a value of another type.
 
     Examples
     --------
-    >>> to_date("2020-01-31")
-    datetime.date(2020, 1, 31)
+    >>> to_date("2020-01-31"), to_date("31.01.2020")
+    (datetime.date(2020, 1, 31), datetime.date(2020, 1, 31))
     """
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return _dt.date.fromisoformat(value[:10])
-    if isinstance(value, _dt.datetime):
-        return None if value != value else value.date()  # NaT is a datetime subclass and != itself
-    if isinstance(value, _dt.date):
-        return value
-    if hasattr(value, "to_pydatetime"):  # numpy / pandas scalars
-        return to_date(value.to_pydatetime())
-    if type(value).__name__ == "NaTType":
-        return None
-    if type(value).__name__ == "datetime64":
-        import numpy as np
-
-        return None if np.isnat(value) else _dt.date.fromisoformat(str(value.astype("datetime64[D]")))
-    raise TypeError(f"expected a date (str, datetime.date, Timestamp), not {type(value).__name__}")
+    return validate_date(value, name, optional=True)

@@ -118,7 +118,8 @@ def subsidiaries(G: nx.MultiDiGraph, company_id: str, min_share: float = 0.0, da
         unknown effective share are kept only with ``min_share=0``.
     date : date-like, optional
         Holdings in force on this day; default the current state (holdings without an end: past
-        holdings are left out).
+        holdings are left out). A ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO
+        ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); any other text is a ``ValidationError``.
 
     Returns
     -------

@@ -17,7 +17,9 @@ from typing import Any
 
 import networkx as nx
 
-from .schema import COMPANY, to_date
+from regkit.schema.dates import validate_date
+
+from .schema import COMPANY
 
 __all__ = ["as_of", "in_force", "exists_on", "edges_in_force"]
 
@@ -67,8 +69,9 @@ def as_of(G: nx.MultiDiGraph, date: Any, *, keep_isolated: bool = False) -> nx.M
     ----------
     G : networkx.MultiDiGraph
         A group graph (:func:`regkit.graph.from_companies`).
-    date : str, datetime.date or pandas.Timestamp
-        The day.
+    date : date-like
+        The day: a ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO ``"YYYY-MM-DD"`` or German
+        ``"DD.MM.YYYY"`` (day first); any other text is a ``ValidationError``.
     keep_isolated : bool
         Keep persons without any relation in force on that day (default: drop them).
 
@@ -95,9 +98,7 @@ def as_of(G: nx.MultiDiGraph, date: Any, *, keep_isolated: bool = False) -> nx.M
     >>> len(as_of(G, "2000-01-01"))
     0
     """
-    day = to_date(date)
-    if day is None:
-        raise ValueError("as_of needs a date, not None")
+    day = validate_date(date, "date")
     H = G.__class__()
     H.graph.update(G.graph)
     H.graph.pop("crawl", None)

@@ -20,6 +20,8 @@ import numpy as np
 import pandas as pd
 from matplotlib import ticker
 
+from regkit.schema.dates import validate_date
+
 __all__ = ["fiscal_years", "fiscal_year_label", "fiscal_year_axis"]
 
 #: A fiscal year ending in these months (January to May) is counted to the previous calendar year.
@@ -29,12 +31,21 @@ _EARLY_MONTHS = 5
 def fiscal_years(dates: Any) -> np.ndarray:
     """The fiscal year (``int64``) of each report ending on ``dates`` (see the module docstring).
 
+    ``dates`` are dates, Timestamps or ``datetime64``, or text as ISO ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"``
+    (day first); other text is a ``ValidationError``. Anything but a collection of dates (None, one date, a
+    number, a frame, numbers) is an :class:`~regkit.errors.ArgumentError` saying what to pass.
+
     Examples
     --------
     >>> fiscal_years(["2014-12-31", "2015-06-30", "2015-03-31", "2015-09-30"]).tolist()
     [2014, 2015, 2014, 2015]
     """
-    stamps = pd.DatetimeIndex(pd.to_datetime(np.asarray(dates)))
+    from .inputs import check_dates
+
+    values = check_dates(dates, "fiscal_years")
+    if values.dtype.kind in "OU":  # text among them is read by regkit's date rule: day first, never month first
+        values = np.array([validate_date(d, "dates") if isinstance(d, str) else d for d in values.tolist()])
+    stamps = pd.DatetimeIndex(pd.to_datetime(values))
     years = stamps.year.to_numpy(dtype="int64")
     return np.where(stamps.month.to_numpy() <= _EARLY_MONTHS, years - 1, years)
 
@@ -42,12 +53,15 @@ def fiscal_years(dates: Any) -> np.ndarray:
 def fiscal_year_label(date: Any) -> str:
     """How the fiscal year ending on ``date`` is called: ``"2014"`` for a calendar year, ``"2014/15"`` otherwise.
 
+    ``date`` is read as :func:`fiscal_years` reads its dates (text: ISO, or German day first); anything else
+    (None, a number, a frame) is a :class:`~regkit.errors.ValidationError` saying what to pass.
+
     Examples
     --------
     >>> fiscal_year_label("2014-12-31"), fiscal_year_label("2015-06-30"), fiscal_year_label("2000-03-31")
     ('2014', '2014/15', '1999/00')
     """
-    stamp = pd.Timestamp(date)
+    stamp = pd.Timestamp(validate_date(date, "date"))
     if (stamp.month, stamp.day) == (12, 31):
         return str(stamp.year)
     return f"{stamp.year - 1}/{stamp.year % 100:02d}"
@@ -56,7 +70,7 @@ def fiscal_year_label(date: Any) -> str:
 def _labels(dates: Iterable[Any]) -> dict[int, str]:
     """Tick label per fiscal year: the year's own name when every report at it is called alike, else the year."""
     names: dict[int, set[str]] = {}
-    stamps = [pd.Timestamp(d) for d in dates if not pd.isna(d)]
+    stamps = [pd.Timestamp(validate_date(d, "dates") if isinstance(d, str) else d) for d in dates if not pd.isna(d)]
     for year, stamp in zip(fiscal_years(stamps).tolist() if stamps else [], stamps):
         names.setdefault(int(year), set()).add(fiscal_year_label(stamp))
     return {year: next(iter(called)) if len(called) == 1 else str(year) for year, called in names.items()}
@@ -79,13 +93,17 @@ def fiscal_year_axis(ax: Any, dates: Iterable[Any], *, max_ticks: int = 12) -> A
     Lines must be drawn at :func:`fiscal_years` positions. Every year gets a tick while at most ``max_ticks`` are
     needed, else every second (fifth…) year; ticks are labelled as :func:`fiscal_year_label` calls the year, and
     the axis is labelled "fiscal year" (with the closing day when every report closes on the same other day).
+    ``dates`` are read as :func:`fiscal_years` reads them (text: ISO, or German day first).
 
     Returns
     -------
     matplotlib.axes.Axes
         ``ax``.
     """
-    dates = [d for d in dates if not pd.isna(d)]
+    from .inputs import check_axes, check_dates
+
+    check_axes(ax, "fiscal_year_axis: ax", optional=False)
+    dates = [d for d in check_dates(dates, "fiscal_year_axis") if not pd.isna(d)]
     labels = _labels(dates)
     if labels:
         first, last = min(labels), max(labels)

@@ -18,10 +18,14 @@ from typing import Any
 
 import pandas as pd
 
+from regkit.errors import ValidationError
 from regkit.frames import history, insolvency_summaries, representatives
 from regkit.frames.status import dissolution_date, status_on
+from regkit.schema.dates import validate_date
 from regkit.schema.formatting import money_text
 from regkit.schema.labels import display_label, plain_label
+
+from .inputs import COMPANY, check_input
 
 __all__ = ["LANES", "BAR_COLUMNS", "timeline_bars", "record_horizon"]
 
@@ -34,10 +38,10 @@ BAR_COLUMNS = ("lane", "row", "start", "end", "open", "text", "key")
 _ROW = {"names": "name", "addresses": "address", "capitals": "capital", "registers": "register"}
 
 
-def _raw(company: Any) -> Mapping[str, Any]:
-    raw = getattr(company, "raw", company)
-    if not isinstance(raw, Mapping) or "id" not in raw:
-        raise TypeError(f"timeline takes one company (a record or a CompanyV1 dict), not {type(company).__name__}")
+def _raw(company: Any, plot: str = "timeline") -> Mapping[str, Any]:
+    """The CompanyV1 mapping of one company (a record or a dict); else an error naming what was given."""
+    _, given = check_input(company, plot, COMPANY)
+    raw: Mapping[str, Any] = getattr(given, "raw", given)
     return raw
 
 
@@ -73,7 +77,7 @@ def _until(company: Mapping[str, Any], until: Any) -> pd.Timestamp:
         return record_horizon(company)
     if isinstance(until, str) and until == "today":
         return pd.Timestamp.today().normalize()
-    return pd.Timestamp(until)
+    return pd.Timestamp(validate_date(until, "until"))
 
 
 def _history_rows(company: Mapping[str, Any], field: str, until: pd.Timestamp, born: Any) -> list[tuple]:
@@ -195,7 +199,9 @@ def timeline_bars(company: Any, until: Any = None, lanes: Sequence[str] = LANES,
     company : record or dict
         One company.
     until : date-like or "today", optional
-        Where open bars end (see the module docstring).
+        Where open bars end (see the module docstring): a ``datetime.date``, ``datetime``, ``Timestamp`` or
+        ``datetime64``, ISO ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); other text is a
+        ``ValidationError``.
     lanes : sequence of str
         Which of :data:`LANES` to include, in this order.
     max_people : int
@@ -217,10 +223,13 @@ def timeline_bars(company: Any, until: Any = None, lanes: Sequence[str] = LANES,
         ``attrs``: ``until`` (Timestamp), ``hidden_people`` (int: representatives left out),
         ``undated_insolvencies`` (int: proceedings with neither ``opened_at`` nor ``closed_at``, not drawn).
     """
-    raw = _raw(company)
-    unknown = [lane for lane in lanes if lane not in LANES]
-    if unknown:
-        raise ValueError(f"lanes must be among {', '.join(LANES)}; not {unknown}")
+    raw = _raw(company, "timeline_bars")
+    unknown = [lane for lane in ([lanes] if isinstance(lanes, str) else lanes) if lane not in LANES]
+    if unknown or isinstance(lanes, str):
+        raise ValidationError(
+            f"lanes must be among {', '.join(LANES)}; not {unknown or lanes!r}",
+            suggestion=f"pass a list of them, e.g. lanes=[{LANES[0]!r}, 'status']",
+        )
     end = _until(raw, until)
     born = pd.Timestamp(raw["incorporated_at"]) if raw.get("incorporated_at") else pd.NaT
     rows: list[tuple] = []

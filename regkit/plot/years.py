@@ -14,6 +14,8 @@ import pandas as pd
 from matplotlib import dates as mdates
 from matplotlib import ticker
 
+from regkit.schema.dates import validate_date
+
 __all__ = ["year_axis"]
 
 _STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
@@ -28,7 +30,8 @@ def year_axis(
     ----------
     ax : matplotlib.axes.Axes
     start, end : date-like
-        The first and last day drawn.
+        The first and last day drawn: dates, Timestamps or ``datetime64`` (their time kept), or text as ISO
+        ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); other text is a ``ValidationError``.
     max_ticks : int
         At most this many year ticks.
     min_years : float
@@ -52,7 +55,13 @@ def year_axis(
     >>> [ax.xaxis.get_major_formatter()(x) for x in ax.get_xticks() if low <= x <= high]
     ['2024', '2025']
     """
-    low, high = (float(mdates.date2num(pd.Timestamp(day).to_datetime64())) for day in (start, end))
+    from .inputs import check_axes
+
+    check_axes(ax, "year_axis: ax", optional=False)
+    low, high = (
+        float(mdates.date2num(pd.Timestamp(validate_date(day, name) if isinstance(day, str) else day).to_datetime64()))
+        for day, name in ((start, "start"), (end, "end"))
+    )
     low, high = min(low, high), max(low, high)
     shortest = min_years * 365.25
     if high - low < shortest:

@@ -1,5 +1,6 @@
 """The interface as a document: the OpenAPI description and the vocabulary derived from it."""
 
+from regkit.schema.dates import DATE_FORMS, parse_date_argument, validate_date
 from regkit.schema.formatting import (
     MISSING,
     count_text,
@@ -79,6 +80,9 @@ from regkit.schema.labels import (
 )
 
 __all__ = [
+    "DATE_FORMS",
+    "parse_date_argument",
+    "validate_date",
     "MISSING",
     "is_missing",
     "count_text",

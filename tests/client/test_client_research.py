@@ -116,7 +116,10 @@ def test_estimate_search_cost_for_each_kind(inprocess: Any) -> None:
         (lambda c: c.search_companies(filters={"legal_form": "GmbH"}), "did you mean 'gmbh'"),
         (lambda c: c.search_companies(filters={"revenue": ("lots", None)}), "must be a number"),
         (lambda c: c.search_companies(filters={"employees": (50, 10)}), "min 50 is above max 10"),
-        (lambda c: c.search_companies(filters={"incorporated_at": ("2020-02-30", None)}), "must be a date"),
+        (
+            lambda c: c.search_companies(filters={"incorporated_at": ("2020-02-30", None)}),
+            "is not a date: February 2020 has 29 days",
+        ),
         (lambda c: c.search_companies(filters={"purpose": {"value": "Software"}}), "cannot use 'value'"),
         (lambda c: c.search_companies(filters={"industry_codes": "6201"}), "WZ 2025"),
         (lambda c: c.search_companies(filters={"active": "yes"}), "not an active value"),
