@@ -57,7 +57,8 @@ class CompaniesFrames:
         return history(self, field)
 
     def representatives(self, active_on: Any = None, *, person_city: bool = False, **deprecated: Any) -> pd.DataFrame:
-        """One row per role held (see ``regkit.frames.representatives``)."""
+        """One row per role held (see ``regkit.frames.representatives``; ``active_on``: a date, ISO or
+        ``DD.MM.YYYY`` read day first)."""
         from regkit.frames.roles import representatives
 
         return representatives(self, active_on, person_city=person_city, **deprecated)
@@ -111,8 +112,9 @@ class CompanyFrames(CompaniesFrames):
         return contact(self)
 
     def as_of(self, date: Any, *, person_city: bool = False) -> CompanyAsOf:
-        """The company as it stood on ``date`` (see ``regkit.frames.as_of``; ``person_city=True`` adds
-        the city to derived person keys)."""
+        """The company as it stood on ``date`` — a date, ISO (``"2024-02-01"``) or ``DD.MM.YYYY`` read day first
+        (``"01.02.2024"`` is 1 February) — see ``regkit.frames.as_of``; ``person_city=True`` adds the city to
+        derived person keys."""
         from regkit.frames.snapshot import as_of
 
         return as_of(self, date, person_city=person_city)
@@ -241,7 +243,8 @@ class UbosFrames:
     """Frames of a company's beneficial owners (mixed into :class:`~regkit.client.ownership_records.UbosRecord`)."""
 
     def to_dataframe(self) -> pd.DataFrame:
-        """One row per beneficial owner, shares in percent (see ``regkit.frames.ubos``)."""
+        """One row per beneficial owner, shares as fractions (``share``, ``max_share``) beside the answer's percent
+        (see ``regkit.frames.ubos``)."""
         from regkit.frames.ownership_histories import ubos
 
         return ubos(self)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 
 from ._columns import DATE, FLOAT, INT, STR, build_frame, rows_to_columns
-from ._input import as_dict
+from ._input import as_dict, is_collection, wrong_kind
+from .ownership import share_fraction
 
 __all__ = ["beneficial_owners"]
 
@@ -27,6 +28,7 @@ SPEC = [
     ("interest_type", STR),
     ("interest_scope", STR),
     ("interest_percentage", FLOAT),
+    ("share", FLOAT),
 ]
 _EMPTY: Mapping[str, Any] = {}
 
@@ -34,9 +36,14 @@ _EMPTY: Mapping[str, Any] = {}
 def _extracts(extract: Any) -> list[Mapping[str, Any]]:
     if isinstance(getattr(extract, "raw", extract), Mapping):
         return [as_dict(extract)]
-    if isinstance(extract, Iterable) and not isinstance(extract, (str, bytes)):
+    if is_collection(extract):
         return [as_dict(item) for item in extract]
-    raise TypeError(f"expected an extract (record or dict) or several, not {type(extract).__name__}")
+    raise wrong_kind(
+        "an extract (record or dict) or several",
+        extract,
+        "pass client.get_extract(extract_id) or client.wait_for_extract(...) (or its .raw), or a list of them",
+        function="beneficial_owners",
+    )
 
 
 def beneficial_owners(extract: Any) -> pd.DataFrame:
@@ -53,12 +60,14 @@ def beneficial_owners(extract: Any) -> pd.DataFrame:
         ``extract_id``, ``company_id`` (str; NaN in sandbox mode), ``position`` (Int64), ``title``,
         ``first_name``, ``last_name``, ``full_name`` (str), ``date_of_birth`` (datetime64[us]), ``city``,
         ``country`` (str), ``nationalities`` (str, ``"; "``-joined), ``interest_type``, ``interest_scope``
-        (str), ``interest_percentage`` (Float64). Every member of the report is nullable; nulls stay null.
+        (str), ``interest_percentage`` (Float64, percent as the report gives it), ``share`` (Float64, the same
+        interest as a **fraction** in [0, 1], as every regkit frame gives shares: ``interest_percentage`` / 100).
+        Every member of the report is nullable; nulls stay null (a fictional owner's share is <NA>, never 0).
 
     Examples
     --------
     >>> beneficial_owners({"id": "tre_1", "company_id": None, "status": "processing", "report": None}).shape
-    (0, 14)
+    (0, 15)
     """
     rows = []
     for e in _extracts(extract):
@@ -82,6 +91,7 @@ def beneficial_owners(extract: Any) -> pd.DataFrame:
                     interest.get("type"),
                     interest.get("scope"),
                     interest.get("percentage"),
+                    share_fraction(interest.get("percentage"), 100),
                 )
             )
     return build_frame(rows_to_columns(rows, SPEC), SPEC)

@@ -15,10 +15,11 @@ from typing import Any
 
 import pandas as pd
 
+from regkit.errors import ArgumentError
 from regkit.schema import ENTITY_TYPES
 
 from ._columns import BOOL, DATE, FLOAT, STR, Cat, build_frame, rows_to_columns
-from ._input import as_dict, required
+from ._input import as_dict, is_collection, required, wrong_kind
 
 __all__ = ["OWNERSHIP_COLUMNS", "RELATION_TYPES", "owners", "holdings", "share_fraction"]
 
@@ -59,22 +60,47 @@ def share_fraction(value: float | None, scale: float) -> float | None:
     --------
     >>> share_fraction(5.36, 100), share_fraction(0.5, 1), share_fraction(None, 100)
     (0.0536, 0.5, None)
+
+    Raises
+    ------
+    regkit.errors.ArgumentError
+        ``value`` is not a number (a frame, a word): the message shows what was given.
     """
-    return None if value is None else round(float(value) / scale, 12)
+    if value is None:
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        given = repr(value[:40]) if isinstance(value, str) else f"a {type(value).__name__}"
+        raise ArgumentError(
+            f"share_fraction needs one share as a number (or None), not {given}",
+            suggestion="pass the number the answer gives (5.36 for a percentage with scale=100, 0.0536 for a "
+            "fraction with scale=1); for a column, frame['share'] is already a fraction",
+        ) from None
+    return round(number / scale, 12)
 
 
-def _records(record: Any, what: str) -> list[Mapping[str, Any]]:
+def _records(record: Any, what: str, function: str, fetch: str) -> list[Mapping[str, Any]]:
+    """The answers ``record`` holds: one answer (a record or dict), or a collection of them (``None`` skipped)."""
     if isinstance(getattr(record, "raw", record), Mapping):
         return [as_dict(record)]
-    if isinstance(record, Iterable) and not isinstance(record, (str, bytes)):
+    if is_collection(record):
         return [as_dict(item) for item in record if item is not None]
-    raise TypeError(f"expected {what} (a record or dict) or several, not {type(record).__name__}")
+    raise wrong_kind(
+        f"{what} (a record or dict) or several",
+        record,
+        f"pass {fetch} (or its .raw), or a list of them",
+        function=function,
+    )
 
 
 def _known_names(names: Mapping[str, str] | None, pairs: Iterable[tuple[Any, Any]]) -> dict[str, str]:
     """Id → name: what the answers themselves name (``pairs``), then ``names`` on top."""
     if names is not None and not isinstance(names, Mapping):
-        raise TypeError(f"names must be a mapping of id to name, not {type(names).__name__}")
+        raise ArgumentError(
+            f"names must be a mapping of id to name, not {type(names).__name__}",
+            suggestion="pass a dict such as {'DE-HRB-B1234-1': 'Alpha GmbH'}, or leave names out",
+        )
     known = {str(i): str(n) for i, n in pairs if i and n}
     known.update({str(i): str(n) for i, n in (names or _EMPTY).items() if n})
     return known
@@ -126,7 +152,7 @@ def owners(record: Any, names: Mapping[str, str] | None = None) -> pd.DataFrame:
     0    Ida Roth    0.5        12500.0 2019-04-01      Kassel
     """
     rows = []
-    answers = _records(record, "an owners answer")
+    answers = _records(record, "an owners answer", "owners", "client.get_owners(company_id)")
     with required("an owners answer") as context:
         known = _known_names(names, ((o.get("id"), o.get("name")) for a in answers for o in a["owners"]))
         for answer in answers:
@@ -199,7 +225,12 @@ def holdings(record: Any, names: Mapping[str, str] | None = None) -> pd.DataFram
     0    Roth GmbH  natural_person    0.5        True
     """
     rows = []
-    answers = _records(record, "a holdings answer")
+    answers = _records(
+        record,
+        "a holdings answer",
+        "holdings",
+        "client.get_holdings(company_id) or client.get_person_holdings(person_id)",
+    )
     with required("a holdings answer") as context:
         known = _known_names(names, ((h.get("company_id"), h.get("name")) for a in answers for h in a["holdings"]))
         for answer in answers:

@@ -4,8 +4,10 @@
 entry per list (``document_id``, ``document_date``, nominal shares in cents, percentage). :func:`ownership_history`
 turns it into one row per owner and list — the cap table of every list date, the frame
 ``regkit.frames.shareholder_list`` reads back from the list's PDF. ``GET /v1/company/{id}/ubo`` names the
-beneficial owners; :func:`ubos` gives one row per owner. Shares stay in **percent** here (``percentage``,
-``33.3333`` is a third), as the answers and the lists print them; nominal amounts are EUR.
+beneficial owners; :func:`ubos` gives one row per owner. Both give shares as every regkit frame does: ``share``,
+a **fraction** in [0, 1] (the answer's percentage / 100, as :func:`regkit.frames.share_fraction` puts it, so an
+owner's ``share`` here equals theirs in :func:`regkit.frames.owners`); beside it ``percentage`` in **percent**,
+as the answers and the lists print them (``33.3333`` is a third). Nominal amounts are EUR.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import pandas as pd
 
 from ._columns import CENTS_EUR, DATE, FLOAT, STR, Cat, build_frame, rows_to_columns
 from ._input import as_dict
+from .ownership import share_fraction
 
 __all__ = ["OWNER_ENTITY_TYPES", "OWNER_STATUSES", "ownership_history", "ubos"]
 
@@ -45,6 +48,7 @@ _HISTORY_SPEC = [
     ("first_appearance", DATE),
     ("last_appearance", DATE),
     ("nominal_share", CENTS_EUR),
+    ("share", FLOAT),
     ("percentage", FLOAT),
 ]
 
@@ -56,6 +60,8 @@ _UBO_SPEC = [
     ("date_of_birth", DATE),
     ("city", STR),
     ("country", STR),
+    ("share", FLOAT),
+    ("max_share", FLOAT),
     ("percentage", FLOAT),
     ("max_percentage", FLOAT),
     ("is_fictitious", "bool"),
@@ -101,10 +107,12 @@ def ownership_history(answer: Any, company_id: str | None = None) -> pd.DataFram
         first_appearance  datetime64[us]  the first list naming the owner
         last_appearance   datetime64[us]  NaT while active
         nominal_share     Float64         EUR (the answer's cents / 100)
-        percentage        Float64         percent of the capital on this list
+        share             Float64         **fraction** of the capital on this list, in [0, 1]:
+                                          ``percentage_shares`` / 100; <NA> where the answer has none
+        percentage        Float64         percent of the capital on this list (``percentage_shares``)
         ================  ==============  ================================================================
 
-        At each ``document_date`` the percentages add up to 100 (± rounding).
+        At each ``document_date`` the shares add up to 1 and the percentages to 100 (± rounding).
 
     Examples
     --------
@@ -112,9 +120,9 @@ def ownership_history(answer: Any, company_id: str | None = None) -> pd.DataFram
     ...     "country": "DE", "status": "active", "first_appearance": "2019-04-01", "last_appearance": None,
     ...     "ownership_history": [{"document_id": "d-1", "document_date": "2019-04-01",
     ...                            "nominal_shares": 2500000, "percentage_shares": 100.0}]}]}
-    >>> ownership_history(answer, "DE-HRB-B1234-1")[["owner_name", "document_date", "nominal_share", "percentage"]]
-      owner_name document_date  nominal_share  percentage
-    0   Ida Roth    2019-04-01        25000.0       100.0
+    >>> ownership_history(answer, "DE-HRB-B1234-1")[["owner_name", "document_date", "nominal_share", "share"]]
+      owner_name document_date  nominal_share  share
+    0   Ida Roth    2019-04-01        25000.0    1.0
     """
     raw = _answer(answer, "an ownership-history answer", "owners")
     if company_id is None:  # a record of client.get_ownership_history knows the company it was asked for
@@ -135,10 +143,11 @@ def ownership_history(answer: Any, company_id: str | None = None) -> pd.DataFram
                     _day(owner.get("first_appearance")),
                     _day(owner.get("last_appearance")),
                     entry["nominal_shares"],
+                    share_fraction(entry["percentage_shares"], 100),
                     entry["percentage_shares"],
                 )
             )
-    rows.sort(key=lambda r: (r[2], -float(r[11]), r[4], r[3] or ""))
+    rows.sort(key=lambda r: (r[2], -float(r[12]), r[4], r[3] or ""))
     return build_frame(rows_to_columns(rows, _HISTORY_SPEC), _HISTORY_SPEC)
 
 
@@ -163,7 +172,12 @@ def ubos(answer: Any) -> pd.DataFrame:
         date_of_birth   datetime64[us]  natural persons, where known
         city            str             of the person or legal person
         country         str             of the person or legal person
-        percentage      Float64         effective share in percent; <NA> where not fixed
+        share           Float64         effective share, a **fraction** in [0, 1]: ``percentage_share`` /
+                                        100; <NA> where not fixed
+        max_share       Float64         the most a partner could hold, a **fraction**:
+                                        ``max_percentage_share`` / 100; <NA> otherwise
+        percentage      Float64         effective share in percent (``percentage_share``); <NA> where
+                                        not fixed
         max_percentage  Float64         the most a partner could hold, in percent; <NA> otherwise
         is_fictitious   bool            no share at all: a legal representative listed because no
                                         person holds more than 25 % (§ 3 (2) sentence 5 GwG)
@@ -174,9 +188,9 @@ def ubos(answer: Any) -> pd.DataFrame:
     >>> ubos({"company_id": "DE-HRB-B1234-1", "ubos": [{"id": "p-1", "name": "Ida Roth",
     ...     "natural_person": {"first_name": "Ida", "last_name": "Roth", "city": "Kassel"},
     ...     "legal_person": None, "percentage_share": 60.0, "max_percentage_share": None}]})[
-    ...     ["name", "holder_type", "city", "percentage", "is_fictitious"]]
-           name     holder_type    city  percentage  is_fictitious
-    0  Ida Roth  natural_person  Kassel        60.0          False
+    ...     ["name", "holder_type", "city", "share", "percentage", "is_fictitious"]]
+           name     holder_type    city  share  percentage  is_fictitious
+    0  Ida Roth  natural_person  Kassel    0.6        60.0          False
     """
     raw = _answer(answer, "a UBO answer", "ubos")
     rows = []
@@ -194,6 +208,8 @@ def ubos(answer: Any) -> pd.DataFrame:
                 _day((person or {}).get("date_of_birth")),
                 detail.get("city"),
                 detail.get("country"),
+                share_fraction(share, 100),
+                share_fraction(most, 100),
                 share,
                 most,
                 share is None and most is None,

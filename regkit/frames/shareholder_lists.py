@@ -6,7 +6,9 @@ The local register writes each ``shareholder_list`` document as a PDF whose firs
 residence, nominal amount in EUR, percentage of the share, percentage of the total holding), headings repeated
 on every page. :func:`shareholder_list` reads that table with pdfplumber (the lines of the table are drawn, so
 its cells are found by their borders, wrapped text included) and gives one row per share — the same numbers and
-names as the ownership history of the same document (``regkit.frames.ownership_history``).
+names as the ownership history of the same document (``regkit.frames.ownership_history``): ``share`` and
+``total_share`` are **fractions** in [0, 1] as in every regkit frame (the printed percentages / 100, as
+:func:`regkit.frames.share_fraction` puts them), ``percentage`` and ``total_percentage`` the percentages as printed.
 
 A cell's text is its characters in the order they are written, joined with nothing between them: the writer
 breaks a cell's lines itself, a line broken at a space ending with that space and a word too long for a line cut
@@ -29,6 +31,8 @@ import pandas as pd
 from regkit.errors import ValidationError
 
 from ._columns import CENTS_EUR, DATE, FLOAT, INT, STR, build_frame, rows_to_columns
+from ._input import wrong_kind
+from .ownership import share_fraction
 
 __all__ = ["SHAREHOLDER_LIST_TITLE", "shareholder_list"]
 
@@ -45,6 +49,8 @@ _SPEC = [
     ("holder_date_of_birth", DATE),
     ("holder_city", STR),
     ("nominal_share", CENTS_EUR),
+    ("share", FLOAT),
+    ("total_share", FLOAT),
     ("percentage", FLOAT),
     ("total_percentage", FLOAT),
 ]
@@ -87,7 +93,12 @@ def _open(pdf: bytes | str | os.PathLike[str]) -> tuple[Any, str]:
                 f"cannot read {path}: {exc.strerror or exc}", suggestion="pass the path of a downloaded PDF"
             ) from exc
     else:
-        raise TypeError(f"expected the PDF as bytes or a path, not {type(pdf).__name__}")
+        raise wrong_kind(
+            "a shareholder list PDF as bytes or the path of a downloaded file",
+            pdf,
+            "pass the path of a downloaded list (client.download(documents, directory)[i].path) or the PDF's bytes",
+            function="shareholder_list",
+        )
     if not data.startswith(b"%PDF"):
         raise _not_a_list(source, "it is not a PDF (it does not start with '%PDF')")
     try:
@@ -119,6 +130,8 @@ def _row(cells: Sequence[str | None], source: str) -> tuple[Any, ...]:
     name, seat = " ".join(name.split()), " ".join(seat.split())
     birth = _BIRTH.match(seat)
     cents = int(_number(nominal, _EUR, source, position).replace(".", "").replace(",", ""))
+    percent = float(_number(share, _PERCENT, source, position).replace(",", "."))
+    total_percent = float(_number(total, _PERCENT, source, position).replace(",", "."))
     return (
         int(position),
         name,
@@ -126,8 +139,10 @@ def _row(cells: Sequence[str | None], source: str) -> tuple[Any, ...]:
         _date(birth),
         (birth.group(4) if birth else seat) or None,
         cents,
-        float(_number(share, _PERCENT, source, position).replace(",", ".")),
-        float(_number(total, _PERCENT, source, position).replace(",", ".")),
+        share_fraction(percent, 100),
+        share_fraction(total_percent, 100),
+        percent,
+        total_percent,
     )
 
 
@@ -173,8 +188,12 @@ def shareholder_list(pdf: bytes | str | os.PathLike[str]) -> pd.DataFrame:
         holder_date_of_birth  datetime64[us]  natural persons (``geb. 16.09.1980, …``); NaT otherwise
         holder_city           str             residence of a person, seat of a company
         nominal_share         Float64         EUR, exact to the cent
-        percentage            Float64         percent of the capital this share is
-        total_percentage      Float64         percent of the capital the holder holds in all
+        share                 Float64         **fraction** of the capital this share is, in [0, 1]:
+                                              ``percentage`` / 100
+        total_share           Float64         **fraction** of the capital the holder holds in all:
+                                              ``total_percentage`` / 100
+        percentage            Float64         percent of the capital this share is, as printed
+        total_percentage      Float64         percent of the capital the holder holds in all, as printed
         ====================  ==============  ==========================================================
 
     Raises
@@ -183,8 +202,8 @@ def shareholder_list(pdf: bytes | str | os.PathLike[str]) -> pd.DataFrame:
         When the file is not a PDF, or not a shareholder list (no title :data:`SHAREHOLDER_LIST_TITLE`, no
         table, a row whose numbers are not written as the list writes them); the message names what was
         expected. A path that cannot be read is one too.
-    TypeError
-        When ``pdf`` is neither bytes nor a path.
+    regkit.errors.ArgumentError
+        When ``pdf`` is neither bytes nor a path (also a ``TypeError``).
 
     Examples
     --------
@@ -195,9 +214,9 @@ def shareholder_list(pdf: bytes | str | os.PathLike[str]) -> pd.DataFrame:
     >>> pdf = shareholder_list_pdf(company, {"id": "d-1", "date": "2019-04-01"}, [
     ...     {"name": "Ida Roth", "entity_type": "natural_person", "date_of_birth": "1980-09-16",
     ...      "city": "Kassel", "nominal_shares": 2500000, "percentage_shares": 100.0}])
-    >>> shareholder_list(pdf)[["position", "holder_name", "holder_city", "nominal_share", "percentage"]]
-       position holder_name holder_city  nominal_share  percentage
-    0         1    Ida Roth      Kassel        25000.0       100.0
+    >>> shareholder_list(pdf)[["position", "holder_name", "holder_city", "nominal_share", "share", "percentage"]]
+       position holder_name holder_city  nominal_share  share  percentage
+    0         1    Ida Roth      Kassel        25000.0    1.0       100.0
     """
     document, source = _open(pdf)
     rows = []

@@ -163,8 +163,10 @@ def effective_shares(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> d
         A group graph with ``ownership`` edges (holdings, or :func:`add_ownership_history`).
     company_id : str
         The company.
-    date : str, datetime.date or pandas.Timestamp, optional
-        The day (default: the current edges, ``valid_to`` ``None``).
+    date : date-like, optional
+        The day (default: the current edges, ``valid_to`` ``None``). A ``datetime.date``, ``datetime``,
+        ``Timestamp`` or ``datetime64``, ISO ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); any other text
+        is a ``ValidationError``.
 
     Returns
     -------
@@ -204,7 +206,7 @@ def effective_shares(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> d
     return {person: (min(total, 1.0), person not in unfixed) for person, total in totals.items()}
 
 
-_UBO_COLUMNS = ["company_id", "person", "name", "date_of_birth", "percentage", "fixed"]
+_UBO_COLUMNS = ["company_id", "person", "name", "date_of_birth", "share", "percentage", "fixed"]
 
 
 def ubos(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> pd.DataFrame:
@@ -216,8 +218,9 @@ def ubos(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> pd.DataFrame:
         A group graph with ``ownership`` edges.
     company_id : str
         The company.
-    date : str, datetime.date or pandas.Timestamp, optional
-        The day (default: the current edges).
+    date : date-like, optional
+        The day (default: the current edges). A ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``,
+        ISO ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); any other text is a ``ValidationError``.
 
     Returns
     -------
@@ -229,7 +232,9 @@ def ubos(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> pd.DataFrame:
         person         str             the person's node (their UUID where the register gives one)
         name           str             the node's name; NaN if the graph knows none
         date_of_birth  datetime64[us]  NaT where unknown
-        percentage     Float64         effective share in percent (a maximum where not ``fixed``)
+        share          Float64         effective share, a **fraction** in [0, 1] as in every regkit
+                                       frame (a maximum where not ``fixed``), to 12 decimal places
+        percentage     Float64         the same in percent, to four decimals as the service gives it
         fixed          bool            False: a chain runs through a partner's stake
         =============  ==============  ===========================================================
 
@@ -252,8 +257,8 @@ def ubos(G: nx.MultiDiGraph, company_id: str, date: Any = None) -> pd.DataFrame:
     )
     return _frame(
         _UBO_COLUMNS,
-        [(c, p, n, d, round(s * 100, 4), f) for c, p, n, d, s, f in rows],
-        {"percentage": "Float64", "fixed": "bool"},
+        [(c, p, n, d, round(s, 12), round(s * 100, 4), f) for c, p, n, d, s, f in rows],
+        {"share": "Float64", "percentage": "Float64", "fixed": "bool"},
     )
 
 

@@ -15,7 +15,11 @@ import numpy as np
 import pandas as pd
 from matplotlib import dates as mdates
 
+from regkit.errors import ValidationError
+from regkit.schema.dates import validate_date
+
 from .group_labels import shorten
+from .inputs import OWNERSHIP_ANSWER, OWNERSHIP_FRAME, check_input
 from .source_line import add_source_line
 from .style import new_axes
 from .years import year_axis
@@ -39,20 +43,21 @@ CAP_TABLE_COLOURS = (
 _LABEL_CHARACTERS = 28
 
 
-def _history(history: Any) -> pd.DataFrame:
-    if isinstance(history, pd.DataFrame):
-        frame = history
-    else:  # an ownership-history answer (or record)
-        from regkit.frames import ownership_history
+def _history(history: Any, plot: str) -> pd.DataFrame:
+    """The ownership-history frame of ``history`` (a frame or an answer); else an error naming what was given."""
+    kind, given = check_input(history, plot, OWNERSHIP_FRAME, OWNERSHIP_ANSWER)
+    if kind is OWNERSHIP_FRAME:
+        return given
+    from regkit.frames import ownership_history
 
-        frame = ownership_history(history)
-    needed = {"document_date", "owner_name", "percentage"}
-    if not needed <= set(frame.columns):
-        raise TypeError(
-            f"expected regkit.frames.ownership_history(...) or an ownership-history answer; the frame lacks "
-            f"{sorted(needed - set(frame.columns))}"
-        )
-    return frame
+    return ownership_history(given)
+
+
+def _percent(frame: pd.DataFrame) -> pd.Series:
+    """Each row's share in percent: the list's ``percentage`` as printed, else ``share`` (a fraction) * 100."""
+    if "percentage" in frame:
+        return frame["percentage"].astype(float)
+    return frame["share"].astype(float) * 100
 
 
 def cap_table_steps(history: Any) -> pd.DataFrame:
@@ -61,7 +66,8 @@ def cap_table_steps(history: Any) -> pd.DataFrame:
     Parameters
     ----------
     history : DataFrame or answer
-        :func:`regkit.frames.ownership_history` or the ownership-history answer itself.
+        :func:`regkit.frames.ownership_history` or the ownership-history answer itself. Of a frame, the values
+        are its ``percentage`` (percent, as the lists print them), else its ``share`` (a fraction) * 100.
 
     Returns
     -------
@@ -81,11 +87,9 @@ def cap_table_steps(history: Any) -> pd.DataFrame:
     {Timestamp('2010-01-04 00:00:00'): {'p-1': 100.0, 'p-2': 0.0},
      Timestamp('2015-06-30 00:00:00'): {'p-1': 50.0, 'p-2': 50.0}}
     """
-    frame = _history(history)
+    frame = _history(history, "cap_table_steps")
     key = frame["owner_id"].fillna(frame["owner_name"]) if "owner_id" in frame else frame["owner_name"]
-    data = pd.DataFrame(
-        {"document_date": frame["document_date"], "owner": key, "percentage": frame["percentage"].astype(float)}
-    )
+    data = pd.DataFrame({"document_date": frame["document_date"], "owner": key, "percentage": _percent(frame)})
     order = list(dict.fromkeys(data.sort_values("document_date", kind="stable")["owner"]))
     table = data.pivot_table(index="document_date", columns="owner", values="percentage", aggfunc="sum")
     table = table.reindex(columns=order).fillna(0.0).astype("float64")
@@ -112,7 +116,8 @@ def cap_table(
         Where to draw (default: a new figure).
     until : date-like, optional
         How long the last list's shares are drawn (default: a year after the last list, at least a tenth of
-        the span from the first).
+        the span from the first): a ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO
+        ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); other text is a ``ValidationError``.
     title : str, optional
         The Axes title (default: "Shareholders by shareholder list").
     label_min : float
@@ -131,13 +136,18 @@ def cap_table(
 
     Raises
     ------
-    ValueError
+    regkit.errors.ArgumentError
+        ``history`` is neither an ownership-history frame nor an answer (None, a string, a company record…).
+    regkit.errors.ValidationError
         When the history has no shareholder list.
     """
-    frame = _history(history)
+    frame = _history(history, "cap_table")
     steps = cap_table_steps(frame)
     if steps.empty:
-        raise ValueError("the ownership history has no shareholder list: nothing to draw (a company that files none)")
+        raise ValidationError(
+            "the ownership history has no shareholder list: nothing to draw (a company that files none)",
+            suggestion="draw a company that files shareholder lists (client.get_ownership_history(id) has owners)",
+        )
     names = dict(
         zip(
             frame["owner_id"].fillna(frame["owner_name"]) if "owner_id" in frame else frame["owner_name"],
@@ -146,9 +156,16 @@ def cap_table(
     )
     dates = list(steps.index)
     first, last = dates[0], dates[-1]
-    end = pd.Timestamp(until) if until is not None else last + max(pd.Timedelta(days=365), (last - first) / 10)
+    end = (
+        pd.Timestamp(validate_date(until, "until"))
+        if until is not None
+        else last + max(pd.Timedelta(days=365), (last - first) / 10)
+    )
     if end <= last:
-        raise ValueError(f"until ({end.date()}) must come after the last list ({last.date()})")
+        raise ValidationError(
+            f"until ({end.date()}) must come after the last list ({last.date()})",
+            suggestion="pass a later until=, or leave it out (a year after the last list)",
+        )
     x = mdates.date2num([*dates, end])
     ax = new_axes(ax, figsize=(9.0, 4.2))
     add_source_line(ax, source, history)

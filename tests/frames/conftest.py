@@ -1,7 +1,8 @@
 """Fixtures of the frames tests.
 
 Unit and property tests use payloads directly (the bundled world's records, the fictional example, and
-Hypothesis-generated CompanyV1 dicts); only ``test_frames_client.py`` goes through ``regkit.Client``.
+Hypothesis-generated CompanyV1 dicts); only ``test_frames_client.py`` and ``test_frames_shares.py`` (each share
+frame against its raw answer) go through ``regkit.Client``.
 """
 
 from __future__ import annotations

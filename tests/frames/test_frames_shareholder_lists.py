@@ -92,6 +92,8 @@ def test_a_long_list_runs_over_pages_and_reads_back_whole():
     assert frame["holder_name"].tolist() == [e["name"] for e in entries]
     assert frame["nominal_share"].sum() == 30000.0
     assert frame["percentage"].tolist() == [100 / 120] * 120
+    assert frame["share"].tolist() == pytest.approx([1 / 120] * 120, rel=1e-9)  # a fraction: percentage / 100
+    assert frame["total_share"].tolist() == frame["share"].tolist()  # one share per holder
     assert (frame["holder_city"] == "Görlitz").all()
     assert frame["document_date"].iloc[0] == pd.Timestamp("2021-12-31")
 
@@ -217,6 +219,8 @@ def test_ownership_history_frame_has_one_row_per_owner_and_list():
     assert frame["document_id"].tolist() == ["d1", "d2", "d2"]
     assert frame["nominal_share"].tolist() == [25000.0, 12500.01, 12500.0]  # equal shares: by name
     assert frame.groupby("document_id")["percentage"].sum().tolist() == [100.0, 100.0]
+    assert frame["share"].tolist() == [1.0, 0.5, 0.5]  # percentage_shares / 100, a fraction
+    assert str(frame["share"].dtype) == "Float64"
     assert frame["owner_name"].tolist() == ["Ida Roth", "Beta GmbH", "Ida Roth"]
     assert frame["first_appearance"].iloc[1] == pd.Timestamp("2015-06-30")  # a date-time in the answer: its day
     assert frame["last_appearance"].isna().tolist() == [False, True, False]
@@ -254,4 +258,6 @@ def test_ubos_frame_flags_fictitious_owners():
     )
     assert frame["is_fictitious"].tolist() == [False, True]
     assert frame["max_percentage"].tolist()[0] == 40.0 and frame["percentage"].isna().all()
+    assert frame["max_share"].tolist()[0] == 0.4 and frame["share"].isna().all()  # fractions; null stays null
+    assert frame["max_share"].isna().tolist() == [False, True]  # a fictitious owner has no share, not 0
     assert frame["date_of_birth"].iloc[0] == dt.datetime(1970, 1, 2)

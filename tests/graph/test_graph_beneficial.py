@@ -50,6 +50,7 @@ def test_shares_multiply_along_chains_and_add_up_over_them(example):
     assert {p: round(s, 6) for p, (s, _) in shares.items()} == {"paula": 0.595, "quirin": 0.23, "rita": 0.175}
     frame = ubos(example, A)
     assert frame["person"].tolist() == ["paula"] and frame["percentage"].tolist() == [59.5]
+    assert frame["share"].tolist() == [0.595]  # the same as a fraction, as every frame gives shares
     assert {str(t) for t in frame.dtypes} == {"str", "datetime64[us]", "Float64", "bool"}
 
 

@@ -19,13 +19,20 @@ from regkit.frames import ownership_history, shareholder_list
 from regkit.local.models.ownership_history import shareholder_lists
 from regkit.local.models.shareholder_list_pdf import filed_shareholder_list_pdf, shareholder_list_pdf
 
-_COMPARED = ["document_id", "document_date", "name", "nominal_share", "percentage"]
+_COMPARED = ["document_id", "document_date", "name", "nominal_share", "share", "percentage"]
 
 
 def _records(frame, name_column):
     rows = frame.rename(columns={name_column: "name"})[_COMPARED]
     return sorted(
-        (r["document_id"], r["document_date"], r["name"], float(r["nominal_share"]), float(r["percentage"]))
+        (
+            r["document_id"],
+            r["document_date"],
+            r["name"],
+            float(r["nominal_share"]),
+            float(r["share"]),
+            float(r["percentage"]),
+        )
         for r in rows.to_dict("records")
     )
 
@@ -67,6 +74,7 @@ def test_every_list_of_the_world_reads_back_as_the_ownership_history_of_its_docu
                 p for p in people if p[1]
             }
             assert frame["percentage"].sum() == pytest.approx(100, abs=0.01)
+            assert frame["share"].between(0, 1).all() and frame["share"].sum() == pytest.approx(1, abs=1e-4)
     assert documents > 4000
     print(
         f"\n{documents:.0f} shareholder lists: written in {pdf_seconds:.1f} s, read back in {parse_seconds:.1f} s "
@@ -95,6 +103,8 @@ def test_a_frame_read_from_a_list_has_the_documented_dtypes(register, catalog):
         "holder_date_of_birth": "datetime64[us]",
         "holder_city": "str",
         "nominal_share": "Float64",
+        "share": "Float64",
+        "total_share": "Float64",
         "percentage": "Float64",
         "total_percentage": "Float64",
     }

@@ -20,6 +20,7 @@ from regkit.frames import ownership_history, ubos
 # a GmbH whose third shareholder changed twice (1995, 2003, 2011, 2014 lists) and one with a planted UBO difference
 CHANGING = "DE-HRB-U1308-101888"
 PLANTED = "DE-HRB-B1204-91106"
+SEP = "DE-HRB-X1112-75364FL"  # SEP Leasing GmbH: three owners, one of whom handed on their 35.71 % in 2021
 
 
 def _expected(world: Any, company_id: str) -> dict[str, dict[str, float]]:
@@ -86,11 +87,33 @@ def test_steps_table_has_one_row_per_list_and_sums_to_100(client: Any, world: An
     expected = _expected(world, CHANGING)
     assert [d.date().isoformat() for d in steps.index] == sorted(expected)
     assert np.allclose(steps.sum(axis=1), 100.0)
+    # a frame with the fraction alone (``share``, no ``percentage``) gives the same table, in percent
+    shares = regkit.plot.cap_table_steps(
+        client.get_ownership_history(CHANGING).to_dataframe().drop(columns="percentage")
+    )
+    assert np.allclose(shares.to_numpy(), steps.to_numpy(), rtol=0, atol=1e-9) and list(shares) == list(steps)
+
+
+def test_the_legend_says_each_owners_last_share_in_percent(client: Any) -> None:
+    record = client.get_ownership_history(SEP)
+    latest = max(e["document_date"] for o in record.raw["owners"] for e in o["ownership_history"])
+    held = {  # the owners of the latest list and their percentage as the answer gives it
+        o["name"]: e["percentage_shares"]
+        for o in record.raw["owners"]
+        for e in o["ownership_history"]
+        if e["document_date"] == latest
+    }
+    ax = regkit.plot.cap_table(record.to_dataframe(), until="2026-06-30")
+    legend = {t.get_text() for t in ax.get_legend().get_texts()}
+    assert {f"{name} ({percent:g} %)" for name, percent in held.items()} <= legend
+    assert "Marcus Kögel (35.71 %)" in legend  # 35.71 %, not 0.3571 %
+    plt.close(ax.figure)
 
 
 def test_ubos_record_frame_and_an_empty_history_is_refused(client: Any) -> None:
     record = client.get_ubos(PLANTED)
     frame = record.to_dataframe()
     assert frame.equals(ubos(record.raw)) and (frame["percentage"] > 25).all() and not frame["is_fictitious"].any()
+    assert (frame["share"] > 0.25).all() and (frame["share"] <= 1).all()  # the same shares as fractions
     with pytest.raises(ValueError, match="no shareholder list"):
         regkit.plot.cap_table({"owners": []})
