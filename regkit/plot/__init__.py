@@ -7,6 +7,7 @@ matplotlib nor the modules behind it. Add a plot by adding its name to :data:`_E
 from __future__ import annotations
 
 from regkit._lazy import lazy_exports
+from regkit.errors import explain_arguments as _explain_arguments
 
 #: Public name → module that defines it.
 _EXPORTS = {
@@ -42,4 +43,4 @@ _EXPORTS = {
     "source_of": "regkit.plot.source_line",
 }
 
-__all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+__all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, wrap=_explain_arguments)

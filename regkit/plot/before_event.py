@@ -18,10 +18,12 @@ import pandas as pd
 from matplotlib import ticker
 from matplotlib.patches import Patch
 
+from regkit.errors import ValidationError
 from regkit.frames import RATIOS
-from regkit.frames import ratios as ratios_frame
 
+from .financials import _RATIOS_FRAME, _with_ratios
 from .fiscal import fiscal_years
+from .inputs import check_columns, check_input
 from .references import PercentTicks, reference_line
 from .source_line import add_source_line
 from .style import new_axes
@@ -30,6 +32,9 @@ __all__ = ["ratios_before", "ratios_before_summary"]
 
 _STATS = ("median", "q25", "q75", "count")
 """The statistics per metric and year of :func:`ratios_before_summary`."""
+
+_PERCENT = tuple(m for m in RATIOS if m != "salaries_per_employee") + ("ebitda_margin",)
+"""The ratios drawn here: those in percent (fractions in the frame)."""
 
 _EVENT_WORDS = {
     "opened_at": "the proceeding was opened",
@@ -56,7 +61,8 @@ def ratios_before_summary(
     event : str
         The column of the event's date.
     metrics : str or sequence of str
-        Ratios of :data:`regkit.frames.RATIOS`.
+        Ratios in percent: those of :data:`regkit.frames.RATIOS` but ``salaries_per_employee`` (EUR), and
+        ``ebitda_margin`` (of a frame with the 48 measures of ``client.get_financials``).
     years : int
         How many years back (1 … ``years``).
 
@@ -77,13 +83,28 @@ def ratios_before_summary(
     >>> summary["equity_ratio"][["median", "count"]].to_dict("index")
     {2: {'median': 0.2, 'count': 1}, 1: {'median': 0.0, 'count': 2}}
     """
+    return _summary("ratios_before_summary", frame, event, metrics, years)
+
+
+def _summary(plot: str, frame: Any, event: str, metrics: str | Sequence[str], years: int) -> pd.DataFrame:
+    _, frame = check_input(frame, plot, _RATIOS_FRAME)
     chosen = [metrics] if isinstance(metrics, str) else list(dict.fromkeys(metrics))
-    unknown = [m for m in chosen if m not in RATIOS]
+    unknown = [m for m in chosen if m not in _PERCENT]
     if not chosen or unknown:
-        raise ValueError(f"metrics must name one or more of {', '.join(RATIOS)}; not {unknown or chosen!r}")
-    if event not in frame:
-        raise ValueError(f"the frame has no event column {event!r}: merge the events' dates in first")
-    data = frame if all(m in frame for m in chosen) else ratios_frame(frame)
+        raise ValidationError(
+            f"metrics must name one or more of {', '.join(_PERCENT)}; not {unknown or chosen!r}",
+            suggestion="the ratios in percent only: draw the others over time with regkit.plot.ratios",
+        )
+    check_columns(
+        frame,
+        plot,
+        {event: f"the event's date, event={event!r}: merge the events' dates in first"},
+        _RATIOS_FRAME._replace(
+            where="the ratios frame with the event's date merged in, e.g. "
+            "ratios.merge(cases[['company_id', 'opened_at']], on='company_id')"
+        ),
+    )
+    data = _with_ratios(frame, chosen, frame)
     keep = data["date"].notna().to_numpy(bool) & data[event].notna().to_numpy(bool)
     if "is_latest_revision" in data:
         keep &= data["is_latest_revision"].to_numpy(bool)
@@ -150,10 +171,11 @@ def ratios_before(
         1 (time flows left to right), ticks labelled by the number of years.
     """
     if isinstance(reference, str) and reference == "median":
-        raise ValueError(
-            "reference='median' has no meaning here (the lines are already medians); use 'auto', a number or None"
+        raise ValidationError(
+            "reference='median' has no meaning here (the lines are already medians)",
+            suggestion="use reference='auto', a number or None",
         )
-    summary = ratios_before_summary(frame, event, metrics, years)
+    summary = _summary("ratios_before", frame, event, metrics, years)
     ax = new_axes(ax, (8.0, 4.0))
     add_source_line(ax, source, frame)
     x = summary.index.to_numpy()

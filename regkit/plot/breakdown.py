@@ -14,12 +14,11 @@ import pandas as pd
 from matplotlib import ticker
 from matplotlib.patches import Patch
 
-from regkit.frames import insolvency_results
 from regkit.schema import count_text, percent_text
 from regkit.schema.labels import column_label, display_label
 
 from .bar_text import bar_text
-from .insolvency import _OTHER, _column, _groups, _palette, _top
+from .insolvency import _OTHER, _column, _groups, _palette, _proceedings, _top
 from .source_line import add_source_line
 from .style import new_axes
 
@@ -61,6 +60,7 @@ def breakdown_counts(
     >>> breakdown_counts(frame, "legal_form", "status").to_dict("index")
     {'gmbh': {'opened': 1, 'lifted': 1}, 'ug': {'opened': 1, 'lifted': 0}, 'unknown': {'opened': 1, 'lifted': 0}}
     """
+    frame = _proceedings(frame, "breakdown_counts")
     row = _column(frame, by)
     column = None if split is None else _column(frame, split, "split")
     rows = _groups(frame[row])
@@ -121,7 +121,7 @@ def insolvency_breakdown(
     >>> [t.get_text() for t in ax.get_yticklabels()], [float(p.get_width()) for p in ax.containers[0]]
     (['GmbH', 'UG (haftungsbeschränkt)'], [2.0, 1.0])
     """
-    data = frame if isinstance(frame, pd.DataFrame) else insolvency_results(frame)
+    data = _proceedings(frame, "insolvency_breakdown")
     table = _visible(breakdown_counts(data, by, split, top=top, share=share), share)
     ax = new_axes(ax, (8.0, max(2.2, 0.42 * len(table) + 1.3)))
     add_source_line(ax, source, frame)

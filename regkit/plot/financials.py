@@ -7,9 +7,24 @@ company has two reports for one date (a correction), only the latest revision is
 not points: the line joins the reports on either side.
 
 EUR axes are labelled in one unit per axis (``€250k``, ``€1.5M``: :class:`~regkit.plot.style.EuroFormatter`);
-a frame in cents (``indicators(..., unit="cents")``) is drawn in EUR. Ratios are drawn in percent (the frame's
-fraction 0.25 at 25, the axis labelled "%"), with a reference line (:mod:`regkit.plot.references`);
-``salaries_per_employee`` in EUR.
+a frame in cents (``indicators(..., unit="cents")``) is drawn in EUR. Each ratio is drawn in its unit
+(:data:`KINDS`), with a reference line where there is a yardstick (:mod:`regkit.plot.references`):
+
+* percent ("%"): ``equity_ratio``, ``net_margin``, ``return_on_assets``, ``revenue_growth``,
+  ``liabilities_to_equity`` and ``ebitda_margin``, fractions in the frame: 0.25 drawn at 25, ticks "25%";
+* times ("×"): ``interest_coverage`` (EBIT over interest) and ``net_debt_to_ebitda`` (years of EBITDA to repay
+  the net debt), as the frame has them, ticks "4×";
+* days: ``days_sales_outstanding`` and ``payables_days``, as the frame has them, the axis from zero;
+* EUR: ``salaries_per_employee``, as an amount.
+
+One Axes has one unit: metrics of different units in one call are refused with a
+:class:`~regkit.errors.ValidationError` that names the units and how to draw them apart (one Axes each, e.g.
+``plt.subplots(2, 1, sharex=True)``), since a plot returns one Axes.
+
+What a plot is given is checked first (:func:`regkit.plot.inputs.check_input`): a wrong kind of input, an unknown
+metric, or a ratio the data cannot give (the five :data:`regkit.frames.FINANCIAL_RATIOS` need the 48 measures of
+``client.get_financials(id)``, a company record carries 13) is a :class:`~regkit.errors.ValidationError` saying
+what to pass, before anything is drawn.
 """
 
 from __future__ import annotations
@@ -21,36 +36,131 @@ import numpy as np
 import pandas as pd
 from matplotlib import ticker
 
-from regkit.frames import MEASURES, RATIOS
+from regkit.errors import ValidationError
+from regkit.frames import FINANCIAL_MEASURES, FINANCIAL_RATIOS, MEASURES, RATIOS
 from regkit.frames import indicators as indicators_frame
 from regkit.frames import ratios as ratios_frame
 
 from .fiscal import fiscal_year_axis, fiscal_years
-from .references import PercentTicks, reference_line
+from .inputs import COMPANIES, FINANCIALS, INDICATORS, RATIOS_FRAME, Input, check_input, describe, frame_with
+from .references import PercentTicks, TimesTicks, reference_line
 from .source_line import add_source_line
 from .style import EuroFormatter, eur_unit, new_axes, no_data
 
-__all__ = ["KINDS", "PALETTE", "indicators", "ratios", "line_data"]
+__all__ = ["KINDS", "UNIT_LABELS", "PALETTE", "indicators", "ratios", "line_data"]
 
 KINDS: dict[str, str] = {
-    **{m: "EUR" for m in MEASURES},
+    **{m: "EUR" for m in FINANCIAL_MEASURES},
     "employees": "persons",
     **{r: "ratio" for r in RATIOS},
     "salaries_per_employee": "EUR",
+    "ebitda_margin": "ratio",
+    "interest_coverage": "multiple",
+    "net_debt_to_ebitda": "multiple",
+    "days_sales_outstanding": "days",
+    "payables_days": "days",
 }
-"""What each plottable column measures: ``EUR``, ``persons`` or ``ratio`` (a fraction)."""
+"""What each plottable column measures: ``EUR``, ``persons``, ``ratio`` (a fraction, drawn in percent),
+``multiple`` (times, drawn as is: interest coverage, net debt / EBITDA) or ``days``."""
+
+UNIT_LABELS: dict[str, str] = {"ratio": "%", "multiple": "×", "days": "days", "persons": "persons"}
+"""The unit each kind of :data:`KINDS` is drawn in, as the y label says it (EUR: the scale, e.g. "€M")."""
+
+_NAMES = {
+    "ebitda_margin": "EBITDA margin",
+    "net_debt_to_ebitda": "net debt / EBITDA",
+}
+"""Metrics whose name in words is not their column's ("ebitda margin")."""
+
+_RATIO_INPUTS = ("balance_sheet_total", "net_income", "revenue", "equity", "liabilities", "salaries", "employees")
+"""The indicators :func:`regkit.frames.ratios` computes its six ratios from."""
+_FINANCIAL_INPUTS = (
+    "ebitda",
+    "ebit",
+    "interest_expense",
+    "financial_debt",
+    "cash",
+    "trade_receivables",
+    "trade_payables",
+    "materials",
+    "revenue",
+)
+"""The measures the five :data:`regkit.frames.FINANCIAL_RATIOS` need (most only a financials answer has)."""
+_FROM_FINANCIALS = "the 48 measures of a financials answer (a company record carries 13)"
+
+#: The frames the two plots take: any with a company and a date per row (the metrics are checked on their own).
+_INDICATORS_FRAME = INDICATORS._replace(test=frame_with("company_id", "date"))
+_RATIOS_FRAME = RATIOS_FRAME._replace(
+    name="the ratios frame (or an indicators frame)", test=frame_with("company_id", "date")
+)
+
+
+def _missing_measures(data: pd.DataFrame, chosen: list[str], given: Any) -> None:
+    """Refuse measures ``data`` lacks, saying where they are."""
+    missing = [m for m in chosen if m not in data]
+    if missing:
+        rich = any(m not in MEASURES and m != "employees" for m in missing)
+        raise ValidationError(
+            f"{describe(given)} has no {', '.join(missing)}"
+            + (
+                f": {', '.join(missing)} {'is' if len(missing) == 1 else 'are'} among {_FROM_FINANCIALS}"
+                if rich
+                else ""
+            ),
+            suggestion="pass client.get_financials(id) or its fin.indicators()"
+            if rich
+            else "pass the wide indicators frame (regkit.frames.indicators(companies)) or the companies themselves",
+        )
+
+
+def _with_ratios(data: pd.DataFrame, chosen: list[str], given: Any) -> pd.DataFrame:
+    """``data`` with the ratios ``chosen`` (computed when the frame has their inputs only), or a clear error."""
+    missing = [m for m in chosen if m not in data]
+    if not missing:
+        return data
+    rich = [m for m in missing if m in FINANCIAL_RATIOS]
+    lacking = [c for c in (*_RATIO_INPUTS, *(_FINANCIAL_INPUTS if rich else ())) if c not in data]
+    if lacking or "measure" in data:
+        what = describe(given)
+        if rich and not any(c in data for c in _FINANCIAL_INPUTS[:3]):
+            raise ValidationError(
+                f"{', '.join(rich)} need{'s' if len(rich) == 1 else ''} {_FROM_FINANCIALS}; got {what}",
+                suggestion="pass client.get_financials(id), or its fin.ratios()",
+            )
+        raise ValidationError(
+            f"{what} has neither {', '.join(missing)} nor the indicators to compute "
+            f"{'it' if len(missing) == 1 else 'them'} from (it lacks {', '.join(lacking) or 'the wide layout'})",
+            suggestion="pass fin.ratios() (fin = client.get_financials(id)), regkit.frames.ratios(indicators) "
+            "or the wide indicators frame",
+        )
+    return ratios_frame(data)
 
 
 def _metric_list(metrics: str | Sequence[str], allowed: Sequence[str]) -> list[str]:
-    chosen = [metrics] if isinstance(metrics, str) else list(dict.fromkeys(metrics))
+    if isinstance(metrics, str):
+        chosen = [metrics]
+    elif isinstance(metrics, Sequence) and all(isinstance(m, str) for m in metrics):
+        chosen = list(dict.fromkeys(metrics))
+    else:
+        raise ValidationError(
+            f"metrics must be a column name or a list of them; got {describe(metrics)}",
+            suggestion=f"pass e.g. {allowed[0]!r} or [{allowed[0]!r}, {allowed[1]!r}]",
+        )
     unknown = [m for m in chosen if m not in allowed]
     if not chosen or unknown:
-        raise ValueError(f"metrics must name one or more of {', '.join(allowed)}; not {unknown or chosen!r}")
+        raise ValidationError(
+            f"metrics must name one or more of {', '.join(allowed)}; not {unknown or chosen!r}",
+            suggestion="check the spelling: the names are the frame's column names",
+        )
     kinds = {KINDS[m] for m in chosen}
     if len(kinds) > 1:
-        raise ValueError(
-            f"{', '.join(chosen)} mix units ({', '.join(sorted(kinds))}): draw them on separate axes "
-            "(plt.subplots(2, 1, sharex=True))"
+        groups = {kind: [m for m in chosen if KINDS[m] == kind] for kind in dict.fromkeys(KINDS[m] for m in chosen)}
+        parts = "; ".join(f"{', '.join(ms)} in {UNIT_LABELS.get(kind, 'EUR')}" for kind, ms in groups.items())
+        first, second = (ms[0] for ms in list(groups.values())[:2])
+        raise ValidationError(
+            f"{', '.join(chosen)} mix units ({parts}): one Axes has one unit",
+            suggestion=f"draw them on separate axes: fig, (top, bottom) = plt.subplots(2, 1, sharex=True); "
+            f"ratios(data, {first!r}, ax=top); ratios(data, {second!r}, ax=bottom)",
         )
     return chosen
 
@@ -62,10 +172,13 @@ def _companies(data: Any) -> list[Any]:
     return list(data.values()) if isinstance(data, Mapping) else list(data)
 
 
-def _frame(data: Any, build: Any) -> tuple[pd.DataFrame, dict[str, str]]:
-    """The frame to draw and the company names (id → name; none for a frame)."""
+def _frame(kind: Input, data: Any, build: Any) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The frame to draw and the company names (id → name; none for a frame or a financials answer)."""
     if isinstance(data, pd.DataFrame):
         return data, {}
+    if kind is FINANCIALS:  # the answer does not name its company: the record knows its id
+        named = getattr(data, "company_id", None)
+        return indicators_frame(data), {named: named} if named else {}
     companies = _companies(data)
     names = {}
     for company in companies:
@@ -73,6 +186,10 @@ def _frame(data: Any, build: Any) -> tuple[pd.DataFrame, dict[str, str]]:
         if isinstance(raw, Mapping) and "id" in raw:
             names[raw["id"]] = (raw.get("name") or {}).get("name") or raw["id"]
     return build([c for c in companies if c is not None]), names
+
+
+def _words(metric: str) -> str:
+    return _NAMES.get(metric, metric.replace("_", " "))
 
 
 def _rows(frame: pd.DataFrame, company_id: str) -> pd.DataFrame:
@@ -88,8 +205,9 @@ def line_data(frame: pd.DataFrame, company_id: str, metric: str) -> tuple[np.nda
 
     A report is drawn at the fiscal year it reports on (:func:`regkit.plot.fiscal.fiscal_years`: the report dated
     2014-12-31 at 2014), not at its closing date. Rows of other companies, earlier revisions and rows without a
-    date are left out; a frame in cents gives EUR for the monetary measures, and a ratio (a fraction in the frame)
-    is given in percent: 0.25 as 25.
+    date are left out; a frame in cents gives EUR for the monetary measures, a ratio (a fraction in the frame)
+    is given in percent (0.25 as 25), a multiple (``interest_coverage``, ``net_debt_to_ebitda``) or a number of
+    days as the frame has it.
 
     Examples
     --------
@@ -105,6 +223,7 @@ def line_data(frame: pd.DataFrame, company_id: str, metric: str) -> tuple[np.nda
     y = rows[metric].astype("Float64").to_numpy(dtype=float, na_value=np.nan)
     if frame.attrs.get("unit") == "cents" and KINDS.get(metric) == "EUR":
         y = y / 100
+    # a ratio in percent; a multiple or a number of days as the frame has it
     if KINDS.get(metric) == "ratio":
         y = y * 100
     return fiscal_years(rows["date"]), y
@@ -132,12 +251,10 @@ def _format_axis(ax: Any, kind: str, scale: str | None) -> None:
         ax.yaxis.set_major_formatter(EuroFormatter(scale))
     elif kind == "ratio":
         ax.yaxis.set_major_formatter(PercentTicks())
-    else:
+    elif kind == "multiple":
+        ax.yaxis.set_major_formatter(TimesTicks())
+    else:  # head counts and days: whole numbers
         ax.yaxis.set_major_locator(ticker.MaxNLocator(integer=True))
-
-
-def _words(metric: str) -> str:
-    return metric.replace("_", " ")
 
 
 def _unit(lines: list[tuple[np.ndarray, np.ndarray]], scale: str | None) -> str:
@@ -151,8 +268,13 @@ def _unit(lines: list[tuple[np.ndarray, np.ndarray]], scale: str | None) -> str:
 def _no_figures(ax: Any, companies: list[Any], names: Mapping[str, str], metrics: list[str]) -> None:
     """Say in the figure (and in a warning) that there is nothing to draw: never an empty axis."""
     who = ", ".join(names.get(c, c) for c in companies) or "these companies"
-    reported = "financial figures" if len(metrics) > 1 or metrics[0] in RATIOS else _words(metrics[0])
-    no_data(ax, f"no published {reported} for {who}", "partnerships and sole traders publish no accounts")
+    reported = "financial figures" if len(metrics) > 1 or KINDS[metrics[0]] != "EUR" else _words(metrics[0])
+    why = (
+        "these ratios need a P&L, which small companies do not publish (a short balance sheet only)"
+        if all(m in FINANCIAL_RATIOS for m in metrics)
+        else "partnerships and sole traders publish no accounts"
+    )
+    no_data(ax, f"no published {reported} for {who}", why)
 
 
 def _direct_labels(ax: Any, drawn: list[tuple[str, Any, np.ndarray, np.ndarray]]) -> None:
@@ -194,6 +316,14 @@ def _direct_labels(ax: Any, drawn: list[tuple[str, Any, np.ndarray, np.ndarray]]
 
 
 _LABEL_SIZE = 9.0
+_SEVERAL = {
+    "EUR": "amount",
+    "persons": "employees",
+    "ratio": "ratio",
+    "multiple": "multiple",
+    "days": "days outstanding",
+}
+"""The y label's words for several metrics of one kind."""
 
 
 def _draw(
@@ -244,20 +374,18 @@ def _draw(
     fiscal_year_axis(ax, drawn)
     unit = _unit(lines, scale) if kind == "EUR" else None
     _format_axis(ax, kind, unit if kind == "EUR" else scale)
-    line = reference_line(ax, metrics, reference, reference_label, lines) if kind == "ratio" and lines else None
+    axis_unit = UNIT_LABELS.get(kind, "")
+    ratio = kind in ("ratio", "multiple", "days")
+    line = reference_line(ax, metrics, reference, reference_label, lines, axis_unit) if ratio and lines else None
     if line is None or np.any(np.asarray(line.get_ydata(), dtype=float) != 0):
         ax.axhline(0.0, color="#555555", linewidth=0.8, zorder=1, gid="zero")  # where amounts, equity, growth run out
-    if kind != "ratio":  # amounts and head counts from zero: a bar of €33M is not "nothing"
+    if kind != "ratio":  # amounts, head counts, multiples and days from zero: a bar of €33M is not "nothing"
         values = [v for _, y in lines for v in y if np.isfinite(v)]
         low, high = min(0.0, *values), max(0.0, *values)
         pad = 0.05 * ((high - low) or 1.0)
         ax.set_ylim(low - pad if low < 0 else 0.0, high + pad if high > 0 else 0.0 + pad * (low == 0))
-    what = (
-        _words(metrics[0]) if len(metrics) == 1 else {"EUR": "amount", "persons": "employees", "ratio": "ratio"}[kind]
-    )
-    ax.set_ylabel(
-        f"{what} ({unit})" if kind == "EUR" else f"{what} (%)" if kind == "ratio" else what,
-    )
+    what = _words(metrics[0]) if len(metrics) == 1 else _SEVERAL[kind]
+    ax.set_ylabel(f"{what} ({unit})" if kind == "EUR" else f"{what} ({axis_unit})" if ratio else what)
     ax.grid(True, axis="y", alpha=0.3)
     if n > _DIRECT:  # too many for a legend: name each line at its end
         _direct_labels(ax, plotted)
@@ -292,14 +420,16 @@ def indicators(
     Parameters
     ----------
     frame : pandas.DataFrame, record, or many records
-        The wide frame of :func:`regkit.frames.indicators` (EUR or cents), or company records / CompanyV1
-        dicts (a list, a ``CompanyBatch``, a mapping of id → company) whose indicators are drawn.
+        The wide frame of :func:`regkit.frames.indicators` (EUR or cents); company records / CompanyV1
+        dicts (a list, a ``CompanyBatch``, a mapping of id → company) whose indicators are drawn; or a financials
+        answer (``client.get_financials(id)``, or a mapping of company id → answers), whose 48 measures are.
     metrics : str or sequence of str
-        Measures of :data:`regkit.frames.MEASURES` (EUR) or ``"employees"``; one unit per call.
+        Measures of :data:`regkit.frames.MEASURES` (EUR) or ``"employees"``; one unit per call. From a financials
+        answer (or its frame) also the others of :data:`regkit.frames.FINANCIAL_MEASURES` (``"ebitda"``, …).
     ax : matplotlib.axes.Axes, optional
         Where to draw; default a new figure.
     names : mapping of str to str, optional
-        Legend label per company id; default the records' names (company ids for a frame).
+        Legend label per company id; default the records' names (company ids for a frame or a financials answer).
     scale : {None, "€", "€k", "€M", "€bn"}
         Unit of the EUR axis; default chosen from the largest tick.
     marker : str
@@ -325,8 +455,12 @@ def indicators(
 
     Raises
     ------
-    ValueError
-        For an unknown metric, or metrics of different units.
+    regkit.errors.ArgumentError
+        ``frame`` is none of these (None, a string, another plot's frame, a statements frame…): the message names
+        what was given and what to pass.
+    regkit.errors.ValidationError
+        An unknown metric, metrics of different units, or a measure the data lacks (the 48 come with a financials
+        answer only).
 
     Examples
     --------
@@ -342,9 +476,11 @@ def indicators(
     >>> ax.get_title(), ax.yaxis.get_major_formatter()(1_500_000)
     ('A GmbH', '€1.5M')
     """
-    data, found = _frame(frame, indicators_frame)
-    chosen = _metric_list(metrics, (*MEASURES, "employees"))
-    return _draw(data, chosen, {**found, **(names or {})}, ax, scale, marker, title, source=source, data=frame)
+    kind, given = check_input(frame, "indicators", _INDICATORS_FRAME, COMPANIES, FINANCIALS)
+    chosen = _metric_list(metrics, (*FINANCIAL_MEASURES, "employees"))
+    data, found = _frame(kind, given, indicators_frame)
+    _missing_measures(data, chosen, given)
+    return _draw(data, chosen, {**found, **(names or {})}, ax, scale, marker, title, source=source, data=given)
 
 
 def ratios(
@@ -360,32 +496,49 @@ def ratios(
     reference_label: str | None = None,
     source: Any = True,
 ) -> Any:
-    """Draw financial ratios of one or several companies over time.
+    """Draw financial ratios of one or several companies over time, each in its unit.
 
     Parameters
     ----------
     frame : pandas.DataFrame, record, or many records
-        A frame of :func:`regkit.frames.ratios`, a wide indicators frame (its ratios are computed), or
-        company records / CompanyV1 dicts.
+        What ``client.get_financials(id)`` returns (a financials answer; or a mapping of company id → answers),
+        its ``fin.ratios()``, a frame of :func:`regkit.frames.ratios`, a wide indicators frame (its ratios are
+        computed), or company records / CompanyV1 dicts (``client.get_company(id)``: the six ratios of
+        :data:`regkit.frames.RATIOS`; the five others need the 48 measures of a financials answer).
     metrics : str or sequence of str
-        Ratios of :data:`regkit.frames.RATIOS`. ``salaries_per_employee`` (EUR) cannot share an axis
-        with the others (fractions, drawn in percent).
+        Ratios of :data:`regkit.frames.RATIOS` and :data:`regkit.frames.FINANCIAL_RATIOS`, of one unit per call
+        (:data:`KINDS`): percent — ``equity_ratio``, ``net_margin``, ``return_on_assets``, ``revenue_growth``,
+        ``liabilities_to_equity``, ``ebitda_margin`` (fractions in the frame); times (×) — ``interest_coverage``,
+        ``net_debt_to_ebitda``; days — ``days_sales_outstanding``, ``payables_days``; EUR —
+        ``salaries_per_employee``. Ratios of different units are refused (a ``ValidationError`` that says how to
+        draw them on separate axes of one figure).
     ax, names, scale, marker, title, source
         As for :func:`indicators`.
     reference : "auto", "median", float or None
         The reference line (:mod:`regkit.plot.references`): ``"auto"`` the ratio's yardstick (30 % for the
-        equity ratio, 0 % for margins, returns and growth, 100 % for liabilities to equity), ``"median"`` the
-        median of the companies drawn per fiscal year, a fraction (``0.3``) a line at that percentage, ``None``
-        no line.
+        equity ratio, 0 % for margins, returns and growth, 100 % for liabilities to equity, 1× for interest
+        coverage; none for net debt / EBITDA and the days, which have no yardstick across industries),
+        ``"median"`` the median of the companies drawn per fiscal year, a number a line there in the frame's
+        unit (``0.3``: 30 %; ``3``: 3× or 3 days), ``None`` no line.
     reference_label : str, optional
         The reference line's legend entry (default: what it is, e.g. "30 %: typical of German SMEs").
 
     Returns
     -------
     matplotlib.axes.Axes
-        One line per company and ratio, y in percent (the frame's 0.25 at 25; ticks "25%", y label "… (%)");
-        NaN (a gap) where a ratio is null (an input null or a zero denominator). The reference line has gid
-        ``"reference"`` and its label in the legend.
+        One line per company and ratio, NaN (a gap) where a ratio is null (an input null or a zero denominator).
+        Fractions are drawn in percent (the frame's 0.25 at 25; ticks "25%", y label "… (%)"), multiples as they
+        are (ticks "2×", y label "interest coverage (×)"), days as they are (y label "… (days)"); the y axis of
+        multiples and days includes zero. The reference line has gid ``"reference"`` and its label in the legend.
+
+    Raises
+    ------
+    regkit.errors.ArgumentError
+        ``frame`` is none of these (None, a string, a statements or events frame…): the message names what was
+        given and what to pass.
+    regkit.errors.ValidationError
+        An unknown ratio, ratios of different units, or a ratio the data cannot give (one of the five from a
+        company record, which carries 13 measures, not the 48 of ``client.get_financials(id)``).
 
     Examples
     --------
@@ -398,11 +551,16 @@ def ratios(
     ([25.0, nan], '25%')
     >>> [(line.get_label(), line.get_ydata()[0]) for line in ax.get_lines() if line.get_gid() == "reference"]
     [('30 %: typical of German SMEs', 30.0)]
+
+    From a financials answer (``fin = client.get_financials(id)``; skipped here: it needs a client)::
+
+        ratios(fin, "interest_coverage")                     # y label "interest coverage (×)", a 1× line
+        ratios(fin, ["days_sales_outstanding", "payables_days"])   # both in days, one Axes
     """
-    chosen = _metric_list(metrics, RATIOS)
-    data, found = _frame(frame, lambda items: ratios_frame(indicators_frame(items)))
-    if any(m not in data for m in chosen):
-        data = ratios_frame(data)
+    kind, given = check_input(frame, "ratios", _RATIOS_FRAME, FINANCIALS, COMPANIES)
+    chosen = _metric_list(metrics, (*RATIOS, *FINANCIAL_RATIOS))
+    data, found = _frame(kind, given, indicators_frame)
+    data = _with_ratios(data, chosen, given)
     return _draw(
-        data, chosen, {**found, **(names or {})}, ax, scale, marker, title, reference, reference_label, source, frame
+        data, chosen, {**found, **(names or {})}, ax, scale, marker, title, reference, reference_label, source, given
     )

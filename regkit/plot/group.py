@@ -19,9 +19,10 @@ from typing import Any
 
 import networkx as nx
 
+from regkit.errors import ArgumentError, ValidationError
 from regkit.graph import as_of, controlled_companies, ultimate_parent
+from regkit.graph.errors import check_node
 from regkit.graph.schema import (
-    COMPANY,
     MERGER,
     NATURAL_PERSON,
     REPRESENTATION,
@@ -34,6 +35,7 @@ from .group_canvas import CHANNEL, MIN_COLUMN, Canvas, company_units, plan_canva
 from .group_edges import PERSON_LINK, Link, draw_links, share_width, tree_edges
 from .group_labels import short_labels
 from .group_styles import EDGE_STYLES, NODE_STYLES, SEED_COLOUR, node_style
+from .inputs import GRAPH, check_axes, check_input
 
 __all__ = ["group", "select_group", "drawn_group", "NODE_STYLES", "EDGE_STYLES"]
 
@@ -46,7 +48,9 @@ def select_group(G: nx.MultiDiGraph, company_id: str, date: Any = None, persons:
     G : networkx.MultiDiGraph
     company_id : str
     date : date-like, optional
-        Control as of this day (default: the current state).
+        Control as of this day (default: the current state): a ``datetime.date``, ``datetime``, ``Timestamp``
+        or ``datetime64``, ISO ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); other text is a
+        ``ValidationError``.
     persons : bool
         Add the natural persons who represent the group's companies.
 
@@ -56,16 +60,11 @@ def select_group(G: nx.MultiDiGraph, company_id: str, date: Any = None, persons:
 
     Raises
     ------
-    ValueError
-        ``company_id`` is not a node of ``G`` (the message says how to get it into the graph).
+    regkit.graph.NotInGraphError
+        ``company_id`` is not a node of ``G`` (the suggestion says how to get it into the graph), as for
+        :func:`regkit.graph.subsidiaries`.
     """
-    if company_id not in G:
-        companies = sorted(n for n, kind in G.nodes(data="kind") if kind == COMPANY)
-        example = f", e.g. {companies[0]!r}" if companies else ""
-        raise ValueError(
-            f"company_id {company_id!r} is not in the graph: pass one of its {len(companies)} companies"
-            f"{example}, or crawl it first (regkit.crawl(client, {company_id!r}))"
-        )
+    check_node(G, company_id)
     day = to_date(date)
     top = ultimate_parent(G, company_id, day)
     members = {top, company_id} | controlled_companies(G, top, day)
@@ -121,13 +120,15 @@ def group(
     G : networkx.MultiDiGraph
         A group graph (:func:`regkit.graph.from_companies` or :func:`regkit.graph.crawl`).
     ax : matplotlib.axes.Axes, optional
-        Where to draw; default a new figure sized to the group (at most ``max_width`` inches wide).
+        Where to draw; default a new figure sized to the group (at most ``max_width`` inches wide). A string in
+        its place is the company id: ``group(G, "DE-HRB-…")`` is ``group(G, company_id="DE-HRB-…")``.
     company_id : str, optional
         Draw only this company's group (:func:`select_group`), this company highlighted; default all of ``G``.
     date : date-like, optional
         Draw the group as it stood on this day (:func:`regkit.graph.as_of`; a company terminated
         since is drawn as active). Without a date the whole history in ``G`` is drawn, ended
-        relations faded.
+        relations faded. A ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO
+        ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); other text is a ``ValidationError``.
     persons : bool
         Also draw the natural persons linked to two or more of the drawn companies (directors, Prokura,
         shareholders), in a row below the companies, each under the middle of its companies, the role on each
@@ -158,6 +159,15 @@ def group(
     -------
     matplotlib.axes.Axes
 
+    Raises
+    ------
+    regkit.errors.ArgumentError
+        ``G`` is not a graph (a company record, a frame, None…), ``ax`` is no Axes, or two different companies
+        are given (second argument and ``company_id=``).
+    regkit.graph.NotInGraphError
+        ``company_id`` is not in ``G``, as for :func:`regkit.graph.subsidiaries` (its suggestion says how to
+        crawl it in).
+
     Examples
     --------
     >>> import matplotlib
@@ -172,8 +182,20 @@ def group(
     >>> float(ax.figure.get_figwidth()) <= 9.3
     True
     """
+    _, G = check_input(G, "group", GRAPH)
+    if isinstance(ax, str):  # group(G, "DE-…"): the company id where the Axes goes; an Axes is never a string
+        if company_id is not None and company_id != ax:
+            raise ArgumentError(
+                f"group got two companies: {ax!r} (second, where ax= goes) and company_id={company_id!r}",
+                suggestion="pass one company: regkit.plot.group(G, company_id='DE-…')",
+            )
+        company_id, ax = ax, None
+    check_axes(ax)
     if layout not in ("layered", "spring"):
-        raise ValueError(f"layout must be 'layered' or 'spring', not {layout!r}")
+        raise ValidationError(
+            f"layout must be 'layered' or 'spring', not {layout!r}",
+            suggestion="pass layout='layered' (control layers) or layout='spring'",
+        )
     H = drawn_group(G, company_id, date, persons, all_persons)
     if title is None and company_id is not None:
         day = to_date(date)  # None exactly when date is None: as_of above rejected a date that is no day

@@ -15,7 +15,10 @@ from typing import Any
 
 import networkx as nx
 
+from regkit.graph.errors import check_node
 from regkit.graph.schema import COMPANY, NATURAL_PERSON
+
+from .inputs import GRAPH, check_input
 
 __all__ = ["register_number", "shorten", "short_labels", "wrap_words"]
 
@@ -77,6 +80,13 @@ def short_labels(G: nx.MultiDiGraph, nodes: Iterable[str] | None = None, limit: 
     dict
         Node → label, in the order of ``nodes``.
 
+    Raises
+    ------
+    regkit.errors.ArgumentError
+        ``G`` is not a graph.
+    regkit.graph.NotInGraphError
+        A node of ``nodes`` is not in ``G``.
+
     Examples
     --------
     >>> import networkx as nx
@@ -88,7 +98,10 @@ def short_labels(G: nx.MultiDiGraph, nodes: Iterable[str] | None = None, limit: 
     {'DE-HRB-B1204-1': 'Blauwerk Projekte GmbH (HRB 1)', 'DE-HRB-B1204-2': 'Blauwerk Projekte GmbH (HRB 2)', \
 'DE-HRB-B1204-3': 'Blauwerk AG'}
     """
-    chosen = list(G if nodes is None else nodes)
+    _, G = check_input(G, "short_labels", GRAPH)
+    chosen = list(G) if nodes is None else [nodes] if isinstance(nodes, str) else list(nodes)
+    for node in chosen:
+        check_node(G, node, "node")
     labels = {n: shorten(str(G.nodes[n].get("name") or n), limit) for n in chosen}
     for extra in (_first_detail, _second_detail, lambda n, a: n):
         repeated = {text for text, count in Counter(labels.values()).items() if count > 1}

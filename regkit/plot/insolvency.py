@@ -13,10 +13,12 @@ import numpy as np
 import pandas as pd
 from matplotlib import dates as mdates
 
+from regkit.errors import ValidationError
 from regkit.frames import events as events_frame
 from regkit.frames import insolvency_results
 from regkit.schema.labels import column_label, display_label
 
+from .inputs import EVENTS, INSOLVENCY, INSOLVENCY_SEARCH, PROCEEDINGS, check_columns, check_input, describe, frame_with
 from .periods import minimum_span, period_axis
 from .source_line import add_source_line
 from .style import date_axis, new_axes
@@ -39,13 +41,24 @@ _OTHER, _UNKNOWN = "other", "unknown"
 _FONT = 9.0  # the smallest text of these figures (points)
 
 
+_ANY_PROCEEDINGS = PROCEEDINGS._replace(test=frame_with())
+"""A frame of proceedings as the counts take it: any frame (the columns they need are checked by name)."""
+
+
+def _proceedings(frame: Any, plot: str) -> pd.DataFrame:
+    """The frame of proceedings ``frame`` is, or is made of (search results); else an error naming what was given."""
+    kind, given = check_input(frame, plot, _ANY_PROCEEDINGS, INSOLVENCY_SEARCH)
+    return given if kind is _ANY_PROCEEDINGS else insolvency_results(given)
+
+
 def _column(frame: pd.DataFrame, name: str, what: str = "by") -> str:
     """The frame column ``name`` stands for (:data:`BY`); ``what`` names the argument in the error."""
-    column = BY.get(name, name)
-    if column not in frame:
-        raise ValueError(
+    column = BY.get(name, name) if isinstance(name, str) else name
+    if not isinstance(column, str) or column not in frame:
+        raise ValidationError(
             f"{what} must be one of {', '.join(BY)} or a column of the frame; {name!r} is neither "
-            "one of these nor a column"
+            f"one of these nor a column of {describe(frame)}",
+            suggestion=f"pass {what}= one of those names, or a frame of proceedings ({PROCEEDINGS.where})",
         )
     return column
 
@@ -107,8 +120,8 @@ def trend_counts(
     >>> counts.attrs["without_date"]
     1
     """
-    if date not in frame:
-        raise ValueError(f"the frame has no date column {date!r}")
+    frame = _proceedings(frame, "trend_counts")
+    check_columns(frame, "trend_counts", {date: f"the date column, date={date!r}"}, PROCEEDINGS)
     column = None if by is None else _column(frame, by)
     known = frame[frame[date].notna().to_numpy(bool)]
     periods = pd.PeriodIndex(pd.DatetimeIndex(known[date]).to_period(freq), name=date)
@@ -174,7 +187,8 @@ def insolvency_trend(
     >>> [(c.get_label(), [float(p.get_height()) for p in c]) for c in ax.containers]
     [('opened', [1.0, 0.0, 1.0]), ('lifted', [1.0, 0.0, 0.0])]
     """
-    data = frame if isinstance(frame, pd.DataFrame) else insolvency_results(frame)
+    data = _proceedings(frame, "insolvency_trend")
+    check_columns(data, "insolvency_trend", {date: f"the date column, date={date!r}"}, PROCEEDINGS)
     counts = trend_counts(data, freq, by, date=date, top=top)
     ax = new_axes(ax, (9.0, 4.0))
     add_source_line(ax, source, frame)
@@ -310,7 +324,8 @@ def insolvency_timeline(insolvency: Any, ax: Any = None, *, title: str | None = 
     >>> ax.get_title()
     'X GmbH — 50 IN 1/24, Amtsgericht Kassel (opened)'
     """
-    frame = insolvency if isinstance(insolvency, pd.DataFrame) else events_frame(insolvency)
+    kind, given = check_input(insolvency, "insolvency_timeline", INSOLVENCY, EVENTS)
+    frame = given if kind is EVENTS else events_frame(given)
     n = len(frame)
     ax = new_axes(ax, (9.0, max(2.5, 0.42 * n + 1.2)))
     add_source_line(ax, source, insolvency)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import base64
 import functools
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -48,6 +49,7 @@ from .group import drawn_group
 from .group_edges import PERSON_LINK, tree_edges
 from .group_labels import register_number, short_labels
 from .group_styles import EDGE_STYLES, NODE_STYLES, SEED_COLOUR, node_style
+from .inputs import GRAPH, check_input, check_keywords
 
 __all__ = ["group_interactive", "view_graph", "legend_html"]  # and GroupView, built on first use
 
@@ -83,6 +85,7 @@ def view_graph(
     >>> V.nodes["DE-HRB-R2103-65834"]["label"], V.nodes["DE-HRB-R2103-65834"]["legal_form"]
     ('Luxlog Holding AG', 'AG')
     """
+    _, G = check_input(G, "interactive.view_graph", GRAPH)
     H = drawn_group(G, company_id, date, persons, all_persons)
     labels = short_labels(H, sorted(H))
     pos, _ = _positions(H, labels)
@@ -144,14 +147,32 @@ def group_interactive(
         Height of the drawing in pixels; default: as tall as the group needs at the width of a notebook cell
         (300 to 900).
     **sigma_kwargs
-        Passed to :class:`ipysigma.Sigma` (they override regkit's choices).
+        Passed to :class:`ipysigma.Sigma` (they override regkit's choices); a keyword ``Sigma`` does not take is
+        refused before anything is drawn.
 
     Returns
     -------
     GroupView
         The view (an ``ipywidgets.VBox``: the legend, then the sigma widget as ``view.sigma``); ``view.data``
         holds the nodes and edges of :func:`view_graph`, ``view.selected_node`` the node selected.
+
+    Raises
+    ------
+    regkit.errors.ArgumentError
+        ``G`` is not a graph (a company record, a frame, None…), or a keyword is neither this function's nor
+        ``Sigma``'s (the suggestion names the close one).
+    regkit.graph.NotInGraphError
+        ``company_id`` is not in ``G``, as for :func:`regkit.plot.group` and :func:`regkit.graph.subsidiaries`.
     """
+    if sigma_kwargs:
+        check_keywords(
+            "group_interactive",
+            sigma_kwargs,
+            _sigma_keywords(),
+            "group_interactive(G, company_id=None, date=None, persons=False, all_persons=False, *, on_select=None, "
+            "height=None, **sigma_kwargs) (sigma_kwargs: ipysigma.Sigma's keywords)",
+        )
+    _, G = check_input(G, "group_interactive", GRAPH)
     V = view_graph(G, company_id, date, persons, all_persons)
     H = drawn_group(G, company_id, date, persons, all_persons)
     _, extent = _positions(H, {n: a["label"] for n, a in V.nodes(data=True)})
@@ -273,6 +294,20 @@ def _sigma_class() -> Any:
             self.layout = widgets.Layout()
 
     return GroupSigma
+
+
+@functools.cache
+def _sigma_keywords() -> tuple[str, ...]:
+    """The keywords :func:`group_interactive` takes: its own and :class:`ipysigma.Sigma`'s, read from signatures."""
+    from ipysigma import Sigma
+
+    names = [
+        p.name
+        for function in (group_interactive, Sigma.__init__)
+        for p in inspect.signature(function).parameters.values()
+        if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in ("self", "graph")
+    ]
+    return tuple(dict.fromkeys(names))
 
 
 @functools.lru_cache(maxsize=1)

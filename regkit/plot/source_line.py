@@ -28,7 +28,7 @@ import textwrap
 from collections.abc import Mapping
 from typing import Any
 
-from regkit.errors import ValidationError
+from regkit.errors import ArgumentError, ValidationError
 
 __all__ = [
     "DEFAULT_SOURCE",
@@ -207,8 +207,17 @@ def add_source_line(ax_or_fig: Any, source: Any = True, *data: Any) -> Any:
     >>> sum(t.get_gid() == SOURCE_GID for t in fig.texts)
     1
     """
-    text = source_text(source, *data)
+    from .inputs import describe, is_figure
+
     fig = getattr(ax_or_fig, "figure", None) or ax_or_fig
+    if not is_figure(fig) and is_figure(getattr(fig, "figure", None)):  # a SubFigure: the line is its figure's
+        fig = fig.figure
+    if not is_figure(fig):
+        raise ArgumentError(
+            f"add_source_line needs a matplotlib Axes or Figure; got {describe(ax_or_fig)}",
+            suggestion="pass the Axes a plot returned (or its ax.figure)",
+        )
+    text = source_text(source, *data)
     if text is None:
         return None
     existing = source_line(fig)

@@ -22,10 +22,12 @@ import pandas as pd
 from matplotlib import ticker
 from matplotlib.patches import Patch
 
+from regkit.errors import ValidationError
 from regkit.frames import indicators as indicators_frame
 from regkit.frames import statements as statements_frame
 
 from .fiscal import fiscal_year_label, fiscal_years
+from .inputs import FINANCIAL_INDICATORS, FINANCIALS, STATEMENTS, check_input
 from .source_line import add_source_line
 from .style import EuroFormatter, eur_text, new_axes, no_data
 
@@ -61,8 +63,12 @@ def _named(data: Any, company_id: str | None) -> Any:
     return {company_id: data}
 
 
-class NoStatement(ValueError):
-    """The data hold no statement of the kind asked for (a company without reports, a short filing without P&L)."""
+class NoStatement(ValidationError):
+    """The data hold no statement of the kind asked for (a company without reports, a short filing without P&L).
+
+    A :class:`~regkit.errors.ValidationError` (so a ``ValueError``, as before)."""
+
+    default_suggestion = "draw another company, or another kind of statement (consolidated=False)"
 
 
 def _who(data: Any, company_id: str | None) -> str:
@@ -87,10 +93,15 @@ def _one_company(frame: pd.DataFrame, company_id: str | None) -> pd.DataFrame:
     ids = frame["company_id"].dropna().unique().tolist()
     if company_id is not None:
         if company_id not in ids:
-            raise ValueError(f"company {company_id!r} is not in the frame (it has {', '.join(ids) or 'none'})")
+            raise ValidationError(
+                f"company {company_id!r} is not in the frame (it has {', '.join(ids) or 'none'})",
+                suggestion="pass one of the frame's company ids, or a frame of that company",
+            )
         return frame[frame["company_id"] == company_id]
     if len(ids) > 1:
-        raise ValueError(f"the frame holds {len(ids)} companies: choose one with company_id= (e.g. {ids[0]!r})")
+        raise ValidationError(
+            f"the frame holds {len(ids)} companies", suggestion=f"choose one with company_id= (e.g. {ids[0]!r})"
+        )
     return frame
 
 
@@ -113,15 +124,26 @@ def balance_sheet_data(data: Any, company_id: str | None = None, consolidated: b
         ``period_end`` (datetime64[us]), ``report_id`` (str), ``statement`` (category: ``aktiva`` or
         ``passiva``), ``path``, ``label`` (str) and ``value`` (Float64, EUR; <NA> where not filed).
     """
-    frame = data if isinstance(data, pd.DataFrame) else statements_frame(_named(data, company_id))
+    return _balance_sheet_rows("statements.balance_sheet_data", data, company_id, consolidated)
+
+
+def _balance_sheet_rows(plot: str, data: Any, company_id: str | None, consolidated: bool) -> pd.DataFrame:
+    kind, data = check_input(data, plot, STATEMENTS, FINANCIALS)
+    frame = data if kind is STATEMENTS else statements_frame(_named(data, company_id))
     if frame.attrs.get("unit", "EUR") != "EUR":
-        raise ValueError("balance_sheet draws EUR: build the frame with statements(answer) (unit='EUR')")
+        raise ValidationError(
+            "balance_sheet draws EUR; the statements frame is in cents",
+            suggestion="build the frame with statements(answer) (unit='EUR'), or pass the answer itself",
+        )
     frame = _one_company(frame, company_id)
     frame = frame[(frame["consolidated"] == consolidated) & (frame["level"] == 1)]
     frame = frame[frame["statement"].isin(["aktiva", "passiva"])]
     if frame.empty:
-        kind = "consolidated " if consolidated else ""
-        raise NoStatement(f"no {kind}balance sheet in the data (a company without reports, or none of this kind)")
+        which = "consolidated " if consolidated else ""
+        raise NoStatement(
+            f"no {which}balance sheet in the data (a company without reports, or none of this kind)",
+            suggestion="draw the company's own reports (consolidated=False)" if consolidated else None,
+        )
     frame = frame[frame["is_latest_revision"].to_numpy(bool)]  # a correction replaces the report it corrects
     frame = frame.sort_values(["period_end", "statement", "position"])
     out = frame[["period_end", "report_id", "statement", "path", "label", "value"]].reset_index(drop=True)
@@ -196,16 +218,19 @@ def balance_sheet(
 
     Raises
     ------
-    ValueError
-        No consolidated balance sheet when ``consolidated=True``, several companies without ``company_id``, or a
-        frame in cents.
+    regkit.errors.ArgumentError
+        ``data`` is neither a statements frame nor a financials answer (an indicators frame, a company record,
+        None, a string…): the message names what was given and what to pass.
+    regkit.errors.ValidationError
+        No consolidated balance sheet when ``consolidated=True`` (:class:`NoStatement`), several companies without
+        ``company_id``, or a frame in cents.
 
     Examples
     --------
     >>> ax = balance_sheet(statements(client.get_financials("DE-HRB-B1234-1")))  # doctest: +SKIP
     """
     try:
-        rows = balance_sheet_data(data, company_id, consolidated)
+        rows = _balance_sheet_rows("balance_sheet", data, company_id, consolidated)
     except NoStatement as missing:
         if consolidated:
             raise
@@ -215,7 +240,10 @@ def balance_sheet(
         return ax
     if years is not None:
         if not isinstance(years, int) or isinstance(years, bool) or years < 1:
-            raise ValueError(f"years must be a positive number of fiscal years, not {years!r}")
+            raise ValidationError(
+                f"years must be a positive number of fiscal years, not {years!r}",
+                suggestion="pass e.g. years=5 for the last five, or leave it out for all",
+            )
         rows = rows[rows["fiscal_year"].isin(sorted(rows["fiscal_year"].unique())[-years:])]
     shown = sorted(rows["fiscal_year"].unique().tolist())
     ax = new_axes(ax, figsize=(min(9.5, max(6.0, 0.75 * len(shown) + 3.5)), 4.5))
@@ -317,9 +345,11 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
     Raises
     ------
     NoStatement
-        (a ``ValueError``) The data hold no P&L (a small company's short filing, a company without reports).
-    ValueError
-        The frame lacks the 48 measures, or holds no P&L for ``year``.
+        (a ``ValidationError``) The data hold no P&L (a small company's short filing, a company without reports).
+    regkit.errors.ArgumentError
+        ``data`` is neither a frame of the 48 measures nor a financials answer.
+    regkit.errors.ValidationError
+        The data hold no P&L for ``year``.
 
     Examples
     --------
@@ -335,9 +365,12 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
     5               Taxes  charge   -30.0    60.0
     6          Net income   total    60.0    60.0
     """
-    frame = data if isinstance(data, pd.DataFrame) else indicators_frame(_named(data, company_id))
-    if "ebit" not in frame:
-        raise ValueError("pnl_waterfall needs the 48 measures: pass client.get_financials(id) or its indicators")
+    return _steps("statements.waterfall_steps", data, year, company_id)
+
+
+def _steps(plot: str, data: Any, year: int | None, company_id: str | None) -> pd.DataFrame:
+    found, data = check_input(data, plot, FINANCIAL_INDICATORS, FINANCIALS)
+    frame = data if found is FINANCIAL_INDICATORS else indicators_frame(_named(data, company_id))
     frame = _one_company(frame, company_id)
     if "is_latest_revision" in frame:
         frame = frame[frame["is_latest_revision"].to_numpy(bool)]
@@ -350,7 +383,7 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
     chosen = frame[frame["fiscal_year"] == year]
     if chosen.empty:
         years = ", ".join(str(y) for y in sorted(frame["fiscal_year"].unique()))
-        raise ValueError(f"no P&L for fiscal year {year}; the data has {years}")
+        raise ValidationError(f"no P&L for fiscal year {year}", suggestion=f"pick one the data has: {years}")
     row = chosen.iloc[-1]
     revenue, ebit, net = _value(row, "revenue"), _value(row, "ebit"), _value(row, "net_income")
     assert revenue is not None and ebit is not None and net is not None
@@ -424,15 +457,18 @@ def pnl_waterfall(
 
     Raises
     ------
-    ValueError
-        The frame lacks the 48 measures, or the data have no P&L for ``year``.
+    regkit.errors.ArgumentError
+        ``data`` is neither a frame of the 48 measures nor a financials answer (a statements frame, a company
+        record, whose 13 measures hold no EBIT, None…): the message names what was given and what to pass.
+    regkit.errors.ValidationError
+        The data have no P&L for ``year``.
 
     Examples
     --------
     >>> ax = pnl_waterfall(client.get_financials("DE-HRB-B1234-1"))  # doctest: +SKIP
     """
     try:
-        steps = waterfall_steps(data, year, company_id)
+        steps = _steps("pnl_waterfall", data, year, company_id)
     except NoStatement as missing:
         ax = new_axes(ax, figsize=(8.0, 3.0))
         add_source_line(ax, source, data)

@@ -29,12 +29,17 @@ regkit's do unless asked, e.g. ``timeline(..., until="today")``) stay non-determ
 
 from __future__ import annotations
 
+import functools
+import inspect
 import io
 import math
+import numbers
 from typing import TYPE_CHECKING, Any
 
 import matplotlib
 from matplotlib import ticker
+
+from regkit.errors import ArgumentError, ValidationError, explain_arguments, user_stacklevel
 
 if TYPE_CHECKING:  # matplotlib's stubs key rcParams by this Literal of the known names (typing only)
     from matplotlib.typing import RcKeyType
@@ -118,13 +123,28 @@ def figure_svg(fig: Any, close: bool = False, **savefig: Any) -> str:
     close : bool
         Close the figure afterwards (frees it from pyplot's figure list).
     **savefig
-        Passed to ``fig.savefig`` (default ``bbox_inches="tight"``).
+        Passed to ``fig.savefig`` (default ``bbox_inches="tight"``): its keywords (``dpi``, ``bbox_inches``,
+        ``pad_inches``, ``facecolor``, ``transparent``, …); ``format`` and ``metadata`` are regkit's.
 
     Returns
     -------
     str
         The SVG document (with the XML declaration), no creation date, ids salted with :data:`HASH_SALT`.
+
+    Raises
+    ------
+    regkit.errors.ArgumentError
+        ``fig`` is not a matplotlib Figure (an Axes' is ``ax.figure``), or a keyword is none of ``savefig``'s
+        (the message names it, the suggestion the close one).
     """
+    from .inputs import check_keywords, describe, is_figure
+
+    check_keywords("figure_svg", savefig, _savefig_keywords(), "figure_svg(fig, close=False, **savefig)")
+    if not is_figure(fig):
+        raise ArgumentError(
+            f"figure_svg needs a matplotlib Figure; got {describe(fig)}",
+            suggestion="pass ax.figure of a plot's Axes, or a figure of plt.subplots()",
+        )
     buffer = io.StringIO()
     options = {"bbox_inches": "tight", **savefig, "format": "svg", "metadata": dict(SVG_METADATA)}
     with matplotlib.rc_context(RC):
@@ -136,9 +156,27 @@ def figure_svg(fig: Any, close: bool = False, **savefig: Any) -> str:
     return buffer.getvalue()
 
 
+@functools.cache
+def _savefig_keywords() -> tuple[str, ...]:
+    """The keywords :func:`figure_svg` takes: its own, ``Figure.savefig``'s and those ``savefig`` hands on to
+    ``FigureCanvasBase.print_figure``, read from matplotlib's signatures, and the SVG writer's ``metadata``."""
+    from matplotlib.backend_bases import FigureCanvasBase
+    from matplotlib.figure import Figure
+
+    names = ["fig", "close"]
+    for function in (Figure.savefig, FigureCanvasBase.print_figure):
+        for p in inspect.signature(function).parameters.values():
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in ("self", "fname", "filename"):
+                names.append(p.name)
+    return tuple(dict.fromkeys([*names, "metadata"]))
+
+
 def new_axes(ax: Any = None, figsize: tuple[float, float] = (8.0, 4.0)) -> Any:
-    """``ax`` itself, or the Axes of a new figure of ``figsize`` (a pyplot figure: Jupyter shows it)."""
-    if ax is not None:
+    """``ax`` itself, or the Axes of a new figure of ``figsize`` (a pyplot figure: Jupyter shows it); an ``ax``
+    that is no Axes is an :class:`~regkit.errors.ArgumentError`."""
+    from .inputs import check_axes
+
+    if check_axes(ax) is not None:
         return ax
     import matplotlib.pyplot as plt
 
@@ -161,7 +199,9 @@ def no_data(ax: Any, text: str, why: str = "") -> Any:
 
     from regkit.errors import NoFinancialReportsWarning
 
-    warnings.warn(NoFinancialReportsWarning(f"{text}: nothing to draw{f' ({why})' if why else ''}"), stacklevel=3)
+    warnings.warn(
+        NoFinancialReportsWarning(f"{text}: nothing to draw{f' ({why})' if why else ''}"), stacklevel=user_stacklevel()
+    )
     ax.set_axis_off()
     return ax.text(
         0.5, 0.5, textwrap.fill(text, 60), ha="center", va="center", fontsize=11, transform=ax.transAxes, gid="no-data"
@@ -222,6 +262,7 @@ def eur_text(value: float | None, digits: int = 2) -> str:
     return _with_unit(_number(value / factor, digits), unit)
 
 
+@explain_arguments
 class EuroFormatter(ticker.Formatter):
     """A tick formatter for EUR axes: every tick in one unit (€, €k, €M or €bn).
 
@@ -232,6 +273,13 @@ class EuroFormatter(ticker.Formatter):
         ``"bn€"`` are taken too).
     digits : int
         Decimals at most (trailing zeros are dropped).
+
+    Raises
+    ------
+    regkit.errors.ArgumentError
+        ``scale`` is not text (a number, a frame) or ``digits`` not a whole number (also a ``TypeError``).
+    regkit.errors.ValidationError
+        ``scale`` is text but none of the units (also a ``ValueError``, as before).
 
     Examples
     --------
@@ -244,12 +292,29 @@ class EuroFormatter(ticker.Formatter):
     """
 
     def __init__(self, scale: str | None = None, digits: int = 2) -> None:
+        from .inputs import describe
+
         units = {u: f for f, u in _SCALES}
+        wanted = f"one of {', '.join(repr(u) for u in units)} or None"
+        if scale is not None and not isinstance(scale, str):
+            raise ArgumentError(
+                f"EuroFormatter's scale must be {wanted}, not {describe(scale)}",
+                suggestion="pass scale='€M' (or another unit), or leave it out to choose the unit from the ticks",
+            )
+        if isinstance(digits, bool) or not isinstance(digits, numbers.Integral) or digits < 0:
+            raise ArgumentError(
+                f"EuroFormatter's digits must be a whole number of decimals, not {describe(digits)}",
+                suggestion="pass digits=2 (at most two decimals), or leave it out",
+            )
         scale = _FORMER_UNITS.get(scale, scale) if scale is not None else None
         if scale is not None and scale not in units:
-            raise ValueError(f"scale must be one of {', '.join(units)} or None, not {scale!r}")
-        self.scale, self.digits = scale, digits
-        self.factor = units.get(scale, 1.0) if scale else 1.0
+            raise ValidationError(
+                f"scale must be {wanted}, not {scale!r}",
+                suggestion="pass scale='€M' (or another unit), or leave it out to choose the unit from the ticks",
+            )
+        self.scale: str | None = scale
+        self.digits: int = int(digits)
+        self.factor: float = units.get(scale, 1.0) if scale else 1.0
         self._ticks: list[float] = []
 
     def set_locs(self, locs: Any) -> None:

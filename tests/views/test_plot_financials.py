@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import regkit.frames as frames
+from regkit.errors import ValidationError
 from regkit.plot.financials import indicators, line_data, ratios
 
 DISTRESSED = "DE-HRB-P2408-81776"  # open insolvency, balance sheet only (revenue never published)
@@ -343,7 +344,7 @@ def test_the_years_before_chart_reads_left_to_right_in_percent_with_its_referenc
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
     assert "0 %" in legend and "middle half of the companies" in legend
     assert {c.get_gid() for c in ax.collections} == {"equity_ratio|spread", "net_margin|spread"}
-    with pytest.raises(ValueError, match="no event column"):
+    with pytest.raises(ValidationError, match="needs the column .closed_on. \\(the event.s date"):
         ratios_before(table, "closed_on")
     with pytest.raises(ValueError, match="reference='median'"):
         ratios_before(table, reference="median")  # the lines are medians already: no "median of 2 companies"

@@ -21,7 +21,10 @@ from group_support import (
     world_graph,
 )
 
+import regkit.graph
 import regkit.plot
+from regkit.errors import ArgumentError
+from regkit.graph import NotInGraphError
 from regkit.plot.group import select_group
 from regkit.plot.group_labels import register_number
 
@@ -198,11 +201,33 @@ def test_register_number() -> None:
 def test_a_company_not_in_the_graph_is_a_clear_error_before_drawing() -> None:
     G = nx.MultiDiGraph()
     G.add_node("DE-HRB-R2103-65834", kind="company", name="Beispiel GmbH")
-    with pytest.raises(
-        ValueError,
-        match=r"'DE-HRB-R2103-1' is not in the graph: pass one of its 1 companies, e.g\. "
-        r"'DE-HRB-R2103-65834', or crawl it first",
-    ):
+    before = set(plt.get_fignums())
+    message = (
+        r"company_id 'DE-HRB-R2103-1' is not in the graph — pass one of its 1 companies, e\.g\. "
+        r"'DE-HRB-R2103-65834', or crawl it first"
+    )
+    with pytest.raises(NotInGraphError, match=message) as raised:  # as regkit.graph.subsidiaries says it
         regkit.plot.group(G, company_id="DE-HRB-R2103-1")
-    with pytest.raises(ValueError, match="is not in the graph"):
+    assert raised.value.node == "DE-HRB-R2103-1"
+    with pytest.raises(NotInGraphError, match=message):
+        regkit.plot.group(G, "DE-HRB-R2103-1")  # the id in second place is the company id too
+    with pytest.raises(NotInGraphError, match=message):
         regkit.plot.group_interactive(G, company_id="DE-HRB-R2103-1")
+    with pytest.raises(NotInGraphError, match=message):
+        regkit.plot.group_interactive(G, "DE-HRB-R2103-1")
+    with pytest.raises(NotInGraphError) as from_graph:
+        regkit.graph.subsidiaries(G, "DE-HRB-R2103-1")
+    assert str(from_graph.value) == str(raised.value)
+    assert set(plt.get_fignums()) == before  # nothing was drawn
+
+
+def test_the_company_id_may_be_given_in_second_place() -> None:
+    G = world_graph()
+    by_name = regkit.plot.group(G, company_id=WALDSTEIN)
+    by_place = regkit.plot.group(G, WALDSTEIN)
+    assert by_place.get_title() == by_name.get_title() and "and its group" in by_place.get_title()
+    assert sorted(t.get_gid() for t in by_place.texts if t.get_gid()) == sorted(
+        t.get_gid() for t in by_name.texts if t.get_gid()
+    )
+    with pytest.raises(ArgumentError, match="two companies"):
+        regkit.plot.group(G, WALDSTEIN, company_id=SUEDLICHT)

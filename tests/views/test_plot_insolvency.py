@@ -125,7 +125,7 @@ def test_another_date_column_and_the_counts_table(results: pd.DataFrame) -> None
     assert list(counts.dtypes.unique()) == [np.dtype("int64")]
     with pytest.raises(ValueError, match="by must be one of"):
         trend_counts(results, by="colour")
-    with pytest.raises(ValueError, match="no date column"):
+    with pytest.raises(ValueError, match="needs the column 'filed_at' \\(the date column"):
         trend_counts(results, date="filed_at")
 
 
