@@ -20,9 +20,10 @@ The tree (``except`` any inner node to catch everything below it)::
     ├── WaitTimeout               (also TimeoutError) an extract still processing when waiting ended
     ├── TransportError                                connection refused or dropped, timeout,
     │                                                 truncated or undecodable body
-    ├── NotInGraphError           (also networkx.NodeNotFound) a graph question about a company the graph
-    │                                                 does not hold; defined in ``regkit.graph.errors``, beside
-    │                                                 networkx, which this module does not import
+    ├── NotInGraphError           (also networkx.NodeNotFound, ValueError) a graph question about a
+    │                                                 company the graph does not hold; defined in
+    │                                                 ``regkit.graph.errors``, beside networkx, which this
+    │                                                 module does not import
     └── APIError                                      the interface answered with an error status
         ├── BadRequestError       (also ValueError)  400
         ├── AuthenticationError                       401
@@ -43,6 +44,12 @@ request is :class:`Interrupted`, a ``KeyboardInterrupt`` (not a ``RegkitError``:
 swallow it): nothing more is sent, and it says how many answers arrived, what they cost, and that the same call
 resumes for free.
 
+A call with a keyword the function does not take (``crawl(client, id, depht=3)``), a required argument missing or
+too many positional ones raises :class:`ArgumentError` — Python's own wording, and a suggestion naming the close
+parameter (``did you mean depth=?``) or the call's parameters. Every public function and method is wrapped by
+:func:`explain_arguments` where its package exports it (or its class is defined); the wrapper only catches the
+``TypeError`` of binding that very call, so a call that is right pays nothing for it.
+
 Warnings (``warnings.warn``; the call they come from still returned its answer)::
 
     RegkitWarning                 (a UserWarning)
@@ -57,9 +64,13 @@ Warnings (``warnings.warn``; the call they come from still returned its answer):
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 __all__ = [
+    "explain_arguments",
+    "user_stacklevel",
     "RegkitError",
     "ValidationError",
     "ArgumentError",
@@ -437,3 +448,138 @@ class Interrupted(KeyboardInterrupt):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.call, self.answers, self.credits, self.cached, self.detail))
+
+
+# -- arguments a call cannot bind ----------------------------------------------------------------------------------
+
+_Explained = TypeVar("_Explained")
+
+#: Set on a wrapper :func:`explain_arguments` made (so a re-export does not wrap it twice).
+_EXPLAINED = "__regkit_explains_arguments__"
+
+
+def explain_arguments(target: _Explained) -> _Explained:
+    """Make Python's ``TypeError`` of a call that cannot bind (a mistyped keyword, a missing or extra argument) an
+    :class:`ArgumentError` that says what to pass.
+
+    Given a function, returns a wrapper (``functools.wraps``: ``inspect.signature``, ``help()`` and Sphinx see the
+    function); given a class, wraps its ``__init__`` and public methods in place and returns the class. The wrapper
+    calls the function and nothing else; only a ``TypeError`` raised by binding that very call (its traceback holds
+    no frame of the function) becomes an ``ArgumentError``, so a right call pays one function call and a
+    ``TypeError`` from inside the function passes unchanged. Wrapping twice wraps once.
+    """
+    if isinstance(target, type):
+        for name, member in list(vars(target).items()):
+            if name != "__init__" and name.startswith("_"):
+                continue
+            if isinstance(member, (staticmethod, classmethod)):
+                setattr(target, name, type(member)(explain_arguments(member.__func__)))
+            elif _is_function(member):
+                setattr(target, name, explain_arguments(member))
+        return target
+    if not _is_function(target) or getattr(target, _EXPLAINED, False):
+        return target
+    function: Callable[..., Any] = target  # type: ignore[assignment]
+
+    @functools.wraps(function)
+    def explained(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except TypeError as error:
+            if isinstance(error, RegkitError) or not _raised_binding(error, function):
+                raise
+            raise ArgumentError(str(error), suggestion=_argument_suggestion(function, str(error))) from None
+
+    setattr(explained, _EXPLAINED, True)
+    return explained  # type: ignore[return-value]
+
+
+def _is_function(value: object) -> bool:
+    return type(value).__name__ == "function"  # a Python function (no import of inspect for it)
+
+
+def _raised_binding(error: TypeError, function: Callable[..., Any]) -> bool:
+    """Whether ``error`` is Python refusing the arguments of ``function`` itself: raised where the wrapper called it
+    (no frame inside), naming it."""
+    trace = error.__traceback__
+    return (
+        trace is not None
+        and trace.tb_next is None
+        and str(error).startswith((f"{function.__qualname__}()", f"{function.__name__}()"))
+    )
+
+
+def _argument_suggestion(function: Callable[..., Any], message: str) -> str:
+    """What to pass instead: the close keyword (``did you mean depth=?``), else the call's parameters."""
+    import difflib
+    import inspect
+    import re
+
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):  # pragma: no cover - every wrapped function has a signature
+        return ArgumentError.default_suggestion
+    owner, _, name = function.__qualname__.rpartition(".")
+    if parameters and "." in function.__qualname__ and parameters[0].name in ("self", "cls"):
+        parameters = parameters[1:]
+    shown = owner if name == "__init__" else function.__qualname__
+    kinds = inspect.Parameter
+    parts, keyword_only = [], False
+    for p in parameters:
+        if p.kind is kinds.VAR_POSITIONAL:
+            parts.append(f"*{p.name}")
+            keyword_only = True
+        elif p.kind is kinds.VAR_KEYWORD:
+            parts.append(f"**{p.name}")
+        else:
+            if p.kind is kinds.KEYWORD_ONLY and not keyword_only:
+                parts.append("*")
+                keyword_only = True
+            parts.append(p.name if p.default is kinds.empty else f"{p.name}=…")
+    call = f"{shown}({', '.join(parts)})"
+    keywords = [p.name for p in parameters if p.kind in (kinds.POSITIONAL_OR_KEYWORD, kinds.KEYWORD_ONLY)]
+    unexpected = re.search(r"unexpected keyword argument '(\w+)'", message)
+    if unexpected:
+        word = unexpected.group(1)  # the close ones; only the closest when the next is far behind
+        close = difflib.get_close_matches(word, keywords, n=2, cutoff=0.75) or difflib.get_close_matches(
+            word, keywords, n=1, cutoff=0.6
+        )
+        if close:
+            return f"did you mean {' or '.join(f'{c}=' for c in close)}? The call is {call}; nothing was sent"
+        return f"{shown}() takes {', '.join(f'{k}=' for k in keywords) or 'no keywords'}: {call}; nothing was sent"
+    if "positional argument" in message and ("were given" in message or "was given" in message):
+        return f"pass the arguments after the first ones by keyword: {call}; nothing was sent"
+    if "missing" in message:
+        return f"pass every argument without a default: {call}; nothing was sent"
+    return f"call it as {call}; nothing was sent"
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` for ``warnings.warn`` that names the first line outside regkit: the user's call.
+
+    Counted from the function that calls this. regkit's own frames are skipped — its layers, the wrappers of
+    :func:`explain_arguments`, a dataclass's generated ``__init__`` — as Python 3.12's ``skip_file_prefixes``
+    does, so a warning points at the user's line however deep inside regkit it is issued.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> def deprecated_thing():  # in regkit: warnings.warn("…", DeprecationWarning, stacklevel=user_stacklevel())
+    ...     return user_stacklevel()
+    >>> deprecated_thing()  # this doctest is not a file of regkit: its line is the first one outside
+    1
+    """
+    import inspect
+    import os
+
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    here = inspect.currentframe()
+    frame: Any = here.f_back if here is not None else None
+    level = 1
+    while frame is not None:
+        code = frame.f_code
+        inside = code.co_filename.startswith(package) or (code.co_filename == "<string>" and code.co_name == "__init__")
+        if not inside:
+            return level
+        frame, level = frame.f_back, level + 1
+    return level

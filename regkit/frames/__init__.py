@@ -29,7 +29,7 @@ panel                   company-year research panel
 company_card_html       the HTML card of a company record in Jupyter (``person_card_html``: of a person)
 person_key              who a representative is: the key ``representatives`` and the graph share
 parse_amount/_date      published text → exact amounts and dates (event details), never raising
-ownership_history       owners on every filed shareholder list; ``ubos`` the beneficial owners (percent)
+ownership_history       owners on every filed shareholder list; ``ubos`` the beneficial owners (``share``)
 shareholder_list        the table of a shareholder list PDF read back, one row per share
 ======================  ===============================================================================
 
@@ -37,6 +37,7 @@ Names are imported on first use: ``import regkit.frames`` alone loads neither pa
 """
 
 from regkit._lazy import lazy_exports
+from regkit.errors import explain_arguments as _explain_arguments
 
 #: Public name → module that defines it (imported on first use, so ``regkit.frames.identity`` and
 #: ``regkit.frames.published`` can be imported without pandas — the graph does).
@@ -91,4 +92,6 @@ _EXPORTS = {
     "statement_reports": "financial_statements",
 }
 
-__all__, __getattr__, __dir__ = lazy_exports(__name__, {n: f"regkit.frames.{home}" for n, home in _EXPORTS.items()})
+__all__, __getattr__, __dir__ = lazy_exports(
+    __name__, {n: f"regkit.frames.{home}" for n, home in _EXPORTS.items()}, wrap=_explain_arguments
+)

@@ -7,18 +7,94 @@ id → company (e.g. ``read_world().companies``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import difflib
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["as_dict", "company_list", "is_company", "required"]
+from regkit.errors import ArgumentError, ValidationError
+
+__all__ = [
+    "COMPANY_HINT",
+    "RECORD_HINT",
+    "as_dict",
+    "company_list",
+    "is_collection",
+    "is_company",
+    "required",
+    "unexpected_keyword",
+    "wrong_kind",
+]
+
+#: What to pass where a company (or companies) belongs, for the suggestion of every refusal.
+COMPANY_HINT = (
+    "pass a company record (client.get_company(id)), a CompanyBatch (client.get_companies(ids)), a CompanyV1 dict, "
+    "or a list or mapping of them"
+)
+#: What to pass where any one answer belongs.
+RECORD_HINT = (
+    "pass the record a client method returned (client.get_company(id), client.get_person(id), …) or record.raw"
+)
+
+
+def wrong_kind(what: str, obj: Any, hint: str, *, function: str | None = None) -> ArgumentError:
+    """The error for ``obj`` given where ``what`` belongs: an :class:`~regkit.errors.ArgumentError` (also the
+    ``TypeError`` this module raised before) naming what was given and, in its suggestion, what to pass.
+
+    With ``function`` (the builder's name) the message names the builder: "as_of needs one company …, not None";
+    without, it reads "expected one company …, not None".
+    """
+    given = "None" if obj is None else type(obj).__name__
+    if given == "DataFrame":
+        given = "a DataFrame (frames are what the builders return; they take the records the client returns)"
+    elif isinstance(obj, str):
+        given = f"the string {obj[:40]!r} (an id or a name is not a record: fetch it with the client first)"
+    elif isinstance(obj, (int, float)):
+        given = f"{given} {obj!r}"
+    message = f"{function} needs {what}, not {given}" if function else f"expected {what}, not {given}"
+    return ArgumentError(message, suggestion=hint)
+
+
+def unexpected_keyword(function: str, given: Iterable[str], keywords: Sequence[str], call: str) -> ArgumentError | None:
+    """The error for a keyword of ``given`` that is none of ``keywords`` (``None`` when all are), as Python words a
+    keyword a function does not take ("representatives() got an unexpected keyword argument 'x'"), for a builder
+    whose ``**kwargs`` take any name; its suggestion names the close keyword (difflib), else the call.
+
+    Parameters
+    ----------
+    function : str
+        The builder's name.
+    given : iterable of str
+        The keywords of the call its ``**kwargs`` took.
+    keywords : sequence of str
+        The keywords it takes (its own and those its ``**kwargs`` stand for).
+    call : str
+        How it is called (``"representatives(company, active_on=None, *, person_city=False)"``).
+    """
+    unknown = next((word for word in given if word not in keywords), None)
+    if unknown is None:
+        return None
+    close = difflib.get_close_matches(unknown, keywords, n=2, cutoff=0.75) or difflib.get_close_matches(
+        unknown, keywords, n=1, cutoff=0.6
+    )
+    meant = " or ".join(f"{word}=" for word in close)
+    return ArgumentError(
+        f"{function}() got an unexpected keyword argument {unknown!r}",
+        suggestion=f"did you mean {meant}? The call is {call}" if close else f"call it as {call}",
+    )
 
 
 def as_dict(obj: Any) -> Mapping[str, Any]:
     """The JSON object behind ``obj`` (its ``.raw`` if it has one)."""
     raw = getattr(obj, "raw", obj)
     if not isinstance(raw, Mapping):
-        raise TypeError(f"expected a record (with .raw) or a dict, not {type(obj).__name__}")
+        raise wrong_kind("a record (with .raw) or a dict", obj, RECORD_HINT)
     return raw
+
+
+def is_collection(obj: Any) -> bool:
+    """Whether ``obj`` is a collection of records: iterable, but not text and not a frame (whose iteration gives
+    its column names)."""
+    return isinstance(obj, Iterable) and not isinstance(obj, (str, bytes)) and type(obj).__name__ != "DataFrame"
 
 
 def is_company(obj: Any) -> bool:
@@ -33,20 +109,21 @@ def company_list(companies: Any) -> list[Mapping[str, Any]]:
         return [as_dict(companies)]
     if isinstance(companies, Mapping):
         companies = companies.values()
-    if isinstance(companies, (str, bytes)) or not isinstance(companies, Iterable):
-        raise TypeError(f"expected a company or companies, not {type(companies).__name__}")
+    if not is_collection(companies):
+        raise wrong_kind("a company or companies", companies, COMPANY_HINT)
     out = []
     for item in companies:
         if item is None:
             continue
         if not is_company(item):
-            raise TypeError(f"expected CompanyV1 records (with 'id' and 'names'), got {type(item).__name__}")
+            raise wrong_kind("CompanyV1 records (with 'id' and 'names') in the collection", item, COMPANY_HINT)
         out.append(item if type(item) is dict else as_dict(item))
     return out
 
 
 class required:
-    """Context manager: a ``KeyError`` inside becomes a ``ValueError`` naming the member and the company.
+    """Context manager: a ``KeyError`` inside becomes a ``ValidationError`` (a ``ValueError``) naming the member and
+    the company.
 
     Set ``.company`` to the id being processed (cheap: an attribute assignment per company).
     """
@@ -61,6 +138,7 @@ class required:
     def __exit__(self, kind: Any, exc: Any, tb: Any) -> None:
         if kind is not None and issubclass(kind, KeyError):
             where = f" (company {self.company!r})" if self.company is not None else ""
-            raise ValueError(
-                f"{self.what}{where} lacks the required member {exc.args[0]!r}; is it an interface payload?"
+            raise ValidationError(
+                f"{self.what}{where} lacks the required member {exc.args[0]!r}",
+                suggestion="pass the interface's answer as the client returned it (the record, or record.raw)",
             ) from exc

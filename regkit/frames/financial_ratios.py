@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from regkit.errors import ArgumentError, ValidationError
+
 __all__ = ["FINANCIAL_RATIOS", "RATIOS", "ratios"]
 
 RATIOS = (
@@ -127,6 +129,10 @@ def _previous_revenue(frame: pd.DataFrame) -> pd.arrays.FloatingArray:
     return pd.arrays.FloatingArray(out, mask)
 
 
+#: The indicator columns :func:`ratios` divides (a frame without them is not an indicators frame).
+_NEEDED = ("equity", "balance_sheet_total", "net_income", "revenue", "liabilities", "salaries", "employees")
+
+
 def ratios(indicators_frame: pd.DataFrame) -> pd.DataFrame:
     """The indicators frame with six ratios added, and five more where it has the 48 measures.
 
@@ -183,8 +189,21 @@ def ratios(indicators_frame: pd.DataFrame) -> pd.DataFrame:
     0          0.25         0.1            <NA>                   20.0
     1          <NA>         0.1             0.2                   <NA>
     """
+    if not isinstance(indicators_frame, pd.DataFrame):
+        raise ArgumentError(
+            f"ratios() takes the frame regkit.frames.indicators returned, not {type(indicators_frame).__name__}",
+            suggestion="pass regkit.frames.indicators(record) (a company record or client.get_financials(id))",
+        )
     if "measure" in indicators_frame:
-        raise ValueError("ratios needs the wide indicators frame (indicators(..., wide=True))")
+        raise ValidationError(
+            "ratios needs the wide indicators frame", suggestion="pass indicators(..., wide=True), the default"
+        )
+    lacking = [c for c in _NEEDED if c not in indicators_frame.columns]
+    if lacking:
+        raise ValidationError(
+            f"ratios needs a frame of regkit.frames.indicators; this one lacks {lacking}",
+            suggestion="pass regkit.frames.indicators(record) (a company record or client.get_financials(id))",
+        )
     out = indicators_frame.copy()
     out["equity_ratio"] = _divide(out, "equity", "balance_sheet_total")
     out["net_margin"] = _divide(out, "net_income", "revenue")

@@ -28,6 +28,7 @@ from typing import Any
 
 import pandas as pd
 
+from regkit.errors import ArgumentError, ValidationError
 from regkit.schema.labels import line_item_label
 
 from ._columns import BOOL, CENTS_EUR, DATE, INT, INT64, STR, Cat, build_frame, rows_to_columns
@@ -245,9 +246,17 @@ def statement_reports(frame: pd.DataFrame) -> dict[str | None, list[dict[str, An
     >>> rebuilt["aktiva"] == answer["reports"][0]["aktiva"], rebuilt["guv"]
     (True, None)
     """
+    if not isinstance(frame, pd.DataFrame):
+        raise ArgumentError(
+            f"statement_reports() takes the frame regkit.frames.statements returned, not {type(frame).__name__}",
+            suggestion="pass regkit.frames.statements(client.get_financials(company_id))",
+        )
     missing = [name for name, _ in statement_columns() if name not in frame.columns]
     if missing:
-        raise ValueError(f"statement_reports needs a frame of regkit.frames.statements; it lacks {missing}")
+        raise ValidationError(
+            f"statement_reports needs a frame of regkit.frames.statements; it lacks {missing}",
+            suggestion="pass regkit.frames.statements(client.get_financials(company_id))",
+        )
     unit = frame.attrs.get("unit", "EUR")
     order = {name: i for i, name in enumerate(STATEMENTS)}
     work = frame.assign(

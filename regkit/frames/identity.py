@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, TypeGuard
 
+from regkit.errors import ArgumentError
 from regkit.schema.interface import COMPANY_ID_PATTERN
 from regkit.schema.person_names import name_key, normalise
 
@@ -96,6 +97,11 @@ def person_key(entry: Mapping[str, Any], company_id: str, *, use_city: bool = Fa
     >>> person_key({**entry, "id": "6cdc2335-6a25-4908-b9ae-62e692e04346"}, "DE-HRB-B1234-1")
     '6cdc2335-6a25-4908-b9ae-62e692e04346'
     """
+    if not isinstance(entry, Mapping):
+        raise ArgumentError(
+            f"person_key() takes a representative or owner entry (a dict), not {type(entry).__name__}",
+            suggestion="pass one entry of a record's representatives or owners (record.raw['representatives'][0])",
+        )
     given = entry.get("id")
     if isinstance(given, str) and given:
         return given

@@ -8,7 +8,7 @@ meeting of each known kind, and a ``"; "``-joined text of all of them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -25,7 +25,7 @@ from regkit.schema import (
 )
 
 from ._columns import BOOLEAN, CENTS_EUR, DATE, DATETIME, FLOAT, INT64, STR, Cat, build_frame, rows_to_columns
-from ._input import as_dict, required
+from ._input import RECORD_HINT, as_dict, is_collection, required, wrong_kind
 from .published import amount_cents, parse_date, parse_datetime, parse_flag, published_text
 
 __all__ = ["MEETING_KINDS", "events", "insolvency_results", "proceedings", "result_list"]
@@ -130,6 +130,13 @@ def result_list(results: Any) -> list[Mapping[str, Any]]:
     """Search results from a page (record or dict), a list of pages, or an iterable of result dicts."""
     if isinstance(getattr(results, "raw", results), Mapping):
         results = [results]
+    elif not is_collection(results):
+        raise wrong_kind(
+            "search results (a page, pages, or result dicts)",
+            results,
+            "pass what a search returned: client.search_insolvencies(...), client.search_all_companies(...), "
+            "client.iter_persons(...), …",
+        )
     out: list[Mapping[str, Any]] = []
     for item in results:
         raw = as_dict(item)
@@ -194,9 +201,11 @@ def insolvency_results(results: Any) -> pd.DataFrame:
 def _proceeding_list(insolvency: Any) -> list[Mapping[str, Any]]:
     if isinstance(getattr(insolvency, "raw", insolvency), Mapping):
         return [as_dict(insolvency)]
-    if isinstance(insolvency, Iterable) and not isinstance(insolvency, (str, bytes)):
+    if is_collection(insolvency):
         return [as_dict(item) for item in insolvency]
-    raise TypeError(f"expected a proceeding (record or dict) or several, not {type(insolvency).__name__}")
+    raise wrong_kind(
+        "a proceeding (record or dict) or several", insolvency, f"{RECORD_HINT}: client.get_insolvency(insolvency_id)"
+    )
 
 
 def proceedings(insolvency: Any) -> pd.DataFrame:

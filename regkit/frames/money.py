@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from regkit.errors import ArgumentError
 from regkit.schema.interface import DEM_PER_EUR
 
 __all__ = ["DEM_PER_EUR", "MAX_EXACT_CENTS", "cents_to_eur_array", "capital_eur"]
@@ -82,6 +83,12 @@ def capital_eur(amount: Any, currency: Any) -> float | None:
     """
     if amount is None:
         return None
+    if isinstance(amount, (str, bytes, bool)) or not isinstance(amount, (int, float, Decimal, np.number)):
+        raise ArgumentError(
+            f"capital_eur() takes an amount (a number or None), not {type(amount).__name__}",
+            suggestion="pass the capital's amount and currency as the record gives them: "
+            "capital_eur(record.capital['amount'], record.capital['currency'])",
+        )
     if currency == "EUR":
         return float(amount)
     if currency == "DEM":

@@ -8,6 +8,7 @@ from typing import Any
 
 import pandas as pd
 
+from regkit.errors import user_stacklevel
 from regkit.schema import COMPANY_STATUSES, CURRENCIES, LEGAL_FORMS, REGISTER_TYPES
 
 from ._columns import BOOL, CENTS_EUR, DATE, FLOAT, INT, STR, Cat, block_column, build_frame, number_block
@@ -159,5 +160,7 @@ def companies(companies: Any) -> pd.DataFrame:
 
 def companies_frame(companies_: Any) -> pd.DataFrame:
     """Deprecated name of :func:`companies` (builders are named after their rows, without ``_frame``)."""
-    warnings.warn("regkit.frames.companies_frame is now regkit.frames.companies", DeprecationWarning, stacklevel=2)
+    warnings.warn(
+        "regkit.frames.companies_frame is now regkit.frames.companies", DeprecationWarning, stacklevel=user_stacklevel()
+    )
     return companies(companies_)

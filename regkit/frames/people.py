@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
@@ -10,7 +10,7 @@ import pandas as pd
 from regkit.schema import REPRESENTATION_ROLES
 
 from ._columns import BOOL, DATE, INT, INT64, STR, Cat, build_frame, rows_to_columns
-from ._input import as_dict, required
+from ._input import RECORD_HINT, as_dict, is_collection, required, wrong_kind
 from .insolvency import result_list
 
 __all__ = ["person_search_results", "persons", "management_positions"]
@@ -42,9 +42,9 @@ _POSITION_SPEC = [
 def _person_list(person: Any) -> list[Mapping[str, Any]]:
     if isinstance(getattr(person, "raw", person), Mapping):
         return [as_dict(person)]
-    if isinstance(person, Iterable) and not isinstance(person, (str, bytes)):
+    if is_collection(person):
         return [as_dict(item) for item in person if item is not None]
-    raise TypeError(f"expected a person (record or dict) or several, not {type(person).__name__}")
+    raise wrong_kind("a person (record or dict) or several", person, f"{RECORD_HINT}: client.get_person(person_id)")
 
 
 def person_search_results(results: Any) -> pd.DataFrame:

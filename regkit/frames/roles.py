@@ -24,10 +24,11 @@ from typing import Any
 
 import pandas as pd
 
+from regkit.errors import ArgumentError
 from regkit.schema import ENTITY_TYPES, REPRESENTATION_ROLES
 
 from ._columns import BOOL, DATE, STR, Cat, build_frame, iso_date
-from ._input import company_list, required
+from ._input import company_list, required, unexpected_keyword
 from .identity import person_key
 
 __all__ = ["SPEC", "is_active_on", "representatives", "role_columns", "role_entries"]
@@ -120,7 +121,9 @@ def representatives(
     active_on : date-like, optional
         Compute ``is_active`` for this date (``start_date <= active_on < end_date``); default: active means
         no end date recorded.  Every role is listed either way (:func:`~regkit.frames.as_of` keeps only the
-        roles of a date).  Formerly ``as_of=``, which still works with a ``DeprecationWarning``.
+        roles of a date).  Formerly ``as_of=``, which still works with a ``DeprecationWarning``.  A
+        ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO ``"2024-02-01"`` or German
+        ``"01.02.2024"`` (day first); anything else is a ``ValidationError``.
     person_city : bool, default False
         Add the city to the derived key of a natural person without id (a tie-breaker between namesakes
         born on the same day; pass the same to :func:`regkit.graph.from_companies` to join its nodes).
@@ -162,7 +165,7 @@ def representatives(
     'person:eva muster|@DE-HRB-B1234-1'
     """
     active_on = _renamed_argument(active_on, deprecated)
-    day = None if active_on is None else iso_date(active_on)
+    day = None if active_on is None else iso_date(active_on, "active_on")
     cids, entries = role_entries(company)
     with required("a representation entry"):
         columns = role_columns(cids, entries, day, use_city=person_city)
@@ -172,13 +175,21 @@ def representatives(
 def _renamed_argument(active_on: Any, deprecated: dict[str, Any]) -> Any:
     """``as_of=`` is the former name of ``active_on=`` (``as_of`` now always means "restricted to what stood
     on a date", as in :func:`~regkit.frames.as_of` and :func:`regkit.graph.as_of`)."""
-    unknown = sorted(set(deprecated) - {"as_of"})
-    if unknown:
-        raise TypeError(f"representatives() got unexpected keyword arguments {unknown}")
+    unknown = unexpected_keyword(
+        "representatives",
+        deprecated,
+        ("company", "active_on", "person_city", "as_of"),  # as_of: the former name of active_on, still taken
+        "representatives(company, active_on=None, *, person_city=False)",
+    )
+    if unknown is not None:
+        raise unknown
     if "as_of" not in deprecated:
         return active_on
     if active_on is not None:
-        raise TypeError("representatives() takes active_on= (as_of= is its former name), not both")
+        raise ArgumentError(
+            "representatives() takes active_on= (as_of= is its former name), not both",
+            suggestion="pass the date as active_on= alone",
+        )
     frame, level = inspect.currentframe(), 1  # the warning points at the first caller outside regkit
     while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "regkit":
         frame, level = frame.f_back, level + 1

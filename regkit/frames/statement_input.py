@@ -12,7 +12,7 @@ import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from regkit.errors import NoFinancialReportsWarning
+from regkit.errors import ArgumentError, NoFinancialReportsWarning, user_stacklevel
 
 __all__ = ["financial_answers", "is_financials", "warn_without_reports"]
 
@@ -43,16 +43,17 @@ def financial_answers(answers: Any) -> list[tuple[str | None, Mapping[str, Any]]
 
     Raises
     ------
-    TypeError
-        ``answers`` is neither (a company record, say: its 13 indicators are not statements).
+    ArgumentError
+        (a ``TypeError``) ``answers`` is neither (a company record, say: its 13 indicators are not statements).
     """
     if _is_answer(answers):
         return [(_company_of(answers), _raw(answers))]
     if isinstance(answers, Mapping) and all(_is_answer(v) for v in answers.values()):
         return [(str(cid), _raw(answer)) for cid, answer in answers.items()]
-    raise TypeError(
+    raise ArgumentError(
         f"expected a financials answer (client.get_financials(company_id), or its .raw: a dict with 'indicators' "
-        f"and 'reports') or a mapping of company id -> answer, not {type(answers).__name__}"
+        f"and 'reports') or a mapping of company id -> answer, not {type(answers).__name__}",
+        suggestion="pass client.get_financials(company_id) (a company record's 13 indicators are not statements)",
     )
 
 
@@ -64,5 +65,5 @@ def warn_without_reports(company_ids: Sequence[str | None], what: str) -> None:
     warnings.warn(
         f"{len(company_ids)} financials answer(s) without filed reports ({named}): no {what} rows for them",
         NoFinancialReportsWarning,
-        stacklevel=3,
+        stacklevel=user_stacklevel(),
     )

@@ -24,6 +24,9 @@ Examples
 'DE-HRB-R2103-65834'
 """
 
+from regkit._lazy import wrap_exports as _wrap_exports
+
+from ._input import explained as _explained
 from .beneficial import add_ownership_history, effective_shares, ubo_cross_check, ubos
 from .boards import SERVING_ROLES, interlocks
 from .build import from_companies
@@ -101,3 +104,5 @@ __all__ = [
     "ubo_cross_check",
     "ubos",
 ]
+
+_wrap_exports(__name__, _explained)  # a wrong argument, a mistyped keyword: an ArgumentError saying what to pass

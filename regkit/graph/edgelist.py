@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from regkit.errors import ValidationError
+
 from .build import empty_graph
 from .schema import (
     DATE_ATTRIBUTES,
@@ -225,8 +227,9 @@ def from_edgelist(
 
     Raises
     ------
-    KeyError
-        When a named column is missing.
+    regkit.errors.ValidationError
+        A named column is missing (``relation`` too, when there is no key column): the message names the missing
+        columns and the frame's.
     """
     from ._frames import to_python
 
@@ -236,9 +239,16 @@ def from_edgelist(
         for record in nodes.to_dict("records"):
             graph.add_node(to_python(record[node]), **_node_attrs(record, extra))
     has_key = edge_key is not None and edge_key in edges.columns
-    for name in (source, target) + (("relation",) if not has_key else ()):
-        if name not in edges.columns:
-            raise KeyError(f"edge list has no column {name!r}; columns: {list(edges.columns)}")
+    needed = (source, target) + (("relation",) if not has_key else ())
+    missing = [name for name in needed if name not in edges.columns]
+    if missing:
+        raise ValidationError(
+            f"from_edgelist needs the column{'s' if len(missing) > 1 else ''} {', '.join(map(repr, missing))}; "
+            f"the edge list has {[str(c) for c in edges.columns]}",
+            suggestion="pass the frame regkit.graph.to_edgelist(G) returned or a relation frame "
+            "(regkit.frames.links(companies)): source, target and relation columns; name other endpoint columns "
+            "with source= and target=",
+        )
     skip = {source, target, edge_key}
     names = [c for c in (edges.columns if edge_attr is None else edge_attr) if c not in skip]
     for record in edges.to_dict("records"):

@@ -38,13 +38,15 @@ cannot encode them: lone surrogates).
 from __future__ import annotations
 
 import datetime as _dt
+import difflib
+import inspect
 import json
 import os
 from typing import IO, Any
 
 import networkx as nx
 
-from regkit.errors import ValidationError
+from regkit.errors import ArgumentError, ValidationError
 
 from ._xml import read_gexf_multigraph, write_xml
 from .build import empty_graph
@@ -117,6 +119,20 @@ def _decode(H: nx.Graph, drop_node: tuple[str, ...] = (), drop_edge: tuple[str, 
     return G
 
 
+def _writer_keywords(name: str, writer: Any, kwargs: dict[str, Any]) -> None:
+    """Refuse a keyword the networkx writer does not take before anything is encoded or written: an
+    :class:`~regkit.errors.ArgumentError` naming the close one, as a mistyped keyword of any regkit function is."""
+    taken = [p for p in inspect.signature(writer).parameters if p not in ("G", "path")]
+    for keyword in kwargs:
+        if keyword not in taken:
+            close = difflib.get_close_matches(keyword, ["G", "path", *taken], n=2, cutoff=0.6)
+            hint = f"did you mean {' or '.join(f'{c}=' for c in close)}? " if close else ""
+            raise ArgumentError(
+                f"{name}() got an unexpected keyword argument {keyword!r}",
+                suggestion=f"{hint}{name}(G, path, ...) passes {', '.join(f'{t}=' for t in taken)} to networkx",
+            )
+
+
 def write_graphml(G: nx.MultiDiGraph, path: Any, **kwargs: Any) -> None:
     """Write a group graph as GraphML (dates as ISO strings, ``None`` as absent data).
 
@@ -148,6 +164,7 @@ def write_graphml(G: nx.MultiDiGraph, path: Any, **kwargs: Any) -> None:
     >>> H.edges["DE-HRB-B1204-2", "DE-HRB-B1204-1", "merger"] == G.edges["DE-HRB-B1204-2", "DE-HRB-B1204-1", "merger"]
     True
     """
+    _writer_keywords("write_graphml", nx.write_graphml, kwargs)
     write_xml(nx.write_graphml, _encode(G, keep_none=False), path, **kwargs)
 
 
@@ -183,6 +200,7 @@ def write_gexf(G: nx.MultiDiGraph, path: Any, **kwargs: Any) -> None:
         For an attribute name GEXF reserves, or a character XML 1.0 cannot store (see the module
         docstring); nothing is written.
     """
+    _writer_keywords("write_gexf", nx.write_gexf, kwargs)
     H = _encode(G, keep_none=False)
     for node, attrs in H.nodes(data=True):
         reserved = _GEXF_RESERVED_NODE.intersection(attrs)

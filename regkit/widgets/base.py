@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from regkit.errors import RegkitError
+from regkit.errors import ArgumentError, RegkitError
 
 from .messages import error_html
 from .render import credits_html, message_html
@@ -58,6 +58,16 @@ class Explorer(widgets.VBox):
             from regkit.client import Client
 
             client = Client()
+        elif isinstance(client, (str, bytes, int, float, dict, list, tuple)) or type(client).__name__ == "DataFrame":
+            kind = type(client).__name__
+            name = f"{'an' if kind[0].lower() in 'aeiou' else 'a'} {kind}"
+            if isinstance(client, str):
+                name = f"the string {client[:40]!r}"
+            raise ArgumentError(
+                f"{type(self).__name__}() takes a client as its first argument, not {name}",
+                suggestion=f"pass a regkit.Client() (or nothing: the bundled register), then the rest by keyword: "
+                f"{type(self).__name__}(client, ...)",
+            )
         self.client = client
         self.spent_credits = 0
         self.saved_credits = 0

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from regkit.errors import RegkitError
+from regkit.errors import RegkitError, explain_arguments
 from regkit.schema import column_label
 
 from . import company_logic as logic
@@ -34,6 +34,7 @@ _TABLE_TABS = {"representatives": company_tables.representatives_table, "documen
 _EMPTY = {"representatives": "no representatives registered", "documents": "no documents"}
 
 
+@explain_arguments
 class CompanyExplorer(Explorer):
     """Find a company and browse it: summary, histories, representatives, owners, indicators, documents,
     insolvencies and links.

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from regkit.errors import RegkitError
+from regkit.errors import RegkitError, explain_arguments
 
 from . import group_drawing, search_logic
 from . import group_logic as logic
@@ -23,6 +23,7 @@ __all__ = ["GroupExplorer"]
 _DIRECTION_STYLE = {"button_width": "70px"}
 
 
+@explain_arguments
 class GroupExplorer(Explorer):
     """Map a corporate group from a seed, down through holdings or up along the records' links: estimate,
     crawl, then browse it through time.

@@ -14,11 +14,13 @@ each company; for a person seed the person and their holdings.
 from __future__ import annotations
 
 import datetime as _dt
+import warnings
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
+from regkit.errors import BudgetStopWarning
 from regkit.graph import DIRECTIONS, OWNERSHIP, RELATIONS, LevelEstimate, crawl, interlocks
 from regkit.graph.report import ENDPOINTS
 from regkit.graph.schema import COMPANY, LEGAL_PERSON, NATURAL_PERSON, RECORD_RELATIONS, REPRESENTATION
@@ -180,10 +182,14 @@ def _level(level: int, credits: int) -> LevelEstimate:
 def run_crawl(
     client: RegisterClient, seed: str, depth: int, relations: Sequence[str], budget: int | None, direction: str = "down"
 ) -> Any:
-    """Crawl the group (at most ``budget`` credits); the graph, its report in ``G.graph["crawl"]``."""
-    return crawl(
-        client, [seed], depth=depth, relations=list(relations), budget=budget, progress=False, direction=direction
-    )
+    """Crawl the group (at most ``budget`` credits); the graph, its report in ``G.graph["crawl"]``.
+
+    A stop at the budget is said by the explorer's status line (from the report), not by a warning as well."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", BudgetStopWarning)
+        return crawl(
+            client, [seed], depth=depth, relations=list(relations), budget=budget, progress=False, direction=direction
+        )
 
 
 def crawl_summary(G: Any) -> str:

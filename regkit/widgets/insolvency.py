@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from regkit.errors import RegkitError
+from regkit.errors import RegkitError, explain_arguments
 
 from . import insolvency_logic as logic
 from .base import Explorer
@@ -22,6 +22,7 @@ __all__ = ["InsolvencyExplorer"]
 _WIDE, _NARROW, _AUTO = ({"width": w} for w in ("360px", "160px", "auto"))
 
 
+@explain_arguments
 class InsolvencyExplorer(Explorer):
     """Search insolvency proceedings with filters and pages; click a result to see its events.
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as widgets
 
-from regkit.errors import RegkitError
+from regkit.errors import RegkitError, explain_arguments
 from regkit.schema.formatting import credits_text
 
 from . import person_logic as logic
@@ -30,6 +30,7 @@ _WIDE, _AUTO = {"width": "420px"}, {"width": "auto"}
 _EXAMPLE_UUID = "cfd35d80-f1f6-4762-911e-a0c0413fdb53"
 
 
+@explain_arguments
 class PersonExplorer(Explorer):
     """Search persons by name, click one, and follow them across companies: their card, their management
     positions over time, their holdings, and who served with them.

@@ -169,8 +169,9 @@ def test_edgelist_columns_and_a_relation_frame_without_keys(tricky: nx.MultiDiGr
     }
     repeated = frame.drop(columns=["key"]).iloc[[0, 0]]  # one row twice: two edges (every row is one)
     assert from_edgelist(repeated).number_of_edges() == len(repeated) == 2
-    with pytest.raises(KeyError, match="relation"):
+    with pytest.raises(ValidationError, match="from_edgelist needs the column 'relation'") as raised:
         from_edgelist(frame[["source", "target"]], edge_key=None)
+    assert "to_edgelist(G)" in raised.value.suggestion
 
 
 def test_the_frames_relation_frame_feeds_from_edgelist(world: Any, world_graph: Any) -> None:
