@@ -34,7 +34,14 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from regkit.errors import BudgetExceededError, BudgetStopWarning, RateLimitedError, RegkitError, ValidationError
+from regkit.errors import (
+    BudgetExceededError,
+    BudgetStopWarning,
+    RateLimitedError,
+    RegkitError,
+    ValidationError,
+    user_stacklevel,
+)
 
 from . import validation
 from .batch_html import cost_estimate_html
@@ -218,9 +225,14 @@ class BulkFetcher:
             An unknown ``endpoint``, or ``realtime`` for one without it.
         """
         found = lookup(endpoint, realtime)
-        if isinstance(company_ids, str):
-            company_ids = [company_ids]
-        distinct, _ = _split_valid(company_ids, found.check)
+        company_ids = [company_ids] if isinstance(company_ids, str) else validation.id_list(company_ids, "company_ids")
+        distinct, invalid = _split_valid(company_ids, found.check)
+        if invalid and not distinct:  # nothing to estimate: a mistake, not an estimate of 0
+            first = next(iter(invalid.values()))
+            raise ValidationError(
+                f"none of the {len(company_ids)} ids can be looked up: {first.message}",
+                suggestion=first.suggestion,
+            )
         hits = (
             [False] * len(distinct)
             if realtime
@@ -271,7 +283,7 @@ class BulkFetcher:
                 "ids must be a sequence of company ids, not one string",
                 suggestion="use get_company(id) for one company, or pass [id]",
             )
-        ids = list(ids)
+        ids = validation.id_list(ids)
         distinct, invalid = _split_valid(ids)
         if invalid and errors == "raise":
             first = next(iter(invalid.values()))
@@ -299,7 +311,7 @@ class BulkFetcher:
                     f"{refused_note(failures[refused[0]])}batch.failed_ids are the ids to ask again when there is "
                     "budget (the fetched ones are cached: free)"
                 ),
-                stacklevel=3,
+                stacklevel=user_stacklevel(),
             )
         failures.update(invalid)
         records = [results.get(_canonical(i)) for i in ids]

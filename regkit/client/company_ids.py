@@ -12,7 +12,7 @@ import difflib
 import re
 import warnings
 
-from regkit.errors import ValidationError
+from regkit.errors import ValidationError, explain_arguments, user_stacklevel
 from regkit.schema.courts import COURT_CODE, Courts, courts, normalise_name
 from regkit.schema.interface import COMPANY_ID_PATTERN, REGISTER_TYPES
 
@@ -111,6 +111,7 @@ def _resolve_court(court: str, courts: Courts) -> str:
     )
 
 
+@explain_arguments
 def parse_company_id(text: str, court: str | None = None) -> str:
     """Turn what people write about a register entry into the interface's company id.
 
@@ -195,6 +196,7 @@ def parse_company_id(text: str, court: str | None = None) -> str:
     return f"DE-{kind}-{code}-{number}"
 
 
+@explain_arguments
 def company_id(text: str, court: str | None = None) -> str:
     """Deprecated name of :func:`parse_company_id` (warns ``DeprecationWarning`` at the caller's line).
 
@@ -213,6 +215,6 @@ def company_id(text: str, court: str | None = None) -> str:
     warnings.warn(
         "regkit.company_id (regkit.client.company_id) is deprecated: use regkit.parse_company_id",
         DeprecationWarning,
-        stacklevel=2,
+        stacklevel=user_stacklevel(),
     )
     return parse_company_id(text, court)

@@ -14,7 +14,15 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 import requests
 
-from regkit.errors import NoFinancialReportsWarning, TransportError, ValidationError, WaitTimeout
+from regkit.errors import (
+    ArgumentError,
+    NoFinancialReportsWarning,
+    TransportError,
+    ValidationError,
+    WaitTimeout,
+    explain_arguments,
+    user_stacklevel,
+)
 from regkit.schema.interface import PER_PAGE_MAX, PRICES
 
 from . import account, arguments, documents, export_methods, extracts, insolvencies, known, paging, research, validation
@@ -75,6 +83,7 @@ logger = logging.getLogger(__name__)
 DEFAULT_LIVE_BASE_URL = LIVE_BASE_URL
 
 
+@explain_arguments
 class Client:
     """A client of the company register interface that is careful with credits.
 
@@ -1141,7 +1150,24 @@ class Client:
 
         The presigned URLs are fetched without the API key.  If one has expired, the extract is
         fetched again (free) for fresh URLs, once.
+
+        Raises
+        ------
+        ArgumentError
+            ``record`` is not an :class:`~regkit.client.records.ExtractRecord`, or ``directory`` is no path.
         """
+        if not isinstance(record, ExtractRecord):
+            raise ArgumentError(
+                f"download_extract needs the ExtractRecord of a completed extract, not {type(record).__name__} "
+                f"{record!r:.60}",
+                suggestion="pass what client.wait_for_extract(extract_id) or client.get_extract(extract_id) "
+                "returns; nothing was sent",
+            )
+        if not isinstance(directory, (str, os.PathLike)) or not str(directory).strip():
+            raise ArgumentError(
+                f"directory must be a path, not {type(directory).__name__} {directory!r:.60}",
+                suggestion="e.g. client.download_extract(record, 'extracts'); nothing was sent",
+            )
         target = Path(directory)
         target.mkdir(parents=True, exist_ok=True)
         paths: list[Path] = []
@@ -1475,7 +1501,7 @@ class Client:
                     f"{company_id} has filed no annual report: its financials are empty "
                     f"({'answered from the cache' if answer.from_cache else f'{answer.credits} credits spent'})"
                 ),
-                stacklevel=2,
+                stacklevel=user_stacklevel(),
             )
         return record
 

@@ -13,6 +13,7 @@ cache still works for at least 5 minutes. Downloading the files: :mod:`regkit.cl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -65,6 +66,9 @@ def document_category(value: Any) -> str:
     return value
 
 
+_DOCUMENT_ID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
 def document_id(value: Any) -> str:
     """A listed document's id: a non-empty string (the ids of a company's ``documents``)."""
     if not isinstance(value, str) or not value.strip():
@@ -78,6 +82,13 @@ def document_id(value: Any) -> str:
         raise ValidationError(
             f"{value!r} is not a document id (it has a path separator or is only dots)",
             suggestion="pass an id from a company's documents (client.get_company(id).documents); nothing was sent",
+        )
+    if not _DOCUMENT_ID.match(stripped):  # the interface's document ids are UUIDs: anything else cannot be one
+        raise ValidationError(
+            f"{value!r} is not a document id: a listed document's id is a UUID "
+            "(e.g. '350380e3-0c85-4c49-8e6a-3f0e8806a423')",
+            suggestion="pass an id from a company's documents (client.get_company(id).documents), or "
+            "(company_id, category) for a document fetched now; nothing was sent",
         )
     return stripped
 

@@ -71,7 +71,7 @@ from typing import TYPE_CHECKING, Any
 
 import requests
 
-from regkit.errors import PermissionDeniedError, TransportError, ValidationError
+from regkit.errors import ArgumentError, PermissionDeniedError, TransportError, ValidationError
 from regkit.schema.interface import COMPANY_ID_PATTERN, DOCUMENT_CATEGORIES, PRICES
 
 from .budget import Budget
@@ -181,9 +181,15 @@ def wanted(documents: Any) -> list[Wanted]:
 
     Examples
     --------
-    >>> [w.label() for w in wanted([("DE-HRB-F1103-267645", "current_printout"), "3f2c-listed"])]
-    ['DE-HRB-F1103-267645 current_printout', 'document 3f2c-listed']
+    >>> [w.label() for w in wanted([("DE-HRB-F1103-267645", "current_printout"), "3f2c0000-0000-4000-8000-00000000000a"])]
+    ['DE-HRB-F1103-267645 current_printout', 'document 3f2c0000-0000-4000-8000-00000000000a']
     """
+    if hasattr(documents, "columns") and hasattr(documents, "iloc"):  # iterating a frame gives its column names
+        raise ArgumentError(
+            "documents must be ids, records or pairs, not a DataFrame",
+            suggestion="pass a column of document ids, e.g. frame['document_id'].tolist(), or the company record "
+            "(client.get_company(id)) for all its listed files; nothing was sent",
+        )
     pair = isinstance(documents, tuple) and len(documents) == 2 and all(isinstance(p, str) for p in documents)
     if pair or isinstance(documents, (str, Mapping, Record)):
         return _one(documents)

@@ -35,12 +35,13 @@ from __future__ import annotations
 import hashlib
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from requests_cache import DEFAULT_IGNORED_PARAMS, DO_NOT_CACHE
 
+from regkit.errors import ArgumentError, ValidationError, explain_arguments
 from regkit.schema.interface import (
     COMPANY_ID_PATTERN,
     DOCUMENT_URL_VALIDITY_SECONDS,
@@ -72,6 +73,7 @@ _TERMINAL_EXTRACT = frozenset({"completed", "failed"})
 _URL_MARGIN = timedelta(minutes=5)
 
 
+@explain_arguments
 @dataclass(frozen=True)
 class CachePolicy:
     """How long each kind of answer is kept.
@@ -105,6 +107,22 @@ class CachePolicy:
     autocomplete: timedelta = timedelta(hours=1)
     document: timedelta = timedelta(seconds=DOCUMENT_URL_VALIDITY_SECONDS) - _URL_MARGIN
     financials: timedelta = timedelta(days=30)
+
+    def __post_init__(self) -> None:
+        for item in fields(self):
+            value = getattr(self, item.name)
+            if not isinstance(value, timedelta):
+                raise ArgumentError(
+                    f"CachePolicy({item.name}=...) must be a datetime.timedelta, not {type(value).__name__} "
+                    f"{value!r:.60}",
+                    suggestion=f"e.g. CachePolicy({item.name}=timedelta(days=7)) (from datetime import timedelta); "
+                    "nothing was sent",
+                )
+            if value < timedelta(0):
+                raise ValidationError(
+                    f"CachePolicy({item.name}=...) must not be negative, not {value}",
+                    suggestion="timedelta(0) keeps nothing of that kind; nothing was sent",
+                )
 
     @property
     def document_lifetime(self) -> timedelta:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 
-from regkit.errors import APIError, TransportError
+from regkit.errors import APIError, ArgumentError, TransportError, ValidationError, explain_arguments, user_stacklevel
 
 __all__ = ["RetryPolicy", "parse_retry_after", "is_transient", "RETRY_STATUSES"]
 
@@ -89,6 +89,7 @@ def parse_retry_after(value: str | None, *, now: datetime | None = None) -> floa
     return max(0.0, seconds)
 
 
+@explain_arguments
 @dataclass
 class RetryPolicy:
     """How often and how patiently idempotent calls are retried.
@@ -137,25 +138,48 @@ class RetryPolicy:
     pacing: bool = True
 
     def __post_init__(self) -> None:
+        for name in (
+            "retries",
+            "backoff",
+            "backoff_max",
+            "max_retry_after",
+            "rate_limit_wait",
+            "release_spacing",
+            "bulk_passes",
+        ):
+            value = getattr(self, name)
+            whole = name in ("retries", "bulk_passes")
+            if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)):
+                raise ArgumentError(
+                    f"RetryPolicy({name}=...) must be {'a whole number' if whole else 'a number of seconds'}, "
+                    f"not {type(value).__name__} {value!r:.60}",
+                    suggestion=f"e.g. RetryPolicy({name}={RetryPolicy.__dataclass_fields__[name].default!r}) "
+                    "(the default); nothing was sent",
+                )
+        if not isinstance(self.pacing, bool):
+            raise ArgumentError(f"RetryPolicy(pacing=...) must be True or False, not {self.pacing!r:.60}")
         numbers = (self.retries, self.backoff, self.backoff_max, self.rate_limit_wait, self.release_spacing)
         if any(number < 0 for number in numbers):
-            raise ValueError("retries, backoff, backoff_max, rate_limit_wait and release_spacing must not be negative")
+            raise ValidationError(
+                "retries, backoff, backoff_max, rate_limit_wait and release_spacing must not be negative",
+                suggestion="RetryPolicy() has the defaults; retries=0 turns retrying off",
+            )
         if self.bulk_passes < 1:
-            raise ValueError("bulk_passes must be at least 1")
+            raise ValidationError("bulk_passes must be at least 1", suggestion="1 makes no second pass")
         # stacklevel 3: the caller's line, above the generated __init__ that calls this
         if not self.pacing:
             warnings.warn(
                 "RetryPolicy(pacing=False) is deprecated: the client paces itself by the 429s it meets, which "
                 "keeps close to the server's limit with far fewer 429s; leave pacing at its default",
                 DeprecationWarning,
-                stacklevel=3,
+                stacklevel=user_stacklevel(),
             )
         if self.release_spacing != RELEASE_SPACING:
             warnings.warn(
                 "RetryPolicy(release_spacing=...) is deprecated and has no effect (the gate it spaced is gone: "
                 "the client paces itself by the 429s it meets)",
                 DeprecationWarning,
-                stacklevel=3,
+                stacklevel=user_stacklevel(),
             )
 
     @property

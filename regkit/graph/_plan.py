@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from regkit.errors import BudgetStopWarning, ValidationError
+from regkit.errors import BudgetStopWarning, ValidationError, user_stacklevel
 
 from .persons import is_company_id
 from .report import LevelEstimate
@@ -207,7 +207,7 @@ def spending(client: CrawlClient, call: str) -> Iterator[Any]:
         yield run
 
 
-def budget_stop(call: str, stopped: str, fetched: str, missing: Sequence[str], spent: int, stacklevel: int) -> None:
+def budget_stop(call: str, stopped: str, fetched: str, missing: Sequence[str], spent: int) -> None:
     """Warn (:class:`regkit.BudgetStopWarning`) that a walk stopped at the budget, with what it fetched, what it did
     not and what the next step would have cost (``stopped`` says it), and how to go on."""
     for prefix in ("budget: ", "the budget: "):
@@ -219,5 +219,5 @@ def budget_stop(call: str, stopped: str, fetched: str, missing: Sequence[str], s
             f"{call} stopped at the budget: {stopped}. In all it fetched {fetched} for {spent} credits{left_out}. What was "
             f"fetched is cached: raise budget= (or the client's budget) and run {call} again; only the rest is paid"
         ),
-        stacklevel=stacklevel + 1,
+        stacklevel=user_stacklevel(),
     )

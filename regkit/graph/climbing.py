@@ -348,5 +348,5 @@ def climb(
         logger.warning("climb from %s stopped: %s", company_id, stopped)
     if stopped and stopped.startswith("the budget"):
         fetched = f"{len(records)} of the chain's companies ({' → '.join(records) or 'none'})"
-        budget_stop("climb", stopped, fetched, missing, client.credits_spent - start, stacklevel=2)
+        budget_stop("climb", stopped, fetched, missing, client.credits_spent - start)
     return Climb(company_id, chain, graph, first, estimated, client.credits_spent - start, stopped)

@@ -323,7 +323,7 @@ def crawl(
     report = state.report
     if report.stopped and report.stopped.startswith("budget"):
         fetched = f"{len(state.companies)} {'company' if len(state.companies) == 1 else 'companies'}"
-        _plan.budget_stop("crawl", report.stopped, fetched, report.skipped, report.spent_credits, stacklevel=2)
+        _plan.budget_stop("crawl", report.stopped, fetched, report.skipped, report.spent_credits)
     graph = from_companies(
         state.companies.values(),
         relations,

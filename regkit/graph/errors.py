@@ -13,11 +13,11 @@ from .schema import COMPANY
 __all__ = ["NotInGraphError", "check_node"]
 
 
-class NotInGraphError(RegkitError, nx.NodeNotFound):
+class NotInGraphError(RegkitError, nx.NodeNotFound, ValueError):
     """A company id (or person) asked about is not a node of the graph.
 
     A :class:`regkit.RegkitError` and a :class:`networkx.NodeNotFound`, so ``except nx.NodeNotFound``
-    written against networkx keeps working. Its ``suggestion`` names the graph's companies and the crawl that
+    written against networkx keeps working; also a ``ValueError``, as the plots raised before they raised this. Its ``suggestion`` names the graph's companies and the crawl that
     brings the missing one in.
 
     Attributes

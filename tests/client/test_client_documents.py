@@ -213,7 +213,7 @@ def test_bad_input_is_refused_before_sending(inprocess: Any, bad: Any, tmp_path:
 def test_unknown_document_fails_before_any_credit(inprocess: Any, company_id: str, tmp_path: Path) -> None:
     client = inprocess.client()
     with pytest.raises(NotFoundError):
-        client.download([(company_id, "current_printout"), "no-such-document"], tmp_path / "d")
+        client.download([(company_id, "current_printout"), "3f2c0000-0000-4000-8000-000000000000"], tmp_path / "d")
     assert inprocess.used() == 0 and _files(tmp_path / "d") == []
 
 
