@@ -596,6 +596,7 @@ class Client:
             path="/v1/search/insolvency",
             unit="insolvency pages",
             spending=self._spending,
+            cached=lambda page, size: self._caller.is_cached(insolvencies.search_op(query, filters, page, size)),
         )
         return InsolvencyResults(
             paging.results_of(pages, wanted),
@@ -662,6 +663,9 @@ class Client:
             path=search.path,
             unit=f"{search.kind} pages",
             spending=self._spending,
+            cached=lambda page, size: self._caller.is_cached(
+                research.search_op(search.kind, query, filters, page, size)
+            ),
         )
         results = search.results(
             paging.results_of(pages, wanted),

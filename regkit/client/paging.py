@@ -100,6 +100,7 @@ def fetch_pages(
     path: str,
     unit: str,
     spending: Spending,
+    cached: Callable[[int, int], bool] | None = None,
 ) -> tuple[list[Page], int, int]:
     """Every page a ``search_all_*`` call needs (see the module docstring).
 
@@ -120,6 +121,9 @@ def fetch_pages(
         progress bar counts (``"company pages"``).
     spending : Spending
         The client's runs: the cost of the rest is said before it is paid, and an interrupt stops the paging.
+    cached : callable, optional
+        ``cached(page, per_page)``: whether the cache answers that page now (nothing sent), so that the cost said
+        counts only the pages to pay.
 
     Returns
     -------
@@ -134,7 +138,8 @@ def fetch_pages(
         estimate = more * price
         pages: list[Page] = [first]
         description = _announce(budget, first.total_results, more, estimate, call=call, path=path, unit=unit)
-        _say_cost(run, first.total_results, wanted, more, estimate, budget)
+        free = sum(1 for page in range(2, more + 2) if cached(page, size)) if cached is not None and more else 0
+        _say_cost(run, first.total_results, wanted, more, free, price, budget)
         with _progress(more + 1, progress, description) as bar:
             bar.update(1)
             while len(pages) <= more and pages[-1].has_next and len(pages[-1]):
@@ -143,16 +148,14 @@ def fetch_pages(
     return pages, wanted, estimate
 
 
-def _say_cost(run: SpendingRun, total: int, wanted: int, more: int, estimate: int, budget: Budget) -> None:
-    """The cost line of the pages after the first, before any of them is fetched (none when there are none)."""
-    if not more:
+def _say_cost(run: SpendingRun, total: int, wanted: int, more: int, free: int, price: int, budget: Budget) -> None:
+    """The cost line of the pages after the first, before any of them is fetched (none when nothing is to pay)."""
+    if more - free <= 0:
         return
     left = "" if budget.remaining is None else f"; budget left {budget.remaining}"
     of = f"{wanted} wanted of {total}" if wanted < total else f"{total}"
-    run.announce(
-        f"{of} results: {more} more page{'s' if more != 1 else ''} → up to {estimate} credits "
-        f"(cached pages are free){left}"
-    )
+    pages = f"{more} more page{'s' if more != 1 else ''}" + (f" ({free} cached)" if free else "")
+    run.announce(f"{of} results: {pages} → {(more - free) * price} credits{left}")
 
 
 def results_of(pages: Sequence[Page], wanted: int) -> list[dict[str, Any]]:

@@ -146,7 +146,9 @@ def _free_text_hint(text: str) -> str:
 
     try:
         found = parse_company_id(text)
-    except ValidationError:
+    except ValidationError as error:
+        if not error.message.startswith("no register type and number"):  # a register entry, short of its court
+            return f" — it reads as a register entry: regkit.parse_company_id says {error.message}; {error.suggestion}"
         found = None
     if found is not None:
         return f" (did you mean {found!r}? regkit.parse_company_id({text!r}) reads a register entry as people write it)"

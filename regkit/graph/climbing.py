@@ -267,7 +267,8 @@ def climb(
         Levels above ``company_id`` to go at most (default 20).
     callback : callable, optional
         Called with the :class:`ClimbEstimate` before anything is paid; returning ``False`` stops the climb
-        there (``callback=print`` shows the estimate).
+        there (``callback=print`` shows the estimate). Without a callback each level that costs something is said
+        on stderr before it is paid (``regkit: climb: level 0: … → 10 credits``; ``quiet`` leaves it out).
 
     Returns
     -------
@@ -327,7 +328,7 @@ def climb(
                     missing = [node]
                     break
                 estimated += cost.credits
-                if cost.credits:
+                if cost.credits and callback is None:  # a callback was handed the estimate instead
                     run.announce(f"level {len(records)}: {node} → {cost.credits} credits")
                 record, error = _fetch(client, node)
                 if record is None:

@@ -269,7 +269,9 @@ def crawl(
         Show the bulk lookup's progress bar.
     callback : callable, optional
         Called with each level's :class:`LevelEstimate` before anything is spent on it; returning
-        ``False`` stops the crawl there (e.g. ask the user in a notebook, or ``callback=print``).
+        ``False`` stops the crawl there (e.g. ask the user in a notebook, or ``callback=print``). Without a
+        callback each level that costs something is said on stderr before it is paid (``regkit: crawl: level 1:
+        …``; ``Client(quiet=True)`` or ``REGKIT_QUIET=1`` leaves it out).
     person_city : bool, default False
         Passed to :func:`from_companies` (the city as tie-breaker in the node ids of persons without id).
     direction : {"up", "down", "both"}
@@ -371,7 +373,7 @@ def _levels(
             logger.info("crawl stopped: %s", report.stopped)
             break
         if plan.ids or plan.persons:
-            if plan.estimated_credits:
+            if plan.estimated_credits and callback is None:  # a callback was handed the estimate instead
                 run.announce(str(plan))
             frontier, people = state.fetch(plan), []
         if report.stopped:

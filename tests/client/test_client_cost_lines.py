@@ -94,15 +94,43 @@ def test_a_crawl_and_a_climb_say_each_level_before_paying_it(recorded: _Recorder
         f"regkit: climb: level {n}: {node} → 10 credits" for n, node in enumerate(found.chain)
     ]
     assert [spent for _, spent in levels] == [0, 10, 20]  # each said before it was paid
+
+    told: list[Any] = []  # the same crawl's level estimates, handed to a callback by a client of its own
+    regkit.crawl(
+        regkit.Client(cache="memory", quiet=True),
+        "DE-HRB-X1517-62135KI",
+        depth=6,
+        direction="down",
+        progress=False,
+        callback=told.append,
+    )
+    crawler = regkit.Client(cache="memory")
+    listen(recorded, crawler)
     recorded.lines.clear()
-    told: list[Any] = []
-    G = regkit.crawl(client, "DE-HRB-X1517-62135KI", depth=6, direction="down", progress=False, callback=told.append)
+    G = regkit.crawl(crawler, "DE-HRB-X1517-62135KI", depth=6, direction="down", progress=False)
     levels = recorded.costs()
-    paying = [plan for plan in told if plan.estimated_credits]
-    assert [line for line, _ in levels] == [f"regkit: crawl: {plan}" for plan in paying]
+    assert [line for line, _ in levels] == [f"regkit: crawl: {plan}" for plan in told if plan.estimated_credits]
     paid = [row["spent_credits"] for row in G.graph["crawl"].rows if row["spent_credits"]]
-    assert [spent for _, spent in levels] == [30 + sum(paid[:n]) for n in range(len(paid))]  # before each level
+    assert [spent for _, spent in levels] == [sum(paid[:n]) for n in range(len(paid))]  # before each level
     assert [_credits(line) for line, _ in levels] == paid  # and each level paid what its line said
+
+
+def test_a_callback_is_handed_the_estimate_instead(recorded: _Recorder) -> None:
+    client = regkit.Client(cache="memory")
+    listen(recorded, client)
+    told: list[Any] = []
+    regkit.crawl(client, "DE-HRB-X1517-62135KI", depth=1, direction="down", progress=False, callback=told.append)
+    climb(client, "DE-HRB-M1906-110356", callback=told.append)
+    assert recorded.costs() == [] and len(told) == 3  # two crawl levels and the climb's estimate, no line twice
+
+
+def test_a_search_whose_pages_are_cached_says_nothing(recorded: _Recorder) -> None:
+    client = regkit.Client(cache="memory")
+    listen(recorded, client)
+    client.search_all_companies("gmbh", limit=250, progress=False)
+    recorded.lines.clear()
+    client.search_all_companies("gmbh", limit=250, progress=False)  # every page cached: nothing to pay
+    assert recorded.costs() == []
 
 
 def test_a_paid_download_says_its_cost_first(recorded: _Recorder, tmp_path: Path) -> None:
