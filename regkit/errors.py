@@ -65,10 +65,12 @@ Warnings (``warnings.warn``; the call they come from still returned its answer):
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 __all__ = [
+    "close_keywords",
+    "unexpected_keyword",
     "explain_arguments",
     "user_stacklevel",
     "RegkitError",
@@ -511,7 +513,6 @@ def _raised_binding(error: TypeError, function: Callable[..., Any]) -> bool:
 
 def _argument_suggestion(function: Callable[..., Any], message: str) -> str:
     """What to pass instead: the close keyword (``did you mean depth=?``), else the call's parameters."""
-    import difflib
     import inspect
     import re
 
@@ -540,10 +541,7 @@ def _argument_suggestion(function: Callable[..., Any], message: str) -> str:
     keywords = [p.name for p in parameters if p.kind in (kinds.POSITIONAL_OR_KEYWORD, kinds.KEYWORD_ONLY)]
     unexpected = re.search(r"unexpected keyword argument '(\w+)'", message)
     if unexpected:
-        word = unexpected.group(1)  # the close ones; only the closest when the next is far behind
-        close = difflib.get_close_matches(word, keywords, n=2, cutoff=0.75) or difflib.get_close_matches(
-            word, keywords, n=1, cutoff=0.6
-        )
+        close = close_keywords(unexpected.group(1), keywords)
         if close:
             return f"did you mean {' or '.join(f'{c}=' for c in close)}? The call is {call}; nothing was sent"
         return f"{shown}() takes {', '.join(f'{k}=' for k in keywords) or 'no keywords'}: {call}; nothing was sent"
@@ -583,3 +581,45 @@ def user_stacklevel() -> int:
             return level
         frame, level = frame.f_back, level + 1
     return level
+
+
+def close_keywords(word: str, keywords: Sequence[str]) -> list[str]:
+    """The keywords of ``keywords`` that ``word`` most likely means: up to two close ones, or the closest when the
+    next is far behind (``"depht"`` → ``["depth"]``; difflib ratios 0.75, then 0.6)."""
+    import difflib
+
+    return difflib.get_close_matches(word, keywords, n=2, cutoff=0.75) or difflib.get_close_matches(
+        word, keywords, n=1, cutoff=0.6
+    )
+
+
+def unexpected_keyword(function: str, given: Iterable[str], keywords: Sequence[str], call: str) -> ArgumentError | None:
+    """The error for a keyword of ``given`` that is none of ``keywords`` (``None`` when all are), worded as Python
+    words a keyword a function does not take — for a function whose ``**kwargs`` take any name (a frame builder's
+    deprecated keywords, a plot handing keywords on to ``savefig``); its suggestion names the close keyword.
+
+    Parameters
+    ----------
+    function : str
+        The function's name.
+    given : iterable of str
+        The keywords its ``**kwargs`` took.
+    keywords : sequence of str
+        Every keyword it takes: its own and those its ``**kwargs`` stand for.
+    call : str
+        How it is called (``"figure_svg(fig, close=False, **savefig)"``), for the suggestion.
+
+    Examples
+    --------
+    >>> print(unexpected_keyword("f", ["dpi", "fromat"], ["dpi", "format"], "f(fig, **savefig)"))
+    f() got an unexpected keyword argument 'fromat' — did you mean format=? The call is f(fig, **savefig)
+    """
+    unknown = next((word for word in given if word not in keywords), None)
+    if unknown is None:
+        return None
+    close = close_keywords(unknown, keywords)
+    meant = " or ".join(f"{word}=" for word in close)
+    return ArgumentError(
+        f"{function}() got an unexpected keyword argument {unknown!r}",
+        suggestion=f"did you mean {meant}? The call is {call}" if close else f"call it as {call}",
+    )

@@ -323,28 +323,36 @@ class BulkFetcher:
         """Every id once, then (up to ``bulk_passes``) the ids that failed in a way a later call may mend."""
         passes = self.caller.retry.passes
         failures: dict[str, RegkitError] = {}
-        with _progress_bar(len(distinct), progress) as bar:
-            results = self.companies.cached(distinct, realtime)  # one read of the cache; the rest is sent
-            bar.update(len(results))
-            pending = [cid for cid in distinct if cid not in results]
-            if pending:
-                price = lookup("company", realtime).price_of(realtime)
-                budget = "" if self.budget.remaining is None else f"; budget left {self.budget.remaining}"
-                run.announce(
-                    f"{len(pending)} {'company' if len(pending) == 1 else 'companies'} to fetch "
-                    f"({len(results)} cached) → {len(pending) * price} credits at most{budget}"
-                )
-            for n in range(passes if pending else 0):
-                failed = self._fetch_pass(pending, realtime, errors, bar, results, len(distinct), run)
-                pending = [cid for cid in pending if cid in failed and _worth_another_pass(failed[cid])]
-                if n + 1 == passes:
-                    pending = []
-                final = {cid: error for cid, error in failed.items() if cid not in pending}
-                failures.update(final)
-                bar.update(len(final))
-                if not pending:
-                    break
-                logger.info("get_companies: pass %d over %d ids that failed after their retries", n + 2, len(pending))
+        results = self.companies.cached(distinct, realtime)  # one read of the cache; the rest is sent
+        pending = [cid for cid in distinct if cid not in results]
+        if pending:  # said before the progress bar starts, so neither is drawn over the other
+            price = lookup("company", realtime).price_of(realtime)
+            budget = "" if self.budget.remaining is None else f"; budget left {self.budget.remaining}"
+            run.announce(
+                f"{len(pending)} {'company' if len(pending) == 1 else 'companies'} to fetch "
+                f"({len(results)} cached) → {len(pending) * price} credits at most{budget}"
+            )
+        try:
+            with _progress_bar(len(distinct), progress) as bar:
+                bar.update(len(results))
+                for n in range(passes if pending else 0):
+                    failed = self._fetch_pass(pending, realtime, errors, bar, results, len(distinct), run)
+                    pending = [cid for cid in pending if cid in failed and _worth_another_pass(failed[cid])]
+                    if n + 1 == passes:
+                        pending = []
+                    final = {cid: error for cid, error in failed.items() if cid not in pending}
+                    failures.update(final)
+                    bar.update(len(final))
+                    if not pending:
+                        break
+                    logger.info(
+                        "get_companies: pass %d over %d ids that failed after their retries", n + 2, len(pending)
+                    )
+        except KeyboardInterrupt:
+            missing = len(distinct) - len(results)
+            raise run.interrupted(
+                f"{len(results)} of the {len(distinct)} companies asked for are in hand, {missing} still to fetch"
+            ) from None
         if errors == "raise" and failures:
             first = next(cid for cid in distinct if cid in failures)
             raise _stopped(failures[first], len(results), len(distinct), len(failures))

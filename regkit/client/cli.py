@@ -157,8 +157,21 @@ def _company_id(text: str, command: str) -> str:
     from .company_ids import parse_company_id
 
     stripped = text.strip()
-    if COMPANY_ID_PATTERN.fullmatch(stripped) or not re.search(r"[0-9]", stripped):
-        return stripped  # an id, or words that are no register entry: the client's own check says what an id is
+    if COMPANY_ID_PATTERN.fullmatch(stripped):
+        return stripped
+    if COMPANY_ID_PATTERN.fullmatch(stripped.upper()) or COMPANY_ID_PATTERN.fullmatch(_id_case(stripped)):
+        meant_id = stripped.upper() if COMPANY_ID_PATTERN.fullmatch(stripped.upper()) else _id_case(stripped)
+        raise ValidationError(
+            f"{text!r} is not a company id: ids are case-sensitive; did you mean {meant_id}?",
+            suggestion=f"run: regkit {command} {meant_id} (nothing was sent)",
+        )
+    if not re.search(r"[0-9]", stripped):  # words: a name, not a register entry
+        raise ValidationError(
+            f"{text!r} is not a company id",
+            suggestion=f"to find a company by its name: regkit search {stripped} (10 credits a page); a register "
+            f"entry as people write it, quoted, gives its id for free: regkit {command} 'HRB 152955 Darmstadt'; "
+            "nothing was sent",
+        )
     try:
         meant = [parse_company_id(stripped)]
         problem = ""
@@ -181,6 +194,17 @@ def _company_id(text: str, command: str) -> str:
         f"{text!r} is not a company id{why}; did you mean {named}?",
         suggestion=f"run: {runs} (nothing was sent)",
     )
+
+
+def _id_case(text: str) -> str:
+    """``text`` with an id's letter case (``de-HRB-r3101-94644`` → ``DE-HRB-R3101-94644``; ``GnR`` kept)."""
+    from regkit.schema.interface import REGISTER_TYPES
+
+    parts = text.split("-")
+    if len(parts) != 4:
+        return text
+    kind = {t.upper(): t for t in REGISTER_TYPES}.get(parts[1].upper(), parts[1])
+    return "-".join([parts[0].upper(), kind, parts[2].upper(), parts[3].upper()])
 
 
 def _ids_at(text: str, codes: Sequence[str]) -> list[str]:

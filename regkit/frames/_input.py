@@ -7,8 +7,7 @@ id → company (e.g. ``read_world().companies``).
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from regkit.errors import ArgumentError, ValidationError
@@ -21,7 +20,6 @@ __all__ = [
     "is_collection",
     "is_company",
     "required",
-    "unexpected_keyword",
     "wrong_kind",
 ]
 
@@ -52,35 +50,6 @@ def wrong_kind(what: str, obj: Any, hint: str, *, function: str | None = None) -
         given = f"{given} {obj!r}"
     message = f"{function} needs {what}, not {given}" if function else f"expected {what}, not {given}"
     return ArgumentError(message, suggestion=hint)
-
-
-def unexpected_keyword(function: str, given: Iterable[str], keywords: Sequence[str], call: str) -> ArgumentError | None:
-    """The error for a keyword of ``given`` that is none of ``keywords`` (``None`` when all are), as Python words a
-    keyword a function does not take ("representatives() got an unexpected keyword argument 'x'"), for a builder
-    whose ``**kwargs`` take any name; its suggestion names the close keyword (difflib), else the call.
-
-    Parameters
-    ----------
-    function : str
-        The builder's name.
-    given : iterable of str
-        The keywords of the call its ``**kwargs`` took.
-    keywords : sequence of str
-        The keywords it takes (its own and those its ``**kwargs`` stand for).
-    call : str
-        How it is called (``"representatives(company, active_on=None, *, person_city=False)"``).
-    """
-    unknown = next((word for word in given if word not in keywords), None)
-    if unknown is None:
-        return None
-    close = difflib.get_close_matches(unknown, keywords, n=2, cutoff=0.75) or difflib.get_close_matches(
-        unknown, keywords, n=1, cutoff=0.6
-    )
-    meant = " or ".join(f"{word}=" for word in close)
-    return ArgumentError(
-        f"{function}() got an unexpected keyword argument {unknown!r}",
-        suggestion=f"did you mean {meant}? The call is {call}" if close else f"call it as {call}",
-    )
 
 
 def as_dict(obj: Any) -> Mapping[str, Any]:

@@ -27,7 +27,7 @@ import pandas as pd
 
 from regkit.errors import ArgumentError, ValidationError
 
-__all__ = ["FINANCIAL_RATIOS", "RATIOS", "ratios"]
+__all__ = ["FINANCIAL_RATIOS", "FINANCIAL_RATIO_INPUTS", "RATIOS", "ratios"]
 
 RATIOS = (
     "equity_ratio",
@@ -47,7 +47,7 @@ FINANCIAL_RATIOS = (
 )
 """The ratios of the 48-measure indicators of a financials answer (added by :func:`ratios` when present)."""
 
-_FINANCIAL_INPUTS = (
+FINANCIAL_RATIO_INPUTS = (
     "ebitda",
     "ebit",
     "interest_expense",
@@ -58,6 +58,7 @@ _FINANCIAL_INPUTS = (
     "materials",
     "revenue",
 )
+"""The measures :data:`FINANCIAL_RATIOS` are computed from (most only a financials answer has)."""
 
 _BALANCE_SHEET_ITEMS = ("financial_debt", "cash", "trade_receivables", "trade_payables")
 """Inputs that are items of the full balance sheet: zero where a full report does not show them."""
@@ -84,7 +85,7 @@ def _magnitude(frame: pd.DataFrame, name: str) -> pd.Series:
 
 
 def _financial_ratios(out: pd.DataFrame) -> None:
-    """Add :data:`FINANCIAL_RATIOS` to ``out`` in place (it has every column of ``_FINANCIAL_INPUTS``)."""
+    """Add :data:`FINANCIAL_RATIOS` to ``out`` in place (it has every column of ``FINANCIAL_RATIO_INPUTS``)."""
     work = pd.DataFrame(index=out.index)
     work["ebitda"] = out["ebitda"].astype("Float64")
     full = work["ebitda"].notna()  # a report with a P&L shows the full balance sheet: an empty item is zero
@@ -215,6 +216,6 @@ def ratios(indicators_frame: pd.DataFrame) -> pd.DataFrame:
     out["revenue_growth"] = growth - 1
     out["liabilities_to_equity"] = _divide(out, "liabilities", "equity")
     out["salaries_per_employee"] = _divide(out, "salaries", "employees")
-    if all(name in out for name in _FINANCIAL_INPUTS):
+    if all(name in out for name in FINANCIAL_RATIO_INPUTS):
         _financial_ratios(out)
     return out

@@ -24,11 +24,11 @@ from typing import Any
 
 import pandas as pd
 
-from regkit.errors import ArgumentError
+from regkit.errors import ArgumentError, unexpected_keyword
 from regkit.schema import ENTITY_TYPES, REPRESENTATION_ROLES
 
 from ._columns import BOOL, DATE, STR, Cat, build_frame, iso_date
-from ._input import company_list, required, unexpected_keyword
+from ._input import company_list, required
 from .identity import person_key
 
 __all__ = ["SPEC", "is_active_on", "representatives", "role_columns", "role_entries"]

@@ -214,10 +214,14 @@ def budget_stop(call: str, stopped: str, fetched: str, missing: Sequence[str], s
         stopped = stopped.removeprefix(prefix)
     examples = ", ".join(missing[:3]) + (", …" if len(missing) > 3 else "")
     left_out = f"; not fetched: {len(missing)} ({examples})" if missing else ""
+    if fetched.startswith("0 "):  # nothing to resume from: say so, not "what was fetched is cached"
+        then = f"Nothing was fetched or paid ({examples} left out): raise budget= (or the client's budget) and run {call} again"
+    else:
+        then = (
+            f"In all it fetched {fetched} for {spent} credits{left_out}. What was fetched is cached: raise budget= "
+            f"(or the client's budget) and run {call} again; only the rest is paid"
+        )
     warnings.warn(
-        BudgetStopWarning(
-            f"{call} stopped at the budget: {stopped}. In all it fetched {fetched} for {spent} credits{left_out}. What was "
-            f"fetched is cached: raise budget= (or the client's budget) and run {call} again; only the rest is paid"
-        ),
+        BudgetStopWarning(f"{call} stopped at the budget: {stopped}. {then}"),
         stacklevel=user_stacklevel(),
     )

@@ -40,6 +40,7 @@ from regkit.errors import ValidationError
 from regkit.frames import FINANCIAL_MEASURES, FINANCIAL_RATIOS, MEASURES, RATIOS
 from regkit.frames import indicators as indicators_frame
 from regkit.frames import ratios as ratios_frame
+from regkit.frames.financial_ratios import FINANCIAL_RATIO_INPUTS
 
 from .fiscal import fiscal_year_axis, fiscal_years
 from .inputs import COMPANIES, FINANCIALS, INDICATORS, RATIOS_FRAME, Input, check_input, describe, frame_with
@@ -74,18 +75,6 @@ _NAMES = {
 
 _RATIO_INPUTS = ("balance_sheet_total", "net_income", "revenue", "equity", "liabilities", "salaries", "employees")
 """The indicators :func:`regkit.frames.ratios` computes its six ratios from."""
-_FINANCIAL_INPUTS = (
-    "ebitda",
-    "ebit",
-    "interest_expense",
-    "financial_debt",
-    "cash",
-    "trade_receivables",
-    "trade_payables",
-    "materials",
-    "revenue",
-)
-"""The measures the five :data:`regkit.frames.FINANCIAL_RATIOS` need (most only a financials answer has)."""
 _FROM_FINANCIALS = "the 48 measures of a financials answer (a company record carries 13)"
 
 #: The frames the two plots take: any with a company and a date per row (the metrics are checked on their own).
@@ -119,10 +108,10 @@ def _with_ratios(data: pd.DataFrame, chosen: list[str], given: Any) -> pd.DataFr
     if not missing:
         return data
     rich = [m for m in missing if m in FINANCIAL_RATIOS]
-    lacking = [c for c in (*_RATIO_INPUTS, *(_FINANCIAL_INPUTS if rich else ())) if c not in data]
+    lacking = [c for c in (*_RATIO_INPUTS, *(FINANCIAL_RATIO_INPUTS if rich else ())) if c not in data]
     if lacking or "measure" in data:
         what = describe(given)
-        if rich and not any(c in data for c in _FINANCIAL_INPUTS[:3]):
+        if rich and not any(c in data for c in FINANCIAL_RATIO_INPUTS[:3]):
             raise ValidationError(
                 f"{', '.join(rich)} need{'s' if len(rich) == 1 else ''} {_FROM_FINANCIALS}; got {what}",
                 suggestion="pass client.get_financials(id), or its fin.ratios()",
@@ -134,6 +123,21 @@ def _with_ratios(data: pd.DataFrame, chosen: list[str], given: Any) -> pd.DataFr
             "or the wide indicators frame",
         )
     return ratios_frame(data)
+
+
+#: What people call some ratios, for the suggestion of an unknown metric.
+_SHORT_NAMES = {"dso": "days_sales_outstanding", "dpo": "payables_days", "ebitda": "ebitda_margin"}
+
+
+def _close_metric(name: str, allowed: Sequence[str]) -> str | None:
+    """The metric ``name`` most likely means (a short name such as ``"dso"``, or a near spelling), if any."""
+    import difflib
+
+    folded = name.strip().lower().replace(" ", "_").replace("-", "_")
+    if _SHORT_NAMES.get(folded) in allowed:
+        return _SHORT_NAMES[folded]
+    close = difflib.get_close_matches(folded, allowed, n=1, cutoff=0.6)
+    return close[0] if close else None
 
 
 def _metric_list(metrics: str | Sequence[str], allowed: Sequence[str]) -> list[str]:
@@ -148,9 +152,11 @@ def _metric_list(metrics: str | Sequence[str], allowed: Sequence[str]) -> list[s
         )
     unknown = [m for m in chosen if m not in allowed]
     if not chosen or unknown:
+        meant = {m: _close_metric(m, allowed) for m in unknown}
+        near = "; ".join(f"{m!r}: did you mean {c!r}?" for m, c in meant.items() if c)
         raise ValidationError(
             f"metrics must name one or more of {', '.join(allowed)}; not {unknown or chosen!r}",
-            suggestion="check the spelling: the names are the frame's column names",
+            suggestion=(near + " — " if near else "") + "the names are the frame's column names",
         )
     kinds = {KINDS[m] for m in chosen}
     if len(kinds) > 1:

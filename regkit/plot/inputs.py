@@ -16,7 +16,6 @@ recognised by what they carry.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
@@ -24,7 +23,7 @@ from typing import Any, NamedTuple
 import numpy as np
 import pandas as pd
 
-from regkit.errors import ArgumentError, ValidationError
+from regkit.errors import ArgumentError, ValidationError, unexpected_keyword
 
 __all__ = [
     "Input",
@@ -499,14 +498,6 @@ def check_keywords(function: str, given: Iterable[str], keywords: Sequence[str],
     regkit.errors.ArgumentError
         A keyword of ``given`` is not in ``keywords``.
     """
-    unknown = next((word for word in given if word not in keywords), None)
-    if unknown is None:
-        return
-    close = difflib.get_close_matches(unknown, keywords, n=2, cutoff=0.75) or difflib.get_close_matches(
-        unknown, keywords, n=1, cutoff=0.6
-    )
-    meant = " or ".join(f"{word}=" for word in close)
-    raise ArgumentError(
-        f"{function}() got an unexpected keyword argument {unknown!r}",
-        suggestion=f"did you mean {meant}? The call is {call}" if close else f"call it as {call}",
-    )
+    error = unexpected_keyword(function, given, keywords, call)
+    if error is not None:
+        raise error

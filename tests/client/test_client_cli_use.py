@@ -99,6 +99,22 @@ def test_an_entry_that_names_no_known_court_says_what_to_write(run: Any, registe
     assert register.counter.count() == 0
 
 
+def test_an_id_in_the_wrong_letter_case_is_suggested_as_written(run: Any, register: Any) -> None:
+    status, out, err = run("company", "de-hrb-r3101-94644")
+    assert status == 2 and out == "" and "ids are case-sensitive; did you mean DE-HRB-R3101-94644?" in err
+    assert "run: regkit company DE-HRB-R3101-94644" in err and "152955" not in err  # no unrelated example
+    status, out, err = run("holdings", "DE-GNR-R3101-94644")
+    assert status == 2 and "did you mean DE-GnR-R3101-94644?" in err
+    assert register.counter.count() == 0
+
+
+def test_a_name_where_an_id_belongs_is_pointed_to_the_search(run: Any, register: Any) -> None:
+    status, out, err = run("company", "Siemens AG")
+    assert status == 2 and out == "" and err.count("\n") == 1
+    assert "regkit search Siemens AG" in err and "client." not in err  # said for a shell, not for Python
+    assert register.counter.count() == 0
+
+
 # -- what a table shows --------------------------------------------------------------------------
 
 

@@ -37,7 +37,7 @@ def test_status_maps_to_branch(status: int, cls: type) -> None:
 
 
 #: Functions of regkit.errors that are not errors: not re-exported by regkit and regkit.client.
-HELPERS = {"error_for_status", "explain_arguments", "user_stacklevel"}
+HELPERS = {"error_for_status", "explain_arguments", "user_stacklevel", "close_keywords", "unexpected_keyword"}
 
 
 def test_builtin_bases_let_plain_except_work() -> None:

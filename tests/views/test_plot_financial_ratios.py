@@ -174,3 +174,14 @@ def test_indicators_takes_the_financials_answer_and_its_48_measures(fin: Any) ->
     by_date = {entry["date"]: entry["ebitda"] for entry in fin.raw["indicators"]}
     np.testing.assert_allclose(_line(ax, "ebitda").get_ydata(), [by_date[d] / 100 for d in sorted(by_date)])
     assert ax.get_ylabel().startswith("ebitda (€")
+
+
+@pytest.mark.parametrize(
+    ("asked", "meant"),
+    [("dso", "days_sales_outstanding"), ("equity_ratios", "equity_ratio"), ("DPO", "payables_days")],
+)
+def test_an_unknown_ratio_name_suggests_the_one_meant(fin: Any, asked: str, meant: str) -> None:
+    with pytest.raises(ValidationError) as caught:
+        regkit.plot.ratios(fin, ["equity_ratio", asked])
+    assert f"{asked!r}: did you mean {meant!r}?" in caught.value.suggestion
+    plt.close("all")
