@@ -1,6 +1,6 @@
 """The interface as a document: the OpenAPI description and the vocabulary derived from it."""
 
-from regkit.schema.dates import DATE_FORMS, parse_date_argument, validate_date
+from regkit.schema.dates import DATE_FORMS, GERMAN_DATE, ISO_DATE, calendar_day, parse_date_argument, validate_date
 from regkit.schema.formatting import (
     MISSING,
     count_text,
@@ -80,6 +80,9 @@ from regkit.schema.labels import (
 )
 
 __all__ = [
+    "GERMAN_DATE",
+    "ISO_DATE",
+    "calendar_day",
     "DATE_FORMS",
     "parse_date_argument",
     "validate_date",
