@@ -165,9 +165,11 @@ def _company_id(text: str, command: str) -> str:
             f"{text!r} is not a company id: ids are case-sensitive; did you mean {meant_id}?",
             suggestion=f"run: regkit {command} {meant_id} (nothing was sent)",
         )
+    if stripped.upper().startswith("DE-"):
+        return stripped  # meant as an id: the client's own check says what is wrong with it
     if not re.search(r"[0-9]", stripped):  # words: a name, not a register entry
         raise ValidationError(
-            f"{text!r} is not a company id",
+            f"{text!r} is not a company identifier",
             suggestion=f"to find a company by its name: regkit search {stripped} (10 credits a page); a register "
             f"entry as people write it, quoted, gives its id for free: regkit {command} 'HRB 152955 Darmstadt'; "
             "nothing was sent",

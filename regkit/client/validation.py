@@ -130,7 +130,7 @@ def validate_company_id(value: Any) -> str:
         guess = "-".join([parts[0].upper(), fixed or parts[1], parts[2].upper(), parts[3].upper()])
         if guess != text and api.COMPANY_ID_PATTERN.match(guess):
             hint = f" (did you mean {guess!r}? ids are case-sensitive)"
-    if not hint:
+    if not hint and not text.upper().startswith("DE-"):  # free text, not a mistyped id
         hint = _free_text_hint(text)
     raise _fail(
         f"company_id {text!r} is not a company identifier{hint}",
