@@ -13,7 +13,7 @@ import re
 import warnings
 
 from regkit.errors import ValidationError, explain_arguments, user_stacklevel
-from regkit.schema.courts import COURT_CODE, Courts, courts, normalise_name
+from regkit.schema.courts import COURT_CODE, STATE_LETTERS, Courts, courts, normalise_name
 from regkit.schema.interface import COMPANY_ID_PATTERN, REGISTER_TYPES
 
 __all__ = ["parse_company_id", "company_id"]
@@ -111,6 +111,31 @@ def _resolve_court(court: str, courts: Courts) -> str:
     )
 
 
+_FORMER = re.compile(r"\s+früher\s+|\s+frueher\s+", re.IGNORECASE)
+
+
+def _resolve_issuing_court(court: str, courts: Courts) -> str:
+    """A court name, or "<court> früher <former court>" (a register the first took over from the second) → the
+    code of the court that issued the number: the former court, looked up in the current court's state."""
+    parts = _FORMER.split(court.strip(), maxsplit=1)
+    if len(parts) == 1 or not parts[1].strip():
+        return _resolve_court(court, courts)
+    return _former_court(parts[0], parts[1].strip(" ,"), courts)
+
+
+def _former_court(current: str, former: str, courts: Courts) -> str:
+    code = _resolve_court(current, courts)
+    issued = courts.issuing_court(former, code[0])
+    if issued is None:
+        raise ValidationError(
+            f"no court {former!r} in {STATE_LETTERS.get(code[0], code[0])} (the state of {current.strip()}, {code}) "
+            "in the bundled court lists",
+            suggestion=f"pass court= with the code of the court that issued the number (e.g. court='{code}' if "
+            f"{current} issued it); nothing was sent",
+        )
+    return issued
+
+
 @explain_arguments
 def parse_company_id(text: str, court: str | None = None) -> str:
     """Turn what people write about a register entry into the interface's company id.
@@ -161,6 +186,11 @@ def parse_company_id(text: str, court: str | None = None) -> str:
     4. one court → its code; several → ``ValidationError`` listing them; none → ``ValidationError``
        with close names, if any.
 
+    A register another court took over is written "<court> früher <former court>"
+    (``"Darmstadt früher Dieburg GnR 101"``): the number belongs to the court that issued it, so the id
+    names the former court, looked up among the local courts of the current court's federal state
+    (:meth:`regkit.schema.courts.Courts.issuing_court`; Fürth is Fürth in Hesse beside Darmstadt).
+
     Examples
     --------
     >>> import regkit
@@ -170,6 +200,10 @@ def parse_company_id(text: str, court: str | None = None) -> str:
     'DE-HRB-F1103-270764B'
     >>> regkit.parse_company_id("HRB 152955, Amtsgericht Darmstadt")
     'DE-HRB-M1103-152955'
+    >>> regkit.parse_company_id("Darmstadt früher Dieburg GnR 101")
+    'DE-GnR-M1104-101'
+    >>> regkit.parse_company_id("Amtsgericht Darmstadt früher Fürth GnR 101")
+    'DE-GnR-M1105-101'
     >>> regkit.parse_company_id("HRB 152955", court="M1103")
     'DE-HRB-M1103-152955'
     >>> regkit.parse_company_id("  DE-HRB-F1103-270764B ")
@@ -192,7 +226,7 @@ def parse_company_id(text: str, court: str | None = None) -> str:
         _, kind, _, number = stripped.split("-", 3)
         return f"DE-{kind}-{_resolve_court(court, table)}-{number}"
     kind, number, rest = _parse_entry(stripped)
-    code = _resolve_court(court if court is not None else rest, table)
+    code = _resolve_issuing_court(court if court is not None else rest, table)
     return f"DE-{kind}-{code}-{number}"
 
 

@@ -12,7 +12,7 @@ import csv
 import functools
 import os
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 __all__ = [
@@ -25,6 +25,8 @@ __all__ = [
     "normalise_name",
     "name_parts",
     "official_name",
+    "STATE_LETTERS",
+    "state_letter",
 ]
 
 #: A court code: the five characters of an id, optionally a department letter ("F1103R").
@@ -44,6 +46,38 @@ _FILLER = frozenset(
         "beim",
     }
 )
+
+#: The federal state a court code's first letter stands for (XJustiz GDS.Gerichte), in the English spelling the
+#: OffeneRegister records give (``all_attributes.federal_state``); :func:`state_letter` also reads German names.
+STATE_LETTERS: dict[str, str] = {
+    "B": "Baden-Württemberg",
+    "D": "Bavaria",
+    "F": "Berlin",
+    "G": "Brandenburg",
+    "H": "Bremen",
+    "K": "Hamburg",
+    "M": "Hesse",
+    "N": "Mecklenburg-Western Pomerania",
+    "P": "Lower Saxony",
+    "R": "North Rhine-Westphalia",
+    "T": "Rhineland-Palatinate",
+    "U": "Saxony",
+    "V": "Saarland",
+    "W": "Saxony-Anhalt",
+    "X": "Schleswig-Holstein",
+    "Y": "Thuringia",
+}
+_GERMAN_STATES = {
+    "bayern": "D",
+    "hessen": "M",
+    "niedersachsen": "P",
+    "nordrhein westfalen": "R",
+    "rheinland pfalz": "T",
+    "sachsen": "U",
+    "sachsen anhalt": "W",
+    "thueringen": "Y",
+    "mecklenburg vorpommern": "N",
+}
 
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss"})
 
@@ -102,12 +136,43 @@ class Courts:
         Normalised part of a name ("charlottenburg", "berlin") → codes.
     known_codes : frozenset
         Every five-character court code of the three lists.
+    local_courts : dict
+        Normalised town of every local court (Amtsgericht) of GDS.Gerichte, also of those dissolved and of those
+        that never kept a register in the observed records ("fuerth" → ``{"D3304", "M1105"}``) → codes: where a
+        former court that issued a register number is looked up (:meth:`issuing_court`). Branches
+        ("Amtsgericht Fürth, Zwst. Hirschhorn") are not listed.
     """
 
     by_code: dict[str, Court]
     full_names: dict[str, frozenset[str]]  # normalised full name → codes
     aliases: dict[str, frozenset[str]]  # normalised part of a name ("charlottenburg", "berlin") → codes
     known_codes: frozenset[str]  # every five-character court code of the three lists
+    local_courts: dict[str, frozenset[str]] = field(default_factory=dict)  # normalised town → local court codes
+
+    def issuing_court(self, former: str, state: str) -> str | None:
+        """The code of the court ``former`` (a name as the register writes it after "früher": ``"Dieburg"``,
+        ``"Fürth"``) in the federal state of the letter ``state`` (a code's first letter, :func:`state_letter`),
+        or ``None`` when the lists name no such court there or several.
+
+        When courts were merged, the court that took a register over kept the numbers the former court had
+        issued: a company id's court is the court that issued its number. A register court of the observed
+        records is preferred; else the local court of GDS.Gerichte of that town in that state (a court the
+        observed records never name as a register, as Fürth in Hesse).
+
+        Examples
+        --------
+        >>> table = courts()
+        >>> table.issuing_court("Dieburg", "M"), table.issuing_court("Fürth", "M"), table.issuing_court("Fürth", "D")
+        ('M1104', 'M1105', 'D3304')
+        """
+        key = normalise_name(former)
+        registers = {c for c in self.full_names.get(key, ()) if c[0] == state}
+        if len(registers) == 1:
+            return next(iter(registers))
+        local = {c for c in self.local_courts.get(key, ()) if c[0] == state}
+        if len(local) == 1:
+            return next(iter(local))
+        return None
 
 
 def normalise_name(name: str) -> str:
@@ -120,6 +185,22 @@ def normalise_name(name: str) -> str:
     """
     words = re.sub(r"[^a-z0-9]+", " ", name.lower().translate(_UMLAUTS)).split()
     return " ".join(w for w in words if w not in _FILLER)
+
+
+def state_letter(state: str | None) -> str | None:
+    """The court codes' first letter of a federal state (``"Hesse"``, ``"Hessen"`` → ``"M"``), else ``None``.
+
+    >>> state_letter("Lower Saxony"), state_letter("Nordrhein-Westfalen"), state_letter(None)
+    ('P', 'R', None)
+    """
+    if not state:
+        return None
+    folded = normalise_name(state)
+    for letter, name in STATE_LETTERS.items():
+        if normalise_name(name) == folded:
+            return letter
+    german = {normalise_name(name): letter for letter, name in STATE_LETTERS.items() if letter in "BFGHK"}
+    return _GERMAN_STATES.get(folded) or german.get(folded)
 
 
 def name_parts(name: str) -> set[str]:
@@ -181,7 +262,26 @@ def court_table(reference: Path) -> Courts:
         full_names={k: frozenset(v) for k, v in full_names.items()},
         aliases={k: frozenset(v) for k, v in aliases.items()},
         known_codes=frozenset(known),
+        local_courts=_local_courts(gds),
     )
+
+
+_LOCAL_COURT = re.compile(r"(?:aufgelöst-)?Amtsgericht (?P<town>[^,]+)")
+
+
+def _local_courts(gds: dict[str, str]) -> dict[str, frozenset[str]]:
+    """Normalised town (the name without "Amtsgericht", with and without a qualifier in parentheses:
+    "fuerth hessen" and "fuerth") → the codes of GDS.Gerichte's local courts of that town (branches left out)."""
+    towns: dict[str, set[str]] = {}
+    for code, name in gds.items():
+        match = _LOCAL_COURT.fullmatch(name.strip())
+        if match is None or not COURT_CODE.fullmatch(code) or len(code) != 5:
+            continue
+        town = match["town"]
+        for key in {normalise_name(town), normalise_name(town.split("(")[0])}:
+            if key:
+                towns.setdefault(key, set()).add(code)
+    return {k: frozenset(v) for k, v in towns.items()}
 
 
 def courts() -> Courts:

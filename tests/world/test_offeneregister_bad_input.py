@@ -60,7 +60,7 @@ def bad_lines(records) -> dict[str, tuple[int, bytes]]:
         "no_register_number": (102, _line(_changed(records[0], 0, _registerNummer=None))),
         "unknown_court": (103, _line(_changed(records[1], 99_000_002, registrar="Atlantis"))),
         "unknown_position": (104, _line(odd)),
-        "id_collision": (105, _line(records[5])),
+        "merged": (105, _line(records[5])),  # the same line again: merged, not lost
     }
 
 
@@ -80,15 +80,14 @@ def test_each_kind_is_counted_with_a_sample_and_the_import_goes_on(tmp_path, mix
         "not_a_record": 0,
         "no_register_number": 1,
         "unknown_court": 1,
-        "id_collision": 1,
     }
     assert report["warnings"]["unknown_position"] == 1
     assert report["imported"] == 201 == imported.report.imported  # 200 good lines and the odd position's
-    assert report["imported"] + sum(report["skipped"].values()) == report["lines"]
+    assert report["imported"] + report["merged"]["lines"] + sum(report["skipped"].values()) == report["lines"]
     for kind, (line, _) in bad_lines.items():
         assert report["samples"][kind][0]["line"] == line, kind
     assert [u["line"] for u in report["unformed_ids"]] == [102, 103]
-    assert report["collisions"] == [{"line": 105, "id": report["collisions"][0]["id"], "first_line": 6}]
+    assert report["merged"]["listed"] == [{"line": 105, "id": report["merged"]["listed"][0]["id"], "into_line": 6}]
     world = read_world(tmp_path / "world")
     odd = next(c for c in world.companies.values() if c["register"]["register_number"] == "99000001")
     assert odd["representation"][0]["role"] == "OTHER"

@@ -40,7 +40,10 @@ POSITIONS = {
 def expected_id(record: dict[str, Any]) -> str:
     attributes = record["all_attributes"]
     suffix = attributes.get("_registerNummerSuffix", "")
-    text = f"{attributes['registrar']} {attributes['_registerArt']} {attributes['_registerNummer']} {suffix}"
+    court = attributes["registrar"]
+    if attributes.get("former_registrar"):  # a register another court took over: the number is the former court's
+        court += f" früher {attributes['former_registrar']}"
+    text = f"{court} {attributes['_registerArt']} {attributes['_registerNummer']} {suffix}"
     return parse_company_id(text.strip())
 
 

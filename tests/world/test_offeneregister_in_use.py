@@ -21,9 +21,10 @@ from regkit.local.world.offeneregister import import_offeneregister, sample_file
 def _id(record: dict[str, Any]) -> str:
     attributes = record["all_attributes"]
     suffix = attributes.get("_registerNummerSuffix", "")
-    return parse_company_id(
-        f"{attributes['registrar']} {attributes['_registerArt']} {attributes['_registerNummer']} {suffix}".strip()
-    )
+    court = attributes["registrar"]
+    if attributes.get("former_registrar"):  # a register another court took over: the number is the former court's
+        court += f" früher {attributes['former_registrar']}"
+    return parse_company_id(f"{court} {attributes['_registerArt']} {attributes['_registerNummer']} {suffix}".strip())
 
 
 def _key(officer: dict[str, Any]) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from offeneregister_support import ROOT, sample_records, shifted, write_lines
 
+from regkit.errors import RegkitError
 from regkit.local import open_local_register
 from regkit.local.record_codec import RecordCodec
 from regkit.local.search.index_files import INDEX_FILES
@@ -49,10 +50,11 @@ def records() -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def source(tmp_path_factory, records) -> Path:
-    """The sample with a second record of one id further down (renamed, so its name would show if indexed) and
-    the first record of another id repeated at the end."""
+    """The sample with a second record of one id further down (renamed: a different company, kept apart under a
+    new id) and the first record of another id repeated at the end (merged)."""
     renamed = json.loads(json.dumps(records[7]))
     renamed["name"] = "Zweitschrift Dublette Kontrollname GmbH"
+    renamed["previous_names"] = []  # no name in common with the first: a different company
     lines = [_line(r) for r in records]
     lines.insert(len(lines) // 2, _line(renamed))
     lines.append(_line(records[3]))
@@ -124,42 +126,41 @@ def test_the_imported_records_file_is_the_one_the_files_give(tmp_path, records, 
 @pytest.mark.parametrize("workers", [0, 2])
 def test_the_imported_store_indexes_what_the_files_hold(tmp_path, source, records, workers) -> None:
     imported = import_offeneregister(source, tmp_path / "world", workers=workers)
-    assert imported.report.counts["id_collision"] == 2
+    assert imported.report.counts["merged"] == 1 and imported.report.counts["kept_apart"] == 1
     assert not list(imported.directory.glob("company-rows-*")), "the staged rows are removed"
     assert not list(imported.directory.rglob("*.columns")), "the filter columns' scratch file is removed"
     again = build_store(imported.directory, tmp_path / "from-files", processes=1)
 
     ours = _index_contents(imported.store / SEARCH / INDEX_FILES["companies"])
     theirs = _index_contents(again / SEARCH / INDEX_FILES["companies"])
-    assert ours["meta"]["size"] == str(len(records))
+    assert ours["meta"]["size"] == str(len(records) + 1)
     for key in theirs:
         assert ours[key] == theirs[key], key
     names = {result["name"] for _, result in ours["results"]}
-    assert "Zweitschrift Dublette Kontrollname GmbH" not in names
+    assert "Zweitschrift Dublette Kontrollname GmbH" in names
     assert records[7]["name"] in names
 
 
-def test_the_second_record_of_an_id_is_not_found_over_http(tmp_path, source, records) -> None:
+def test_a_second_company_of_an_id_is_found_over_http_under_its_new_id(tmp_path, source, records) -> None:
     imported = import_offeneregister(source, tmp_path / "world", workers=2)
     register = open_local_register(data_dir=imported.directory, rate_limit=0)
     session = register.session(register.default_api_key)
     search = f"{register.base_url}/v1/search/company"
     second = session.post(search, json={"query": "Zweitschrift Dublette Kontrollname"})
     assert second.status_code == 200, second.text
-    assert second.json()["pagination"]["total_results"] == 0
+    [found] = second.json()["results"]
+    assert found["company_id"].endswith("ZA")
+    lookup = session.get(f"{register.base_url}/v1/company/{found['company_id']}")
+    assert lookup.status_code == 200 and lookup.json()["name"]["name"] == "Zweitschrift Dublette Kontrollname GmbH"
     first = session.post(search, json={"query": records[7]["name"]}).json()["results"]
     assert any(r["name"] == records[7]["name"] for r in first)
 
 
-def test_a_file_without_one_company_gives_an_empty_world_that_is_served(tmp_path) -> None:
+def test_a_file_without_one_company_fails_and_leaves_nothing(tmp_path) -> None:
     source = write_lines(tmp_path / "bad.jsonl.bz2", [b'{"all_attributes": {"_registerArt": "HRB", ', b"[1, 2]"])
-    imported = import_offeneregister(source, tmp_path / "world", workers=2)
-    assert imported.report.imported == 0
-    register = open_local_register(data_dir=imported.directory, rate_limit=0)
-    session = register.session(register.default_api_key)
-    answer = session.post(f"{register.base_url}/v1/search/company", json={"query": "gmbh"})
-    assert answer.status_code == 200, answer.text
-    assert answer.json()["pagination"]["total_results"] == 0
+    with pytest.raises(RegkitError, match="holds no OffeneRegister record"):
+        import_offeneregister(source, tmp_path / "world", workers=2)
+    assert not (tmp_path / "world").exists() and not list(tmp_path.glob("world.partial-*"))
 
 
 def test_a_failing_company_index_process_fails_the_build_and_leaves_nothing(tmp_path, source) -> None:

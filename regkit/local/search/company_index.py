@@ -155,7 +155,11 @@ def _first_of_each_id(conn: sqlite3.Connection, ids: list[str]) -> str:
     )
     if conn.execute("SELECT 1 FROM temp.dropped").fetchone() is None:
         return ""
-    return "WHERE (company_id, line) NOT IN (SELECT company_id, line FROM temp.dropped)"
+    # NOT EXISTS on the primary key: a row value NOT IN (SELECT …) is one scan of temp.dropped per staged row in
+    # SQLite (quadratic: 30,000 repeated lines of 100,000 took 57 s)
+    return (
+        "AS s WHERE NOT EXISTS (SELECT 1 FROM temp.dropped AS d WHERE d.company_id = s.company_id AND d.line = s.line)"
+    )
 
 
 def _index_staged(

@@ -113,7 +113,7 @@ def _import_offeneregister(args: argparse.Namespace) -> int:
     except ValidationError as error:
         print(f"regkit world import offeneregister: {error}", file=sys.stderr)
         return 2
-    except RegkitError as error:  # the import itself failed (a mapping process died): nothing was written
+    except RegkitError as error:  # no line could be imported, or a mapping process died: nothing was written
         print(f"regkit world import offeneregister: {error}", file=sys.stderr)
         return 1
     seconds = time.perf_counter() - started

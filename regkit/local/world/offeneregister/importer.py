@@ -5,10 +5,12 @@ Two passes, little in memory. The first streams the source (:class:`~.reader.Sou
 :data:`RUN_BYTES` to files of its own in the partial directory, plus one line per company of its name and seat
 (for linking company officers), and hands the importer only what the report needs. Between the
 passes the company officers' name-and-seat keys are looked up among the companies: a key that matches exactly
-one company gets its id. The second pass merges the runs in id order into ``companies.jsonl.gz`` (filling in
-those ids; a second record with an id already written is counted as ``id_collision``, never silently dropped)
-and ``derived.jsonl.gz`` (per company, the members that were derived). Then ``world.json`` and
-``import-report.json``.
+one company gets its id. Lines that share an id are resolved next (:mod:`.collisions`: the same company listed
+twice is merged, different companies are kept apart under new ids; one read of the runs, one group in memory at a
+time). The second pass merges the runs in id order into ``companies.jsonl.gz`` (filling in those ids, with each
+group's resolved companies in place of its lines) and ``derived.jsonl.gz`` (per company, the members that were
+derived). Then ``world.json`` and ``import-report.json``. A file of which no line could be imported (not the
+OffeneRegister file) is an error, and nothing is left behind.
 
 The world's store is built as the files are written. In the first pass each mapping process also stages the
 search index row of every company it maps (:class:`~regkit.local.search.company_index.CompanyRowStage`, one file
@@ -63,6 +65,7 @@ from ..processes import die_with_parent
 from ..spool import GzipLines
 from ..store import write_meta
 from ..world_store import CompanyRecordFeed, StoreBuild, company_store_rows
+from . import collisions
 from .mapping import DERIVED_RULES, BadRecord, CourtLookup, company_key, map_record
 from .reader import SourceLines
 from .report import KIND_TEXTS, SKIPPED_KINDS, ImportReport
@@ -82,6 +85,7 @@ _BATCH = 2000
 _STAGE_PREFIX = "company-rows-"  # each mapping process's staged company index rows: company-rows-<pid>.sqlite
 _RUN_PREFIX = "runs-"  # each mapping process's sorted runs of mapped lines: runs-<pid>-<n>
 _KEYS_PREFIX = "keys-"  # each mapping process's link keys of its companies: keys-<pid>
+_APART_PREFIX = "apart-"  # sorted runs of the companies kept apart under new ids (collisions.resolve)
 
 
 @dataclass(frozen=True)
@@ -146,7 +150,8 @@ def import_offeneregister(
     ValidationError
         ``source`` missing, ``out`` not empty, ``limit`` below 1, or (with ``strict``) the first bad line.
     RegkitError
-        A mapping process died (killed, out of memory) or lost what it had mapped, or a disk ran full (where
+        No line of ``source`` could be imported (not the OffeneRegister file: nothing is left at ``out``), or a
+        mapping process died (killed, out of memory) or lost what it had mapped, or a disk ran full (where
         ``out`` is, or the temporary directory): the import stops, nothing is left at ``out``, and the message
         says how much room each place has.
     """
@@ -220,9 +225,10 @@ class _Runs:
     """Mapped lines sorted by id in runs of at most ``run_bytes``, written to files ``runs-<pid>-<n>`` in
     ``directory`` (each mapping process keeps its own), merged back in id order by :func:`_merged`."""
 
-    def __init__(self, directory: Path, run_bytes: int):
+    def __init__(self, directory: Path, run_bytes: int, prefix: str = _RUN_PREFIX):
         self.directory = directory
         self.run_bytes = run_bytes
+        self.prefix = prefix
         self.files: list[Path] = []
         self.entries: list[tuple[str, int, bytes]] = []
         self.size = 0
@@ -239,7 +245,7 @@ class _Runs:
         if not self.entries:
             return
         self.entries.sort(key=lambda e: (e[0], e[1]))
-        path = self.directory / f"{_RUN_PREFIX}{os.getpid()}-{len(self.files)}"
+        path = self.directory / f"{self.prefix}{os.getpid()}-{len(self.files)}"
         with path.open("wb") as handle:
             handle.writelines(f"{cid}\t{line}\t".encode() + entry + b"\n" for cid, line, entry in self.entries)
         self.files.append(path)
@@ -260,7 +266,8 @@ def _read_run(handle: BinaryIO) -> Iterator[tuple[str, int, bytes]]:
 
 
 class _Spool:
-    """What one mapping process writes: its sorted runs and a line ``<link key>\t<id>`` per company (``keys-<pid>``)
+    """What one mapping process writes: its sorted runs and a line ``<link key>\t<id>\t<line>`` per company
+    (``keys-<pid>``)
     for the merge, its companies' search index rows for the index. Kept by the process between batches;
     :func:`_finish_spool` writes the last run."""
 
@@ -385,7 +392,7 @@ def _map_batch(batch: list[tuple[int, bytes]], stages: Path, run_bytes: int) -> 
         # the store's rows of the record (persons, positions) do not change when company officers are linked either
         entry = b"\t".join((flag, dump_line_bytes(mapped.derived), dump_line_bytes(company_store_rows(record))))
         runs.add(record["id"], number, entry + b"\t" + dump_line_bytes(record))
-        keys.write(f"{mapped.link_key}\t{record['id']}\n".encode())
+        keys.write(f"{mapped.link_key}\t{record['id']}\t{number}\n".encode())
         if mapped.retrieved:
             _widen(retrieved, mapped.retrieved)
         if mapped.pending or mapped.warnings:
@@ -524,12 +531,29 @@ def _import(
                 "nothing at the world directory",
                 suggestion="run the import again",
             )
+        runs = sorted(file for files, _ in spooled for file in files)
+        # lines that share an id are merged or kept apart before the company index starts: it indexes the result
+        resolution = collisions.resolve(
+            _merged(runs),
+            directory,
+            report,
+            lambda: _Runs(directory, RUN_BYTES, prefix=_APART_PREFIX),
+            directory / f"{_STAGE_PREFIX}resolved.sqlite",
+        )
+        if report.imported_lines() == 0:
+            raise _nothing_imported(path, report)
         records = mapped(sorted(directory.glob(f"{_STAGE_PREFIX}*"))).company_records()
-        links = _resolve_links(sorted(directory.glob(f"{_KEYS_PREFIX}*")), wanted)
-        _write_world(directory, sorted(file for files, _ in spooled for file in files), links, report, records)
+        links = _resolve_links(sorted(directory.glob(f"{_KEYS_PREFIX}*")), wanted, resolution.renamed)
+        entries = heapq.merge(
+            collisions.substituted(_merged(runs), collisions.read_groups(resolution.groups)),
+            _merged(resolution.apart),
+            key=lambda e: (e[0], e[1]),
+        )
+        _write_world(directory, entries, links, report, records)
     finally:
-        for leftover in (*directory.glob(f"{_KEYS_PREFIX}*"), *directory.glob(f"{_RUN_PREFIX}*")):
-            leftover.unlink()
+        for prefix in (_KEYS_PREFIX, _RUN_PREFIX, _APART_PREFIX, "collision-groups"):
+            for leftover in directory.glob(f"{prefix}*"):
+                leftover.unlink()
     meta = _meta(report, retrieved)
     write_meta(directory / "world.json", meta)
     (directory / "import-report.json").write_text(
@@ -555,6 +579,18 @@ def _widen(bounds: list[str], day: str) -> None:
         bounds[1] = day
 
 
+def _nothing_imported(path: Path, report: ImportReport) -> RegkitError:
+    counted = ", ".join(f"{report.counts[k]:,} {k}" for k in SKIPPED_KINDS if report.counts[k]) or "no lines"
+    first = next((samples[0] for samples in report.samples.values() if samples), None)
+    example = f"; line {first['line']}: {first['detail']}" if first else ""
+    return RegkitError(
+        f"{path} holds no OffeneRegister record that could be imported ({report.lines:,} lines: {counted}{example}); "
+        "nothing was written",
+        suggestion="pass the OffeneRegister bulk file de_companies_ocdata.jsonl.bz2 (OpenCorporates JSON lines, "
+        "from https://offeneregister.de/daten/) or a chunk of it",
+    )
+
+
 def _strict_error(kind: str, line: int, detail: str) -> ValidationError:
     return ValidationError(
         f"line {line}: {KIND_TEXTS[kind]} ({detail}); --strict stopped the import, nothing was written",
@@ -562,30 +598,34 @@ def _strict_error(kind: str, line: int, detail: str) -> ValidationError:
     )
 
 
-def _resolve_links(keys_files: list[Path], wanted: set[str]) -> dict[str, str]:
-    """Each wanted name-and-seat key that exactly one company of the world has → that company's id."""
+def _resolve_links(keys_files: list[Path], wanted: set[str], renamed: dict[tuple[str, int], str]) -> dict[str, str]:
+    """Each wanted name-and-seat key that exactly one company of the world has → that company's id (``renamed``:
+    the new ids of lines kept apart, :mod:`.collisions`)."""
     found: dict[str, set[str]] = {}
     for path in keys_files:
         with path.open("rb") as keys:
             for raw in keys:
-                key, _, company_id = raw.rstrip(b"\n").decode().rpartition("\t")
+                key, company_id, line = raw.rstrip(b"\n").decode().rsplit("\t", 2)
                 if key in wanted:
-                    found.setdefault(key, set()).add(company_id)
+                    found.setdefault(key, set()).add(renamed.get((company_id, int(line)), company_id))
     return {key: next(iter(ids)) for key, ids in found.items() if len(ids) == 1}
 
 
 def _write_world(
-    directory: Path, runs: list[Path], links: dict[str, str], report: ImportReport, records: CompanyRecordFeed
+    directory: Path,
+    entries: Iterator[tuple[str, int, bytes]],
+    links: dict[str, str],
+    report: ImportReport,
+    records: CompanyRecordFeed,
 ) -> None:
     # ISA-L: a sixth of the CPU zlib's fastest level takes, and the full file's world stays far below 6 GB
     companies = GzipLines(directory / "companies.jsonl.gz", fast=True)
     derived = GzipLines(directory / "derived.jsonl.gz", fast=True)
     try:
         previous: tuple[str, int] | None = None
-        for company_id, line, entry in _merged(runs):
-            if previous is not None and previous[0] == company_id:
-                report.collided(line, company_id, previous[1])
-                continue
+        for company_id, line, entry in entries:
+            if previous is not None and previous[0] == company_id:  # collisions.resolve leaves none
+                raise RuntimeError(f"line {line}: {company_id} is line {previous[1]}'s too, after resolving shared ids")
             previous = (company_id, line)
             flag, members, rows, body = entry.split(b"\t", 3)
             if flag == b"1":

@@ -7,6 +7,15 @@ incorporation date, no dates of former names, no financials, shareholdings or in
 requires and the source lacks is derived by the rules of :data:`DERIVED_RULES` and listed per company; what the
 schema lets be null or empty stays null or empty.
 
+The company id is ``DE-<register type>-<court>-<number>``, the court being the one that **issued** the number.
+When courts were merged, the court that took a register over kept the numbers the former court had issued, and
+the record names both: ``"Darmstadt früher Dieburg GnR 101"`` (``former_registrar``, ``native_company_number``).
+Three cooperatives of that register hold number 101, issued by Dieburg, Lampertheim and Fürth (Hesse):
+``DE-GnR-M1104-101``, ``DE-GnR-M1111-101``, ``DE-GnR-M1105-101``. The former court is looked up by name in
+the record's federal state (:meth:`CourtLookup.issuing`); the second court code of ``company_number``
+(``M1103_M1104_GnR101``) is a cross-check only: for "Darmstadt früher Fürth" it gives ``D3304V``, the
+register court of Fürth in Bavaria. ``register.register_court`` stays the court that keeps the register now.
+
 :func:`map_record` raises :class:`BadRecord` (with its kind) for a record that cannot become a company:
 no register number, an unknown court. An officer with a position text of no known role is kept with role
 ``OTHER`` and reported as ``unknown_position``.
@@ -21,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from regkit.schema.courts import Courts, normalise_name
+from regkit.schema.courts import COURT_CODE, Courts, normalise_name, state_letter
 from regkit.schema.interface import COMPANY_ID_PATTERN
 from regkit.schema.person_names import name_key, normalise
 
@@ -33,6 +42,7 @@ __all__ = [
     "PERSON_NAMESPACE",
     "ROLES",
     "company_key",
+    "former_registrar",
     "legal_form_of",
     "map_record",
     "parse_address",
@@ -109,7 +119,9 @@ class MappedCompany:
     derived : list of str
         The derived members of this record (``"incorporated_at"``, ``"representation[2].id"``, ...).
     warnings : list of (str, str)
-        (kind, detail) of what was kept but is odd: ``unknown_position``, ``court_mismatch``.
+        (kind, detail) of what was kept but is odd: ``unknown_position``, ``court_mismatch``, and for a register
+        another court took over, ``issuing_court_mismatch``, ``issuing_court_from_company_number``,
+        ``issuing_court_unknown`` (:meth:`CourtLookup.issuing`).
     retrieved : str
         The day the record was retrieved (``YYYY-MM-DD``), or ``""``.
     """
@@ -160,6 +172,7 @@ class CourtLookup:
     def __init__(self, courts: Courts):
         self.courts = courts
         self._seen: dict[tuple[str, str], tuple[str, bool] | BadRecord] = {}
+        self._issuing: dict[tuple[str, str, str], tuple[str, str, str]] = {}
 
     def official(self, code: str) -> str:
         """The court's official name, as records carry it (``"Amtsgericht Freiburg"``)."""
@@ -192,6 +205,42 @@ class CourtLookup:
             return BadRecord("unknown_court", f"register court {registrar!r} names {what}")
         code = next(iter(codes))
         return code, code == source_code
+
+    def issuing(self, former: str, state: str | None, current: str, company_number: str) -> tuple[str, str, str]:
+        """The code of the court that issued the number of a register ``current`` (a code) took over from the
+        court named ``former`` ("Darmstadt früher Dieburg": ``"Dieburg"``), looked up in the record's federal
+        ``state`` (else ``current``'s), with ``company_number``'s second court code (``M1103_M1104_GnR101``) as a
+        cross-check. Returns (code, warning kind, detail): the kind is ``""`` when both agree,
+        ``issuing_court_mismatch`` when the name's court and the code differ (the name is used),
+        ``issuing_court_from_company_number`` when the lists name no such court but the code is one of that state,
+        ``issuing_court_unknown`` when neither tells (the current court's code is used)."""
+        letter = state_letter(state) or current[0]
+        key = (former, letter, company_number)
+        found = self._issuing.get(key)
+        if found is None:
+            found = self._issuing[key] = self._issuing_court(former, letter, current, company_number)
+        return found
+
+    def _issuing_court(self, former: str, letter: str, current: str, company_number: str) -> tuple[str, str, str]:
+        parts = company_number.split("_")
+        hint = parts[1][:5] if len(parts) == 3 and COURT_CODE.fullmatch(parts[1]) else ""
+        code = self.courts.issuing_court(former, letter)
+        said = f"früher {former!r} in the state of {letter}"
+        if code is not None:
+            if hint and hint != code:
+                return code, "issuing_court_mismatch", f"{said} is {code}, company_number {company_number!r}"
+            return code, "", ""
+        if hint and hint[0] == letter and hint in self.courts.known_codes:
+            return (
+                hint,
+                "issuing_court_from_company_number",
+                f"{said}: no court of the lists; {hint} from {company_number!r}",
+            )
+        return (
+            current,
+            "issuing_court_unknown",
+            f"{said}: no court of the lists, none in {company_number!r}; {current} used",
+        )
 
 
 def legal_form_of(name: str, register_type: str) -> str:
@@ -297,6 +346,27 @@ def parse_company_officer(text: str) -> tuple[str, str | None, str | None]:
     return head, None, authority
 
 
+_FORMER = re.compile(r"\bfrüher\s+(?P<court>.+?)\s+(?:HRB|HRA|GnR|VR|PR)\b")
+
+
+def former_registrar(attributes: dict[str, Any]) -> str:
+    """The former court that issued the number of a register another court took over, as the record names it
+    (``former_registrar``, else the "früher" part of ``native_company_number``), or ``""``.
+
+    Examples
+    --------
+    >>> former_registrar({"native_company_number": "Darmstadt früher Dieburg GnR 101"})
+    'Dieburg'
+    >>> former_registrar({"former_registrar": "Emden", "native_company_number": "Aurich früher Emden HRB 100741"})
+    'Emden'
+    """
+    named = str(attributes.get("former_registrar") or "").strip()
+    if named:
+        return named
+    match = _FORMER.search(str(attributes.get("native_company_number") or ""))
+    return match["court"].strip() if match else ""
+
+
 def _date(value: Any) -> str | None:
     return value if isinstance(value, str) and _DATE.fullmatch(value) else None
 
@@ -336,13 +406,19 @@ def map_record(source: dict[str, Any], courts: CourtLookup) -> MappedCompany:
     number, id_number = _register_number(attributes)
     company_number = str(source.get("company_number") or "")
     code, agrees = courts.resolve(str(attributes.get("registrar") or ""), company_number)
-    company_id = f"DE-{register_type}-{code}-{id_number}"
+    warnings: list[tuple[str, str]] = []
+    issuer = code
+    former_court = former_registrar(attributes)
+    if former_court:
+        issuer, kind, detail = courts.issuing(former_court, attributes.get("federal_state"), code, company_number)
+        if kind:
+            warnings.append((kind, detail))
+    company_id = f"DE-{register_type}-{issuer}-{id_number}"
     if not COMPANY_ID_PATTERN.match(company_id):
         raise BadRecord("no_register_number", f"register number {number!r} forms no company id")
     name = str(source.get("name") or "").strip()
     if not name:
         raise BadRecord("not_a_record", "a record without a name")
-    warnings: list[tuple[str, str]] = []
     if not agrees:
         warnings.append(
             ("court_mismatch", f"{attributes.get('registrar')!r} is {code}, company_number {company_number!r}")
