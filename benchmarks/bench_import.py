@@ -1,6 +1,6 @@
 """``regkit world import offeneregister``: records per second, peak memory and disk, beside the floor the file sets.
 
-    python benchmarks/bench_import.py CHUNK [CHUNK ...] [--repeat K] [--workers N] [--keep DIR]
+    python benchmarks/bench_import.py CHUNK [CHUNK ...] [--each] [--recipe] [--repeat K] [--workers N] [--keep DIR]
 
 Imports the given chunks of the OffeneRegister bulk file (concatenated: bz2 streams one after another are one
 multi-stream bz2 file, as the full file may be) with the ``regkit`` command in a process of its own, and prints in
@@ -15,6 +15,11 @@ about 6 minutes, the world ≤ 6 GB):
 - with ``--repeat K``: the same for the chunks repeated K times with shifted register numbers (new ids), written as
   *plain* JSON lines (compressing them again would take longer than the import), to see the rate and memory at a
   larger size; the full file's time, memory and size are extrapolated linearly from the largest run — say so;
+- with ``--each``: each chunk alone, too (bz2, as given);
+- with ``--recipe``: the collision recipe of issue 41 beside a clean file of the same size, both plain JSON lines:
+  the first chunk's first 70 % of lines followed by its first 30 % again (every repeated line merged into its
+  company, none lost), against the first chunk alone; the ratio of their rates is printed (≥ 15,000 lines/s is the
+  target for both: linear time whatever the file holds);
 - with ``--keep DIR``: the world of the largest run is kept at ``DIR`` (to measure serving it:
   ``benchmarks/bench_served_world.py DIR``).
 
@@ -51,6 +56,8 @@ def main() -> None:
     parser.add_argument("chunks", nargs="+", type=Path, help="chunks of de_companies_ocdata.jsonl.bz2")
     parser.add_argument("--repeat", type=int, default=0, help="also import the chunks repeated K times (plain)")
     parser.add_argument("--workers", type=int, default=None, help="mapping processes (default: the importer's)")
+    parser.add_argument("--each", action="store_true", help="also import each chunk alone")
+    parser.add_argument("--recipe", action="store_true", help="also import the collision recipe beside a clean file")
     parser.add_argument("--keep", type=Path, default=None, help="keep the world of the largest run here (new dir)")
     args = parser.parse_args()
     if args.keep is not None and args.keep.exists():
@@ -70,6 +77,21 @@ def main() -> None:
             f"{'json.loads alone (lines already in memory)':<44} {parsed:>10,} records {seconds:7.1f} s {parsed / seconds:>9,.0f}/s"
         )
         rows = [_import(source, work / "world", args.workers, "import (bz2)")]
+        if args.each and len(args.chunks) > 1:
+            for number, chunk in enumerate(args.chunks):
+                rows.append(_import(chunk, work / f"world-{number}", args.workers, f"import {chunk.name} (bz2)"))
+        if args.recipe:
+            clean, recipe = work / "clean.jsonl", work / "recipe.jsonl"
+            _recipe(args.chunks[0], clean, recipe)
+            both = [
+                _import(clean, work / "world-clean", args.workers, f"import {args.chunks[0].name} (plain)"),
+                _import(recipe, work / "world-recipe", args.workers, "import the collision recipe (plain)"),
+            ]
+            rates = [row["records"] / row["seconds"] for row in both]
+            print(f"{'  recipe / clean, lines/s':<44} {rates[1] / rates[0]:18.2f}   (1.00: the same rate)")
+            rows += both
+            clean.unlink()
+            recipe.unlink()
         if args.repeat > 1:
             plain = work / f"repeat{args.repeat}.jsonl"
             _repeat(source, plain, args.repeat)
@@ -101,6 +123,14 @@ def _json_alone(source: Path) -> tuple[int, float]:
     for line in lines:
         json.loads(line)
     return len(lines), time.perf_counter() - started
+
+
+def _recipe(chunk: Path, clean: Path, recipe: Path) -> None:
+    """``clean``: the chunk's lines; ``recipe``: its first 70 % followed by its first 30 % again."""
+    with bz2.open(chunk, "rb") as handle:
+        lines = handle.read().splitlines(keepends=True)
+    clean.write_bytes(b"".join(lines))
+    recipe.write_bytes(b"".join(lines[: len(lines) * 7 // 10] + lines[: len(lines) * 3 // 10]))
 
 
 def _repeat(source: Path, target: Path, times: int) -> None:
@@ -145,6 +175,7 @@ def _import(source: Path, out: Path, workers: int | None, label: str) -> dict[st
     print(
         f"{label:<44} {records:>10,} records {seconds:7.1f} s {records / seconds:>9,.0f}/s  "
         f"peak {peak / 2**20:,.0f} MB  disk {disk / 2**20:,.1f} MB  (imported {report['imported']:,}, "
+        f"merged {report.get('merged', {}).get('lines', 0):,}, kept apart {report.get('kept_apart', {}).get('lines', 0):,}, "
         f"skipped {sum(report['skipped'].values()):,})"
     )
     print(
