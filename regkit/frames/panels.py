@@ -1,13 +1,18 @@
-"""``panel``: a company-year research panel (one row per company and calendar year it existed in).
+"""``panel``: a company-year research panel (one row per company and calendar year of its life).
 
 A company has a row for every requested year from its incorporation year to its termination year (both
-included: the year a company ends is often the one a study is about). The year's values:
+included: the year a company ends is often the one a study is about); a company without a termination date has
+a row for every requested year from its incorporation year on — also one the record says is removed without
+dating the removal: after its newest dated fact ``exists_at_year_end`` is ``<NA>`` (unknown) there, not False, and
+the ``status`` null. The year's values:
 
 * indicators: the report whose date falls in the year — the latest such date, and of several reports on it
   the latest revision (see :mod:`regkit.frames.financials`); ``reports_in_year`` says how many there were;
 * at the year end (31 December): ``legal_form`` (names history), ``capital_eur`` (capitals history),
-  ``status`` and ``exists_at_year_end`` (inferred as in :mod:`regkit.frames.status`), ``active_directors``
-  (``DIRECTOR`` roles with ``start_date <= 31 Dec < end_date``);
+  ``status`` and ``exists_at_year_end`` (inferred as in :mod:`regkit.frames.status`, exactly as
+  :func:`~regkit.frames.as_of` of 31 December says), ``active_directors`` (``DIRECTOR`` roles with
+  ``start_date <= 31 Dec < end_date``; a role whose start is on or after its end counts in no year,
+  :mod:`regkit.frames.mandates`);
 * ``age``: completed years since incorporation at the year end (``year - incorporation year``);
 * ``insolvency_opened``: a proceeding against the company has ``opened_at`` in the year.
 
@@ -27,6 +32,7 @@ from regkit.schema import COMPANY_STATUSES, LEGAL_FORMS
 
 from ._columns import (
     BOOL,
+    BOOLEAN,
     CENTS_EUR,
     DATE,
     FLOAT,
@@ -42,8 +48,9 @@ from ._columns import (
 from ._input import company_list, required
 from .financials import MEASURES, UNITS
 from .histories import versions
+from .mandates import mandate_days
 from .money import capital_eur
-from .status import dissolution_date, inferred_status, newest_date
+from .status import dissolution_date, inferred_status, newest_date, removed_after
 
 __all__ = ["panel"]
 
@@ -93,16 +100,22 @@ class _Intervals:
 
     def __init__(self) -> None:
         self.index: list[int] = []
-        self.starts: list[str] = []
+        self.starts: list[str | None] = []
         self.ends: list[str | None] = []
+
+    def add(self, index: int, start: str | None, end: str | None) -> None:
+        """Add a role; one of no day (:func:`~regkit.frames.mandates.mandate_days` None) is active on none."""
+        if mandate_days(start, end) is not None:
+            self.index.append(index)
+            self.starts.append(start)
+            self.ends.append(end)
 
     def active(self, rows: np.ndarray, days: np.ndarray) -> np.ndarray:
         starts = _keys(self.index, self.starts, 0)
         ends = _keys(self.index, self.ends, _SPAN - 1)
-        keep = ends > starts  # an empty (or inverted) interval is never active
         query, floor = rows * _SPAN + days, rows * _SPAN
         counts = np.zeros(len(rows), dtype=np.int64)
-        for keys, sign in ((starts[keep], 1), (ends[keep], -1)):
+        for keys, sign in ((starts, 1), (ends, -1)):
             ordered = np.sort(keys)
             counts += sign * (np.searchsorted(ordered, query, "right") - np.searchsorted(ordered, floor, "left"))
         return counts
@@ -116,6 +129,7 @@ def _scan(records: list[Mapping[str, Any]]) -> dict[str, Any]:
         "term": [],
         "dissolved": [],
         "newest": [],
+        "removed": [],
         "status": [],
         "opened": [],
         "report_index": [],
@@ -126,10 +140,12 @@ def _scan(records: list[Mapping[str, Any]]) -> dict[str, Any]:
         scan["inc"].append(c["incorporated_at"])
         scan["term"].append(c["terminated_at"])
         scan["dissolved"].append(dissolution_date(c))
-        # the record's own status holds from its newest date on; only where it differs from the inference then
+        # the record's own status holds from its newest date on; only where it differs from the inference then,
+        # and never "inactive", which the record does not date (a removed company: removed_after)
         recorded = c.get("status")
-        differs = recorded is not None and recorded != inferred_status(c, _LATEST)[1]
+        differs = recorded not in (None, "inactive") and recorded != inferred_status(c, _LATEST)[1]
         scan["newest"].append(newest_date(c) if differs else None)
+        scan["removed"].append(removed_after(c))
         scan["status"].append(c.get("status"))
         scan["opened"].extend(
             i * 10_000 + int(s["opened_at"][:4]) for s in c.get("insolvencies") or () if s.get("opened_at")
@@ -144,9 +160,7 @@ def _scan(records: list[Mapping[str, Any]]) -> dict[str, Any]:
         for r in c["representation"]:
             intervals = roles.get(r["role"])
             if intervals is not None:
-                intervals.index.append(i)
-                intervals.starts.append(r["start_date"])
-                intervals.ends.append(r["end_date"])
+                intervals.add(i, r["start_date"], r["end_date"])
         reports = c["indicators"]
         dates = [e["date"] for e in reports]
         if any(a > b for a, b in zip(dates, dates[1:])):
@@ -178,7 +192,7 @@ def _spec(unit: str) -> list[tuple[str, Any]]:
     return [
         ("company_id", STR),
         ("year", INT64),
-        ("exists_at_year_end", BOOL),
+        ("exists_at_year_end", BOOLEAN),
         ("status", Cat(COMPANY_STATUSES)),
         ("legal_form", Cat(LEGAL_FORMS)),
         ("capital_eur", FLOAT),
@@ -209,25 +223,35 @@ def panel(companies: Any, years: Iterable[int] | None = None, unit: str = "EUR")
     Returns
     -------
     pandas.DataFrame
-        One row per company and year it existed in (rules: :mod:`regkit.frames.panels`), by company in input
-        order, then year:
+        One row per company and year from its incorporation year to its termination year (rules:
+        :mod:`regkit.frames.panels`), by company in input order, then year:
 
-        ===================  ==============  ===========================================================
+        ===================  ==================  =======================================================
         company_id           str
         year                 int64
-        exists_at_year_end   bool            False in the year it was terminated
-        status               category        at the year end (inferred; ``inactive`` once terminated)
-        legal_form           category        at the year end (names history)
-        capital_eur          Float64         at the year end; DEM at 1.95583, USD → <NA>
-        active_directors     int64           DIRECTOR roles active at the year end
-        age                  int64           completed years since incorporation at the year end
-        insolvency_opened    bool            a proceeding against it was opened in the year
-        indicators_date      datetime64[us]  the report used (NaT: none that year)
+        exists_at_year_end   boolean (nullable)  at the year end: True from incorporation up to and on the
+                                                 record's newest dated fact, False in the year it was
+                                                 terminated; <NA> means unknown — after the newest dated
+                                                 fact of a company the record says is removed (status
+                                                 ``inactive``) without a termination date
+        status               category            at the year end (inferred; ``inactive`` once terminated;
+                                                 NaN where ``exists_at_year_end`` is <NA>)
+        legal_form           category            at the year end (names history)
+        capital_eur          Float64             at the year end; DEM at 1.95583, USD → <NA>
+        active_directors     int64               DIRECTOR roles active at the year end
+        age                  int64               completed years since incorporation at the year end
+        insolvency_opened    bool                a proceeding against it was opened in the year
+        indicators_date      datetime64[us]      the report used (NaT: none that year)
         report_id            str
-        reports_in_year      int64           reports dated in the year (0, 1, or more)
-        balance_sheet_total  Float64/Int64   ... the twelve measures (EUR ``Float64`` / cents ``Int64``)
+        reports_in_year      int64               reports dated in the year (0, 1, or more)
+        balance_sheet_total  Float64/Int64       ... the twelve measures (EUR ``Float64`` / cents ``Int64``)
         employees            Int64
-        ===================  ==============  ===========================================================
+        ===================  ==================  =======================================================
+
+        ``exists_at_year_end`` is pandas' nullable ``"boolean"`` dtype: as a row mask <NA> counts as False, so
+        ``frame[frame["exists_at_year_end"]]`` keeps the years known to exist and ``frame[~frame[...]]`` those
+        known not to; ``frame["exists_at_year_end"].isna()`` finds the unknown ones (``sum()`` and ``mean()``
+        skip them).
 
     Examples
     --------
@@ -263,13 +287,16 @@ def _build(records: list, scan: dict[str, Any], years: np.ndarray, unit: str) ->
     term = _day_numbers(scan["term"], 2**62)[rows]
     dissolved = _day_numbers(scan["dissolved"], 2**62)[rows]
     exists = year_end < term
+    # a removed company without termination date: unknown after its newest date (regkit.frames.status.existed_on)
+    unknown = exists & (year_end > _day_numbers(scan["removed"], 2**62)[rows])
     liquidation = (scan["liquidators"].active(rows, year_end) > 0) | (dissolved <= year_end)
     status = np.where(~exists, "inactive", np.where(liquidation, "liquidation", "active")).astype(object)
     # on or after the record's newest date the record's own status holds (regkit.frames.status)
-    settled = exists & (year_end >= _day_numbers(scan["newest"], 2**62)[rows])
+    settled = exists & ~unknown & (year_end >= _day_numbers(scan["newest"], 2**62)[rows])
     recorded = np.asarray(scan["status"], dtype=object)[rows]
     status[settled] = recorded[settled]
-    exists = np.where(settled, recorded != "inactive", exists)
+    status[unknown] = None
+    exists = pd.arrays.BooleanArray(exists, unknown)
     keys = rows * 10_000 + year
     reports, counts = _year_reports(scan, keys)
     columns: dict[str, Any] = {

@@ -11,8 +11,10 @@ Identity
 
 Activity
     A role is active on date ``d`` when ``start_date <= d`` and (``end_date`` is null or ``d < end_date``): the
-    end date is the first day out of office, like ``valid_to`` in the histories. Without a date, ``is_active``
-    means "no end date recorded".
+    end date is the first day out of office, like ``valid_to`` in the histories. A role whose start is on or after
+    its end (``start_date == end_date``, as the OffeneRegister import writes for an officer of unknown start, or
+    ``start_date > end_date``) lasts no day and is active on none. Without a date, ``is_active`` means "no end date
+    recorded". The rule is :mod:`regkit.frames.mandates`, the one the graph uses too.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from regkit.schema import ENTITY_TYPES, REPRESENTATION_ROLES
 from ._columns import BOOL, DATE, STR, Cat, build_frame, iso_date
 from ._input import company_list, required
 from .identity import person_key
+from .mandates import mandate_active
 
 __all__ = ["SPEC", "is_active_on", "representatives", "role_columns", "role_entries"]
 
@@ -54,11 +57,9 @@ SPEC = [
 
 
 def is_active_on(entry: Mapping[str, Any], day: str | None) -> bool:
-    """Whether a role is active on ``day`` (``YYYY-MM-DD``), or has no end date when ``day`` is None."""
-    end = entry["end_date"]
-    if day is None:
-        return end is None
-    return entry["start_date"] <= day and (end is None or day < end)
+    """Whether a role is active on ``day`` (``YYYY-MM-DD``), or has no end date when ``day`` is None
+    (:func:`regkit.frames.mandates.mandate_active`: a role of no day is never active)."""
+    return mandate_active(entry["start_date"], entry["end_date"], day)
 
 
 _EMPTY: Mapping[str, Any] = {}
@@ -119,8 +120,8 @@ def representatives(
     company : record, dict, or many of them
         A company or an iterable / mapping of companies.
     active_on : date-like, optional
-        Compute ``is_active`` for this date (``start_date <= active_on < end_date``); default: active means
-        no end date recorded.  Every role is listed either way (:func:`~regkit.frames.as_of` keeps only the
+        Compute ``is_active`` for this date (``start_date <= active_on < end_date``; a role whose start is on
+        or after its end is active on no date); default: active means no end date recorded.  Every role is listed either way (:func:`~regkit.frames.as_of` keeps only the
         roles of a date).  Formerly ``as_of=``, which still works with a ``DeprecationWarning``.  A
         ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO ``"2024-02-01"`` or German
         ``"01.02.2024"`` (day first); anything else is a ``ValidationError``.

@@ -4,12 +4,16 @@ Each fact is the newest version of its history that had started on that day (``v
 version with an unknown start counts as older than every dated one) — exactly the row of
 :func:`~regkit.frames.history` whose ``[valid_from, valid_to)`` contains the date. Of two versions on the same
 start date the later one wins, matching its empty-interval predecessor. ``existed`` and ``status`` follow
-:mod:`regkit.frames.status`: on or after the newest date the record carries, the status is the record's own, so a
-snapshot then agrees with the record; the representatives are the roles active that day
-(``start_date <= date < end_date``).
+:mod:`regkit.frames.status`: ``existed`` is True from incorporation up to and on the newest date the record carries,
+False before incorporation and from ``terminated_at`` on, and after the newest date True — or ``None``
+(unknown) when the record says the company is removed but gives no termination date (``if snap.existed:`` treats
+unknown as not known to exist; test ``snap.existed is None`` to find those). On or after the newest date the status
+is the record's own (``active`` / ``liquidation``), so a snapshot then agrees with the record. The representatives
+are the roles active that day (``start_date <= date < end_date``; a role whose start is on or after its end is
+active on no day, :mod:`regkit.frames.mandates`).
 
-After a company's termination the facts are those it had when it was deleted (``existed`` is False); before
-its incorporation they are usually null. Where a nullable current member is null today (``capital``:
+After a company's termination the facts are those it had when it was deleted (``existed`` is False); where its
+existence is unknown they are those it had on its newest date; before its incorporation they are usually null. Where a nullable current member is null today (``capital``:
 none registered any more) the histories do not say when the last version ended, so it is still shown.
 """
 
@@ -49,7 +53,7 @@ class CompanyAsOf:
 
     company_id: str
     date: pd.Timestamp
-    existed: bool
+    existed: bool | None
     status: str | None
     name: str | None
     legal_form: str | None
@@ -81,9 +85,12 @@ class CompanyAsOf:
         return data
 
     def _repr_html_(self) -> str:
+        facts = self.to_series()
+        if facts["existed"] is None:
+            facts["existed"] = "unknown"  # shown, not left out as other null facts are
         rows = "".join(
             f"<tr><th style='text-align:left'>{html.escape(str(k))}</th><td>{html.escape(str(v))}</td></tr>"
-            for k, v in self.to_series().items()
+            for k, v in facts.items()
             if v is not None
         )
         roles = self.representatives[["name", "role", "start_date", "authority"]].to_html(index=False)
@@ -106,9 +113,12 @@ def as_of(company: Any, date: Any, *, person_city: bool = False) -> CompanyAsOf:
     Returns
     -------
     CompanyAsOf
-        ``company_id``, ``date`` (Timestamp), ``existed`` (bool), ``status`` (str or None: inferred, see
-        :mod:`regkit.frames.status`), ``name``, ``legal_form``, ``address`` (the formatted one-line address),
-        ``street``, ``postal_code``, ``city``, ``country``, ``purpose``, ``capital_amount`` (float, in
+        ``company_id``, ``date`` (Timestamp), ``existed`` (bool, or None where unknown: after the record's
+        newest date, for a company the record says is removed without a termination date — it is True up to and
+        on that date, False before incorporation and from ``terminated_at`` on), ``status`` (str or None:
+        inferred, see :mod:`regkit.frames.status`; None before incorporation and where ``existed`` is None),
+        ``name``, ``legal_form``, ``address`` (the formatted one-line address), ``street``, ``postal_code``,
+        ``city``, ``country``, ``purpose``, ``capital_amount`` (float, in
         ``capital_currency``), ``capital_currency``, ``capital_eur`` (float or None: DEM at 1.95583, USD →
         None), ``register_type``, ``register_number``, ``register_court``, ``register_company_id``, and
         ``representatives``: the frame of :func:`~regkit.frames.representatives` restricted to the roles
@@ -133,6 +143,12 @@ def as_of(company: Any, date: Any, *, person_city: bool = False) -> CompanyAsOf:
     >>> then = as_of(company, "1999-12-31")
     >>> then.existed, then.status, then.capital_amount, then.capital_currency, then.capital_eur
     (True, 'active', 50000.0, 'DEM', 25564.59)
+
+    A removed company whose record dates no end: it existed on its newest date, after it nobody can tell.
+
+    >>> removed = dict(company, status="inactive")
+    >>> as_of(removed, "2002-03-01").existed, as_of(removed, "2002-03-02").existed
+    (True, None)
     """
     if not is_company(company):
         raise wrong_kind(

@@ -50,7 +50,7 @@ def _owner_node(G: nx.MultiDiGraph, owner: Mapping[str, Any]) -> str:
     elif is_company_id(oid):
         node = oid
         attrs = {"kind": COMPANY, "name": name, "legal_form": None, "status": None, "city": None}
-        attrs |= {"incorporated_at": None, "terminated_at": None, "fetched": False}
+        attrs |= {"incorporated_at": None, "terminated_at": None, "removed_after": None, "fetched": False}
     else:
         country = owner.get("country")
         node = oid or legal_key({"name": name, "legal_person": {"name": name, "country": country}})
@@ -129,7 +129,7 @@ def add_ownership_history(G: nx.MultiDiGraph, company_id: str, answer: Any) -> N
         raise TypeError(f"expected an ownership-history answer with a list 'owners', got keys {sorted(raw)[:8]}")
     if company_id not in G:
         G.add_node(company_id, kind=COMPANY, name=None, legal_form=None, status=None, city=None)
-        G.nodes[company_id].update(incorporated_at=None, terminated_at=None, fetched=False)
+        G.nodes[company_id].update(incorporated_at=None, terminated_at=None, removed_after=None, fetched=False)
     old = [(u, k) for u, _, k, d in G.in_edges(company_id, keys=True, data=True) if d.get("relation") == OWNERSHIP]
     G.remove_edges_from([(u, company_id, k) for u, k in old])
     owners = raw["owners"]

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from regkit.frames.mandates import mandate_days
+
 from .schema import NATURAL_PERSON, REPRESENTATION
 
 if TYPE_CHECKING:
@@ -99,7 +101,14 @@ def interlocks(
     pandas.DataFrame
         One row per maximal period in which a person served the same set of companies (at least
         ``min_companies``), ordered by person and start. Several mandates of one person at one
-        company count once; periods are half-open ``[start, end)``.
+        company count once; periods are half-open ``[start, end)``. A mandate serves the days of
+        :func:`regkit.frames.mandates.mandate_days` — the rule of :func:`regkit.graph.as_of` and
+        :func:`regkit.frames.representatives` (``active_on=``): one whose ``valid_from`` is on or after its
+        ``valid_to`` (``[d, d)``, as the OffeneRegister import writes for an officer of unknown start, or
+        inverted) serves no day. So on every day of a period the companies to which the person has a
+        serving edge in force (:func:`regkit.graph.timeline.in_force`) are exactly ``companies``; company
+        existence is not checked here (:func:`regkit.graph.as_of` also drops companies that did not
+        exist on the day).
 
         =============  ===============  ======================================================
         person         str              node id of the person
@@ -138,8 +147,12 @@ def interlocks(
             continue
         if wanted_roles is not None and attrs.get("role") not in wanted_roles:
             continue
-        if nodes[u].get("kind") in wanted_kinds:
-            served[u][v].append((attrs.get("valid_from") or _MIN, attrs.get("valid_to") or _MAX))
+        if nodes[u].get("kind") not in wanted_kinds:
+            continue
+        days = mandate_days(attrs.get("valid_from"), attrs.get("valid_to"))
+        if days is not None:  # a mandate of no day (start on or after its end) serves no day
+            start, end = days
+            served[u][v].append((start or _MIN, end or _MAX))
     rows = []
     for person in sorted(p for p, companies in served.items() if len(companies) >= minimum):
         for companies, start, end in _segments(served[person], minimum):

@@ -11,6 +11,8 @@ from typing import Any
 
 import networkx as nx
 
+from regkit.frames.status import removed_after
+
 from . import persons
 from ._memo import Dates
 from .schema import (
@@ -73,6 +75,7 @@ class GraphBuilder:
                 "city": address.get("city"),
                 "incorporated_at": self.dates[company.get("incorporated_at")],
                 "terminated_at": self.dates[company.get("terminated_at")],
+                "removed_after": self.dates[removed_after(company)],
                 "fetched": True,
             },
         )
@@ -90,6 +93,7 @@ class GraphBuilder:
                     "city": city,
                     "incorporated_at": None,
                     "terminated_at": None,
+                    "removed_after": None,
                     "fetched": False,
                 },
             )

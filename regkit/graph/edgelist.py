@@ -43,6 +43,7 @@ NODE_COLUMNS = (
     "fetched",
     "incorporated_at",
     "terminated_at",
+    "removed_after",
     "first_name",
     "last_name",
     "date_of_birth",
@@ -152,7 +153,7 @@ def to_nodelist(G: nx.MultiDiGraph, node: str = "node") -> pd.DataFrame:
         ``node`` (str) and the columns of :data:`NODE_COLUMNS`: ``kind``, ``name``, ``legal_form``,
         ``status``, ``city``, ``country``, ``first_name``, ``last_name``, ``person_id`` (str, NaN where
         the attribute is unknown or does not apply to the kind), ``fetched`` (boolean, <NA> for
-        persons), ``incorporated_at``, ``terminated_at``, ``date_of_birth`` (datetime64[us]); then
+        persons), ``incorporated_at``, ``terminated_at``, ``removed_after``, ``date_of_birth`` (datetime64[us]); then
         further node attributes as extra columns.
     """
     nodes = list(G.nodes(data=True))

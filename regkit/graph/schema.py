@@ -12,7 +12,8 @@ Node ids are strings. Every node has ``kind`` and ``name``; the other attributes
 kind                node id                                attributes
 ==================  =====================================  ===============================================
 ``company``         the company id (``DE-HRB-...``)        ``name``, ``legal_form``, ``status``, ``city``,
-                                                           ``incorporated_at``, ``terminated_at`` (dates),
+                                                           ``incorporated_at``, ``terminated_at``,
+                                                           ``removed_after`` (dates; see below),
                                                            ``fetched`` (bool: ``False`` for a company known
                                                            only as a link target or representative)
 ``natural_person``  the person's id (a UUID); without an   ``name``, ``first_name``, ``last_name``,
@@ -25,6 +26,12 @@ kind                node id                                attributes
                     is not a company id, else
                     ``legal:<name>|<city>|<country>``
 ==================  =====================================  ===============================================
+
+``removed_after`` is set for a company whose record says it is removed (status ``inactive``) but gives no
+termination date, as records imported from OffeneRegister do: the newest date the record carries
+(:func:`regkit.frames.status.removed_after`). The company existed on that day; after it, whether it still existed
+is unknown, and :func:`regkit.graph.as_of` keeps it with ``existed=None`` (:mod:`regkit.graph.timeline`). It is
+``None`` for every other company.
 
 Edges
 -----
@@ -66,7 +73,8 @@ relation             direction (source → target)                from the inter
 ===================  =========================================  ==================================
 
 Validity is half-open: an edge is in force on day ``d`` when ``valid_from <= d < valid_to``
-(``None`` bounds are open). ``valid_from`` is the registration date for mergers, spin-offs and
+(``None`` bounds are open; an edge whose ``valid_from`` is on or after its ``valid_to`` is in force on no day —
+the rule of :mod:`regkit.frames.mandates`). ``valid_from`` is the registration date for mergers, spin-offs and
 profit-transfer agreements (the register entry is what makes them effective; the contract date is
 kept in ``agreement_date``), ``start_date`` for representation and ``start`` for ownership;
 ``valid_to`` is ``end_date`` for representation, ``end`` for ownership (past holdings are kept, with
@@ -134,7 +142,17 @@ NODE_KINDS = (COMPANY, NATURAL_PERSON, LEGAL_PERSON)
 
 #: Node attributes per kind, in a fixed order (``kind`` first).
 NODE_ATTRIBUTES: dict[str, tuple[str, ...]] = {
-    COMPANY: ("kind", "name", "legal_form", "status", "city", "incorporated_at", "terminated_at", "fetched"),
+    COMPANY: (
+        "kind",
+        "name",
+        "legal_form",
+        "status",
+        "city",
+        "incorporated_at",
+        "terminated_at",
+        "removed_after",
+        "fetched",
+    ),
     NATURAL_PERSON: ("kind", "name", "first_name", "last_name", "date_of_birth", "city", "person_id"),
     LEGAL_PERSON: ("kind", "name", "city", "country", "person_id"),
 }
@@ -150,6 +168,7 @@ DATE_ATTRIBUTES = frozenset(
     {
         "incorporated_at",
         "terminated_at",
+        "removed_after",
         "date_of_birth",
         "valid_from",
         "valid_to",

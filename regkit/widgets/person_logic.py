@@ -16,6 +16,7 @@ import pandas as pd
 
 from regkit.errors import RegkitError
 from regkit.frames import management_positions, person_search_results, representatives
+from regkit.frames.mandates import mandate_days
 from regkit.schema.formatting import credits_text
 from regkit.schema.interface import PRICES
 
@@ -129,11 +130,23 @@ def co_officers_button_text(estimate: CostEstimate) -> str:
     return f"Find co-officers ({credits_text(estimate.credits, cached=cached)})"
 
 
+def _bound(value: Any) -> Any:
+    return None if pd.isna(value) else pd.Timestamp(value)
+
+
 def _overlap(a_start: Any, a_end: Any, b_start: Any, b_end: Any) -> tuple[Any, Any] | None:
-    start = max(a_start, b_start)
-    ends = [e for e in (a_end, b_end) if pd.notna(e)]
-    end = min(ends) if ends else pd.NaT
-    return (start, end) if pd.isna(end) or start < end else None
+    """The days two mandates share, ``(start, end)`` half-open (NaT: open), or None — by the days of each
+    (:func:`regkit.frames.mandates.mandate_days`: a mandate whose start is on or after its end shares none)."""
+    a = mandate_days(_bound(a_start), _bound(a_end))
+    b = mandate_days(_bound(b_start), _bound(b_end))
+    if a is None or b is None:
+        return None
+    starts = [s for s in (a[0], b[0]) if s is not None]
+    ends = [e for e in (a[1], b[1]) if e is not None]
+    both = mandate_days(max(starts) if starts else None, min(ends) if ends else None)
+    if both is None:
+        return None
+    return (pd.NaT if both[0] is None else both[0], pd.NaT if both[1] is None else both[1])
 
 
 def co_officers(person: Any, companies: Any) -> pd.DataFrame:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 from record_support import newest_record_date
 
 from regkit.frames import as_of, panel
@@ -72,15 +71,44 @@ def test_cooperative_in_liquidation_without_a_liquidator_is_in_liquidation_from_
     assert years.to_dict() == {2010: "active", 2011: "liquidation", 2024: "liquidation"}
 
 
-@pytest.mark.parametrize("status", ["active", "inactive"])
-def test_the_record_status_wins_either_way(status):
+def test_an_active_record_is_active_from_its_newest_date_on():
     company = imported_cooperative()
-    company["status"] = status
+    company["status"] = "active"
     company["name"] = company["names"][0]
     company["names"] = company["names"][:1]
     newest = newest_record_date(company)
-    then = as_of(company, newest)
-    assert (then.existed, then.status) == (status != "inactive", status)
+    for day in (newest, "2030-01-01"):
+        then = as_of(company, day)
+        assert (then.existed, then.status) == (True, "active")
+
+
+def test_a_removed_record_without_termination_date_existed_on_its_newest_date_and_is_unknown_after():
+    """Removed, with no date of removal (as OffeneRegister records are): the removal is not dated, so the
+    company existed up to and on its newest dated fact — and after it nobody can tell (None, not False)."""
+    company = imported_cooperative()
+    company["status"] = "inactive"
+    company["name"] = company["names"][0]
+    company["names"] = company["names"][:1]
+    newest = newest_record_date(company)
+    assert newest == company["incorporated_at"] == "1994-06-01"  # its only date, as often in the real data
+    born = as_of(company, newest)
+    assert (born.existed, born.status) == (True, "active")
+    later = as_of(company, "1994-06-02")
+    assert (later.existed, later.status) == (None, None)
+    assert later.name == company["name"]["name"]  # the facts are those of its newest date
+    assert (as_of(company, "1994-05-31").existed, as_of(company, "1994-05-31").status) == (False, None)
+    years = panel(company, years=[1993, 1994, 1995, 2024])
+    assert years["year"].tolist() == [1994, 1995, 2024]
+    assert str(years["exists_at_year_end"].dtype) == "boolean"
+    assert years["exists_at_year_end"].isna().tolist() == [True, True, True]  # 31 Dec 1994 is after 1 June
+    company["terminated_at"] = "2001-03-31"  # with a termination date it is known again: False from it on
+    assert [as_of(company, d).existed for d in ("1994-06-02", "2001-03-30", "2001-03-31", "2024-01-01")] == [
+        True,
+        True,
+        False,
+        False,
+    ]
+    assert panel(company, years=[1994, 2000, 2001])["exists_at_year_end"].tolist() == [True, True, False]
 
 
 def test_every_world_company_on_its_newest_date_agrees_with_its_record(world_companies):

@@ -84,6 +84,7 @@ def test_nodes_by_kind_with_their_attributes(make_company: Any) -> None:
         "city": "Berlin",
         "incorporated_at": D(2000, 1, 1),
         "terminated_at": None,
+        "removed_after": None,
         "fetched": True,
     }
     assert G.nodes["DE-HRB-B1204-9"] == {
@@ -94,6 +95,7 @@ def test_nodes_by_kind_with_their_attributes(make_company: Any) -> None:
         "city": None,
         "incorporated_at": None,
         "terminated_at": None,
+        "removed_after": None,
         "fetched": False,
     }
     assert G.nodes["p-1"] == {

@@ -129,7 +129,9 @@ def test_as_of_keeps_what_existed_and_what_was_in_force(make_company: Any) -> No
     assert set(after) == {cid(1), "p-1", "p-2"} and after.number_of_edges() == 2
     assert set(as_of(G, "2000-06-01")) == {cid(2)}  # incorporated 2000-01-01; company 1 only in 2001
     assert set(as_of(G, "2000-06-01", keep_isolated=True)) == {cid(2), "p-1", "p-2"}
-    assert before.nodes[cid(1)] == G.nodes[cid(1)] and before.nodes[cid(1)] is not G.nodes[cid(1)]
+    assert before.nodes[cid(1)] == {**G.nodes[cid(1)], "existed": True}  # a copy, and whether it existed
+    assert before.nodes[cid(1)] is not G.nodes[cid(1)] and "existed" not in G.nodes[cid(1)]
+    assert "existed" not in before.nodes["p-1"]  # persons: always there
     with pytest.raises(ValueError):
         as_of(G, None)
 
