@@ -4,8 +4,9 @@ requests-cache lets a backend take any ``SerializerPipeline`` (``SQLiteCache(pat
 its public hook for the stored format.  Its default (``pickle``: cattrs unstructures the whole response into a
 dict, then pickles it) costs about 85 µs to read a company's answer back, more than parsing the answer's JSON.
 regkit's format is a short JSON head — status, reason, URL, when it was fetched and when it expires, the
-content type, the request's method and URL and its user scope header — followed by the body exactly as it
-arrived::
+content type and the ``X-Regkit-Derived`` header (a local register of an imported world names the derived members
+of a company record in it: :mod:`regkit.schema.derived`), the request's method and URL and its user scope header —
+followed by the body exactly as it arrived::
 
     b"RK1\\n" + 4-byte big-endian length of the head + head (JSON) + body
 
@@ -25,6 +26,8 @@ from typing import Any
 from requests.structures import CaseInsensitiveDict
 from requests_cache import CachedRequest, CachedResponse, SerializerPipeline, Stage
 
+from regkit.schema.derived import HEADER as DERIVED_HEADER
+
 from .policy import SCOPE_HEADER
 
 __all__ = ["SERIALIZER", "dumps", "loads", "MAGIC"]
@@ -34,7 +37,8 @@ MAGIC = b"RK1\n"
 _LENGTH = struct.Struct(">I")
 _KEPT_REQUEST_HEADERS = (SCOPE_HEADER,)
 #: Response headers kept with an answer (the rest — dates, lengths, credits charged then — say nothing about it).
-_KEPT_HEADERS = ("Content-Type",)
+#: ``X-Regkit-Derived`` is part of the answer: which of its members are derived, not the register's.
+_KEPT_HEADERS = ("Content-Type", DERIVED_HEADER)
 
 
 def _stamp(value: datetime | None) -> str | None:

@@ -15,6 +15,8 @@ from typing import Any
 from urllib.parse import quote
 
 from regkit.errors import ValidationError
+from regkit.schema.derived import HEADER as DERIVED_HEADER
+from regkit.schema.derived import parse_marks
 
 from . import validation
 from .answers import record_meta, urls_stale
@@ -27,7 +29,7 @@ from .research_lookups import company_op
 from .transport.call import Caller
 from .transport.operation import Answer, Operation
 
-__all__ = ["CompanyLookups"]
+__all__ = ["CompanyLookups", "derived_members"]
 
 logger = logging.getLogger(__name__)
 
@@ -68,7 +70,7 @@ class CompanyLookups:
         if stale:
             data = {k: v for k, v in data.items() if k != "sources"}
             logger.info("%s: cached source URLs expired and were left out (refresh_sources=True fetches them)", op.path)
-        return CompanyRecord(data, record_meta(answer, urls_expired=stale))
+        return CompanyRecord(data, record_meta(answer, urls_expired=stale), derived_members(op, answer))
 
     def cached(self, company_ids: Sequence[str], realtime: bool = False) -> dict[str, CompanyRecord]:
         """The companies of ``company_ids`` (valid, distinct) the cache answers now, read in one batch, each with
@@ -96,3 +98,13 @@ class CompanyLookups:
             except ValidationError:
                 continue
         self.caller.alias(op, others)
+
+
+def derived_members(op: Operation, answer: Answer) -> frozenset[str]:
+    """The derived members the answer's ``X-Regkit-Derived`` header names (:mod:`regkit.schema.derived`); none
+    without the header. A header that cannot be read is logged and names none."""
+    try:
+        return parse_marks(answer.derived)
+    except ValueError as exc:
+        logger.warning("%s: the %s header is not readable, its marks are left out (%s)", op.path, DERIVED_HEADER, exc)
+        return frozenset()

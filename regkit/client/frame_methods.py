@@ -51,7 +51,8 @@ class CompaniesFrames:
 
     def history(self, field: str) -> pd.DataFrame:
         """The history of one member (``"names"``, ``"addresses"``, ``"capitals"``, ...), one row per version
-        (see ``regkit.frames.history``)."""
+        (see ``regkit.frames.history``); ``valid_from_derived`` / ``valid_to_derived`` mark the dates a world
+        imported from OffeneRegister derived (the record's ``derived``)."""
         from regkit.frames.histories import history
 
         return history(self, field)

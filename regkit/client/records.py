@@ -13,7 +13,7 @@ The analysis methods
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -127,9 +127,30 @@ class CompanyRecord(CompanyFrames, Record):
     When a cached answer is older than a presigned source URL lives, ``sources`` is removed
     (``meta.urls_expired`` is ``True``): a dead URL is never handed out.  Ask
     ``client.get_company(id, refresh_sources=True)`` for fresh ones.
+
+    ``derived`` names the members of the record that are derived, not the register's: a world imported from
+    OffeneRegister derives dates its source lacks (the incorporation date, the dates of names and addresses, an
+    officer's missing start date, ...), and the local register serving it names them in the answer's
+    ``X-Regkit-Derived`` header, which the cache keeps with the answer. The history frames mark those dates
+    (``record.history("names")["valid_from_derived"]``). Empty for the live service and the bundled world.
     """
 
     kind = "company"
+    _derived: frozenset[str] = frozenset()
+
+    def __init__(
+        self, raw: Mapping[str, Any], meta: RecordMeta | None = None, derived: Iterable[str] | None = None
+    ) -> None:
+        super().__init__(raw, meta)
+        if derived:
+            self._derived = frozenset(derived)
+
+    @property
+    def derived(self) -> frozenset[str]:
+        """The record's derived members, as paths (``"incorporated_at"``, ``"names.start_date"`` — every entry of
+        ``names`` —, ``"representation[2].start_date"``: see :mod:`regkit.schema.derived`); empty when the answer
+        named none (the live service, the bundled world), or for a record made from a dict."""
+        return self._derived
 
     def _missing(self, name: str) -> str:
         if name == "sources" and self.meta.urls_expired:

@@ -113,6 +113,8 @@ def test_dtypes_are_the_documented_ones(company):
         "valid_from": "datetime64[us]",
         "valid_to": "datetime64[us]",
         "is_current": "bool",
+        "valid_from_derived": "bool",
+        "valid_to_derived": "bool",
         "amount": "Float64",
         "currency": "category",
         "amount_eur": "Float64",

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import requests
 
 from regkit.errors import BudgetWarning, CacheError, CacheUnavailableError, OfflineCacheMiss, RegkitError
+from regkit.schema.derived import HEADER as DERIVED_HEADER
 
 from ..budget import Budget, Reservation
 from ..json_body import parsed_json
@@ -168,7 +169,7 @@ class Caller:
         # another request's URL (a former id's alias, or a misplaced row) must answer this one.
         if response.url != self.base_url + op.target and not answers(op.path, data):
             return None  # a damaged or misplaced row: asked again (and stored anew)
-        return Answer(data, 200, "cache", response.created_at, 0)
+        return Answer(data, 200, "cache", response.created_at, 0, response.headers.get(DERIVED_HEADER))
 
     def _reserve(self, op: Operation, tally: Attempts | None = None) -> Reservation:
         what = f"{op.call} ({tally.describe()})" if tally is not None and tally.sent else op.call
@@ -317,7 +318,9 @@ class Caller:
             note=_joined(note, unstored),
         )
         self.cache.store.warn(unstored)  # after the row: a warning turned into an error must not lose it
-        return Answer(attempted.data, attempted.status, "network", datetime.now(timezone.utc), tally.charged)
+        headers = getattr(attempted.response, "headers", None)
+        derived = headers.get(DERIVED_HEADER) if headers is not None else None
+        return Answer(attempted.data, attempted.status, "network", datetime.now(timezone.utc), tally.charged, derived)
 
     def _store(self, op: Operation, response: Any) -> str | None:
         """Keep a fresh answer in the cache when the policy says so; what went wrong, or ``None``."""

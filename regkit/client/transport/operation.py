@@ -69,13 +69,18 @@ class Operation:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A successful answer: parsed JSON (``None`` for an empty body) and how it was obtained."""
+    """A successful answer: parsed JSON (``None`` for an empty body) and how it was obtained.
+
+    ``derived`` is the answer's ``X-Regkit-Derived`` header (:mod:`regkit.schema.derived`: the members of a company
+    record a local register of an imported world derived), kept with a cached answer too; ``None`` without one.
+    """
 
     data: Any
     status: int
     source: str
     fetched_at: datetime
     credits: int
+    derived: str | None = None
 
     @property
     def from_cache(self) -> bool:

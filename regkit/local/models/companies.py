@@ -2,6 +2,10 @@
 
 A lookup costs 10 credits, 20 with ``realtime`` (the register's newest record, pending changes included,
 which takes ``Config.realtime_latency`` longer).
+
+A world imported from OffeneRegister derives some members of its records (dates the source lacks, ...);
+:func:`derived_marks` gives them for the ``X-Regkit-Derived`` header of the answer (:mod:`regkit.schema.derived`),
+read from the store's ``derived`` table.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from .users import User
 if TYPE_CHECKING:
     from .backend import RegisterContext
 
-__all__ = ["find_company", "get_company"]
+__all__ = ["derived_marks", "find_company", "get_company"]
 
 
 def find_company(context: RegisterContext, company_id: str, *, realtime: bool = False) -> dict[str, Any]:
@@ -54,3 +58,14 @@ def get_company(
         time.sleep(context.config.realtime_latency)
     charged = spend(context, user, PRICES["company_realtime" if realtime else "company"])
     return Charged(company, charged.credits, charged.remaining)
+
+
+def derived_marks(context: RegisterContext, company: dict[str, Any], *, realtime: bool = False) -> str | None:
+    """The derived members of the ``company`` record :func:`get_company` answered, as the ``X-Regkit-Derived``
+    header's value; ``None`` when it has none (every world but an imported one), or when the answer is the
+    register's newest record (``realtime``: a record of the world's ``realtime`` file, which no import derives)."""
+    world = context.catalog.world
+    company_id = company["id"]
+    if realtime and company_id in world.realtime:
+        return None
+    return world.derived.get(company_id)

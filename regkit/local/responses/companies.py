@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Response, request
 
+from regkit.schema.derived import HEADER as DERIVED_HEADER
 from regkit.schema.interface import COMPANY_ID_PATTERN
 
 from ..exceptions import ApiError
@@ -27,13 +28,17 @@ def check_company_id(company_id: object, *, code: str = "invalid_company_id") ->
 
 
 def get_company(company_id: str) -> Response:
-    """A CompanyV1, 10 credits (20 with ``realtime=true``); ``export=true`` leaves out the source documents."""
+    """A CompanyV1, 10 credits (20 with ``realtime=true``); ``export=true`` leaves out the source documents.
+
+    The record's derived members, where the world derived some (one imported from OffeneRegister), are in the
+    ``X-Regkit-Derived`` header (:mod:`regkit.schema.derived`); no header where it has none."""
     realtime, export = query_flag("realtime"), query_flag("export")
     company_id = check_company_id(company_id)
-    return json_response(
-        charged(
-            companies.get_company(
-                current(), current_user(), company_id, realtime=realtime, export=export, base_url=request.host_url
-            )
+    context = current()
+    company = charged(
+        companies.get_company(
+            context, current_user(), company_id, realtime=realtime, export=export, base_url=request.host_url
         )
     )
+    marks = companies.derived_marks(context, company, realtime=realtime)
+    return json_response(company, headers={DERIVED_HEADER: marks} if marks else None)

@@ -15,7 +15,15 @@ compression dictionary), ``companies``, ``realtime`` and ``insolvencies`` (``id`
 exactly the line of the source file, compressed with a dictionary trained on the first records: :class:`RecordCodec`),
 ``shareholdings`` (in file order, indexed by company and holder), ``former_ids``,
 ``documents`` (id → company id and document), ``persons`` (UUID → details), ``positions`` (a person's
-management positions) and ``websites`` (host → company id).
+management positions), ``websites`` (host → company id), and ``derived`` with ``derived_marks``: the members of
+a company's record that are derived, not the register's, as the ``X-Regkit-Derived`` header of a company lookup
+sends them (:func:`regkit.schema.derived.format_marks`). ``derived_marks`` holds each distinct value once (``n`` →
+text: an imported world has a few dozen, its companies share them), ``derived`` maps a company id to its value's
+``n`` (``WITHOUT ROWID``: about 30 bytes a company); only companies with derived members are in
+it, only in a world that has ``derived.jsonl.gz`` (one imported from OffeneRegister).
+
+The source files are the world's files (:data:`~regkit.local.world.store.WORLD_FILES`) and, where the world has
+it, ``derived.jsonl.gz`` (:data:`OPTIONAL_FILES`): a store is rebuilt when any of them changes.
 
 Where a world's store lives (:func:`ensure_store`): ``DIR/store/`` when it is complete and made from the
 current files; else, for a world directory the user can write (not the bundled world), it is built there; the
@@ -32,6 +40,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -51,6 +60,7 @@ from .store import FORMAT_VERSION, WORLD_FILES, World, bundled_data_dirs, defaul
 
 __all__ = [
     "STORE_FORMAT",
+    "OPTIONAL_FILES",
     "PARALLEL_FROM",
     "SEARCH",
     "StoreError",
@@ -75,8 +85,11 @@ __all__ = [
 
 logger = logging.getLogger("regkit.local.world_store")
 
-#: The version of the store's layout; a store of another version is rebuilt.
-STORE_FORMAT = 4
+#: The version of the store's layout; a store of another version is rebuilt (5: the ``derived`` tables).
+STORE_FORMAT = 5
+#: Files a world may have beside :data:`~regkit.local.world.store.WORLD_FILES` that the store is made from too:
+#: ``derived.jsonl.gz``, per company the members the OffeneRegister import derived (``{"id", "derived": [...]}``).
+OPTIONAL_FILES = ("derived.jsonl.gz",)
 #: The store's directory of search index files (``companies.sqlite``, ``insolvencies.sqlite``, ``persons.sqlite``).
 SEARCH = "search"
 RECORDS = "records.sqlite"
@@ -98,19 +111,26 @@ class StoreError(Exception):
 # -- the source files -----------------------------------------------------------------------------------------
 
 
+def _source_names(data_dir: Path) -> list[str]:
+    """The files the store of the world in ``data_dir`` is made from: its world files, then the optional ones it has."""
+    return [*WORLD_FILES, *(name for name in OPTIONAL_FILES if (data_dir / name).is_file())]
+
+
 def source_stamps(data_dir: Path) -> list[list[Any]]:
-    """``[name, size, mtime_ns]`` of each file of the world in ``data_dir`` (the cheap check of a store)."""
+    """``[name, size, mtime_ns]`` of each file of the world in ``data_dir`` (the cheap check of a store): the world
+    files, then the :data:`OPTIONAL_FILES` it has."""
     stamps = []
-    for name in WORLD_FILES:
+    for name in _source_names(data_dir):
         stat = (data_dir / name).stat()
         stamps.append([name, stat.st_size, stat.st_mtime_ns])
     return stamps
 
 
 def source_digest(data_dir: Path) -> str:
-    """The sha256 (hex) of the world's files in ``data_dir``: their names and contents, in a fixed order."""
+    """The sha256 (hex) of the world's files in ``data_dir``: their names and contents, in a fixed order (the
+    :data:`OPTIONAL_FILES` it has last, so a world without them keeps the digest it had before they existed)."""
     total = hashlib.sha256()
-    for name in WORLD_FILES:
+    for name in _source_names(data_dir):
         digest = hashlib.sha256()
         with (data_dir / name).open("rb") as handle:
             for block in iter(lambda: handle.read(1 << 20), b""):
@@ -159,7 +179,11 @@ CREATE TABLE documents (id TEXT PRIMARY KEY, company_id TEXT NOT NULL, record TE
 CREATE TABLE persons (id TEXT PRIMARY KEY, key TEXT NOT NULL, details TEXT NOT NULL);
 CREATE TABLE positions (seq INTEGER PRIMARY KEY, person_id TEXT NOT NULL, record TEXT NOT NULL);
 CREATE TABLE websites (host TEXT PRIMARY KEY, company_id TEXT NOT NULL);
+CREATE TABLE derived_marks (n INTEGER PRIMARY KEY, marks TEXT NOT NULL);
+CREATE TABLE derived (id TEXT PRIMARY KEY, marks INTEGER NOT NULL) WITHOUT ROWID;
 """
+#: The tables of the records file (a store without one of them is not used).
+_TABLES = frozenset(re.findall(r"CREATE TABLE (\w+)", _SCHEMA))
 _INDEXES = """
 CREATE INDEX shareholdings_company ON shareholdings (company_id, seq);
 CREATE INDEX shareholdings_holder ON shareholdings (holder_id, seq);
@@ -215,7 +239,7 @@ class _Builder:
         self.db.execute("PRAGMA cache_size = -65536")  # 64 MiB: bounded whatever the world's size
         self.db.executescript(_SCHEMA)
         self.db.execute("BEGIN")
-        self.counts = {"companies": 0, "realtime": 0, "insolvencies": 0, "shareholdings": 0}
+        self.counts = {"companies": 0, "realtime": 0, "insolvencies": 0, "shareholdings": 0, "derived": 0}
         self._sql = {
             "companies": "INSERT INTO companies VALUES (?, ?)",
             "realtime": "INSERT INTO realtime VALUES (?, ?)",
@@ -228,6 +252,9 @@ class _Builder:
             "websites": "INSERT INTO websites VALUES (?, ?) ON CONFLICT (host) DO UPDATE "
             "SET company_id = min(company_id, excluded.company_id)",
             "former_ids": "INSERT OR REPLACE INTO former_ids VALUES (?, ?)",
+            "derived_marks": "INSERT INTO derived_marks VALUES (?, ?)",
+            # of two rows of one id (a hand-edited file), the first is kept, as of two records of one id
+            "derived": "INSERT OR IGNORE INTO derived VALUES (?, ?)",
         }
         self.pending: dict[str, list[tuple[Any, ...]]] = {table: [] for table in self._sql}
         self._rows = 0
@@ -284,6 +311,34 @@ class _Builder:
             person_id = proceeding["person_id"]
             self.add("persons", (person_id, person_id.lower(), _compact(details)))
 
+    def derived(self, path: Path) -> None:
+        """The ``derived`` table from ``derived.jsonl.gz`` (``{"id": ..., "derived": [member, ...]}`` per company):
+        each company with derived members, the number of its members' value in ``derived_marks`` (each distinct
+        value written once, as the ``X-Regkit-Derived`` header writes it)."""
+        from regkit.schema.derived import format_marks
+
+        known: dict[tuple[str, ...], int] = {}  # the members as listed → n (0: none), formatted once
+        for number, (_, row) in enumerate(_jsonl_lines(path), 1):
+            try:
+                company_id, members = row["id"], row["derived"]
+                if not isinstance(company_id, str) or not isinstance(members, list):
+                    raise TypeError("not an id and a list")
+                key = tuple(members)
+                n = known.get(key)
+                if n is None:
+                    marks = format_marks(members)
+                    n = known[key] = len(known) + 1 if marks else 0
+                    if n:
+                        self.add("derived_marks", (n, marks))
+            except (KeyError, TypeError, ValueError) as exc:
+                raise ValueError(
+                    f"{path} line {number} is not a company's derived members ({type(exc).__name__}: {exc}); "
+                    "import the world again"
+                ) from None
+            if n:
+                self.add("derived", (company_id, n))
+                self.counts["derived"] += 1
+
     def finish(self, meta: dict[str, Any], source: dict[str, Any]) -> None:
         former = meta.get("former_ids") or {}
         for old, new in former.items():
@@ -329,6 +384,8 @@ def _build_file(
             builder.shareholding(line, row)
         for line, proceeding in _jsonl_lines(data_dir / "insolvencies.jsonl.gz"):
             builder.insolvency(line, proceeding)
+        if (data_dir / OPTIONAL_FILES[0]).is_file():
+            builder.derived(data_dir / OPTIONAL_FILES[0])
         builder.finish(meta, source)
     except BaseException:
         builder.db.close()
@@ -718,8 +775,8 @@ def check_store(store: Path) -> dict[str, Any]:
     """The manifest of a complete, undamaged-looking store directory; :class:`StoreError` otherwise.
 
     Checks what is cheap whatever the size: the manifest, the store format, the size of ``records.sqlite``
-    against the manifest and against the page count in its own header, and that its meta table reads back the
-    manifest's source digest.
+    against the manifest and against the page count in its own header, that it has the tables of the format,
+    and that its meta table reads back the manifest's source digest.
     """
     manifest_path, records = store / MANIFEST, store / RECORDS
     try:
@@ -749,9 +806,13 @@ def check_store(store: Path) -> dict[str, Any]:
     try:
         with sqlite3.connect(f"{records.resolve().as_uri()}?mode=ro&immutable=1", uri=True) as db:
             row = db.execute("SELECT value FROM meta WHERE key = 'source'").fetchone()
+            tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         db.close()
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{records} is damaged ({exc})") from None
+    missing = sorted(_TABLES - tables)
+    if missing:  # a layout of this format's number that is not this format's (a development build)
+        raise StoreError(f"{records} lacks the table(s) {', '.join(missing)} of its format")
     if row is None or json.loads(row[0]).get("sha256") != manifest.get("source", {}).get("sha256"):
         raise StoreError(f"{records} does not belong to its manifest")
     return manifest
@@ -1019,7 +1080,9 @@ class StoredWorld:
 
     ``companies``, ``realtime`` and ``insolvencies`` are read-only mappings (:class:`RecordTable`),
     ``shareholdings`` a read-only sequence; nothing is read before it is asked for. ``meta`` is ``world.json``,
-    its ``former_ids`` a read-only mapping too.
+    its ``former_ids`` a read-only mapping too. ``derived`` maps the id of a company whose record has derived
+    members (a world imported from OffeneRegister) to them, as the ``X-Regkit-Derived`` header sends them
+    (:mod:`regkit.schema.derived`); it holds no other company.
 
     Parameters
     ----------
@@ -1040,6 +1103,22 @@ class StoredWorld:
         self.realtime = RecordTable(self.db, "realtime", counts["realtime"], codec)
         self.insolvencies = RecordTable(self.db, "insolvencies", counts["insolvencies"], codec)
         self.shareholdings = ShareholdingRows(self.db, counts["shareholdings"])
+        self.derived: Lookup[str] = Lookup(self._derived, self._derived_keys, self._derived_count)
+
+    def _derived(self, key: str) -> str:
+        row = self.db.one(
+            "SELECT m.marks FROM derived AS d JOIN derived_marks AS m ON m.n = d.marks WHERE d.id = ?", (key,)
+        )
+        if row is None:
+            raise KeyError(key)
+        return str(row[0])
+
+    def _derived_keys(self) -> Iterator[str]:
+        return (row[0] for row in self.db.stream("SELECT id FROM derived ORDER BY id"))
+
+    def _derived_count(self) -> int:
+        row = self.db.one("SELECT count(*) FROM derived")
+        return int(row[0]) if row else 0
 
     def _former_id(self, key: str) -> str:
         row = self.db.one("SELECT new FROM former_ids WHERE old = ?", (key,))
