@@ -199,7 +199,7 @@ def derived_marks(company: Any) -> frozenset[str]:
     return frozenset()
 
 
-def _marked(companies: Any) -> list[tuple[Mapping[str, Any], frozenset[str]]]:
+def marked_companies(companies: Any) -> list[tuple[Mapping[str, Any], frozenset[str]]]:
     """:func:`~._input.company_list` of ``companies``, each with its :func:`derived_marks`."""
     if is_company(companies):
         return [(as_dict(companies), derived_marks(companies))]
@@ -305,7 +305,7 @@ def _columns(companies: Any, field: str) -> dict[str, list[Any]]:
     entries: list[Any] = []
     check = required("company")
     with check:
-        for company, marks in _marked(companies):
+        for company, marks in marked_companies(companies):
             check.company = cid = company["id"]
             sorted_entries, current, origins = _ordered(company, field)
             n = len(sorted_entries)

@@ -28,9 +28,11 @@ import pandas as pd
 
 from regkit.errors import ArgumentError, unexpected_keyword
 from regkit.schema import ENTITY_TYPES, REPRESENTATION_ROLES
+from regkit.schema.derived import is_derived
 
 from ._columns import BOOL, DATE, STR, Cat, build_frame, iso_date
-from ._input import company_list, required
+from ._input import required
+from .histories import marked_companies
 from .identity import person_key
 from .mandates import mandate_active
 
@@ -44,6 +46,7 @@ SPEC = [
     ("type", Cat(ENTITY_TYPES)),
     ("role", Cat(REPRESENTATION_ROLES)),
     ("start_date", DATE),
+    ("start_date_derived", BOOL),
     ("end_date", DATE),
     ("is_active", BOOL),
     ("authority", STR),
@@ -66,13 +69,18 @@ _EMPTY: Mapping[str, Any] = {}
 
 
 def role_columns(
-    cids: list[str], entries: list[Mapping[str, Any]], day: str | None, use_city: bool = False
+    cids: list[str],
+    entries: list[Mapping[str, Any]],
+    day: str | None,
+    use_city: bool = False,
+    derived_starts: list[bool] | None = None,
 ) -> dict[str, list]:
-    """The columns of :data:`SPEC` for a flat list of representation entries and their companies' ids."""
+    """The columns of :data:`SPEC` for a flat list of representation entries and their companies' ids
+    (``derived_starts``: whether each entry's start date is derived, :func:`role_entries`; default none is)."""
     ids = [e["id"] for e in entries]
     derived = [not (isinstance(i, str) and i) for i in ids]
-    for k, is_derived in enumerate(derived):
-        if is_derived:
+    for k, derived_id in enumerate(derived):
+        if derived_id:
             ids[k] = person_key(entries[k], cids[k], use_city=use_city)
     natural = [e.get("natural_person") or _EMPTY for e in entries]
     legal = [e.get("legal_person") or _EMPTY for e in entries]
@@ -84,6 +92,7 @@ def role_columns(
         "type": [e["type"] for e in entries],
         "role": [e["role"] for e in entries],
         "start_date": [e["start_date"] for e in entries],
+        "start_date_derived": derived_starts if derived_starts is not None else [False] * len(entries),
         "end_date": [e["end_date"] for e in entries],
         "is_active": [is_active_on(e, day) for e in entries],
         "authority": [e["authority"] for e in entries],
@@ -96,18 +105,21 @@ def role_columns(
     }
 
 
-def role_entries(companies: Any) -> tuple[list[str], list[Mapping[str, Any]]]:
-    """Company ids and representation entries of all companies, flat, in order."""
+def role_entries(companies: Any) -> tuple[list[str], list[Mapping[str, Any]], list[bool]]:
+    """Company ids and representation entries of all companies, flat, in order, and whether each entry's start
+    date is derived (a company record's marks, :func:`regkit.frames.histories.derived_marks`)."""
     cids: list[str] = []
     entries: list[Mapping[str, Any]] = []
+    derived: list[bool] = []
     check = required("company")
     with check:
-        for company in company_list(companies):
+        for company, marks in marked_companies(companies):
             check.company = cid = company["id"]
             roles = company["representation"]
             cids.extend([cid] * len(roles))
             entries.extend(roles)
-    return cids, entries
+            derived.extend(is_derived(marks, f"representation[{index}].start_date") for index in range(len(roles)))
+    return cids, entries, derived
 
 
 def representatives(
@@ -132,25 +144,28 @@ def representatives(
     Returns
     -------
     pandas.DataFrame
-        ==============  ==============  ============================================================
-        company_id      str             the company represented
-        id              str             the interface's id, or a derived key (see module docstring);
-                                        equals the person's node id in :func:`regkit.graph.from_companies`
-        id_derived      bool            ``id`` was derived because the interface gave none
-        name            str
-        type            category        natural_person / legal_person
-        role            category        DIRECTOR, PROKURA, SHAREHOLDER, ... (the interface's enum)
-        start_date      datetime64[us]
-        end_date        datetime64[us]  NaT: no end recorded
-        is_active       bool            see ``active_on``
-        authority       str             the individual authority as published (NaN: none recorded)
-        first_name      str             natural persons (NaN otherwise or when null)
-        last_name       str             natural persons
-        date_of_birth   datetime64[us]  natural persons
-        city            str             natural person's city, or the legal person's seat
-        country         str             legal persons: ISO 3166-1 alpha-2
-        legal_name      str             legal persons: ``legal_person.name``
-        ==============  ==============  ============================================================
+        ==================  ==============  ============================================================
+        company_id          str             the company represented
+        id                  str             the interface's id, or a derived key (see module docstring);
+                                            equals the person's node id in :func:`regkit.graph.from_companies`
+        id_derived          bool            ``id`` was derived because the interface gave none
+        name                str
+        type                category        natural_person / legal_person
+        role                category        DIRECTOR, PROKURA, SHAREHOLDER, ... (the interface's enum)
+        start_date          datetime64[us]
+        start_date_derived  bool            the start date is derived, not the register's (an officer without
+                                            one in a world imported from OffeneRegister: the local register
+                                            says so in ``X-Regkit-Derived``); False for the live service
+        end_date            datetime64[us]  NaT: no end recorded (end dates are never derived)
+        is_active           bool            see ``active_on``
+        authority           str             the individual authority as published (NaN: none recorded)
+        first_name          str             natural persons (NaN otherwise or when null)
+        last_name           str             natural persons
+        date_of_birth       datetime64[us]  natural persons
+        city                str             natural person's city, or the legal person's seat
+        country             str             legal persons: ISO 3166-1 alpha-2
+        legal_name          str             legal persons: ``legal_person.name``
+        ==================  ==============  ============================================================
 
     Examples
     --------
@@ -167,9 +182,9 @@ def representatives(
     """
     active_on = _renamed_argument(active_on, deprecated)
     day = None if active_on is None else iso_date(active_on, "active_on")
-    cids, entries = role_entries(company)
+    cids, entries, derived_starts = role_entries(company)
     with required("a representation entry"):
-        columns = role_columns(cids, entries, day, use_city=person_city)
+        columns = role_columns(cids, entries, day, use_city=person_city, derived_starts=derived_starts)
     return build_frame(columns, SPEC)
 
 

@@ -24,7 +24,7 @@ import pytest
 import requests
 
 import regkit
-from regkit.frames import history
+from regkit.frames import history, representatives
 from regkit.frames.histories import FIELDS
 from regkit.local.world.offeneregister import import_offeneregister, sample_file
 from regkit.local.world.world_store import StoredWorld
@@ -105,6 +105,11 @@ def _check_officers(record: Any, source: dict[str, Any]) -> None:
         assert not is_derived(record.derived, f"representation[{index}].end_date")
         assert entry["end_date"] == (officer["end_date"] if _dated(officer.get("end_date")) else None)
     assert real and derived
+    # the officers' frame says it too, row by row in the record's order
+    frame = record.representatives()
+    assert str(frame["start_date_derived"].dtype) == "bool"
+    assert frame["start_date_derived"].tolist() == [not _dated(o.get("start_date")) for o in officers]
+    assert not representatives(record.raw)["start_date_derived"].any()  # a plain dict carries no marks
 
 
 def _check_histories(record: Any) -> None:
@@ -205,6 +210,7 @@ def test_the_bundled_world_marks_nothing(world) -> None:
             frame = record.history(field)
             assert not frame["valid_from_derived"].any() and not frame["valid_to_derived"].any()
             assert str(frame["valid_from_derived"].dtype) == "bool"
+        assert not record.representatives()["start_date_derived"].any()
 
 
 def test_the_marks_follow_each_entry_through_the_sort(company) -> None:
