@@ -7,6 +7,7 @@ Run from the repository root::
     python benchmarks/bench_company_search.py --companies 200000 --queries 300
     python benchmarks/bench_company_search.py --skip-memory   # the index files only
     python benchmarks/bench_company_search.py --skip-memory --keep /tmp/idx   # keep the files, reuse them next time
+    python benchmarks/bench_company_search.py --names ocdata.chunk1.jsonl.bz2 ocdata.chunk3.jsonl.bz2  # long names
 
 Printed side by side, each with its target (issue 24): the in-memory build (the start-up every process paid,
 today's baseline) and the index file's open time in a fresh process (``CompanyIndex.open``), the resident
@@ -17,9 +18,24 @@ regkit reads it (``index_file.MMAP_BYTES`` = 0: pages copied into SQLite's small
 the persons of that world: today's scan over every person (the baseline, as ``search_person`` ran before the
 index, timed on a few queries) beside ``PersonIndex`` (file opened in a fresh process).
 
+Long queries (a full legal name is one query: the query limit, ``MAX_QUERY_TERMS``, is well above the longest real
+names) beside the short ones, in the same run: real full legal names of 11 or more search terms (``long name``:
+the longest names of OffeneRegister files given by ``--names``, current and former, else of the committed sample),
+names of common words (``long name, common words``: "<surname> <trade> und <trade> Verwaltungs- und
+Beteiligungs-Gesellschaft mit beschränkter Haftung & Co. Kommanditgesellschaft", words the index holds as bitmaps
+or reads from long FTS5 lists), and the most the limit allows (``MAX_QUERY_TERMS words``: as many of the index's
+commonest words). Each is a company of the index but the last; the ratio of their p95 to the short text's is
+printed. Then the worst cases (``worst: ...``, target none over 1 s, on 20 queries each): as many spellings of
+common words as a query may have (``gésellschaft``, which FTS5 reads as ``gesellschaft``), one word of as many
+common tokens (``gmbh/co/kg/…``, which FTS5 checks position by position in every name holding them), and one of
+``SEQUENCE_TOKENS`` such tokens (the most a query checks in sequence, as the old limit of 10 terms allowed).
+
 The companies are the bundled world's 5,000, varied: new ids and register numbers, names recombined with
 surnames of the reference lists (real frequencies), cities and postcodes from the reference lists, a former
-name for about one in six. They go through the same :func:`regkit.local.search.company_rows.company_row` and
+name for about one in six; a GmbH's legal form written out for one in eight (``Gesellschaft mit beschränkter
+Haftung``: in two OffeneRegister chunks ``beschränkter`` is in 5 % of the companies, ``GmbH`` in 36 %), a real long
+name for one company in 36 (2.8 % of the real names have more than 10 search terms) and a long name of common
+words for another one in 36. They go through the same :func:`regkit.local.search.company_rows.company_row` and
 :class:`regkit.local.search.company_index.CompanyIndex` the register uses. Measured, index only and end to
 end through the in-process register: free text (surnames, surname + trade, prefixes, very common words,
 cities, register numbers), filters alone (one to three of the served fields), text and filters together, and
@@ -33,8 +49,11 @@ reference list drawn by its real frequency for seven in ten, cities from the ref
 from __future__ import annotations
 
 import argparse
+import bz2
+import collections
 import copy
 import csv
+import functools
 import itertools
 import json
 import math
@@ -59,18 +78,52 @@ from regkit.local.models.person_search import PersonSearch, parse_person_search 
 from regkit.local.register import open_local_register  # noqa: E402
 from regkit.local.search import index_file  # noqa: E402
 from regkit.local.search.company_index import CompanyIndex  # noqa: E402
-from regkit.local.search.company_request import parse_company_search  # noqa: E402
+from regkit.local.search.company_request import AUTOCOMPLETE_MAX_LENGTH, parse_company_search  # noqa: E402
 from regkit.local.search.company_rows import CompanyRow, company_row, wz_parents  # noqa: E402
 from regkit.local.search.person_index import PersonIndex  # noqa: E402
-from regkit.local.search.query import fold, query_terms  # noqa: E402
+from regkit.local.search.query import SEQUENCE_TOKENS, fold, query_terms  # noqa: E402
+from regkit.local.world.offeneregister import sample_file  # noqa: E402
 from regkit.local.world.store import read_world  # noqa: E402
+from regkit.schema.interface import MAX_QUERY_LENGTH, MAX_QUERY_TERMS  # noqa: E402
 
 REFERENCE = ROOT / "data" / "reference"
-TARGETS = {"text": 50.0, "filters": 50.0, "text + filters": 50.0, "autocomplete": 20.0, "person": 50.0}
+LONG_KINDS = ("long name", "long name, common words", f"{MAX_QUERY_TERMS} words")
+#: What the limit allows and the plans like least, timed on WORST_RUNS queries each (target: none over 1 s).
+WORST_KINDS = (
+    f"worst: {MAX_QUERY_TERMS} spellings of common words",
+    f"worst: a word of {MAX_QUERY_TERMS} common tokens",
+    f"worst: a word of {SEQUENCE_TOKENS} common tokens",
+)
+WORST_RUNS = 20
+WORST_TARGET_MS = 1000.0
+TARGETS = {
+    "text": 50.0,
+    "filters": 50.0,
+    "text + filters": 50.0,
+    **dict.fromkeys(LONG_KINDS, 50.0),
+    "autocomplete": 20.0,
+    "autocomplete, long name": 20.0,
+    "person": 50.0,
+    "person, long query": 50.0,
+}
 OPEN_TARGET_S = 1.0
 RSS_BUDGET_MB = 200.0
-COMPANY_KINDS = ("text", "filters", "text + filters")
+COMPANY_KINDS = ("text", "filters", "text + filters", *LONG_KINDS)
+SEARCH_KINDS = (*COMPANY_KINDS, *WORST_KINDS)
 BUNDLED_COMPANIES = 5000
+#: A long name has at least this many search terms (the limit was 10); one company in LONG_EVERY has a real one,
+#: another one in LONG_EVERY one of common words (COMMON_NAME); one GmbH in SPELLED_EVERY writes its form out.
+LONG_TERMS = 11
+LONG_EVERY = 36
+SPELLED_EVERY = 8
+#: Accented spellings of the vowels (FTS5's tokenizer reads each as the vowel).
+ACCENTED = {"a": "àáâã", "e": "èéêë", "i": "ìíîï", "o": "òóôõ", "u": "ùúûũ"}
+#: The long names of the run, beside the index files (a kept index is reused with the names it was built with).
+LONG_NAMES_FILE = "long_names.json"
+COMMON_NAME = (
+    "{surname} {trade} und {other} Verwaltungs- und Beteiligungs-Gesellschaft mit beschränkter Haftung & Co. "
+    "Kommanditgesellschaft"
+)
 
 
 def rss() -> dict[str, float]:
@@ -106,6 +159,22 @@ def weighted(path: Path, limit: int) -> tuple[list[str], list[int]]:
     return [r["value"] for r in rows], [int(r["count"]) for r in rows]
 
 
+def long_names(paths: list[Path]) -> list[str]:
+    """The distinct current and former names of ``LONG_TERMS`` or more search terms in OffeneRegister JSON-lines files
+    (``.bz2`` or plain), in file order."""
+    found: dict[str, None] = {}
+    for path in paths:
+        opener = bz2.open if path.suffix == ".bz2" else open
+        with opener(path, "rt", encoding="utf-8") as handle:
+            for line in handle:
+                record = json.loads(line)
+                former = [p.get("company_name") for p in record.get("previous_names") or ()]
+                for name in (record.get("name"), *former):
+                    if name and len(query_terms(name)) >= LONG_TERMS:
+                        found[name] = None
+    return list(found)
+
+
 def places() -> list[tuple[str, str]]:
     """``(postcode, place)`` of the reference postcode list."""
     with (REFERENCE / "postcodes.csv").open(encoding="utf-8") as handle:
@@ -115,8 +184,10 @@ def places() -> list[tuple[str, str]]:
 class Generator:
     """Varies the world's companies into as many as wanted, deterministically."""
 
-    def __init__(self, world: Any, seed: int = 1):
+    def __init__(self, world: Any, long: list[str], seed: int = 1):
+        self.seed = seed
         self.rng = random.Random(seed)
+        self.long = long
         self.bases = list(world.companies.values())
         self.surnames, self.surname_weights = weighted(REFERENCE / "officer_last_names.csv", 5000)
         self.surname_cumulative = list(itertools.accumulate(self.surname_weights))
@@ -125,12 +196,30 @@ class Generator:
             p["company_id"] for p in world.insolvencies.values() if p.get("company_id") and p.get("has_open_insolvency")
         }
         self.parents = wz_parents()
+        #: The second words of the world's names (trades: ``Bau``, ``Handel``), sorted.
+        self.trades = sorted(
+            {w for c in self.bases for w in c["name"]["name"].split()[1:2] if w.isalpha() and len(w) > 3}
+        )
 
     def name(self, base: dict[str, Any]) -> str:
         words = base["name"]["name"].split()
         if len(words) > 1 and self.rng.random() < 0.7:
             words[0] = self.rng.choices(self.surnames, cum_weights=self.surname_cumulative)[0]
+        if "GmbH" in words and self.rng.random() < 1 / SPELLED_EVERY:
+            words[words.index("GmbH")] = "Gesellschaft mit beschränkter Haftung"
         return " ".join(words)
+
+    def long_name(self, i: int) -> str | None:
+        """Company ``i``'s long name, if it has one: a real one, or one of common words (the same in every
+        process, whatever else was drawn)."""
+        if i % LONG_EVERY == LONG_EVERY - 1 and self.long:
+            return self.long[(i // LONG_EVERY) % len(self.long)]
+        if i % LONG_EVERY == LONG_EVERY // 2:
+            rng = random.Random(i)
+            return COMMON_NAME.format(
+                surname=rng.choice(self.surnames[:500]), trade=rng.choice(self.trades), other=rng.choice(self.trades)
+            )
+        return None
 
     def record(self, i: int) -> dict[str, Any]:
         base = self.bases[i % len(self.bases)]
@@ -141,7 +230,7 @@ class Generator:
         company_id = f"DE-{register_type}-{court_code}-{number}"
         record["id"] = company_id
         record["register"] = {**base["register"], "company_id": company_id, "register_number": number}
-        name = self.name(base)
+        name = self.long_name(i) or self.name(base)
         record["name"] = {**base["name"], "name": name}
         names = [record["name"]]
         if self.rng.random() < 0.17:
@@ -171,7 +260,7 @@ class Queries:
         self.generator = generator
         self.n = n
         bases = generator.bases
-        self.trades = sorted({w for c in bases for w in c["name"]["name"].split()[1:2] if w.isalpha() and len(w) > 3})
+        self.trades = generator.trades
         self.courts = sorted({c["register"]["register_court"] for c in bases})
         self.cities, self.city_weights = weighted(REFERENCE / "officer_cities.csv", 300)
         self.streets = sorted({c["address"]["street"].rsplit(" ", 1)[0] for c in bases if c["address"].get("street")})
@@ -214,8 +303,59 @@ class Queries:
             lambda: {"field": "zip", "keywords": [str(self.rng.randrange(10, 99))]},
         ][kind]()
 
+    def long(self, residue: int) -> str:
+        """The full name of a generated company with a long name (``residue``: which kind, see ``long_name``)."""
+        i = LONG_EVERY * self.rng.randrange(max(1, self.n // LONG_EVERY)) + residue
+        name = self.generator.long_name(i)
+        assert name is not None
+        return name
+
+    def commonest(self) -> list[str]:
+        """As many of the generated names' commonest words as a query may have (and its characters hold), in a
+        random order: the most work the limit allows."""
+        return self.rng.sample(self.common_words, len(self.common_words))
+
+    @functools.cached_property
+    def common_words(self) -> list[str]:
+        fresh = copy.copy(self.generator)
+        fresh.rng = random.Random(self.generator.seed)  # the first names of the index, as they were generated
+        counts = collections.Counter(
+            t for i in range(min(self.n, 20_000)) for t in set(query_terms(fresh.record(i)["name"]["name"]))
+        )
+        words: list[str] = []
+        for word, _ in counts.most_common():
+            if len(words) < MAX_QUERY_TERMS and len(" ".join([*words, word])) <= MAX_QUERY_LENGTH:
+                words.append(word)
+        return words
+
+    def spellings(self) -> list[str]:
+        """Spellings of the commonest words that FTS5 reads as the words (an accent on a vowel), as many as a query
+        may have, in a random order: FTS5 passes over each one's matches unless the plan folds them."""
+        found: list[str] = []
+        for word in self.common_words:
+            for i, letter in enumerate(word):
+                for accented in ACCENTED.get(letter, ""):
+                    found.append(f"{word[:i]}{accented}{word[i + 1 :]}")
+        words: list[str] = []
+        for word in self.rng.sample(found, len(found)):
+            if len(words) < MAX_QUERY_TERMS and len(" ".join([*words, word])) <= MAX_QUERY_LENGTH:
+                words.append(word)
+        return words
+
     def body(self, kind: str) -> dict[str, Any]:
         pagination = {"page": 1 if self.rng.random() < 0.8 else self.rng.randrange(2, 20), "per_page": 10}
+        if kind == WORST_KINDS[0]:
+            return {"query": " ".join(self.spellings())}
+        if kind == WORST_KINDS[1]:  # a sequence no name has, of words most names have
+            return {"query": "/".join(self.rng.choices(self.common_words[:3], k=MAX_QUERY_TERMS))}
+        if kind == WORST_KINDS[2]:
+            return {"query": "/".join(self.rng.choices(self.common_words[:3], k=SEQUENCE_TOKENS))}
+        if kind == "long name":
+            return {"query": self.long(LONG_EVERY - 1), "pagination": {"page": 1, "per_page": 10}}
+        if kind == "long name, common words":
+            return {"query": self.long(LONG_EVERY // 2), "pagination": {"page": 1, "per_page": 10}}
+        if kind in LONG_KINDS:
+            return {"query": " ".join(self.commonest()), "pagination": pagination}
         if kind == "text":
             return {"query": {"value": self.text()}, "pagination": pagination}
         if kind == "filters":
@@ -295,6 +435,20 @@ def person_bodies(catalog: Any, n: int, seed: int = 13) -> list[dict[str, Any]]:
     return [one() for _ in range(n)]
 
 
+def long_person_bodies(n: int, seed: int = 17) -> list[dict[str, Any]]:
+    """Person queries of the most work the limit allows: as many of the commonest first and last names as a query
+    may have (and its characters hold), interleaved, in a random order."""
+    rng = random.Random(seed)
+    surnames, _ = weighted(REFERENCE / "officer_last_names.csv", MAX_QUERY_TERMS)
+    firsts, _ = weighted(REFERENCE / "officer_first_names.csv", MAX_QUERY_TERMS)
+    words: list[str] = []
+    for word in dict.fromkeys(w for pair in zip(firsts, surnames) for w in pair):
+        text = " ".join([*words, word])
+        if len(query_terms(text)) <= MAX_QUERY_TERMS and len(text) <= MAX_QUERY_LENGTH:
+            words.append(word)
+    return [{"query": " ".join(rng.sample(words, len(words)))} for _ in range(n)]
+
+
 def scan_search(people_sorted: tuple[Person, ...], search: PersonSearch) -> tuple[list[str], int]:
     """Today's person search (before the index): every person scanned per request (the baseline row)."""
 
@@ -327,17 +481,20 @@ def scan_search(people_sorted: tuple[Person, ...], search: PersonSearch) -> tupl
 def company_queries(world: Any, generator: Generator, n: int, count: int) -> dict[str, list[Any]]:
     queries = Queries(world, generator, n)
     found: dict[str, list[Any]] = {kind: [queries.body(kind) for _ in range(count)] for kind in COMPANY_KINDS}
+    found.update({kind: [queries.body(kind) for _ in range(min(count, WORST_RUNS))] for kind in WORST_KINDS})
     found["autocomplete"] = [queries.prefix() for _ in range(count)]
+    found["autocomplete, long name"] = [queries.long(LONG_EVERY - 1)[:AUTOCOMPLETE_MAX_LENGTH] for _ in range(count)]
     return found
 
 
 def time_companies(index: CompanyIndex, bodies: dict[str, list[Any]]) -> dict[str, tuple[float, float, float]]:
     results = {}
-    for kind in COMPANY_KINDS:
+    for kind in SEARCH_KINDS:
         parsed = [parse_company_search(body) for body in bodies[kind]]
-        timed(index.search, parsed[:20])
+        timed(index.search, parsed[:20] if kind in COMPANY_KINDS else parsed[:1])
         results[kind] = percentiles(timed(index.search, parsed))
-    results["autocomplete"] = percentiles(timed(lambda prefix: index.autocomplete(prefix, 10), bodies["autocomplete"]))
+    for kind in ("autocomplete", "autocomplete, long name"):
+        results[kind] = percentiles(timed(lambda prefix: index.autocomplete(prefix, 10), bodies[kind]))
     return results
 
 
@@ -346,7 +503,8 @@ def child(args: argparse.Namespace) -> int:
     index_file.MMAP_BYTES = args.mmap
     world = read_world()
     if args.child == "companies":
-        bodies = company_queries(world, Generator(world), args.companies, args.queries)
+        long = json.loads(args.long.read_text(encoding="utf-8"))
+        bodies = company_queries(world, Generator(world, long), args.companies, args.queries)
         before = rss()
         started = time.perf_counter()
         index: Any = CompanyIndex.open(args.index)
@@ -355,13 +513,17 @@ def child(args: argparse.Namespace) -> int:
         times = time_companies(index, bodies)
     else:
         persons = [parse_person_search(body) for body in person_bodies(load_catalog(world), args.queries)]
+        long_persons = [parse_person_search(body) for body in long_person_bodies(args.queries)]
         before = rss()
         started = time.perf_counter()
         index = PersonIndex.open(args.index)
         opened = time.perf_counter() - started
         after_open = rss()
         timed(index.search, persons[:20])
-        times = {"person": percentiles(timed(index.search, persons))}
+        times = {
+            "person": percentiles(timed(index.search, persons)),
+            "person, long query": percentiles(timed(index.search, long_persons)),
+        }
     print(json.dumps({"open": opened, "rss": [before, after_open, rss()], "times": times}))
     index.close()
     return 0
@@ -369,6 +531,7 @@ def child(args: argparse.Namespace) -> int:
 
 def in_child(kind: str, path: Path, args: argparse.Namespace, mmap: int = 0) -> dict[str, Any]:
     command = [sys.executable, __file__, "--child", kind, "--index", str(path), "--mmap", str(mmap)]
+    command += ["--long", str(path.with_name(LONG_NAMES_FILE))]
     command += ["--companies", str(args.companies), "--queries", str(args.queries)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
@@ -377,7 +540,7 @@ def in_child(kind: str, path: Path, args: argparse.Namespace, mmap: int = 0) -> 
 
 def row(name: str, before: str, after: str, mapped: str, target: str, ok: bool | None) -> None:
     verdict = "" if ok is None else ("ok" if ok else "MISSED")
-    print(f"{name:<42} {before:>21} {after:>21} {mapped:>21}   {target:<12} {verdict}")
+    print(f"{name:<58} {before:>21} {after:>21} {mapped:>21}   {target:<12} {verdict}")
 
 
 def ms(values: tuple[float, float, float] | list[float]) -> str:
@@ -402,16 +565,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--persons", type=int, help="persons (default: as many per company as the bundled world)")
     parser.add_argument("--skip-memory", action="store_true", help="leave out the in-memory and scan baselines")
     parser.add_argument("--keep", type=Path, help="directory to keep the index files in (reused when present)")
+    parser.add_argument(
+        "--names",
+        type=Path,
+        nargs="+",
+        help="OffeneRegister JSON-lines files (.jsonl or .jsonl.bz2) whose names of 11 or more search terms become "
+        "long-named companies and long queries (default: the committed sample; a kept index keeps its names)",
+    )
     parser.add_argument("--child", choices=["companies", "persons"], help=argparse.SUPPRESS)
     parser.add_argument("--index", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--mmap", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--long", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         return child(args)
     world = read_world()
     catalog = load_catalog(world)
     persons_n = args.persons or math.ceil(len(catalog.people) * args.companies / BUNDLED_COMPANIES)
-    bodies = company_queries(world, Generator(world), args.companies, args.queries)
     memory: dict[str, Any] = {}
     generated = built = persons_built = scan_n = None
     scan = None
@@ -419,8 +589,15 @@ def main(argv: list[str] | None = None) -> int:
         directory = args.keep or Path(temporary)
         directory.mkdir(parents=True, exist_ok=True)
         path, person_path = directory / "companies.sqlite", directory / "persons.sqlite"
+        names_path = directory / LONG_NAMES_FILE
+        if path.exists() and names_path.exists():  # the long names the kept index was built with
+            long = json.loads(names_path.read_text(encoding="utf-8"))
+        else:
+            long = long_names(args.names or [sample_file()])
+            names_path.write_text(json.dumps(long, ensure_ascii=False), encoding="utf-8")
+        bodies = company_queries(world, Generator(world, long), args.companies, args.queries)
         if not path.exists():
-            generator = Generator(world)
+            generator = Generator(world, long)
             started = time.perf_counter()
             rows = list(generator.rows(args.companies))
             generated = time.perf_counter() - started
@@ -441,24 +618,28 @@ def main(argv: list[str] | None = None) -> int:
         mapped = in_child("companies", path, args, mmap=2**34)
         index = CompanyIndex.open(path)
         http: dict[str, tuple[float, float, float]] = {}
-        catalog._company_index = index  # serve the generated companies instead of the world's
+        # serve the generated companies instead of the world's: the register's catalog is this one (one per world
+        # object), and a search index put in its built indexes before the first search is the one searched
+        catalog._search.built["companies"] = index
         register = open_local_register(world=world, state_path=directory / "state.sqlite", rate_limit=None)
+        assert register.context.catalog.company_index is index, "the register would search the world's companies"
         session = register.session("demo-paid")
         search_url = f"{register.base_url}/v1/search/company"
         complete_url = f"{register.base_url}/v1/autocomplete/company"
-        for kind in COMPANY_KINDS:
+        for kind in SEARCH_KINDS:
             http[kind] = percentiles(
                 timed(lambda body: session.post(search_url, json=body).raise_for_status(), bodies[kind])
             )
-        http["autocomplete"] = percentiles(
-            timed(
-                lambda prefix: session.get(complete_url, params={"query": prefix}).raise_for_status(),
-                bodies["autocomplete"],
+        for kind in ("autocomplete", "autocomplete, long name"):
+            http[kind] = percentiles(
+                timed(
+                    lambda prefix: session.get(complete_url, params={"query": prefix}).raise_for_status(),
+                    bodies[kind],
+                )
             )
-        )
         register.close()
         index.close()
-        catalog._company_index = None
+        catalog._search.built.pop("companies")
         (directory / "state.sqlite").unlink(missing_ok=True)
 
         if not person_path.exists():
@@ -488,7 +669,7 @@ def main(argv: list[str] | None = None) -> int:
         + (f", built in {persons_built:.0f} s" if persons_built is not None else "")
     )
     print(
-        f"\n{'measurement (ms: p50 / p95 / max)':<42} {'in memory (today)':>21} {'index file':>21} "
+        f"\n{'measurement (ms: p50 / p95 / max)':<58} {'in memory (today)':>21} {'index file':>21} "
         f"{'file, memory-mapped':>21}   target"
     )
     row(
@@ -508,19 +689,19 @@ def main(argv: list[str] | None = None) -> int:
         f"<= {RSS_BUDGET_MB:.0f} MB",
         total <= RSS_BUDGET_MB,
     )
-    for kind in (*COMPANY_KINDS, "autocomplete"):
-        target = TARGETS[kind]
-        p95 = disk["times"][kind][1]
+    for kind in (*SEARCH_KINDS, "autocomplete", "autocomplete, long name"):
+        worst = kind in WORST_KINDS
         row(
             f"{kind}, index",
             ms(memory["times"][kind]) if memory else "-",
             ms(disk["times"][kind]),
             ms(mapped["times"][kind]),
-            f"p95 <= {target:.0f}",
-            p95 <= target,
+            f"max <= {WORST_TARGET_MS:.0f}" if worst else f"p95 <= {TARGETS[kind]:.0f}",
+            disk["times"][kind][2] <= WORST_TARGET_MS if worst else disk["times"][kind][1] <= TARGETS[kind],
         )
     for kind, values in http.items():
-        row(f"{kind}, in-process HTTP", "", ms(values), "", f"p95 <= {TARGETS[kind]:.0f}", None)
+        target = f"max <= {WORST_TARGET_MS:.0f}" if kind in WORST_KINDS else f"p95 <= {TARGETS[kind]:.0f}"
+        row(f"{kind}, in-process HTTP", "", ms(values), "", target, None)
     row(
         "person search (scan today / index)",
         ms(scan) + f" ({scan_n})" if scan else "-",
@@ -529,8 +710,34 @@ def main(argv: list[str] | None = None) -> int:
         f"p95 <= {TARGETS['person']:.0f}",
         person_disk["times"]["person"][1] <= TARGETS["person"],
     )
+    row(
+        "person search, long query",
+        "",
+        ms(person_disk["times"]["person, long query"]),
+        ms(person_mapped["times"]["person, long query"]),
+        f"p95 <= {TARGETS['person, long query']:.0f}",
+        person_disk["times"]["person, long query"][1] <= TARGETS["person, long query"],
+    )
     row("person index open, s", "", f"{person_disk['open']:.3f}", f"{person_mapped['open']:.3f}", "", None)
     row("person RSS added, MB: open, searched", "", added(person_disk)[0], added(person_mapped)[0], "", None)
+    print(f"\nlong queries beside short ones (p95, index file; {len(long):,} real long names)")
+    shapes = {
+        **{kind: [query_terms(body["query"]) for body in bodies[kind]] for kind in (*LONG_KINDS, *WORST_KINDS)},
+        "autocomplete, long name": [query_terms(prefix) for prefix in bodies["autocomplete, long name"]],
+        "person, long query": [query_terms(body["query"]) for body in long_person_bodies(args.queries)],
+    }
+    for kind, short in [
+        *((kind, "text") for kind in (*LONG_KINDS, *WORST_KINDS)),
+        ("autocomplete, long name", "autocomplete"),
+        ("person, long query", "person"),
+    ]:
+        measured = person_disk if kind.startswith("person") else disk
+        counts = sorted(len(terms) for terms in shapes[kind])
+        ratio = measured["times"][kind][1] / measured["times"][short][1]
+        print(
+            f"  {kind:<42} {counts[0]}-{counts[-1]} terms (median {counts[len(counts) // 2]}): "
+            f"p95 {measured['times'][kind][1]:.1f} ms, {ratio:.1f} x {short!r} ({measured['times'][short][1]:.1f} ms)"
+        )
     return 0
 
 

@@ -264,7 +264,8 @@ def query(value: Any) -> str | None:
     sendable(value, "query")
     limits = (
         f"at most {api.MAX_QUERY_LENGTH} characters and {api.MAX_QUERY_TERMS} search terms (runs of letters "
-        "or digits); narrow the search with filters instead"
+        "or digits), more than the longest company names have; search for fewer, distinctive words, or narrow "
+        "the search with filters"
     )
     if len(value) > api.MAX_QUERY_LENGTH:
         raise _fail(f"query is {len(value):,} characters long", limits)

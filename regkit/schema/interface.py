@@ -274,12 +274,17 @@ PER_PAGE_DEFAULT = 10
 PER_PAGE_MIN = 1
 PER_PAGE_MAX = 100
 
-# Limits of one insolvency search (ours: they keep every search well under a second; the OpenAPI
-# document states them too, and both the register and the client enforce them).
+# Limits of one search: insolvency, company and person (ours: they bound a search's work, and keep every search
+# well under a second; the OpenAPI document states them too, and both the register and the client enforce them).
+# The query's are well above the longest real company names: of 267,477 current and former names of 200,000
+# OffeneRegister companies, the longest has 69 search terms and 528 characters (one in a thousand has more than
+# 19 terms or 151 characters), and a full legal name must find its company. A search term costs a vocabulary lookup
+# and a bitmap or an FTS5 phrase, and a query checks at most 10 terms in sequence (regkit.local.search.query):
+# benchmarks/bench_company_search.py times full legal names and the worst queries these limits allow.
 #: Longest free text, in characters.
-MAX_QUERY_LENGTH = 256
+MAX_QUERY_LENGTH = 1024
 #: Most search terms (runs of letters or digits: ``12 IN 345/24`` has four) in the free text.
-MAX_QUERY_TERMS = 10
+MAX_QUERY_TERMS = 128
 #: Most filters in one search.
 MAX_FILTERS = 32
 #: Most entries of one filter's ``values`` or ``keywords``.

@@ -35,7 +35,8 @@ def search_company(
 
 def autocomplete_company(context: RegisterContext, user: User, query: str) -> dict[str, Any]:
     """The first companies a validated query finds, best first (at most ``AUTOCOMPLETE_LIMIT``), free; none for
-    a text without a letter or digit or with more search terms than any name has."""
+    a text without a letter or digit or with more search terms than a query may have
+    (:data:`~regkit.schema.interface.MAX_QUERY_TERMS`)."""
     if completes_nothing(query):
         return {"results": []}
     return {"results": context.catalog.company_index.autocomplete(query, AUTOCOMPLETE_LIMIT)}

@@ -201,9 +201,9 @@ def parse_autocomplete_query(values: list[str]) -> str:
     """Validate the ``query`` parameters of an autocomplete request (as ``request.args.getlist`` gives them) and
     return the text to complete, blanks around it removed.
 
-    The length is counted as sent, as the interface document states it. A text without a letter or digit, or
-    with more than ``MAX_QUERY_TERMS`` search terms (more than any name of the register has), is valid and
-    completes nothing (:func:`completes_nothing`).
+    The length is counted as sent, as the interface document states it. A text without a letter or digit is valid
+    and completes nothing (:func:`completes_nothing`); a long name completes like a short one (200 characters hold
+    at most 100 search terms, fewer than a search's ``MAX_QUERY_TERMS``).
 
     Raises
     ------
@@ -228,7 +228,8 @@ def parse_autocomplete_query(values: list[str]) -> str:
 
 
 def completes_nothing(query: str) -> bool:
-    """Whether an autocomplete text can match no name: no letter or digit, or more than ``MAX_QUERY_TERMS``
-    search terms."""
+    """Whether an autocomplete text is answered with no names without a search: it has no letter or digit, or more
+    search terms than a search takes (``MAX_QUERY_TERMS``: none of :data:`AUTOCOMPLETE_MAX_LENGTH` characters has
+    as many; the bound on the work stays should the length grow)."""
     terms = query_terms(query)
     return not terms or len(terms) > MAX_QUERY_TERMS

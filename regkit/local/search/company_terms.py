@@ -12,9 +12,17 @@ The words and their counts (table ``company_terms``) and the bitmaps (table ``co
 index database: a plan looks words up by SQL and reads the bitmaps it uses (``np.frombuffer`` of the stored
 bytes), so opening an index reads only the list of keys with bitmaps.
 
-Only words of ASCII letters and digits are looked up (after :func:`~regkit.local.search.query.fold`): for them
-the tokenizer (``unicode61 remove_diacritics 2``) changes nothing, so a vocabulary entry is exactly what FTS5
-would match. Any other phrase goes to FTS5 as it is.
+Only words of ASCII letters and digits are looked up (after :func:`~regkit.local.search.query.fold`, and with the
+letters the tokenizer folds written folded: ``société`` is ``societe``, :func:`~regkit.local.search.query.fts_folded`):
+for them the tokenizer (``unicode61 remove_diacritics 2``) changes nothing, so a vocabulary entry is exactly what
+FTS5 would match. Any other phrase (``søren``) goes to FTS5 as it is.
+
+A query may be a full legal name (up to :data:`~regkit.schema.interface.MAX_QUERY_TERMS` search terms), many of
+its words common ("Gesellschaft mit beschränkter Haftung und Co. Kommanditgesellschaft"): a plan lists its
+bitmaps rarest word first, and the bitmaps are combined packed (a byte holds eight companies), rarest first,
+stopping as soon as no company is left; a match is tested against them one bitmap at a time, only the candidates
+still standing, and the rest are not read once none is. The work is then bounded by the number of common words
+the index has, not by the words of the query.
 """
 
 from __future__ import annotations
@@ -79,6 +87,8 @@ class CompanyPlan:
     unions: list[tuple[list[str], str | None]] = field(default_factory=list)
     phrases: list[Phrase] = field(default_factory=list)
     empty: bool = False
+    #: Companies holding each word of :attr:`dense` (its text anywhere); a prefix (``"ab*"``) is not counted.
+    counts: dict[str, int] = field(default_factory=dict)
 
     @property
     def expression(self) -> str:
@@ -98,6 +108,11 @@ def rowids(conn: sqlite3.Connection, expression: str) -> np.ndarray:
 def bits(packed: np.ndarray, positions: np.ndarray) -> np.ndarray:
     """Whether each position is set in a ``np.packbits`` bitmap."""
     return ((packed[positions >> 3] >> (7 - (positions & 7))) & 1).astype(bool)
+
+
+def _set(packed: np.ndarray, positions: np.ndarray) -> None:
+    """Set the bits of ``positions`` in a ``np.packbits`` bitmap, in place."""
+    np.bitwise_or.at(packed, positions >> 3, np.left_shift(1, 7 - (positions & 7)).astype(np.uint8))
 
 
 def _bit(packed: np.ndarray, position: int) -> bool:
@@ -229,14 +244,18 @@ class CompanyTerms:
         return dense, " OR ".join(f'"{t}"' for t, _ in rare) or None
 
     def plan(self, conn: sqlite3.Connection, phrases: list[Phrase]) -> CompanyPlan:
-        """Split ``phrases`` (all must match) into bitmap keys, unions and FTS5 phrases."""
+        """Split ``phrases`` (all must match) into bitmap keys, unions and FTS5 phrases; the bitmap keys and the
+        FTS5 phrases rarest first (by the fewest companies any of their words is in; prefixes and phrases of letters
+        the vocabulary does not hold last), so that FTS5's intersection is led by its rarest phrase."""
         plan = CompanyPlan()
+        fewest: dict[Phrase, int] = {}  # an FTS5 phrase: the fewest companies any of its words is in
         for phrase in phrases:
             if not all(_ASCII.match(t) for t in phrase.tokens):
-                plan.phrases.append(phrase)  # FTS5 folds it further (diacritics): no vocabulary lookup
+                plan.phrases.append(phrase)  # a letter FTS5 keeps (ø): no vocabulary lookup
                 continue
             *exact, last = phrase.tokens
-            if any(self.docs(conn, t) == 0 for t in dict.fromkeys(exact)):
+            counts = [self.docs(conn, t) for t in dict.fromkeys(exact)]
+            if 0 in counts:
                 return CompanyPlan(empty=True)
             union = None
             if phrase.prefix:
@@ -248,43 +267,69 @@ class CompanyTerms:
                     return CompanyPlan(empty=True)
                 if len(found) == 1:  # the prefix stands for one word: ask for that word
                     phrase = Phrase((*exact, found[0][0]))
+                    plan.counts[found[0][0]] = found[0][1]
+                    counts.append(found[0][1])
                 elif wants_union and len(found) < limit:
                     union = self._union(found)
                 key = phrase.tokens[-1] if not phrase.prefix else last + "*"
-            elif self.docs(conn, last) == 0:
+            elif (docs := self.docs(conn, last)) == 0:
                 return CompanyPlan(empty=True)
             else:
                 key = last
+                plan.counts[key] = docs
+                counts.append(docs)
             if not exact and key in self.keys:
-                plan.dense.append(key)
+                if key not in plan.dense:  # "Handelsgesellschaft Handelsges": the prefix stands for the same word
+                    plan.dense.append(key)
             elif union is not None:
                 plan.unions.append(union)
             else:
                 plan.phrases.append(phrase)
+                fewest[phrase] = min(counts, default=self.size)
+        plan.dense.sort(key=lambda key: plan.counts.get(key, self.size))  # rarest first, the prefixes last (stable)
+        plan.phrases.sort(key=lambda phrase: fewest.get(phrase, self.size + 1))
         return plan
 
     def mask(self, conn: sqlite3.Connection, plan: CompanyPlan, which: int) -> np.ndarray:
         """The companies every bitmap key and union of ``plan`` selects, over all positions."""
-        selected = np.ones(self.size, dtype=bool)
+        return np.unpackbits(self.packed_mask(conn, plan, which), count=self.size).view(bool)
+
+    def packed_mask(self, conn: sqlite3.Connection, plan: CompanyPlan, which: int) -> np.ndarray:
+        """:meth:`mask` as a ``np.packbits`` bitmap: the bitmaps ANDed packed, in the plan's order (rarest first),
+        the unions after them; the rest is not read once no company is left."""
+        selected: np.ndarray | None = None
         for key in plan.dense:
-            selected &= self.bitmap(conn, key, which)
+            packed = self.packed(conn, key, which)
+            selected = packed.copy() if selected is None else np.bitwise_and(selected, packed, out=selected)
+            if not selected.any():
+                return selected
         for keys, rare in plan.unions:
-            union = np.logical_or.reduce([self.bitmap(conn, k, which) for k in keys])
+            union = np.bitwise_or.reduce([self.packed(conn, k, which) for k in keys])
             if rare is not None:
-                union[rowids(conn, in_column(rare, which)) - 1] = True
-            selected &= union
-        return selected
+                _set(union, rowids(conn, in_column(rare, which)) - 1)
+            selected = union if selected is None else np.bitwise_and(selected, union, out=selected)
+            if not selected.any():
+                return selected
+        return selected if selected is not None else np.packbits(np.ones(self.size, dtype=bool))
 
     def member(self, conn: sqlite3.Connection, plan: CompanyPlan, found: np.ndarray, which: int) -> np.ndarray:
-        """Which of the rowids ``found`` every bitmap key and union of ``plan`` selects."""
-        selected = np.ones(found.size, dtype=bool)
+        """Which of the rowids ``found`` every bitmap key and union of ``plan`` selects (each bitmap tested on the
+        rowids still selected, in the plan's order; the rest is not read once none is)."""
+        standing = np.arange(found.size)  # indices into found of the rowids every bitmap so far selects
         for key in plan.dense:
-            selected &= bits(self.packed(conn, key, which), found - 1)
+            if standing.size == 0:
+                break
+            standing = standing[bits(self.packed(conn, key, which), found[standing] - 1)]
         for keys, rare in plan.unions:
-            union = np.logical_or.reduce([bits(self.packed(conn, k, which), found - 1) for k in keys])
+            if standing.size == 0:
+                break
+            candidates = found[standing]
+            union = np.logical_or.reduce([bits(self.packed(conn, k, which), candidates - 1) for k in keys])
             if rare is not None:
-                union |= np.isin(found, rowids(conn, in_column(rare, which)))
-            selected &= union
+                union |= np.isin(candidates, rowids(conn, in_column(rare, which)))
+            standing = standing[union]
+        selected = np.zeros(found.size, dtype=bool)
+        selected[standing] = True
         return selected
 
     def test(self, conn: sqlite3.Connection, plan: CompanyPlan, which: int) -> Callable[[int], bool]:

@@ -3,7 +3,9 @@
 Every malformed body is an :class:`~regkit.local.exceptions.ApiError` with status 400: unknown members,
 wrong types, unknown filter fields, a filter with none or several ways of matching, values outside an
 enum, bad dates, pagination out of bounds, and anything past the limits below (also in the OpenAPI
-document: ``maxLength``, ``maxItems``, ``maximum``), which keep every search well under a second.
+document: ``maxLength``, ``maxItems``, ``maximum``, ``x-regkit-max-terms``), which bound a search's work and keep
+every search well under a second. The query's limits are well above the longest company names (a full legal name
+is one query; :data:`~regkit.schema.interface.MAX_QUERY_TERMS`).
 An integer-valued number (``33.0``) is an integer, as in JSON Schema.
 """
 
@@ -155,7 +157,8 @@ def _parse_filter(item: Any) -> list[Filter]:
 
 _QUERY_LIMITS = (
     f"a query takes at most {MAX_QUERY_LENGTH} characters and {MAX_QUERY_TERMS} search terms "
-    "(runs of letters or digits); narrow the search with filters instead"
+    "(runs of letters or digits), more than the longest company names have; search for fewer, distinctive words, "
+    "or narrow the search with filters"
 )
 
 

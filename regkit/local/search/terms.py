@@ -12,9 +12,10 @@ With it, :meth:`Vocabulary.plan` splits a query's phrases into
   words is in) that chooses between probing filtered proceedings and reading text matches;
 - **nothing**: a word the index does not hold matches nothing, answered without a lookup.
 
-Only words of ASCII letters and digits are looked up (after :func:`~regkit.local.search.query.fold`): for them the
-FTS5 tokenizer (``unicode61 remove_diacritics 2``) changes nothing, so a vocabulary entry is exactly what
-FTS5 would match. Any other phrase goes to FTS5 as it is, with no estimate.
+Only words of ASCII letters and digits are looked up (after :func:`~regkit.local.search.query.fold`, and with the
+letters the tokenizer folds written folded: ``josé`` is ``jose``, :func:`~regkit.local.search.query.fts_folded`): for
+them the FTS5 tokenizer (``unicode61 remove_diacritics 2``) changes nothing, so a vocabulary entry is exactly what
+FTS5 would match. Any other phrase (``søren``) goes to FTS5 as it is, with no estimate.
 """
 
 from __future__ import annotations
@@ -147,8 +148,11 @@ class Vocabulary:
         return dense, " OR ".join(f'"{t}"' for t in rare) if rare else None
 
     def plan(self, phrases: Sequence[Phrase]) -> TextPlan:
-        """Split ``phrases`` (all must match) into bitmaps, unions and FTS5 phrases; see the module docstring."""
+        """Split ``phrases`` (all must match) into bitmaps, unions and FTS5 phrases; see the module docstring. The
+        FTS5 phrases rarest first (by the fewest proceedings any of their words is in; phrases the vocabulary cannot
+        count last), so that FTS5's intersection is led by its rarest phrase."""
         plan = TextPlan()
+        fewest: dict[Phrase, int] = {}
         for phrase in phrases:
             if not all(_ASCII.match(t) for t in phrase.tokens):
                 plan.phrases.append(phrase)
@@ -175,4 +179,6 @@ class Vocabulary:
             else:
                 plan.phrases.append(phrase)
                 plan.estimate = min(counts) if plan.estimate is None else min(plan.estimate, min(counts))
+                fewest[phrase] = min(counts)
+        plan.phrases.sort(key=lambda phrase: fewest.get(phrase, self.size + 1))
         return plan
