@@ -85,8 +85,11 @@ def _query(query: Any) -> tuple[str, ...]:
         raise _bad("invalid_query", f"The query may have at most {MAX_QUERY_LENGTH} characters.")
     terms = tuple(query_terms(query))
     if len(terms) > MAX_QUERY_TERMS:
-        raise _bad("invalid_query", f"The query may have at most {MAX_QUERY_TERMS} search terms (runs of letters or digits): "
-            "search for fewer, distinctive words.")
+        raise _bad(
+            "invalid_query",
+            f"The query may have at most {MAX_QUERY_TERMS} search terms (runs of letters or digits): "
+            "search for fewer, distinctive words.",
+        )
     return terms
 
 
