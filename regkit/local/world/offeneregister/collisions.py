@@ -69,11 +69,14 @@ class Resolution:
         Sorted runs of the companies kept apart under new ids.
     renamed : dict
         ``(id, line)`` → the new id of a line kept apart (for linking company officers).
+    shared : int
+        How many ids more than one line had.
     """
 
     groups: Path
     apart: list[Path] = field(default_factory=list)
     renamed: dict[tuple[str, int], str] = field(default_factory=dict)
+    shared: int = 0
 
 
 def apart_id(company_id: str, taken: set[str]) -> str:
@@ -116,6 +119,7 @@ def resolve(
         for entry in _with_end(entries):
             if group and (entry is None or entry[0] != group[0][0]):
                 if len(group) > 1:
+                    resolution.shared += 1
                     resolved = _resolve_group(group, report, resolution.renamed)
                     # a record that is not its first line's (merged with more, or renamed) is indexed as resolved
                     rows.extend(

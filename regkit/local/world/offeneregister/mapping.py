@@ -363,7 +363,10 @@ def former_registrar(attributes: dict[str, Any]) -> str:
     named = str(attributes.get("former_registrar") or "").strip()
     if named:
         return named
-    match = _FORMER.search(str(attributes.get("native_company_number") or ""))
+    native = attributes.get("native_company_number")
+    if not isinstance(native, str) or "früher" not in native:  # a substring test per record, not a regex
+        return ""
+    match = _FORMER.search(native)
     return match["court"].strip() if match else ""
 
 
