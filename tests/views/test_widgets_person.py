@@ -12,6 +12,7 @@ import matplotlib
 import pandas as pd
 from widgets_support import UUID, table_rows, visible_text
 
+from regkit.schema.interface import MAX_QUERY_LENGTH
 from regkit.schema.labels import ROLE_LABELS
 from regkit.widgets import PersonExplorer
 from regkit.widgets import person_chart as chart
@@ -48,7 +49,7 @@ def test_an_explorer_is_a_vbox_that_says_what_search_costs(client: Any) -> None:
     explorer.query.value = "Schaber"
     assert "Search 'Schaber': 10 credits." in explorer.cost.value
     assert explorer.search_button.description == "Search (10 credits)" and client.requests_sent == 0
-    explorer.query.value = "x" * 300
+    explorer.query.value = "x" * (MAX_QUERY_LENGTH + 1)  # past the query limit: refused before anything is sent
     assert "regkit-error" in explorer.cost.value and explorer.search_button.disabled
     explorer.search_button.click()
     assert client.requests_sent == 0
