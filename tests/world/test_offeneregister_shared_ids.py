@@ -163,7 +163,15 @@ def test_the_same_company_twice_is_merged_with_the_names_and_officers_of_both(tm
         },
         {"name": "Ohne Datum", "position": "Geschäftsführer", "other_attributes": {"city": "Bonn"}, "type": "person"},
     ]
-    lines = [_line(first), _line(records[0] if records[0] is not first else records[1]), _line(second)]
+    undated = {
+        "name": "Ohne Datum",
+        "position": "Geschäftsführer",
+        "other_attributes": {"city": "Bonn"},
+        "type": "person",
+    }
+    other = records[0] if records[0] is not first else records[1]
+    first = _copy(first, officers=[*first["officers"], undated])  # in both lines, each with its own derived start
+    lines = [_line(first), _line(other), _line(second)]
     imported = import_offeneregister(write_lines(tmp_path / "src.jsonl", lines, compress=False), tmp_path / "w")
     world = read_world(imported.directory)
     assert len(world.companies) == 2
@@ -174,6 +182,7 @@ def test_the_same_company_twice_is_merged_with_the_names_and_officers_of_both(tm
     assert {o["name"] for o in first["officers"]} | {"Erika Mustermann", "Ohne Datum"} <= officers
     assert merged["incorporated_at"] == "1990-02-01"  # the earliest date of both lines
     assert all(n["start_date"] == "1990-02-01" for n in merged["names"])
+    assert [e["name"] for e in merged["representation"]].count("Ohne Datum") == 1  # one officer, not two
     undated = next(e for e in merged["representation"] if e["name"] == "Ohne Datum")
     assert undated["start_date"] == "1990-02-01"
     derived = collisions_derived(imported.directory)[merged["id"]]

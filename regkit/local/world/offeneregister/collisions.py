@@ -7,13 +7,13 @@ no longer meet. Lines that still share an id are told apart by their names:
 - **The same company** when a name of one (current or former, folded as company names are matched,
   :func:`~.mapping.company_key`'s rule) is a name of the other: a record listed twice, or listed again after a
   rename. They become one company: the record of the first line of the file, with the names the others add as
-  former names (before its own), the officers the others add (an officer equal in name, role and dates is once),
-  and the earliest incorporation date of them all (the derived dates that were the first record's incorporation
+  former names (before its own), the officers the others add (an officer equal in name, role and dates is once;
+  a start date derived from a line's own incorporation date counts as none), and the earliest incorporation date of them all (the derived dates that were the first record's incorporation
   date move with it). Counted as ``merged`` and listed (line, id, the line merged into).
 - **Different companies** otherwise. The first line's company keeps the id; each other company gets the id with
   a suffix the register never writes, ``ZA``, ``ZB``, … after the number (``DE-GnR-M1103-101`` →
-  ``DE-GnR-M1103-101ZA``; a number that has letters already keeps its first: ``53EC`` → ``53EZA`` is too long
-  for the id's two letters, so it becomes ``53ZA``); ``register.register_number`` stays the register's, so a
+  ``DE-GnR-M1103-101ZA``; letters the number has give way, as the id takes two: ``53EC`` → ``53ZA``);
+  ``register.register_number`` stays the register's, so a
   search by number finds them all. Counted as ``kept_apart`` and listed (line, the id it would have had, the id
   it has, the names).
 
@@ -258,10 +258,11 @@ def _merge(company: _Company, record: dict[str, Any], derived: list[str]) -> Non
     known = {_fold(entry["name"]) for entry in base["names"]}
     added = [dict(entry) for entry in record["names"] if _fold(entry["name"]) not in known]
     base["names"][:0] = added
-    seen = {_officer_key(entry) for entry in base["representation"]}
+    seen = set(_officer_keys(base["representation"], company.derived))
     moved = {}
-    for index, entry in enumerate(record["representation"]):
-        key = _officer_key(entry)
+    for index, (entry, key) in enumerate(
+        zip(record["representation"], _officer_keys(record["representation"], derived))
+    ):
         if key in seen:
             continue
         seen.add(key)
@@ -294,11 +295,17 @@ def _move_incorporation(record: dict[str, Any], derived: list[str], other: str) 
             record["representation"][index]["start_date"] = day
 
 
-def _officer_key(entry: dict[str, Any]) -> tuple[Any, ...]:
-    return (
-        entry.get("id"),
-        _fold(entry.get("name")),
-        entry.get("role"),
-        entry.get("start_date"),
-        entry.get("end_date"),
-    )
+def _officer_keys(entries: list[dict[str, Any]], derived: list[str]) -> list[tuple[Any, ...]]:
+    """What makes two officers of two lines one: id, folded name, role and dates — a derived start date (each line's
+    own incorporation date) is no date."""
+    marked = {member for member in derived if member.endswith("].start_date")}
+    return [
+        (
+            entry.get("id"),
+            _fold(entry.get("name")),
+            entry.get("role"),
+            None if f"representation[{index}].start_date" in marked else entry.get("start_date"),
+            entry.get("end_date"),
+        )
+        for index, entry in enumerate(entries)
+    ]
