@@ -584,7 +584,8 @@ def _nothing_imported(path: Path, report: ImportReport) -> RegkitError:
     first = next((samples[0] for samples in report.samples.values() if samples), None)
     example = f"; line {first['line']}: {first['detail']}" if first else ""
     return RegkitError(
-        f"{path} holds no OffeneRegister record that could be imported ({report.lines:,} lines: {counted}{example}); "
+        f"{path} holds no OffeneRegister record that could be imported ({report.lines:,} "
+        f"line{'' if report.lines == 1 else 's'}: {counted}{example}); "
         "nothing was written",
         suggestion="pass the OffeneRegister bulk file de_companies_ocdata.jsonl.bz2 (OpenCorporates JSON lines, "
         "from https://offeneregister.de/daten/) or a chunk of it",
