@@ -97,6 +97,8 @@ _RECORD_TABLES = (
     "persons",
     "positions",
     "websites",
+    "derived",
+    "derived_marks",
 )
 
 

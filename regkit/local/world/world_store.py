@@ -240,6 +240,7 @@ class _Builder:
         self.db.executescript(_SCHEMA)
         self.db.execute("BEGIN")
         self.counts = {"companies": 0, "realtime": 0, "insolvencies": 0, "shareholdings": 0, "derived": 0}
+        self._derived_known: dict[tuple[str, ...], int] = {}  # the members as listed → n (0: none), formatted once
         self._sql = {
             "companies": "INSERT INTO companies VALUES (?, ?)",
             "realtime": "INSERT INTO realtime VALUES (?, ?)",
@@ -315,29 +316,32 @@ class _Builder:
         """The ``derived`` table from ``derived.jsonl.gz`` (``{"id": ..., "derived": [member, ...]}`` per company):
         each company with derived members, the number of its members' value in ``derived_marks`` (each distinct
         value written once, as the ``X-Regkit-Derived`` header writes it)."""
-        from regkit.schema.derived import format_marks
-
-        known: dict[tuple[str, ...], int] = {}  # the members as listed → n (0: none), formatted once
         for number, (_, row) in enumerate(_jsonl_lines(path), 1):
             try:
                 company_id, members = row["id"], row["derived"]
                 if not isinstance(company_id, str) or not isinstance(members, list):
                     raise TypeError("not an id and a list")
-                key = tuple(members)
-                n = known.get(key)
-                if n is None:
-                    marks = format_marks(members)
-                    n = known[key] = len(known) + 1 if marks else 0
-                    if n:
-                        self.add("derived_marks", (n, marks))
+                self.company_derived(company_id, members)
             except (KeyError, TypeError, ValueError) as exc:
                 raise ValueError(
                     f"{path} line {number} is not a company's derived members ({type(exc).__name__}: {exc}); "
                     "import the world again"
                 ) from None
+
+    def company_derived(self, company_id: str, members: Sequence[str]) -> None:
+        """One company's derived members (as ``derived.jsonl.gz`` lists them) into the ``derived`` tables."""
+        from regkit.schema.derived import format_marks
+
+        key = tuple(members)
+        n = self._derived_known.get(key)
+        if n is None:
+            marks = format_marks(list(members))
+            n = self._derived_known[key] = len(self._derived_known) + 1 if marks else 0
             if n:
-                self.add("derived", (company_id, n))
-                self.counts["derived"] += 1
+                self.add("derived_marks", (n, marks))
+        if n:
+            self.add("derived", (company_id, n))
+            self.counts["derived"] += 1
 
     def finish(self, meta: dict[str, Any], source: dict[str, Any]) -> None:
         former = meta.get("former_ids") or {}
@@ -384,7 +388,7 @@ def _build_file(
             builder.shareholding(line, row)
         for line, proceeding in _jsonl_lines(data_dir / "insolvencies.jsonl.gz"):
             builder.insolvency(line, proceeding)
-        if (data_dir / OPTIONAL_FILES[0]).is_file():
+        if (data_dir / OPTIONAL_FILES[0]).is_file() and (companies is None or not companies.derived_fed):
             builder.derived(data_dir / OPTIONAL_FILES[0])
         builder.finish(meta, source)
     except BaseException:
@@ -404,24 +408,34 @@ class CompanyRecordFeed:
 
     def __init__(self, path: Path):
         self.path = path
-        self._first: list[tuple[str, bytes, Sequence[Sequence[Any]]]] = []
+        self._first: list[tuple[str, bytes, Sequence[Sequence[Any]], Sequence[str] | None]] = []
         self._builder: _Builder | None = None
+        #: Whether :meth:`add` was given every company's derived members (then ``derived.jsonl.gz`` is not read).
+        self.derived_fed = False
 
-    def add(self, company_id: str, line: bytes, rows: Sequence[Sequence[Any]]) -> None:
-        """Add the next company: its id, its line in ``companies.jsonl.gz`` and its other tables' rows."""
+    def add(
+        self, company_id: str, line: bytes, rows: Sequence[Sequence[Any]], derived: Sequence[str] | None = None
+    ) -> None:
+        """Add the next company: its id, its line in ``companies.jsonl.gz``, its other tables' rows and, from an
+        import that writes ``derived.jsonl.gz``, its line's derived members (as that file lists them)."""
+        self.derived_fed = derived is not None
         if self._builder is not None:
             self._builder.company_rows(company_id, line, rows)
+            if derived is not None:
+                self._builder.company_derived(company_id, derived)
             return
-        self._first.append((company_id, line, rows))
+        self._first.append((company_id, line, rows, derived))
         if len(self._first) >= RecordCodec.SAMPLES:
             self._start()
 
     def _start(self) -> _Builder:
-        builder = _Builder(self.path, RecordCodec.sample(line for _, line, _ in self._first))
+        builder = _Builder(self.path, RecordCodec.sample(line for _, line, _, _ in self._first))
         self._builder = builder
         first, self._first = self._first, []
-        for company_id, line, rows in first:
+        for company_id, line, rows, derived in first:
             builder.company_rows(company_id, line, rows)
+            if derived is not None:
+                builder.company_derived(company_id, derived)
         return builder
 
     def close(self) -> _Builder:

@@ -636,7 +636,7 @@ def _write_world(
                 body = dump_line_bytes(record)
                 members = dump_line_bytes(derived_members)
             companies.write(body)
-            records.add(company_id, body, load_line(rows))
+            records.add(company_id, body, load_line(rows), load_line(members))  # the store's derived marks too
             derived.write(b'{"id":"' + company_id.encode() + b'","derived":' + members + b"}")
             report.imported += 1
     finally:
