@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 import warnings
 
 from regkit.errors import ValidationError, explain_arguments, user_stacklevel
@@ -117,7 +118,7 @@ _FORMER = re.compile(r"\s+früher\s+|\s+frueher\s+", re.IGNORECASE)
 def _resolve_issuing_court(court: str, courts: Courts) -> str:
     """A court name, or "<court> früher <former court>" (a register the first took over from the second) → the
     code of the court that issued the number: the former court, looked up in the current court's state."""
-    parts = _FORMER.split(court.strip(), maxsplit=1)
+    parts = _FORMER.split(unicodedata.normalize("NFC", court.strip()), maxsplit=1)
     if len(parts) == 1 or not parts[1].strip():
         return _resolve_court(court, courts)
     return _former_court(parts[0], parts[1].strip(" ,"), courts)
@@ -224,7 +225,7 @@ def parse_company_id(text: str, court: str | None = None) -> str:
         if court is None:
             return stripped
         _, kind, _, number = stripped.split("-", 3)
-        return f"DE-{kind}-{_resolve_court(court, table)}-{number}"
+        return f"DE-{kind}-{_resolve_issuing_court(court, table)}-{number}"
     kind, number, rest = _parse_entry(stripped)
     code = _resolve_issuing_court(court if court is not None else rest, table)
     return f"DE-{kind}-{code}-{number}"

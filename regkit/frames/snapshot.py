@@ -28,7 +28,7 @@ import pandas as pd
 
 from ._columns import iso_date
 from ._input import as_dict, is_company, wrong_kind
-from .histories import _start, versions
+from .histories import _start, derived_marks, versions
 from .money import capital_eur
 from .roles import representatives
 from .status import status_on
@@ -144,7 +144,9 @@ def as_of(company: Any, date: Any, *, person_city: bool = False) -> CompanyAsOf:
     >>> then.existed, then.status, then.capital_amount, then.capital_currency, then.capital_eur
     (True, 'active', 50000.0, 'DEM', 25564.59)
 
-    A removed company whose record dates no end: it existed on its newest date, after it nobody can tell.
+    A removed company whose record dates no end: it existed on its newest date, after it nobody can tell. Nor
+    before an incorporation date that is not the register's but derived (a record of a world imported from
+    OffeneRegister, whose ``derived`` holds ``incorporated_at``: the earliest date the record holds): ``None``.
 
     >>> removed = dict(company, status="inactive")
     >>> as_of(removed, "2002-03-01").existed, as_of(removed, "2002-03-02").existed
@@ -160,12 +162,14 @@ def as_of(company: Any, date: Any, *, person_city: bool = False) -> CompanyAsOf:
     data = as_dict(company)
     day = iso_date(date, "date")
     existed, status = status_on(data, day)
+    if existed is False and day < (data.get("incorporated_at") or "") and "incorporated_at" in derived_marks(company):
+        existed = None  # before an incorporation date the import derived (its earliest date): nobody can tell
     name = version_on(data, "names", day) or {}
     address = version_on(data, "addresses", day) or {}
     purpose = version_on(data, "purposes", day) or {}
     capital = version_on(data, "capitals", day) or {}
     register = version_on(data, "registers", day) or {}
-    roles = representatives(data, active_on=day, person_city=person_city)
+    roles = representatives(company, active_on=day, person_city=person_city)  # the record: its derived marks too
     roles = roles[roles["is_active"].to_numpy(bool)].reset_index(drop=True)
     return CompanyAsOf(
         company_id=data["id"],

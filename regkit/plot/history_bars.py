@@ -20,7 +20,7 @@ import pandas as pd
 
 from regkit.errors import ValidationError
 from regkit.frames import history, insolvency_summaries, representatives
-from regkit.frames.status import dissolution_date, status_on
+from regkit.frames.status import dissolution_date, removed_after, status_on
 from regkit.schema.dates import validate_date
 from regkit.schema.formatting import money_text
 from regkit.schema.labels import display_label, plain_label
@@ -145,6 +145,9 @@ def _status_rows(company: Mapping[str, Any], until: pd.Timestamp) -> list[tuple]
         if r["role"] == "LIQUIDATOR"
         for d in (r["start_date"], r["end_date"])
     }
+    removed = removed_after(company)
+    if removed:  # removed on some day after its newest dated fact: from the next day on its status is unknown
+        points.add((pd.Timestamp(removed) + pd.Timedelta(days=1)).date().isoformat())
     days = sorted(d for d in points if d and d >= born)
     spans: list[list[Any]] = []
     for day in days:
@@ -166,6 +169,7 @@ def _status_rows(company: Mapping[str, Any], until: pd.Timestamp) -> list[tuple]
             status,
         )
         for status, start, stop in spans
+        if status is not None  # unknown (a removed record that dates no end): no bar, the last one ends there
     ]
 
 

@@ -193,14 +193,19 @@ def state_letter(state: str | None) -> str | None:
     >>> state_letter("Lower Saxony"), state_letter("Nordrhein-Westfalen"), state_letter(None)
     ('P', 'R', None)
     """
-    if not state:
+    if not state or not isinstance(state, str):
         return None
-    folded = normalise_name(state)
-    for letter, name in STATE_LETTERS.items():
-        if normalise_name(name) == folded:
-            return letter
-    german = {normalise_name(name): letter for letter, name in STATE_LETTERS.items() if letter in "BFGHK"}
-    return _GERMAN_STATES.get(folded) or german.get(folded)
+    return _STATE_LETTER.get(normalise_name(state))
+
+
+def _state_table() -> dict[str, str]:
+    """Folded state name, English (as the records write it) and German → the court codes' first letter."""
+    table = {normalise_name(name): letter for letter, name in STATE_LETTERS.items()}
+    table.update(_GERMAN_STATES)
+    return table
+
+
+_STATE_LETTER = _state_table()
 
 
 def name_parts(name: str) -> set[str]:

@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
 from offeneregister_support import sample_path, sample_records
 
@@ -136,3 +137,35 @@ def test_the_company_explorer_loads_a_real_company(client: Any, source: dict[str
     assert wanted["name"] in explorer.panes["summary"].value
     footer = explorer.credits.value  # the data's licence and attribution under every explorer on real data
     assert "Data: Contains data from OffeneRegister.de" in footer and "CC BY 4.0" in footer
+
+
+def test_before_a_derived_incorporation_date_existence_is_unknown(client: Any) -> None:
+    """The import's incorporation date is the earliest date a record holds (an officer who left that day was in
+    office before): before it, ``as_of`` cannot tell, and says so; the officers keep their derived marks."""
+    from regkit.frames import as_of
+
+    record = client.get_company("DE-GnR-B8534-250078")
+    assert "incorporated_at" in record.derived
+    born = record["incorporated_at"]
+    assert as_of(record, born).existed is True
+    assert as_of(record, "2000-01-01").existed is None
+    assert as_of(record.raw, "2000-01-01").existed is False  # a plain dict carries no marks: the date is taken as given
+    then = as_of(record, born).representatives
+    assert then["start_date_derived"].any()  # the officers in office that day whose start the import derived
+    everyone = record.representatives()
+    for row in then.itertuples():
+        same = everyone[(everyone["name"] == row.name) & (everyone["role"] == row.role)]
+        assert row.start_date_derived in set(same["start_date_derived"])
+
+
+def test_the_timeline_of_a_removed_company_ends_where_its_record_ends(client: Any) -> None:
+    """A removed record that dates no end: its status bar ends the day after its newest date, not open."""
+    from regkit.frames.status import removed_after
+    from regkit.plot.history_bars import timeline_bars
+
+    record = client.get_company("DE-GnR-B8534-100001")
+    newest = removed_after(record.raw)
+    assert newest is not None
+    status = timeline_bars(record, until="2024-01-01").query("lane == 'status'")
+    assert len(status) >= 1 and not status["open"].any()
+    assert status["end"].max() == pd.Timestamp(newest) + pd.Timedelta(days=1)

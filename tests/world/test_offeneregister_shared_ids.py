@@ -175,9 +175,10 @@ def test_the_same_company_twice_is_merged_with_the_names_and_officers_of_both(tm
     imported = import_offeneregister(write_lines(tmp_path / "src.jsonl", lines, compress=False), tmp_path / "w")
     world = read_world(imported.directory)
     assert len(world.companies) == 2
-    merged = next(c for c in world.companies.values() if c["name"]["name"] == first["name"])
+    # the renamed line (it lists the first one's name as former) is the newer: the company's record
+    merged = next(c for c in world.companies.values() if c["name"]["name"] == first["name"] + " Neu")
     names = [n["name"] for n in merged["names"]]
-    assert names[-1] == first["name"] and first["name"] + " Neu" in names  # the other line's name, as former
+    assert names == [first["name"], first["name"] + " Neu"]
     officers = {e["name"] for e in merged["representation"]}
     assert {o["name"] for o in first["officers"]} | {"Erika Mustermann", "Ohne Datum"} <= officers
     assert merged["incorporated_at"] == "1990-02-01"  # the earliest date of both lines
@@ -270,3 +271,76 @@ def test_a_file_that_is_not_offeneregister_fails_and_leaves_nothing(tmp_path) ->
 def test_doctests_of_the_rules() -> None:
     for module in (collisions, mapping, court_lists):
         assert doctest.testmod(module).failed == 0, module.__name__
+
+
+def _record(name: str, number: str, retrieved: str, **extra: Any) -> dict[str, Any]:
+    """A record of the Darmstadt register (HRB) as the file writes it."""
+    attributes = {"_registerArt": "HRB", "_registerNummer": number, "registrar": "Darmstadt", "federal_state": "Hesse"}
+    attributes.update(extra.pop("attributes", {}))
+    return {
+        "all_attributes": attributes,
+        "company_number": f"M1103_HRB{number}",
+        "current_status": extra.pop("status", "currently registered"),
+        "name": name,
+        "retrieved_at": f"{retrieved}T10:00:00Z",
+        **extra,
+    }
+
+
+def _import(tmp_path: Path, records: list[dict[str, Any]], name: str = "w") -> dict[str, Any]:
+    source = write_lines(tmp_path / f"{name}.jsonl", [_line(r) for r in records], compress=False)
+    imported = import_offeneregister(source, tmp_path / name, workers=0)
+    return read_world(imported.directory).companies
+
+
+def test_companies_kept_apart_in_two_groups_get_ids_of_their_own(tmp_path) -> None:
+    """HRB 53 and HRB 53 EC both keep a company apart: not both as …-53ZA (the import ended in an error)."""
+    records = [
+        _record("Alpha GmbH", "53", "2018-01-01"),
+        _record("Beta GmbH", "53", "2018-01-01"),
+        _record("Gamma GmbH", "53", "2018-01-01", attributes={"_registerNummerSuffix": "EC"}),
+        _record("Delta GmbH", "53", "2018-01-01", attributes={"_registerNummerSuffix": "EC"}),
+    ]
+    companies = _import(tmp_path, records)
+    ids = {c["name"]["name"]: c["id"] for c in companies.values()}
+    assert len(ids) == 4 and len(set(ids.values())) == 4
+    assert ids["Alpha GmbH"] == "DE-HRB-M1103-53" and ids["Gamma GmbH"] == "DE-HRB-M1103-53EC"
+
+
+def test_a_state_that_is_no_text_is_no_state(tmp_path) -> None:
+    odd = _record("Alpha eG", "7", "2018-01-01", attributes={"federal_state": 5, "former_registrar": "Dieburg"})
+    assert [c["id"] for c in _import(tmp_path, [odd]).values()] == ["DE-HRB-M1104-7"]  # the current court's state
+
+
+def test_the_newest_line_of_a_company_is_its_record(tmp_path) -> None:
+    """A removed old line first, the renamed registered line after: the company is registered, named as now, its
+    names in order; a mandate the newer line ends is one mandate, ended."""
+    max_open = {
+        "name": "Max Muster",
+        "position": "Geschäftsführer",
+        "start_date": "2010-01-01",
+        "other_attributes": {"firstname": "Max", "lastname": "Muster", "city": "Köln"},
+        "type": "person",
+    }
+    max_ended = dict(max_open, end_date="2016-05-01")
+    old = _record("Old Name GmbH", "31", "2014-03-01", status="removed", officers=[max_open])
+    new = _record(
+        "New Name GmbH", "31", "2018-06-01", previous_names=[{"company_name": "Old Name GmbH"}], officers=[max_ended]
+    )
+    for order in ([old, new], [new, old]):
+        [company] = _import(tmp_path, order, name=f"w{order[0]['name'][:3]}").values()
+        assert company["name"]["name"] == "New Name GmbH" and company["status"] == "active"
+        assert [n["name"] for n in company["names"]] == ["Old Name GmbH", "New Name GmbH"]
+        assert [(e["name"], e["start_date"], e["end_date"]) for e in company["representation"]] == [
+            ("Max Muster", "2010-01-01", "2016-05-01")
+        ]
+
+
+def test_a_chain_of_names_is_one_company_whatever_the_order(tmp_path) -> None:
+    alpha = _record("Alpha GmbH", "8", "2016-01-01")
+    beta = _record("Beta GmbH", "8", "2017-01-01")
+    renamed = _record("Beta GmbH", "8", "2018-01-01", previous_names=[{"company_name": "Alpha GmbH"}])
+    for number, order in enumerate(([alpha, beta, renamed], [renamed, alpha, beta], [beta, renamed, alpha])):
+        companies = _import(tmp_path, order, name=f"chain{number}")
+        assert [c["id"] for c in companies.values()] == ["DE-HRB-M1103-8"]
+        assert [n["name"] for n in companies["DE-HRB-M1103-8"]["names"]] == ["Alpha GmbH", "Beta GmbH"]

@@ -5,15 +5,18 @@ The ids are formed by the court that issued the number (:mod:`.mapping`), so dif
 no longer meet. Lines that still share an id are told apart by their names:
 
 - **The same company** when a name of one (current or former, folded as company names are matched,
-  :func:`~.mapping.company_key`'s rule) is a name of the other: a record listed twice, or listed again after a
-  rename. They become one company: the record of the first line of the file, with the names the others add as
-  former names (before its own), the officers the others add (an officer equal in name, role and dates is once;
-  a start date derived from a line's own incorporation date counts as none), and the earliest incorporation date of them all (the derived dates that were the first record's incorporation
-  date move with it). Counted as ``merged`` and listed (line, id, the line merged into).
-- **Different companies** otherwise. The first line's company keeps the id; each other company gets the id with
+  :func:`~.mapping.company_key`'s rule) is a name of the other, or of a line that is (a chain, in any order): a
+  record listed twice, or listed again after a rename. They become one company: the record of its newest line
+  (retrieved last; of one day, the one with more names — a rename lists the former name), with the names the
+  others add as former names, the officers they add, and the earliest derived incorporation date of them all (the
+  derived dates move with it; a line with no date at all says nothing of it). An officer of another line who is
+  the same mandate (same person and role, dates that do not contradict: equal or derived starts, equal or one
+  open end) is one officer, with the end date and the real start date either line gives. Counted as ``merged``
+  and listed (line, id, the line merged into).
+- **Different companies** otherwise. The company of the first line keeps the id; each other company gets the id with
   a suffix the register never writes, ``ZA``, ``ZB``, … after the number (``DE-GnR-M1103-101`` →
   ``DE-GnR-M1103-101ZA``; letters the number has give way, as the id takes two: ``53EC`` → ``53ZA``);
-  ``register.register_number`` stays the register's, so a
+  no two groups give one id twice; ``register.register_number`` stays the register's, so a
   search by number finds them all. Counted as ``kept_apart`` and listed (line, the id it would have had, the id
   it has, the names).
 
@@ -53,6 +56,7 @@ class SortedRuns(Protocol):
 Entry = tuple[str, int, bytes]  # (company id, source line, "flag\tderived members\tstore rows\trecord")
 
 _LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_NO_DATE = "1900-01-01"  # the mapping's incorporation date of a line that holds no date at all
 _STAGED_ROWS = 2000  # index rows of resolved companies staged per transaction
 
 
@@ -93,7 +97,7 @@ def apart_id(company_id: str, taken: set[str]) -> str:
     for first in reversed(_LETTERS):
         for second in _LETTERS:
             candidate = f"{head}-{digits}{first}{second}"
-            if candidate not in taken:
+            if candidate not in taken and candidate != company_id:
                 return candidate
     raise ValueError(f"more than 676 different companies share {company_id}")  # pragma: no cover
 
@@ -114,13 +118,14 @@ def resolve(
     stage: CompanyRowStage | None = None
     parents = wz_parents()
     rows: list[tuple[int, Any]] = []
+    issued: set[str] = set()  # the ids given to companies kept apart
     with resolution.groups.open("wb") as groups:
         group: list[Entry] = []
         for entry in _with_end(entries):
             if group and (entry is None or entry[0] != group[0][0]):
                 if len(group) > 1:
                     resolution.shared += 1
-                    resolved = _resolve_group(group, report, resolution.renamed)
+                    resolved = _resolve_group(group, report, resolution.renamed, issued)
                     # a record that is not its first line's (merged with more, or renamed) is indexed as resolved
                     rows.extend(
                         (0, company_row(record, open_insolvency=False, parents=parents))
@@ -198,39 +203,42 @@ def _names_of(record: dict[str, Any]) -> set[str]:
 
 
 def _resolve_group(
-    group: list[Entry], report: ImportReport, renamed: dict[tuple[str, int], str]
+    group: list[Entry], report: ImportReport, renamed: dict[tuple[str, int], str], issued: set[str]
 ) -> list[tuple[Entry, dict[str, Any] | None]]:
-    """The lines of one id → one entry per company (the first keeps the id), with its record when it is not the
-    first line's record as it was (``None``: the same line repeated, the index keeps that line's row)."""
+    """The lines of one id → one entry per company (the company of the first line keeps the id), with its record
+    when it is not that line's record as it was (``None``: the same line repeated, the index keeps that line's
+    row). ``issued``: the ids given to companies kept apart so far (no two groups give one twice)."""
     company_id, first_line, first_entry = group[0]
     if all(entry == first_entry for _, _, entry in group[1:]):  # the same line again: nothing to add
         for _, line, _ in group[1:]:
             report.merged(line, company_id, first_line)
         return [((company_id, first_line, first_entry), None)]
-    companies: list[_Company] = []
+    lines = []
     for _, line, entry in group:
-        _, members, _, body = entry.split(b"\t", 3)
-        record, derived = load_line(body), load_line(members)
-        names = _names_of(record)
-        same = next((c for c in companies if c.names & names), None)
-        if same is None:
-            companies.append(_Company(line, record, derived, names))
-            continue
-        _merge(same, record, derived)
-        same.names |= names
-        same.lines.append(line)
-        report.merged(line, company_id, same.line)
-    taken = {company_id}
+        flag, members, _, body = entry.split(b"\t", 3)
+        record = load_line(body)
+        lines.append((line, record, load_line(members), flag[1:].decode(), _names_of(record)))
     outputs: list[tuple[Entry, dict[str, Any] | None]] = []
-    for number, company in enumerate(companies):
+    for number, component in enumerate(_companies(lines)):
+        # the newest line is the company's record (retrieved last; of one day, the one with more names: a rename
+        # lists the former name), the others add what it lacks
+        base = max(component, key=lambda item: (item[3], len(item[4]), item[0]))
+        company = _Company(min(item[0] for item in component), base[1], list(base[2]), base[4])
+        for item in component:
+            if item is not base:
+                _merge(company, item[1], item[2])
         record = company.record
+        final_id = company_id
         if number:
-            new_id = apart_id(company_id, taken)
-            taken.add(new_id)
-            _rename(record, new_id)
-            for line in (company.line, *company.lines):
-                renamed[(company_id, line)] = new_id
-            report.kept_apart(company.line, company_id, new_id, companies[0].line, record["name"]["name"])
+            final_id = apart_id(company_id, issued)
+            issued.add(final_id)
+            _rename(record, final_id)
+            report.kept_apart(company.line, company_id, final_id, first_line, record["name"]["name"])
+        for line, *_ in component:
+            if final_id != company_id:
+                renamed[(company_id, line)] = final_id
+            if line != company.line:
+                report.merged(line, final_id, company.line)
         flag = b"1" if any(e.get("type") == "legal_person" for e in record["representation"]) else b"0"
         entry = b"\t".join(
             (
@@ -240,8 +248,29 @@ def _resolve_group(
                 dump_line_bytes(record),
             )
         )
-        outputs.append(((record["id"], company.line, entry), record))
+        outputs.append(((final_id, company.line, entry), record))
     return outputs
+
+
+def _companies(lines: list[tuple[int, Any, Any, str, set[str]]]) -> list[list[tuple[int, Any, Any, str, set[str]]]]:
+    """The lines of one id grouped into companies: two lines with a name in common are one company, and so are
+    the lines of a chain of such pairs (whatever their order). In the order of their first lines."""
+    parent = list(range(len(lines)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(lines)):
+        for j in range(i):
+            if lines[i][4] & lines[j][4]:
+                parent[root(i)] = root(j)
+    components: dict[int, list[tuple[int, Any, Any, str, set[str]]]] = {}
+    for i, item in enumerate(lines):
+        components.setdefault(root(i), []).append(item)
+    return sorted(components.values(), key=lambda items: items[0][0])
 
 
 def _rename(record: dict[str, Any], new_id: str) -> None:
@@ -252,36 +281,65 @@ def _rename(record: dict[str, Any], new_id: str) -> None:
 
 
 def _merge(company: _Company, record: dict[str, Any], derived: list[str]) -> None:
-    """Add to ``company`` the names and officers of ``record`` (another line of it) it lacks, and move its derived
-    dates to the earlier incorporation date."""
+    """Add to ``company`` (its newest line's record) what ``record`` (an older line of it) has and it lacks: the
+    names, as former names; the officers, where one of ``record``'s is the same mandate (same person and role,
+    dates that do not contradict: equal or derived starts, equal or one open end) as one of the company's,
+    the mandate's end date and real start date; and the earlier derived incorporation date."""
     base = company.record
     known = {_fold(entry["name"]) for entry in base["names"]}
-    added = [dict(entry) for entry in record["names"] if _fold(entry["name"]) not in known]
-    base["names"][:0] = added
-    seen = set(_officer_keys(base["representation"], company.derived))
+    base["names"][:0] = [dict(entry) for entry in record["names"] if _fold(entry["name"]) not in known]
+    marked = set(company.derived)
+    theirs = set(derived)
     moved = {}
-    for index, (entry, key) in enumerate(
-        zip(record["representation"], _officer_keys(record["representation"], derived))
-    ):
-        if key in seen:
+    for index, entry in enumerate(record["representation"]):
+        start_derived = f"representation[{index}].start_date" in theirs
+        same = _same_mandate(base["representation"], marked, entry, start_derived)
+        if same is None:
+            moved[index] = len(base["representation"])
+            base["representation"].append(entry)
             continue
-        seen.add(key)
-        moved[index] = len(base["representation"])
-        base["representation"].append(entry)
+        mine = base["representation"][same]
+        if mine.get("end_date") is None and entry.get("end_date") is not None:
+            mine["end_date"] = entry["end_date"]
+        member = f"representation[{same}].start_date"
+        if member in marked and not start_derived:
+            mine["start_date"] = entry["start_date"]
+            company.derived.remove(member)
+            marked.discard(member)
     for member in derived:
         head, bracket, rest = member.partition("[")
         if bracket and head == "representation":
             position, _, tail = rest.partition("]")
             if int(position) in moved:
                 company.derived.append(f"representation[{moved[int(position)]}]{tail}")
-    _move_incorporation(base, company.derived, record["incorporated_at"])
+    if record["incorporated_at"] != _NO_DATE:  # a line without any date says nothing of its incorporation
+        _move_incorporation(base, company.derived, record["incorporated_at"])
+
+
+def _same_mandate(
+    entries: list[dict[str, Any]], marked: set[str], entry: dict[str, Any], start_derived: bool
+) -> int | None:
+    """The index of the mandate of ``entries`` that ``entry`` (of another line) is, or None."""
+    key = (entry.get("id"), _fold(entry.get("name")), entry.get("role"))
+    for index, mine in enumerate(entries):
+        if (mine.get("id"), _fold(mine.get("name")), mine.get("role")) != key:
+            continue
+        starts = (
+            start_derived
+            or f"representation[{index}].start_date" in marked
+            or mine.get("start_date") == entry.get("start_date")
+        )
+        ends = mine.get("end_date") is None or entry.get("end_date") is None or mine["end_date"] == entry["end_date"]
+        if starts and ends:
+            return index
+    return None
 
 
 def _move_incorporation(record: dict[str, Any], derived: list[str], other: str) -> None:
     """Set the derived incorporation date of ``record`` to the earlier of its own and ``other`` (another line's),
     and every date derived from it: the names', the address's and the officers' derived start dates."""
     old = record["incorporated_at"]
-    day = min(old, other)
+    day = other if old == _NO_DATE else min(old, other)
     record["incorporated_at"] = day
     for entry in record["names"]:
         entry["start_date"] = day
@@ -293,19 +351,3 @@ def _move_incorporation(record: dict[str, Any], derived: list[str], other: str) 
         if member.startswith("representation[") and member.endswith("].start_date"):
             index = int(member[len("representation[") : -len("].start_date")])
             record["representation"][index]["start_date"] = day
-
-
-def _officer_keys(entries: list[dict[str, Any]], derived: list[str]) -> list[tuple[Any, ...]]:
-    """What makes two officers of two lines one: id, folded name, role and dates — a derived start date (each line's
-    own incorporation date) is no date."""
-    marked = {member for member in derived if member.endswith("].start_date")}
-    return [
-        (
-            entry.get("id"),
-            _fold(entry.get("name")),
-            entry.get("role"),
-            None if f"representation[{index}].start_date" in marked else entry.get("start_date"),
-            entry.get("end_date"),
-        )
-        for index, entry in enumerate(entries)
-    ]

@@ -388,7 +388,8 @@ def _map_batch(batch: list[tuple[int, bytes]], stages: Path, run_bytes: int) -> 
         derived["representation[].id (natural persons)"] += sum(e["id"] is not None for e in record["representation"])
         # what the index keeps does not change when company officers are linked (the merge does that)
         rows.append((number, company_row(record, open_insolvency=False, parents=parents)))
-        flag = b"1" if mapped.pending else b"0"
+        # whether it has company officers to link, and the day it was retrieved (which line of a company is newest)
+        flag = (b"1" if mapped.pending else b"0") + mapped.retrieved.encode()
         # the store's rows of the record (persons, positions) do not change when company officers are linked either
         entry = b"\t".join((flag, dump_line_bytes(mapped.derived), dump_line_bytes(company_store_rows(record))))
         runs.add(record["id"], number, entry + b"\t" + dump_line_bytes(record))
@@ -629,7 +630,7 @@ def _write_world(
                 raise RuntimeError(f"line {line}: {company_id} is line {previous[1]}'s too, after resolving shared ids")
             previous = (company_id, line)
             flag, members, rows, body = entry.split(b"\t", 3)
-            if flag == b"1":
+            if flag[:1] == b"1":
                 record = load_line(body)
                 derived_members: list[str] = load_line(members)
                 _link(record, links, derived_members, report)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 import uuid
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -172,7 +173,7 @@ class CourtLookup:
     def __init__(self, courts: Courts):
         self.courts = courts
         self._seen: dict[tuple[str, str], tuple[str, bool] | BadRecord] = {}
-        self._issuing: dict[tuple[str, str, str], tuple[str, str, str]] = {}
+        self._issuing: dict[tuple[str, str, str, str], tuple[str, str, str]] = {}
 
     def official(self, code: str) -> str:
         """The court's official name, as records carry it (``"Amtsgericht Freiburg"``)."""
@@ -214,32 +215,33 @@ class CourtLookup:
         ``issuing_court_mismatch`` when the name's court and the code differ (the name is used),
         ``issuing_court_from_company_number`` when the lists name no such court but the code is one of that state,
         ``issuing_court_unknown`` when neither tells (the current court's code is used)."""
-        letter = state_letter(state) or current[0]
-        key = (former, letter, company_number)
-        found = self._issuing.get(key)
-        if found is None:
-            found = self._issuing[key] = self._issuing_court(former, letter, current, company_number)
-        return found
-
-    def _issuing_court(self, former: str, letter: str, current: str, company_number: str) -> tuple[str, str, str]:
+        letter = (state_letter(state) if isinstance(state, str) else None) or current[0]
         parts = company_number.split("_")
         hint = parts[1][:5] if len(parts) == 3 and COURT_CODE.fullmatch(parts[1]) else ""
+        key = (former, letter, current, hint)  # a few hundred courts: remembered, not looked up per record
+        found = self._issuing.get(key)
+        if found is None:
+            found = self._issuing[key] = self._issuing_court(former, letter, current, hint)
+        code, kind, detail = found
+        return code, kind, f"{detail}; company_number {company_number!r}" if kind else ""
+
+    def _issuing_court(self, former: str, letter: str, current: str, hint: str) -> tuple[str, str, str]:
         code = self.courts.issuing_court(former, letter)
         said = f"früher {former!r} in the state of {letter}"
         if code is not None:
             if hint and hint != code:
-                return code, "issuing_court_mismatch", f"{said} is {code}, company_number {company_number!r}"
+                return code, "issuing_court_mismatch", f"{said} is {code}, not {hint}"
             return code, "", ""
         if hint and hint[0] == letter and hint in self.courts.known_codes:
             return (
                 hint,
                 "issuing_court_from_company_number",
-                f"{said}: no court of the lists; {hint} from {company_number!r}",
+                f"{said}: no court of the lists; {hint} of company_number used",
             )
         return (
             current,
             "issuing_court_unknown",
-            f"{said}: no court of the lists, none in {company_number!r}; {current} used",
+            f"{said}: no court of the lists, no code of that state in company_number; {current} used",
         )
 
 
@@ -346,7 +348,7 @@ def parse_company_officer(text: str) -> tuple[str, str | None, str | None]:
     return head, None, authority
 
 
-_FORMER = re.compile(r"\bfrüher\s+(?P<court>.+?)\s+(?:HRB|HRA|GnR|VR|PR)\b")
+_FORMER = re.compile(r"\b(?:früher|frueher)\s+(?P<court>.+?)\s+(?:HRB|HRA|GnR|VR|PR)\b", re.IGNORECASE)
 
 
 def former_registrar(attributes: dict[str, Any]) -> str:
@@ -360,13 +362,14 @@ def former_registrar(attributes: dict[str, Any]) -> str:
     >>> former_registrar({"former_registrar": "Emden", "native_company_number": "Aurich früher Emden HRB 100741"})
     'Emden'
     """
-    named = str(attributes.get("former_registrar") or "").strip()
+    named = attributes.get("former_registrar")
+    named = named.strip() if isinstance(named, str) else ""
     if named:
         return named
     native = attributes.get("native_company_number")
-    if not isinstance(native, str) or "früher" not in native:  # a substring test per record, not a regex
+    if not isinstance(native, str) or "her" not in native:  # a substring test per record, not a regex
         return ""
-    match = _FORMER.search(native)
+    match = _FORMER.search(unicodedata.normalize("NFC", native))
     return match["court"].strip() if match else ""
 
 

@@ -73,7 +73,7 @@ class ImportReport:
         samples = self.samples.setdefault(kind, [])
         if len(samples) < _SAMPLES:
             excerpt = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
-            samples.append({"line": line, "detail": detail, "excerpt": excerpt[:300]})
+            samples.append({"line": line, "detail": detail[:300], "excerpt": excerpt[:300]})
 
     def unformed(self, line: int, kind: str, company_number: str) -> None:
         """List a line whose company id could not be formed."""
