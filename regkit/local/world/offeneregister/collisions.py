@@ -189,13 +189,13 @@ def substituted(entries: Iterable[Entry], groups: Iterable[Entry]) -> Iterator[E
 
 @dataclass
 class _Company:
-    """One company of a group: the first line's record and what the other lines of it add."""
+    """One company of a group: its first line, the record of its newest line (what the older lines add merged
+    in), that record's derived members and its names."""
 
     line: int
     record: dict[str, Any]
     derived: list[str]
     names: set[str]
-    lines: list[int] = field(default_factory=list)
 
 
 def _names_of(record: dict[str, Any]) -> set[str]:
