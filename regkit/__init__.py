@@ -48,7 +48,6 @@ _EXPORTS = {
         "OfflineCacheMiss",
         "WaitTimeout",
         "parse_company_id",
-        "company_id",
         "FinancialsRecord",
     )
 }
@@ -68,7 +67,6 @@ _EXPORTS.update(
             "as_of",
             "CompanyAsOf",
             "companies",
-            "companies_frame",
             "insolvency_results",
             "events",
             "panel",

@@ -55,7 +55,6 @@ _EXPORTS = {
     "beneficial_owners": "extracts",
     "capital_eur": "money",
     "companies": "overview",
-    "companies_frame": "overview",
     "company_card_html": "card",
     "company_search_results": "company_search",
     "contact": "details",

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 
-from regkit.errors import user_stacklevel
 from regkit.schema import COMPANY_STATUSES, CURRENCIES, LEGAL_FORMS, REGISTER_TYPES
 
 from ._columns import BOOL, CENTS_EUR, DATE, FLOAT, INT, STR, Cat, block_column, build_frame, number_block
@@ -16,7 +14,7 @@ from ._input import company_list, required
 from .financials import MEASURES
 from .money import capital_eur
 
-__all__ = ["SPEC", "companies", "companies_frame", "latest_report"]
+__all__ = ["SPEC", "companies", "latest_report"]
 
 _NUMBERS = (*MEASURES, "employees")
 _NO_REPORT: Mapping[str, Any] = {"date": None, "report_id": None, **{name: None for name in _NUMBERS}}
@@ -156,11 +154,3 @@ def companies(companies: Any) -> pd.DataFrame:
     for j, name in enumerate(_NUMBERS):
         columns[name] = block_column(INT if name == "employees" else CENTS_EUR, block, j, reports, name)
     return build_frame(columns, SPEC)
-
-
-def companies_frame(companies_: Any) -> pd.DataFrame:
-    """Deprecated name of :func:`companies` (builders are named after their rows, without ``_frame``)."""
-    warnings.warn(
-        "regkit.frames.companies_frame is now regkit.frames.companies", DeprecationWarning, stacklevel=user_stacklevel()
-    )
-    return companies(companies_)

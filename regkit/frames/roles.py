@@ -19,14 +19,11 @@ Activity
 
 from __future__ import annotations
 
-import inspect
-import warnings
 from collections.abc import Mapping
 from typing import Any
 
 import pandas as pd
 
-from regkit.errors import ArgumentError, unexpected_keyword
 from regkit.schema import ENTITY_TYPES, REPRESENTATION_ROLES
 from regkit.schema.derived import is_derived
 
@@ -122,9 +119,7 @@ def role_entries(companies: Any) -> tuple[list[str], list[Mapping[str, Any]], li
     return cids, entries, derived
 
 
-def representatives(
-    company: Any, active_on: Any = None, *, person_city: bool = False, **deprecated: Any
-) -> pd.DataFrame:
+def representatives(company: Any, active_on: Any = None, *, person_city: bool = False) -> pd.DataFrame:
     """One row per role held, in the order of the record's ``representation``.
 
     Parameters
@@ -134,8 +129,7 @@ def representatives(
     active_on : date-like, optional
         Compute ``is_active`` for this date (``start_date <= active_on < end_date``; a role whose start is on
         or after its end is active on no date); default: active means no end date recorded.  Every role is listed either way (:func:`~regkit.frames.as_of` keeps only the
-        roles of a date).  Formerly ``as_of=``, which still works with a ``DeprecationWarning``.  A
-        ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO ``"2024-02-01"`` or German
+        roles of a date).  A ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO ``"2024-02-01"`` or German
         ``"01.02.2024"`` (day first); anything else is a ``ValidationError``.
     person_city : bool, default False
         Add the city to the derived key of a natural person without id (a tie-breaker between namesakes
@@ -180,35 +174,8 @@ def representatives(
     >>> representatives(company).loc[0, "id"]  # no date of birth: a key within this company
     'person:eva muster|@DE-HRB-B1234-1'
     """
-    active_on = _renamed_argument(active_on, deprecated)
     day = None if active_on is None else iso_date(active_on, "active_on")
     cids, entries, derived_starts = role_entries(company)
     with required("a representation entry"):
         columns = role_columns(cids, entries, day, use_city=person_city, derived_starts=derived_starts)
     return build_frame(columns, SPEC)
-
-
-def _renamed_argument(active_on: Any, deprecated: dict[str, Any]) -> Any:
-    """``as_of=`` is the former name of ``active_on=`` (``as_of`` now always means "restricted to what stood
-    on a date", as in :func:`~regkit.frames.as_of` and :func:`regkit.graph.as_of`)."""
-    unknown = unexpected_keyword(
-        "representatives",
-        deprecated,
-        ("company", "active_on", "person_city", "as_of"),  # as_of: the former name of active_on, still taken
-        "representatives(company, active_on=None, *, person_city=False)",
-    )
-    if unknown is not None:
-        raise unknown
-    if "as_of" not in deprecated:
-        return active_on
-    if active_on is not None:
-        raise ArgumentError(
-            "representatives() takes active_on= (as_of= is its former name), not both",
-            suggestion="pass the date as active_on= alone",
-        )
-    frame, level = inspect.currentframe(), 1  # the warning points at the first caller outside regkit
-    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == "regkit":
-        frame, level = frame.f_back, level + 1
-    message = "representatives(as_of=...) is now representatives(active_on=...)"
-    warnings.warn(message, DeprecationWarning, stacklevel=level)
-    return deprecated["as_of"]

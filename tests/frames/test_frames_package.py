@@ -177,14 +177,14 @@ def test_every_record_method_takes_what_its_builder_takes():
     }
 
 
-def test_record_representatives_keep_the_former_keyword_with_a_warning_at_the_callers_line(company):
+def test_the_unreleased_former_names_are_gone(company):
     from regkit.client import CompanyRecord
 
     record = CompanyRecord(company)
-    with pytest.warns(DeprecationWarning, match="active_on") as caught:
-        frame = record.representatives(as_of="2016-12-31")
-    assert caught[0].filename == __file__  # the user's line, not regkit's
-    pd.testing.assert_frame_equal(frame, frames.representatives(company, active_on="2016-12-31"))
-    with pytest.warns(DeprecationWarning, match="companies"):
-        old = regkit.companies_frame(company)
-    pd.testing.assert_frame_equal(old, frames.companies(company))
+    with pytest.raises(TypeError, match="as_of"):
+        record.representatives(as_of="2016-12-31")
+    for package in (regkit, frames):
+        with pytest.raises(AttributeError, match="companies_frame"):
+            package.companies_frame  # noqa: B018
+    with pytest.raises(AttributeError, match="company_id"):
+        regkit.company_id  # noqa: B018

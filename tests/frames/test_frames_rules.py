@@ -188,12 +188,11 @@ def test_representatives_activity_on_a_date(company):
     assert representatives(company)["id_derived"].tolist() == [False, True, False]
 
 
-def test_representatives_former_as_of_keyword_still_works_and_warns(company):
-    with pytest.warns(DeprecationWarning, match="active_on"):
-        frame = representatives(company, as_of="2016-12-31")
+def test_representatives_takes_active_on_and_names_what_it_does_not_take(company):
+    frame = representatives(company, active_on="2016-12-31")
     assert frame["is_active"].tolist() == [False, True, True]
-    with pytest.raises(TypeError, match="not both"):
-        representatives(company, "2016-12-31", as_of="2016-12-31")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'as_of'"):  # the unreleased former name
+        representatives(company, as_of="2016-12-31")
     with pytest.raises(TypeError, match="unexpected keyword"):
         representatives(company, on="2016-12-31")
 
