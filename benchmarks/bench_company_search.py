@@ -73,14 +73,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from regkit.local.models.catalog import load_catalog  # noqa: E402
-from regkit.local.models.people_index import Person  # noqa: E402
-from regkit.local.models.person_search import PersonSearch, parse_person_search  # noqa: E402
 from regkit.local.register import open_local_register  # noqa: E402
 from regkit.local.search import index_file  # noqa: E402
 from regkit.local.search.company_index import CompanyIndex  # noqa: E402
 from regkit.local.search.company_request import AUTOCOMPLETE_MAX_LENGTH, parse_company_search  # noqa: E402
 from regkit.local.search.company_rows import CompanyRow, company_row, wz_parents  # noqa: E402
 from regkit.local.search.person_index import PersonIndex  # noqa: E402
+from regkit.local.search.person_request import PersonSearch, parse_person_search  # noqa: E402
+from regkit.local.search.person_rows import Person  # noqa: E402
 from regkit.local.search.query import SEQUENCE_TOKENS, fold, query_terms  # noqa: E402
 from regkit.local.world.offeneregister import sample_file  # noqa: E402
 from regkit.local.world.store import read_world  # noqa: E402

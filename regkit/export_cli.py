@@ -30,7 +30,7 @@ def open_cache(where: str | None) -> BaseCache | None:
     A path must exist (a file, or a directory holding ``http_cache.sqlite``): a mistyped path is an error, not a
     new, empty cache. A ``redis://`` URL is opened as the client opens it.
     """
-    from regkit.client.cache import CACHE_FILE, open_backend
+    from regkit.client.cache.client_cache import CACHE_FILE, open_backend
     from regkit.client.core import Client
 
     if where is None:
@@ -52,12 +52,12 @@ def open_cache(where: str | None) -> BaseCache | None:
 def export_cache(where: str | None, directory: str | os.PathLike[str], *, overwrite: bool = False) -> dict[str, Any]:
     """Export the cache ``where`` names (:func:`open_cache`) to ``directory``; the manifest.
 
-    The cache is read through the client's :class:`~regkit.client.cache.ClientCache`, and the answers the client
+    The cache is read through the client's :class:`~regkit.client.cache.client_cache.ClientCache`, and the answers the client
     marks user-scoped are left out, as ``client.export_parquet(directory)`` does
     (:func:`regkit.frames.export.export_parquet` for the rest).
     """
-    from regkit.client.cache import ClientCache
-    from regkit.client.policy import SCOPE_HEADER, CachePolicy
+    from regkit.client.cache.client_cache import ClientCache
+    from regkit.client.cache.policy import SCOPE_HEADER, CachePolicy
     from regkit.frames.export import export_parquet
 
     handle = ClientCache(open_cache(where), CachePolicy())

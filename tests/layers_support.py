@@ -1,15 +1,18 @@
-"""The architecture checker behind ``tests/test_layers.py``: regkit's layers, read from the README, checked
-statically (``ast``; nothing of regkit is imported).
+"""The checks behind ``tests/test_layers.py`` that import-linter cannot make, on the source (``ast``; nothing of
+regkit is imported here).
 
-Three parts:
+The layers themselves are import-linter contracts in ``pyproject.toml`` (``[tool.importlinter]``, run by
+``lint-imports``). This module holds the rest:
 
-* **The layering** — :func:`parse_layering` reads README.md's ``## Layout`` section: the fenced table
-  (``regkit/<package>/  <label>: description``) and the flow sentence (``… → views (`regkit.widgets`, …) → …``).
-* **The scan** — :func:`scan_tree` parses every ``regkit/**/*.py`` and collects every import as an
-  :class:`ImportRef`: ``import`` / ``from … import`` at any depth, ``importlib.import_module(…)`` /
-  ``__import__(…)``, and the lazy-export tables given to ``regkit._lazy.lazy_exports``.
-* **The checks** — :func:`upward_imports`, :func:`import_cycles`, :func:`private_imports`,
-  :func:`private_attribute_reaches`; each returns :class:`Finding`\\ s (``path:line  what``).
+* **The contracts, read** — :func:`contracts`, :func:`contract_layers`, :func:`ignored_imports`, and the packages
+  README.md's ``## Layout`` picture draws (:func:`readme_packages`), so a test can hold the picture to the contracts.
+* **The scan** — :func:`scan_tree` parses every ``regkit/**/*.py`` and collects its ``import`` / ``from … import``
+  statements as :class:`ImportRef`\\ s, each marked inside a function or under ``if TYPE_CHECKING:``.
+* **The checks** — imports a contract ignores that are not lazy (:func:`eager_ignored_imports`), imports
+  import-linter cannot see (:func:`dynamic_imports`), private names taken from another package
+  (:func:`private_imports`, :func:`private_attribute_reaches`) or from another module of ``regkit.client``
+  (:func:`private_reaches_within`), and the shape of ``Client`` (:func:`class_shape`). Each returns
+  :class:`Finding`\\ s (``path:line  what``).
 
 The rules themselves are documented in ``tests/test_layers.py``.
 """
@@ -24,15 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import networkx as nx
-
 PACKAGE = "regkit"
 
 #: The helper package ``__init__``s declare their lazy exports with (``regkit/_lazy.py``).
 LAZY_HELPER = "lazy_exports"
 
-#: Facade modules lower layers may import although the facade sits above everything, with why.  Each must be
-#: a leaf — import nothing of regkit — so depending on it cannot lead upward (``test_layers`` asserts that).
+#: Modules directly in ``regkit/`` that every layer may import, with why; a contract keeps each a leaf (it imports
+#: nothing of regkit), so their names are no reach into another package's private ones.
 SHARED_FACADE_HELPERS = {
     "regkit._lazy": "the lazy-export helper every package __init__ is built on (standard library only)",
     "regkit.errors": "the error and warning tree every layer raises (standard library only)",
@@ -59,144 +60,55 @@ PRIVATE_ALLOWLIST = {
     "regkit.local.server:server._map": "waitress's socket map (no public stop)",
 }
 
-#: Lazy upward imports that are the design, not a mistake: ``(importer, target package)`` with why.  Only
-#: imports inside a function (or type-only ones) are sanctioned; a module-level import stays a finding.
-SANCTIONED_LAZY_UPWARD = {
-    ("regkit.client.frame_methods", "regkit.frames"): "record methods (record.history(...)) call their frames "
-    "builder when asked, as edgartools' Company.to_dataframe() does; import regkit.client stays free of pandas "
-    "(CONTRIBUTING.md, Layers)",
-    ("regkit.client.export_methods", "regkit.frames"): "client.export_parquet(directory) imports "
-    "regkit.frames.export when called, like the record methods; import regkit.client stays free of pandas and "
-    "pyarrow",
-}
-
-FACADE = "facade"
-
-
-class LayoutError(Exception):
-    """README.md's Layout section could not be read as a layering."""
-
 
 class ScanError(Exception):
-    """A source file could not be analysed (syntax error, or a lazy-export table the checker cannot evaluate)."""
+    """A source file could not be analysed (a syntax error, a relative import beyond the package)."""
 
 
-# --------------------------------------------------------------------------------------------------- the layering
+# --------------------------------------------------------------------------------------------------- the contracts
 
 
-@dataclass(frozen=True)
-class Layering:
-    """The layers, top to bottom: ``(label, packages)``; a package may import its own and lower layers."""
-
-    layers: tuple[tuple[str, tuple[str, ...]], ...]
-
-    def rank(self, package: str) -> int | None:
-        """0 for the top layer, larger further down; ``None`` for a package in no layer."""
-        for index, (_, packages) in enumerate(self.layers):
-            if package in packages:
-                return index
-        return None
-
-    def label(self, package: str) -> str:
-        """The layer's label (``views``, ``client``, …) of ``package``."""
-        rank = self.rank(package)
-        return "?" if rank is None else self.layers[rank][0]
-
-    @property
-    def packages(self) -> set[str]:
-        """Every package in a layer."""
-        return {package for _, packages in self.layers for package in packages}
-
-    def describe(self) -> str:
-        """``views (widgets, plot) → analysis (frames, graph) → client → …``."""
-        return " → ".join(
-            label if packages == (label,) else f"{label} ({', '.join(packages)})" for label, packages in self.layers
-        )
+def contracts(pyproject: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
+    """The import-linter contracts of ``pyproject.toml`` (parsed), by ``id``."""
+    return {contract["id"]: contract for contract in pyproject["tool"]["importlinter"]["contracts"]}
 
 
-def layout_section(readme: str) -> str:
-    """The text of the ``## Layout`` section (up to the next ``## `` heading)."""
-    match = re.search(r"^## Layout[ \t]*\n(.*?)(?=^## |\Z)", readme, flags=re.M | re.S)
-    if match is None:
-        raise LayoutError("README.md has no '## Layout' section")
-    return match.group(1)
+def contract_layers(contract: Mapping[str, Any]) -> list[list[tuple[str, bool]]]:
+    """A layers contract's layers, top to bottom: each a list of ``(module tail, optional)``.
 
-
-def parse_table(section: str, package: str = PACKAGE) -> dict[str, str]:
-    """``{package: description}`` from the section's fenced block (``regkit/frames/   analysis: …``)."""
-    block = re.search(r"^```[^\n]*\n(.*?)^```", section, flags=re.M | re.S)
-    if block is None:
-        raise LayoutError("the Layout section has no fenced block listing the packages")
-    rows = {}
-    for line in block.group(1).splitlines():
-        row = re.match(rf"^{package}/(\w+)/?\s{{2,}}(\S.*)$", line.strip())
-        if row:
-            rows[row.group(1)] = row.group(2).strip()
-    if not rows:
-        raise LayoutError(f"the Layout section's fenced block lists no '{package}/<package>/  <description>' rows")
-    return rows
-
-
-def parse_flow(section: str, package: str = PACKAGE) -> list[tuple[str, tuple[str, ...]]]:
-    """The flow sentence's layers, top to bottom, as ``(label, packages)``.
-
-    The sentence is the paragraph with ``→``; each ``→``-separated part that names `` `regkit.x` `` packages is a
-    layer, labelled by the word before its parenthesis (``views (`regkit.widgets`, …)``) or by its one package.
+    ``"widgets : plot"`` and ``"local | (common)"`` are layers of two (``(name)``: optional, it need not exist).
     """
-    prose = re.sub(r"^```.*?^```", "", section, flags=re.M | re.S)
-    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", prose) if "→" in p]
-    if len(paragraphs) != 1:
-        raise LayoutError(
-            f"expected one paragraph with '→' (the data-flow sentence) in the Layout section, found {len(paragraphs)}"
-        )
-    sentence = paragraphs[0]
-    if "downward" not in sentence:
-        raise LayoutError(f"the flow sentence does not say which way is down ('downward'): {sentence!r}")
     layers = []
-    for part in sentence.split("→"):
-        names = tuple(re.findall(rf"`{package}\.(\w+)`", part))
-        if not names:
-            continue  # notebooks, HTTP
-        labelled = re.search(r"([A-Za-z][\w-]*)\s*\(\s*`", part)  # views (`regkit.widgets`, …)
-        label = labelled.group(1) if labelled else names[0]
-        layers.append((label, names))
-    if not layers:
-        raise LayoutError(f"the flow sentence names no `{package}.<package>`: {sentence!r}")
+    for layer in contract["layers"]:
+        tails = [tail.strip() for tail in re.split(r"[|:]", layer)]
+        layers.append([(tail.strip("()"), tail.startswith("(")) for tail in tails])
     return layers
 
 
-def parse_layering(readme: str, package: str = PACKAGE) -> Layering:
-    """The layering README.md describes: the flow sentence's layers, then the table's shared packages below.
+def ignored_imports(contracts: Mapping[str, Mapping[str, Any]]) -> list[tuple[str, str, str]]:
+    """``(contract id, importer expression, imported expression)`` of every ``ignore_imports`` entry."""
+    ignored = []
+    for contract_id, contract in contracts.items():
+        for expression in contract.get("ignore_imports", []):
+            importer, _, imported = expression.partition("->")
+            ignored.append((contract_id, importer.strip(), imported.strip()))
+    return ignored
 
-    Raises :class:`LayoutError` when the section is missing, the table and sentence disagree, or a package is
-    in neither a layer of the sentence nor described as shared.
-    """
-    section = layout_section(readme)
-    table = parse_table(section, package)
-    layers = parse_flow(section, package)
-    seen: dict[str, str] = {}
-    for label, names in layers:
-        for name in names:
-            if name in seen:
-                raise LayoutError(f"`{package}.{name}` is in two layers of the flow sentence: {seen[name]}, {label}")
-            seen[name] = label
-            if name not in table:
-                raise LayoutError(f"the flow sentence names `{package}.{name}`, which the table does not list")
-            described = re.match(r"([^:(]+):", table[name])
-            if described and name != label and described.group(1).strip() != label:
-                raise LayoutError(
-                    f"the table calls {package}/{name}/ '{described.group(1).strip()}' but the flow "
-                    f"sentence puts it in '{label}'"
-                )
-    rest = [name for name in table if name not in seen]
-    unplaced = [name for name in rest if "share" not in table[name]]
-    if unplaced:
-        raise LayoutError(
-            f"{', '.join(f'{package}/{n}/' for n in unplaced)}: in the table but in no layer of the "
-            f"flow sentence, and not described as shared by the layers"
-        )
-    shared = [(name, (name,)) for name in rest]
-    return Layering(tuple(layers) + tuple(shared))
+
+def expression_pattern(expression: str) -> re.Pattern[str]:
+    """An import-linter module expression as a regular expression: ``*`` one module name, ``**`` one or more."""
+    parts = [{"*": r"[^.]+", "**": r"[^.]+(?:\.[^.]+)*"}.get(part, re.escape(part)) for part in expression.split(".")]
+    return re.compile(r"\.".join(parts) + r"\Z")
+
+
+def readme_packages(readme: str, package: str = PACKAGE) -> list[str]:
+    """The packages README.md's ``## Layout`` picture draws, in its order (``regkit/frames/`` → ``frames``,
+    ``regkit/errors.py`` → ``errors``; the facade row ``regkit/*.py`` is no package)."""
+    section = re.search(r"^## Layout[ \t]*\n(.*?)(?=^## |\Z)", readme, flags=re.M | re.S)
+    block = re.search(r"^```[^\n]*\n(.*?)^```", section.group(1) if section else "", flags=re.M | re.S)
+    if block is None:
+        return []
+    return re.findall(rf"^{package}/(\w+)(?:/|\.py)\s", block.group(1), flags=re.M)
 
 
 # ------------------------------------------------------------------------------------------------------- the scan
@@ -219,41 +131,27 @@ class Module:
 
 @dataclass(frozen=True)
 class ImportRef:
-    """One imported module (or one name of a ``from … import``).
+    """One imported module (or one name of a ``from … import``), as import-linter counts it.
 
     ``target`` is the module depended on: ``from P import name`` targets ``P.name`` when that is a module,
-    else ``P`` (then ``source`` is ``P``).  ``partial``: only a prefix of the module is known (an f-string).
+    else ``P`` (then ``source`` is ``P``).
     """
 
     importer: str
     rel: str
     lineno: int
     target: str
-    how: str  # "import", "from", "import_module", "__import__", "lazy export", "lazy submodule"
+    how: str  # "import" or "from"
     source: str = ""  # P of ``from P import name``
-    name: str | None = None  # the imported (or lazily exported) name
+    name: str | None = None  # the imported name
     bound: str | None = None  # the name it is bound to (``as``)
     in_function: bool = False
     type_only: bool = False
-    partial: bool = False
-
-    @property
-    def where(self) -> str:
-        return f"{self.rel}:{self.lineno}"
 
     @property
     def text(self) -> str:
         """How the import reads, resolved (``from regkit.client.core import Client (inside a function)``)."""
-        if self.how == "import":
-            text = f"import {self.target}"
-        elif self.how == "from":
-            text = f"from {self.source} import {self.name}"
-        elif self.how == "lazy export":
-            text = f"lazy export {self.name!r} → {self.target}"
-        elif self.how == "lazy submodule":
-            text = f"lazy submodule {self.name!r} → {self.target}"
-        else:
-            text = f"{self.how}({self.target + ('.…' if self.partial else '')!r})"
+        text = f"import {self.target}" if self.how == "import" else f"from {self.source} import {self.name}"
         flags = [
             flag for flag, on in (("inside a function", self.in_function), ("TYPE_CHECKING", self.type_only)) if on
         ]
@@ -307,166 +205,6 @@ def scan_tree(root: Path, package: str = PACKAGE) -> Scan:
     return Scan(root, modules, refs)
 
 
-class _Unresolved(Exception):
-    """An expression whose value is not known statically."""
-
-
-class Located(str):
-    """A string with the line it was written on (so a lazy-table entry is reported at its line)."""
-
-    lineno: int
-
-    def __new__(cls, value: str, lineno: int) -> Located:
-        located = super().__new__(cls, value)
-        located.lineno = lineno
-        return located
-
-
-_UNRESOLVED = object()
-
-
-def static_value(node: ast.AST, env: Mapping[str, Any]) -> Any:
-    """The value of a constant expression: literals, names bound in ``env``, f-strings, ``+``, ``d.items()``,
-    and comprehensions over those — enough for the lazy-export tables.  Raises ``_Unresolved`` otherwise."""
-    if isinstance(node, ast.Constant):
-        return Located(node.value, node.lineno) if isinstance(node.value, str) else node.value
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        items: list[Any] = []
-        for element in node.elts:
-            if isinstance(element, ast.Starred):
-                items.extend(static_value(element.value, env))
-            else:
-                items.append(static_value(element, env))
-        return {ast.Tuple: tuple, ast.List: list, ast.Set: set}[type(node)](items)
-    if isinstance(node, ast.Dict):
-        result: dict[Any, Any] = {}
-        for key, value in zip(node.keys, node.values):
-            if key is None:
-                result.update(static_value(value, env))
-            else:
-                result[static_value(key, env)] = static_value(value, env)
-        return result
-    if isinstance(node, ast.Name):
-        value = env.get(node.id, _UNRESOLVED)
-        if value is _UNRESOLVED:
-            raise _Unresolved(node.id)
-        return value
-    if isinstance(node, ast.JoinedStr):
-        return _joined_str(node, env)
-    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-        left, right = static_value(node.left, env), static_value(node.right, env)
-        joined = left + right
-        return Located(joined, getattr(left, "lineno", node.lineno)) if isinstance(joined, str) else joined
-    if (
-        isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and not node.args
-        and not node.keywords
-        and node.func.attr in ("items", "keys", "values")
-    ):
-        mapping = static_value(node.func.value, env)
-        if isinstance(mapping, dict):
-            return list(getattr(mapping, node.func.attr)())
-    if isinstance(node, (ast.DictComp, ast.ListComp, ast.SetComp, ast.GeneratorExp)):
-        return _comprehension(node, env)
-    raise _Unresolved(ast.unparse(node))
-
-
-def _joined_str(node: ast.JoinedStr, env: Mapping[str, Any]) -> Located:
-    """An f-string of known parts; its line is that of the last located part (the table entry)."""
-    text, lineno = [], node.lineno
-    for part in node.values:
-        if isinstance(part, ast.FormattedValue):
-            if part.conversion != -1 or part.format_spec is not None:
-                raise _Unresolved(ast.unparse(node))
-            value = static_value(part.value, env)
-            lineno = getattr(value, "lineno", lineno) or lineno
-            text.append(str(value))
-        else:
-            text.append(str(part.value))  # type: ignore[attr-defined]
-    return Located("".join(text), lineno)
-
-
-def _bind(target: ast.AST, value: Any, env: dict[str, Any]) -> None:
-    """Assign ``value`` to a name or a tuple of names in ``env``."""
-    if isinstance(target, ast.Name):
-        env[target.id] = value
-    elif isinstance(target, (ast.Tuple, ast.List)):
-        values = tuple(value)
-        if len(values) != len(target.elts):
-            raise _Unresolved("unpacking")
-        for element, item in zip(target.elts, values):
-            _bind(element, item, env)
-    else:
-        raise _Unresolved(ast.unparse(target))
-
-
-def _comprehension(node: ast.AST, env: Mapping[str, Any]) -> Any:
-    """Evaluate a comprehension whose iterables and conditions are constant."""
-    results: list[Any] = []
-
-    def run(generators: list[ast.comprehension], scope: dict[str, Any]) -> None:
-        if not generators:
-            if isinstance(node, ast.DictComp):
-                results.append((static_value(node.key, scope), static_value(node.value, scope)))
-            else:
-                results.append(static_value(node.elt, scope))  # type: ignore[attr-defined]
-            return
-        first, rest = generators[0], generators[1:]
-        for item in static_value(first.iter, scope):
-            inner = dict(scope)
-            _bind(first.target, item, inner)
-            if all(static_value(condition, inner) for condition in first.ifs):
-                run(rest, inner)
-
-    run(node.generators, dict(env))  # type: ignore[attr-defined]
-    if isinstance(node, ast.DictComp):
-        return dict(results)
-    return set(results) if isinstance(node, ast.SetComp) else results
-
-
-def module_constants(module: Module) -> dict[str, Any]:
-    """Module-level names with a constant value, in statement order (``X = {…}``, ``X[k] = v``, ``X.update(…)``);
-    names assigned anything else are bound to an unresolvable marker."""
-    env: dict[str, Any] = {"__name__": module.name, "__package__": module.package}
-    for statement in module.tree.body:
-        try:
-            if isinstance(statement, ast.Assign) and all(isinstance(t, ast.Name) for t in statement.targets):
-                value = static_value(statement.value, env)
-                for target in statement.targets:
-                    env[target.id] = value  # type: ignore[attr-defined]
-            elif isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name) and statement.value:
-                env[statement.target.id] = static_value(statement.value, env)
-            elif (
-                isinstance(statement, ast.Assign)
-                and len(statement.targets) == 1
-                and isinstance(statement.targets[0], ast.Subscript)
-            ):
-                target = statement.targets[0]
-                container = static_value(target.value, env)
-                container[static_value(target.slice, env)] = static_value(statement.value, env)
-            elif (
-                isinstance(statement, ast.Expr)
-                and isinstance(statement.value, ast.Call)
-                and isinstance(statement.value.func, ast.Attribute)
-                and statement.value.func.attr == "update"
-                and len(statement.value.args) == 1
-            ):
-                static_value(statement.value.func.value, env).update(static_value(statement.value.args[0], env))
-            elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-                for target in statement.targets if isinstance(statement, ast.Assign) else [statement.target]:
-                    for name in ast.walk(target):
-                        if isinstance(name, ast.Name):
-                            env[name.id] = _UNRESOLVED
-        except (_Unresolved, TypeError, AttributeError, KeyError):
-            for target in statement.targets if isinstance(statement, ast.Assign) else []:
-                if isinstance(target, ast.Name):
-                    env[target.id] = _UNRESOLVED
-            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
-                env[statement.target.id] = _UNRESOLVED
-    return env
-
-
 def _is_type_checking(test: ast.expr) -> bool:
     """``if TYPE_CHECKING:`` or ``if typing.TYPE_CHECKING:``."""
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
@@ -492,24 +230,20 @@ def _absolute(module: Module, level: int, name: str | None) -> str:
 
 
 class _ImportCollector(ast.NodeVisitor):
-    """Collects the :class:`ImportRef`\\ s of one module, tracking function depth, ``TYPE_CHECKING`` blocks and
-    ``for name in <constant tuple>`` loops (whose name may be the argument of ``import_module``)."""
+    """Collects the :class:`ImportRef`\\ s of one module, tracking function depth and ``TYPE_CHECKING`` blocks."""
 
     def __init__(self, module: Module, modules: Mapping[str, Module]) -> None:
         self.module, self.modules = module, modules
-        self.env = module_constants(module)
         self.depth = 0
         self.type_only = False
-        self.loops: dict[str, list[str]] = {}
         self.refs: list[ImportRef] = []
 
-    def ref(self, node: ast.AST, target: str, how: str, **extra: Any) -> None:
-        lineno = extra.pop("lineno", None) or node.lineno  # type: ignore[attr-defined]
+    def ref(self, node: ast.stmt, target: str, how: str, **extra: Any) -> None:
         self.refs.append(
             ImportRef(
                 self.module.name,
                 self.module.rel,
-                lineno,
+                node.lineno,
                 target,
                 how,
                 in_function=self.depth > 0,
@@ -518,7 +252,6 @@ class _ImportCollector(ast.NodeVisitor):
             )
         )
 
-    # --- scopes
     def visit_FunctionDef(self, node: ast.AST) -> None:
         self.depth += 1
         self.generic_visit(node)
@@ -530,7 +263,6 @@ class _ImportCollector(ast.NodeVisitor):
         if not _is_type_checking(node.test):
             self.generic_visit(node)
             return
-        self.visit(node.test)
         outer, self.type_only = self.type_only, True
         for statement in node.body:
             self.visit(statement)
@@ -538,28 +270,6 @@ class _ImportCollector(ast.NodeVisitor):
         for statement in node.orelse:
             self.visit(statement)
 
-    def visit_For(self, node: ast.For) -> None:
-        values = None
-        if isinstance(node.target, ast.Name):
-            try:
-                candidate = static_value(node.iter, self.env)
-                if isinstance(candidate, (tuple, list)) and all(isinstance(v, str) for v in candidate):
-                    values = list(candidate)
-            except _Unresolved:
-                pass
-        if values is None:
-            self.generic_visit(node)
-            return
-        name = node.target.id  # type: ignore[attr-defined]
-        outer = self.loops.get(name)
-        self.loops[name] = values
-        self.generic_visit(node)
-        if outer is None:
-            del self.loops[name]
-        else:
-            self.loops[name] = outer
-
-    # --- imports
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self.ref(node, alias.name, "import", bound=alias.asname or alias.name.partition(".")[0])
@@ -571,98 +281,9 @@ class _ImportCollector(ast.NodeVisitor):
             target = submodule if submodule in self.modules else source
             self.ref(node, target, "from", source=source, name=alias.name, bound=alias.asname or alias.name)
 
-    def visit_Call(self, node: ast.Call) -> None:
-        name = _call_name(node)
-        if name in ("import_module", "__import__") and node.args:
-            for target, partial in self.dynamic_targets(node):
-                self.ref(node, target, name, partial=partial)
-        elif name == LAZY_HELPER:
-            self.lazy_table(node)
-        self.generic_visit(node)
-
-    def visit_Assign(self, node: ast.Assign) -> None:
-        """A module ``__getattr__`` made by anything but the lazy helper is a mechanism the checker cannot see."""
-        names = {n.id for t in node.targets for n in ast.walk(t) if isinstance(n, ast.Name)}
-        if (
-            "__getattr__" in names
-            and self.depth == 0
-            and not (isinstance(node.value, ast.Call) and _call_name(node.value) == LAZY_HELPER)
-        ):
-            raise ScanError(
-                f"{self.module.rel}:{node.lineno}: module __getattr__ made by "
-                f"{ast.unparse(node.value)!r}, which tests/layers_support.py does not understand; "
-                f"teach scan_tree() the new lazy mechanism"
-            )
-        self.generic_visit(node)
-
-    def dynamic_targets(self, node: ast.Call) -> list[tuple[str, bool]]:
-        """The module names ``import_module``'s argument can have: a literal, a module constant, a loop variable
-        over a constant tuple, or (``partial``) the constant dotted prefix of an f-string."""
-        argument = node.args[0]
-        if isinstance(argument, ast.Name) and argument.id in self.loops:
-            names = self.loops[argument.id]
-        else:
-            try:
-                value = static_value(argument, self.env)
-            except _Unresolved:
-                return self.prefix_target(argument)
-            names = [value] if isinstance(value, str) else []
-        package = self.module.package
-        if len(node.args) > 1 and _call_name(node) == "import_module":
-            try:
-                package = str(static_value(node.args[1], self.env))
-            except _Unresolved:
-                pass
-        targets = []
-        for name in names:
-            if name.startswith("."):
-                level = len(name) - len(name.lstrip("."))
-                parts = package.split(".")
-                name = ".".join(parts[: len(parts) - (level - 1)] + ([name.lstrip(".")] if name.lstrip(".") else []))
-            targets.append((name, False))
-        return targets
-
-    def prefix_target(self, argument: ast.expr) -> list[tuple[str, bool]]:
-        """``f"regkit.frames.{module}"`` → ``regkit.frames`` (partial); nothing if no dotted prefix is constant."""
-        if not isinstance(argument, ast.JoinedStr) or not argument.values:
-            return []
-        first = argument.values[0]
-        if not isinstance(first, ast.Constant) or "." not in first.value:
-            return []
-        return [(first.value.rpartition(".")[0], True)]
-
-    def lazy_table(self, node: ast.Call) -> None:
-        """The modules a ``lazy_exports(package, exports, submodules)`` call imports on attribute access."""
-        arguments = dict(zip(("package", "exports", "submodules"), node.args))
-        arguments.update({k.arg: k.value for k in node.keywords if k.arg})
-        try:
-            package = str(static_value(arguments["package"], self.env))
-            exports = static_value(arguments["exports"], self.env)
-            submodules = static_value(arguments["submodules"], self.env) if "submodules" in arguments else ()
-        except (_Unresolved, KeyError) as error:
-            raise ScanError(
-                f"{self.module.rel}:{node.lineno}: cannot evaluate the arguments of {LAZY_HELPER}(…) "
-                f"statically (at {error}); extend static_value() in tests/layers_support.py"
-            ) from error
-        outer, self.depth = self.depth, self.depth + 1  # run on attribute access
-        for name, home in dict(exports).items():
-            self.ref(
-                node, str(home), "lazy export", name=str(name), bound=str(name), lineno=getattr(home, "lineno", None)
-            )
-        for name in submodules:
-            self.ref(
-                node,
-                f"{package}.{name}",
-                "lazy submodule",
-                name=str(name),
-                bound=str(name),
-                lineno=getattr(name, "lineno", None),
-            )
-        self.depth = outer
-
 
 def module_imports(module: Module, modules: Mapping[str, Module]) -> list[ImportRef]:
-    """Every import of ``module`` (static at any depth, dynamic, lazy-export tables)."""
+    """Every ``import`` / ``from … import`` statement of ``module``, at any depth."""
     collector = _ImportCollector(module, modules)
     collector.visit(module.tree)
     return collector.refs
@@ -700,185 +321,63 @@ def group_of(module: str, scan: Scan, package: str = PACKAGE) -> str:
     return package if is_facade(module, scan, package) else ".".join(parts[:2])
 
 
-def unlayered_packages(scan: Scan, layering: Layering, package: str = PACKAGE) -> list[str]:
-    """Top-level packages of the tree that are in no layer of the README."""
-    packages = {m.split(".")[1] for m in scan.modules if len(m.split(".")) > 1 and not is_facade(m, scan, package)}
-    return sorted(packages - layering.packages)
-
-
-def _rank(module: str, scan: Scan, layering: Layering, package: str = PACKAGE) -> int | None:
-    """-1 for the facade (above everything), the layer's rank otherwise; ``None`` outside regkit or unlayered."""
-    if module.split(".")[0] != package:
-        return None
-    if is_facade(module, scan, package):
-        return -1
-    return layering.rank(module.split(".")[1])
-
-
-def _layer_name(module: str, scan: Scan, layering: Layering, package: str = PACKAGE) -> str:
-    return FACADE if is_facade(module, scan, package) else layering.label(module.split(".")[1])
-
-
-def upward_imports(scan: Scan, layering: Layering, *, type_only: bool, package: str = PACKAGE) -> list[Finding]:
-    """Imports from a module to a higher layer (``type_only`` selects the ``TYPE_CHECKING`` ones, or all others).
-
-    The facade may import anything; a lower layer may import a facade module only if it is listed in
-    :data:`SHARED_FACADE_HELPERS`."""
+def eager_ignored_imports(scan: Scan, ignored: Iterable[tuple[str, str, str]]) -> list[Finding]:
+    """Imports an ``ignore_imports`` entry of a contract lets pass that run when their module is imported: not inside
+    a function and not under ``if TYPE_CHECKING:``.  A contract's exceptions are lazy (a record's frame methods)
+    or type-only (the crawl's client protocols); import-linter cannot tell those from a module-level import."""
     findings = []
-    for ref in scan.refs:
-        if ref.type_only != type_only:
-            continue
-        source_rank, target_rank = (
-            _rank(ref.importer, scan, layering, package),
-            _rank(ref.target, scan, layering, package),
-        )
-        if source_rank is None or target_rank is None or source_rank == -1 or target_rank >= source_rank:
-            continue
-        if target_rank == -1 and scan.known(ref.target) in SHARED_FACADE_HELPERS:
-            continue
-        if _sanctioned(ref):
-            continue
-        findings.append(
-            Finding(
-                ref.rel,
-                ref.lineno,
-                f"{ref.text}: {_layer_name(ref.importer, scan, layering)} "
-                f"imports {_layer_name(ref.target, scan, layering)}, above it",
-            )
-        )
+    for contract_id, importer, imported in ignored:
+        importer_pattern, imported_pattern = expression_pattern(importer), expression_pattern(imported)
+        for ref in scan.refs:
+            if ref.in_function or ref.type_only:
+                continue
+            if importer_pattern.match(ref.importer) and imported_pattern.match(ref.target):
+                findings.append(
+                    Finding(
+                        ref.rel,
+                        ref.lineno,
+                        f"{ref.text}: contract {contract_id!r} ignores {importer} -> {imported}, which must stay "
+                        f"lazy (inside a function) or type-only (under if TYPE_CHECKING:)",
+                    )
+                )
     return sorted(set(findings))
 
 
-def _sanctioned(ref: ImportRef) -> bool:
-    """Whether ``ref`` is a lazy (or type-only) import listed in :data:`SANCTIONED_LAZY_UPWARD`."""
-    if not (ref.in_function or ref.type_only):
-        return False
-    return any(
-        ref.importer == importer and (ref.target == target or ref.target.startswith(target + "."))
-        for importer, target in SANCTIONED_LAZY_UPWARD
-    )
+def dynamic_imports(scan: Scan, package: str = PACKAGE) -> list[Finding]:
+    """``importlib.import_module(…)`` / ``__import__(…)`` in a module of the layers, unless its argument is a
+    literal naming a module outside regkit (``"pyarrow"``): import-linter sees import statements only, so an
+    import of regkit made any other way would pass every contract.  The facade (``regkit/*.py``: ``cli``'s
+    commands, ``_lazy``'s tables, which ``test_layers`` checks at run time) may."""
+    findings = []
+    for module in scan.modules.values():
+        if is_facade(module.name, scan, package) and module.name != f"{package}.errors":
+            continue
+        for node in ast.walk(module.tree):
+            if not isinstance(node, ast.Call) or _call_name(node) not in ("import_module", "__import__"):
+                continue
+            argument = node.args[0] if node.args else None
+            if isinstance(argument, ast.Constant) and str(argument.value).split(".")[0] not in ("", package):
+                continue  # a module outside regkit, named literally
+            findings.append(
+                Finding(
+                    module.rel,
+                    node.lineno,
+                    f"{ast.unparse(node)}: an import lint-imports cannot see (use an import statement, "
+                    f"inside a function if it must be lazy)",
+                )
+            )
+    return sorted(findings)
 
 
-def facade_helper_imports(scan: Scan, package: str = PACKAGE) -> list[Finding]:
-    """Imports of regkit made by a :data:`SHARED_FACADE_HELPERS` module (each must be a leaf)."""
+def lazy_export_packages(scan: Scan) -> list[str]:
+    """The packages whose ``__init__`` declares its names with :data:`LAZY_HELPER`: imports on attribute access
+    that lint-imports does not see (``test_layers`` checks the tables at run time)."""
     return sorted(
-        Finding(ref.rel, ref.lineno, f"{ref.text}: {ref.importer} must import nothing of {package}")
-        for ref in scan.refs
-        if ref.importer in SHARED_FACADE_HELPERS and ref.target.split(".")[0] == package
+        module.name
+        for module in scan.modules.values()
+        if module.is_package
+        and any(isinstance(node, ast.Call) and _call_name(node) == LAZY_HELPER for node in ast.walk(module.tree))
     )
-
-
-def export_homes(scan: Scan) -> dict[str, dict[str, str]]:
-    """Per package: name → module it is re-exported from (its ``__init__``'s module-level ``from X import name``
-    and its lazy-export table)."""
-    homes: dict[str, dict[str, str]] = defaultdict(dict)
-    for ref in scan.refs:
-        module = scan.modules.get(ref.importer)
-        if module is None or not module.is_package or ref.type_only or ref.bound is None:
-            continue
-        if ref.how == "lazy export" or (ref.how == "from" and not ref.in_function):
-            homes[ref.importer][ref.bound] = ref.target
-    return homes
-
-
-def _home(package: str, name: str, homes: Mapping[str, Mapping[str, str]], scan: Scan) -> str | None:
-    """The module that defines ``name`` as seen from ``package``, following re-exports through packages."""
-    seen = set()
-    while package not in seen:
-        seen.add(package)
-        home = homes.get(package, {}).get(name)
-        if home is None:
-            return None
-        if home not in homes or name not in homes[home]:
-            return home
-        package = home
-    return None
-
-
-def top_level_names(tree: ast.Module) -> set[str]:
-    """Names a module binds at module level: assignments, ``def``, ``class``, imports (``if``/``try`` blocks
-    included)."""
-    names = set()
-    for statement in _scope_statements(tree.body):
-        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            names.add(statement.name)
-        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
-            names.update(alias.asname or alias.name.partition(".")[0] for alias in statement.names)
-        elif isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
-            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
-    return names
-
-
-def import_graph(scan: Scan, *, type_only: bool = True) -> nx.DiGraph:
-    """Module → module edges of every import (lazy ones in; ``TYPE_CHECKING`` ones too unless ``type_only`` is
-    false), each edge with its ``refs``.  A type-only cycle does not fail at import time, but it ties two modules
-    to each other all the same: a reader (and mypy) cannot take one without the other.
-
-    Re-export rule: a module importing a name from a package it lies in (``from regkit.graph import
-    from_companies`` inside ``regkit.graph.crawler``) depends on the module that defines the name (found through
-    the ``__init__``'s re-exports and lazy table), not on the ``__init__``; so ``__init__`` → submodule edges do
-    not by themselves close cycles.  No implicit edge to parent packages; partial (f-string) targets and
-    targets that are not modules of the tree are left out."""
-    graph = nx.DiGraph()
-    graph.add_nodes_from(scan.modules)
-    homes = export_homes(scan)
-    for ref in scan.refs:
-        if (ref.type_only and not type_only) or ref.partial:
-            continue
-        target = ref.target
-        if (
-            ref.how == "from"
-            and target == ref.source
-            and ref.importer.startswith(ref.source + ".")
-            and ref.name is not None
-            and target in scan.modules
-        ):
-            home = _home(ref.source, ref.name, homes, scan)
-            if home is None and ref.name not in top_level_names(scan.modules[target].tree):
-                continue  # the package has no such name: the import itself fails
-            target = home or target
-        if target not in scan.modules:
-            continue  # outside regkit, or a module that does not exist (the import itself fails)
-        if target == ref.importer:
-            continue
-        if graph.has_edge(ref.importer, target):
-            graph.edges[ref.importer, target]["refs"].append(ref)
-        else:
-            graph.add_edge(ref.importer, target, refs=[ref])
-    return graph
-
-
-@dataclass(frozen=True)
-class Cycle:
-    """A strongly connected set of modules, one cycle through them, and every import edge inside it."""
-
-    modules: tuple[str, ...]
-    path: tuple[str, ...]
-    edges: tuple[Finding, ...]
-
-    def __str__(self) -> str:
-        lines = [f"{len(self.modules)} modules: {' → '.join(self.path)}", *(f"    {edge}" for edge in self.edges)]
-        return "\n".join(lines)
-
-
-def import_cycles(scan: Scan, *, type_only: bool = True) -> list[Cycle]:
-    """Strongly connected components of :func:`import_graph` with more than one module."""
-    graph = import_graph(scan, type_only=type_only)
-    cycles = []
-    for component in nx.strongly_connected_components(graph):
-        if len(component) < 2:
-            continue
-        sub = graph.subgraph(component)
-        start = min(component)
-        path = [u for u, _ in nx.find_cycle(sub, source=start)]
-        edges = sorted(
-            Finding(ref.rel, ref.lineno, f"{ref.text}  [{u} → {v}]")
-            for u, v, data in sub.edges(data=True)
-            for ref in data["refs"]
-        )
-        cycles.append(Cycle(tuple(sorted(component)), (*path, path[0]), tuple(edges)))
-    return sorted(cycles, key=lambda cycle: cycle.modules)
 
 
 def _is_private(name: str) -> bool:

@@ -1,70 +1,35 @@
-"""regkit's architecture, kept honest: the layers README.md describes, checked on the source (statically).
+"""regkit's architecture, kept honest: the layers are import-linter contracts; this checks what they cannot say.
 
-The layers come from README.md's ``## Layout`` section, so changing the README changes this test:
+The layers — views (``regkit.widgets``, ``regkit.plot``) → analysis (``regkit.frames``, ``regkit.graph``) → the
+client → the local register → the shared vocabulary (``regkit.schema``, ``regkit.errors``) — and their exceptions
+are contracts in ``pyproject.toml`` (``[tool.importlinter]``), checked by ``lint-imports`` (CONTRIBUTING.md,
+"Layers"). import-linter counts every import statement, at module level, inside functions and under
+``if TYPE_CHECKING:``.  :func:`test_the_contracts_hold` runs it, so ``pytest`` alone catches a broken layer, and
+README.md's ``## Layout`` picture must draw the packages of the layers contract, top to bottom.
 
-* the flow sentence (``notebooks → views (`regkit.widgets`, `regkit.plot`) → analysis (…) → `regkit.client` →
-  HTTP → live service or `regkit.local` …``) gives the layers top to bottom — each ``→`` part naming
-  `` `regkit.x` `` packages is one layer, labelled by the word before its parenthesis (or by its one package);
-* the fenced table (``regkit/frames/   analysis: …``) must agree with the labels, and a package it lists that the
-  sentence does not (``regkit/schema/``: "the constants both sides share") must be described as shared: it goes
-  below every layer.  Today: views (widgets, plot) → analysis (frames, graph) → client → local → schema.
+What import-linter cannot see or say stays here (``tests/layers_support.py`` reads the source with ``ast``):
 
-The facade — the modules directly in ``regkit/`` (``__init__``, ``cli``, ``export_cli``, ``__main__``, ``_lazy``) — sits above
-everything and may import anything.  Nothing may import it from below (``from regkit import Client`` in a layer
-would be an upward import through the lazy table) except the helpers of ``layers_support.SHARED_FACADE_HELPERS``:
-``regkit._lazy``, the helper every package ``__init__`` declares its lazy exports with, and ``regkit.errors``, the
-error tree every layer raises; each must stay a leaf (it imports nothing of regkit, asserted below), so depending
-on it cannot lead upward.
-
-What counts as an import (``layers_support.scan_tree``): ``import`` / ``from … import`` at any depth (in
-functions too; relative ones resolved; ``from P import name`` is an import of ``P.name`` when that is a module),
-``importlib.import_module(…)`` / ``__import__(…)`` whose argument is a literal, a module constant, a loop
-variable over a constant tuple, or an f-string (then its constant dotted prefix: ``f"regkit.frames.{m}"`` →
-``regkit.frames``), and the lazy-export tables: the arguments of ``lazy_exports(package, exports,
-submodules)`` are evaluated statically (``{name: f"regkit.frames.{home}" for name, home in _EXPORTS.items()}``
-too), each entry being an import of its module at attribute-access time.  A module ``__getattr__`` made any other
-way stops the scan with a message, so a new lazy mechanism cannot slip past.
-
-Rules
------
-1. **No upward import.**  A module may import its own layer (frames ↔ graph, widgets ↔ plot) and lower ones.
-   Lazy imports (in functions, ``import_module``, lazy tables) count: they are imports all the same.
-   ``if TYPE_CHECKING:`` imports obey the same rule but are a test of their own
-   (``test_no_upward_type_only_import``), so a failure says which kind it is: a type-only upward import does
-   not run, but still ties the lower layer's code to the upper one's (its annotations name the upper layer).
-2. **No import cycle between modules.**  Graph: module → module for every import that runs (lazy ones
-   included — a function-level import hides a cycle, it does not remove it — and ``TYPE_CHECKING`` ones too:
-   they never run, but two modules that name each other's types cannot be read, typed or moved apart).  Importing a package is
-   importing its ``__init__``; no implicit edge to parent packages (else every submodule would form a
-   cycle with its package's ``__init__``).  Re-export rule: a module importing a name *from a package it lies
-   in* (``from regkit.graph import from_companies`` inside ``regkit.graph.crawler``) depends on the module the
-   ``__init__`` re-exports the name from (its ``from .x import name`` or lazy table), not on the ``__init__``
-   — so ``__init__`` → submodule re-export edges do not by themselves make a cycle with a submodule that takes
-   a sibling's name through the package.  A name defined in the ``__init__`` itself, or a bare ``import P``,
-   stays an edge to the ``__init__`` (a real cycle if the ``__init__`` imports the importer).  Imports of a
-   package from *outside* it stay edges to its ``__init__``, since Python runs it.  Imports that cannot
-   succeed (a module that does not exist, a name its package binds nowhere) and f-string ``import_module``
-   targets (only a prefix is known) make no edge.  A strongly connected component of more than one module is a
-   failure, listed with one cycle through it and every import inside.
+1. **The exceptions stay lazy.**  Every import a contract's ``ignore_imports`` lets pass (a record's frame methods
+   importing their builder from ``regkit.frames``, the crawl naming the client's protocols) is inside a function
+   or under ``if TYPE_CHECKING:``; import-linter cannot tell those from a module-level import.
+2. **Every import is one lint-imports sees.**  Below the facade no module calls ``importlib.import_module`` or
+   ``__import__`` but with a literal module outside regkit.  The lazy re-export tables (``regkit/__init__.py`` and
+   the package ``__init__``\\ s built with ``regkit._lazy.lazy_exports``) are imports on attribute access: every
+   name resolves, a package's table points into the package itself at the module that defines the name, and the
+   facade's table at a public package that exports it.
 3. **No reach into another package's private names** ("package" = top-level package: ``regkit.client``
-   includes ``regkit.client.transport``, ``regkit.local`` includes ``regkit.local.world``; the facade is one
-   package).  Private = one leading underscore; ``__dunder__`` and ``_sunder_`` names (``_repr_html_``, the
-   IPython display protocol; enum's ``_value_``) are protocols, not private.
+   includes ``regkit.client.transport``; the facade is one package).  Private = one leading underscore;
+   ``__dunder__`` and ``_sunder_`` names (``_repr_html_``, enum's ``_value_``) are protocols, not private.
 
    a. ``from regkit.x… import _name``, ``import regkit.x._mod`` (also lazily), ``regkit.x._name`` in code, from
-      another top-level package.
+      another top-level package (``regkit._lazy``, the helper every package is built on, apart).
    b. ``expr._name`` where ``expr`` is not ``self`` / ``cls`` / ``super()`` and no module of the accessing
-      module's top-level package defines ``_name`` (function, class, module global, class attribute or
-      dataclass field, ``self._name = …``, parameter, ``__slots__`` entry, ``setattr(obj, "_name", …)``):
-      then it belongs to someone else (``client._caller`` in ``regkit.widgets``, networkx's ``graph._node``).
-      Allowed regardless: ``layers_support.PRIVATE_ALLOWLIST`` — namedtuple's ``_replace`` / ``_asdict`` /
-      ``_fields`` / ``_make`` / ``_field_defaults`` (documented public API) and ``argparse._SubParsersAction``
-      (the type ``add_subparsers()`` returns has no public name).
+      module's top-level package defines ``_name``: then it belongs to someone else (``client._caller`` in
+      ``regkit.widgets``, networkx's ``graph._node``).  Allowed regardless: ``layers_support.PRIVATE_ALLOWLIST``.
 
-4. **Inside ``regkit.client``, modules talk through public names** (``test_no_private_reach_between_client_modules``:
-   no ``from .x import _name``, no ``obj._name`` the accessing module does not define), and **``Client`` is one
-   class** (``test_client_is_one_class``: at most one regkit base class, and no class of the package declares
-   members under ``if TYPE_CHECKING:`` — the mark of a mixin expecting its host's members).
+4. **Inside ``regkit.client``, modules talk through public names** (no ``from .x import _name``, no
+   ``obj._name`` the accessing module does not define), and **``Client`` is one class** (at most one regkit base
+   class, and no class of the package declares members under ``if TYPE_CHECKING:`` — the mark of a mixin).
 
 5. The checker is tested on small trees written to ``tmp_path`` (each rule caught, a clean tree clean), so the
    checks cannot pass by finding nothing.
@@ -74,12 +39,20 @@ Failures list every offence as ``path:line  what`` and say what to do.
 
 from __future__ import annotations
 
+import functools
+import importlib
+import importlib.util
+import inspect
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
+from types import FunctionType, ModuleType
+from typing import Any
 
 import layers_support as layers
 import pytest
-from layers_support import Finding, Layering, LayoutError, ScanError
+from layers_support import Finding, ScanError
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -87,26 +60,24 @@ ROOT = Path(__file__).resolve().parents[1]
 # ---------------------------------------------------------------------------------------------- the real tree
 
 
-@pytest.fixture(scope="module")
-def layering() -> Layering:
-    try:
-        return layers.parse_layering((ROOT / "README.md").read_text(encoding="utf-8"))
-    except LayoutError as error:
-        pytest.fail(
-            f"README.md's '## Layout' section cannot be read as a layering: {error}.\n"
-            f"tests/layers_support.py:parse_layering expects the fenced table of 'regkit/<package>/  "
-            f"<label>: …' rows and one sentence 'notebooks → views (`regkit.widgets`, …) → … → "
-            f"`regkit.local`'; fix the README or the parser.",
-            pytrace=False,
-        )
+@functools.cache
+def root_scan() -> layers.Scan:
+    """The scan of regkit/ (once per run: the lazy-table test is parametrized by it too)."""
+    return layers.scan_tree(ROOT)
 
 
 @pytest.fixture(scope="module")
 def scan() -> layers.Scan:
     try:
-        return layers.scan_tree(ROOT)
+        return root_scan()
     except ScanError as error:
         pytest.fail(str(error), pytrace=False)
+
+
+@pytest.fixture(scope="module")
+def contracts() -> dict[str, dict[str, Any]]:
+    tomllib = pytest.importorskip("tomllib")  # Python >= 3.11
+    return layers.contracts(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8")))
 
 
 def fail_with(findings: list[Finding] | list[str], problem: str, todo: str) -> None:
@@ -116,46 +87,95 @@ def fail_with(findings: list[Finding] | list[str], problem: str, todo: str) -> N
         pytest.fail(f"{len(findings)} {problem}:\n{listing}\n\nWhat to do: {todo}", pytrace=False)
 
 
-def test_readme_layering_is_read(layering: Layering) -> None:
-    assert len(layering.layers) >= 2, layering.describe()
-    assert all(packages for _, packages in layering.layers)
+def test_the_contracts_hold() -> None:
+    pytest.importorskip("importlinter", reason="import-linter (the dev extra) runs the layer contracts")
+    run = [
+        sys.executable,
+        "-c",
+        "import sys, importlinter.cli as c; sys.exit(c.lint_imports(no_cache=True, no_logo=True))",
+    ]
+    result = subprocess.run(run, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    if result.returncode != 0:
+        pytest.fail(
+            f"lint-imports: a layer contract of pyproject.toml is broken\n{result.stdout}{result.stderr}\n"
+            "What to do: make the dependency point downward (move the shared code into the lower layer, or have "
+            "the lower layer take an object or a callable); break a cycle by moving what both sides need into a "
+            "module both can import. An exception is an ignore_imports entry with its reason, lazy or type-only.",
+            pytrace=False,
+        )
 
 
-def test_every_package_has_a_layer(scan: layers.Scan, layering: Layering) -> None:
+def test_readme_layout_draws_the_contract_layers(contracts: dict[str, dict[str, Any]], scan: layers.Scan) -> None:
+    layers_contract = contracts["layers"]
+    [container] = layers_contract["containers"]
+    ranks = {
+        tail: rank
+        for rank, layer in enumerate(layers.contract_layers(layers_contract))
+        for tail, optional in layer
+        if not optional or f"{container}.{tail}" in scan.modules
+    }
+    drawn = layers.readme_packages((ROOT / "README.md").read_text(encoding="utf-8"), container)
+    contract = sorted(ranks, key=lambda tail: (ranks[tail], tail))
+    if sorted(drawn) != sorted(contract) or [ranks[tail] for tail in drawn] != sorted(ranks[tail] for tail in drawn):
+        pytest.fail(
+            f"README.md's Layout draws {', '.join(drawn)}; the layers contract in pyproject.toml lists "
+            f"{', '.join(contract)}.\nWhat to do: draw each package of the contract in the Layout picture "
+            f"('{container}/<package>/  <what it is>'), top to bottom as the contract lists its layers.",
+            pytrace=False,
+        )
+
+
+def test_ignored_imports_are_lazy_or_type_only(contracts: dict[str, dict[str, Any]], scan: layers.Scan) -> None:
     fail_with(
-        layers.unlayered_packages(scan, layering),
-        f"package(s) of regkit in no layer of README.md's Layout ({layering.describe()})",
-        "add the package to the Layout table and to the flow sentence (or describe it as shared).",
+        layers.eager_ignored_imports(scan, layers.ignored_imports(contracts)),
+        "import(s) a contract lets pass that run when their module is imported",
+        "import inside the method that needs it (or under `if TYPE_CHECKING:` for an annotation); an exception "
+        "to the layers is lazy, so importing the lower layer does not import the upper one.",
     )
 
 
-def test_no_upward_import(scan: layers.Scan, layering: Layering) -> None:
+def test_every_import_is_one_lint_imports_sees(scan: layers.Scan) -> None:
     fail_with(
-        layers.upward_imports(scan, layering, type_only=False),
-        f"upward import(s) — the layers are {layering.describe()} (facade above all)",
-        "make the dependency point downward: move the shared code into the lower layer, or invert it "
-        "(the lower layer defines a hook or takes a callable/object, the upper layer supplies it). "
-        "Importing inside a function or through import_module does not make an upward import acceptable.",
+        layers.dynamic_imports(scan),
+        "import(s) of regkit that lint-imports cannot see",
+        "use an import statement (inside a function if it must be lazy), or a package's lazy table.",
     )
 
 
-def test_no_upward_type_only_import(scan: layers.Scan, layering: Layering) -> None:
-    fail_with(
-        layers.upward_imports(scan, layering, type_only=True),
-        f"upward import(s) under `if TYPE_CHECKING:` — the layers are {layering.describe()}",
-        "the lower layer should not name the upper layer's types: annotate with a Protocol or a type "
-        "defined in the lower layer (or Any), or move the type down.",
-    )
+def lazy_table(package: ModuleType) -> tuple[dict[str, str], tuple[str, ...]]:
+    """The ``exports`` and ``submodules`` a package gave ``lazy_exports`` (the closure of its ``__getattr__``)."""
+    captured = inspect.getclosurevars(package.__getattr__).nonlocals
+    return dict(captured["exports"]), tuple(captured["submodules"])
 
 
-def test_no_import_cycles(scan: layers.Scan) -> None:
-    cycles = layers.import_cycles(scan)
+@pytest.mark.parametrize("name", layers.lazy_export_packages(root_scan()))
+def test_lazy_tables_point_at_their_homes(name: str) -> None:
+    package = importlib.import_module(name)
+    exports, submodules = lazy_table(package)
+    problems = [
+        f"{name}.{sub}: no such module" for sub in submodules if importlib.util.find_spec(f"{name}.{sub}") is None
+    ]
+    for export, home in sorted(exports.items()):
+        try:
+            module = importlib.import_module(home)
+        except ImportError as error:
+            problems.append(f"{name}.{export} → {home}, which cannot be imported: {error}")
+            continue
+        if not hasattr(module, export):
+            problems.append(f"{name}.{export} → {home}, which has no {export}")
+        elif name == layers.PACKAGE:  # the facade: a public package that exports the name
+            if any(part.startswith("_") for part in home.split(".")) or export not in getattr(module, "__all__", ()):
+                problems.append(f"{name}.{export} → {home}, which does not export it publicly (__all__)")
+        elif not home.startswith(f"{name}."):
+            problems.append(f"{name}.{export} → {home}: outside {name}, an import lint-imports does not see")
+        else:
+            value = getattr(module, export)
+            if isinstance(value, (type, FunctionType)) and value.__module__ != home:
+                problems.append(f"{name}.{export} → {home}, but it is defined in {value.__module__}")
     fail_with(
-        [str(cycle) for cycle in cycles],
-        "import cycle(s) between modules (lazy and TYPE_CHECKING imports counted)",
-        "break each cycle: move what both sides need into a module both can import, or have one side "
-        "receive the object instead of importing its module. A submodule should import its siblings "
-        "directly (from .x import name), not through a name defined in its package's __init__.",
+        problems,
+        f"entry(ies) of {name}'s lazy table that do not point at their home",
+        "point each name at the module that defines it (the facade: at the public package that exports it).",
     )
 
 
@@ -169,7 +189,7 @@ def test_no_private_reach_between_client_modules(scan: layers.Scan) -> None:
 
 
 def test_client_is_one_class(scan: layers.Scan) -> None:
-    home = layers.export_homes(scan)["regkit.client"]["Client"]
+    home = importlib.import_module("regkit.client").Client.__module__
     bases, problems = layers.class_shape(scan, home, "Client")
     fail_with(
         problems,
@@ -198,51 +218,12 @@ def test_no_private_attribute_reach(scan: layers.Scan) -> None:
     )
 
 
-def test_shared_facade_helpers_are_leaves(scan: layers.Scan) -> None:
-    missing = sorted(set(layers.SHARED_FACADE_HELPERS) - set(scan.modules))
-    assert not missing, f"SHARED_FACADE_HELPERS names modules that do not exist: {missing}"
-    defines = layers.defined_names(scan.modules["regkit._lazy"].tree)
-    assert layers.LAZY_HELPER in defines, (
-        f"regkit/_lazy.py no longer defines {layers.LAZY_HELPER}; update "
-        f"LAZY_HELPER and the lazy-table scan in tests/layers_support.py"
-    )
-    fail_with(
-        layers.facade_helper_imports(scan),
-        "import(s) of regkit in a facade helper the layers may import",
-        "keep the facade helpers (regkit._lazy, regkit.errors) free of regkit imports (standard library only), "
-        "or stop importing them from below.",
-    )
-
-
 # ----------------------------------------------------------------------------------- the checker, on small trees
-
-README = """\
-# regkit
-
-## Layout
-
-```
-regkit/widgets/  views: explorers
-regkit/frames/   analysis: frames
-regkit/graph/    analysis: graphs
-regkit/client/   the interface: one method per endpoint
-regkit/local/    the local register
-regkit/schema/   the constants both sides share
-docs/            the docs
-```
-
-Data flows downward — notebooks → views (`regkit.widgets`) → analysis (`regkit.frames`,
-`regkit.graph`) → `regkit.client` → HTTP → live service or `regkit.local` — and nothing imports upward.
-
-## Next
-"""
 
 CLEAN = {
     "regkit/__init__.py": """
         from ._lazy import lazy_exports
-        _EXPORTS = {name: "regkit.client" for name in ("Client",)}
-        _EXPORTS["crawl"] = "regkit.graph"
-        __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, ("frames", "widgets"))
+        __all__, __getattr__, __dir__ = lazy_exports(__name__, {"Client": "regkit.client"})
     """,
     "regkit/_lazy.py": """
         import importlib
@@ -251,15 +232,8 @@ CLEAN = {
     """,
     "regkit/cli.py": """
         import importlib
-        _COMMANDS = ("regkit.local.cli", "regkit.client.cli")
-        def main():
-            for name in _COMMANDS:
-                importlib.import_module(name)
-    """,
-    "regkit/widgets/__init__.py": """
-        from regkit._lazy import lazy_exports
-        _EXPORTS = {"Explorer": "regkit.widgets.explorer"}
-        __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
+        def main(name):
+            return importlib.import_module(name)
     """,
     "regkit/widgets/explorer.py": """
         import regkit.frames
@@ -268,52 +242,25 @@ CLEAN = {
             def __init__(self, client: Client):
                 self._client = client
             def load(self):
-                from regkit.graph import build
-                return self._client.get(), build.from_records([]), self._repr_html_()
+                return self._client.get(), self._repr_html_()
             def _repr_html_(self):
                 return ""
     """,
-    "regkit/frames/__init__.py": """
-        from regkit._lazy import lazy_exports
-        _EXPORTS = {"history": "histories", "card": "_card", "panel": "panels"}
-        __all__, __getattr__, __dir__ = lazy_exports(__name__, {n: f"regkit.frames.{m}" for n, m in _EXPORTS.items()})
-    """,
     "regkit/frames/histories.py": """
         import importlib
-        from regkit.graph.build import from_records
         from regkit.schema import STATUSES
         def history(record):
-            card = importlib.import_module("regkit.frames._card")
-            return card, from_records, STATUSES
+            return importlib.import_module("pyarrow"), record._replace(x=1), STATUSES
     """,
-    "regkit/frames/panels.py": """
-        from regkit.frames import history
-        def panel(record):
-            return history(record)
-    """,
-    "regkit/frames/_card.py": """
-        def _row(record):
-            return record._replace(x=1)
-    """,
-    "regkit/graph/__init__.py": """
-        from .build import from_records
-        from .crawl import crawl
-    """,
-    "regkit/graph/build.py": """
-        def from_records(records):
-            return records
-    """,
+    "regkit/frames/_card.py": "def _row(record):\n    return record\n",
     "regkit/graph/crawl.py": """
         from typing import TYPE_CHECKING
-        from regkit.graph import from_records
         if TYPE_CHECKING:
             from regkit.client import Client
         def crawl(client: "Client"):
-            return from_records(client.get())
+            return client.get()
     """,
-    "regkit/client/__init__.py": """
-        from .core import Client
-    """,
+    "regkit/client/__init__.py": "from .core import Client\n",
     "regkit/client/core.py": """
         import argparse
         from regkit.schema import STATUSES
@@ -326,28 +273,19 @@ CLEAN = {
                 if other is not None:
                     return other._caller
                 return STATUSES
+            def history(self):
+                from regkit.frames.histories import history
+                return history(self)
         def add_commands(subparsers: argparse._SubParsersAction) -> None:
             pass
     """,
     "regkit/client/transport/__init__.py": "",
-    "regkit/client/transport/call.py": """
-        from regkit.local import adapter
-        class Caller:
-            pass
-    """,
-    "regkit/local/__init__.py": "",
-    "regkit/local/adapter.py": """
-        from regkit.schema import STATUSES
-        from regkit.local.world import _seed
-    """,
-    "regkit/local/world/__init__.py": """
-        def __getattr__(name):
-            from . import _seed
-            return getattr(_seed, name)
-    """,
-    "regkit/local/world/_seed.py": "SEED = 1\n",
+    "regkit/client/transport/call.py": "class Caller:\n    pass\n",
     "regkit/schema/__init__.py": "STATUSES = ('ACTIVE',)\n",
 }
+
+#: The ignore_imports of a contract over CLEAN, as read from pyproject.toml.
+IGNORED = [("layers", "regkit.client.core", "regkit.frames.*"), ("graph", "regkit.graph.**", "regkit.client")]
 
 
 def write_tree(root: Path, files: dict[str, str]) -> Path:
@@ -360,17 +298,13 @@ def write_tree(root: Path, files: dict[str, str]) -> Path:
 
 
 def check(tmp_path: Path, changes: dict[str, str] | None = None) -> dict[str, list[str]]:
-    """Every check's findings on the clean tree with ``changes`` applied (``""`` deletes nothing: empty file)."""
+    """Every check's findings on the clean tree with ``changes`` applied."""
     scan = layers.scan_tree(write_tree(tmp_path, {**CLEAN, **(changes or {})}))
-    layering = layers.parse_layering(README)
     return {
-        "unlayered": layers.unlayered_packages(scan, layering),
-        "upward": [str(f) for f in layers.upward_imports(scan, layering, type_only=False)],
-        "upward_type_only": [str(f) for f in layers.upward_imports(scan, layering, type_only=True)],
-        "cycles": [str(c) for c in layers.import_cycles(scan)],
+        "eager_ignored": [str(f) for f in layers.eager_ignored_imports(scan, IGNORED)],
+        "dynamic": [str(f) for f in layers.dynamic_imports(scan)],
         "private_imports": [str(f) for f in layers.private_imports(scan)],
         "private_attributes": [str(f) for f in layers.private_attribute_reaches(scan)],
-        "facade_helpers": [str(f) for f in layers.facade_helper_imports(scan)],
         "client_private": [str(f) for f in layers.private_reaches_within(scan, "regkit.client")],
     }
 
@@ -387,33 +321,33 @@ def test_clean_tree_is_clean(tmp_path: Path) -> None:
     assert not any(findings.values()), findings
     scan = layers.scan_tree(tmp_path)
     # … and clean because everything was seen, not because nothing was:
-    seen = {(ref.importer, ref.target, ref.how) for ref in scan.refs}
-    assert ("regkit.frames", "regkit.frames.histories", "lazy export") in seen
-    assert ("regkit.frames.histories", "regkit.frames._card", "import_module") in seen
-    assert ("regkit.cli", "regkit.client.cli", "import_module") in seen
-    assert ("regkit", "regkit.frames", "lazy submodule") in seen
-    assert ("regkit.widgets.explorer", "regkit.graph.build", "from") in seen  # in a function
-    assert ("regkit.graph.crawl", "regkit.client", "from") in seen  # type-only
-    # the re-export rule: frames.panels takes `history` through its package, whose lazy table leads to histories
-    assert ("regkit.frames.panels", "regkit.frames.histories") in layers.import_graph(scan).edges
-    assert ("regkit.frames.panels", "regkit.frames") not in layers.import_graph(scan).edges
+    seen = {(ref.importer, ref.target, ref.in_function, ref.type_only) for ref in scan.refs}
+    assert ("regkit.client.core", "regkit.frames.histories", True, False) in seen
+    assert ("regkit.graph.crawl", "regkit.client", False, True) in seen
+    assert layers.lazy_export_packages(scan) == ["regkit"]
 
 
-def test_upward_import_is_caught(tmp_path: Path) -> None:
+def test_eager_ignored_import_is_caught(tmp_path: Path) -> None:
     found = only(
-        check(tmp_path, {"regkit/schema/__init__.py": "from regkit.graph.build import from_records\n"}), "upward"
+        check(
+            tmp_path,
+            {
+                "regkit/client/core.py": "from regkit.frames.histories import history\n",
+                "regkit/graph/crawl.py": "from regkit.client import Client\n",
+            },
+        ),
+        "eager_ignored",
     )
     assert found == [
-        "regkit/schema/__init__.py:1  from regkit.graph.build import from_records: schema imports analysis, above it"
+        "regkit/client/core.py:1  from regkit.frames.histories import history: contract 'layers' ignores "
+        "regkit.client.core -> regkit.frames.*, which must stay lazy (inside a function) or type-only (under if "
+        "TYPE_CHECKING:)",
+        "regkit/graph/crawl.py:1  from regkit.client import Client: contract 'graph' ignores regkit.graph.** -> "
+        "regkit.client, which must stay lazy (inside a function) or type-only (under if TYPE_CHECKING:)",
     ]
 
 
-def test_relative_upward_import_is_caught(tmp_path: Path) -> None:
-    found = check(tmp_path, {"regkit/client/retry.py": "from .. import widgets\n"})["upward"]
-    assert found == ["regkit/client/retry.py:1  from regkit import widgets: client imports views, above it"]
-
-
-def test_lazy_upward_imports_are_caught(tmp_path: Path) -> None:
+def test_dynamic_imports_of_regkit_below_the_facade_are_caught(tmp_path: Path) -> None:
     found = only(
         check(
             tmp_path,
@@ -421,127 +355,34 @@ def test_lazy_upward_imports_are_caught(tmp_path: Path) -> None:
                 "regkit/client/retry.py": """
         import importlib
         _FRAMES = "regkit.frames"
-        def later():
-            import regkit.widgets.explorer
-            return importlib.import_module(_FRAMES), __import__("regkit.graph.build")
-        def prefix(name):
-            return importlib.import_module(f"regkit.widgets.{name}")
+        def later(name):
+            return importlib.import_module(_FRAMES), __import__("regkit.graph"), importlib.import_module(name)
     """
             },
         ),
-        "upward",
+        "dynamic",
     )
-    assert found == [
-        "regkit/client/retry.py:5  import regkit.widgets.explorer (inside a function): client imports views, above it",
-        "regkit/client/retry.py:6  __import__('regkit.graph.build') (inside a function): client imports analysis, above it",
-        "regkit/client/retry.py:6  import_module('regkit.frames') (inside a function): client imports analysis, above it",
-        "regkit/client/retry.py:8  import_module('regkit.widgets.…') (inside a function): client imports views, "
-        "above it",
+    assert [finding.split(": ")[0] for finding in found] == [
+        "regkit/client/retry.py:5  __import__('regkit.graph')",
+        "regkit/client/retry.py:5  importlib.import_module(_FRAMES)",
+        "regkit/client/retry.py:5  importlib.import_module(name)",
     ]
 
 
-def test_lazy_table_upward_is_caught(tmp_path: Path) -> None:
-    found = check(
-        tmp_path,
-        {
-            "regkit/client/__init__.py": """
-        from regkit._lazy import lazy_exports
-        _HOMES = {"Client": "regkit.client.core"}
-        _HOMES.update({"Explorer": "regkit.widgets.explorer"})
-        __all__, __getattr__, __dir__ = lazy_exports(__name__, _HOMES)
-    """
-        },
-    )["upward"]
-    assert found == [
-        "regkit/client/__init__.py:4  lazy export 'Explorer' → regkit.widgets.explorer (inside a "
-        "function): client imports views, above it"
+def test_contracts_and_readme_are_read() -> None:
+    contract = {"layers": ["widgets : plot", "client", "local | (common)", "errors"]}
+    assert layers.contract_layers(contract) == [
+        [("widgets", False), ("plot", False)],
+        [("client", False)],
+        [("local", False), ("common", True)],
+        [("errors", False)],
     ]
-
-
-def test_importing_the_facade_from_below_is_upward(tmp_path: Path) -> None:
-    found = check(tmp_path, {"regkit/graph/build.py": "from regkit import Client\n"})["upward"]
-    assert found == ["regkit/graph/build.py:1  from regkit import Client: analysis imports facade, above it"]
-
-
-def test_type_only_upward_import_is_reported_apart(tmp_path: Path) -> None:
-    found = only(
-        check(
-            tmp_path,
-            {
-                "regkit/client/retry.py": """
-        from typing import TYPE_CHECKING
-        if TYPE_CHECKING:
-            from regkit.frames.histories import history
-        else:
-            history = None
-    """
-            },
-        ),
-        "upward_type_only",
-    )
-    assert found == [
-        "regkit/client/retry.py:4  from regkit.frames.histories import history (TYPE_CHECKING): "
-        "client imports analysis, above it"
-    ]
-
-
-def test_cycle_through_a_lazy_import_is_caught(tmp_path: Path) -> None:
-    findings = check(
-        tmp_path,
-        {
-            "regkit/graph/build.py": """
-        def from_records(records):
-            from regkit.frames import histories
-            return records
-    """
-        },
-    )
-    [cycle] = only(findings, "cycles")
-    assert cycle.splitlines()[0] == (
-        "2 modules: regkit.frames.histories → regkit.graph.build → regkit.frames.histories"
-    )
-    assert "regkit/graph/build.py:3  from regkit.frames import histories (inside a function)" in cycle
-    assert "regkit/frames/histories.py:3  from regkit.graph.build import from_records" in cycle
-
-
-def test_type_only_imports_make_a_cycle_too(tmp_path: Path) -> None:
-    findings = check(
-        tmp_path,
-        {
-            "regkit/graph/build.py": """
-        from typing import TYPE_CHECKING
-        if TYPE_CHECKING:
-            from regkit.frames.histories import history
-    """
-        },
-    )
-    [cycle] = only(findings, "cycles")
-    assert cycle.splitlines()[0] == "2 modules: regkit.frames.histories → regkit.graph.build → regkit.frames.histories"
-    assert "(TYPE_CHECKING)" in cycle
-
-
-def test_reexports_alone_make_no_cycle_but_names_of_the_init_do(tmp_path: Path) -> None:
-    # regkit.graph.crawl takes from_records through its package, whose __init__ imports crawl: no cycle (CLEAN).
-    # A name the __init__ itself defines is a real cycle:
-    findings = check(
-        tmp_path,
-        {
-            "regkit/graph/__init__.py": "from .build import from_records\nfrom .crawl import crawl\nLIMIT = 3\n",
-            "regkit/graph/crawl.py": "from regkit.graph import LIMIT\ndef crawl(client):\n    return LIMIT\n",
-        },
-    )
-    [cycle] = only(findings, "cycles")
-    assert cycle.splitlines()[0] == "2 modules: regkit.graph → regkit.graph.crawl → regkit.graph"
-
-
-def test_imports_that_cannot_succeed_make_no_edge(tmp_path: Path) -> None:
-    findings = check(
-        tmp_path,
-        {
-            "regkit/graph/crawl.py": "from regkit.graph import missing\nfrom regkit.graph.gone import x\n",
-        },
-    )
-    assert not any(findings.values()), findings
+    assert layers.ignored_imports({"c": {"ignore_imports": ["a.b -> a.c.*"]}, "d": {}}) == [("c", "a.b", "a.c.*")]
+    assert layers.expression_pattern("regkit.graph.**").match("regkit.graph.a.b")
+    assert not layers.expression_pattern("regkit.frames.*").match("regkit.frames.a.b")
+    readme = "# x\n\n## Layout\n\n```\nregkit/plot/     views\nregkit/errors.py errors\nregkit/*.py  the facade\n```\n"
+    assert layers.readme_packages(readme) == ["plot", "errors"]
+    assert layers.readme_packages(readme.replace("## Layout", "## Files")) == []
 
 
 def test_private_imports_across_packages_are_caught(tmp_path: Path) -> None:
@@ -589,25 +430,6 @@ def test_private_attribute_reach_is_caught(tmp_path: Path) -> None:
     ]
 
 
-def test_only_the_sanctioned_lazy_upward_import_passes(tmp_path: Path) -> None:
-    lazy = """
-        def history(self, field):
-            from regkit.frames.histories import history
-            return history(self, field)
-    """
-    assert not any(check(tmp_path / "a", {"regkit/client/frame_methods.py": lazy}).values())
-    eager = "from regkit.frames.histories import history\n"
-    assert only(check(tmp_path / "b", {"regkit/client/frame_methods.py": eager}), "upward") == [
-        "regkit/client/frame_methods.py:1  from regkit.frames.histories import history: client imports analysis, "
-        "above it"
-    ]
-    elsewhere = only(check(tmp_path / "c", {"regkit/client/records.py": lazy}), "upward")
-    assert elsewhere == [
-        "regkit/client/records.py:3  from regkit.frames.histories import history (inside a function): "
-        "client imports analysis, above it"
-    ]
-
-
 def test_a_private_allowlisted_in_one_module_is_a_finding_elsewhere(tmp_path: Path) -> None:
     use = "def fill(graph, nodes):\n    graph._node.update(nodes)\n"
     assert not any(check(tmp_path / "a", {"regkit/graph/builder.py": use}).values())
@@ -634,24 +456,6 @@ def test_private_names_of_the_own_package_are_no_reach_across_packages(tmp_path:
         "regkit/client/transport/call.py:4  client._cache_key: _cache_key is not defined in regkit.client.transport.call",
         "regkit/client/transport/call.py:4  client._caller: _caller is not defined in regkit.client.transport.call",
     ]
-
-
-def test_type_only_cycle_is_caught(tmp_path: Path) -> None:
-    tree = {
-        **CLEAN,
-        "regkit/graph/build.py": """
-            from typing import TYPE_CHECKING
-            if TYPE_CHECKING:
-                from regkit.graph.crawl import crawl
-            def from_records(records):
-                return records
-        """,
-    }
-    write_tree(tmp_path, tree)
-    scan = layers.scan_tree(tmp_path)
-    assert layers.import_cycles(scan, type_only=False) == []
-    (cycle,) = layers.import_cycles(scan)
-    assert cycle.modules == ("regkit.graph.build", "regkit.graph.crawl")
 
 
 def test_private_reach_between_client_modules_is_caught(tmp_path: Path) -> None:
@@ -710,77 +514,3 @@ def test_client_of_mixins_is_caught(tmp_path: Path) -> None:
     clean = layers.scan_tree(write_tree(tmp_path / "clean", CLEAN))
     assert layers.class_shape(clean, "regkit.client.core", "Client") == ([], [])
     assert layers.private_reaches_within(clean, "regkit.client") == []
-
-
-def test_facade_helper_must_stay_a_leaf(tmp_path: Path) -> None:
-    found = check(
-        tmp_path,
-        {
-            "regkit/_lazy.py": "from regkit.schema import STATUSES\n"
-            "def lazy_exports(package, exports, submodules=()):\n"
-            "    return [], None, None\n"
-        },
-    )["facade_helpers"]
-    assert found == [
-        "regkit/_lazy.py:1  from regkit.schema import STATUSES: regkit._lazy must import nothing of regkit"
-    ]
-
-
-def test_unknown_lazy_mechanism_stops_the_scan(tmp_path: Path) -> None:
-    write_tree(tmp_path, {**CLEAN, "regkit/plot.py": "__getattr__ = make_lazy({'x': 'regkit.widgets'})\n"})
-    with pytest.raises(ScanError, match=r"regkit/plot.py:1: module __getattr__ made by"):
-        layers.scan_tree(tmp_path)
-
-
-def test_unevaluable_lazy_table_stops_the_scan(tmp_path: Path) -> None:
-    write_tree(
-        tmp_path,
-        {
-            **CLEAN,
-            "regkit/widgets/__init__.py": """
-        from regkit._lazy import lazy_exports
-        __all__, __getattr__, __dir__ = lazy_exports(__name__, load_table())
-    """,
-        },
-    )
-    with pytest.raises(ScanError, match=r"regkit/widgets/__init__.py:3: cannot evaluate the arguments of lazy_exports"):
-        layers.scan_tree(tmp_path)
-
-
-def test_unlayered_package_is_reported(tmp_path: Path) -> None:
-    assert check(tmp_path, {"regkit/extras/__init__.py": ""})["unlayered"] == ["extras"]
-
-
-def test_layering_follows_the_readme() -> None:
-    layering = layers.parse_layering(README)
-    assert layering.describe() == "views (widgets) → analysis (frames, graph) → client → local → schema"
-    swapped = README.replace(
-        "views (`regkit.widgets`) → analysis (`regkit.frames`,\n`regkit.graph`)",
-        "analysis (`regkit.frames`,\n`regkit.graph`) → views (`regkit.widgets`)",
-    )
-    assert swapped != README
-    assert layers.parse_layering(swapped).describe() == (
-        "analysis (frames, graph) → views (widgets) → client → local → schema"
-    )
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "message"),
-    [
-        ("## Layout", "## Files", "no '## Layout' section"),
-        ("```\nregkit/widgets/", "regkit/widgets/", "no fenced block"),
-        (
-            "regkit/schema/   the constants both sides share",
-            "regkit/schema/   the constants",
-            "not described as shared",
-        ),
-        ("regkit/frames/   analysis:", "regkit/frames/   views:", "calls regkit/frames/ 'views'"),
-        (" → `regkit.client`", "", "regkit/client/: in the table but in no layer"),
-        ("`regkit.widgets`)", "`regkit.widgets`, `regkit.plot`)", "`regkit.plot`, which the table does not list"),
-        ("Data flows downward — notebooks", "Data — notebooks", "does not say which way is down"),
-    ],
-)
-def test_unreadable_layout_fails_clearly(old: str, new: str, message: str) -> None:
-    assert old in README
-    with pytest.raises(LayoutError, match=message):
-        layers.parse_layering(README.replace(old, new, 1))

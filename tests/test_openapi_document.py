@@ -388,11 +388,12 @@ def test_interface_imports_only_the_standard_library():
 
 
 def test_package_reexports_exactly_the_public_names():
-    from regkit.schema import dates, formatting, labels
+    from regkit.schema import dates, endpoints, formatting, labels
 
     assert sorted(schema_pkg.__all__) == sorted(
-        [*interface.__all__, *labels.__all__, *formatting.__all__, *dates.__all__]
+        [*interface.__all__, *labels.__all__, *formatting.__all__, *dates.__all__, *endpoints.__all__]
     )
+    assert all(getattr(schema_pkg, n) is getattr(endpoints, n) for n in endpoints.__all__)
     assert all(getattr(schema_pkg, n) is getattr(dates, n) for n in dates.__all__)
     assert all(getattr(schema_pkg, n) is getattr(interface, n) for n in interface.__all__)
     assert all(getattr(schema_pkg, n) is getattr(labels, n) for n in labels.__all__)

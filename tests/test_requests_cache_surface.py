@@ -18,13 +18,13 @@ PUBLIC = {name for name in dir(requests_cache) if not name.startswith("_")}
 #: Modules that hold requests-cache objects (backends, responses, storages): no ``_``-attribute of anything but
 #: regkit's own ``self`` may be touched there.
 HOLDERS = (
-    "client/cache.py",
-    "client/cache_store.py",
-    "client/cache_format.py",
+    "client/cache/client_cache.py",
+    "client/cache/store.py",
+    "client/cache/format.py",
     "client/transport/call.py",
-    "client/transport/keys.py",
+    "client/cache/keys.py",
     "client/transport/session.py",
-    "client/policy.py",
+    "client/cache/policy.py",
     "frames/export.py",
 )
 SQL_WORDS = ("SELECT ", "INSERT ", "DELETE FROM", "UPDATE ", "PRAGMA ", "CREATE TABLE")

@@ -30,40 +30,26 @@ from regkit.errors import (
     WaitTimeout,
 )
 
-from .bulk import CostEstimate
-from .cache import ClientCache
-from .company_ids import company_id, parse_company_id
+from .account import CredentialRecord, CreditsRecord
+from .arguments.company_ids import parse_company_id
+from .bulk.downloads import DownloadedFile, DownloadEstimate, Downloads
+from .bulk.fetcher import CostEstimate
+from .cache.client_cache import ClientCache
+from .cache.policy import CachePolicy
+from .company import CompanyBatch, CompanyRecord
 from .contact import ContactRecord
 from .core import DEFAULT_LIVE_BASE_URL, DEMO_API_KEY, LOCAL_ORIGIN, Client
-from .documents import DocumentRecord, RealtimeDocumentRecord
-from .downloads import DownloadedFile, DownloadEstimate, Downloads
+from .document import DocumentRecord, RealtimeDocumentRecord
+from .extract import ExtractRecord
 from .financials import FinancialsRecord
-from .ownership_records import OwnershipHistoryRecord, UbosRecord
-from .policy import CachePolicy
-from .records import (
-    CompanyBatch,
-    CompanyRecord,
-    CredentialRecord,
-    CreditsRecord,
-    ExtractRecord,
-    InsolvencyRecord,
-    InsolvencyResults,
-    InsolvencySearchPage,
-    MonitorRecord,
-    RecordMeta,
-)
-from .research_records import (
-    CompanySearchPage,
-    CompanySearchResults,
-    CompanySuggestions,
-    HoldingsRecord,
-    OwnersRecord,
-    PersonRecord,
-    PersonSearchPage,
-    PersonSearchResults,
-)
-from .retry import RetryPolicy
-from .team_budget import TeamBudget
+from .insolvency import InsolvencyRecord, InsolvencyResults, InsolvencySearchPage
+from .monitor import MonitorRecord
+from .ownership import HoldingsRecord, OwnershipHistoryRecord, OwnersRecord, UbosRecord
+from .persons import PersonRecord, PersonSearchPage, PersonSearchResults
+from .records import RecordMeta
+from .search import CompanySearchPage, CompanySearchResults, CompanySuggestions
+from .team import TeamBudget
+from .transport.retry import RetryPolicy
 
 __all__ = [
     "TeamBudget",
@@ -118,7 +104,6 @@ __all__ = [
     "ValidationError",
     "WaitTimeout",
     "parse_company_id",
-    "company_id",
     "DocumentRecord",
     "RealtimeDocumentRecord",
     "DownloadedFile",

@@ -1,20 +1,25 @@
-"""Credentials, monitors and credits: what the account methods of :class:`regkit.Client` send.
-
-Nothing here is ever cached: stored credentials are sent once and never written anywhere, monitors and credits
-are always asked afresh.
-"""
+"""The account: what storing Transparenzregister credentials sends, and the records of credentials and credits
+with their HTML summaries."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote
 
+from regkit.common.html import summary_html
+from regkit.schema.formatting import MISSING, count_text, date_text
 from regkit.schema.interface import PRICES
 
-from . import validation
+from .arguments import validation
+from .records import (
+    Record,
+    text_or_missing,
+    timestamp_of,
+)
 from .transport.operation import Operation
 
-__all__ = ["store_credentials_op", "create_monitor_op", "delete_monitor_op"]
+__all__ = ["store_credentials_op", "CredentialRecord", "CreditsRecord", "credits_html", "credentials_html"]
+
 
 _CREDENTIAL_HINTS = {
     401: "the Transparenzregister rejected this username and password (the API key is fine); check them",
@@ -39,22 +44,58 @@ def store_credentials_op(username: Any, password: Any, name: Any) -> Operation:
     )
 
 
-def create_monitor_op(entity_type: Any, entity_id: Any, preferences: Any, update_frequency: Any) -> Operation:
-    """The operation of ``create_monitor`` (arguments checked; nothing is sent; never retried)."""
-    body = validation.monitor(entity_type, entity_id, preferences, update_frequency)
-    price = PRICES["monitor_daily" if body.get("update_frequency") == "daily" else "monitor_weekly"]
-    hint = (
-        f"check client.list_monitors() for a monitor on {body['entity_id']} before creating it "
-        "again; one that exists is a 409, not a second charge"
-    )
-    return Operation(
-        "create_monitor", "POST", "/v1/monitor", body=body, price=price, idempotent=False, unknown_hint=hint
-    )
+class CredentialRecord(Record):
+    """A stored credential set as the interface confirms it (never with the password)."""
+
+    kind = "credentials"
+
+    def _label(self) -> str:
+        return str(self.raw.get("name", ""))
+
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: the set's name and dates (never the login or the password)."""
+        return credentials_html(self.raw)
 
 
-def delete_monitor_op(entity_id: Any) -> Operation:
-    """The operation of ``delete_monitor`` for a company id or a person UUID (checked; nothing is sent)."""
-    kind = "company" if str(entity_id).strip().startswith("DE-") else "person"
-    path = f"/v1/monitor/{quote(validation.entity_id(kind, entity_id))}"
-    hints = {404: "there is no monitor on this entity; see client.list_monitors()"}
-    return Operation("delete_monitor", "DELETE", path, price=PRICES["monitor_delete"], hints=hints)
+class CreditsRecord(Record):
+    """The account's credits (``GET /v1/credits``)."""
+
+    kind = "credits"
+
+    def _label(self) -> str:
+        return f"used={self.raw.get('used_credits')} remaining={self.raw.get('remaining_credits')}"
+
+    def _repr_html_(self) -> str:
+        """The summary Jupyter shows: remaining, used of included, overage, the plan and its period."""
+        return credits_html(self.raw)
+
+
+def credits_html(c: Mapping[str, Any]) -> str:
+    """The account's credits in this period."""
+    period = c.get("period") or {}
+    kind = {"billing_cycle": "billing cycle", "rolling_30_days": "rolling 30 days"}.get(str(period.get("type")), "")
+    facts = [
+        ("Used", f"{count_text(c.get('used_credits'))} of {count_text(c.get('included_credits'))} included"),
+        ("Overage", count_text(c.get("overage_credits"))),
+        ("Plan", "paid" if c.get("paid") else "free"),
+        ("Period", f"{kind or MISSING}, resets {date_text(_day(period.get('reset_at')))}"),
+    ]
+    return summary_html(f"Credits: {count_text(c.get('remaining_credits'))} remaining", facts, kind="credits")
+
+
+def _day(stamp: Any) -> Any:
+    return stamp[:10] if isinstance(stamp, str) else stamp
+
+
+def credentials_html(c: Mapping[str, Any]) -> str:
+    """A stored credential set as the interface confirms it: its name and dates (never the login or password)."""
+    facts = [
+        ("Stored", date_text(timestamp_of(c.get("created_at")))),
+        ("Updated", date_text(timestamp_of(c.get("updated_at")))),
+    ]
+    return summary_html(
+        f"Credentials \u201c{text_or_missing(c.get('name'))}\u201d",
+        facts,
+        subtitle="Transparenzregister login, stored by the service",
+        kind="credentials",
+    )

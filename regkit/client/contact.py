@@ -15,9 +15,9 @@ from regkit.errors import ValidationError
 from regkit.schema.interface import PRICES
 from regkit.schema.websites import website_url
 
+from .arguments.validation import sendable
 from .records import Record
 from .transport.operation import Operation
-from .validation import sendable
 
 __all__ = ["ContactRecord", "website", "contact_op", "website_op"]
 

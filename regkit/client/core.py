@@ -25,52 +25,64 @@ from regkit.errors import (
 )
 from regkit.schema.interface import PER_PAGE_MAX, PRICES
 
-from . import account, arguments, documents, export_methods, extracts, insolvencies, known, paging, research, validation
-from . import target as target_sources
-from .answers import record_meta, urls_stale
-from .budget import Budget
-from .bulk import BulkFetcher, CostEstimate, WorkerPool
-from .cache import ClientCache, open_backend
-from .companies import CompanyLookups
+from . import insolvency, lookups
+from .account import CredentialRecord, CreditsRecord, store_credentials_op
+from .arguments import client_arguments, validation
+from .arguments.filter_fields import SEARCH_KINDS
+from .budget.ledger import Ledger, LedgerFile, default_ledger_path
+from .budget.limit import Budget
+from .budget.spending import Spending, SpendingRun
+from .bulk import export as cache_export
+from .bulk import paging
+from .bulk.downloads import Downloader, DownloadEstimate, Downloads
+from .bulk.fetcher import BulkFetcher, CostEstimate, WorkerPool
+from .cache.client_cache import ClientCache, open_backend
+from .cache.policy import CachePolicy, scope_token
+from .company import CompanyBatch, CompanyLookups, CompanyRecord
 from .contact import ContactRecord
-from .documents import DocumentRecord, RealtimeDocumentRecord
-from .downloads import Downloader, DownloadEstimate, Downloads
-from .filter_fields import SEARCH_KINDS
+from .document import DocumentRecord, RealtimeDocumentRecord, document_op, realtime_document_op
+from .extract import ExtractRecord, document_filename, extract_op, order_op
 from .financials import FinancialsRecord, financials_op, without_report_sources
-from .ledger import Ledger, LedgerFile, default_ledger_path
-from .ownership import ownership_history_op, ubos_op
-from .ownership_records import OwnershipHistoryRecord, UbosRecord
-from .policy import CachePolicy, scope_token
-from .records import (
-    CompanyBatch,
-    CompanyRecord,
-    CredentialRecord,
-    CreditsRecord,
-    ExtractRecord,
-    InsolvencyRecord,
-    InsolvencyResults,
-    InsolvencySearchPage,
-    MonitorRecord,
+from .insolvency import InsolvencyRecord, InsolvencyResults, InsolvencySearchPage
+from .lookups import lookup_op
+from .monitor import MonitorRecord, create_monitor_op, delete_monitor_op
+from .ownership import (
+    HoldingsRecord,
+    OwnershipHistoryRecord,
+    OwnersRecord,
+    UbosRecord,
+    owners_op,
+    ownership_history_op,
+    ubos_op,
 )
-from .research import PageT, ResultsT
-from .research_lookups import lookup_op, owners_op
-from .research_records import (
+from .persons import PersonRecord, PersonSearchPage, PersonSearchResults
+from .records import record_meta, urls_stale
+from .search import (
+    COMPANY_SEARCH,
+    PERSON_SEARCH,
     CompanySearchPage,
     CompanySearchResults,
     CompanySuggestions,
-    HoldingsRecord,
-    OwnersRecord,
-    PersonRecord,
-    PersonSearchPage,
-    PersonSearchResults,
+    PageT,
+    ResultsT,
+    Search,
+    autocomplete_op,
+    search_op,
 )
-from .retry import RetryPolicy
-from .spending import Spending, SpendingRun
-from .target import DEMO_API_KEY, LIVE_BASE_URL, LOCAL_ORIGIN, local_register_on, resolve_target, secret_scrubber
-from .team_budget import TeamBudget, default_member
+from .team import TeamBudget, default_member
+from .transport import target as target_sources
 from .transport.call import Caller
 from .transport.operation import Answer, Operation
+from .transport.retry import RetryPolicy
 from .transport.session import build_session
+from .transport.target import (
+    DEMO_API_KEY,
+    LIVE_BASE_URL,
+    LOCAL_ORIGIN,
+    local_register_on,
+    resolve_target,
+    secret_scrubber,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -87,13 +99,13 @@ DEFAULT_LIVE_BASE_URL = LIVE_BASE_URL
 class Client:
     """A client of the company register interface that is careful with credits.
 
-    Every public method is defined here; what each resource sends is made in its own module
-    (:mod:`~regkit.client.insolvencies`, :mod:`~regkit.client.research`, :mod:`~regkit.client.research_lookups`,
-    :mod:`~regkit.client.extracts`, :mod:`~regkit.client.account`), and the client owns a few collaborators it
+    Every public method is defined here; what each resource sends is made in its own module, beside the records
+    it returns (:mod:`~regkit.client.company`, :mod:`~regkit.client.search`, :mod:`~regkit.client.insolvency`,
+    :mod:`~regkit.client.lookups`, ...), and the client owns a few collaborators it
     calls through their public methods: the caller (:class:`~regkit.client.transport.call.Caller`: cache,
     budget, ledger, attempts and retries), the cache (``client.cache``), the budget (``client.budget``), the
-    ledger, the company lookups (:class:`~regkit.client.companies.CompanyLookups`) and the bulk fetcher
-    (:class:`~regkit.client.bulk.BulkFetcher`).
+    ledger, the company lookups (:class:`~regkit.client.company.CompanyLookups`) and the bulk fetcher
+    (:class:`~regkit.client.bulk.fetcher.BulkFetcher`).
 
     Parameters
     ----------
@@ -105,7 +117,7 @@ class Client:
         Default ``REGKIT_BASE_URL``, else ``OPENREGISTER_BASE_URL``; else the live service
         (``https://api.openregister.de``) with a key, or — with neither key nor base URL — the
         bundled local register in-process with the demo key (said once on stderr).  See
-        :mod:`regkit.client.target` for the whole rule.
+        :mod:`regkit.client.transport.target` for the whole rule.
     cache : str, path, backend or False
         Where answers are cached (see :mod:`regkit.client.cache`): ``"default"`` is ``REGKIT_CACHE`` if set (a
         path or a ``redis://`` URL), else SQLite in ``REGKIT_CACHE_DIR`` or the user cache directory. A
@@ -117,11 +129,11 @@ class Client:
         the team's cap instead (see there).
     budget_scope : str, optional
         ``"redis://host:6379/0#team-a"``: a Redis URL, ``#`` and a team name. ``budget`` is then shared by every
-        client of the team, in any process on any machine (:class:`~regkit.client.team_budget.TeamBudget`):
+        client of the team, in any process on any machine (:class:`~regkit.client.team.TeamBudget`):
         prices are reserved atomically in Redis before a call is sent, so the team together never spends
         more than its cap — also when Redis fails or a member dies mid-call: the budget fails closed
         (:class:`~regkit.errors.BudgetUnavailableError`) and re-establishes itself from the register's own
-        account (see :mod:`regkit.client.team_budget`). The cap lives in Redis: ``budget`` sets it for a team that has
+        account (see :mod:`regkit.client.team`). The cap lives in Redis: ``budget`` sets it for a team that has
         none and must equal it otherwise (``client.budget.set_limit(n)`` changes it for everyone);
         without ``budget`` the team's cap applies, and a team without one has its spending counted and
         recorded but never refused. ``client.budget.ledger()`` says who spent what.
@@ -145,7 +157,7 @@ class Client:
         pay again for answers it holds.  ``True`` sends them anyway, and their ledger rows say ``uncached``.
         Free calls always go on.
     ledger_file : str, path or None
-        Where paid calls are also written, at once, one JSON line each (:mod:`regkit.client.ledger`):
+        Where paid calls are also written, at once, one JSON line each (:mod:`regkit.client.budget.ledger`):
         ``"default"`` is ``REGKIT_LEDGER``, else ``ledger.jsonl`` in the user data directory — except for the
         bundled register in-process (synthetic credits), which writes none unless a path is given; ``None``
         writes no file.
@@ -161,7 +173,7 @@ class Client:
         (``get_companies``, ``search_all_*``, ``download``, :func:`regkit.crawl`, :func:`regkit.graph.climb`) writes
         one line there with what it is about to pay, before paying it (``regkit: get_companies: 4 companies to
         fetch (8 cached) → 40 credits at most``); the environment variable ``REGKIT_QUIET=1`` silences it too. The
-        line is also logged (INFO, ``regkit.client.spending``).
+        line is also logged (INFO, ``regkit.client.budget.spending``).
     """
 
     def __init__(
@@ -187,18 +199,18 @@ class Client:
         if data_dir is not None:
             adapter, api_key = local_register_on(data_dir, api_key, base_url, adapter)
             base_url = LOCAL_ORIGIN  # not REGKIT_BASE_URL: the register on data_dir answers
-        budget, max_workers = arguments.budget(budget), arguments.max_workers(max_workers)
-        timeout, retry = arguments.timeout(timeout), arguments.retries(retries)
-        policy, offline = arguments.policy(policy), arguments.offline(offline)
-        scope = arguments.budget_scope(budget_scope)
-        member = arguments.budget_member(budget_member, scope)
-        self.target = target = resolve_target(api_key, base_url, arguments.adapter(adapter))
+        budget, max_workers = client_arguments.budget(budget), client_arguments.max_workers(max_workers)
+        timeout, retry = client_arguments.timeout(timeout), client_arguments.retries(retries)
+        policy, offline = client_arguments.policy(policy), client_arguments.offline(offline)
+        scope = client_arguments.budget_scope(budget_scope)
+        member = client_arguments.budget_member(budget_member, scope)
+        self.target = target = resolve_target(api_key, base_url, client_arguments.adapter(adapter))
         target_sources.opened(self, target)
         self.base_url, self.mode, api_key, adapter = target.base_url, target.mode, target.api_key, target.adapter
         self.max_workers = max_workers
         self.policy = policy
         uncached_ok = validation.flag(uncached_ok, "uncached_ok")
-        ledger_path = arguments.ledger_file(ledger_file)
+        ledger_path = client_arguments.ledger_file(ledger_file)
         self.cache = ClientCache(open_backend(cache), self.policy, offline=offline, uncached_ok=uncached_ok)
         self.budget = Budget(budget) if scope is None else TeamBudget(*scope, limit=budget, member=member)
         self._scope = scope_token(self.base_url, api_key)
@@ -245,7 +257,7 @@ class Client:
         Inside it, an interrupt (Ctrl-C, a kernel interrupt) stops the spending: nothing more is sent, and the call
         ends with :class:`regkit.Interrupted` (a ``KeyboardInterrupt``) saying how many answers arrived and what
         they cost (each is cached and in the ledger: running the same call again resumes for free). Runs nest:
-        calls inside one join it (see :mod:`regkit.client.spending`).
+        calls inside one join it (see :mod:`regkit.client.budget.spending`).
 
         Parameters
         ----------
@@ -264,7 +276,7 @@ class Client:
 
     @property
     def ledger(self) -> pd.DataFrame:
-        """One row per call as a DataFrame (see :meth:`regkit.client.ledger.Ledger.to_dataframe`)."""
+        """One row per call as a DataFrame (see :meth:`regkit.client.budget.ledger.Ledger.to_dataframe`)."""
         return self._ledger.to_dataframe()
 
     @property
@@ -430,7 +442,7 @@ class Client:
         progress : bool
             Show a tqdm progress bar.
         dry_run : bool
-            Return the :class:`~regkit.client.bulk.CostEstimate` instead of fetching.
+            Return the :class:`~regkit.client.bulk.fetcher.CostEstimate` instead of fetching.
 
         Returns
         -------
@@ -481,9 +493,9 @@ class Client:
         """One page of insolvency proceedings (10 credits per page; cached for a day).
 
         ``filters`` takes the interface's list of filter objects or a mapping (see
-        :func:`regkit.client.validation.filters`).
+        :func:`regkit.client.arguments.validation.filters`).
         """
-        answer = self._caller.call(insolvencies.search_op(query, filters, page, per_page))
+        answer = self._caller.call(insolvency.search_op(query, filters, page, per_page))
         return InsolvencySearchPage(answer.data, record_meta(answer))
 
     def estimate_search_cost(
@@ -516,9 +528,9 @@ class Client:
                 suggestion="e.g. kind='company' for search_companies; nothing was sent",
             )
         if kind == "insolvency":
-            op = insolvencies.search_op(query, filters, page, per_page)
+            op = insolvency.search_op(query, filters, page, per_page)
         else:
-            op = research.search_op(kind, query, filters, page, per_page)
+            op = search_op(kind, query, filters, page, per_page)
         return 0 if self._caller.is_cached(op) else op.price
 
     def iter_insolvencies(
@@ -528,7 +540,7 @@ class Client:
 
         Arguments are checked now; pages are fetched as the iterator is consumed.
         """
-        first = insolvencies.search_op(query, filters, 1, per_page)
+        first = insolvency.search_op(query, filters, 1, per_page)
         limit = paging.check_limit(limit)
         return paging.iter_results(
             lambda op: InsolvencySearchPage(self._caller.call(op).data),
@@ -555,7 +567,7 @@ class Client:
             Free text over debtor names, case numbers, administrators and courts.
         filters : list of dict or mapping, optional
             The interface's filter objects (``{"field": "court", "value": "Amtsgericht Kassel"}``) or the
-            mapping shorthand of :func:`regkit.client.validation.filters`.
+            mapping shorthand of :func:`regkit.client.arguments.validation.filters`.
         limit : int, optional
             At most this many results (pages beyond them are not fetched).
         per_page : int
@@ -580,9 +592,7 @@ class Client:
         """
         limit = paging.check_limit(limit)
         progress = validation.flag(progress, "progress")
-        insolvencies.search_op(
-            query, filters, 1, per_page if limit is None else max(1, min(per_page, limit))
-        )  # checked
+        insolvency.search_op(query, filters, 1, per_page if limit is None else max(1, min(per_page, limit)))  # checked
         if limit == 0:
             return InsolvencyResults([], total_results=0, pages=0, credits=0, estimated_credits=0)
         pages, wanted, estimate = paging.fetch_pages(
@@ -596,7 +606,7 @@ class Client:
             path="/v1/search/insolvency",
             unit="insolvency pages",
             spending=self._spending,
-            cached=lambda page, size: self._caller.is_cached(insolvencies.search_op(query, filters, page, size)),
+            cached=lambda page, size: self._caller.is_cached(insolvency.search_op(query, filters, page, size)),
         )
         return InsolvencyResults(
             paging.results_of(pages, wanted),
@@ -608,26 +618,26 @@ class Client:
 
     def get_insolvency(self, insolvency_id: str) -> InsolvencyRecord:
         """One proceeding with all its events (10 credits; cached for a day)."""
-        answer = self._caller.call(insolvencies.insolvency_op(insolvency_id))
+        answer = self._caller.call(insolvency.insolvency_op(insolvency_id))
         return InsolvencyRecord(answer.data, record_meta(answer))
 
     # -- research: searches ----------------------------------------------------------------------
 
     def _search_page(
-        self, search: research.Search[PageT, ResultsT], query: str | None, filters: Any, page: int, per_page: int
+        self, search: Search[PageT, ResultsT], query: str | None, filters: Any, page: int, per_page: int
     ) -> PageT:
-        answer = self._caller.call(research.search_op(search.kind, query, filters, page, per_page))
-        return known.marked(search.page(answer.data, record_meta(answer)), self._caller)
+        answer = self._caller.call(search_op(search.kind, query, filters, page, per_page))
+        return lookups.marked(search.page(answer.data, record_meta(answer)), self._caller)
 
     def _iter(
         self,
-        search: research.Search[PageT, ResultsT],
+        search: Search[PageT, ResultsT],
         query: str | None,
         filters: Any,
         per_page: int,
         limit: int | None,
     ) -> Iterator[dict[str, Any]]:
-        first = research.search_op(search.kind, query, filters, 1, per_page)
+        first = search_op(search.kind, query, filters, 1, per_page)
         limit = paging.check_limit(limit)
         return paging.iter_results(
             lambda op: search.page(self._caller.call(op).data),
@@ -639,7 +649,7 @@ class Client:
 
     def _search_all(
         self,
-        search: research.Search[PageT, ResultsT],
+        search: Search[PageT, ResultsT],
         query: str | None,
         filters: Any,
         limit: int | None,
@@ -649,7 +659,7 @@ class Client:
         limit = paging.check_limit(limit)
         progress = validation.flag(progress, "progress")
         first = per_page if limit is None else max(1, min(per_page, limit))
-        research.search_op(search.kind, query, filters, 1, first)  # the arguments checked before anything is sent
+        search_op(search.kind, query, filters, 1, first)  # the arguments checked before anything is sent
         if limit == 0:
             return search.results([], total_results=0, pages=0, credits=0, estimated_credits=0)
         pages, wanted, estimate = paging.fetch_pages(
@@ -663,9 +673,7 @@ class Client:
             path=search.path,
             unit=f"{search.kind} pages",
             spending=self._spending,
-            cached=lambda page, size: self._caller.is_cached(
-                research.search_op(search.kind, query, filters, page, size)
-            ),
+            cached=lambda page, size: self._caller.is_cached(search_op(search.kind, query, filters, page, size)),
         )
         results = search.results(
             paging.results_of(pages, wanted),
@@ -674,7 +682,7 @@ class Client:
             credits=paging.credits_of(pages),
             estimated_credits=estimate,
         )
-        return known.marked(results, self._caller, pages)
+        return lookups.marked(results, self._caller, pages)
 
     # -- research: companies and persons ---------------------------------------------------------
 
@@ -691,7 +699,7 @@ class Client:
         filters : mapping or list of dict, optional
             ``{"legal_form": "gmbh", "city": "Kassel", "revenue": (1_000_000, None), "active": True,
             "purpose": ["Software"]}`` or the interface's filter objects; the fields are
-            :data:`regkit.client.filter_fields.COMPANY_FILTERS` (amounts in EUR over the latest reported year).
+            :data:`regkit.client.arguments.filter_fields.COMPANY_FILTERS` (amounts in EUR over the latest reported year).
         page, per_page : int
             Page from 1; 1–100 results per page (the price is per page).
 
@@ -709,14 +717,14 @@ class Client:
             A field only the live service serves, sent to the local register (400 ``unsupported_filter``; no
             credits spent).
         """
-        return self._search_page(research.COMPANY_SEARCH, query, filters, page, per_page)
+        return self._search_page(COMPANY_SEARCH, query, filters, page, per_page)
 
     def iter_companies(
         self, query: str | None = None, filters: Any = None, per_page: int = 100, limit: int | None = None
     ) -> Iterator[dict[str, Any]]:
         """Every matching company across pages, fetched lazily (10 credits per page); arguments as for
         :meth:`search_companies`, checked now.  Each page goes through the budget as it is fetched."""
-        return self._iter(research.COMPANY_SEARCH, query, filters, per_page, limit)
+        return self._iter(COMPANY_SEARCH, query, filters, per_page, limit)
 
     def search_all_companies(
         self,
@@ -745,7 +753,7 @@ class Client:
         BudgetExceededError
             When the pages after the first would cost more than is left (only the first page has been paid).
         """
-        return self._search_all(research.COMPANY_SEARCH, query, filters, limit, per_page, progress)
+        return self._search_all(COMPANY_SEARCH, query, filters, limit, per_page, progress)
 
     def autocomplete_companies(self, query: str) -> CompanySuggestions:
         """Up to 10 companies whose name starts like ``query``, best first (free, but rate-limited; cached for
@@ -766,8 +774,8 @@ class Client:
         ValidationError
             Text shorter than 2 or longer than 200 characters (nothing is sent).
         """
-        answer = self._caller.call(research.autocomplete_op(query))
-        return known.marked(CompanySuggestions(answer.data, record_meta(answer)), self._caller)
+        answer = self._caller.call(autocomplete_op(query))
+        return lookups.marked(CompanySuggestions(answer.data, record_meta(answer)), self._caller)
 
     def search_persons(
         self, query: str | None = None, filters: Any = None, page: int = 1, per_page: int = 10
@@ -795,13 +803,13 @@ class Client:
         ValidationError
             Before anything is sent.
         """
-        return self._search_page(research.PERSON_SEARCH, query, filters, page, per_page)
+        return self._search_page(PERSON_SEARCH, query, filters, page, per_page)
 
     def iter_persons(
         self, query: str | None = None, filters: Any = None, per_page: int = 100, limit: int | None = None
     ) -> Iterator[dict[str, Any]]:
         """Every matching person across pages, fetched lazily (10 credits per page); see :meth:`search_persons`."""
-        return self._iter(research.PERSON_SEARCH, query, filters, per_page, limit)
+        return self._iter(PERSON_SEARCH, query, filters, per_page, limit)
 
     def search_all_persons(
         self,
@@ -814,7 +822,7 @@ class Client:
     ) -> PersonSearchResults:
         """Every match of a person search (or the first ``limit``), minding the budget; as
         :meth:`search_all_companies`."""
-        return self._search_all(research.PERSON_SEARCH, query, filters, limit, per_page, progress)
+        return self._search_all(PERSON_SEARCH, query, filters, limit, per_page, progress)
 
     # -- research: owners, holdings, persons ------------------------------------------------------
 
@@ -871,7 +879,7 @@ class Client:
             answer, stale = self._caller.call(replace(op, refresh=True)), False
         data = {k: v for k, v in answer.data.items() if k != "sources"} if stale else answer.data
         record = OwnersRecord(data, record_meta(answer, urls_expired=stale))
-        return known.named(record, self._caller, "company", data.get("company_id"))
+        return lookups.named(record, self._caller, "company", data.get("company_id"))
 
     def get_holdings(self, company_id: str) -> HoldingsRecord:
         """The companies a company holds shares in, current and past (10 credits; cached for 30 days).
@@ -889,7 +897,7 @@ class Client:
         """
         answer = self._caller.call(lookup_op("holdings", company_id, False))
         record = HoldingsRecord(answer.data, record_meta(answer))
-        return known.named(record, self._caller, "company", answer.data.get("company_id"))
+        return lookups.named(record, self._caller, "company", answer.data.get("company_id"))
 
     def get_person(self, person_id: str) -> PersonRecord:
         """One person with their management positions, current and past (10 credits; cached for 30 days).
@@ -929,7 +937,7 @@ class Client:
         """
         answer = self._caller.call(lookup_op("person_holdings", person_id, False))
         record = HoldingsRecord(answer.data, record_meta(answer))
-        return known.named(record, self._caller, "person", answer.data.get("person_id"))
+        return lookups.named(record, self._caller, "person", answer.data.get("person_id"))
 
     # -- beneficial owners and ownership history --------------------------------------------------
 
@@ -1088,11 +1096,11 @@ class Client:
         credential_name : str
             Stored credentials to use, or ``"sandbox"`` for the built-in test mode.
         """
-        answer = self._caller.call(extracts.order_op(company_id, credential_name))
+        answer = self._caller.call(order_op(company_id, credential_name))
         return ExtractRecord(answer.data, record_meta(answer))
 
     def _extract_op(self, extract_id: str) -> Operation:
-        return extracts.extract_op(extract_id, self._scope)
+        return extract_op(extract_id, self._scope)
 
     def get_extract(self, extract_id: str) -> ExtractRecord:
         """The extract now (free).  Terminal answers are cached; their document URLs are refreshed
@@ -1158,7 +1166,7 @@ class Client:
         Raises
         ------
         ArgumentError
-            ``record`` is not an :class:`~regkit.client.records.ExtractRecord`, or ``directory`` is no path.
+            ``record`` is not an :class:`~regkit.client.extract.ExtractRecord`, or ``directory`` is no path.
         """
         if not isinstance(record, ExtractRecord):
             raise ArgumentError(
@@ -1177,7 +1185,7 @@ class Client:
         paths: list[Path] = []
         session = self._download_session()
         for index, document in enumerate(record.get("documents") or []):
-            path = target / extracts.document_filename(document, index)
+            path = target / document_filename(document, index)
             path.write_bytes(self._fetch_document(session, record, index))
             paths.append(path)
         return paths
@@ -1237,7 +1245,7 @@ class Client:
         return self._document(document_id, False)
 
     def _document(self, document_id: str, refresh: bool) -> DocumentRecord:
-        op = documents.document_op(document_id)
+        op = document_op(document_id)
         answer = self._caller.call(replace(op, refresh=True) if refresh else op)
         return DocumentRecord(answer.data, record_meta(answer))
 
@@ -1268,13 +1276,13 @@ class Client:
             is charged.
         PaymentRequiredError, BudgetExceededError, ...
         """
-        op = documents.realtime_document_op(company_id, category)
+        op = realtime_document_op(company_id, category)
         answer = self._caller.call(op)
         return RealtimeDocumentRecord(answer.data, record_meta(answer), company_id=op.params[0][1])
 
     def _downloader(self) -> Downloader:
         def realtime_cached(company_id: str, category: str) -> bool:
-            return self._caller.is_cached(documents.realtime_document_op(company_id, category))
+            return self._caller.is_cached(realtime_document_op(company_id, category))
 
         def company_cached(company_id: str) -> dict[str, Any] | None:
             (answer,) = self._caller.peek([lookup_op("company", company_id, False)])  # free: no ledger row
@@ -1345,16 +1353,16 @@ class Client:
         Parameters
         ----------
         documents : item or list of items
-            One or many of: a listed document's id; a :class:`~regkit.client.documents.DocumentRecord`; an entry
+            One or many of: a listed document's id; a :class:`~regkit.client.DocumentRecord`; an entry
             of a company's ``documents``; ``(company_id, document_id)``; ``(company_id, category)`` for a document
-            fetched now (20 credits); a :class:`~regkit.client.documents.RealtimeDocumentRecord`; a company record
+            fetched now (20 credits); a :class:`~regkit.client.RealtimeDocumentRecord`; a company record
             (all its listed documents). A ``tuple`` of two strings is one pair; a list is always many.
         directory : str or path
             Where the files go (created with its parents). It keeps an index, ``.regkit-documents.json``.
         refetch : bool
             Fetch ``(company_id, category)`` pairs again (paid) even if the directory holds a file of them.
         dry_run : bool
-            Return the :class:`~regkit.client.downloads.DownloadEstimate` instead (as
+            Return the :class:`~regkit.client.bulk.downloads.DownloadEstimate` instead (as
             :meth:`estimate_download_cost`).
         progress : bool
             Show a tqdm progress bar when several files are fetched.
@@ -1362,10 +1370,10 @@ class Client:
         Returns
         -------
         Downloads
-            The files in the order asked for (:class:`~regkit.client.downloads.DownloadedFile`: ``path``,
+            The files in the order asked for (:class:`~regkit.client.bulk.downloads.DownloadedFile`: ``path``,
             ``size``, ``company_id``, ``category``, ``file_date``, ``document_id``, ``credits``, ``status``);
             ``.credits`` is what the call spent and ``.to_dataframe()`` one row per file (columns and dtypes in
-            :meth:`Downloads.to_dataframe <regkit.client.downloads.Downloads.to_dataframe>`).
+            :meth:`Downloads.to_dataframe <regkit.client.bulk.downloads.Downloads.to_dataframe>`).
 
         Notes
         -----
@@ -1375,7 +1383,7 @@ class Client:
         expired URL of a listed document is renewed for free; a document fetched now has no free metadata, so an
         old record is fetched again and its 20 credits are in the estimate, shown in the log and the progress bar
         and checked against the budget before anything is paid. Each file is written to a temporary file in the
-        directory and renamed into place: nothing half-written stays behind. See :mod:`regkit.client.downloads`.
+        directory and renamed into place: nothing half-written stays behind. See :mod:`regkit.client.bulk.downloads`.
 
         Raises
         ------
@@ -1410,7 +1418,7 @@ class Client:
         ``name="sandbox"`` is reserved and refused before sending.
         """
         name = validation.credential_name(name, storing=True)
-        answer = self._caller.call(account.store_credentials_op(username, password, name))
+        answer = self._caller.call(store_credentials_op(username, password, name))
         return CredentialRecord(answer.data or {"name": name}, record_meta(answer))
 
     def list_monitors(self) -> list[MonitorRecord]:
@@ -1428,13 +1436,13 @@ class Client:
         Never retried: after an ambiguous failure the error has ``outcome_unknown=True`` and
         says to check :meth:`list_monitors` first.
         """
-        op = account.create_monitor_op(entity_type, entity_id, preferences, update_frequency)
+        op = create_monitor_op(entity_type, entity_id, preferences, update_frequency)
         answer = self._caller.call(op)
         return MonitorRecord(answer.data, record_meta(answer))
 
     def delete_monitor(self, entity_id: str) -> None:
         """Delete this user's monitor on ``entity_id``, a company id or person UUID (free)."""
-        op = account.delete_monitor_op(entity_id)
+        op = delete_monitor_op(entity_id)
         self._caller.call(op)
 
     def get_credits(self) -> CreditsRecord:
@@ -1544,7 +1552,7 @@ class Client:
     def export_parquet(self, directory: str | os.PathLike[str], overwrite: bool = False) -> dict[str, Any]:
         """Write everything this client's cache holds as Parquet tables with the frames' dtypes (free).
 
-        See :func:`regkit.client.export_methods.export_parquet` (which this calls with ``client.cache``) for the
+        See :func:`regkit.client.cache_export.export_parquet` (which this calls with ``client.cache``) for the
         tables, the manifest and the errors.
 
         Parameters
@@ -1559,4 +1567,4 @@ class Client:
         dict
             The manifest (also written to ``directory/manifest.json``).
         """
-        return export_methods.export_parquet(self.cache, directory, overwrite=overwrite)
+        return cache_export.export_parquet(self.cache, directory, overwrite=overwrite)

@@ -1,27 +1,33 @@
-"""Financial statements: the operation of ``Client.get_financials``, its record, and its expired report URLs.
+"""Financial statements: the operation of ``Client.get_financials``, its record, its analysis methods and its
+expired report URLs.
 
-``GET /v1/company/{company_id}/financials`` answers a company's filed annual reports — ``aktiva``, ``passiva`` and
-(except for small companies) ``guv`` as HGB trees of rows in cents — the 48 measures of each report in
-``indicators`` (latest first) and the tables ``merged`` across periods. It costs ``PRICES["financials"]`` (10
-credits) and is cached like a company (``CachePolicy.financials``, 30 days). Each report's
-``sources[].html_url`` is presigned for 30 minutes only: a cached answer older than ``CachePolicy.url_lifetime``
-comes back with every report's ``sources`` empty (:func:`without_report_sources`) and ``meta.urls_expired`` set,
-unless ``refresh_sources=True`` pays for a fresh answer — an expired URL is never handed out.
+
+The analysis methods
+--------------------
+``financials.indicators()``, ``financials.statements()`` and ``financials.ratios()`` are plain methods of the records here: each imports its builder from :mod:`regkit.frames` when it is
+called and passes the record on.  These lazy imports are the client's only ones into the analysis layer, on
+purpose: ``import regkit.client`` stays free of pandas, and the analysis layer stays free to import the client
+(see the layer rules in CONTRIBUTING.md).  A method has the same name and arguments as its builder; the builders,
+their columns and dtypes are documented in :mod:`regkit.frames`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from regkit.schema.interface import PRICES
 
-from .frame_methods import FinancialsFrames
 from .records import Record, RecordMeta
 from .transport.operation import Operation
 
-__all__ = ["FINANCIALS_HINTS", "financials_op", "without_report_sources", "FinancialsRecord"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+__all__ = ["FINANCIALS_HINTS", "financials_op", "without_report_sources", "FinancialsRecord", "FinancialsFrames"]
+
 
 FINANCIALS_HINTS = {
     404: "no credits were spent; check the id where you found it (ids are case-sensitive)",
@@ -48,6 +54,34 @@ def without_report_sources(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "reports": reports}
 
 
+class FinancialsFrames:
+    """Frames of a company's financials answer (``client.get_financials``): the 48 indicators, the statements as
+    filed and the ratios. The answer does not name its company: the record does, as ``company_id``."""
+
+    def indicators(self, unit: str = "EUR", wide: bool = True) -> pd.DataFrame:
+        """All 48 measures per fiscal year (see ``regkit.frames.indicators``); empty, with a warning, for a
+        company without reports."""
+        from regkit.frames.financials import indicators
+
+        return indicators(self, unit=unit, wide=wide)
+
+    def statements(self, unit: str = "EUR") -> pd.DataFrame:
+        """One row per line item and report: aktiva, passiva and P&L as filed (see ``regkit.frames.statements``)."""
+        from regkit.frames.financial_statements import statements
+
+        return statements(self, unit=unit)
+
+    def ratios(self) -> pd.DataFrame:
+        """The indicators with the eleven ratios of ``regkit.frames.ratios`` (five of them need the 48 measures)."""
+        from regkit.frames.financial_ratios import ratios
+
+        return ratios(self.indicators())
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """The statements frame (:meth:`statements`)."""
+        return self.statements()
+
+
 class FinancialsRecord(FinancialsFrames, Record):
     """A company's financial statements (``client.get_financials``): ``indicators``, ``reports`` and ``merged``.
 
@@ -61,7 +95,7 @@ class FinancialsRecord(FinancialsFrames, Record):
     Iterating yields the reports; ``len()`` counts them.
 
     The row layout (German names, English labels, which measure a row carries) is
-    :mod:`regkit.schema.statements`. As frames (:class:`~regkit.client.frame_methods.FinancialsFrames`):
+    :mod:`regkit.schema.statements`. As frames (:class:`~regkit.client.financials.FinancialsFrames`):
     ``.indicators()`` (the 48 measures in EUR), ``.statements()`` (one row per line item and report, which
     ``regkit.frames.statement_reports`` turns back into the trees) and ``.ratios()``. As on a company record,
     ``record.indicators`` is that method: the member as sent is ``record["indicators"]``.

@@ -21,7 +21,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from regkit.client import (
+from . import (
     CompanyBatch,
     CompanyRecord,
     CompanySuggestions,
@@ -140,7 +140,7 @@ class RegisterClient(CrawlClient, Protocol):
 
 
 if TYPE_CHECKING:  # mypy proves that the one Client satisfies every protocol above
-    from regkit.client import Client
+    from . import Client
 
     def _client_is_a_register_client(client: Client) -> RegisterClient:
         return client

@@ -1,45 +1,49 @@
-"""What the client returns: thin records around the interface's JSON.
+"""What every record shares: the base classes of the records the client returns, how an answer becomes a
+record's :class:`RecordMeta`, and the text of the facts their HTML summaries show.
 
 Each record keeps the answer as it came (``.raw``, a dict), offers its top-level members as
 attributes and items (``company.name``, ``company["name"]``) and knows how it was obtained
-(``.meta``: from the cache or not, when the interface produced it, what it cost).
+(``.meta``: from the cache or not, when the interface produced it, what it cost).  The records themselves live
+with their resource (:mod:`regkit.client.company`, :mod:`regkit.client.ownership`, ...), each beside its
+operations, its HTML summary and its analysis methods.
 
-The analysis methods
---------------------
-``to_dataframe()``, ``history(field)`` and friends are plain methods of the records (their mixins are in
-:mod:`regkit.client.frame_methods`); each imports its builder from ``regkit.frames`` when called, so
-``import regkit.client`` stays free of pandas.
+The summaries
+-------------
+A record's ``_repr_html_`` is :func:`regkit.common.html.summary_html` of plain text: codes as labels
+(:func:`regkit.schema.display_label`: ``gmbh`` → "GmbH"), counts, money, shares and dates by
+:mod:`regkit.schema.formatting`.  The helpers here are the ones several resources share (a register entry, a
+legal form, a court, a search page's table); nothing here reads the network, the cache or the API key.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from regkit.errors import RegkitError, ValidationError
-from regkit.schema.formatting import count_text, credits_text
+from regkit.common.html import SummaryTable, plural, summary_html
+from regkit.schema.formatting import MISSING, count_text, credits_text, date_text, percent_text
+from regkit.schema.labels import display_label
 
-from . import record_html
-from .batch_html import batch_html
-from .frame_methods import CompaniesFrames, CompanyFrames, ExtractFrames, InsolvencyFrames, InsolvencyPageFrames
-from .summary_html import plural
+from .transport.operation import Answer
 
 __all__ = [
     "RecordMeta",
     "Record",
-    "CompanyRecord",
-    "CompanyBatch",
     "SearchPage",
     "SearchResults",
-    "InsolvencySearchPage",
-    "InsolvencyResults",
-    "InsolvencyRecord",
-    "ExtractRecord",
-    "MonitorRecord",
-    "CredentialRecord",
-    "CreditsRecord",
+    "record_meta",
+    "urls_stale",
+    "text_or_missing",
+    "active_text",
+    "company_register_text",
+    "legal_form_text",
+    "court_text",
+    "search_row",
+    "search_html",
+    "percentage_text",
+    "timestamp_of",
 ]
 
 
@@ -121,116 +125,6 @@ class Record:
         return f"<{type(self).__name__} {self._label()}{cached}>"
 
 
-class CompanyRecord(CompanyFrames, Record):
-    """A company (CompanyV1).
-
-    When a cached answer is older than a presigned source URL lives, ``sources`` is removed
-    (``meta.urls_expired`` is ``True``): a dead URL is never handed out.  Ask
-    ``client.get_company(id, refresh_sources=True)`` for fresh ones.
-
-    ``derived`` names the members of the record that are derived, not the register's: a world imported from
-    OffeneRegister derives dates its source lacks (the incorporation date, the dates of names and addresses, an
-    officer's missing start date, ...), and the local register serving it names them in the answer's
-    ``X-Regkit-Derived`` header, which the cache keeps with the answer. The history frames mark those dates
-    (``record.history("names")["valid_from_derived"]``). Empty for the live service and the bundled world.
-    """
-
-    kind = "company"
-    _derived: frozenset[str] = frozenset()
-
-    def __init__(
-        self, raw: Mapping[str, Any], meta: RecordMeta | None = None, derived: Iterable[str] | None = None
-    ) -> None:
-        super().__init__(raw, meta)
-        if derived:
-            self._derived = frozenset(derived)
-
-    @property
-    def derived(self) -> frozenset[str]:
-        """The record's derived members, as paths (``"incorporated_at"``, ``"names.start_date"`` — every entry of
-        ``names`` —, ``"representation[2].start_date"``: see :mod:`regkit.schema.derived`); empty when the answer
-        named none (the live service, the bundled world), or for a record made from a dict."""
-        return self._derived
-
-    def _missing(self, name: str) -> str:
-        if name == "sources" and self.meta.urls_expired:
-            return (
-                "the cached source URLs of this company expired (they live 30 minutes) and were "
-                "removed; call client.get_company(id, refresh_sources=True) for fresh ones (paid)"
-            )
-        return super()._missing(name)
-
-    def _label(self) -> str:
-        name = (self.raw.get("name") or {}).get("name", "")
-        return f"{self.raw.get('id', '')} {name}".strip()
-
-
-class CompanyBatch(CompaniesFrames, Sequence[CompanyRecord | None]):
-    """The result of a bulk lookup, in input order.
-
-    Attributes
-    ----------
-    ids : list of str
-        The ids asked for, in input order (duplicates kept).
-    records : list of CompanyRecord or None
-        One entry per id; ``None`` where that id failed (``errors="collect"``).
-    errors : dict of str to RegkitError
-        The failure of each failed id (malformed ones included); ``batch.summary()`` lists them and
-        ``client.get_companies(batch.failed_ids)`` resumes, paying only for what is still missing.
-    """
-
-    def __init__(
-        self, ids: Sequence[str], records: Sequence[CompanyRecord | None], errors: Mapping[str, RegkitError]
-    ) -> None:
-        self.ids = list(ids)
-        self.records = list(records)
-        self.errors = dict(errors)
-
-    def __getitem__(self, index: Any) -> Any:
-        return self.records[index]
-
-    def __len__(self) -> int:
-        return len(self.records)
-
-    @property
-    def ok(self) -> list[CompanyRecord]:
-        """The records that were fetched, in input order."""
-        return [r for r in self.records if r is not None]
-
-    @property
-    def failed_ids(self) -> list[str]:
-        """The ids whose lookup failed, in input order, once each — malformed ids apart (they were
-        never sent and would fail again).  ``client.get_companies(batch.failed_ids)`` asks for them
-        again; nothing already fetched is paid twice."""
-        return [cid for cid, error in self.errors.items() if not isinstance(error, ValidationError)]
-
-    def summary(self, limit: int = 10) -> str:
-        """What was fetched, each failed id with its error (the first ``limit``), and how to resume."""
-        lines = [f"{len(self.ok)} of {len(self.records)} companies fetched, {len(self.errors)} failed"]
-        lines += [f"  {cid}: {type(error).__name__}: {error}" for cid, error in list(self.errors.items())[:limit]]
-        lines += [f"  … and {len(self.errors) - limit} more (batch.errors)"] if len(self.errors) > limit else []
-        lines += (
-            [
-                "To resume: client.get_companies(batch.failed_ids, errors='collect') — the fetched companies are "
-                "cached and cost nothing again; only the missing ones are paid."
-            ]
-            if self.failed_ids
-            else []
-        )
-        return "\n".join(lines)
-
-    def __repr__(self) -> str:
-        text = f"<CompanyBatch {len(self.ok)} of {len(self.records)} fetched, {len(self.errors)} failed"
-        if self.failed_ids:
-            text += "; batch.summary() names them, client.get_companies(batch.failed_ids) resumes"
-        return text + ">"
-
-    def _repr_html_(self) -> str:
-        """The summary Jupyter shows: counts fetched, missing and failed, credits spent and saved, the first
-        companies (name, legal form, register) and failures."""
-        return batch_html(self.ids, self.records, self.errors, self.failed_ids)
-
-
 class SearchPage(Record):
     """One page of a search: ``results`` (list of dicts) and ``pagination``; iterating yields the results,
     ``page[0]`` is the first result (``page["pagination"]`` a member, as for every record)."""
@@ -270,7 +164,7 @@ class SearchPage(Record):
         p = self.raw.get("pagination", {})
         cost = credits_text(self.meta.credits, cached=self.meta.from_cache)
         subtitle = f"page {count_text(p.get('page'))} of {count_text(p.get('total_pages'))} · {cost}"
-        return record_html.search_html(
+        return search_html(
             self.results_of,
             list(self),
             subtitle=subtitle,
@@ -336,100 +230,124 @@ class SearchResults(Sequence[dict[str, Any]]):
             f"{count_text(len(self.results))} fetched · {plural(self.pages, 'page')} · "
             f"{credits_text(self.credits)} spent"
         )
-        return record_html.search_html(
+        return search_html(
             self.results_of, self.results, subtitle=subtitle, total=self.total_results, where="results.to_dataframe()"
         )
 
 
-class InsolvencySearchPage(InsolvencyPageFrames, SearchPage):
-    """One page of an insolvency search: ``results`` (list of dicts) and ``pagination``."""
-
-    kind = "insolvency_page"
-    results_of = "insolvency"
+def record_meta(answer: Answer, urls_expired: bool = False) -> RecordMeta:
+    """How ``answer`` was obtained: from the cache or not, when, for how many credits."""
+    return RecordMeta(answer.from_cache, answer.fetched_at, answer.credits, urls_expired)
 
 
-class InsolvencyResults(InsolvencyPageFrames, SearchResults):
-    """Every result of an insolvency search, or its first ``limit`` (``client.search_all_insolvencies``), in the
-    interface's order (``last_event_at`` descending, then ``id``); the attributes are :class:`SearchResults`'."""
-
-    results_of = "insolvency"
-
-    def to_dataframe(self) -> Any:
-        """One row per result (see ``regkit.frames.insolvency_results``); ``attrs`` holds ``total_results``,
-        ``pages``, ``credits`` and ``estimated_credits``."""
-        return self._with_totals(super().to_dataframe())
+def urls_stale(answer: Answer, lifetime: timedelta, key: str = "sources") -> bool:
+    """Whether ``answer`` carries presigned URLs (a non-empty ``key``: ``"sources"`` of a company or owners answer,
+    ``"documents"`` of an extract), came from the cache and is older than ``lifetime`` (so its URLs may be dead).
+    An answer without URLs (an export's ``"sources": []``) never is."""
+    if not answer.data.get(key):
+        return False
+    return answer.from_cache and datetime.now(timezone.utc) - answer.fetched_at > lifetime
 
 
-class InsolvencyRecord(InsolvencyFrames, Record):
-    """One insolvency proceeding with its events (``GET /v1/insolvency/{id}``)."""
-
-    kind = "insolvency"
-
-    def _label(self) -> str:
-        return f"{self.raw.get('case_number', '')} {self.raw.get('debtor_name', '')}".strip() or super()._label()
-
-    def _repr_html_(self) -> str:
-        """The summary Jupyter shows: debtor, case, status, administrator, dates, the latest events."""
-        return record_html.insolvency_html(self.raw)
+#: What a search page or result list is of, by kind: title, columns, and the columns that never wrap (dates,
+#: register numbers).
+_SEARCHES: dict[str, tuple[str, tuple[str, ...], tuple[int, ...]]] = {
+    "company": ("Company search", ("Name", "Legal form", "Register", "City", "Status"), (2,)),
+    "insolvency": ("Insolvency search", ("Debtor", "Legal form", "Court", "Status", "Last event"), (3, 4)),
+    "person": ("Person search", ("Name", "City", "Born", "Status"), (2,)),
+}
 
 
-class ExtractRecord(ExtractFrames, Record):
-    """A Transparenzregister extract: ``status`` is ``processing``, ``completed`` or ``failed``."""
-
-    kind = "extract"
-    TERMINAL = frozenset({"completed", "failed"})
-
-    def __init__(self, raw: Mapping[str, Any], meta: RecordMeta | None = None) -> None:
-        super().__init__(raw, meta)
-        self.files: list[Any] = []  # paths of documents saved by wait_for_extract(download_to=...)
-
-    @property
-    def is_terminal(self) -> bool:
-        """Whether the extract finished (``completed`` or ``failed``)."""
-        return self.raw.get("status") in self.TERMINAL
-
-    def _label(self) -> str:
-        return f"{self.raw.get('id', '')} {self.raw.get('status', '')}"
-
-    def _repr_html_(self) -> str:
-        """The summary Jupyter shows: status, dates, beneficial owners, documents."""
-        return record_html.extract_html(self.raw)
+def text_or_missing(value: Any) -> str:
+    """``value`` as text, or the missing-value mark (:data:`regkit.schema.formatting.MISSING`) for ``None`` or ``""``."""
+    return MISSING if value is None or value == "" else str(value)
 
 
-class MonitorRecord(Record):
-    """A monitor: ``entity_type``, ``entity_id``, ``preferences``, ``update_frequency``, ``disabled``."""
-
-    kind = "monitor"
-
-    def _label(self) -> str:
-        return f"{self.raw.get('entity_type', '')} {self.raw.get('entity_id', '')}"
-
-    def _repr_html_(self) -> str:
-        """The summary Jupyter shows: what the monitor watches, how often, whether it is active."""
-        return record_html.monitor_html(self.raw)
+def active_text(value: Any) -> str:
+    """An ``active`` member as a reader says it: ``"active"``, ``"inactive"``, or the missing-value mark."""
+    return MISSING if value is None else ("active" if value else "inactive")
 
 
-class CredentialRecord(Record):
-    """A stored credential set as the interface confirms it (never with the password)."""
+def company_register_text(entry: Mapping[str, Any]) -> str:
+    """How a German writes a register entry: ``"HRB 89763 Darmstadt"`` (``Amtsgericht`` left out).
 
-    kind = "credentials"
+    ``entry`` is a company (its ``register`` member) or a search result (``register_type``, ...).
 
-    def _label(self) -> str:
-        return str(self.raw.get("name", ""))
+    Examples
+    --------
+    >>> company_register_text({"register": {"register_type": "HRB", "register_number": "89763",
+    ...                                     "register_court": "Amtsgericht Darmstadt"}})
+    'HRB 89763 Darmstadt'
+    """
+    nested = entry.get("register")
+    register: Mapping[str, Any] = nested if isinstance(nested, Mapping) else entry
+    court = str(register.get("register_court") or "").removeprefix("Amtsgericht ").strip()
+    parts = [str(register.get(k) or "") for k in ("register_type", "register_number")] + [court]
+    return " ".join(p for p in parts if p) or MISSING
 
-    def _repr_html_(self) -> str:
-        """The summary Jupyter shows: the set's name and dates (never the login or the password)."""
-        return record_html.credentials_html(self.raw)
+
+def legal_form_text(entry: Mapping[str, Any], key: str = "legal_form") -> str:
+    """The legal form of ``entry`` (its ``key`` member, else its name's ``legal_form``) as a label: ``gmbh`` →
+    ``"GmbH"``."""
+    code, name = entry.get(key), entry.get("name")
+    if not code and isinstance(name, Mapping):
+        code = name.get("legal_form")
+    return MISSING if not code else display_label("legal_form", code)
 
 
-class CreditsRecord(Record):
-    """The account's credits (``GET /v1/credits``)."""
+def court_text(court: Any) -> str:
+    """A court in a column headed "Court": ``Amtsgericht Köln`` → ``Köln``."""
+    return MISSING if not court else str(court).removeprefix("Amtsgericht ")
 
-    kind = "credits"
 
-    def _label(self) -> str:
-        return f"used={self.raw.get('used_credits')} remaining={self.raw.get('remaining_credits')}"
+def search_row(kind: str, r: Mapping[str, Any]) -> list[str]:
+    """The cells of one search result in the summary table of a ``kind`` search (``"company"``, ``"insolvency"``,
+    ``"person"``)."""
+    if kind == "company":
+        city = (r.get("address") or {}).get("city")
+        return [
+            text_or_missing(r.get("name")),
+            legal_form_text(r),
+            company_register_text(r),
+            text_or_missing(city),
+            active_text(r.get("active")),
+        ]
+    if kind == "insolvency":
+        status = r.get("current_status")
+        return [
+            text_or_missing(r.get("debtor_name")),
+            legal_form_text(r, "debtor_legal_form"),
+            court_text(r.get("court")),
+            MISSING if not status else display_label("current_status", status),
+            date_text(r.get("last_event_at")),
+        ]
+    return [
+        text_or_missing(r.get("name")),
+        text_or_missing(r.get("city")),
+        date_text(r.get("date_of_birth")),
+        active_text(r.get("active")),
+    ]
 
-    def _repr_html_(self) -> str:
-        """The summary Jupyter shows: remaining, used of included, overage, the plan and its period."""
-        return record_html.credits_html(self.raw)
+
+def search_html(kind: str, results: Sequence[Mapping[str, Any]], *, subtitle: str, total: int, where: str) -> str:
+    """A search page or all results of a search (``kind``: ``"company"``, ``"insolvency"``, ``"person"``)."""
+    title, headers, nowrap = _SEARCHES[kind]
+    rows = [search_row(kind, r) for r in results]
+    table = SummaryTable(headers, rows, nowrap=nowrap, where=where)
+    head = f"{title}: {plural(total, 'result')}" if total else f"{title}: no results"
+    return summary_html(head, subtitle=subtitle, tables=[table] if rows else [], kind=f"{kind}-search")
+
+
+def percentage_text(percentage: Any) -> str:
+    """A share the interface gives in percent (``5.36`` meaning 5.36 %) as text, or the missing-value mark."""
+    return MISSING if percentage is None else percent_text(float(percentage) / 100)
+
+
+def timestamp_of(value: Any) -> Any:
+    """An ISO timestamp as a datetime (so :func:`date_text` writes it to the minute), other values unchanged."""
+    if isinstance(value, str) and "T" in value:
+        try:
+            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return value
+    return value

@@ -72,7 +72,7 @@ _EXPORTS = {
     "owners": "ownership",
     "panel": "panels",
     "parse_amount": "published",
-    "parse_date": "published",
+    "parse_date": "published_dates",
     "person_card_html": "person_card",
     "person_key": "identity",
     "person_search_results": "people",

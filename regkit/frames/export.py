@@ -7,7 +7,7 @@ holdings and proceeding (:mod:`regkit.frames.export_sources`); the second reads 
 time, in id order (:mod:`regkit.frames.export_pass`), builds each batch's frames with the :mod:`regkit.frames`
 builders (:mod:`regkit.frames.export_tables`) and appends them to the tables' part files
 (:mod:`regkit.frames.export_files`). Records in, frames out: this package imports nothing of the client. It
-reads any object with the members of :class:`StoredAnswers` — ``regkit.client.cache.ClientCache`` is one, and
+reads any object with the members of :class:`StoredAnswers` — ``regkit.client.cache.client_cache.ClientCache`` is one, and
 ``client.export_parquet(directory)`` passes its own cache with the request header that marks user-scoped answers.
 An answer that cannot be read is counted in the manifest's ``left_out["unreadable"]``.
 """
@@ -39,7 +39,7 @@ logger = logging.getLogger("regkit.frames")
 class StoredAnswers(Protocol):
     """What an export reads of a cache: its stored answers, where it lives, and whether it is on.
 
-    ``regkit.client.cache.ClientCache`` (a client's ``client.cache``) has these members; the export needs
+    ``regkit.client.cache.client_cache.ClientCache`` (a client's ``client.cache``) has these members; the export needs
     nothing else of the client.
     """
 

@@ -38,7 +38,7 @@ __all__ = ["ENTITY_KINDS", "SEARCH_KINDS", "KINDS", "Source", "StoredAnswer", "S
 
 
 class StoredAnswer(Protocol):
-    """One stored answer as the export reads it (``regkit.client.cache_store.StoredAnswer`` has these members):
+    """One stored answer as the export reads it (``regkit.client.cache.store.StoredAnswer`` has these members):
     the request that fetched it, its status and body, when it was fetched and until when it is served."""
 
     @property

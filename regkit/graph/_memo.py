@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as _dt
 
-from regkit.client.memory import gc_paused
+from regkit.common.memory import gc_paused
 
 __all__ = ["Dates", "gc_paused"]
 

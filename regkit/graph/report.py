@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from regkit.client.summary_html import SummaryTable, plural, summary_html
+from regkit.common.html import SummaryTable, plural, summary_html
 from regkit.schema.formatting import count_text, credits_text
 
 if TYPE_CHECKING:

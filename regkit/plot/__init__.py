@@ -20,7 +20,7 @@ _EXPORTS = {
     "insolvency_timeline": "regkit.plot.insolvency",
     "trend_counts": "regkit.plot.insolvency",
     "timeline": "regkit.plot.history",
-    "timeline_bars": "regkit.plot.history",
+    "timeline_bars": "regkit.plot.history_bars",
     "deterministic": "regkit.plot.style",
     "figure_svg": "regkit.plot.style",
     "EuroFormatter": "regkit.plot.style",

@@ -8,7 +8,7 @@ How a plot learns its source, first match wins:
 3. The session's default, set with :func:`set_default_source` — a string, or a client, whose
    ``client.target.source()`` knows the line (the live service with the day it was read, the CC BY attribution of
    an imported OffeneRegister world).
-4. The client opened last and still open in this process (:func:`regkit.client.target.latest_source`): a figure
+4. The client opened last and still open in this process (:func:`regkit.client.transport.target.latest_source`): a figure
    drawn in a session on the live service says so, not "synthetic". With several clients open on different
    sources, set the line with ``source=`` or :func:`set_default_source`.
 5. :data:`DEFAULT_SOURCE`: "regkit local register — synthetic data", what a client without a key uses.
@@ -53,7 +53,7 @@ _session: dict[str, str | None] = {"source": None}
 
 
 def _client_source(value: Any) -> str | None:
-    from regkit.client.target import Target, source_line_of
+    from regkit.client.transport.target import Target, source_line_of
 
     target = getattr(value, "target", None)
     return source_line_of(target) if isinstance(target, Target) else None
@@ -101,7 +101,7 @@ def default_source() -> str:
     if _session["source"]:
         return _session["source"]
     # no client module loaded: no client was ever opened here (and plotting does not import the client)
-    target_module = sys.modules.get("regkit.client.target")
+    target_module = sys.modules.get("regkit.client.transport.target")
     latest = target_module.latest_source() if target_module is not None else None
     return latest or DEFAULT_SOURCE
 

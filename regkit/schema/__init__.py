@@ -1,6 +1,23 @@
 """The interface as a document: the OpenAPI description and the vocabulary derived from it."""
 
 from regkit.schema.dates import DATE_FORMS, GERMAN_DATE, ISO_DATE, calendar_day, parse_date_argument, validate_date
+from regkit.schema.endpoints import (
+    CACHE_LIFETIMES,
+    ENDPOINTS,
+    ENDPOINTS_BY_ID,
+    IDENTIFIER_CHECKS,
+    LOOKUP_NAMES,
+    OUR_PRICES,
+    RESOURCES,
+    SCOPES,
+    STORED_WHEN,
+    SUMMARY_MARKS,
+    Endpoint,
+    PriceChoice,
+    by_lookup,
+    by_operation,
+    match,
+)
 from regkit.schema.formatting import (
     MISSING,
     count_text,
@@ -157,4 +174,19 @@ __all__ = [
     "load_openapi",
     "DOCUMENT_CATEGORIES",
     "DOCUMENT_URL_VALIDITY_SECONDS",
+    "Endpoint",
+    "PriceChoice",
+    "ENDPOINTS",
+    "ENDPOINTS_BY_ID",
+    "LOOKUP_NAMES",
+    "RESOURCES",
+    "SCOPES",
+    "IDENTIFIER_CHECKS",
+    "CACHE_LIFETIMES",
+    "STORED_WHEN",
+    "SUMMARY_MARKS",
+    "OUR_PRICES",
+    "by_operation",
+    "by_lookup",
+    "match",
 ]

@@ -1,8 +1,8 @@
 """The research endpoints' vocabulary: what the company and person searches filter on, and how holders relate.
 
 One definition for both sides: the client checks filters with it before anything is sent
-(:mod:`regkit.client.filter_fields`), and the local register parses search bodies with it
-(:mod:`regkit.local.search.company_request`, :mod:`regkit.local.models.person_search`). The fields and members
+(:mod:`regkit.client.arguments.filter_fields`), and the local register parses search bodies with it
+(:mod:`regkit.local.search.company_request`, :mod:`regkit.local.search.person_request`). The fields and members
 follow ``research-endpoints.md``: the company search's fields the local register serves, the fields only the
 live service serves (a 400 ``unsupported_filter`` there, which costs nothing), and the person search's three.
 """

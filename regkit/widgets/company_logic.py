@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from regkit.client.validation import validate_company_id
+from regkit.client.arguments.validation import validate_company_id
 from regkit.errors import RegkitError, ValidationError
 from regkit.frames import MEASURES, company_card_html, indicators
 from regkit.schema.formatting import credits_text, plural

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import pandas as pd
 
 from regkit.client import parse_company_id
-from regkit.client.validation import validate_company_id
+from regkit.client.arguments.validation import validate_company_id
 from regkit.errors import RegkitError, ValidationError
 from regkit.schema import display_label
 

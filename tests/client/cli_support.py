@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-import regkit.client.target as target
-from regkit.client import cli
+import regkit.client.transport.target as target
+from regkit.client.cli import commands as cli
 
 __all__ = ["cli_runner", "regkit_run", "shell_env"]
 

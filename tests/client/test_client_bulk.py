@@ -19,7 +19,7 @@ from regkit.client import (
     ServerError,
     ValidationError,
 )
-from regkit.client.research_lookups import company_op
+from regkit.client.company import company_op
 
 DEMO_KEY = "demo-paid"
 

@@ -141,8 +141,8 @@ def test_the_sqlite_cache_uses_its_connection_one_thread_at_a_time(tmp_path: Pat
     import requests
     from requests_cache import SQLiteCache
 
-    from regkit.client.cache_format import SERIALIZER
-    from regkit.client.cache_store import ResponseStore
+    from regkit.client.cache.format import SERIALIZER
+    from regkit.client.cache.store import ResponseStore
 
     reading, release = threading.Event(), threading.Event()
 
@@ -205,6 +205,6 @@ def test_regkit_cache_names_the_default_cache(monkeypatch: pytest.MonkeyPatch, t
     ],
 )
 def test_redis_urls_are_shown_without_their_password(url: str, shown: str) -> None:
-    from regkit.client.cache import redact_url
+    from regkit.client.cache.client_cache import redact_url
 
     assert redact_url(url) == shown

@@ -23,9 +23,9 @@ from fs_support import fill, remount, tmpfs  # noqa: E402
 from serve_support import served_register  # noqa: E402
 
 from regkit.client import CacheError, CacheWriteWarning, Client, RegkitWarning  # noqa: E402
-from regkit.client.cache import repair  # noqa: E402
-from regkit.client.ledger import read_ledger  # noqa: E402
-from regkit.client.research_lookups import company_op  # noqa: E402
+from regkit.client.budget.ledger import read_ledger
+from regkit.client.cache.client_cache import repair
+from regkit.client.company import company_op
 
 
 @pytest.fixture(scope="module")
@@ -273,7 +273,7 @@ time.sleep(600)
 def test_a_cache_another_process_keeps_locked_is_refused_after_a_bounded_wait(
     inprocess: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import regkit.client.cache as cache_module
+    import regkit.client.cache.client_cache as cache_module
 
     monkeypatch.setattr(cache_module, "LOCK_WAIT", 1.0)
     path = tmp_path / "cache.sqlite"

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from cli_support import cli_runner, regkit_run, shell_env
 
-from regkit.client import cli
+from regkit.client.cli import commands as cli
 
 
 @pytest.fixture
@@ -53,8 +53,8 @@ def test_credits_and_cache(run: Any, world: Any) -> None:
 def test_cache_clear_older_than_keeps_what_is_younger(run: Any, world: Any) -> None:
     from datetime import datetime, timedelta, timezone
 
-    from regkit.client.cache import ClientCache, open_backend
-    from regkit.client.policy import CachePolicy
+    from regkit.client.cache.client_cache import ClientCache, open_backend
+    from regkit.client.cache.policy import CachePolicy
 
     old, young = list(world.companies)[:2]
     run("company", old)

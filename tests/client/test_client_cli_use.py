@@ -20,7 +20,7 @@ import pytest
 from cli_support import cli_runner, regkit_run, shell_env
 from research_support import holdings_by_holder, pick_group_holder, positions_by_person
 
-from regkit.client.target import DEMO_API_KEY
+from regkit.client.transport.target import DEMO_API_KEY
 from regkit.local.world import default_data_dir
 
 #: ``regkit: 10 credits spent; 1 answer fetched, 0 from the cache (… saved); 90 of --budget 100 left``

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from regkit.client.filter_fields import COMPANY_FILTERS
-from regkit.client.validation import filters
+from regkit.client.arguments.filter_fields import COMPANY_FILTERS
+from regkit.client.arguments.validation import filters
 from regkit.errors import ValidationError
 
 

@@ -9,11 +9,13 @@ import pkgutil
 import pytest
 
 import regkit.client
+import regkit.common
 
-#: Every module of the client but the deprecated shim ``regkit.client.errors`` (importing it warns; its doctests
-#: are those of ``regkit.errors``).
+#: Every module of the client, and of the shared helpers it uses (``regkit.common``).
 _MODULES = sorted(
-    m.name for m in pkgutil.walk_packages(regkit.client.__path__, "regkit.client.") if m.name != "regkit.client.errors"
+    m.name
+    for package in (regkit.client, regkit.common)
+    for m in pkgutil.walk_packages(package.__path__, f"{package.__name__}.")
 )
 
 

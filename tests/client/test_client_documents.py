@@ -259,7 +259,7 @@ def _aged(record: Any, minutes: float) -> Any:
     from dataclasses import replace
     from datetime import datetime, timezone
 
-    from regkit.client.documents import DocumentRecord, RealtimeDocumentRecord
+    from regkit.client.document import DocumentRecord, RealtimeDocumentRecord
 
     meta = replace(record.meta, from_cache=False, fetched_at=datetime.now(timezone.utc) - timedelta(minutes=minutes))
     if isinstance(record, RealtimeDocumentRecord):
@@ -287,7 +287,7 @@ def test_a_realtime_url_is_trusted_for_14_minutes_then_paid_again(
 
 
 def test_a_tuple_of_several_items_is_many_and_a_pair_is_one(world: Any, company_id: str) -> None:
-    from regkit.client.downloads import wanted
+    from regkit.client.bulk.downloads import wanted
 
     listed = [d["id"] for d in world.companies[company_id]["documents"][:3]]
     assert [w.document_id for w in wanted(tuple(listed))] == listed
@@ -392,7 +392,7 @@ def test_a_pair_is_checked_against_the_cached_company(
 def test_a_document_id_in_another_letter_case_is_the_same_file(
     local: Any, world: Any, company_id: str, tmp_path: Path
 ) -> None:
-    from regkit.client.policy import answers
+    from regkit.client.cache.policy import answers
 
     listed = world.companies[company_id]["documents"][0]
     client = local.client()
@@ -418,7 +418,7 @@ def test_a_hostile_document_id_is_refused_before_sending(inprocess: Any, hostile
 def test_server_values_with_path_characters_stay_in_the_directory(
     local: Any, world: Any, company_id: str, tmp_path: Path
 ) -> None:
-    from regkit.client.documents import DocumentRecord
+    from regkit.client.document import DocumentRecord
 
     listed = world.companies[company_id]["documents"][0]
     client = local.client()

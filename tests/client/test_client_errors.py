@@ -109,24 +109,3 @@ def test_package_all_is_the_public_surface() -> None:
     assert set(package.__all__) == public
     for name in package.__all__:
         assert getattr(package, name) is not None
-
-
-def test_the_old_module_warns_at_the_importing_line_and_holds_the_same_classes() -> None:
-    import subprocess
-    import sys
-
-    # a fresh interpreter: the module warns when it is first imported, and this process may have imported it
-    code = "import warnings\nwarnings.simplefilter('error')\nimport regkit.client.errors\n"
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 1
-    assert 'File "<string>", line 3' in done.stderr
-    assert "DeprecationWarning: regkit.client.errors is deprecated: import the errors from regkit.errors" in done.stderr
-
-    code = (
-        "import warnings\nwarnings.simplefilter('ignore')\n"
-        "import regkit, regkit.client, regkit.errors, regkit.client.errors as old\n"
-        "assert all(getattr(old, n) is getattr(regkit.errors, n) is getattr(regkit.client, n) is getattr(regkit, n)"
-        f" for n in regkit.errors.__all__ if n not in {sorted(HELPERS)!r})\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr

@@ -134,7 +134,7 @@ def test_a_cached_get_company_passes_through_each_client_module_once(filled: tup
     record, paths = _profiled(lambda: client.get_company(company_id))
     assert record.meta.from_cache and client.requests_sent == sent  # a hit: nothing was sent
     visited = {module for path in paths for module in path}
-    for module in ("core", "companies", "transport.call", "cache_store", "ledger", "records"):
+    for module in ("core", "company", "transport.call", "cache.store", "budget.ledger", "records"):
         assert f"{PACKAGE}.{module}" in visited, module  # the recorder saw the whole hit path
     assert back_and_forth(paths) == []
 
@@ -145,5 +145,5 @@ def test_cached_get_companies_go_from_core_down_through_bulk_without_coming_back
     client, company_id = filled
     batch, paths = _profiled(lambda: client.get_companies([company_id], progress=False))
     assert batch[0].meta.from_cache
-    assert any(f"{PACKAGE}.bulk" in path for path in paths)
+    assert any(f"{PACKAGE}.bulk.fetcher" in path for path in paths)
     assert back_and_forth(paths) == []

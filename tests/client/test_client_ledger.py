@@ -7,8 +7,8 @@ import threading
 import pytest
 
 from regkit.client import BudgetExceededError
-from regkit.client.budget import Budget
-from regkit.client.ledger import Ledger
+from regkit.client.budget.ledger import Ledger
+from regkit.client.budget.limit import Budget
 
 
 def test_empty_ledger_has_documented_columns_and_dtypes() -> None:

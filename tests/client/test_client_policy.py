@@ -10,7 +10,7 @@ from requests_cache import DO_NOT_CACHE
 from requests_cache.policy import DEFAULT_IGNORED_PARAMS
 from requests_cache.policy.expiration import get_url_expiration
 
-from regkit.client.policy import IGNORED_PARAMETERS, CachePolicy, keep_response, scope_token
+from regkit.client.cache.policy import IGNORED_PARAMETERS, CachePolicy, keep_response, scope_token
 
 BASE = "http://local.regkit"
 

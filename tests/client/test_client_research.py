@@ -35,9 +35,9 @@ from regkit.client import (
     PersonRecord,
     PersonSearchPage,
     ValidationError,
-    validation,
 )
-from regkit.client.filter_fields import COMPANY_FILTERS
+from regkit.client.arguments import validation
+from regkit.client.arguments.filter_fields import COMPANY_FILTERS
 
 UUID = "9922b97a-9c35-4d0b-8d2b-3908753a84b7"
 
@@ -328,7 +328,7 @@ def test_only_the_answer_asked_for_is_kept() -> None:
 
     import requests
 
-    from regkit.client.policy import keep_response
+    from regkit.client.cache.policy import keep_response
 
     def response(path: str, body: dict[str, Any]) -> requests.Response:
         answer = requests.Response()

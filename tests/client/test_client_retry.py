@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from regkit.client import Client
-from regkit.client.retry import MIN_RATE_LIMIT_WAIT, RetryPolicy, is_transient, parse_retry_after
 from regkit.client.transport.pacing import Pacer
+from regkit.client.transport.retry import MIN_RATE_LIMIT_WAIT, RetryPolicy, is_transient, parse_retry_after
 from regkit.errors import NotFoundError, RateLimitedError, ServerError, TransportError, ValidationError
 from regkit.local import Faults
 
@@ -204,8 +204,8 @@ def test_429_patience_is_a_total_wait_and_the_error_says_how_to_get_more(make_lo
 
 
 def test_pacing_is_on_by_default_and_the_positional_fields_keep_their_places() -> None:
-    policy = RetryPolicy(2, 0.5, 5.0, 60.0, 100.0, 0.1, 3)
-    assert (policy.retries, policy.release_spacing, policy.bulk_passes, policy.pacing) == (2, 0.1, 3, True)
+    policy = RetryPolicy(2, 0.5, 5.0, 60.0, 100.0, 3)
+    assert (policy.retries, policy.rate_limit_wait, policy.bulk_passes, policy.pacing) == (2, 100.0, 3, True)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         RetryPolicy(), RetryPolicy(retries=0)  # the defaults warn nothing
@@ -215,9 +215,6 @@ def test_turning_pacing_off_is_deprecated_and_warns_at_the_callers_line() -> Non
     with pytest.warns(DeprecationWarning, match=r"pacing=False\) is deprecated") as caught:
         policy = RetryPolicy(pacing=False)
     assert caught[0].filename == __file__ and policy.pacing is False
-    with pytest.warns(DeprecationWarning, match="release_spacing=...\\) is deprecated and has no effect") as caught:
-        RetryPolicy(2, 0.5, 5.0, 60.0, 100.0, 0.2, 3)
-    assert caught[0].filename == __file__
     client = Client(api_key="k", base_url="http://example.test", cache=False, retries=policy)
     assert client._caller.gate.learn is False  # still honoured: every worker waits out each Retry-After
     assert Client(api_key="k", base_url="http://example.test", cache=False)._caller.gate.learn is True

@@ -1,5 +1,5 @@
-"""The client's answers in requests-cache through its public API (:mod:`regkit.client.cache_store`), regkit's own
-cache keys (:mod:`regkit.client.transport.keys`) and stored format (:mod:`regkit.client.cache_format`)."""
+"""The client's answers in requests-cache through its public API (:mod:`regkit.client.cache.store`), regkit's own
+cache keys (:mod:`regkit.client.cache.keys`) and stored format (:mod:`regkit.client.cache.format`)."""
 
 from __future__ import annotations
 
@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 from requests_cache import SQLiteCache
 
 from regkit.client import CachePolicy, Client, OfflineCacheMiss
-from regkit.client.cache_format import MAGIC, SERIALIZER
-from regkit.client.cache_store import StoredAnswer
-from regkit.client.research_lookups import company_op, lookup_op
+from regkit.client.cache.format import MAGIC, SERIALIZER
+from regkit.client.cache.keys import CacheKeys, cache_key
+from regkit.client.cache.store import StoredAnswer
+from regkit.client.company import company_op
+from regkit.client.lookups import lookup_op
 from regkit.client.transport.call import Operation
-from regkit.client.transport.keys import CacheKeys, cache_key
 
 
 @pytest.fixture(params=["sqlite", "memory"])

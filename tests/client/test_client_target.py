@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import regkit.client.target as target
+import regkit.client.transport.target as target
 from regkit.client import Client, NotFoundError, TransportError, ValidationError
 from regkit.client.transport.outcome import shorten
 

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from regkit.client import ValidationError, validation
+from regkit.client import ValidationError
+from regkit.client.arguments import validation
 from regkit.schema.interface import FILTER_FIELDS, FILTER_VALUES, REGISTER_TYPES
 
 

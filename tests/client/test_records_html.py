@@ -26,7 +26,7 @@ from regkit.client import (
     OwnersRecord,
     PersonSearchPage,
 )
-from regkit.client.budget import Budget
+from regkit.client.budget.limit import Budget
 from regkit.errors import NotFoundError
 
 UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")

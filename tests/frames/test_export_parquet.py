@@ -19,8 +19,8 @@ from export_support import API_KEY, TABLE_NAMES, expected_tables, fill_cache, pi
 
 import regkit
 from regkit.client import ValidationError
-from regkit.client.cache_store import StoredAnswer
-from regkit.client.research_lookups import company_op
+from regkit.client.cache.store import StoredAnswer
+from regkit.client.company import company_op
 from regkit.frames.export import StoredAnswers, export_parquet
 from regkit.frames.export_sources import classify, survey
 from regkit.local import open_local_register
@@ -300,7 +300,7 @@ def test_the_export_takes_a_client_or_its_cache_and_refuses_a_bare_backend(fille
 
 
 def test_the_export_leaves_out_answers_the_client_marks_user_scoped():
-    from regkit.client.policy import SCOPE_HEADER
+    from regkit.client.cache.policy import SCOPE_HEADER
     from regkit.schema.interface import SCOPE_HEADER as SHARED
 
     assert SCOPE_HEADER is regkit.frames.export.SCOPE_HEADER is SHARED  # one header, defined once in the schema

@@ -12,7 +12,6 @@ import sys
 import warnings
 from pathlib import Path
 
-import pandas as pd
 import pytest
 
 import regkit
@@ -143,13 +142,15 @@ def test_company_card_escapes_values(company):
 
 
 def test_every_record_method_takes_what_its_builder_takes():
-    """A record's analysis method (regkit/client/frame_methods.py) passes its arguments to the frames builder of
+    """A record's analysis method (a ``*Frames`` class of its resource module) passes its arguments to the frames builder of
     the same name: the two signatures must agree, past the record itself."""
-    from regkit.client import frame_methods
+    from regkit.client import company, extract, financials, insolvency, ownership, persons, search
+
+    resources = (company, extract, financials, insolvency, ownership, persons, search)
 
     builders = {"to_dataframe": None, "_repr_html_": None}  # named differently: checked by test_frames_client
     checked = set()
-    for mixin in (getattr(frame_methods, name) for name in frame_methods.__all__):
+    for mixin in (getattr(module, name) for module in resources for name in module.__all__ if name.endswith("Frames")):
         for name, method in vars(mixin).items():
             if not callable(method) or name in builders or name.startswith("__"):
                 continue

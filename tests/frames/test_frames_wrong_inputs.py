@@ -49,6 +49,6 @@ def test_representatives_names_the_keyword_it_does_not_take(company):
     assert raised.value.suggestion.startswith("did you mean person_city=?")
     with pytest.raises(ArgumentError, match="unexpected keyword argument 'zzz'") as raised:
         representatives(company, zzz=1)
-    assert raised.value.suggestion.startswith("call it as representatives(company, active_on=None")
+    assert "representatives(company, active_on=" in raised.value.suggestion
     with pytest.raises(ArgumentError, match="unexpected keyword argument 'as_of'"):
         representatives(company, "2016-12-31", as_of="2016-12-31")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regkit.client.records import CompanyBatch, CompanyRecord
+from regkit.client.company import CompanyBatch, CompanyRecord
 from regkit.graph import RELATIONS, from_companies
 from regkit.graph.persons import name_key, normalise
 from regkit.graph.schema import EDGE_ATTRIBUTES, NODE_ATTRIBUTES

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from regkit.client.companies import derived_members
+from regkit.client.company import derived_members
 from regkit.client.transport.operation import Answer, Operation
 from regkit.local import open_local_register
 from regkit.local.world.offeneregister import import_offeneregister, sample_file

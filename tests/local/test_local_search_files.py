@@ -20,8 +20,6 @@ import weakref
 import pytest
 from company_search_support import CompanyOracle
 
-from regkit.local.models.people_index import Person
-from regkit.local.models.person_search import parse_person_search
 from regkit.local.register import open_local_register
 from regkit.local.search import company_index, company_terms, person_index
 from regkit.local.search.build import record_row
@@ -33,6 +31,8 @@ from regkit.local.search.index import InsolvencyIndex
 from regkit.local.search.index_file import IndexFileError
 from regkit.local.search.index_files import INDEX_FILES, build_search_indexes, open_search_indexes
 from regkit.local.search.person_index import PersonIndex
+from regkit.local.search.person_request import parse_person_search
+from regkit.local.search.person_rows import Person
 from regkit.local.search.request import parse_search_request
 
 COMPANY_QUERIES = [

@@ -12,7 +12,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from api_surface_support import surface
 
 SNAPSHOT = json.loads((Path(__file__).parent / "public_api_main.json").read_text(encoding="utf-8"))

@@ -17,7 +17,7 @@ from serve_support import ServedRegister, served_register
 from team_support import HANG, LOOKUP, answer_gate, result_of, start_child, start_together, stored_secrets, used_credits
 
 from regkit.client import BudgetExceededError, BudgetWarning, Client, ValidationError
-from regkit.client.team_budget import TeamBudget, TeamReservation
+from regkit.client.team import TeamBudget, TeamReservation
 
 
 def _wait_for(condition: Any, what: str, timeout: float = 60.0) -> None:

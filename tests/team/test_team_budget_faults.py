@@ -24,7 +24,7 @@ import requests
 from team_support import HANG, LOOKUP, answer_gate, child, start_child, stored_secrets, used_credits
 
 from regkit.client import BudgetExceededError, BudgetUnavailableError, BudgetWarning, Client
-from regkit.client.team_budget import TeamBudget
+from regkit.client.team import TeamBudget
 
 
 def _wait_for(condition: Callable[[], bool], what: str, timeout: float = 60.0) -> None:

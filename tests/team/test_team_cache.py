@@ -11,9 +11,9 @@ import pytest
 from team_support import EXTRACT, LOOKUP, RESEARCH, child, stored_secrets, used_credits
 
 from regkit.client import Client, NotFoundError, OfflineCacheMiss, ValidationError
-from regkit.client import cli as client_cli
-from regkit.client.cache import ClientCache, open_backend
-from regkit.client.policy import CachePolicy
+from regkit.client.cache.client_cache import ClientCache, open_backend
+from regkit.client.cache.policy import CachePolicy
+from regkit.client.cli import commands as client_cli
 
 TR_USER, TR_PASSWORD = "tr-demo@regkit.example", "Transparenz-2026!"  # the world's Transparenzregister account
 

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frames"))
 from export_support import API_KEY, TABLE_NAMES, expected_tables, fill_cache, pick_ids  # noqa: E402
 
 import regkit  # noqa: E402
-from regkit.client.research_lookups import company_op  # noqa: E402
+from regkit.client.company import company_op
 
 pytest.importorskip("pyarrow.parquet", reason="the Parquet export needs pyarrow (pip install 'regkit[parquet]')")
 

@@ -222,6 +222,51 @@ def test_two_processes_building_at_once_end_with_one_good_store(small_dir: Path)
     )
 
 
+_RACE = """
+import os, pathlib, sys, time
+from regkit.local.world.world_store import StoredWorld, ensure_store
+start = pathlib.Path(sys.argv[1])
+(start.parent / f"ready-{os.getpid()}").touch()
+while not start.exists():  # both processes start building at the same moment
+    time.sleep(0.005)
+store = ensure_store()
+print(store, len(StoredWorld(store).companies))
+"""
+
+
+@pytest.mark.slow
+def test_two_processes_building_the_bundled_world_into_one_empty_cache_end_with_one_good_store(
+    tmp_path: Path,
+) -> None:
+    # what two test workers do when both open the bundled world first: its store goes to the world cache
+    cache, start = tmp_path / "world-cache", tmp_path / "start"
+    env = {**os.environ, "PYTHONPATH": str(Path(regkit.__file__).parents[1]), "REGKIT_WORLD_CACHE": str(cache)}
+    env.pop("REGKIT_DATA_DIR", None)
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _RACE, str(start)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for _ in range(2)
+    ]
+    deadline = time.monotonic() + 60
+    while len(list(tmp_path.glob("ready-*"))) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)  # both have imported regkit and wait
+    start.touch()
+    results = [run.communicate(timeout=300) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], results
+    with gzip.open(DATA / "companies.jsonl.gz", "rt", encoding="utf-8") as lines:
+        companies = sum(1 for line in lines if line.strip())
+    [(store, counted)] = {tuple(out.split()) for out, _ in results}
+    assert Path(store).parent == cache and int(counted) == companies
+    assert check_store(Path(store))["counts"]["companies"] == companies
+    assert sorted(p.name for p in cache.iterdir()) == sorted([Path(store).name, "paths"])  # nothing half built
+    assert len(list((cache / "paths").iterdir())) == 1
+
+
 def test_the_bundled_world_gets_its_store_in_the_world_cache(isolated_env: Path) -> None:
     store = ensure_store(DATA)
     assert Path(os.environ["REGKIT_WORLD_CACHE"]) in store.parents

@@ -1,6 +1,6 @@
 """The attempts of one call: what they cost so far, and whether and how long to wait for another.
 
-Two kinds of trouble spend two budgets of the :class:`~regkit.client.retry.RetryPolicy`:
+Two kinds of trouble spend two budgets of the :class:`~regkit.client.transport.retry.RetryPolicy`:
 
 * a **failure** (transport error, truncated or garbled body, 5xx, 408) spends ``retries``;
 * a **429** is no failure: the call waits (``Retry-After``, else a backoff) and goes on, spending
@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from regkit.errors import RateLimitedError, RegkitError, TransportError
 
-from ..retry import RetryPolicy
+from .retry import RetryPolicy
 
 __all__ = ["Attempts"]
 

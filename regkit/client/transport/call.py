@@ -2,9 +2,9 @@
 
 :class:`Caller` turns an :class:`Operation` (what to send, what it costs, whether it may be retried)
 into an :class:`Answer` or one of the errors of :mod:`regkit.errors`, and writes exactly one
-ledger row for it.  The cache is the client's :class:`~regkit.client.cache_store.ResponseStore`: a hit is
+ledger row for it.  The cache is the client's :class:`~regkit.client.cache.store.ResponseStore`: a hit is
 one read of it; a miss is sent (after the shared pace, :mod:`.pacing`) and, when its answer may be kept
-(:meth:`~regkit.client.policy.CachePolicy.lifetime`, :func:`~regkit.client.policy.keep_response`), written.
+(:meth:`~regkit.client.cache.policy.CachePolicy.lifetime`, :func:`~regkit.client.cache.policy.keep_response`), written.
 
 **A credit the register charged is in the ledger, always.**  Whatever fails after an answer arrived — the
 cache cannot store it, the team budget cannot record it — the answer is returned, its ledger row is written
@@ -27,22 +27,22 @@ import requests
 from regkit.errors import BudgetWarning, CacheError, CacheUnavailableError, OfflineCacheMiss, RegkitError
 from regkit.schema.derived import HEADER as DERIVED_HEADER
 
-from ..budget import Budget, Reservation
-from ..json_body import parsed_json
-from ..ledger import Ledger
-from ..policy import answers, keep_response
-from ..retry import RetryPolicy
-from ..spending import check_not_stopped, current, pause
+from ..budget.ledger import Ledger
+from ..budget.limit import Budget, Reservation
+from ..budget.spending import check_not_stopped, current, pause
+from ..cache.json_body import parsed_json
+from ..cache.keys import CacheKeys
+from ..cache.policy import answers, keep_response
 from .attempts import Attempts
 from .inflight import InFlight
-from .keys import CacheKeys
 from .operation import Answer, Attempted, Operation
 from .outcome import api_error, never_sent, transport_error
 from .pacing import Pacer
+from .retry import RetryPolicy
 from .session import Attempt, MeteringAdapter
 
 if TYPE_CHECKING:
-    from ..cache import ClientCache
+    from ..cache.client_cache import ClientCache
 
 __all__ = ["Operation", "Answer", "Attempted", "Caller"]  # the first three from .operation
 

@@ -10,9 +10,9 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
-from ..json_body import parsed_json
+from ..cache.json_body import parsed_json
 
-__all__ = ["Operation", "Answer", "Attempted"]
+__all__ = ["Operation", "Answer", "Attempted", "flag_params"]
 
 
 @dataclass(frozen=True)
@@ -125,3 +125,15 @@ class Attempted:
             return replace(self, data=parsed_json(self.response) if self.response.content else None)
         except (ValueError, UnicodeDecodeError) as exc:
             return replace(self, error=exc)
+
+
+def flag_params(**flags: bool) -> tuple[tuple[str, str], ...]:
+    """The query parameters of the flags that are on, in the order given (``realtime=True`` → ``("realtime",
+    "true")``; a flag that is off is left out).
+
+    Examples
+    --------
+    >>> flag_params(realtime=True, export=False)
+    (('realtime', 'true'),)
+    """
+    return tuple((name, "true") for name, on in flags.items() if on)

@@ -10,7 +10,7 @@ import requests
 
 from regkit.errors import APIError, RateLimitedError, TransportError, error_for_status
 
-from ..retry import parse_retry_after
+from .retry import parse_retry_after
 
 if TYPE_CHECKING:
     from .operation import Operation

@@ -119,7 +119,7 @@ def build_session(
     pool_size: int = 10,
 ) -> tuple[requests.Session, MeteringAdapter]:
     """Make the session for one client.  It only sends: the cache is read and written by the client's
-    :class:`~regkit.client.cache_store.ResponseStore`, around it.
+    :class:`~regkit.client.cache.store.ResponseStore`, around it.
 
     Parameters
     ----------

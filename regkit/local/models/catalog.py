@@ -16,13 +16,22 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from regkit.local.world.store import World, default_data_dir
-from regkit.local.world.world_store import SEARCH, Lookup, StoreDatabase, StoredWorld, open_world, store_for_world
+from regkit.local.world.world_store import (
+    SEARCH,
+    Lookup,
+    StoreDatabase,
+    StoredWorld,
+    open_world,
+    read_person,
+    store_for_world,
+)
 
-from .people_index import Ownership, Person, read_person
+from ..search.person_rows import Person
 
 if TYPE_CHECKING:  # the search (and numpy) is imported when a first search needs its index, not at start
     from ..search.company_index import CompanyIndex
@@ -37,6 +46,14 @@ V = TypeVar("V")
 
 _CACHE: dict[Any, Catalog] = {}
 _CACHE_LOCK = threading.Lock()
+
+
+@dataclass
+class Ownership:
+    """The world's shareholding rows by the company held and by the holder (a company id or a person UUID)."""
+
+    by_company: Mapping[str, list[Mapping[str, Any]]] = field(default_factory=dict)
+    by_holder: Mapping[str, list[Mapping[str, Any]]] = field(default_factory=dict)
 
 
 class Catalog:

@@ -24,9 +24,9 @@ from .ownership import holdings_of
 from .users import User
 
 if TYPE_CHECKING:
+    from ..search.person_request import PersonSearch
+    from ..search.person_rows import Person
     from .backend import RegisterContext
-    from .people_index import Person
-    from .person_search import PersonSearch
 
 __all__ = ["get_person", "get_person_holdings", "search_person"]
 

@@ -8,7 +8,7 @@ from regkit.schema.interface import UUID_PATTERN
 
 from ..exceptions import ApiError
 from ..models import persons
-from ..models.person_search import parse_person_search
+from ..search.person_request import parse_person_search
 from .bodies import read_json_object
 from .context import charged, current, current_user
 from .render import json_response

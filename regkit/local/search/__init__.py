@@ -14,7 +14,8 @@ Company search (``POST /v1/search/company``, ``GET /v1/autocomplete/company``), 
 (filters), :mod:`~regkit.local.search.company_terms` (vocabulary, bitmaps, query plans) and
 :mod:`~regkit.local.search.company_index` (:class:`~regkit.local.search.company_index.CompanyIndex`).
 
-Person search (``POST /v1/search/person``; the body is validated by :mod:`regkit.local.models.person_search`):
+Person search (``POST /v1/search/person``): :mod:`~regkit.local.search.person_rows` (a person as the endpoints
+show them, with their search terms), :mod:`~regkit.local.search.person_request` (validating a body) and
 :mod:`~regkit.local.search.person_index` (:class:`~regkit.local.search.person_index.PersonIndex`, FTS5 over the
 folded names in the search's order, numpy over the filters).
 

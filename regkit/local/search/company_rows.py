@@ -18,7 +18,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from regkit.local.world.store import default_reference_dir
+from regkit.schema.courts import reference_dir
 from regkit.schema.interface import DEM_PER_EUR
 from regkit.schema.research import COMPANY_AMOUNT_FIELDS
 
@@ -150,8 +150,9 @@ def register_number_key(number: str) -> str:
 @functools.lru_cache(maxsize=4)
 def wz_parents(path: str | None = None) -> Mapping[str, str]:
     """Each WZ 2025 code's parent (a section letter's is ``""``), from ``wz2025.csv`` of the reference lists
-    (default: :func:`~regkit.local.world.store.default_reference_dir`); empty when the file is missing."""
-    file = Path(path) if path is not None else default_reference_dir() / "wz2025.csv"
+    (default: :func:`regkit.schema.courts.reference_dir`, where the worlds' reference lists are); empty when the
+    file is missing."""
+    file = Path(path) if path is not None else reference_dir() / "wz2025.csv"
     if not file.is_file():
         return {}
     with file.open(encoding="utf-8", newline="") as handle:

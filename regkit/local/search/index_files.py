@@ -21,7 +21,7 @@ from .index import InsolvencyIndex
 from .person_index import PersonIndex
 
 if TYPE_CHECKING:
-    from ..models.people_index import Person
+    from .person_rows import Person
 
 __all__ = [
     "INDEX_FILES",
@@ -69,7 +69,7 @@ def build_search_indexes(
         Each returns a fresh iterable of the world's CompanyV1 records / proceedings (the proceedings are read
         twice: once for which companies have an open one, once for their index).
     persons : iterable of Person
-        The world's persons (:class:`~regkit.local.models.people_index.Person`).
+        The world's persons (:class:`~regkit.local.search.person_rows.Person`).
     """
     build_record_indexes(directory, companies, insolvencies)
     build_person_index(directory, persons)

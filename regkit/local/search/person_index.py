@@ -36,8 +36,8 @@ from .index_file import META_TABLE, ConnectionPool, connect, open_reader, read_m
 from .query import fold, query_terms
 
 if TYPE_CHECKING:
-    from ..models.people_index import Person
-    from ..models.person_search import PersonFilter, PersonSearch
+    from .person_request import PersonFilter, PersonSearch
+    from .person_rows import Person
 
 __all__ = ["PersonIndex", "FORMAT"]
 
@@ -204,7 +204,7 @@ class PersonIndex:
         Parameters
         ----------
         search : PersonSearch
-            The query words, filters and page (:func:`~regkit.local.models.person_search.parse_person_search`).
+            The query words, filters and page (:func:`~regkit.local.search.person_request.parse_person_search`).
         listed_without_birth : bool
             List persons without a date of birth too (worlds without dates of birth); otherwise only persons
             with one are listed, as the live service does.

@@ -40,6 +40,7 @@ __all__ = [
     "default_reference_dir",
     "default_data_dir",
     "read_world",
+    "require_world_files",
     "write_world",
     "iter_jsonl",
     "dump_line",
@@ -185,9 +186,7 @@ def read_world(path: str | os.PathLike[str] | None = None) -> World:
         When a file of the world is missing, with the command that builds one.
     """
     directory = Path(path) if path is not None else default_data_dir()
-    missing = [name for name in WORLD_FILES if not (directory / name).is_file()]
-    if missing:
-        raise FileNotFoundError(_not_a_world(directory, missing))
+    require_world_files(directory)
     meta = json.loads((directory / "world.json").read_text(encoding="utf-8"))
     if meta.get("format") != FORMAT_VERSION:
         raise ValueError(
@@ -200,6 +199,20 @@ def read_world(path: str | os.PathLike[str] | None = None) -> World:
         insolvencies={p["id"]: p for p in iter_jsonl(directory / "insolvencies.jsonl.gz")},
         shareholdings=list(iter_jsonl(directory / "shareholdings.jsonl.gz")),
     )
+
+
+def require_world_files(directory: Path) -> None:
+    """Raise :class:`FileNotFoundError` when a file of the world in ``directory`` is missing: the message says
+    where regkit looked and what builds a world (:func:`read_world` and the world store say it alike).
+
+    Raises
+    ------
+    FileNotFoundError
+        ``directory`` lacks a file of :data:`WORLD_FILES`.
+    """
+    missing = [name for name in WORLD_FILES if not (directory / name).is_file()]
+    if missing:
+        raise FileNotFoundError(_not_a_world(directory, missing))
 
 
 def _not_a_world(directory: Path, missing: list[str]) -> str:

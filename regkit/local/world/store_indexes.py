@@ -1,6 +1,6 @@
 """The process that builds a world store's company and insolvency search indexes beside the rest of the build.
 
-:class:`~regkit.local.world.world_store.StoreBuild` starts it as a program (``python -c``) that takes the starting
+:class:`~regkit.local.world.world_store.build.StoreBuild` starts it as a program (``python -c``) that takes the starting
 process's ``sys.path`` (so it imports the same regkit) and calls :func:`main` with one JSON argument: ``data_dir``,
 ``target``, ``stages`` (the files of staged company rows, or ``null``) and ``parent`` (the pid of the process that
 started it). It writes one JSON line to its standard output when it ends: ``{"error": null}``, or
@@ -29,7 +29,7 @@ def main(argv: list[str]) -> int:
     from .processes import die_with_parent
 
     die_with_parent(arguments["parent"])  # a build whose parent was killed is of no use: end with it
-    from .world_store import build_record_indexes_from_files
+    from .world_store.indexes import build_record_indexes_from_files
 
     stages = arguments["stages"]
     try:
