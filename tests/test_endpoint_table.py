@@ -298,24 +298,16 @@ def test_the_lookups():
             by_lookup(wrong)  # type: ignore[arg-type]
 
 
-def _client_lookups() -> Any:
-    for name in ("regkit.client.lookups", "regkit.client.research_lookups"):
-        try:
-            return importlib.import_module(name).LOOKUPS
-        except (ImportError, AttributeError):
-            continue
-    pytest.skip("the client builds its lookups from the table: nothing left to compare")
+def test_the_clients_lookups_are_the_tables_rows_and_each_identifier_is_checked():
+    from regkit.client.lookups import CHECKS, LOOKUPS
+
+    assert list(LOOKUPS) == list(LOOKUP_NAMES)
+    for name, row in LOOKUPS.items():
+        assert row is by_lookup(name)
+        assert row.identifier in CHECKS, f"{name}: the client does not check {row.identifier}"
 
 
-def test_the_lookups_are_the_clients_while_it_keeps_its_own():
-    lookups = _client_lookups()
-    assert list(lookups) == list(LOOKUP_NAMES)
-    for name, lookup in lookups.items():
-        row = by_lookup(name)
-        assert (lookup.price, lookup.realtime_price) == (row.price, row.realtime_price)
-
-
-# The client's own cache rules, while it has them: each row's lifetime and storage rule must be what they say.
+# The client's cache rules come from the table: each row's lifetime and storage rule must be what they say.
 _POLICY_VALUES = {
     "company": timedelta(days=1),
     "search": timedelta(days=2),
@@ -331,14 +323,11 @@ _POLICY_VALUES = {
 
 def _client_policy() -> tuple[Any, Any]:
     policy_class = regkit.client.CachePolicy
-    module = sys.modules[policy_class.__module__]
-    if not hasattr(policy_class, "urls_expire_after") or not hasattr(module, "answers"):
-        pytest.skip("the client's cache rules come from the table: nothing left to compare")
-    return policy_class(**_POLICY_VALUES), module.answers
+    return policy_class(**_POLICY_VALUES), sys.modules[policy_class.__module__].answers
 
 
 @pytest.mark.parametrize("row", ROWS)
-def test_the_cache_lifetime_is_the_clients_while_it_keeps_its_own(row):
+def test_the_cache_lifetime_is_the_policys_field_the_row_names_also_as_url_patterns(row):
     policy, _ = _client_policy()
     base = "https://api.example"
     rules = policy.urls_expire_after(base)
@@ -347,6 +336,7 @@ def test_the_cache_lifetime_is_the_clients_while_it_keeps_its_own(row):
         None if row.cache is None else getattr(policy, "document_lifetime" if row.cache == "document" else row.cache)
     )
     assert policy.lifetime(rules, url) == expected
+    assert policy.lifetime_of(row.cache) == expected
     if row.realtime_price is not None:
         assert policy.lifetime(rules, base + sample_path(row) + "?realtime=true") is None
 
@@ -405,12 +395,11 @@ def _answers_to_try(asked: str) -> list[Any]:
 
 
 @pytest.mark.parametrize("row", [r for r in ROWS if r.values[0].cache is not None])
-def test_what_may_be_stored_is_what_the_client_stores_while_it_keeps_its_own_rules(row):
+def test_what_the_client_stores_is_what_the_rows_rule_says(row):
     _, answers = _client_policy()
     asked = SAMPLES[row.identifier] if row.identifier else None
-    path = sample_path(row)
     for data in _answers_to_try(asked or COMPANY):
-        assert _stored(row, asked, data) is answers(path, data), (path, data)
+        assert _stored(row, asked, data) is answers(row, asked, data), (row.operation_id, data)
 
 
 # --------------------------------------------------------------------------- paths: path_for and match

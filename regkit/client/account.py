@@ -8,7 +8,6 @@ from typing import Any
 
 from regkit.common.html import summary_html
 from regkit.schema.formatting import MISSING, count_text, date_text
-from regkit.schema.interface import PRICES
 
 from .arguments import validation
 from .records import (
@@ -16,7 +15,7 @@ from .records import (
     text_or_missing,
     timestamp_of,
 )
-from .transport.operation import Operation
+from .transport.operation import Operation, operation
 
 __all__ = ["store_credentials_op", "CredentialRecord", "CreditsRecord", "credits_html", "credentials_html"]
 
@@ -32,12 +31,9 @@ def store_credentials_op(username: Any, password: Any, name: Any) -> Operation:
     """The operation of ``store_credentials`` (arguments checked; nothing is sent; never retried)."""
     name = validation.credential_name(name, storing=True)
     username, password = validation.credentials(username, password)
-    return Operation(
+    return operation(
         "store_credentials",
-        "POST",
-        "/v1/transparenzregister/credentials",
         body={"username": username, "password": password, "name": name},
-        price=PRICES["credentials_store"],
         idempotent=False,
         hints=_CREDENTIAL_HINTS,
         unknown_hint="store them again: it overwrites the set of that name",

@@ -45,7 +45,7 @@ from .records import (
     urls_stale,
 )
 from .transport.call import Caller
-from .transport.operation import Answer, Operation, flag_params
+from .transport.operation import Answer, Operation, flag_params, operation
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COMPANY_HINTS",
-    "company_op",
+    "HINTS",
     "CompanyRecord",
     "CompanyBatch",
     "CompaniesFrames",
@@ -70,16 +70,16 @@ COMPANY_HINTS = {
     402: "not enough credits: see client.get_credits()",
 }
 
+#: What an error of each of this resource's operations tells the user, by operation id.
+HINTS = {"get_company": COMPANY_HINTS}
 
-def company_op(company_id: str, realtime: bool, export: bool) -> Operation:
-    """The operation of ``get_company`` for a checked ``company_id`` (nothing is sent)."""
-    price = PRICES["company_realtime" if realtime else "company"]
-    return Operation(
+
+def _company_operation(company_id: str, realtime: bool, export: bool) -> Operation:
+    return operation(
         "get_company",
-        "GET",
-        f"/v1/company/{quote(company_id)}",
+        {"company_id": company_id},
         params=flag_params(realtime=realtime, export=export),
-        price=price,
+        realtime=realtime,
         hints=COMPANY_HINTS,
     )
 
@@ -391,7 +391,7 @@ class CompanyLookups:
         self, company_id: str, realtime: bool = False, export: bool = False, refresh_sources: bool = False
     ) -> CompanyRecord:
         """One company (``company_id`` already checked); see :meth:`regkit.client.Client.get_company`."""
-        op = company_op(company_id, realtime, export)
+        op = _company_operation(company_id, realtime, export)
         return self.record(op, self.caller.call(op), refresh_sources)
 
     def record(self, op: Operation, answer: Answer, refresh_sources: bool = False) -> CompanyRecord:
@@ -413,7 +413,7 @@ class CompanyLookups:
         found: dict[str, CompanyRecord] = {}
         for start in range(0, len(company_ids), CHUNK):  # a chunk at a time: few temporary objects live at once
             part = company_ids[start : start + CHUNK]
-            ops = [company_op(cid, realtime, False) for cid in part]
+            ops = [_company_operation(cid, realtime, False) for cid in part]
             with gc_paused():  # many short-lived objects per answer beside the records already read
                 for cid, op, answer in zip(part, ops, self.caller.cached_many(ops)):
                     if answer is not None:
@@ -423,9 +423,9 @@ class CompanyLookups:
     def alias(self, op: Operation, data: Any) -> None:
         """Make a fresh company answer serve every id it stands for (its current id and its former ids,
         before a move to another court), so a lookup by either is free from now on."""
-        if not self.cache.enabled or ("realtime", "true") in op.params:
+        if not self.cache.enabled or op.realtime or op.asked is None:
             return
-        asked = op.path.rsplit("/", 1)[-1]
+        asked = op.asked
         others = []
         for other in sorted(record_company_ids(data) - {asked}):
             try:

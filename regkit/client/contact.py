@@ -9,17 +9,14 @@ as ``https://example.de``, so they share one cache entry and one price.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
 
 from regkit.errors import ValidationError
-from regkit.schema.interface import PRICES
 from regkit.schema.websites import website_url
 
 from .arguments.validation import sendable
 from .records import Record
-from .transport.operation import Operation
 
-__all__ = ["ContactRecord", "website", "contact_op", "website_op"]
+__all__ = ["ContactRecord", "website", "HINTS"]
 
 _CONTACT_HINTS = {
     404: "no credits were spent; either the company id is unknown, or the company publishes no website "
@@ -31,6 +28,9 @@ _WEBSITE_HINTS = {
     "client.search_companies(...)",
     402: "not enough credits: see client.get_credits()",
 }
+
+#: What an error of each of this resource's operations tells the user, by operation id.
+HINTS = {"get_contact": _CONTACT_HINTS, "lookup_company": _WEBSITE_HINTS}
 
 
 class ContactRecord(Record):
@@ -77,26 +77,3 @@ def website(value: Any) -> str:
         return website_url(value)
     except ValueError as exc:
         raise ValidationError(str(exc), suggestion="nothing was sent") from None
-
-
-def contact_op(company_id: str) -> Operation:
-    """The operation of ``get_contact`` for a checked ``company_id`` (nothing is sent)."""
-    return Operation(
-        "get_contact",
-        "GET",
-        f"/v0/company/{quote(company_id)}/contact",
-        price=PRICES["contact"],
-        hints=_CONTACT_HINTS,
-    )
-
-
-def website_op(url: str) -> Operation:
-    """The operation of ``get_company_by_website`` for a website :func:`website` has normalised."""
-    return Operation(
-        "get_company_by_website",
-        "GET",
-        "/v0/search/lookup",
-        params=(("url", url),),
-        price=PRICES["website_lookup"],
-        hints=_WEBSITE_HINTS,
-    )

@@ -42,7 +42,7 @@ from .company import CompanyBatch, CompanyLookups, CompanyRecord
 from .contact import ContactRecord
 from .document import DocumentRecord, RealtimeDocumentRecord, document_op, realtime_document_op
 from .extract import ExtractRecord, document_filename, extract_op, order_op
-from .financials import FinancialsRecord, financials_op, without_report_sources
+from .financials import FinancialsRecord, without_report_sources
 from .insolvency import InsolvencyRecord, InsolvencyResults, InsolvencySearchPage
 from .lookups import lookup_op
 from .monitor import MonitorRecord, create_monitor_op, delete_monitor_op
@@ -51,9 +51,6 @@ from .ownership import (
     OwnershipHistoryRecord,
     OwnersRecord,
     UbosRecord,
-    owners_op,
-    ownership_history_op,
-    ubos_op,
 )
 from .persons import PersonRecord, PersonSearchPage, PersonSearchResults
 from .records import record_meta, urls_stale
@@ -72,7 +69,7 @@ from .search import (
 from .team import TeamBudget, default_member
 from .transport import target as target_sources
 from .transport.call import Caller
-from .transport.operation import Answer, Operation
+from .transport.operation import Answer, Operation, operation
 from .transport.retry import RetryPolicy
 from .transport.session import build_session
 from .transport.target import (
@@ -618,7 +615,8 @@ class Client:
 
     def get_insolvency(self, insolvency_id: str) -> InsolvencyRecord:
         """One proceeding with all its events (10 credits; cached for a day)."""
-        answer = self._caller.call(insolvency.insolvency_op(insolvency_id))
+        checked = validation.insolvency_id(insolvency_id)
+        answer = self._caller.call(operation("get_insolvency", {"insolvency_id": checked}))
         return InsolvencyRecord(answer.data, record_meta(answer))
 
     # -- research: searches ----------------------------------------------------------------------
@@ -668,7 +666,7 @@ class Client:
             per_page=per_page,
             progress=progress,
             budget=self.budget,
-            price=PRICES[search.price],
+            price=search.credits,
             call=search.call.replace("search_", "search_all_"),
             path=search.path,
             unit=f"{search.kind} pages",
@@ -866,11 +864,12 @@ class Client:
             An unknown company, or an AG/SE/KGaA without ``best_available`` (no credits spent).
         PaymentRequiredError, BudgetExceededError, ...
         """
-        op = owners_op(
+        op = lookup_op(
+            "owners",
             validation.validate_company_id(company_id),
             validation.flag(realtime, "realtime"),
             validation.flag(best_available, "best_available"),
-            validation.flag(export, "export"),
+            export=validation.flag(export, "export"),
         )
         refresh_sources = validation.flag(refresh_sources, "refresh_sources")
         answer = self._caller.call(op)
@@ -975,7 +974,7 @@ class Client:
         >>> client.get_ubos("DE-HRB-B1204-1407")  # doctest: +SKIP
         <UbosRecord DE-HRB-B1204-1407: 3 beneficial owner(s)>
         """
-        op = ubos_op(validation.validate_company_id(company_id))
+        op = lookup_op("ubos", company_id, False)
         answer = self._caller.call(op)
         return UbosRecord(answer.data, record_meta(answer))
 
@@ -1014,7 +1013,7 @@ class Client:
         [('Horst Rombach', 'active'), ('Jan Groth', 'removed')]
         """
         checked = validation.validate_company_id(company_id)
-        answer = self._caller.call(ownership_history_op(checked))
+        answer = self._caller.call(lookup_op("owners_historical", checked, False))
         return OwnershipHistoryRecord(answer.data, record_meta(answer), company_id=checked)
 
     # -- contact data and the lookup by website -------------------------------------------------
@@ -1423,7 +1422,7 @@ class Client:
 
     def list_monitors(self) -> list[MonitorRecord]:
         """The monitors of this API user, active and disabled (free; never cached)."""
-        op = Operation("list_monitors", "GET", "/v1/monitor", price=PRICES["monitor_list"])
+        op = operation("list_monitors")
         answer = self._caller.call(op)
         meta = record_meta(answer)
         return [MonitorRecord(item, meta) for item in answer.data.get("items", [])]
@@ -1447,7 +1446,7 @@ class Client:
 
     def get_credits(self) -> CreditsRecord:
         """The account's credits as the interface counts them (free; never cached)."""
-        op = Operation("get_credits", "GET", "/v1/credits", price=PRICES["credits"])
+        op = operation("get_credits")
         answer = self._caller.call(op)
         return CreditsRecord(answer.data, record_meta(answer))
 
@@ -1500,7 +1499,7 @@ class Client:
         """
         company_id = validation.validate_company_id(company_id)
         refresh_sources = validation.flag(refresh_sources, "refresh_sources")
-        op = financials_op(company_id)
+        op = lookup_op("financials", company_id, False)
         answer = self._caller.call(op)
         stale = urls_stale(answer, self.policy.url_lifetime, key="reports")
         if stale and refresh_sources:

@@ -17,14 +17,13 @@ import re
 from collections.abc import Mapping
 from datetime import datetime, timedelta, timezone
 from typing import Any
-from urllib.parse import quote
 
 from regkit.errors import ValidationError
-from regkit.schema.interface import DOCUMENT_CATEGORIES, PRICES
+from regkit.schema.interface import DOCUMENT_CATEGORIES
 
 from .arguments import validation
 from .records import Record, RecordMeta
-from .transport.operation import Operation
+from .transport.operation import Operation, operation
 
 __all__ = [
     "document_op",
@@ -95,24 +94,15 @@ def document_id(value: Any) -> str:
 
 def document_op(value: Any) -> Operation:
     """The operation of ``get_document`` (free; the id checked, nothing sent)."""
-    return Operation(
-        "get_document",
-        "GET",
-        f"/v1/document/{quote(document_id(value), safe='')}",
-        price=PRICES["document"],
-        hints=_DOCUMENT_HINTS,
-    )
+    return operation("get_document", {"document_id": document_id(value)}, hints=_DOCUMENT_HINTS)
 
 
 def realtime_document_op(company_id: Any, category: Any) -> Operation:
     """The operation of ``get_realtime_document`` (20 credits; id and category checked, nothing sent)."""
     checked = validation.validate_company_id(company_id)
-    return Operation(
+    return operation(
         "get_realtime_document",
-        "GET",
-        "/v1/document",
         params=(("company_id", checked), ("document_category", document_category(category))),
-        price=PRICES["document_realtime"],
         hints=_REALTIME_HINTS,
     )
 

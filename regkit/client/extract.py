@@ -17,12 +17,11 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 from regkit.common.html import SummaryTable, summary_html
 from regkit.errors import ValidationError
 from regkit.schema.formatting import MISSING, date_text
-from regkit.schema.interface import PRICES, SANDBOX_CREDENTIAL_NAME
+from regkit.schema.interface import SANDBOX_CREDENTIAL_NAME
 
 from .arguments import validation
 from .cache.policy import SCOPE_HEADER
@@ -33,7 +32,7 @@ from .records import (
     text_or_missing,
     timestamp_of,
 )
-from .transport.operation import Operation
+from .transport.operation import Operation, operation
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -78,14 +77,12 @@ def order_op(company_id: Any, credential_name: Any) -> Operation:
         "order costs 50 credits); the extract id is unknown, so ask support for it rather than "
         "ordering again and paying twice"
     )
-    return Operation(
+    return operation(
         "order_extract",
-        "POST",
-        "/v1/transparenzregister/extracts",
         body=body,
         headers=(("X-Credential-Name", name),),
+        choice=name,
         hints=_ORDER_HINTS,
-        price=PRICES["extract_sandbox" if sandbox else "extract_production"],
         idempotent=False,
         unknown_hint=hint,
     )
@@ -94,8 +91,8 @@ def order_op(company_id: Any, credential_name: Any) -> Operation:
 def extract_op(extract_id: Any, scope: str) -> Operation:
     """The operation of ``get_extract``; ``scope`` (the user's scope token) keeps this user's extracts out of
     every other key's cache entries."""
-    path = f"/v1/transparenzregister/extracts/{quote(validation.extract_id(extract_id))}"
-    return Operation("get_extract", "GET", path, headers=((SCOPE_HEADER, scope),), price=PRICES["extract_poll"])
+    checked = validation.extract_id(extract_id)
+    return operation("get_extract", {"extract_id": checked}, headers=((SCOPE_HEADER, scope),))
 
 
 def document_filename(document: dict[str, Any], index: int) -> str:

@@ -15,18 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
-
-from regkit.schema.interface import PRICES
 
 from .records import Record, RecordMeta
-from .transport.operation import Operation
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
-__all__ = ["FINANCIALS_HINTS", "financials_op", "without_report_sources", "FinancialsRecord", "FinancialsFrames"]
+__all__ = ["FINANCIALS_HINTS", "HINTS", "without_report_sources", "FinancialsRecord", "FinancialsFrames"]
 
 
 FINANCIALS_HINTS = {
@@ -34,17 +30,8 @@ FINANCIALS_HINTS = {
     402: "not enough credits: see client.get_credits()",
 }
 
-
-def financials_op(company_id: str, *, refresh: bool = False) -> Operation:
-    """The operation of ``get_financials`` for a checked ``company_id`` (nothing is sent)."""
-    return Operation(
-        "get_financials",
-        "GET",
-        f"/v1/company/{quote(company_id)}/financials",
-        price=PRICES["financials"],
-        refresh=refresh,
-        hints=FINANCIALS_HINTS,
-    )
+#: What an error of each of this resource's operations tells the user, by operation id.
+HINTS = {"get_financials": FINANCIALS_HINTS}
 
 
 def without_report_sources(data: dict[str, Any]) -> dict[str, Any]:

@@ -15,11 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 from regkit.common.html import SummaryTable, summary_html
 from regkit.schema.formatting import MISSING, count_text, date_text
-from regkit.schema.interface import PRICES
 from regkit.schema.labels import display_label
 
 from .arguments import validation
@@ -30,7 +28,7 @@ from .records import (
     legal_form_text,
     text_or_missing,
 )
-from .transport.operation import Operation
+from .transport.operation import Operation, operation
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -38,7 +36,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "search_op",
-    "insolvency_op",
     "InsolvencySearchPage",
     "InsolvencyResults",
     "InsolvencyRecord",
@@ -62,15 +59,7 @@ def search_op(query: Any, filters: Any, page: Any, per_page: Any) -> Operation:
     if normalised := validation.filters(filters):
         body["filters"] = normalised
     body["pagination"] = validation.pagination(page, per_page)
-    return Operation(
-        "search_insolvencies", "POST", "/v1/search/insolvency", body=body, price=PRICES["insolvency_search"]
-    )
-
-
-def insolvency_op(insolvency_id: Any) -> Operation:
-    """The operation of ``get_insolvency`` (the id checked; nothing is sent)."""
-    path = f"/v1/insolvency/{quote(validation.insolvency_id(insolvency_id))}"
-    return Operation("get_insolvency", "GET", path, price=PRICES["insolvency_detail"])
+    return operation("search_insolvency", body=body)
 
 
 class InsolvencyPageFrames:

@@ -4,8 +4,9 @@ already knows of their answers, read for free.
 
 :data:`LOOKUPS` names the endpoints ``Client.is_cached(id, endpoint=...)`` and
 ``Client.estimate_cost(ids, endpoint=...)`` answer for, so that a crawl can ask, before it pays, what a level of
-company, owners, holdings and person calls would cost; :func:`lookup_op` builds the operation of any of them (the
-resource modules build their own: :func:`regkit.client.company.company_op`, ...).
+company, owners, holdings and person calls would cost; :func:`lookup_op` builds the operation of any of them from its row of the
+endpoint table (:mod:`regkit.schema.endpoints`), with the identifier checked by :data:`CHECKS` and the hints of its
+resource module.
 
 What the cache knows (:func:`cached_name`, :func:`named`, :func:`holdings_cached`, :func:`marked`): the names an
 answer leaves out, and which companies' holdings are cached.  Nothing there sends a request or writes a ledger row
@@ -16,80 +17,47 @@ named or not marked.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, cast
-from urllib.parse import quote
 
 from regkit.errors import CacheError, ValidationError
-from regkit.schema.interface import PRICES
+from regkit.schema.endpoints import LOOKUP_NAMES, Endpoint, by_lookup
 
-from . import contact
+from . import company, contact, financials, ownership, persons
 from .arguments import validation
-from .company import COMPANY_HINTS, company_op
-from .financials import financials_op
-from .ownership import owners_op, ownership_history_op, ubos_op
 from .search import CompanySearchFrames
-from .transport.operation import Operation
+from .transport.operation import Operation, flag_params, operation
 
 if TYPE_CHECKING:
     from .transport.call import Caller
 
-__all__ = ["Lookup", "LOOKUPS", "lookup", "lookup_op", "cached_name", "named", "holdings_cached", "marked"]
+__all__ = ["CHECKS", "HINTS", "LOOKUPS", "lookup", "lookup_op", "cached_name", "named", "holdings_cached", "marked"]
 
 
-_PERSON_HINTS = {
-    404: "no credits were spent; check the person id where you found it (representation[].id, an owner's id, a "
-    "person search result)",
-    402: "not enough credits: see client.get_credits()",
-}
-
-
-@dataclass(frozen=True)
-class Lookup:
-    """One lookup endpoint: how its id is checked, its price keys, and whether it has a realtime variant.
-
-    Attributes
-    ----------
-    check : callable
-        Validates and normalises the id (``validation.validate_company_id`` or ``validation.person_id``).
-    price : str
-        Key of :data:`regkit.schema.interface.PRICES`.
-    realtime_price : str or None
-        Key of the realtime variant; ``None``: the endpoint has none.
-    """
-
-    check: Callable[[Any], str]
-    price: str
-    realtime_price: str | None = None
-
-    def price_of(self, realtime: bool) -> int:
-        """Credits of one lookup."""
-        return PRICES[self.realtime_price if realtime and self.realtime_price else self.price]
-
-
-LOOKUPS: Mapping[str, Lookup] = MappingProxyType(
+#: How each identifier of the lookups is checked (and normalised) before anything is sent, by the name the endpoint
+#: table gives it (``Endpoint.identifier``).
+CHECKS: Mapping[str, Callable[[Any], str]] = MappingProxyType(
     {
-        "company": Lookup(validation.validate_company_id, "company", "company_realtime"),
-        "owners": Lookup(validation.validate_company_id, "owners", "owners_realtime"),
-        "holdings": Lookup(validation.validate_company_id, "holdings"),
-        "person": Lookup(validation.person_id, "person"),
-        "person_holdings": Lookup(validation.person_id, "person_holdings"),
-        "ubos": Lookup(validation.validate_company_id, "ubos"),
-        "owners_historical": Lookup(validation.validate_company_id, "owners_historical"),
-        "financials": Lookup(validation.validate_company_id, "financials"),
-        "contact": Lookup(validation.validate_company_id, "contact"),
-        "website": Lookup(contact.website, "website_lookup"),
+        "company_id": validation.validate_company_id,
+        "person_id": validation.person_id,
+        "url": contact.website,
     }
 )
-"""The endpoints of ``Client.is_cached`` / ``Client.estimate_cost``: ``get_company``, ``get_owners``,
-``get_holdings``, ``get_person``, ``get_person_holdings``, ``get_ubos`` (``"ubos"``),
-``get_ownership_history`` (``"owners_historical"``), ``get_financials`` (``"financials"``), ``get_contact``
-(``"contact"``) and ``get_company_by_website`` (``"website"``: the identifiers are website URLs)."""
+
+#: What an error of each operation tells the user, by operation id (each resource module's ``HINTS``).
+HINTS: Mapping[str, Mapping[int, str]] = MappingProxyType(
+    {**company.HINTS, **ownership.HINTS, **persons.HINTS, **financials.HINTS, **contact.HINTS}
+)
+
+LOOKUPS: Mapping[str, Endpoint] = MappingProxyType({name: by_lookup(name) for name in LOOKUP_NAMES})
+"""The endpoints of ``Client.is_cached`` / ``Client.estimate_cost``, by name, each its row of the endpoint table:
+``get_company``, ``get_owners``, ``get_holdings``, ``get_person``, ``get_person_holdings``, ``get_ubos``
+(``"ubos"``), ``get_ownership_history`` (``"owners_historical"``), ``get_financials`` (``"financials"``),
+``get_contact`` (``"contact"``) and ``get_company_by_website`` (``"website"``: the identifiers are website URLs)."""
 
 
-def lookup(endpoint: Any, realtime: bool) -> Lookup:
-    """The :class:`Lookup` of ``endpoint``; ``ValidationError`` for an unknown one or a realtime it lacks."""
+def lookup(endpoint: Any, realtime: bool) -> Endpoint:
+    """The row of the lookup ``endpoint``; ``ValidationError`` for an unknown one or a realtime it lacks."""
     if endpoint not in LOOKUPS:
         raise ValidationError(
             f"endpoint must be one of {', '.join(map(repr, LOOKUPS))}, not {endpoint!r}",
@@ -104,44 +72,34 @@ def lookup(endpoint: Any, realtime: bool) -> Lookup:
     return found
 
 
-def lookup_op(endpoint: Any, identifier: Any, realtime: bool, best_available: bool = False) -> Operation:
-    """The operation of one lookup of :data:`LOOKUPS` (arguments checked; nothing is sent).
+def lookup_op(
+    endpoint: Any, identifier: Any, realtime: bool, best_available: bool = False, *, export: bool = False
+) -> Operation:
+    """The operation of one lookup of :data:`LOOKUPS`, built from its row (arguments checked; nothing is sent).
 
     Raises
     ------
     ValidationError
-        An unknown ``endpoint``, a malformed ``identifier``, ``realtime`` for an endpoint without it, or
-        ``best_available`` for another endpoint than ``"owners"``.
+        An unknown ``endpoint``, a malformed ``identifier``, ``realtime`` or ``export`` for an endpoint without it,
+        or ``best_available`` for another endpoint than ``"owners"``.
     """
-    found = lookup(endpoint, realtime)
+    row = lookup(endpoint, realtime)
     if best_available and endpoint != "owners":
         raise ValidationError(
             f"best_available applies to endpoint='owners' only, not {endpoint!r}",
             suggestion="leave best_available out, or ask with endpoint='owners'",
         )
-    ident = found.check(identifier)
-    if endpoint == "contact":
-        return contact.contact_op(ident)
-    if endpoint == "website":
-        return contact.website_op(ident)
-    if endpoint == "company":
-        return company_op(ident, realtime, False)
-    if endpoint == "owners":
-        return owners_op(ident, realtime, best_available, False)
-    if endpoint == "ubos":
-        return ubos_op(ident)
-    if endpoint == "owners_historical":
-        return ownership_history_op(ident)
-    if endpoint == "financials":
-        return financials_op(ident)
-    path = {
-        "holdings": f"/v1/company/{quote(ident)}/holdings",
-        "person": f"/v1/person/{quote(ident)}",
-        "person_holdings": f"/v1/person/{quote(ident)}/holdings",
-    }[endpoint]
-    call = {"holdings": "get_holdings", "person": "get_person", "person_holdings": "get_person_holdings"}[endpoint]
-    hints = COMPANY_HINTS if endpoint == "holdings" else _PERSON_HINTS
-    return Operation(call, "GET", path, price=found.price_of(False), hints=hints)
+    if export and endpoint not in ("company", "owners"):
+        raise ValidationError(f"export applies to endpoint='company' and 'owners' only, not {endpoint!r}")
+    assert row.identifier is not None  # every lookup names what it looks up
+    checked = CHECKS[row.identifier](identifier)
+    flags = flag_params(realtime=realtime, export=export, best_available=best_available)
+    hints = HINTS.get(row.operation_id)
+    if row.identifier in row.path_parameters:
+        path = {row.identifier: checked}
+    else:  # a query parameter (the website of /v0/search/lookup)
+        path, flags = {}, ((row.identifier, checked), *flags)
+    return operation(row.operation_id, path, params=flags, realtime=realtime, hints=hints)
 
 
 def cached_name(caller: Caller, endpoint: str, identifier: Any) -> str | None:

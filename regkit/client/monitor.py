@@ -5,18 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import quote
 
 from regkit.common.html import summary_html
 from regkit.schema.formatting import MISSING
-from regkit.schema.interface import PRICES
 
 from .arguments import validation
 from .records import (
     Record,
     text_or_missing,
 )
-from .transport.operation import Operation
+from .transport.operation import Operation, operation
 
 __all__ = ["create_monitor_op", "delete_monitor_op", "MonitorRecord", "monitor_html"]
 
@@ -24,22 +22,20 @@ __all__ = ["create_monitor_op", "delete_monitor_op", "MonitorRecord", "monitor_h
 def create_monitor_op(entity_type: Any, entity_id: Any, preferences: Any, update_frequency: Any) -> Operation:
     """The operation of ``create_monitor`` (arguments checked; nothing is sent; never retried)."""
     body = validation.monitor(entity_type, entity_id, preferences, update_frequency)
-    price = PRICES["monitor_daily" if body.get("update_frequency") == "daily" else "monitor_weekly"]
     hint = (
         f"check client.list_monitors() for a monitor on {body['entity_id']} before creating it "
         "again; one that exists is a 409, not a second charge"
     )
-    return Operation(
-        "create_monitor", "POST", "/v1/monitor", body=body, price=price, idempotent=False, unknown_hint=hint
+    return operation(
+        "create_monitor", body=body, choice=body.get("update_frequency"), idempotent=False, unknown_hint=hint
     )
 
 
 def delete_monitor_op(entity_id: Any) -> Operation:
     """The operation of ``delete_monitor`` for a company id or a person UUID (checked; nothing is sent)."""
     kind = "company" if str(entity_id).strip().startswith("DE-") else "person"
-    path = f"/v1/monitor/{quote(validation.entity_id(kind, entity_id))}"
     hints = {404: "there is no monitor on this entity; see client.list_monitors()"}
-    return Operation("delete_monitor", "DELETE", path, price=PRICES["monitor_delete"], hints=hints)
+    return operation("delete_monitor", {"entity_id": validation.entity_id(kind, entity_id)}, hints=hints)
 
 
 class MonitorRecord(Record):

@@ -22,11 +22,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 from regkit.common.html import SummaryTable, summary_html
 from regkit.schema.formatting import MISSING, count_text, date_text, euro_text, percent_text
-from regkit.schema.interface import PRICES
 
 from .records import (
     Record,
@@ -34,7 +32,6 @@ from .records import (
     percentage_text,
     text_or_missing,
 )
-from .transport.operation import Operation, flag_params
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -43,9 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "UBOS_HINTS",
     "HISTORY_HINTS",
-    "owners_op",
-    "ubos_op",
-    "ownership_history_op",
+    "HINTS",
     "OwnersRecord",
     "HoldingsRecord",
     "UbosRecord",
@@ -67,19 +62,6 @@ _OWNERS_HINTS = {
 }
 
 
-def owners_op(company_id: str, realtime: bool, best_available: bool, export: bool) -> Operation:
-    """The operation of ``get_owners`` for a checked ``company_id`` (nothing is sent)."""
-    params = flag_params(realtime=realtime, export=export, best_available=best_available)
-    return Operation(
-        "get_owners",
-        "GET",
-        f"/v1/company/{quote(company_id)}/owners",
-        params=params,
-        price=PRICES["owners_realtime" if realtime else "owners"],
-        hints=_OWNERS_HINTS,
-    )
-
-
 UBOS_HINTS = {
     404: "no credits were spent; check the company id where you found it (ids are case-sensitive)",
     402: "not enough credits: see client.get_credits()",
@@ -92,21 +74,18 @@ HISTORY_HINTS = {
     402: "not enough credits: see client.get_credits()",
 }
 
+_HOLDINGS_HINTS = {
+    404: "no credits were spent; check the id where you found it (ids are case-sensitive)",
+    402: "not enough credits: see client.get_credits()",
+}
 
-def ubos_op(company_id: str) -> Operation:
-    """The operation of ``get_ubos`` for a checked ``company_id`` (nothing is sent)."""
-    return Operation("get_ubos", "GET", f"/v1/company/{quote(company_id)}/ubo", price=PRICES["ubos"], hints=UBOS_HINTS)
-
-
-def ownership_history_op(company_id: str) -> Operation:
-    """The operation of ``get_ownership_history`` for a checked ``company_id`` (nothing is sent)."""
-    return Operation(
-        "get_ownership_history",
-        "GET",
-        f"/v1/company/{quote(company_id)}/owners/historical",
-        price=PRICES["owners_historical"],
-        hints=HISTORY_HINTS,
-    )
+#: What an error of each of this resource's operations tells the user, by operation id.
+HINTS = {
+    "get_owners": _OWNERS_HINTS,
+    "get_holdings": _HOLDINGS_HINTS,
+    "get_ubos": UBOS_HINTS,
+    "get_historical_owners": HISTORY_HINTS,
+}
 
 
 class OwnersFrames:

@@ -32,7 +32,16 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
-__all__ = ["PersonSearchPage", "PersonSearchResults", "PersonRecord", "PersonSearchFrames", "PersonFrames"]
+__all__ = ["HINTS", "PersonSearchPage", "PersonSearchResults", "PersonRecord", "PersonSearchFrames", "PersonFrames"]
+
+_PERSON_HINTS = {
+    404: "no credits were spent; check the person id where you found it (representation[].id, an owner's id, a "
+    "person search result)",
+    402: "not enough credits: see client.get_credits()",
+}
+
+#: What an error of each of this resource's operations tells the user, by operation id.
+HINTS = {"get_person": _PERSON_HINTS, "get_person_holdings": _PERSON_HINTS}
 
 
 class PersonSearchFrames:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from regkit.common.html import SummaryTable, plural, summary_html
 from regkit.errors import ValidationError
-from regkit.schema.interface import PRICES
+from regkit.schema.endpoints import Endpoint, by_operation
 
 from .arguments import validation
 from .arguments.filter_fields import COMPANY_FILTERS, PERSON_FILTERS, FilterVocabulary
@@ -37,7 +37,7 @@ from .records import (
     SearchResults,
     search_row,
 )
-from .transport.operation import Operation
+from .transport.operation import Operation, operation
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -134,22 +134,38 @@ ResultsT = TypeVar("ResultsT", CompanySearchResults, PersonSearchResults)
 
 @dataclass(frozen=True)
 class Search(Generic[PageT, ResultsT]):
-    """One search endpoint: its kind, client method, path, price key, filters, and the records it returns."""
+    """One search endpoint: its kind, its row of the endpoint table, its filters, and the records it returns."""
 
     kind: str
-    call: str
-    path: str
-    price: str
+    operation_id: str
     vocabulary: FilterVocabulary
     page: type[PageT]
     results: type[ResultsT]
 
+    @property
+    def endpoint(self) -> Endpoint:
+        """Its row of the endpoint table."""
+        return by_operation(self.operation_id)
+
+    @property
+    def call(self) -> str:
+        """The client method (``search_companies``)."""
+        return self.endpoint.client_method or self.operation_id
+
+    @property
+    def path(self) -> str:
+        """The path it is sent to."""
+        return self.endpoint.path
+
+    @property
+    def credits(self) -> int:
+        """Credits of one page."""
+        return self.endpoint.credits()
+
 
 COMPANY_SEARCH: Search[CompanySearchPage, CompanySearchResults] = Search(
     "company",
-    "search_companies",
-    "/v1/search/company",
-    "company_search",
+    "search_company",
     COMPANY_FILTERS,
     CompanySearchPage,
     CompanySearchResults,
@@ -158,9 +174,7 @@ COMPANY_SEARCH: Search[CompanySearchPage, CompanySearchResults] = Search(
 
 PERSON_SEARCH: Search[PersonSearchPage, PersonSearchResults] = Search(
     "person",
-    "search_persons",
-    "/v1/search/person",
-    "person_search",
+    "search_person",
     PERSON_FILTERS,
     PersonSearchPage,
     PersonSearchResults,
@@ -187,18 +201,12 @@ def search_op(kind: str, query: Any, filters: Any, page: Any, per_page: Any) -> 
     if normalised := validation.filters(filters, search.vocabulary):
         body["filters"] = normalised
     body["pagination"] = validation.pagination(page, per_page)
-    return Operation(search.call, "POST", search.path, body=body, price=PRICES[search.price])
+    return operation(search.operation_id, body=body)
 
 
 def autocomplete_op(query: Any) -> Operation:
     """The operation of ``autocomplete_companies`` (the text checked; nothing is sent)."""
-    return Operation(
-        "autocomplete_companies",
-        "GET",
-        "/v1/autocomplete/company",
-        params=(("query", _autocomplete_text(query)),),
-        price=PRICES["autocomplete"],
-    )
+    return operation("autocomplete_company", params=(("query", _autocomplete_text(query)),))
 
 
 def _autocomplete_text(query: Any) -> str:

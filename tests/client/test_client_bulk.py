@@ -19,7 +19,7 @@ from regkit.client import (
     ServerError,
     ValidationError,
 )
-from regkit.client.company import company_op
+from regkit.client.lookups import lookup_op
 
 DEMO_KEY = "demo-paid"
 
@@ -206,7 +206,7 @@ def test_a_former_id_and_an_expired_answer_in_a_bulk_lookup(inprocess: Any, worl
     client = inprocess.client()
     client.get_companies([moved[0], other], progress=False)
     backend = client.cache.backend
-    key = client._caller.cache_key(company_op(other, False, False))
+    key = client._caller.cache_key(lookup_op("company", other, False, export=False))
     response = backend.get_response(key)
     from datetime import datetime, timedelta, timezone
 

@@ -25,7 +25,7 @@ from serve_support import served_register  # noqa: E402
 from regkit.client import CacheError, CacheWriteWarning, Client, RegkitWarning  # noqa: E402
 from regkit.client.budget.ledger import read_ledger
 from regkit.client.cache.client_cache import repair
-from regkit.client.company import company_op
+from regkit.client.lookups import lookup_op
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +137,7 @@ def test_repair_keeps_what_can_be_read(inprocess: Any, world: Any, tmp_path: Pat
     from requests_cache import SQLiteCache
 
     SQLiteCache(path, serializer=foreign_serializer).save_response(  # an answer regkit cannot read
-        client.cache.backend.get_response(client._caller.cache_key(company_op(ids[0], False, False))),
+        client.cache.backend.get_response(client._caller.cache_key(lookup_op("company", ids[0], False, export=False))),
         cache_key="not-ours",
     )
     client.close()
@@ -149,6 +149,7 @@ def test_repair_keeps_what_can_be_read(inprocess: Any, world: Any, tmp_path: Pat
     assert again.requests_sent == 0 and again.cache.check()["ok"]
 
 
+@pytest.mark.slow
 def test_paid_calls_are_in_the_ledger_file_after_a_crash(served_register_url: Any, world: Any, tmp_path: Path) -> None:
     import subprocess
 

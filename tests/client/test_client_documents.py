@@ -393,6 +393,7 @@ def test_a_document_id_in_another_letter_case_is_the_same_file(
     local: Any, world: Any, company_id: str, tmp_path: Path
 ) -> None:
     from regkit.client.cache.policy import answers
+    from regkit.schema.endpoints import by_operation
 
     listed = world.companies[company_id]["documents"][0]
     client = local.client()
@@ -403,8 +404,9 @@ def test_a_document_id_in_another_letter_case_is_the_same_file(
         again = client.download(spelling, tmp_path)
         assert again[0].status == "kept" and again[0].path == first[0].path
     assert local.counter.count("GET", "/v1/documents/*") == 1 and _files(tmp_path) == [first[0].path.name]
-    assert answers(f"/v1/document/{listed['id'].upper()}", {"id": listed["id"]})
-    assert not answers(f"/v1/document/{listed['id']}", {"id": "another"})
+    get_document = by_operation("get_document")
+    assert answers(get_document, listed["id"].upper(), {"id": listed["id"]})
+    assert not answers(get_document, listed["id"], {"id": "another"})
 
 
 @pytest.mark.parametrize("hostile", ["../x", "..", "a/../../b", "..\\x"])

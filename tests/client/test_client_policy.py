@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
 
 import requests
 from requests_cache import DO_NOT_CACHE
@@ -11,6 +10,7 @@ from requests_cache.policy import DEFAULT_IGNORED_PARAMS
 from requests_cache.policy.expiration import get_url_expiration
 
 from regkit.client.cache.policy import IGNORED_PARAMETERS, CachePolicy, keep_response, scope_token
+from regkit.schema.endpoints import by_operation
 
 BASE = "http://local.regkit"
 
@@ -32,7 +32,7 @@ def test_rules_per_endpoint() -> None:
     assert expiry(f"{BASE}/v1/transparenzregister/extracts") == DO_NOT_CACHE
     assert expiry(f"{BASE}/v1/transparenzregister/credentials") == DO_NOT_CACHE
     for uncached in ("/v1/monitor", "/v1/monitor/DE-HRB-B1234-1", "/v1/credits"):
-        assert expiry(BASE + uncached) is None  # falls through to the session default, DO_NOT_CACHE
+        assert expiry(BASE + uncached) == DO_NOT_CACHE  # every path of the table has its rule: none falls through
     assert expiry("http://elsewhere.example/v1/company/DE-HRB-B1234-1") is None
 
 
@@ -53,22 +53,28 @@ def test_scope_token_is_stable_and_not_the_key() -> None:
     assert token != scope_token("https://api.handelsregister.ai", "demo-paid")
 
 
-def _response(url: str, body: bytes, status: int = 200) -> requests.Response:
+def _response(body: bytes, status: int = 200) -> requests.Response:
     response = requests.Response()
     response.status_code = status
     response._content = body
-    response.request = SimpleNamespace(url=url)  # type: ignore[assignment]
     return response
 
 
 def test_keep_response_only_complete_matching_json() -> None:
-    company = json.dumps({"id": "DE-HRB-B1234-1"}).encode()
-    assert keep_response(_response(f"{BASE}/v1/company/DE-HRB-B1234-1", company))
-    assert not keep_response(_response(f"{BASE}/v1/company/DE-HRB-B1234-2", company))
-    assert not keep_response(_response(f"{BASE}/v1/company/DE-HRB-B1234-1", company[:-3]))
-    assert not keep_response(_response(f"{BASE}/v1/search/insolvency", b"[1, 2]"))
-    assert not keep_response(_response(f"{BASE}/v1/search/insolvency", b"<html>"))
-    extract = f"{BASE}/v1/transparenzregister/extracts/tre_1"
-    assert not keep_response(_response(extract, b'{"id": "tre_1", "status": "processing"}'))
-    assert keep_response(_response(extract, b'{"id": "tre_1", "status": "completed"}'))
-    assert keep_response(_response(extract, b"garbage", status=500))  # errors are left to allowable_codes
+    company, search, extract = (
+        by_operation("get_company"),
+        by_operation("search_insolvency"),
+        by_operation("get_extract"),
+    )
+    body = json.dumps({"id": "DE-HRB-B1234-1"}).encode()
+    assert keep_response(company, "DE-HRB-B1234-1", _response(body))
+    assert not keep_response(company, "DE-HRB-B1234-2", _response(body))
+    assert not keep_response(company, "DE-HRB-B1234-1", _response(body[:-3]))
+    assert not keep_response(search, None, _response(b"[1, 2]"))
+    assert not keep_response(search, None, _response(b"<html>"))
+    assert keep_response(search, None, _response(b"{}"))
+    assert not keep_response(extract, "tre_1", _response(b'{"id": "tre_1", "status": "processing"}'))
+    assert keep_response(extract, "tre_1", _response(b'{"id": "tre_1", "status": "completed"}'))
+    assert not keep_response(extract, "tre_1", _response(b'{"id": "tre_1", "status": "completed"}', status=500))
+    never = by_operation("get_credits")  # a row whose answers are never stored, and an operation of no row
+    assert not keep_response(never, None, _response(b"{}")) and not keep_response(None, None, _response(b"{}"))

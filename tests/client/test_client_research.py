@@ -324,31 +324,33 @@ def test_cache_rules_of_the_research_endpoints() -> None:
 
 def test_only_the_answer_asked_for_is_kept() -> None:
     import json
-    from types import SimpleNamespace
 
     import requests
 
     from regkit.client.cache.policy import keep_response
+    from regkit.schema.endpoints import match
 
-    def response(path: str, body: dict[str, Any]) -> requests.Response:
+    def kept(path: str, body: dict[str, Any]) -> bool:  # the answer to a GET of path, as the client stores it
         answer = requests.Response()
         answer.status_code, answer._content = 200, json.dumps(body).encode()
-        answer.request = SimpleNamespace(url="http://local.regkit" + path)  # type: ignore[assignment]
-        return answer
+        found = match("GET", path)
+        assert found is not None, path
+        row, parameters = found
+        return keep_response(row, parameters.get(row.identifier or ""), answer)
 
     company = "DE-HRB-B1234-1"
-    assert keep_response(response(f"/v1/company/{company}/owners", {"company_id": company, "owners": []}))
-    assert not keep_response(response(f"/v1/company/{company}/owners", {"company_id": "DE-HRB-B1234-2"}))
+    assert kept(f"/v1/company/{company}/owners", {"company_id": company, "owners": []})
+    assert not kept(f"/v1/company/{company}/owners", {"company_id": "DE-HRB-B1234-2"})
     # asked by a former id, the answer names the company's current id: kept (a repeat is free)
-    assert keep_response(response(f"/v1/company/{company}/owners", {"company_id": "DE-HRB-B1234-2", "owners": []}))
-    assert not keep_response(response(f"/v1/company/{company}/owners", {"company_id": "HRB 2", "owners": []}))
-    assert keep_response(response(f"/v1/company/{company}/holdings", {"company_id": company, "holdings": []}))
-    assert not keep_response(response(f"/v1/company/{company}/holdings", {"id": company}))
-    assert keep_response(response(f"/v1/person/{UUID.upper()}", {"id": UUID}))
-    assert not keep_response(response(f"/v1/person/{UUID}", {"id": "00000000-0000-4000-8000-000000000000"}))
-    assert keep_response(response(f"/v1/person/{UUID}/holdings", {"person_id": UUID, "holdings": []}))
-    assert not keep_response(response(f"/v1/person/{UUID}/holdings", {"id": UUID}))
-    assert keep_response(response(f"/v1/company/{company}", {"id": company}))
+    assert kept(f"/v1/company/{company}/owners", {"company_id": "DE-HRB-B1234-2", "owners": []})
+    assert not kept(f"/v1/company/{company}/owners", {"company_id": "HRB 2", "owners": []})
+    assert kept(f"/v1/company/{company}/holdings", {"company_id": company, "holdings": []})
+    assert not kept(f"/v1/company/{company}/holdings", {"id": company})
+    assert kept(f"/v1/person/{UUID.upper()}", {"id": UUID})
+    assert not kept(f"/v1/person/{UUID}", {"id": "00000000-0000-4000-8000-000000000000"})
+    assert kept(f"/v1/person/{UUID}/holdings", {"person_id": UUID, "holdings": []})
+    assert not kept(f"/v1/person/{UUID}/holdings", {"id": UUID})
+    assert kept(f"/v1/company/{company}", {"id": company})
 
 
 # -- what is sent ----------------------------------------------------------------------------------------------

@@ -19,7 +19,6 @@ from regkit.client import CachePolicy, Client, OfflineCacheMiss
 from regkit.client.cache.format import MAGIC, SERIALIZER
 from regkit.client.cache.keys import CacheKeys, cache_key
 from regkit.client.cache.store import StoredAnswer
-from regkit.client.company import company_op
 from regkit.client.lookups import lookup_op
 from regkit.client.transport.call import Operation
 
@@ -35,7 +34,7 @@ def cached(request: pytest.FixtureRequest, inprocess: Any, world: Any) -> tuple[
 
 
 def _key(client: Client, company_id: str, **options: Any) -> str:
-    op = company_op(company_id, options.get("realtime", False), options.get("export", False))
+    op = lookup_op("company", company_id, options.get("realtime", False), export=options.get("export", False))
     return client._caller.cache_key(op)
 
 
@@ -169,7 +168,7 @@ def test_realtime_and_refresh_are_never_read_from_the_cache(inprocess: Any, worl
     client = inprocess.client()
     client.get_company(cid)
     assert client.get_company(cid, realtime=True).meta.credits == 20 and client.requests_sent == 2
-    refreshed = client._caller.call(replace(company_op(cid, False, False), refresh=True))
+    refreshed = client._caller.call(replace(lookup_op("company", cid, False, export=False), refresh=True))
     assert refreshed.source == "network" and client.requests_sent == 3
     assert not client.is_cached(cid, realtime=True)
 
@@ -280,7 +279,7 @@ def test_every_kind_of_call_stores_under_its_key(inprocess: Any, world: Any) -> 
     client.list_monitors()
     stored = set(client.cache.store.keys())
     ops = {
-        "company": company_op(cid, False, False),
+        "company": lookup_op("company", cid, False, export=False),
         "owners": lookup_op("owners", cid, False, False),
         "holdings": lookup_op("holdings", cid, False, False),
         "person": lookup_op("person", person, False, False),

@@ -20,7 +20,7 @@ from export_support import API_KEY, TABLE_NAMES, expected_tables, fill_cache, pi
 import regkit
 from regkit.client import ValidationError
 from regkit.client.cache.store import StoredAnswer
-from regkit.client.company import company_op
+from regkit.client.lookups import lookup_op
 from regkit.frames.export import StoredAnswers, export_parquet
 from regkit.frames.export_sources import classify, survey
 from regkit.local import open_local_register
@@ -341,7 +341,9 @@ def test_answers_that_cannot_be_read_are_counted_not_dropped(tmp_path):
     path = tmp_path / "cache.sqlite"
     with regkit.Client(api_key=API_KEY, cache=path) as client:
         client.get_companies(ids, progress=False)
-        stored = client.cache.backend.get_response(client._caller.cache_key(company_op(ids[0], False, False)))
+        stored = client.cache.backend.get_response(
+            client._caller.cache_key(lookup_op("company", ids[0], False, export=False))
+        )
     foreign = SerializerPipeline(
         [
             Stage(

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frames"))
 from export_support import API_KEY, TABLE_NAMES, expected_tables, fill_cache, pick_ids  # noqa: E402
 
 import regkit  # noqa: E402
-from regkit.client.company import company_op
+from regkit.client.lookups import lookup_op
 
 pytest.importorskip("pyarrow.parquet", reason="the Parquet export needs pyarrow (pip install 'regkit[parquet]')")
 
@@ -48,7 +48,7 @@ def test_reads_of_redis_follow_former_ids(redis_client: Any, world: Any) -> None
     ids = pick_ids(world)
     record = redis_client.get_company(ids["moved"])
     asked = {
-        name: redis_client._caller.cache_key(company_op(cid, False, False))
+        name: redis_client._caller.cache_key(lookup_op("company", cid, False, export=False))
         for name, cid in (("current", ids["moved"]), ("former", ids["former"]), ("never", ids["ag"]))
     }
     found = redis_client.cache.read(asked.values())

@@ -49,7 +49,7 @@ from ..arguments import validation
 from ..budget.limit import Budget
 from ..budget.spending import GRACE, Spending, SpendingRun, carried
 from ..company import CompanyBatch, CompanyLookups, CompanyRecord
-from ..lookups import lookup, lookup_op
+from ..lookups import CHECKS, lookup, lookup_op
 from ..transport.call import Caller
 from ..transport.retry import is_transient
 
@@ -226,7 +226,7 @@ class BulkFetcher:
         """
         found = lookup(endpoint, realtime)
         company_ids = [company_ids] if isinstance(company_ids, str) else validation.id_list(company_ids, "company_ids")
-        distinct, invalid = _split_valid(company_ids, found.check)
+        distinct, invalid = _split_valid(company_ids, CHECKS[found.identifier or "company_id"])
         if invalid and not distinct:  # nothing to estimate: a mistake, not an estimate of 0
             first = next(iter(invalid.values()))
             raise ValidationError(
@@ -238,7 +238,7 @@ class BulkFetcher:
             if realtime
             else self.caller.are_cached([lookup_op(endpoint, cid, False) for cid in distinct])
         )
-        price = found.price_of(realtime)
+        price = found.credits(realtime=realtime)
         missing = [cid for cid, hit in zip(distinct, hits) if not hit]
         empty, unknown = self._without_reports(missing) if endpoint == "financials" else ((), 0)
         return CostEstimate(
@@ -326,7 +326,7 @@ class BulkFetcher:
         results = self.companies.cached(distinct, realtime)  # one read of the cache; the rest is sent
         pending = [cid for cid in distinct if cid not in results]
         if pending:  # said before the progress bar starts, so neither is drawn over the other
-            price = lookup("company", realtime).price_of(realtime)
+            price = lookup("company", realtime).credits(realtime=realtime)
             budget = "" if self.budget.remaining is None else f"; budget left {self.budget.remaining}"
             run.announce(
                 f"{len(pending)} {'company' if len(pending) == 1 else 'companies'} to fetch "

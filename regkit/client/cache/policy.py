@@ -1,27 +1,17 @@
-"""What is cached, and for how long.
+"""What is cached, and for how long: by the operation's row of the endpoint table.
 
-Rules on the request's URL, first match wins (:meth:`CachePolicy.lifetime`)::
+Each operation names its row of :data:`regkit.schema.endpoints.ENDPOINTS` (:class:`~regkit.client.transport.operation.
+Operation`'s ``endpoint``), and the row says how long its answers are kept — ``cache``, the name of a
+:class:`CachePolicy` field (``company``, ``ownership``, ``financials``, ``search``, ``autocomplete``, ``person``,
+``insolvency``, ``extract``, ``document``), or ``None``: never (orders, credentials, monitors, credits) — and which
+answers may be stored (``stored_when``, checked by :func:`answers`). A ``realtime=true`` lookup is never cached. Nothing
+is worked out again from the URL: :meth:`CachePolicy.lifetime_of` reads the field, :func:`answers` the rule.
 
-    GET  /v1/company/{id}[/owners]?...realtime=true...  never (DO_NOT_CACHE) — this rule comes first
-    POST /v1/transparenzregister/credentials    never (DO_NOT_CACHE: POST bodies are stored as sent)
-    POST /v1/transparenzregister/extracts       never (an order)
-    GET  /v1/company/{id}/owners, .../holdings  ``ownership``  (default 30 days)
-    GET  /v1/company/{id}/owners/historical, .../ubo  ``ownership``  (default 30 days)
-    GET  /v1/company/{id}                       ``company``    (default 30 days)
-    GET  /v1/company/{id}/financials            ``financials`` (default 30 days; expired report URLs are
-                                                 never handed out: see :mod:`regkit.client.financials`)
-    POST /v1/search/insolvency, /company, /person  ``search``  (default 1 day; the body is in the key)
-    GET  /v1/autocomplete/company               ``autocomplete`` (default 1 hour; free, but rate-limited)
-    GET  /v1/person/{id}, /v1/person/{id}/holdings  ``person`` (default 30 days)
-    GET  /v1/insolvency/{id}                    ``insolvency`` (default 1 day)
-    GET  /v1/transparenzregister/extracts/{id}  ``extract``    (default 30 days), terminal answers only
-    GET  /v1/document/{id}, /v1/document?...    ``document``   (default 10 minutes; never longer than the answer's
-                                                URL lives, 15 minutes, less a 5-minute margin)
-    GET  /v0/company/{id}/contact, /v0/search/lookup  ``company`` (default 30 days: contact data is company data)
-    /v1/monitor..., /v1/credits, anything else  never
+Only 200 answers are stored (errors never are), and only when their body is a complete JSON object that passes the
+row's rule: a truncated body never reaches the cache, a processing extract is asked again.
 
-Only 200 answers are stored (errors never are), and only when their body is complete JSON (see
-:func:`keep_response`): a truncated body never reaches the cache.
+:meth:`CachePolicy.urls_expire_after` gives the same lifetimes as requests-cache URL patterns, generated from the
+table, for a ``requests_cache.CachedSession`` of one's own.
 
 Keys (:mod:`regkit.client.cache.keys`): requests-cache's default ``ignored_parameters``
 (``Authorization`` among them) and ``password`` are never part of a key, and requests-cache redacts them from
@@ -34,13 +24,16 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from datetime import timedelta
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from requests_cache import DEFAULT_IGNORED_PARAMS, DO_NOT_CACHE
 
 from regkit.errors import ArgumentError, ValidationError, explain_arguments
+from regkit.schema.endpoints import CACHE_LIFETIMES, ENDPOINTS, Endpoint
 from regkit.schema.interface import (
     COMPANY_ID_PATTERN,
     DOCUMENT_URL_VALIDITY_SECONDS,
@@ -145,31 +138,50 @@ class CachePolicy:
                 return lifetime if isinstance(lifetime, timedelta) else None
         return None
 
+    def lifetime_of(self, cache: str | None) -> timedelta | None:
+        """How long an answer whose endpoint row says ``cache`` is kept (``None``: never).
+
+        ``cache`` names a field of this policy (:data:`regkit.schema.endpoints.CACHE_LIFETIMES`); ``"document"`` is
+        read through :attr:`document_lifetime`, which never outlives the answer's URL.
+
+        Examples
+        --------
+        >>> CachePolicy().lifetime_of("ownership"), CachePolicy().lifetime_of(None)
+        (datetime.timedelta(days=30), None)
+        """
+        if cache is None:
+            return None
+        if cache not in CACHE_LIFETIMES:
+            raise ValueError(f"{cache!r} is none of the cache lifetimes {CACHE_LIFETIMES}")
+        return self.document_lifetime if cache == "document" else getattr(self, cache)
+
     def urls_expire_after(self, base_url: str) -> ExpirationPatterns:
-        """The rules for a client talking to ``base_url``: URL pattern → lifetime (``DO_NOT_CACHE``: never), in
-        the order they are tried."""
+        """The same lifetimes as requests-cache URL patterns for a client talking to ``base_url``, generated from
+        the endpoint table: pattern → lifetime (``DO_NOT_CACHE``: never), in the order they are tried — a
+        ``realtime=true`` lookup first (never cached), then one pattern per path of the table.
+
+        regkit's client does not use them (an operation carries its row); they are for a
+        ``requests_cache.CachedSession(urls_expire_after=...)`` of one's own, and for :meth:`lifetime`.
+        """
         root = "^" + re.escape(base_url.rstrip("/"))
-        segment = r"[^/?#]+"
-        end = r"/?(?:[?#]|$)"
-        return {
-            re.compile(
-                root + rf"/v1/company/{segment}(?:/owners)?/?\?(?:[^#]*&)?realtime=true(?:[&#]|$)"
-            ): DO_NOT_CACHE,
-            re.compile(root + rf"/v1/transparenzregister/credentials{end}"): DO_NOT_CACHE,
-            re.compile(root + rf"/v1/transparenzregister/extracts{end}"): DO_NOT_CACHE,
-            re.compile(root + rf"/v1/company/{segment}/(?:owners|holdings){end}"): self.ownership,
-            re.compile(root + rf"/v1/company/{segment}/(?:owners/historical|ubo){end}"): self.ownership,
-            re.compile(root + rf"/v1/company/{segment}{end}"): self.company,
-            re.compile(root + rf"/v1/company/{segment}/financials{end}"): self.financials,
-            re.compile(root + rf"/v1/search/(?:insolvency|company|person){end}"): self.search,
-            re.compile(root + rf"/v1/autocomplete/company{end}"): self.autocomplete,
-            re.compile(root + rf"/v1/person/{segment}(?:/holdings)?{end}"): self.person,
-            re.compile(root + rf"/v1/insolvency/{segment}{end}"): self.insolvency,
-            re.compile(root + rf"/v1/transparenzregister/extracts/{segment}{end}"): self.extract,
-            re.compile(root + rf"/v1/document(?:/{segment})?{end}"): self.document_lifetime,
-            re.compile(root + rf"/v0/company/{segment}/contact{end}"): self.company,
-            re.compile(root + rf"/v0/search/lookup{end}"): self.company,
-        }
+        rules: dict[Any, Any] = {}
+        for row in ENDPOINTS:
+            if row.realtime_price is not None and not row.realtime_cached:
+                realtime = re.compile(root + _path_pattern(row.path) + r"/?\?(?:[^#]*&)?realtime=true(?:[&#]|$)")
+                rules[realtime] = DO_NOT_CACHE
+        for row in ENDPOINTS:
+            lifetime = self.lifetime_of(row.cache)
+            rules.setdefault(
+                re.compile(root + _path_pattern(row.path) + r"/?(?:[?#]|$)"),
+                DO_NOT_CACHE if lifetime is None else lifetime,
+            )
+        return rules
+
+
+def _path_pattern(template: str) -> str:
+    """A regular expression of a path template of the endpoint table: each ``{parameter}`` is one segment."""
+    parts = re.split(r"\{[A-Za-z_][A-Za-z0-9_]*\}", template)
+    return "[^/?#]+".join(re.escape(part) for part in parts)
 
 
 def scope_token(base_url: str, api_key: str) -> str:
@@ -178,72 +190,78 @@ def scope_token(base_url: str, api_key: str) -> str:
     return digest.hexdigest()[:32]
 
 
-def keep_response(response: Any) -> bool:
-    """``filter_fn`` of the session: whether a 200 answer may be stored (and served) from the cache.
-
-    It must be a JSON object; a company lookup must be the company asked for — its current id, or
-    one of its own former ids (``registers[].company_id``: a lookup by the id it had before a move
-    to another register court answers with the current record); owners and holdings must name the
-    company asked for (``company_id``), a person and a person's holdings the person (``id``,
-    ``person_id``); an extract must be terminal.  Anything else (a body cut off by the network, an HTML
-    error page, a processing extract) is neither written nor, if somehow present, served.
+def keep_response(endpoint: Endpoint | None, asked: str | None, response: Any) -> bool:
+    """Whether a fresh 200 answer may be stored in the cache: a complete JSON object that :func:`answers` the
+    request. Anything else (a body cut off by the network, an HTML error page, a processing extract) is not written.
     """
     if getattr(response, "status_code", None) != 200:
-        return True  # only 200s are cacheable (allowable_codes); errors are left to the caller
+        return False
     try:
         data = parsed_json(response)
     except (ValueError, UnicodeDecodeError):
         return False
-    return answers(_path_of(response), data)
+    return answers(endpoint, asked, data)
 
 
-def answers(path: str, data: Any) -> bool:
-    """Whether ``data`` is a whole answer to the request for ``path`` (see :func:`keep_response`): what a cached
-    answer must be to be served for that path — also one stored under another key (a former company id's alias).
+def answers(endpoint: Endpoint | None, asked: str | None, data: Any) -> bool:
+    """Whether ``data`` is a whole answer to a request of ``endpoint`` for ``asked`` (its identifier), by the row's
+    ``stored_when`` rule (:data:`regkit.schema.endpoints.STORED_WHEN`): what an answer must be to be stored, and
+    to be served for that request — also one stored under another key (a former company id's alias). An operation
+    of no row, or of a row whose answers are never stored, has none.
 
     Examples
     --------
-    >>> answers("/v1/company/DE-HRB-B1-1", {"id": "DE-HRB-B1-1", "registers": []})
+    >>> from regkit.schema.endpoints import by_operation
+    >>> company, financials = by_operation("get_company"), by_operation("get_financials")
+    >>> answers(company, "DE-HRB-B1-1", {"id": "DE-HRB-B1-1", "registers": []})
     True
-    >>> answers("/v1/company/DE-HRB-B1-2", {"id": "DE-HRB-B1-1", "registers": []})
+    >>> answers(company, "DE-HRB-B1-2", {"id": "DE-HRB-B1-1", "registers": []})
     False
-    >>> answers("/v1/company/DE-HRB-B1-1/financials", {"indicators": [], "reports": [], "merged": None})
+    >>> answers(financials, "DE-HRB-B1-1", {"indicators": [], "reports": [], "merged": None})
     True
-    >>> answers("/v1/company/DE-HRB-B1-1/financials", {"indicators": [], "reports": []})
+    >>> answers(financials, "DE-HRB-B1-1", {"indicators": [], "reports": []})
     False
     """
-    from urllib.parse import unquote
-
-    if not isinstance(data, dict):
+    if endpoint is None or endpoint.stored_when is None or not isinstance(data, dict):
         return False
-    path = unquote(path).rstrip("/")
-    if "/v1/company/" in path:
-        asked, _, part = path.split("/v1/company/", 1)[1].partition("/")
-        if part == "financials":  # the answer names no company: it must be whole
-            return (
-                isinstance(data.get("indicators"), list) and isinstance(data.get("reports"), list) and "merged" in data
-            )
-        if part in ("owners", "holdings"):  # asked by a former id, the answer names the current one
-            named = data.get("company_id")
-            return isinstance(named, str) and bool(COMPANY_ID_PATTERN.match(named)) and isinstance(data.get(part), list)
-        if part == "ubo":
-            named = data.get("company_id")
-            return (
-                isinstance(named, str) and bool(COMPANY_ID_PATTERN.match(named)) and isinstance(data.get("ubos"), list)
-            )
-        if part == "owners/historical":  # the answer names no company: a whole answer is its owners list
-            return isinstance(data.get("owners"), list)
-        return not part and asked in record_company_ids(data)
-    if "/v1/person/" in path:
-        asked, _, part = path.split("/v1/person/", 1)[1].partition("/")
-        named = data.get("person_id" if part == "holdings" else "id")
-        return part in ("", "holdings") and isinstance(named, str) and named.lower() == asked.lower()
-    if "/v1/document/" in path:  # a listed document's metadata names its id (looked up in any letter case)
-        named = data.get("id")
-        return isinstance(named, str) and named.casefold() == path.split("/v1/document/", 1)[1].casefold()
-    if "/v1/transparenzregister/extracts/" in path:
-        return data.get("status") in _TERMINAL_EXTRACT
-    return True
+    return _STORED_WHEN[endpoint.stored_when](endpoint, asked or "", data)
+
+
+def _names_company(row: Endpoint, asked: str, data: dict[str, Any]) -> bool:
+    return asked in record_company_ids(data)
+
+
+def _names_company_id(row: Endpoint, asked: str, data: dict[str, Any]) -> bool:
+    named = data.get(row.answer_names or "")  # asked by a former id, the answer names the current one
+    return isinstance(named, str) and bool(COMPANY_ID_PATTERN.match(named)) and _has_list(row, asked, data)
+
+
+def _has_list(row: Endpoint, asked: str, data: dict[str, Any]) -> bool:
+    return isinstance(data.get(row.answer_list or ""), list)
+
+
+def _whole_financials(row: Endpoint, asked: str, data: dict[str, Any]) -> bool:
+    return isinstance(data.get("indicators"), list) and isinstance(data.get("reports"), list) and "merged" in data
+
+
+def _names_itself(row: Endpoint, asked: str, data: dict[str, Any]) -> bool:
+    named = data.get(row.answer_names or "")  # a person or a document is looked up in any letter case
+    return isinstance(named, str) and named.casefold() == asked.casefold()
+
+
+_STORED_WHEN: Mapping[str, Callable[[Endpoint, str, dict[str, Any]], bool]] = MappingProxyType(
+    {
+        "json_object": lambda row, asked, data: True,
+        "names_company": _names_company,
+        "names_company_id": _names_company_id,
+        "has_list": _has_list,
+        "whole_financials": _whole_financials,
+        "names_person": _names_itself,
+        "names_document": _names_itself,
+        "terminal_extract": lambda row, asked, data: data.get("status") in _TERMINAL_EXTRACT,
+    }
+)
+"""The check of each rule of :data:`regkit.schema.endpoints.STORED_WHEN` (a test checks both name the same)."""
 
 
 def record_company_ids(company: Any) -> set[str]:
@@ -260,11 +278,3 @@ def record_company_ids(company: Any) -> set[str]:
     ids = {r.get("company_id") for r in company.get("registers") or [] if isinstance(r, dict)}
     ids.add(company.get("id"))
     return {i for i in ids if isinstance(i, str) and i}
-
-
-def _path_of(response: Any) -> str:
-    from urllib.parse import unquote, urlsplit
-
-    request = getattr(response, "request", None)
-    url = getattr(request, "url", None) or getattr(response, "url", "") or ""
-    return unquote(urlsplit(url).path).rstrip("/")

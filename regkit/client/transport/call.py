@@ -4,7 +4,8 @@
 into an :class:`Answer` or one of the errors of :mod:`regkit.errors`, and writes exactly one
 ledger row for it.  The cache is the client's :class:`~regkit.client.cache.store.ResponseStore`: a hit is
 one read of it; a miss is sent (after the shared pace, :mod:`.pacing`) and, when its answer may be kept
-(:meth:`~regkit.client.cache.policy.CachePolicy.lifetime`, :func:`~regkit.client.cache.policy.keep_response`), written.
+(its row of the endpoint table: :meth:`~regkit.client.cache.policy.CachePolicy.lifetime_of`,
+:func:`~regkit.client.cache.policy.keep_response`), written.
 
 **A credit the register charged is in the ledger, always.**  Whatever fails after an answer arrived — the
 cache cannot store it, the team budget cannot record it — the answer is returned, its ledger row is written
@@ -82,8 +83,6 @@ class Caller:
         self.gate = Pacer(sleep=lambda seconds: pause(seconds, sleep), learn=retry.pacing)
         self.inflight = InFlight()
         self.keys = CacheKeys(self.base_url)
-        self._rules = cache.policy.urls_expire_after(self.base_url)
-        self._lifetimes: dict[tuple[str, str, tuple[tuple[str, str], ...]], timedelta | None] = {}
         self.credits_remaining: int | None = None
 
     # -- entry point -------------------------------------------------------------------------
@@ -128,14 +127,8 @@ class Caller:
         return self._send(op, self._reserve(op), note)
 
     def _lifetime(self, op: Operation) -> timedelta | None:
-        """How long ``op``'s answer is kept (``None``: never), by the client's policy; remembered per request."""
-        memo = (op.method, op.path, op.params)
-        if memo not in self._lifetimes:
-            if len(self._lifetimes) > 100_000:
-                self._lifetimes.clear()
-            lifetime = self.cache.policy.lifetime(self._rules, self.base_url + op.target)
-            self._lifetimes[memo] = lifetime if op.method in ("GET", "POST") else None
-        return self._lifetimes[memo]
+        """How long ``op``'s answer is kept (``None``: never): the policy's lifetime of its row's ``cache``."""
+        return self.cache.policy.lifetime_of(op.cache)
 
     def _lookup(self, op: Operation, strict: bool = False) -> Answer | str | None:
         """The cache's answer to ``op`` (an :class:`Answer`, no ledger row yet), ``None`` for a miss, or — when the
@@ -167,7 +160,7 @@ class Caller:
             return None
         # An answer stored under the key asked by was checked when it was written (keep_response); one found under
         # another request's URL (a former id's alias, or a misplaced row) must answer this one.
-        if response.url != self.base_url + op.target and not answers(op.path, data):
+        if response.url != self.base_url + op.target and not answers(op.endpoint, op.asked, data):
             return None  # a damaged or misplaced row: asked again (and stored anew)
         return Answer(data, 200, "cache", response.created_at, 0, response.headers.get(DERIVED_HEADER))
 
@@ -325,7 +318,7 @@ class Caller:
     def _store(self, op: Operation, response: Any) -> str | None:
         """Keep a fresh answer in the cache when the policy says so; what went wrong, or ``None``."""
         lifetime = self._lifetime(op) if self.cache.enabled else None
-        if lifetime is None or response is None or response.status_code != 200 or not keep_response(response):
+        if lifetime is None or response is None or not keep_response(op.endpoint, op.asked, response):
             return None
         return self.cache.store.put(self.keys.key(op), response, datetime.now(timezone.utc) + lifetime)
 

@@ -1,5 +1,5 @@
-"""What the transport works with: the :class:`Operation` a client method makes, the :class:`Answer` it
-gets, and what each :class:`Attempted` request came back with."""
+"""What the transport works with: the :class:`Operation` a client method makes (:func:`operation` builds it from its
+row of the endpoint table), the :class:`Answer` it gets, and what each :class:`Attempted` request came back with."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlencode
 
+from regkit.schema.endpoints import Endpoint, by_operation
+
 from ..cache.json_body import parsed_json
 
-__all__ = ["Operation", "Answer", "Attempted", "flag_params"]
+__all__ = ["Operation", "operation", "Answer", "Attempted", "flag_params"]
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,13 @@ class Operation:
         A suggestion per error status, replacing the error class's default.
     unknown_hint : str
         For a creating call: how to find out whether it was carried out after an ambiguous failure.
+    endpoint : Endpoint or None
+        Its row of the endpoint table (:mod:`regkit.schema.endpoints`): how long its answer is kept and which
+        answers may be stored. ``None`` (an operation made by hand): never cached.
+    asked : str or None
+        The identifier asked for (the row's ``identifier``), as checked: what a stored answer must name.
+    realtime : bool
+        ``realtime=true``: a fresh copy from the register, never cached.
     """
 
     call: str
@@ -55,6 +64,17 @@ class Operation:
     refresh: bool = False
     hints: Mapping[int, str] = field(default_factory=dict)
     unknown_hint: str = ""
+    endpoint: Endpoint | None = None
+    asked: str | None = None
+    realtime: bool = False
+
+    @property
+    def cache(self) -> str | None:
+        """The lifetime its answer is kept for (a :class:`~regkit.client.cache.policy.CachePolicy` field), by its
+        row; ``None``: never cached (no row, a row never cached, or a realtime lookup)."""
+        if self.endpoint is None or (self.realtime and not self.endpoint.realtime_cached):
+            return None
+        return self.endpoint.cache
 
     @property
     def target(self) -> str:
@@ -137,3 +157,67 @@ def flag_params(**flags: bool) -> tuple[tuple[str, str], ...]:
     (('realtime', 'true'),)
     """
     return tuple((name, "true") for name, on in flags.items() if on)
+
+
+def operation(
+    operation_id: str,
+    path: Mapping[str, str] | None = None,
+    *,
+    params: tuple[tuple[str, str], ...] = (),
+    body: Any = None,
+    headers: tuple[tuple[str, str], ...] = (),
+    realtime: bool = False,
+    choice: object = None,
+    refresh: bool = False,
+    idempotent: bool = True,
+    hints: Mapping[int, str] | None = None,
+    unknown_hint: str = "",
+) -> Operation:
+    """The :class:`Operation` of one call of ``operation_id``, built from its row of the endpoint table: the client
+    method it is, its method, its path (``path``: the row's path parameters, already checked), its price (realtime,
+    or the body member or header ``choice`` the row's price depends on), and what the cache does with its answer.
+    Nothing is sent.
+
+    Parameters
+    ----------
+    operation_id : str
+        The row (:func:`regkit.schema.endpoints.by_operation`).
+    path : mapping of str to str, optional
+        One value per path parameter of the row, by name (already checked).
+    params, body, headers
+        The query parameters, JSON body and extra headers, as sent.
+    realtime : bool
+        ``realtime=true`` (put it in ``params`` too): priced and cached as the realtime variant.
+    choice : object, optional
+        The value the row's ``price_choice`` names (``"daily"``, ``"sandbox"``).
+    refresh, idempotent, hints, unknown_hint
+        As :class:`Operation` has them.
+
+    Examples
+    --------
+    >>> owners = {"company_id": "DE-HRB-B1234-5"}
+    >>> op = operation("get_owners", owners, params=flag_params(realtime=True), realtime=True)
+    >>> op.call, op.method, op.target, op.price, op.cache
+    ('get_owners', 'GET', '/v1/company/DE-HRB-B1234-5/owners?realtime=true', 20, None)
+    >>> operation("get_owners", owners).cache
+    'ownership'
+    """
+    row = by_operation(operation_id)
+    path = dict(path or {})
+    asked = path.get(row.identifier or "", dict(params).get(row.identifier or ""))
+    return Operation(
+        row.client_method or operation_id,
+        row.method,
+        row.path_for(**path),
+        params=params,
+        body=body,
+        headers=headers,
+        price=row.credits(realtime=realtime, choice=choice),
+        idempotent=idempotent,
+        refresh=refresh,
+        hints=hints if hints is not None else {},
+        unknown_hint=unknown_hint,
+        endpoint=row,
+        asked=asked,
+        realtime=realtime,
+    )
