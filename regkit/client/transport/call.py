@@ -27,6 +27,7 @@ import requests
 
 from regkit.errors import BudgetWarning, CacheError, CacheUnavailableError, OfflineCacheMiss, RegkitError
 from regkit.schema.derived import HEADER as DERIVED_HEADER
+from regkit.schema.endpoints import CACHE_LIFETIMES
 
 from ..budget.ledger import Ledger
 from ..budget.limit import Budget, Reservation
@@ -83,6 +84,8 @@ class Caller:
         self.gate = Pacer(sleep=lambda seconds: pause(seconds, sleep), learn=retry.pacing)
         self.inflight = InFlight()
         self.keys = CacheKeys(self.base_url)
+        #: The lifetime of each ``cache`` an endpoint row can name, read from the policy once.
+        self._lifetimes = {kind: cache.policy.lifetime_of(kind) for kind in CACHE_LIFETIMES}
         self.credits_remaining: int | None = None
 
     # -- entry point -------------------------------------------------------------------------
@@ -128,7 +131,7 @@ class Caller:
 
     def _lifetime(self, op: Operation) -> timedelta | None:
         """How long ``op``'s answer is kept (``None``: never): the policy's lifetime of its row's ``cache``."""
-        return self.cache.policy.lifetime_of(op.cache)
+        return self._lifetimes.get(op.cache) if op.cache is not None else None
 
     def _lookup(self, op: Operation, strict: bool = False) -> Answer | str | None:
         """The cache's answer to ``op`` (an :class:`Answer`, no ledger row yet), ``None`` for a miss, or — when the
