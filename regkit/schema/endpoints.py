@@ -807,20 +807,9 @@ ENDPOINTS: tuple[Endpoint, ...] = (
 ENDPOINTS_BY_ID: Mapping[str, Endpoint] = MappingProxyType({row.operation_id: row for row in ENDPOINTS})
 """The rows by :attr:`Endpoint.operation_id`."""
 
-LOOKUP_NAMES = (
-    "company",
-    "owners",
-    "holdings",
-    "person",
-    "person_holdings",
-    "ubos",
-    "owners_historical",
-    "financials",
-    "contact",
-    "website",
-)
-"""The ``endpoint=`` names of ``Client.is_cached`` and ``Client.estimate_cost`` (the :attr:`Endpoint.lookup` of
-the rows that have one), in the order the client lists them."""
+LOOKUP_NAMES = tuple(row.lookup for row in ENDPOINTS if row.lookup)
+"""The ``endpoint=`` names of ``Client.is_cached`` and ``Client.estimate_cost``: the :attr:`Endpoint.lookup` of the
+rows that have one, in the table's order."""
 
 _BY_LOOKUP: Mapping[str, Endpoint] = MappingProxyType({row.lookup: row for row in ENDPOINTS if row.lookup})
 _BY_METHOD: Mapping[str, tuple[Endpoint, ...]] = MappingProxyType(
