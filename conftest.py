@@ -23,7 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))
 
-from isolation_support import PROCESS, enter_process  # noqa: E402
+from isolation_support import PROCESS, enter_process
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -23,7 +23,6 @@ import regkit
 def walk(client: Any, company_id: str) -> list[str]:
     """The rooms one ``get_company`` enters, in order."""
     rooms: list[str] = []
-    current: list[str] = []
 
     def tracer(frame: FrameType, event: str, arg: Any) -> Any:
         module = frame.f_globals.get("__name__", "")
@@ -39,7 +38,6 @@ def walk(client: Any, company_id: str) -> list[str]:
         client.get_company(company_id)
     finally:
         sys.settrace(None)
-    del current
     return rooms
 
 

@@ -144,7 +144,7 @@ def _attribute_doc(package: str, name: str, value: object) -> list[str] | None:
             continue
         try:
             docs = ModuleAnalyzer.for_module(modname).find_attr_docs()
-        except Exception:  # noqa: BLE001 - a module without source
+        except Exception:  # a module without source
             continue
         if docs.get(("", name)):
             return list(docs[("", name)])

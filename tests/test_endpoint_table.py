@@ -303,8 +303,8 @@ def test_the_clients_lookups_are_the_tables_rows_and_each_identifier_is_checked(
 
     assert list(LOOKUPS) == list(LOOKUP_NAMES)
     for name, row in LOOKUPS.items():
-        assert row is by_lookup(name)
-        assert row.identifier in CHECKS, f"{name}: the client does not check {row.identifier}"
+        assert row.lookup == name
+        assert row.identifier_check in CHECKS, f"{name}: the client does not check {row.identifier_check}"
 
 
 # The client's cache rules come from the table: each row's lifetime and storage rule must be what they say.

@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow
+
 POLLUTED = {
     "REGKIT_API_KEY": "sk-from-the-shell",
     "REGKIT_BASE_URL": "https://example.invalid",

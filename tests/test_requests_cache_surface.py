@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 import requests_cache
 
 PACKAGE = Path(__file__).resolve().parents[1] / "regkit"
@@ -44,6 +45,7 @@ def _module_itself(target: ast.Attribute) -> bool:
     return isinstance(value, ast.Subscript) and ast.unparse(value.value) == "sys.modules"
 
 
+@pytest.mark.slow
 def test_only_requests_cache_public_names_are_imported() -> None:
     found: list[str] = []
     for path in _modules():

@@ -30,7 +30,6 @@ from regkit.schema.derived import HEADER as DERIVED_HEADER
 from regkit.schema.derived import parse_marks
 from regkit.schema.endpoints import by_operation
 from regkit.schema.formatting import MISSING, count_text, credits_text
-from regkit.schema.interface import PRICES
 from regkit.schema.labels import display_label
 
 from .arguments import validation
@@ -324,7 +323,10 @@ def batch_html(
     facts += [("Malformed ids", count_text(malformed))] if malformed else []
     facts += [("Failed", count_text(failed))] if failed else []
     facts.append(
-        ("Credits", f"{credits_text(spent)} spent · {credits_text(from_cache * PRICES['company'])} saved by the cache")
+        (
+            "Credits",
+            f"{credits_text(spent)} spent · {credits_text(from_cache * by_operation('get_company').credits())} saved by the cache",
+        )
     )
     if len(set(ids)) < len(ids):
         facts.append(("Duplicates", f"{count_text(len(ids) - len(set(ids)))} ids asked again (fetched once)"))

@@ -23,7 +23,8 @@ from regkit.errors import (
     explain_arguments,
     user_stacklevel,
 )
-from regkit.schema.interface import PER_PAGE_MAX, PRICES
+from regkit.schema.endpoints import by_operation
+from regkit.schema.interface import PER_PAGE_MAX
 
 from . import insolvency, lookups
 from .account import CredentialRecord, CreditsRecord, store_credentials_op
@@ -170,7 +171,7 @@ class Client:
         (``get_companies``, ``search_all_*``, ``download``, :func:`regkit.crawl`, :func:`regkit.graph.climb`) writes
         one line there with what it is about to pay, before paying it (``regkit: get_companies: 4 companies to
         fetch (8 cached) → 40 credits at most``); the environment variable ``REGKIT_QUIET=1`` silences it too. The
-        line is also logged (INFO, ``regkit.client.budget.spending``).
+        line is also logged (INFO, on the logger ``regkit.client.spending``).
     """
 
     def __init__(
@@ -600,9 +601,9 @@ class Client:
             per_page=per_page,
             progress=progress,
             budget=self.budget,
-            price=PRICES["insolvency_search"],
+            price=by_operation("search_insolvency").credits(),
             call="search_all_insolvencies",
-            path="/v1/search/insolvency",
+            path=by_operation("search_insolvency").path,
             unit="insolvency pages",
             spending=self._spending,
             cached=lambda page, size: self._caller.is_cached(insolvency.search_op(query, filters, page, size)),

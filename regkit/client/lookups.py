@@ -34,13 +34,13 @@ if TYPE_CHECKING:
 __all__ = ["CHECKS", "HINTS", "LOOKUPS", "lookup", "lookup_op", "cached_name", "named", "holdings_cached", "marked"]
 
 
-#: How each identifier of the lookups is checked (and normalised) before anything is sent, by the name the endpoint
-#: table gives it (``Endpoint.identifier``).
+#: How the identifier of a lookup is checked (and normalised) before anything is sent, by its row's
+#: ``identifier_check`` (:data:`regkit.schema.endpoints.IDENTIFIER_CHECKS`; the lookups' UUIDs are persons).
 CHECKS: Mapping[str, Callable[[Any], str]] = MappingProxyType(
     {
         "company_id": validation.validate_company_id,
-        "person_id": validation.person_id,
-        "url": contact.website,
+        "uuid": validation.person_id,
+        "website": contact.website,
     }
 )
 
@@ -91,8 +91,8 @@ def lookup_op(
         )
     if export and endpoint not in ("company", "owners"):
         raise ValidationError(f"export applies to endpoint='company' and 'owners' only, not {endpoint!r}")
-    assert row.identifier is not None  # every lookup names what it looks up
-    checked = CHECKS[row.identifier](identifier)
+    assert row.identifier is not None and row.identifier_check is not None  # every lookup names what it looks up
+    checked = CHECKS[row.identifier_check](identifier)
     flags = flag_params(realtime=realtime, export=export, best_available=best_available)
     hints = HINTS.get(row.operation_id)
     if row.identifier in row.path_parameters:

@@ -108,7 +108,7 @@ def _widget(widget: Any) -> str:
     return out
 
 
-def _content(widget: Any) -> str:  # noqa: PLR0911 (one return per kind of widget)
+def _content(widget: Any) -> str:  # one return per kind of widget
     if isinstance(widget, (widgets.HTML, widgets.HTMLMath)):
         return f"<div>{inline_html(widget.value)}</div>" if widget.value else ""
     if isinstance(widget, widgets.Label):

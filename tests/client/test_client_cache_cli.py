@@ -13,7 +13,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from serve_support import regkit_command  # noqa: E402
+from serve_support import regkit_command
+
+pytestmark = pytest.mark.slow
 
 
 def _regkit(*argv: str, **env: str) -> tuple[int, str, str]:

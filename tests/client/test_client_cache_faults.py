@@ -19,10 +19,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from fs_support import fill, remount, tmpfs  # noqa: E402
-from serve_support import served_register  # noqa: E402
+from fs_support import fill, remount, tmpfs
+from serve_support import served_register
 
-from regkit.client import CacheError, CacheWriteWarning, Client, RegkitWarning  # noqa: E402
+from regkit.client import CacheError, CacheWriteWarning, Client, RegkitWarning
 from regkit.client.budget.ledger import read_ledger
 from regkit.client.cache.client_cache import repair
 from regkit.client.lookups import lookup_op

@@ -222,6 +222,7 @@ def _words(name: str) -> list[str]:
     return re.findall(r"\w+", folded)
 
 
+@pytest.mark.slow
 def test_search_takes_the_words_unquoted(tmp_path: Any, world: Any) -> None:
     env = shell_env(tmp_path)
     unquoted = regkit_run("search", "Waldstein", "Holding", "--per-page", "100", "--format", "json", env=env)
@@ -241,6 +242,7 @@ def test_search_takes_the_words_unquoted(tmp_path: Any, world: Any) -> None:
     assert table.returncode == 0 and "Waldstein Holding GmbH" in table.stdout
 
 
+@pytest.mark.slow
 def test_insolvencies_take_the_words_of_a_query_unquoted(tmp_path: Any) -> None:
     env = shell_env(tmp_path)
     unquoted = regkit_run("insolvencies", "--query", "müller", "gmbh", "--limit", "50", "--format", "json", env=env)
@@ -248,12 +250,14 @@ def test_insolvencies_take_the_words_of_a_query_unquoted(tmp_path: Any) -> None:
     assert unquoted.returncode == 0 and json.loads(unquoted.stdout) == json.loads(quoted.stdout) != []
 
 
+@pytest.mark.slow
 def test_search_without_words_is_a_search_by_filters(tmp_path: Any, world: Any) -> None:
     done = regkit_run("search", "-f", "legal_form=se", "--per-page", "100", "--format", "json", env=shell_env(tmp_path))
     expected = {cid for cid, company in world.companies.items() if company["legal_form"] == "se"}
     assert done.returncode == 0 and {r["company_id"] for r in json.loads(done.stdout)["results"]} == expected
 
 
+@pytest.mark.slow
 def test_search_marks_the_companies_whose_holdings_are_cached(tmp_path: Any) -> None:
     env = shell_env(tmp_path)
     top = "DE-HRB-X1517-62135KI"  # Waldstein Holding GmbH (data/README.md)

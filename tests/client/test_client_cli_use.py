@@ -216,6 +216,7 @@ def test_quiet_leaves_every_line_about_credits_out(
 # -- in a shell ----------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_regkit_command_says_what_it_spent(tmp_path: Any) -> None:
     env = shell_env(tmp_path)
     done = regkit_run("company", "DE-HRB-X1517-62135KI", "--budget", "100", env=env)
@@ -229,6 +230,7 @@ def test_the_regkit_command_says_what_it_spent(tmp_path: Any) -> None:
     assert quiet.returncode == 0 and "credits" not in quiet.stderr and quiet.stdout == done.stdout
 
 
+@pytest.mark.slow
 def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path: Any) -> None:
     done = regkit_run("insolvencies", "--limit", "300", "--format", "csv", env=shell_env(tmp_path))
     assert done.returncode == 0 and len(done.stdout.splitlines()) == 301
@@ -236,6 +238,7 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(tmp_path: Any) -> None:
     assert SPENT.match(done.stderr.splitlines()[-1])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a pseudo-terminal as Linux has it")
 def test_a_progress_bar_on_a_terminal(tmp_path: Any) -> None:
     import fcntl

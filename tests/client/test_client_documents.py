@@ -19,10 +19,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from fs_support import remount, tmpfs  # noqa: E402
+from fs_support import remount, tmpfs
 
-from regkit.client import CachePolicy  # noqa: E402
-from regkit.errors import (  # noqa: E402
+from regkit.client import CachePolicy
+from regkit.errors import (
     BudgetExceededError,
     NotFoundError,
     PermissionDeniedError,

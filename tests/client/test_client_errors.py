@@ -8,6 +8,8 @@ import pytest
 
 from regkit import errors
 
+pytestmark = pytest.mark.slow
+
 
 def test_public_names_are_all() -> None:
     public = {

@@ -111,6 +111,7 @@ def test_409_branches(local: Any, world_meta: dict) -> None:
     assert local.used() == client.credits_spent == 25
 
 
+@pytest.mark.slow
 def test_429_rate_limit_is_honoured(make_register: Any) -> None:
     register = make_register(rate_limit=1.0, rate_burst=1)
     ids = list(_companies())[:3]
@@ -228,6 +229,7 @@ def test_wait_for_extract_gives_up_with_a_clear_error(make_register: Any) -> Non
     assert not client.get_extract(order.id).meta.from_cache  # processing answers are never cached
 
 
+@pytest.mark.slow
 def test_expired_document_urls_are_refreshed_before_download(tmp_path: Any, make_register: Any) -> None:
     from datetime import timedelta
 

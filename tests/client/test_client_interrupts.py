@@ -32,10 +32,10 @@ import requests
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from serve_support import ServedRegister  # noqa: E402
+from serve_support import ServedRegister
 
-import regkit  # noqa: E402
-from regkit.errors import Interrupted  # noqa: E402
+import regkit
+from regkit.errors import Interrupted
 
 pytestmark = [pytest.mark.serve, pytest.mark.slow]
 

@@ -56,6 +56,7 @@ def client(inprocess: Any) -> Any:
     return made
 
 
+@pytest.mark.slow
 def test_a_full_legal_name_finds_its_company(real: Any, haakh: tuple[str, str]) -> None:
     company_id, name = haakh
     assert len(query_terms(name)) == 19

@@ -18,6 +18,8 @@ from regkit.client.transport.pacing import Pacer, remaining_and_reset
 from regkit.local import open_local_register
 from regkit.local.ratelimit import RateLimiter
 
+pytestmark = pytest.mark.slow
+
 
 class FakeClock:
     """Monotonic seconds that move only when somebody sleeps (or a test moves them)."""

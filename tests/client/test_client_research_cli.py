@@ -39,6 +39,7 @@ def test_search_table_json_and_csv(run: Any, world: Any) -> None:
         assert world.companies[row.split(",")[0]]["legal_form"] in ("ag", "se")
 
 
+@pytest.mark.slow
 def test_owners_prints_shares_in_percent(run: Any, world: Any) -> None:
     holder, held = pick_group_holder(world)
     expected = {r["holder_id"]: r for r in owners_by_company(world)[held]}

@@ -29,7 +29,7 @@ LIVE = "https://api.openregister.de"
 class _Recorder(BaseHTTPRequestHandler):
     """Answers every GET with a fixed status and body and remembers the headers it was sent."""
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+    def do_GET(self) -> None:  # http.server's naming
         self.server.seen.append(dict(self.headers))  # type: ignore[attr-defined]
         status, headers, body = self.server.answer  # type: ignore[attr-defined]
         self.send_response(status)
@@ -164,6 +164,7 @@ def test_the_notice_is_seen_in_a_terminal_once(tmp_path: Any) -> None:
     assert done.stderr.count(_NOTICE) == 1 and "synthetic data" in done.stderr and "demo-paid" not in done.stderr
 
 
+@pytest.mark.slow
 def test_the_notice_is_seen_in_a_notebook(tmp_path: Any) -> None:
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")

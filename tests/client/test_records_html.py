@@ -379,6 +379,7 @@ def test_every_text_is_escaped() -> None:
         assert "&amp; Co" in html_text or isinstance(record, CreditsRecord), type(record).__name__  # (a date: cut)
 
 
+@pytest.mark.slow
 def test_no_api_key_in_any_summary(tmp_path: Any, world: Any, gmbhs: list[str]) -> None:
     from regkit.client import Client
     from regkit.local import open_local_register

@@ -17,9 +17,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from serve_support import ServedRegister, served_register  # noqa: E402
+from serve_support import ServedRegister, served_register
 
-from regkit.local.world import read_world  # noqa: E402
+from regkit.local.world import read_world
 
 #: Environment variables the official client reads at construction; cleared so that no user setting leaks in.
 

@@ -67,6 +67,7 @@ def poll(sdk, extract_id: str, timeout: float = 60.0):
 # --------------------------------------------------------------------------- company
 
 
+@pytest.mark.slow
 def test_company_plain_export_and_realtime_parse_strictly(register, world):
     sdk = register.client()
     scenario_ids = {row["company_id"] for row in world.meta["scenarios"]} & set(world.companies)
@@ -489,6 +490,7 @@ def test_error_status_maps_to_the_official_clients_exception(register, world, ca
         assert used(sdk) == before  # a refused call spends nothing
 
 
+@pytest.mark.slow
 def test_eleventh_credential_set_is_a_conflict(start_register):
     sdk = start_register().client()
     for number in range(10):  # filled-gaps.md: at most 10 sets per API user

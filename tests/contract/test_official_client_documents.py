@@ -39,6 +39,7 @@ def old_company(world):
     raise AssertionError("no such company")
 
 
+@pytest.mark.slow
 def test_listed_documents_of_every_type_parse_strictly(register, world):
     sdk = register.client()
     sample: dict[str, dict] = {}

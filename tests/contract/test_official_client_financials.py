@@ -53,6 +53,7 @@ def sample(world) -> dict[str, list[str]]:
     }
 
 
+@pytest.mark.slow
 def test_financials_parse_strictly_and_carry_the_record_indicators(register, world, sample):
     sdk = register.client()
     for company_id in sample["full"] + sample["small"]:

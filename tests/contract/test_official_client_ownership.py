@@ -35,6 +35,7 @@ def people(world):
     return found
 
 
+@pytest.mark.slow
 def test_owners_and_holdings_parse_strictly_for_every_legal_form(register, world):
     sdk = register.client()
     by_form: dict[str, list[str]] = defaultdict(list)

@@ -49,6 +49,7 @@ def as_found(record: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@pytest.mark.slow
 def test_every_company_of_the_world_parses_strictly_in_id_order(register, world):
     sdk = register.client()
     found: list[dict[str, Any]] = []

@@ -25,7 +25,7 @@ def test_readme_example_runs_against_regkit_serve(
     served = start_register(*options)
     code = code.replace("http://127.0.0.1:8080", served.url)
     namespace: dict[str, Any] = {}
-    exec(compile(code, str(README), "exec"), namespace)  # noqa: S102 - the README's own example
+    exec(compile(code, str(README), "exec"), namespace)  # the README's own example
     assert capsys.readouterr().out.strip() == "company_not_found"
     assert namespace["company"].id == "DE-HRB-R3101-94644"
     assert namespace["extract"].status in ("completed", "failed")

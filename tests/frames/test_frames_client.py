@@ -175,6 +175,7 @@ def test_a_company_without_reports_gives_empty_frames_and_warns(client, world):
     assert frame.empty and wide.empty and list(wide.columns[5:]) == [*FINANCIAL_MEASURES, "employees"]
 
 
+@pytest.mark.slow
 def test_statements_round_trip_over_real_http_for_many_companies(tmp_path, world):
     """The register's answers, fetched over HTTP from ``regkit serve``, rebuild exactly from their frames."""
     from serve_support import served_register

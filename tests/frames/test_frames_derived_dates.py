@@ -32,7 +32,7 @@ from regkit.schema.derived import HEADER, is_derived, parse_marks
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from serve_support import served_register  # noqa: E402
+from serve_support import served_register
 
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
@@ -134,6 +134,7 @@ def _check_histories(record: Any) -> None:
         assert not plain["valid_from_derived"].any() and not plain["valid_to_derived"].any()
 
 
+@pytest.mark.slow
 def test_the_served_header_names_the_derived_members(served: Any, chosen, derived_rows) -> None:
     company_id, _ = chosen
     answer = requests.get(

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -112,6 +113,7 @@ def test_meeting_times_in_text() -> None:
     )
 
 
+@pytest.mark.slow
 def test_the_bundled_world(world: Any) -> None:
     """Every published value of the world that holds a digit parses, to the value the proceeding gives in
     typed form (its amounts in euros, its dates); the published text is kept as is."""

@@ -25,6 +25,8 @@ from regkit.local import open_local_register
 from regkit.local.world import read_world
 from regkit.local.world.offeneregister import import_offeneregister, sample_file
 
+pytestmark = pytest.mark.slow
+
 
 def shifted(day: str, days: int) -> str:
     return (dt.date.fromisoformat(day) + dt.timedelta(days=days)).isoformat()

@@ -31,6 +31,8 @@ from regkit.frames.financials import MEASURES
 from regkit.frames.histories import CURRENT, FIELDS
 from regkit.frames.money import MAX_EXACT_CENTS, cents_to_eur_array
 
+pytestmark = pytest.mark.slow
+
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 # The members of each history as the interface names them (read independently of regkit.frames).

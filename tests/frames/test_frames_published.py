@@ -204,6 +204,7 @@ anything = st.recursive(
 amount_like = st.text(alphabet="0123456789.,' -+€EURuro\u2212\u2013\u00a0", max_size=24)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(st.one_of(anything, amount_like, st.text(alphabet=st.characters(), max_size=80)))
 @example("1" * 1_000_000)

@@ -23,6 +23,8 @@ from regkit.frames import (
     persons,
 )
 
+pytestmark = pytest.mark.slow
+
 UUID = "9922b97a-9c35-4d0b-8d2b-3908753a84b7"
 COMPANY = "DE-HRB-B1234-1"
 

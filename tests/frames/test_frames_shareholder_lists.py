@@ -19,6 +19,8 @@ from regkit.frames import ownership_history, shareholder_list, ubos
 from regkit.local.models.pdf import text_pdf
 from regkit.local.models.shareholder_list_pdf import document_entries, shareholder_list_pdf
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def lists(world):

@@ -21,6 +21,8 @@ from regkit.graph import add_ownership_history, from_companies
 from regkit.graph import ubos as graph_ubos
 from regkit.local.world.meta import TRANSPARENZREGISTER_ACCOUNTS
 
+pytestmark = pytest.mark.slow
+
 SEP = "DE-HRB-X1112-75364FL"  # SEP Leasing GmbH: the README's company for UBOs, ownership history and list PDFs
 WALDSTEIN = "DE-HRB-X1517-62135KI"  # owners in percent on the wire, holdings as fractions
 NO_OWNER = "DE-HRB-T2408-79657"  # nobody holds more than 25 %: a fictitious beneficial owner (notebook 06)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from record_support import newest_record_date
 
 from regkit.frames import as_of, panel
+
+pytestmark = pytest.mark.slow
 
 
 def imported_cooperative() -> dict:

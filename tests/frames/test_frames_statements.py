@@ -253,6 +253,7 @@ def world_answers(world: Any) -> dict[str, dict[str, Any]]:
     return {c["id"]: company_financials(c, seed) for c in chosen}
 
 
+@pytest.mark.slow
 def test_the_world_s_statements_round_trip_for_many_companies(world_answers: dict[str, dict[str, Any]]) -> None:
     frame = statements(world_answers)
     assert len(world_answers) > 300

@@ -182,6 +182,7 @@ def test_usd_capital_has_no_eur_value(world_companies):
     assert (frame["capital_amount"] > 0).all()
 
 
+@pytest.mark.slow
 def test_whole_world_frames_are_complete(world, world_companies):
     assert len(companies(world.companies)) == 5000
     assert len(representatives(world_companies)) == 21_531  # the README's counts

@@ -280,6 +280,7 @@ def unlimited_client(tmp_path: Any) -> Iterator[Any]:
     register.close()
 
 
+@pytest.mark.slow
 def test_every_group_is_reached_down_from_its_organtraeger(unlimited_client: Any, world: Any) -> None:
     held_by: dict[str, set[str]] = defaultdict(set)
     for row in world.shareholdings:

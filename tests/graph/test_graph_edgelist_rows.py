@@ -6,8 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 import pandas as pd
+import pytest
 
 from regkit.graph import from_companies, from_edgelist, to_edgelist
+
+pytestmark = pytest.mark.slow
 
 
 def test_an_officer_listed_twice_keeps_both_edges_through_an_edge_list_without_keys(make_company: Any) -> None:

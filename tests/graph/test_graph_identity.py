@@ -7,11 +7,14 @@ from collections import Counter
 from typing import Any
 
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from regkit.frames import representatives
 from regkit.graph import from_companies
+
+pytestmark = pytest.mark.slow
 
 
 def iso(value: Any) -> str | None:

@@ -130,6 +130,7 @@ def sample_graph(sample: list[dict[str, Any]]) -> Any:
 SAMPLE_DAYS = ["1995-06-30", "2005-01-01", "2010-06-30", "2014-01-01", "2016-07-01", "2018-01-01", "2030-01-01"]
 
 
+@pytest.mark.slow
 def test_the_sample_has_mandates_of_no_day(sample: list[dict[str, Any]]) -> None:
     roles = [r for c in sample for r in c["representation"]]
     empty = [r for r in roles if r["end_date"] is not None and r["start_date"] >= r["end_date"]]
@@ -164,6 +165,7 @@ def test_interlocks_as_of_and_representatives_agree_on_every_person_of_the_sampl
     assert seen_interlocks > 0
 
 
+@pytest.mark.slow
 def test_graph_existence_agrees_with_the_frames_on_the_sample(sample: list[dict[str, Any]], sample_graph: Any) -> None:
     """``as_of`` keeps a company whose existence is unknown, with ``existed=None``, exactly where
     :func:`regkit.frames.as_of` says None; it drops a company exactly where the frames say False."""

@@ -263,6 +263,7 @@ def text_graph(name: str, person: str, city: str, authority: str, role: str, not
     return G
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(name=xml_text, person=xml_text, city=xml_text, authority=xml_text, role=xml_text, note=xml_text)
 def test_property_every_character_survives(

@@ -16,13 +16,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from local_support import Clock, RegisterSession, WorldIds, session_for  # noqa: E402
-from serve_support import ServedRegister  # noqa: E402
+from local_support import Clock, RegisterSession, WorldIds, session_for
+from serve_support import ServedRegister
 
-from regkit.local.adapter import LOCAL_ORIGIN  # noqa: E402
-from regkit.local.models.catalog import load_catalog  # noqa: E402
-from regkit.local.register import LocalRegister, open_local_register  # noqa: E402
-from regkit.local.server import LocalServer  # noqa: E402
+from regkit.local.adapter import LOCAL_ORIGIN
+from regkit.local.models.catalog import load_catalog
+from regkit.local.register import LocalRegister, open_local_register
+from regkit.local.server import LocalServer
 
 
 @pytest.fixture(scope="session")

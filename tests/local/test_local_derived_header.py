@@ -69,6 +69,7 @@ def imported(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return import_offeneregister(sample_file(), tmp_path_factory.mktemp("header") / "world", workers=0).directory
 
 
+@pytest.mark.slow
 def test_every_company_is_sent_with_its_derived_members(imported: Path) -> None:
     with gzip.open(imported / "derived.jsonl.gz", "rt", encoding="utf-8") as handle:
         rows = {row["id"]: row["derived"] for row in map(json.loads, handle)}

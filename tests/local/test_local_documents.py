@@ -201,6 +201,7 @@ def test_listed_articles_show_the_name_of_their_date(old_company, api, catalog):
     assert f"Die Firma lautet {then['name']}." in " ".join(text.split())
 
 
+@pytest.mark.slow
 def test_files_are_the_same_bytes_run_after_run(old_company, api, make_register, tmp_path):
     from local_support import session_for
 

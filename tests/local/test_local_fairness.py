@@ -25,6 +25,8 @@ from local_support import EMPTY, FREE, PAID, RegisterSession, conforming
 
 from regkit.local.ratelimit import Admission, Refusal, WorkBound
 
+pytestmark = pytest.mark.slow
+
 #: The dearest company search the interface accepts: 32 filters of 100 one-letter address keywords.
 DEAREST = {"filters": [{"field": "address", "keywords": list((string.ascii_lowercase * 4)[:100])}] * 32}
 HOSTILE_THREADS = 32

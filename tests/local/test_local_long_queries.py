@@ -36,6 +36,8 @@ from regkit.schema import load_openapi
 from regkit.schema.interface import MAX_QUERY_LENGTH, MAX_QUERY_TERMS
 from regkit.schema.research import AUTOCOMPLETE_MAX_LENGTH
 
+pytestmark = pytest.mark.slow
+
 COMPANY, PERSON, INSOLVENCY = "/v1/search/company", "/v1/search/person", "/v1/search/insolvency"
 COMPLETE = "/v1/autocomplete/company"
 #: A long name: as many search terms as "Raiffeisenbank Mittlerer Schwarzwald eingetragene Genossenschaft mit

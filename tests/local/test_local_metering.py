@@ -80,6 +80,7 @@ def test_period_start():
     assert period_start("rolling_30_days", july) == dt.date(2026, 6, 16)
 
 
+@pytest.mark.slow
 def test_concurrent_charges_are_exact(make_register, ids):
     register = make_register(key_concurrency=None)  # 16 at once per key: past the default bound on requests in flight
     company = f"{register.base_url}/v1/company/{ids.unique_match}"

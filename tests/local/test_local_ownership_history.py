@@ -16,6 +16,8 @@ from local_support import charged, error_of
 
 from regkit.local.models.ownership_history import shareholder_list, shareholder_lists
 
+pytestmark = pytest.mark.slow
+
 DEM_PER_EUR = Decimal("1.95583")  # the fixed conversion rate (EU Council Regulation 2866/98)
 
 

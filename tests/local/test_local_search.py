@@ -185,6 +185,7 @@ def _filter_cases(catalog):
     return cases
 
 
+@pytest.mark.slow
 def test_every_filter_field_matches_the_oracle(api, catalog):
     session = api()
     for item in _filter_cases(catalog):
@@ -193,6 +194,7 @@ def test_every_filter_field_matches_the_oracle(api, catalog):
         assert [r["id"] for r in search_all(session, {"filters": [item]})] == expected, item
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_filter_combinations_match_the_oracle(api, catalog, data):

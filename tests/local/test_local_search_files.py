@@ -35,6 +35,8 @@ from regkit.local.search.person_request import parse_person_search
 from regkit.local.search.person_rows import Person
 from regkit.local.search.request import parse_search_request
 
+pytestmark = pytest.mark.slow
+
 COMPANY_QUERIES = [
     None,
     "müller",

@@ -29,6 +29,8 @@ from regkit.local.search.query import fold, phrases_of
 from regkit.local.search.request import parse_search_request
 from regkit.schema.interface import INSOLVENCY_GROUNDS, INSOLVENCY_STATUSES
 
+pytestmark = pytest.mark.slow
+
 SIZE = 3000
 FIRST = ["Inge", "Ingrid", "Ina", "Max", "Maria", "Marta", "José", "Émile", "Jörg", "Ute"]
 LAST = ["Müller", "Mueller", "Schmidt", "Schneider", "Meyer", "Inan", "Ingwersen", "Gómez", "Zander"]

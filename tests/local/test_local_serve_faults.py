@@ -51,6 +51,7 @@ def test_every_request_timing_out_never_answers(make_register):
         assert outcomes(session_for(register, "demo-paid", base_url=server.url), "/v1/credits", 3) == ["dropped"] * 3
 
 
+@pytest.mark.slow
 @pytest.mark.serve
 def test_regkit_serve_drops_a_timed_out_request(regkit_serve):
     served = regkit_serve("--timeout", "1", "--timeout-rate", "0.5", "--fault-seed", "3")

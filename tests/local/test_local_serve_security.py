@@ -56,6 +56,7 @@ def test_in_process_urls_stay_on_the_local_origin(api, ids):
     assert company["sources"][0]["document_url"].startswith(f"{LOCAL_ORIGIN}/v1/documents/")
 
 
+@pytest.mark.slow
 @pytest.mark.serve
 def test_regkit_serve_uses_public_url_not_the_host_header(regkit_serve, ids):
     served = regkit_serve("--public-url", "https://register.example.org")
@@ -66,6 +67,7 @@ def test_regkit_serve_uses_public_url_not_the_host_header(regkit_serve, ids):
     assert "document URLs name https://register.example.org" in served.out.read_text()
 
 
+@pytest.mark.slow
 def test_regkit_serve_refuses_a_public_url_with_a_path(tmp_path):
     command = [
         sys.executable,
@@ -106,6 +108,7 @@ def other_loopback_address() -> str:
     return "127.0.0.2"
 
 
+@pytest.mark.slow
 def test_guessing_keys_is_throttled_per_address(remote, server, register):
     guesser = remote("not-the-key")
     answers = [guesser.get("/v1/credits") for _ in range(300)]

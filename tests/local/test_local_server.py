@@ -139,11 +139,13 @@ def _one_line_error(result: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_serve_reports_a_missing_world_directory_in_one_line(tmp_path):
     line = _one_line_error(_serve(tmp_path, "--port", "0", "--data", str(tmp_path / "nowhere")))
     assert str(tmp_path / "nowhere") in line and "regkit world build" in line
 
 
+@pytest.mark.slow
 def test_serve_reports_a_damaged_world_in_one_line(tmp_path):
     from regkit.local.world import default_data_dir
     from regkit.local.world.store import WORLD_FILES
@@ -157,6 +159,7 @@ def test_serve_reports_a_damaged_world_in_one_line(tmp_path):
     assert str(damaged) in line and "not a readable regkit world" in line and "regkit world build" in line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("port", ["70000", "-1", "eighty", ""])
 def test_serve_reports_an_invalid_port_in_one_line(tmp_path, port):
     result = _serve(tmp_path, "--port", port)
@@ -166,6 +169,7 @@ def test_serve_reports_an_invalid_port_in_one_line(tmp_path, port):
     )
 
 
+@pytest.mark.slow
 def test_serve_reports_a_port_in_use_in_one_line(tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))

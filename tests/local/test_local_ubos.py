@@ -17,6 +17,8 @@ from local_support import VALID_ACCOUNT, charged, error_of
 
 from regkit.local.models.owners import build_report
 
+pytestmark = pytest.mark.slow
+
 PARTNERS = {"limited_partner", "general_partner"}
 MANAGERS = {"DIRECTOR", "PERSONAL_LIABLE_DIRECTOR", "OWNER", "PARTNER", "LIQUIDATOR"}
 EXTRACTS = "/v1/transparenzregister/extracts"

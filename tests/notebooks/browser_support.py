@@ -197,7 +197,8 @@ def lab_settings(settings: Path) -> None:
 
 def lab_env(home: Path) -> dict[str, str]:
     """The server's (and its kernels') environment: Jupyter's directories under ``home``, none of the shell's
-    regkit settings, and regkit's cache, local register state and key in ``home`` (as ``tests/conftest.py``)."""
+    regkit settings, and regkit's cache, ledger, local register state and key in ``home`` (as ``tests/conftest.py``;
+    the world stores are the test process's, ``REGKIT_WORLD_CACHE``, see the root ``conftest.py``)."""
     from cryptography.fernet import Fernet
 
     env = {k: v for k, v in os.environ.items() if k not in REGKIT_SETTINGS and not k.startswith("OPENREGISTER_")}
@@ -207,6 +208,7 @@ def lab_env(home: Path) -> dict[str, str]:
         JUPYTER_RUNTIME_DIR=str(home / "runtime"),
         PYTHONUNBUFFERED="1",
         REGKIT_CACHE_DIR=str(home / "regkit-cache"),
+        REGKIT_LEDGER=str(home / "regkit-ledger.jsonl"),
         REGKIT_LOCAL_STATE=str(home / "regkit-state.sqlite"),
         REGKIT_LOCAL_SECRET_KEY=Fernet.generate_key().decode(),
     )
@@ -236,18 +238,31 @@ class Lab:
     """
 
     def __init__(self, root: Path, home: Path) -> None:
-        self.root, self.port, self.token = root, free_port(), secrets.token_hex(16)
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.root, self.token = root, secrets.token_hex(16)
         lab_settings(home / "settings")
+        # The free port may be taken between finding it and binding it (tests run in parallel): JupyterLab must not
+        # move to another port (port_retries=0: it exits), and it is started again on a new one.
+        for attempt in range(3):
+            self.port = free_port()
+            self.url = f"http://127.0.0.1:{self.port}"
+            try:
+                self._start(home)
+                return
+            except RuntimeError:
+                if attempt == 2:
+                    raise
+
+    def _start(self, home: Path) -> None:
         command = [
             sys.executable,
             "-m",
             "jupyterlab",
             "--no-browser",
             f"--port={self.port}",
+            "--ServerApp.port_retries=0",
             "--ip=127.0.0.1",
             f"--IdentityProvider.token={self.token}",
-            f"--ServerApp.root_dir={root}",
+            f"--ServerApp.root_dir={self.root}",
             "--ServerApp.allow_root=True",
             f"--LabApp.user_settings_dir={home / 'settings'}",
             f"--LabApp.workspaces_dir={home / 'workspaces'}",

@@ -33,6 +33,7 @@ def test_installed_version_is_the_one_regkit_defines():
     assert importlib.metadata.version("regkit") == regkit.__version__, "reinstall: pip install -e ."
 
 
+@pytest.mark.slow
 def test_the_regkit_command_prints_it():
     command = Path(sys.executable).parent / "regkit"
     assert command.is_file(), f"no regkit command beside {sys.executable}; install with pip install -e ."

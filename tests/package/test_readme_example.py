@@ -23,7 +23,7 @@ def test_first_session_example_runs(tmp_path, monkeypatch, capsys):
     namespace: dict = {}
     said = io.StringIO()
     monkeypatch.setattr(sys, "stderr", said)  # as a terminal or a notebook cell shows it
-    exec(compile(code, str(README), "exec"), namespace)  # noqa: S102 - the README's own example
+    exec(compile(code, str(README), "exec"), namespace)  # the README's own example
     client = namespace["client"]
     # Each paid multi-request call said its cost first, with no logging set up (issue 40).
     lines = [line for line in said.getvalue().splitlines() if line.startswith("regkit: ")]

@@ -16,8 +16,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from redis_support import RedisServer  # noqa: E402
-from serve_support import ServedRegister, served_register  # noqa: E402
+from redis_support import RedisServer
+from serve_support import ServedRegister, served_register
 
 #: The Redis server's password (``requirepass``): it must appear in no key, value, message or repr.
 REDIS_PASSWORD = "Redis-pa55-7f3c9e1d"

@@ -222,7 +222,7 @@ class AnswerGate:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
 
-            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 — the base class's name
+            def log_message(self, format: str, *args: Any) -> None:  # the base class's name
                 pass
 
             def _relay(self) -> None:

@@ -19,6 +19,8 @@ from team_support import HANG, LOOKUP, answer_gate, result_of, start_child, star
 from regkit.client import BudgetExceededError, BudgetWarning, Client, ValidationError
 from regkit.client.team import TeamBudget, TeamReservation
 
+pytestmark = pytest.mark.slow
+
 
 def _wait_for(condition: Any, what: str, timeout: float = 60.0) -> None:
     """Poll ``condition`` until it holds (bounded; this is a wait, not a timing assertion)."""

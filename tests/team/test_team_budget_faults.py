@@ -60,6 +60,7 @@ def _no_secrets(redis: Any) -> None:
     assert stored_secrets(redis, ["demo-paid", redis.password]) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["kill -9", "SHUTDOWN NOSAVE"])
 def test_the_cap_survives_redis_losing_its_data(served: Any, killable_redis: Any, world: Any, how: str) -> None:
     """Fault 1: Redis restarted without its data must not turn the team's cap into "no limit"."""
@@ -203,6 +204,7 @@ def test_a_bulk_call_in_flight_when_redis_dies_counts_each_charge_once(
         client.close()
 
 
+@pytest.mark.slow
 def test_a_member_killed_mid_call_cannot_make_the_team_cross_its_cap(served: Any, redis: Any, world: Any) -> None:
     """Fault 3: a member is killed after the register charged its call; its hold passes; another member spends."""
     ids = list(world.companies)[4200:4240]

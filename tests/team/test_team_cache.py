@@ -18,6 +18,7 @@ from regkit.client.cli import commands as client_cli
 TR_USER, TR_PASSWORD = "tr-demo@regkit.example", "Transparenz-2026!"  # the world's Transparenzregister account
 
 
+@pytest.mark.slow
 def test_a_second_process_pays_nothing_for_what_the_first_fetched(served: Any, redis: Any, world: Any) -> None:
     ids = list(world.companies)[100:112]
     before = used_credits(served.url)
@@ -46,6 +47,7 @@ def test_extracts_stay_with_their_user(served: Any, redis: Any) -> None:
         client.close()
 
 
+@pytest.mark.slow
 def test_no_key_or_password_in_redis_or_in_what_is_shown(served: Any, redis: Any, world: Any) -> None:
     ids = list(world.companies)[200:210]
     scope = f"{redis.url}#newsroom"

@@ -14,9 +14,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "frames"))
 
-from export_support import API_KEY, TABLE_NAMES, expected_tables, fill_cache, pick_ids  # noqa: E402
+from export_support import API_KEY, TABLE_NAMES, expected_tables, fill_cache, pick_ids
 
-import regkit  # noqa: E402
+import regkit
 from regkit.client.lookups import lookup_op
 
 pytest.importorskip("pyarrow.parquet", reason="the Parquet export needs pyarrow (pip install 'regkit[parquet]')")

@@ -17,7 +17,7 @@ import pytest
 
 matplotlib.use("Agg")
 
-import matplotlib.pyplot as plt  # noqa: E402  (after the backend is chosen)
+import matplotlib.pyplot as plt  # after the backend is chosen
 
 
 @pytest.fixture(autouse=True)

@@ -42,6 +42,7 @@ def test_every_figure_is_drawn_and_shown_with_its_code(gallery: Any, tmp_path: P
         assert "regkit.plot." in figure.code  # drawn by the public API
 
 
+@pytest.mark.slow
 def test_a_second_build_writes_the_same_bytes(gallery: Any, tmp_path: Path) -> None:
     first = {p.name: p.read_bytes() for p in gallery.build(tmp_path / "a", log=lambda line: None)}
     second = {p.name: p.read_bytes() for p in gallery.build(tmp_path / "b", log=lambda line: None)}

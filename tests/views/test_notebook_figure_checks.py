@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from figure_checks_support import notebook_figure_problems
 
+pytestmark = pytest.mark.slow
+
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
 
 

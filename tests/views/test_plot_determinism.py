@@ -16,6 +16,8 @@ from regkit.plot.history import timeline
 from regkit.plot.insolvency import insolvency_timeline, insolvency_trend
 from regkit.plot.style import figure_svg
 
+pytestmark = pytest.mark.slow
+
 TOP = "DE-HRB-R2103-65834"
 DISTRESSED = "DE-HRB-P2408-81776"
 CONSUMER = "7da364e3-c5b0-4073-9e81-299f0003a075"

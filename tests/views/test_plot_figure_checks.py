@@ -100,6 +100,7 @@ NAMES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_every_figure_passes_the_checks(world: Any, client: Any, name: str) -> None:
     ax = _drawings(world, client)[name]()
@@ -268,6 +269,7 @@ def test_period_labels_sit_under_the_bars_centres_and_the_legend_reads_as_the_st
     assert legend == stacked[::-1]
 
 
+@pytest.mark.slow
 def test_the_notebook_runner_checks_the_figures_of_each_cell(tmp_path: Any) -> None:
     """What the lead runs over notebooks/*.ipynb: each pyplot figure checked before Jupyter shows and closes it."""
     import nbformat

@@ -155,7 +155,7 @@ def test_one_connector_per_company_pointing_down() -> None:
     below_top = [n for n in EXPECTED_DEPTH if EXPECTED_DEPTH[n] > 0]
     assert len(arrows) == len(below_top)  # Top → Delta (10 %) is a thin line, not a second connector
     for arrow in arrows:
-        (x0, y0), (x1, y1) = arrow._posA_posB  # noqa: SLF001 - the arrow's two ends
+        (x0, y0), (x1, y1) = arrow._posA_posB  # the arrow's two ends
         assert y1 < y0 or (y1 == y0 and x1 > x0)  # down, or across from a spine into the node
 
 

@@ -20,6 +20,8 @@ from group_support import WALDSTEIN, label_texts, overlapping, wide
 
 import regkit.plot
 
+pytestmark = pytest.mark.slow
+
 DATA = Path(__file__).resolve().parents[2] / "data"
 CELL_PX = 968  # a JupyterLab notebook cell's output width (issue 25)
 
@@ -76,7 +78,7 @@ def _arrows(ax: Any) -> dict[str, Any]:
     labels = {n: t.get_position() for n, t in label_texts(ax).items()}
     out = {}
     for arrow in (p for p in ax.patches if p.__class__.__name__ == "FancyArrowPatch"):
-        (_, _), (x1, y1) = arrow._posA_posB  # noqa: SLF001 - the arrow's two ends
+        (_, _), (x1, y1) = arrow._posA_posB  # the arrow's two ends
         child = min(labels, key=lambda n: abs(labels[n][0] - x1) + abs(labels[n][1] - y1))
         out[child] = arrow
     return out
@@ -93,7 +95,7 @@ def test_every_share_below_100_percent_is_printed_on_its_connector(crawled: Any,
     arrows = _arrows(ax)
     for key, text in printed.items():  # the number sits beside the last stretch of the child's connector
         child = key.split(">")[1]
-        (x0, y0), (x1, y1) = arrows[child]._posA_posB  # noqa: SLF001
+        (x0, y0), (x1, y1) = arrows[child]._posA_posB
         x, y = text.get_position()
         assert min(x0, x1) - 0.01 <= x <= max(x0, x1) + 0.1 and min(y0, y1) - 0.01 <= y <= max(y0, y1) + 0.05
         assert text.get_fontsize() >= 9

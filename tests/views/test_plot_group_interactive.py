@@ -14,7 +14,7 @@ from regkit.plot.group_labels import short_labels
 pytest.importorskip("ipysigma")
 
 
-def _nodes(widget):  # noqa: ANN001, ANN202
+def _nodes(widget):
     return {n["key"]: n["attributes"] for n in widget.data["nodes"]}
 
 

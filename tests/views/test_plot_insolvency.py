@@ -43,6 +43,7 @@ def _period_labels(ax: Any) -> list[str]:
     return [mdates.num2date(p.get_x()).strftime("%Y-%m") for p in first]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("by", "member"), [("status", "current_status"), ("kind", "proceeding_kind"), ("legal_form", "debtor_legal_form")]
 )
@@ -95,6 +96,7 @@ def test_without_by_one_bar_per_period_and_missing_dates_are_told(
     assert ax.get_ylabel() == "proceedings per quarter"
 
 
+@pytest.mark.slow
 def test_groups_and_periods_are_labelled_as_a_reader_says_them(results: pd.DataFrame) -> None:
     """Legal forms as the register writes them, the legend titled in words, quarters as "Q1 2024"."""
     ax = insolvency_trend(results, "Q", by="legal_form", top=None)
@@ -205,6 +207,7 @@ _ROWS = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(rows=_ROWS, top=st.one_of(st.none(), st.integers(min_value=1, max_value=5)))
 def test_counts_add_up_per_period_and_group(rows: list[tuple[Any, Any]], top: int | None) -> None:

@@ -97,6 +97,7 @@ def test_the_session_default_from_a_string_or_a_client(world: Any, client: Any) 
         set_default_source(42)
 
 
+@pytest.mark.slow
 def test_an_imported_offeneregister_world_carries_its_cc_by_attribution(tmp_path: Path) -> None:
     from regkit.local import open_local_register
     from regkit.local.world import read_world
@@ -163,6 +164,7 @@ def test_after_tight_layout_a_long_line_hangs_below_the_axes_not_over_them() -> 
     plt.close(fig)
 
 
+@pytest.mark.slow
 def test_a_client_dropped_without_close_no_longer_names_the_source(world: Any, tmp_path: Path) -> None:
     """A client that is garbage (never closed) stops naming the figures' source, as a closed one does."""
     import gc

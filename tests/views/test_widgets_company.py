@@ -90,6 +90,7 @@ def test_the_metric_picker_offers_what_was_published_and_redraws(client: Any, co
     assert "Pick one or more metrics." in explorer.indicator_chart.value
 
 
+@pytest.mark.slow
 def test_a_second_lookup_is_free_from_the_cache(client: Any) -> None:
     explorer = CompanyExplorer(client, ABSORBED)
     explorer.load()
@@ -305,6 +306,7 @@ def test_an_unknown_company_is_a_sentence_not_an_http_line(client: Any, world: A
     assert "GET " not in shown and "/v1/" not in shown and "404" not in shown and "company_not_found" not in shown
 
 
+@pytest.mark.slow
 def test_the_credits_line_counts_this_explorers_spending(client: Any) -> None:
     first, second = CompanyExplorer(client, WALDSTEIN), CompanyExplorer(client, DISTRESSED)
     first.load_button.click()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from widgets_support import UUID, table_rows, visible_text
 
 from regkit.schema.labels import ROLE_LABELS
@@ -24,6 +25,7 @@ def _biggest(world: Any) -> dict[str, Any]:
     return max(world.companies.values(), key=lambda c: (len(c["representation"]), c["id"]))
 
 
+@pytest.mark.slow
 def test_a_long_list_of_representatives_is_a_sortable_table_a_reader_can_read(client: Any, world: Any) -> None:
     company = _biggest(world)
     assert len(company["representation"]) > LONG
@@ -43,6 +45,7 @@ def test_a_long_list_of_representatives_is_a_sortable_table_a_reader_can_read(cl
     assert not UUID.search(visible_text(explorer.tabs))
 
 
+@pytest.mark.slow
 def test_a_short_list_is_a_static_table_and_money_has_its_unit(client: Any, world: Any) -> None:
     company = world.companies[WALDSTEIN]
     explorer = CompanyExplorer(client, WALDSTEIN)
@@ -59,6 +62,7 @@ def test_a_short_list_is_a_static_table_and_money_has_its_unit(client: Any, worl
     assert ">GmbH<" in summary and f"DEM {cell} (= €{euros})" in summary
 
 
+@pytest.mark.slow
 def test_typing_another_id_greys_the_tabs_and_loading_it_replaces_them(client: Any, world: Any) -> None:
     explorer = CompanyExplorer(client, WALDSTEIN)
     explorer.load()
@@ -114,6 +118,7 @@ def test_the_person_load_button_counts_only_what_is_not_cached(client: Any) -> N
     assert client.credits_spent == 20 and explorer.load_button.description == "Load (0 credits, cached)"
 
 
+@pytest.mark.slow
 def test_the_person_explorer_greys_then_clears_on_another_id(client: Any) -> None:
     explorer = PersonExplorer(client, SCHABER)
     explorer.load()

@@ -96,6 +96,7 @@ LUXLOG = "DE-HRB-R2103-65834"  # full accounts, many years
 NO_REPORTS = "DE-HRA-T2408-42049"  # an e.K.: files no annual accounts
 
 
+@pytest.mark.slow
 def test_the_tab_says_the_cost_before_paying_then_shows_the_statements(client: Any, world: Any) -> None:
     explorer = CompanyExplorer(client, LUXLOG)
     assert explorer.financials.button.disabled and "Load a company first" in explorer.financials.head.value
@@ -129,6 +130,7 @@ def test_a_company_without_reports_is_never_fetched(client: Any, world: Any) -> 
     assert explorer.load_financials() is None and client.credits_spent == spent
 
 
+@pytest.mark.slow
 def test_loading_another_company_clears_the_tab(client: Any) -> None:
     explorer = CompanyExplorer(client, LUXLOG)
     explorer.load()

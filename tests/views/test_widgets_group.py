@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import ipywidgets as widgets
+import pytest
 
 from regkit.graph import RELATIONS, from_companies, interlocks, ultimate_parent
 from regkit.widgets import GroupExplorer
@@ -265,6 +266,7 @@ def test_the_estimate_covers_holdings_and_is_free_after_the_crawl(make_client: A
     assert "Holdings calls" in again.estimate.value
 
 
+@pytest.mark.slow
 def test_a_person_seed_crawls_their_companies(client: Any, world: Any) -> None:
     served = {
         cid for cid, c in world.companies.items() for r in c.get("representation") or () if r.get("id") == SCHABER

@@ -70,6 +70,7 @@ def test_the_cost_is_shown_before_anything_is_sent(client: Any) -> None:
     assert client.requests_sent == 0 and client.credits_spent == 0
 
 
+@pytest.mark.slow
 def test_a_search_shows_a_formatted_table_and_then_costs_nothing(client: Any, proceedings: Any) -> None:
     explorer = InsolvencyExplorer(client)
     explorer.statuses.value = ("opened", "preliminary")
@@ -168,6 +169,7 @@ def test_an_invalid_range_is_explained_and_search_disabled(client: Any) -> None:
     assert client.requests_sent == 0
 
 
+@pytest.mark.slow
 def test_clicking_a_row_shows_its_events(client: Any, world: Any) -> None:
     explorer = InsolvencyExplorer(client)
     explorer.query.value = "Ahrens"

@@ -22,11 +22,13 @@ import pytest
 from offeneregister_support import ROOT, import_command, run_import, sample_records, shifted, write_lines
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fs_support import fill, tmpfs  # noqa: E402
+from fs_support import fill, tmpfs
 
 from regkit.errors import ValidationError
 from regkit.local.world import read_world
 from regkit.local.world.offeneregister import import_offeneregister
+
+pytestmark = pytest.mark.slow
 
 
 def _line(record: dict[str, Any]) -> bytes:

@@ -64,6 +64,7 @@ def by_id() -> dict[str, dict[str, Any]]:
     return {expected_id(record): record for record in sample_records()}
 
 
+@pytest.mark.slow
 def test_every_line_of_the_sample_is_a_company(imported: Path, world, by_id) -> None:
     report = json.loads((imported / "import-report.json").read_text())
     lines = len(sample_lines())
@@ -205,6 +206,7 @@ def test_the_official_client_parses_imported_companies(imported: Path, tmp_path:
             assert company.name.name == world.companies[company_id]["name"]["name"]
 
 
+@pytest.mark.slow
 def test_the_same_file_gives_the_same_bytes(imported: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
     done = run_import(str(sample_path()), "--out", str(again))

@@ -57,6 +57,7 @@ def test_the_shipped_sample_is_the_one_the_tests_read() -> None:
     assert sample_file() == sample_path()
 
 
+@pytest.mark.slow
 def test_a_company_found_by_name_is_the_source_record(client: Any, source: dict[str, dict[str, Any]]) -> None:
     wanted = next(r for r in source.values() if r["name"].startswith("Tegometall Ladenbau"))
     found = client.search_companies("Tegometall Ladenbau").to_dataframe()

@@ -240,6 +240,7 @@ def test_different_companies_of_one_id_are_kept_apart_and_linked_by_their_new_id
         register.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [0, 2])
 def test_repeated_lines_lose_nothing(tmp_path, workers) -> None:
     """The collision recipe of the issue on the sample: its first 2,000 lines, then its first 1,000 again."""
@@ -254,6 +255,7 @@ def test_repeated_lines_lose_nothing(tmp_path, workers) -> None:
     assert read_world(imported.directory).companies == read_world(once.directory).companies
 
 
+@pytest.mark.slow
 def test_a_file_that_is_not_offeneregister_fails_and_leaves_nothing(tmp_path) -> None:
     text = tmp_path / "hostname"
     text.write_text("buildhost\n")
@@ -336,6 +338,7 @@ def test_the_newest_line_of_a_company_is_its_record(tmp_path) -> None:
         ]
 
 
+@pytest.mark.slow
 def test_a_chain_of_names_is_one_company_whatever_the_order(tmp_path) -> None:
     alpha = _record("Alpha GmbH", "8", "2016-01-01")
     beta = _record("Beta GmbH", "8", "2017-01-01")

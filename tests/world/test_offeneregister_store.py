@@ -28,6 +28,8 @@ from regkit.local.search.index_files import INDEX_FILES
 from regkit.local.world.offeneregister import import_offeneregister
 from regkit.local.world.world_store import RECORDS, SEARCH, StoreBuild, StoreError, build_store
 
+pytestmark = pytest.mark.slow
+
 _TABLES = (
     "company_columns",
     "company_labels",

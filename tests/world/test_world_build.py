@@ -12,6 +12,7 @@ from regkit.local.world import DEFAULT_SEED, DEFAULT_SIZE, build_world, default_
 from regkit.local.world.store import WORLD_FILES
 
 
+@pytest.mark.slow
 def test_default_seed_reproduces_the_bundled_world_byte_for_byte(tmp_path):
     bundled = default_data_dir()
     meta = json.loads((bundled / "world.json").read_text(encoding="utf-8"))
@@ -21,6 +22,7 @@ def test_default_seed_reproduces_the_bundled_world_byte_for_byte(tmp_path):
         assert (tmp_path / name).read_bytes() == (bundled / name).read_bytes(), f"{name} differs from data/{name}"
 
 
+@pytest.mark.slow
 def test_another_seed_gives_another_world_of_the_asked_size():
     first, second = build_world(300, seed=1), build_world(300, seed=2)
     assert len(first.companies) == len(second.companies) == 300
@@ -37,6 +39,7 @@ def test_round_trip_through_the_files(tmp_path):
     assert read_back.meta["groups"] == world.meta["groups"]
 
 
+@pytest.mark.slow
 def test_cli_builds_a_world(tmp_path):
     out = tmp_path / "small"
     result = subprocess.run(
@@ -66,6 +69,7 @@ def test_reading_a_directory_that_is_no_world_says_how_to_build_one(tmp_path):
         read_world(tmp_path)
 
 
+@pytest.mark.slow
 def test_a_world_elsewhere_builds_from_the_bundled_reference_lists(tmp_path, monkeypatch):
     # REGKIT_DATA_DIR at a built world (which has no reference/): building needs no --reference.
     elsewhere = write_world(build_world(60, seed=5), tmp_path / "elsewhere")

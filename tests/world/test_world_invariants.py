@@ -9,6 +9,8 @@ import pytest
 
 from regkit.schema.interface import DEM_PER_EUR
 
+pytestmark = pytest.mark.slow
+
 COMPANY_ID = re.compile(r"^DE-(HRB|HRA|PR|GnR|VR)-[A-Z][0-9]{4}-[0-9]+[A-Z]{0,2}$")
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 REGISTER_OF = {

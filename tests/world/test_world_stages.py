@@ -83,6 +83,7 @@ def _parts(world) -> dict[str, object]:
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("stage", sorted(DECIDES))
 def test_reseeding_one_stage_changes_only_what_it_decides(world, stage):
     members, also = DECIDES[stage]

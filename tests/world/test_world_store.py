@@ -34,6 +34,8 @@ from regkit.local.world.world_store import (
 )
 from regkit.schema.websites import website_host
 
+pytestmark = pytest.mark.slow
+
 DATA = default_data_dir()
 
 

@@ -50,6 +50,7 @@ def _tables(store: Path) -> dict[str, list[tuple[object, ...]]]:
     return tables
 
 
+@pytest.mark.slow
 def test_the_store_holds_each_companys_derived_members(imported: Path) -> None:
     rows = _rows(imported)
     world = StoredWorld(imported / "store")
@@ -63,11 +64,13 @@ def test_the_store_holds_each_companys_derived_members(imported: Path) -> None:
     assert json.loads((imported / "store" / "store.json").read_text())["counts"]["derived"] == len(rows)
 
 
+@pytest.mark.slow
 def test_the_import_and_a_build_from_the_files_write_the_same_marks(imported: Path, tmp_path: Path) -> None:
     again = build_store(imported, tmp_path / "again", processes=1)
     assert _tables(again) == _tables(imported / "store")
 
 
+@pytest.mark.slow
 def test_the_store_is_made_from_derived_jsonl_gz_too(imported: Path, tmp_path: Path) -> None:
     """The file is among the store's sources: changing it rebuilds the store, with the new marks."""
     names = [name for name, _, _ in source_stamps(imported)]
@@ -101,6 +104,7 @@ def test_a_world_without_the_file_keeps_its_digest(tmp_path: Path) -> None:
     assert len(open_world(data).derived) == 0
 
 
+@pytest.mark.slow
 def test_a_store_of_the_former_format_is_rebuilt_with_the_marks(imported: Path, tmp_path: Path, caplog) -> None:
     """A store built before the marks (format 4: no ``derived`` table) is never served: it is rebuilt."""
     world = tmp_path / "world"

@@ -28,6 +28,7 @@ def _same_files(first, second) -> None:
         assert (first / name).read_bytes() == (second / name).read_bytes(), f"{name} differs"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("size", "seed"), [(300, 1), (300, 2), (2000, 7), (2000, DEFAULT_SEED)])
 def test_streaming_writes_the_bytes_of_the_in_memory_build(tmp_path, size, seed):
     world = build_world(size, seed)
@@ -44,6 +45,7 @@ def test_streaming_writes_the_bytes_of_the_in_memory_build(tmp_path, size, seed)
     assert written.meta == world.meta
 
 
+@pytest.mark.slow
 def test_streaming_with_stage_seeds_writes_the_bytes_of_the_in_memory_build(tmp_path):
     stage_seeds = {"names": 3, "holdings": 9, "proceedings": 4, "transparency": 2}
     in_memory = write_world(build_world(600, 5, stage_seeds=stage_seeds), tmp_path / "in-memory")
@@ -52,6 +54,7 @@ def test_streaming_with_stage_seeds_writes_the_bytes_of_the_in_memory_build(tmp_
     assert json.loads((streamed / "world.json").read_text(encoding="utf-8"))["stage_seeds"] == stage_seeds
 
 
+@pytest.mark.slow
 def test_the_command_reproduces_the_bundled_world_byte_for_byte(tmp_path):
     # The command data/README.md gives, which builds straight to disk.
     command = ["world", "build", "--companies", str(DEFAULT_SIZE), "--seed", str(DEFAULT_SEED), "--out"]

@@ -5,7 +5,7 @@ A bulk lookup, a paged search, a crawl, a climb or a download sends many request
 
 * **Says the cost first.** ``run.announce(text)`` writes one line to the current ``sys.stderr`` before anything
   is paid (``regkit: get_companies: 400 companies to fetch (12 cached) → 4000 credits``), as tqdm shows progress
-  without any logging set up, and logs it on ``regkit.client.budget.spending`` (INFO). ``Client(quiet=True)`` or the
+  without any logging set up, and logs it on ``regkit.client.spending`` (INFO; the logger keeps the name it had before the module moved) ``Client(quiet=True)`` or the
   environment variable ``REGKIT_QUIET=1`` keeps the line out of stderr (the log record stays).
 * **Sends off the main thread.** A request a run makes on the main thread (a page of a paged search, a crawl's
   holdings) is sent by the run's worker thread while the main thread waits (:meth:`SpendingRun.off_main_thread`),

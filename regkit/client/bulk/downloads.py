@@ -72,7 +72,8 @@ from typing import TYPE_CHECKING, Any
 import requests
 
 from regkit.errors import ArgumentError, PermissionDeniedError, TransportError, ValidationError
-from regkit.schema.interface import COMPANY_ID_PATTERN, DOCUMENT_CATEGORIES, PRICES
+from regkit.schema.endpoints import by_operation
+from regkit.schema.interface import COMPANY_ID_PATTERN, DOCUMENT_CATEGORIES
 
 from ..budget.limit import Budget
 from ..document import DocumentRecord, RealtimeDocumentRecord, document_category, document_id
@@ -94,6 +95,9 @@ __all__ = [
     "Downloader",
     "check_directory",
 ]
+
+#: Credits of one document fetched from the register now (its row of the endpoint table).
+_REALTIME_PRICE = by_operation("get_realtime_document").credits()
 
 logger = logging.getLogger(__name__)
 
@@ -521,7 +525,7 @@ class DownloadEstimate:
         )
         return (
             f"{self.files} document{'' if self.files == 1 else 's'}: {self.kept} kept, {self.free} free, {self.paid} × "
-            f"{PRICES['document_realtime']} = {self.credits} credits{duplicate}{budget}"
+            f"{_REALTIME_PRICE} = {self.credits} credits{duplicate}{budget}"
         )
 
 
@@ -621,9 +625,7 @@ class Downloader:
             if not free:
                 paying.add(pair)
             duplicate = not free and record is None and item.category in LISTED_CATEGORIES and company is None
-            steps.append(
-                _Step(item, kept=kept, price=0 if free else PRICES["document_realtime"], may_duplicate=duplicate)
-            )
+            steps.append(_Step(item, kept=kept, price=0 if free else _REALTIME_PRICE, may_duplicate=duplicate))
         return steps
 
     @staticmethod
@@ -790,7 +792,7 @@ class Downloader:
                 code="url_expired",
                 method="GET",
                 path="/v1/documents/…",
-                suggestion=f"fetching it again costs {PRICES['document_realtime']} credits: "
+                suggestion=f"fetching it again costs {_REALTIME_PRICE} credits: "
                 f"client.download([({item.company_id!r}, {item.category!r})], directory)",
             )
         self._check(response, item)

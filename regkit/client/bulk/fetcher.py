@@ -226,7 +226,7 @@ class BulkFetcher:
         """
         found = lookup(endpoint, realtime)
         company_ids = [company_ids] if isinstance(company_ids, str) else validation.id_list(company_ids, "company_ids")
-        distinct, invalid = _split_valid(company_ids, CHECKS[found.identifier or "company_id"])
+        distinct, invalid = _split_valid(company_ids, CHECKS[found.identifier_check or "company_id"])
         if invalid and not distinct:  # nothing to estimate: a mistake, not an estimate of 0
             first = next(iter(invalid.values()))
             raise ValidationError(

@@ -37,14 +37,14 @@ class Page(Protocol):
     """What paging needs of a search page record."""
 
     @property
-    def total_results(self) -> int: ...  # noqa: D102
+    def total_results(self) -> int: ...
 
     @property
-    def has_next(self) -> bool: ...  # noqa: D102
+    def has_next(self) -> bool: ...
 
-    def __iter__(self) -> Iterator[dict[str, Any]]: ...  # noqa: D105
+    def __iter__(self) -> Iterator[dict[str, Any]]: ...
 
-    def __len__(self) -> int: ...  # noqa: D105
+    def __len__(self) -> int: ...
 
 
 def check_limit(limit: Any) -> int | None:

@@ -569,7 +569,7 @@ def _convert_legacy(source: Path, target: SQLiteCache, keys: list[str]) -> tuple
             response = legacy.get_response(key)
             request = response.request if response is not None else None
             found = _key_of(str(request.method), str(request.url), request.body, request.headers) if request else None
-        except Exception:  # noqa: BLE001 — a row of neither format: counted as lost by the caller
+        except Exception:  # a row of neither format: counted as lost by the caller
             response, found = None, None
         if response is None or found is None:
             left.append(key)

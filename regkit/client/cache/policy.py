@@ -228,7 +228,8 @@ def answers(endpoint: Endpoint | None, asked: str | None, data: Any) -> bool:
 
 
 def _names_company(row: Endpoint, asked: str, data: dict[str, Any]) -> bool:
-    return asked in record_company_ids(data)
+    former = {r.get("company_id") for r in data.get("registers") or [] if isinstance(r, dict)}
+    return asked in {data.get(row.answer_names or "id"), *former}
 
 
 def _names_company_id(row: Endpoint, asked: str, data: dict[str, Any]) -> bool:

@@ -248,7 +248,7 @@ class ResponseStore:
         except self._errors as exc:
             self.release_failed_write()
             return self._unstored(_reason(exc))
-        except Exception as exc:  # noqa: BLE001 — a paid answer is never lost to a storage fault
+        except Exception as exc:  # a paid answer is never lost to a storage fault
             self.release_failed_write()
             return self._unstored(f"{type(exc).__name__}: {exc}")
         if not stored:  # requests-cache rolled the write back without a word

@@ -292,7 +292,7 @@ class Caller:
         """Settle ``charged`` credits; never raises (they were charged): what could not be recorded is returned."""
         try:
             note = self.budget.settle(reservation, charged)
-        except Exception as exc:  # noqa: BLE001 — the answer is paid for; the budget's trouble is a note and a warning
+        except Exception as exc:  # the answer is paid for; the budget's trouble is a note and a warning
             note = f"budget not updated ({type(exc).__name__}: {exc}); {charged} credits"
             warnings.warn(f"{op.call} {op.target}: {note}", BudgetWarning, stacklevel=3)
         return note if isinstance(note, str) and note else None

@@ -203,7 +203,7 @@ class WorldWriter:
         self._insolvencies.close()
         try:
             self._shareholdings.close()
-        except Exception:  # noqa: BLE001 - the build's own error is the one to see
+        except Exception:  # the build's own error is the one to see
             pass
         for partial in self._partials:
             partial.unlink(missing_ok=True)
