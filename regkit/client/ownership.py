@@ -11,11 +11,8 @@ fraction in [0, 1]).  Nominal amounts of the ownership history are integer EUR c
 
 The analysis methods
 --------------------
-``owners.to_dataframe()``, ``ubos.to_dataframe()``, ``history.to_dataframe()`` and friends are plain methods of the records here: each imports its builder from :mod:`regkit.frames` when it is
-called and passes the record on.  These lazy imports are the client's only ones into the analysis layer, on
-purpose: ``import regkit.client`` stays free of pandas, and the analysis layer stays free to import the client
-(see the layer rules in CONTRIBUTING.md).  A method has the same name and arguments as its builder; the builders,
-their columns and dtypes are documented in :mod:`regkit.frames`.
+``owners.to_dataframe()``, ``ubos.to_dataframe()``, ``history.to_dataframe()`` and friends are plain methods of the records here, each importing its builder from :mod:`regkit.frames` when called (see
+:mod:`regkit.client.records`, "The analysis methods").
 """
 
 from __future__ import annotations

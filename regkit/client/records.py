@@ -7,6 +7,15 @@ attributes and items (``company.name``, ``company["name"]``) and knows how it wa
 with their resource (:mod:`regkit.client.company`, :mod:`regkit.client.ownership`, ...), each beside its
 operations, its HTML summary and its analysis methods.
 
+The analysis methods
+--------------------
+``company.history("names")``, ``proceeding.events()``, ``results.to_dataframe()`` and friends are plain methods of
+the records: each imports its builder from :mod:`regkit.frames` when it is called and passes the record on. These
+lazy imports are the client's only ones into the analysis layer, on purpose: ``import regkit.client`` stays free of
+pandas, and the analysis layer stays free to import the client (see the layer rules in CONTRIBUTING.md). A method
+has the same name and arguments as its builder; the builders, their columns and dtypes are documented in
+:mod:`regkit.frames`.
+
 The summaries
 -------------
 A record's ``_repr_html_`` is :func:`regkit.common.html.summary_html` of plain text: codes as labels

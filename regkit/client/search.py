@@ -11,11 +11,8 @@ is sent; the free text is sent as ``{"value": ...}``, the form the live service'
 
 The analysis methods
 --------------------
-``results.to_dataframe()`` and friends are plain methods of the records here: each imports its builder from :mod:`regkit.frames` when it is
-called and passes the record on.  These lazy imports are the client's only ones into the analysis layer, on
-purpose: ``import regkit.client`` stays free of pandas, and the analysis layer stays free to import the client
-(see the layer rules in CONTRIBUTING.md).  A method has the same name and arguments as its builder; the builders,
-their columns and dtypes are documented in :mod:`regkit.frames`.
+``results.to_dataframe()`` and friends are plain methods of the records here, each importing its builder from :mod:`regkit.frames` when called (see
+:mod:`regkit.client.records`, "The analysis methods").
 """
 
 from __future__ import annotations
