@@ -33,6 +33,7 @@ from typing import Any
 
 import pytest
 import requests
+from isolation_support import REGKIT_SETTINGS as WORKER_SETTINGS
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 SERVER_START_TIMEOUT = 60.0  # seconds until JupyterLab answers
@@ -42,15 +43,9 @@ VIEWPORT = {"width": 1400, "height": 1000}
 
 #: The regkit settings a kernel started by the test server must not inherit from the developer's shell
 #: (the same list as ``tests/conftest.py``; the module-scoped server starts before that fixture runs).
-REGKIT_SETTINGS = (
-    "REGKIT_API_KEY",
-    "REGKIT_BASE_URL",
-    "REGKIT_CACHE",
-    "REGKIT_CACHE_DIR",
-    "REGKIT_DATA_DIR",
-    "REGKIT_LOCAL_STATE",
-    "REGKIT_LOCAL_SECRET_KEY",
-)
+#: The shell's regkit settings JupyterLab must not inherit: all of the worker's (isolation_support) but its world
+#: stores, which the kernels share with the test process (REGKIT_WORLD_CACHE).
+REGKIT_SETTINGS = tuple(name for name in WORKER_SETTINGS if name != "REGKIT_WORLD_CACHE")
 
 UUID_PATTERN = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 """What a UUID looks like (no widget table shows one: a reader cannot use it)."""
