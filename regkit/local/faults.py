@@ -164,6 +164,9 @@ class Faults:
     plan : sequence of PlanRule or str
         A deterministic fault plan (rules or their text form, see :func:`parse_plan_rule`), applied before the
         random faults: the first rule that matches a request and has a step left decides it.
+    burst_retry_after : int
+        The ``Retry-After`` of a burst's 429s, in whole seconds (the interface always sends one; ``0`` asks for
+        no wait).
     """
 
     latency: float = 0.0
@@ -175,6 +178,7 @@ class Faults:
     burst_length: int = 3
     seed: int | None = 0
     plan: Sequence[PlanRule | str] = ()
+    burst_retry_after: int = 1
 
     def __post_init__(self) -> None:
         rules = tuple(rule if isinstance(rule, PlanRule) else parse_plan_rule(rule) for rule in self.plan)
@@ -184,6 +188,8 @@ class Faults:
             raise ValueError("fault rates must lie in [0, 1] and add up to at most 1")
         if self.latency < 0 or self.timeout < 0 or self.burst_length < 1:
             raise ValueError("latency and timeout must not be negative, burst_length at least 1")
+        if not isinstance(self.burst_retry_after, int) or self.burst_retry_after < 0:
+            raise ValueError(f"burst_retry_after must be a whole number of seconds >= 0, not {self.burst_retry_after!r}")
 
     @property
     def rules(self) -> tuple[PlanRule, ...]:
@@ -301,7 +307,9 @@ class FaultMiddleware:
             return [body]
         if kind == "burst":
             body = _error_body("rate_limited", "Injected rate limit burst (fault injection is on); retry later.")
-            start_response("429 TOO MANY REQUESTS", [*_headers(body), ("Retry-After", "1")])
+            start_response(
+                "429 TOO MANY REQUESTS", [*_headers(body), ("Retry-After", str(self.faults.burst_retry_after))]
+            )
             return [body]
         if kind == "truncate":
             body = _error_body("injected_truncation", "This body is cut short on purpose.")

@@ -57,6 +57,19 @@ def test_burst_of_429_with_retry_after(make_register):
     assert response.headers["Retry-After"] == "1"
 
 
+@pytest.mark.parametrize("seconds", [0, 4])
+def test_a_burst_says_the_retry_after_it_is_given(make_register, seconds):
+    register = make_register(faults=Faults(burst_rate=1.0, burst_retry_after=seconds))
+    response = session_for(register, "demo-paid").get(f"{register.base_url}/v1/credits")
+    assert error_of(response) == (429, "rate_limited") and response.headers["Retry-After"] == str(seconds)
+
+
+@pytest.mark.parametrize("bad", [-1, 0.5, None])
+def test_a_burst_s_retry_after_is_whole_seconds(bad):
+    with pytest.raises(ValueError, match="burst_retry_after must be a whole number of seconds"):
+        Faults(burst_retry_after=bad)
+
+
 def test_burst_is_consecutive(make_register):
     register = make_register(faults=Faults(burst_rate=0.05, burst_length=4, seed=3))
     seen = statuses(session_for(register, "demo-paid"), f"{register.base_url}/v1/credits", 200)

@@ -3,6 +3,8 @@
 The snapshot (``public_api_main.json``) was written by ``python tests/package/api_surface_support.py`` before the client
 was cut by resource; the move must change where code lives, never what a user imports or calls. The only names
 allowed to differ are the deprecation shims of a 0.1.0 that was never released (CHANGELOG: "Removed"), listed here.
+Since then names and members may be added, and a signature may gain parameters with defaults after its last one
+(every call that worked still works); nothing may be removed, renamed, reordered or lose its default.
 """
 
 from __future__ import annotations
@@ -59,16 +61,39 @@ def test_a_public_name_keeps_its_kind_signature_and_members(current, name):
     assert name in current, f"{name} is no longer exported"
     was, now = SNAPSHOT[name], current[name]
     assert now["kind"] == was["kind"]
-    assert now.get("signature") == was.get("signature")
+    assert _compatible(was.get("signature"), now.get("signature")), (was.get("signature"), now.get("signature"))
     missing = set(was.get("members", {})) - set(now.get("members", {}))
     assert not missing, f"{name} lost {sorted(missing)}"
     changed = {
         member: (was["members"][member], now["members"][member])
         for member in was.get("members", {})
-        if was["members"][member] != now["members"][member]
+        if not _compatible(was["members"][member], now["members"][member])
         and not _lost_only_deprecated(was["members"][member], now["members"][member])
     }
     assert not changed, f"{name}: {changed}"
+
+
+#: Parameters appended after a signature's last one, each with a default (``, name: 'annotation' = default``).
+_APPENDED_WITH_DEFAULTS = re.compile(r"(?:, \w+(?:: '[^']*')? = [^,]+)+")
+
+
+def _compatible(was: str | None, now: str | None) -> bool:
+    """``now`` is ``was``, or ``was`` with parameters that have defaults appended after its last one."""
+    if was == now or was is None or now is None:
+        return was == now
+    head, _, tail = was.rpartition(")")  # "(a, b = ()" and " -> None"
+    if not (now.startswith(head) and now.endswith(")" + tail)) or head.endswith("("):
+        return False
+    return _APPENDED_WITH_DEFAULTS.fullmatch(now[len(head) : len(now) - len(tail) - 1]) is not None
+
+
+def test_only_parameters_with_defaults_may_be_appended():
+    was = "(a: 'int', plan: 'tuple' = ()) -> None"
+    assert _compatible(was, "(a: 'int', plan: 'tuple' = (), more: 'int | None' = 1) -> None")
+    assert not _compatible(was, "(a: 'int', plan: 'tuple' = (), more: 'int') -> None")  # no default
+    assert not _compatible(was, "(a: 'int', more: 'int' = 1, plan: 'tuple' = ()) -> None")  # not at the end
+    assert not _compatible(was, "(a: 'int', plan: 'tuple' = ()) -> int")
+    assert not _compatible(was, "(a: 'int') -> None")
 
 
 def _lost_only_deprecated(was: str, now: str) -> bool:
