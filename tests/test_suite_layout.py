@@ -18,6 +18,8 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 TESTS = Path(__file__).resolve().parent
 
 
@@ -43,3 +45,35 @@ def test_module_names_are_unique_across_the_test_directories() -> None:
             where[path.stem].append(str(path.relative_to(TESTS)))
     clashes = {name: paths for name, paths in where.items() if len(paths) > 1}
     assert clashes == {}, f"these files would be one module in a pytest run (rename one): {clashes}"
+
+
+@pytest.mark.slow  # four collections in fresh interpreters, about 30 s
+def test_the_longest_files_are_collected_first_and_each_file_stays_whole() -> None:
+    """conftest.py orders the files by their expected time (``slow(seconds=N)``), so xdist starts the longest ones
+    first; every test is still collected, and a file's tests stay together in their own order."""
+    import subprocess
+    import sys
+
+    files = [
+        "tests/test_suite_layout.py",  # fast tests only
+        "tests/client/test_client_faults.py",  # slow(seconds=75) and slow(seconds=20)
+        "tests/local/test_local_shareholder_list_pdf.py",  # slow(seconds=180)
+    ]
+
+    def collected(*options: str) -> list[str]:
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", *options],
+            cwd=TESTS.parent,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return [line for line in run.stdout.splitlines() if "::" in line]
+
+    ids = collected(*files)
+    order = list(dict.fromkeys(test.split("::")[0] for test in ids))
+    assert order == files[::-1]
+    assert sorted(ids) == sorted(test for file in files for test in collected(file))
+    for file in files:  # contiguous, and in the file's own order
+        mine = [test for test in ids if test.startswith(file + "::")]
+        assert mine == collected(file)

@@ -29,9 +29,8 @@ from regkit.schema.endpoints import by_operation
 from regkit.schema.formatting import MISSING, count_text, credits_text
 from regkit.schema.labels import display_label
 
-from .arguments import validation
 from .cache.client_cache import ClientCache
-from .cache.policy import CachePolicy, record_company_ids
+from .cache.policy import CachePolicy
 from .cache.store import CHUNK
 from .records import (
     Record,
@@ -398,8 +397,6 @@ class CompanyLookups:
         stale = urls_stale(answer, self.policy.url_lifetime)
         if stale and refresh_sources:
             answer, stale = self.caller.call(replace(op, refresh=True)), False
-        if answer.source == "network":
-            self.alias(op, answer.data)
         data = answer.data
         if stale:
             data = {k: v for k, v in data.items() if k != "sources"}
@@ -418,21 +415,6 @@ class CompanyLookups:
                     if answer is not None:
                         found[cid] = self.record(op, answer)
         return found
-
-    def alias(self, op: Operation, data: Any) -> None:
-        """Make a fresh company answer serve every id it stands for (its current id and its former ids,
-        before a move to another court), so a lookup by either is free from now on."""
-        if not self.cache.enabled or op.realtime or op.asked is None:
-            return
-        asked = op.asked
-        others = []
-        for other in sorted(record_company_ids(data) - {asked}):
-            try:
-                checked = validation.validate_company_id(other)
-            except ValidationError:
-                continue
-            others.append(replace(op, path=by_operation("get_company").path_for(company_id=checked), asked=checked))
-        self.caller.alias(op, others)
 
 
 def derived_members(op: Operation, answer: Answer) -> frozenset[str]:

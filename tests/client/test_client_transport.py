@@ -173,6 +173,29 @@ def test_concurrent_identical_lookups_are_merged(make_local: Any, cid: str) -> N
     assert client.credits_spent == target.used() == 10 and client.credits_saved == 70
 
 
+def test_concurrent_identical_failures_are_merged_and_the_next_call_is_sent_again(make_local: Any) -> None:
+    target = make_local(faults=Faults(latency=0.2))
+    client = target.client(cache=False, retries=RETRIES)
+    errors: list = []
+
+    def lookup() -> None:
+        try:
+            client.get_company(MISSING)
+        except NotFoundError as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=lookup) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert target.counter.count() == 1 and len(errors) == 8  # one 404 sent, every caller told of it
+    assert sorted(client.ledger["source"]) == ["merged"] * 7 + ["network"] and client.ledger["error"].notna().all()
+    with pytest.raises(NotFoundError):  # the failed lead is over: the next call is sent, not merged into it
+        client.get_company(MISSING)
+    assert target.counter.count() == 2 and client.credits_spent == 0
+
+
 def test_budget_refuses_before_sending_but_serves_cache_hits(inprocess: Any, world: Any) -> None:
     cid, other = list(world.companies)[:2]
     client = inprocess.client(budget=15, retries=RETRIES)

@@ -52,6 +52,7 @@ __all__ = [
     "IGNORED_PARAMETERS",
     "scope_token",
     "keep_response",
+    "stored_under",
     "answers",
     "record_company_ids",
 ]
@@ -194,13 +195,37 @@ def keep_response(endpoint: Endpoint | None, asked: str | None, response: Any) -
     """Whether a fresh 200 answer may be stored in the cache: a complete JSON object that :func:`answers` the
     request. Anything else (a body cut off by the network, an HTML error page, a processing extract) is not written.
     """
+    return stored_under(endpoint, asked, response) is not None
+
+
+def stored_under(endpoint: Endpoint | None, asked: str | None, response: Any) -> tuple[str, ...] | None:
+    """Whether a fresh answer may be stored (:func:`keep_response`), and the other identifiers it answers too:
+    ``None`` when it may not be stored; else the identifiers besides ``asked`` whose requests of the same row it
+    answers, to be stored as aliases of it — a company's former ids (before a move to another court), so a lookup
+    by either is free from then on. The one question the client asks the policy about a fresh answer.
+
+    Examples
+    --------
+    >>> from requests_cache import CachedResponse
+    >>> from regkit.schema.endpoints import by_operation
+    >>> moved = b'{"id": "DE-HRB-B8534-82057", "registers": [{"company_id": "DE-HRB-F1103-1"}]}'
+    >>> response = CachedResponse(content=moved, status_code=200)
+    >>> stored_under(by_operation("get_company"), "DE-HRB-F1103-1", response)  # asked by its former id
+    ('DE-HRB-B8534-82057',)
+    >>> stored_under(by_operation("get_company"), "DE-HRB-B1234-5", response) is None  # not the company asked for
+    True
+    """
     if getattr(response, "status_code", None) != 200:
-        return False
+        return None
     try:
         data = parsed_json(response)
     except (ValueError, UnicodeDecodeError):
-        return False
-    return answers(endpoint, asked, data)
+        return None
+    if not answers(endpoint, asked, data):
+        return None
+    assert endpoint is not None and endpoint.stored_when is not None  # answers() is False without a rule
+    also = _ALSO_ANSWERS.get(endpoint.stored_when)
+    return also(data, asked or "") if also is not None else ()
 
 
 def answers(endpoint: Endpoint | None, asked: str | None, data: Any) -> bool:
@@ -261,6 +286,16 @@ _STORED_WHEN: Mapping[str, Callable[[Endpoint, str, dict[str, Any]], bool]] = Ma
         "names_document": _names_itself,
         "terminal_extract": lambda row, asked, data: data.get("status") in _TERMINAL_EXTRACT,
     }
+)
+
+
+def _former_company_ids(data: dict[str, Any], asked: str) -> tuple[str, ...]:
+    return tuple(sorted(i for i in record_company_ids(data) - {asked} if COMPANY_ID_PATTERN.fullmatch(i)))
+
+
+#: The other identifiers an answer stored by a ``stored_when`` rule answers too (rules not named: none).
+_ALSO_ANSWERS: Mapping[str, Callable[[dict[str, Any], str], tuple[str, ...]]] = MappingProxyType(
+    {"names_company": _former_company_ids}
 )
 """The check of each rule of :data:`regkit.schema.endpoints.STORED_WHEN` (a test checks both name the same)."""
 

@@ -29,7 +29,7 @@ import sqlite3
 import sys
 import threading
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -235,10 +235,11 @@ class ResponseStore:
             raise self._read_error(exc) from None
 
     # -- writing -------------------------------------------------------------------------------------
-    def put(self, key: str, response: Any, expires: datetime | None) -> str | None:
-        """Store a fresh answer under ``key`` until ``expires``; ``None`` when it is stored, else why not (counted in
-        :attr:`unstored`; :meth:`warn` says it, once per reason, after the caller has recorded the call).  Never
-        raises: the answer was paid for."""
+    def put(self, key: str, response: Any, expires: datetime | None, aliases: Sequence[str] = ()) -> str | None:
+        """Store a fresh answer under ``key`` until ``expires``, and make each of ``aliases`` serve it too (the keys
+        of a company's former ids); ``None`` when it is stored, else why not (counted in :attr:`unstored`;
+        :meth:`warn` says it, once per reason, after the caller has recorded the call).  Never raises: the answer
+        was paid for."""
         if self.backend is None:
             return None
         try:
@@ -253,15 +254,10 @@ class ResponseStore:
             return self._unstored(f"{type(exc).__name__}: {exc}")
         if not stored:  # requests-cache rolled the write back without a word
             return self._unstored("the write did not persist (a full disk, or a file that cannot be written)")
-        return None
-
-    def alias(self, alias: str, key: str) -> str | None:
-        """Make ``alias`` serve the answer stored under ``key``; ``None`` when done, else why not (warned)."""
-        if self.backend is None:
-            return None
-        try:
+        try:  # the answer is stored: an alias that cannot be written is warned of, the answer not counted as lost
             with self._lock:
-                self.backend.redirects[alias] = key
+                for alias in aliases:
+                    self.backend.redirects[alias] = key
         except self._errors as exc:
             self.release_failed_write()
             return self._unstored(_reason(exc), count=False)

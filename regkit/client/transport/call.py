@@ -5,7 +5,7 @@ into an :class:`Answer` or one of the errors of :mod:`regkit.errors`, and writes
 ledger row for it.  The cache is the client's :class:`~regkit.client.cache.store.ResponseStore`: a hit is
 one read of it; a miss is sent (after the shared pace, :mod:`.pacing`) and, when its answer may be kept
 (its row of the endpoint table: :meth:`~regkit.client.cache.policy.CachePolicy.lifetime_of`,
-:func:`~regkit.client.cache.policy.keep_response`), written.
+:func:`~regkit.client.cache.policy.stored_under`), written — with the aliases of the other ids it answers.
 
 **A credit the register charged is in the ledger, always.**  Whatever fails after an answer arrived — the
 cache cannot store it, the team budget cannot record it — the answer is returned, its ledger row is written
@@ -34,7 +34,7 @@ from ..budget.limit import Budget, Reservation
 from ..budget.spending import check_not_stopped, current, pause
 from ..cache.json_body import parsed_json
 from ..cache.keys import CacheKeys
-from ..cache.policy import answers, keep_response
+from ..cache.policy import answers, stored_under
 from .attempts import Attempts
 from .inflight import InFlight
 from .operation import Answer, Attempted, Operation
@@ -96,14 +96,22 @@ class Caller:
         hit = None if op.refresh or self.cache.offline else self._lookup(op)
         if isinstance(hit, Answer):
             return self._hit(op, hit)
-        answer, merged = self.inflight.run(
-            op.key(),
-            lambda: self._call(op, first_read=hit),
-            on_merged_error=lambda exc: self._record(op, None, source="merged", attempts=0, error=exc),
-        )
-        if merged:
+        key = op.key()
+        leader = self.inflight.claim(key)
+        if leader is not None:  # an identical call is running: its answer is this one's too, for nothing
+            try:
+                answer = leader.result()
+            except BaseException as exc:
+                self._record(op, None, source="merged", attempts=0, error=exc)
+                raise
             self._record(op, answer.status, source="merged", saved=op.price, attempts=0)
             return replace(answer, source="merged", credits=0)
+        try:
+            answer = self._call(op, first_read=hit)
+        except BaseException as exc:
+            self.inflight.settle(key, error=exc)
+            raise
+        self.inflight.settle(key, answer)
         return answer
 
     # -- one call ----------------------------------------------------------------------------
@@ -161,7 +169,7 @@ class Caller:
             data = parsed_json(response)
         except (ValueError, UnicodeDecodeError):
             return None
-        # An answer stored under the key asked by was checked when it was written (keep_response); one found under
+        # An answer stored under the key asked by was checked when it was written (stored_under); one found under
         # another request's URL (a former id's alias, or a misplaced row) must answer this one.
         if response.url != self.base_url + op.target and not answers(op.endpoint, op.asked, data):
             return None  # a damaged or misplaced row: asked again (and stored anew)
@@ -216,19 +224,6 @@ class Caller:
         for op in ops:
             hit = self._lookup(op) if op.idempotent and not op.refresh else None
             yield self._hit(op, hit) if isinstance(hit, Answer) else None
-
-    def alias(self, op: Operation, others: Sequence[Operation]) -> None:
-        """Make ``op``'s stored answer serve each of ``others`` too (a company's former ids)."""
-        if not self.cache.enabled:
-            return
-        key = self.keys.key(op)
-        try:
-            if not self.cache.store.contains(key):
-                return  # not stored (the answer was refused, or the write failed)
-        except CacheError:
-            return
-        for other in others:
-            self.cache.store.alias(self.keys.key(other), key)
 
     def _hit(self, op: Operation, answer: Answer) -> Answer:
         logger.debug("%s %s answered from the cache", op.method, op.target)
@@ -313,17 +308,21 @@ class Caller:
             uncertain=tally.uncertain,
             note=_joined(note, unstored),
         )
-        self.cache.store.warn(unstored)  # after the row: a warning turned into an error must not lose it
+        if unstored is not None:
+            self.cache.store.warn(unstored)  # after the row: a warning turned into an error must not lose it
         headers = getattr(attempted.response, "headers", None)
         derived = headers.get(DERIVED_HEADER) if headers is not None else None
         return Answer(attempted.data, attempted.status, "network", datetime.now(timezone.utc), tally.charged, derived)
 
     def _store(self, op: Operation, response: Any) -> str | None:
-        """Keep a fresh answer in the cache when the policy says so; what went wrong, or ``None``."""
+        """Keep a fresh answer in the cache when the policy says so, and make it serve the other ids it answers (a
+        company's former ids: a lookup by either is free from now on); what went wrong, or ``None``."""
         lifetime = self._lifetime(op) if self.cache.enabled else None
-        if lifetime is None or response is None or not keep_response(op.endpoint, op.asked, response):
+        others = stored_under(op.endpoint, op.asked, response) if lifetime is not None else None
+        if lifetime is None or others is None:
             return None
-        return self.cache.store.put(self.keys.key(op), response, datetime.now(timezone.utc) + lifetime)
+        aliases = [self.keys.key(op.asking(other)) for other in others] if not op.realtime else []
+        return self.cache.store.put(self.keys.key(op), response, datetime.now(timezone.utc) + lifetime, aliases)
 
     def _retry_or_raise(self, op: Operation, attempted: Attempted, tally: Attempts, note: str | None) -> None:
         """Wait before the next attempt, or record the call as failed and raise its error."""

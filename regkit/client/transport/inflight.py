@@ -2,18 +2,20 @@
 
 requests-cache does not merge concurrent misses for the same key, so without this a bulk crawl
 with duplicate ids (or two threads asking for the same company) would pay twice.
+
+The first caller of a key *claims* it and leads: it makes the call and *settles* the key with its answer or its
+error. Every caller of the same key meanwhile gets the leader's future and waits on it. Nothing here calls back
+into the caller.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from concurrent.futures import Future
-from typing import TypeVar
+from typing import Any
 
 __all__ = ["InFlight"]
-
-T = TypeVar("T")
 
 
 class InFlight:
@@ -23,41 +25,23 @@ class InFlight:
         self._lock = threading.Lock()
         self._running: dict[Hashable, Future] = {}
 
-    def run(
-        self,
-        key: Hashable,
-        fn: Callable[[], T],
-        on_merged_error: Callable[[BaseException], None] | None = None,
-    ) -> tuple[T, bool]:
-        """Run ``fn`` unless an identical call is running; return ``(result, merged)``.
-
-        ``merged`` is ``True`` when the result came from another caller's run.  When that run
-        failed, its exception is raised here too, after ``on_merged_error(exc)``.
-        """
+    def claim(self, key: Hashable) -> Future | None:
+        """``None`` when this caller leads for ``key`` (it must :meth:`settle` it, also when it fails); else the
+        leader's future, whose ``result()`` is the leader's answer (or raises its error)."""
         with self._lock:
-            future = self._running.get(key)
-            leader = future is None
-            if leader:
-                future = self._running[key] = Future()
-        assert future is not None
-        if not leader:
-            try:
-                return future.result(), True
-            except BaseException as exc:
-                if on_merged_error is not None:
-                    on_merged_error(exc)
-                raise
-        try:
-            result = fn()
-        except BaseException as exc:
-            future.set_exception(exc)
-            raise
+            running = self._running.get(key)
+            if running is None:
+                self._running[key] = Future()
+            return running
+
+    def settle(self, key: Hashable, answer: Any = None, error: BaseException | None = None) -> None:
+        """End the lead of ``key``: its waiting callers get ``answer``, or ``error`` raised."""
+        with self._lock:
+            future = self._running.pop(key)
+        if error is not None:
+            future.set_exception(error)
         else:
-            future.set_result(result)
-            return result, False
-        finally:
-            with self._lock:
-                del self._running[key]
+            future.set_result(answer)
 
     def __len__(self) -> int:
         with self._lock:

@@ -81,6 +81,12 @@ class Operation:
         """Path with query, as the ledger and errors show it."""
         return f"{self.path}?{urlencode(self.params)}" if self.params else self.path
 
+    def asking(self, identifier: str) -> Operation:
+        """The same operation for another ``identifier`` (a path parameter of its row: a company's former id)."""
+        assert self.endpoint is not None and self.endpoint.identifier is not None
+        path = self.endpoint.path_for(**{self.endpoint.identifier: identifier})
+        return replace(self, path=path, asked=identifier)
+
     def key(self) -> tuple[Any, ...]:
         """Identity for merging concurrent identical calls."""
         body = json.dumps(self.body, sort_keys=True) if self.body is not None else ""
