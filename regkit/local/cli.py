@@ -89,6 +89,13 @@ def _add_serve(subparsers: argparse._SubParsersAction) -> None:
     )
     serve.add_argument("--truncate-rate", type=float, default=0.0, help="share of 200s with a truncated body")
     serve.add_argument("--burst-rate", type=float, default=0.0, help="chance a request starts a burst of 429s")
+    serve.add_argument(
+        "--burst-retry-after",
+        type=int,
+        default=1,
+        metavar="SECONDS",
+        help="the Retry-After of a burst's 429s, in whole seconds (default 1; 0 asks for no wait)",
+    )
     serve.add_argument("--fault-seed", type=int, default=0, help="seed of the fault sequence")
     serve.add_argument(
         "--fault-plan",
@@ -256,6 +263,7 @@ def _settings(args: argparse.Namespace) -> tuple[Faults, Config]:
             timeout=args.timeout,
             truncate_rate=args.truncate_rate,
             burst_rate=args.burst_rate,
+            burst_retry_after=args.burst_retry_after,
             seed=args.fault_seed,
             plan=tuple(args.fault_plan),
         )
@@ -270,7 +278,8 @@ def _settings(args: argparse.Namespace) -> tuple[Faults, Config]:
             total_work=args.total_work or None,
         )
     except ValueError as error:
-        raise ServeError(str(error).replace("public_url", "--public-url"), 2) from None
+        message = str(error).replace("public_url", "--public-url").replace("burst_retry_after", "--burst-retry-after")
+        raise ServeError(message, 2) from None
     return faults, config
 
 

@@ -61,3 +61,11 @@ def test_regkit_serve_drops_a_timed_out_request(regkit_serve):
     assert set(seen) == {200, "dropped"} and dropped_then_served(seen), seen
     dropped = [line for line in served.log_file.read_text().splitlines() if '"GET /v1/credits" - -' in line]
     assert len(dropped) == seen.count("dropped") and all("fault=timeout" in line for line in dropped)
+
+
+@pytest.mark.slow
+@pytest.mark.serve
+def test_regkit_serve_says_the_retry_after_of_its_bursts(regkit_serve):
+    served = regkit_serve("--burst-rate", "1", "--burst-retry-after", "7")
+    answer = requests.get(f"{served.url}/v1/credits", headers={"Authorization": "Bearer demo-paid"}, timeout=10)
+    assert answer.status_code == 429 and answer.headers["Retry-After"] == "7"

@@ -170,6 +170,13 @@ def test_serve_reports_an_invalid_port_in_one_line(tmp_path, port):
 
 
 @pytest.mark.slow
+def test_serve_reports_a_negative_burst_retry_after_in_one_line(tmp_path):
+    result = _serve(tmp_path, "--burst-rate", "0.1", "--burst-retry-after", "-1")
+    assert result.returncode == 2
+    assert "--burst-retry-after must be a whole number of seconds >= 0, not -1" in _one_line_error(result)
+
+
+@pytest.mark.slow
 def test_serve_reports_a_port_in_use_in_one_line(tmp_path):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
