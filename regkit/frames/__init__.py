@@ -31,6 +31,8 @@ person_key              who a representative is: the key ``representatives`` and
 parse_amount/_date      published text → exact amounts and dates (event details), never raising
 ownership_history       owners on every filed shareholder list; ``ubos`` the beneficial owners (``share``)
 shareholder_list        the table of a shareholder list PDF read back, one row per share
+changes                 what changed between two answers, one row per typed change; ``changes_table``
+                        the frame of changes already made (a webhook event's)
 ======================  ===============================================================================
 
 Names are imported on first use: ``import regkit.frames`` alone loads neither pandas nor the builders.
@@ -89,6 +91,9 @@ _EXPORTS = {
     "ubos": "ownership_histories",
     "statements": "financial_statements",
     "statement_reports": "financial_statements",
+    # issue 43: what changed
+    "changes": "change_tables",
+    "changes_table": "change_tables",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(

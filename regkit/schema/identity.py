@@ -1,9 +1,10 @@
 """Who a representative is: one key per person, the same in ``representatives()`` and in the group graph.
 
 The register gives a representative an id only sometimes. :func:`person_key` is the one rule that
-:func:`regkit.frames.representatives` (its ``id`` column) and :func:`regkit.graph.from_companies` (its node
-ids) both use, so the two join. It needs nothing but the standard library (the graph imports it without
-pandas).
+:func:`regkit.frames.representatives` (its ``id`` column), :func:`regkit.graph.from_companies` (its node ids) and
+:func:`regkit.schema.changes.diff_answers` (who joined or left between two answers, in the client's diffs and the
+local register's events alike) all use, so they join. It lives here, below every layer, and needs nothing but the
+standard library (the graph imports it without pandas); :mod:`regkit.frames.identity` re-exports it.
 
 The rule
 --------
@@ -42,8 +43,9 @@ from collections.abc import Mapping
 from typing import Any, TypeGuard
 
 from regkit.errors import ArgumentError
-from regkit.schema.interface import COMPANY_ID_PATTERN
-from regkit.schema.person_names import name_key, normalise
+
+from .interface import COMPANY_ID_PATTERN
+from .person_names import name_key, normalise
 
 __all__ = ["is_company_id", "legal_key", "name_key", "normalise", "person_key"]
 

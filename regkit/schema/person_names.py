@@ -2,7 +2,7 @@
 
 :func:`normalise` (case, umlauts, diacritics, punctuation, white space) and :func:`name_key` (a natural
 person's name, titles removed, words sorted) are the name part of the identity rule that
-:mod:`regkit.frames.identity` documents and the frames and the graph use. They live here, below every layer,
+:mod:`regkit.schema.identity` documents and the frames and the graph use. They live here, below every layer,
 so that the local register's importer of real register data (``regkit world import offeneregister``) keys its
 persons by the very same rule (the register may import nothing above ``regkit.schema``).
 """
