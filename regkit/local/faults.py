@@ -188,8 +188,11 @@ class Faults:
             raise ValueError("fault rates must lie in [0, 1] and add up to at most 1")
         if self.latency < 0 or self.timeout < 0 or self.burst_length < 1:
             raise ValueError("latency and timeout must not be negative, burst_length at least 1")
-        if not isinstance(self.burst_retry_after, int) or self.burst_retry_after < 0:
-            raise ValueError(f"burst_retry_after must be a whole number of seconds >= 0, not {self.burst_retry_after!r}")
+        retry_after = self.burst_retry_after
+        if isinstance(retry_after, bool) or not isinstance(retry_after, int) or retry_after < 0:
+            raise ValueError(
+                f"burst_retry_after must be a whole number of seconds >= 0, not {self.burst_retry_after!r}"
+            )
 
     @property
     def rules(self) -> tuple[PlanRule, ...]:

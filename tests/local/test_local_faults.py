@@ -64,7 +64,7 @@ def test_a_burst_says_the_retry_after_it_is_given(make_register, seconds):
     assert error_of(response) == (429, "rate_limited") and response.headers["Retry-After"] == str(seconds)
 
 
-@pytest.mark.parametrize("bad", [-1, 0.5, None])
+@pytest.mark.parametrize("bad", [-1, 0.5, None, True, "1"])
 def test_a_burst_s_retry_after_is_whole_seconds(bad):
     with pytest.raises(ValueError, match="burst_retry_after must be a whole number of seconds"):
         Faults(burst_retry_after=bad)
