@@ -39,6 +39,7 @@ from .bulk.downloads import Downloader, DownloadEstimate, Downloads
 from .bulk.fetcher import BulkFetcher, CostEstimate, WorkerPool
 from .cache.client_cache import ClientCache, open_backend
 from .cache.policy import CachePolicy, scope_token
+from .changes import cached_changes
 from .company import CompanyBatch, CompanyLookups, CompanyRecord
 from .contact import ContactRecord
 from .document import DocumentRecord, RealtimeDocumentRecord, document_op, realtime_document_op
@@ -1550,6 +1551,55 @@ class Client:
         if unit not in ("EUR", "cents"):
             raise ValidationError(f"unit must be 'EUR' or 'cents', not {unit!r}", suggestion="nothing was sent")
         return self.get_financials(company_id).statements(unit)
+
+    def changes(self, entity_id: str, categories: Sequence[str] | None = None) -> pd.DataFrame:
+        """What changed in the cached answers about one entity: its stored versions compared (0 credits, nothing
+        is sent).
+
+        When a cached answer is refreshed (``refresh=True``, or after its lifetime) and the fresh one differs, the
+        one it replaces is kept as a version — at most ``CachePolicy.versions`` per request (10 by default), in
+        the cache itself (SQLite or a team's Redis). This compares, for every cached lookup of ``entity_id`` that
+        has changes, each version with the next and the newest with the answer stored now.
+
+        Parameters
+        ----------
+        entity_id : str
+            A company id (its record, financials, owners, beneficial owners, ownership history and holdings), or
+            the UUID of a person (the person and their holdings) or of an insolvency proceeding.
+        categories : sequence of str, optional
+            Only changes of these categories (a monitor's preferences: ``basic``, ``representation``,
+            ``financials``, ``documents``, ``ownership``, ``holdings``, ``insolvencies``,
+            ``management_positions``); all by default.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per change, oldest comparison first:
+
+            ==============  ===================  ===============================================================
+            entity_id       str                  the id asked for
+            operation       str                  the lookup that changed (``get_company``, ``get_owners``, ...)
+            fetched_before  datetime64[us, UTC]  when the older answer was fetched
+            fetched_after   datetime64[us, UTC]  when the newer one was
+            ==============  ===================  ===============================================================
+
+            then the columns of :func:`regkit.frames.changes_table` (``category``, ``kind``, ``date``,
+            ``field``, ``before``, ``after``, ``detail``). No rows when the cache holds no two different answers.
+
+        Raises
+        ------
+        ValidationError
+            ``entity_id`` is neither a company id nor a UUID, or a category is unknown.
+
+        Examples
+        --------
+        >>> client = Client(cache="memory", ledger_file=None, quiet=True)  # the bundled register
+        >>> company = client.search_companies("GmbH", per_page=1).results[0]["company_id"]
+        >>> _ = client.get_company(company)
+        >>> client.changes(company).empty  # one answer only: nothing to compare yet
+        True
+        """
+        return cached_changes(self._caller, self.cache, entity_id, categories)
 
     def export_parquet(self, directory: str | os.PathLike[str], overwrite: bool = False) -> dict[str, Any]:
         """Write everything this client's cache holds as Parquet tables with the frames' dtypes (free).

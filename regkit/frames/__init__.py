@@ -76,7 +76,7 @@ _EXPORTS = {
     "parse_amount": "published",
     "parse_date": "published_dates",
     "person_card_html": "person_card",
-    "person_key": "identity",
+    "person_key": "identity",  # defined in regkit.schema.identity, below every layer
     "person_search_results": "people",
     "persons": "people",
     "proceedings": "insolvency",
@@ -97,5 +97,7 @@ _EXPORTS = {
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(
-    __name__, {n: f"regkit.frames.{home}" for n, home in _EXPORTS.items()}, wrap=_explain_arguments
+    __name__,
+    {n: f"regkit.frames.{home}" for n, home in _EXPORTS.items()},
+    wrap=_explain_arguments,
 )

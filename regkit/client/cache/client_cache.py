@@ -478,6 +478,7 @@ class ClientCache:
         try:
             if older_than is None:
                 backend.clear()
+                self.store.versions.clear()
             else:
                 backend.delete(older_than=older_than)
         except (sqlite3.Error, OSError) as exc:

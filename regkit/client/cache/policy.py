@@ -87,6 +87,10 @@ class CachePolicy:
         value is cut to that, so a dead URL is never served from the cache.
     financials : timedelta
         Lifetime of a company's financial statements (their report URLs are treated as ``url_lifetime`` says).
+    versions : int
+        How many older answers of one request are kept when it is refreshed and its answer changed (the newest;
+        ``0`` keeps none): what :meth:`~regkit.client.Client.changes` compares, at 0 credits
+        (:mod:`regkit.client.cache.versions`).
     """
 
     company: timedelta = timedelta(days=30)
@@ -99,9 +103,17 @@ class CachePolicy:
     autocomplete: timedelta = timedelta(hours=1)
     document: timedelta = timedelta(seconds=DOCUMENT_URL_VALIDITY_SECONDS) - _URL_MARGIN
     financials: timedelta = timedelta(days=30)
+    versions: int = 10
 
     def __post_init__(self) -> None:
+        if isinstance(self.versions, bool) or not isinstance(self.versions, int) or self.versions < 0:
+            raise ValidationError(
+                f"CachePolicy(versions=...) must be a whole number >= 0, not {self.versions!r:.60}",
+                suggestion="e.g. CachePolicy(versions=20) keeps a request's 20 newest older answers; 0 keeps none",
+            )
         for item in fields(self):
+            if item.name == "versions":
+                continue
             value = getattr(self, item.name)
             if not isinstance(value, timedelta):
                 raise ArgumentError(

@@ -38,6 +38,8 @@ from requests_cache import BaseCache, CachedResponse, SQLiteCache
 
 from regkit.errors import CacheError, CacheUnavailableError, CacheWriteWarning
 
+from .versions import VersionStore
+
 __all__ = ["ResponseStore", "StoredAnswer", "CHUNK"]
 
 logger = logging.getLogger(__name__)
@@ -139,6 +141,7 @@ class ResponseStore:
         self._lock: Any = threading.RLock() if serial else contextlib.nullcontext()
         self._errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, *_redis_errors())
         self._down: tuple[type[BaseException], ...] = _redis_errors()
+        self._versions: VersionStore | None = None
 
     @property
     def enabled(self) -> bool:
@@ -235,13 +238,26 @@ class ResponseStore:
             raise self._read_error(exc) from None
 
     # -- writing -------------------------------------------------------------------------------------
-    def put(self, key: str, response: Any, expires: datetime | None, aliases: Sequence[str] = ()) -> str | None:
+    def put(
+        self, key: str, response: Any, expires: datetime | None, aliases: Sequence[str] = (), versions: int = 0
+    ) -> str | None:
         """Store a fresh answer under ``key`` until ``expires``, and make each of ``aliases`` serve it too (the keys
         of a company's former ids); ``None`` when it is stored, else why not (counted in :attr:`unstored`;
         :meth:`warn` says it, once per reason, after the caller has recorded the call).  Never raises: the answer
-        was paid for."""
+        was paid for.
+
+        With ``versions`` > 0 the answer it replaces, when its body differs, is kept as the newest of at most that
+        many versions of ``key`` (:mod:`regkit.client.cache.versions`); a version that cannot be written is warned
+        of like an answer, the fresh answer still stored."""
         if self.backend is None:
             return None
+        older = None
+        if versions > 0:
+            try:  # the answer this one replaces, to keep as a version; one that cannot be read is simply replaced
+                with self._lock:
+                    older = self.backend.get_response(key)
+            except Exception:  # a damaged row must not keep the paid answer from being stored
+                older = None
         try:
             with self._lock:
                 self.backend.save_response(response, cache_key=key, expires=expires)
@@ -254,14 +270,25 @@ class ResponseStore:
             return self._unstored(f"{type(exc).__name__}: {exc}")
         if not stored:  # requests-cache rolled the write back without a word
             return self._unstored("the write did not persist (a full disk, or a file that cannot be written)")
-        try:  # the answer is stored: an alias that cannot be written is warned of, the answer not counted as lost
+        try:  # the answer is stored: an alias or version that cannot be written is warned of, the answer not lost
             with self._lock:
                 for alias in aliases:
                     self.backend.redirects[alias] = key
+                if older is not None and older.status_code == 200 and older.content != response.content:
+                    url = str(getattr(older.request, "url", None) or older.url or "")
+                    self.versions.keep(key, url, older.created_at, bytes(older.content or b""), versions)
         except self._errors as exc:
             self.release_failed_write()
             return self._unstored(_reason(exc), count=False)
         return None
+
+    @property
+    def versions(self) -> VersionStore:
+        """The versions of this cache's requests (:mod:`regkit.client.cache.versions`)."""
+        if self._versions is None:
+            assert self.backend is not None
+            self._versions = VersionStore(self.backend)
+        return self._versions
 
     def count_unstored(self) -> None:
         """Count a paid answer that was not offered to the storage (it did not answer when it was read)."""

@@ -322,7 +322,9 @@ class Caller:
         if lifetime is None or others is None:
             return None
         aliases = [self.keys.key(op.asking(other)) for other in others] if not op.realtime else []
-        return self.cache.store.put(self.keys.key(op), response, datetime.now(timezone.utc) + lifetime, aliases)
+        expires = datetime.now(timezone.utc) + lifetime
+        versions = self.cache.policy.versions
+        return self.cache.store.put(self.keys.key(op), response, expires, aliases, versions)
 
     def _retry_or_raise(self, op: Operation, attempted: Attempted, tally: Attempts, note: str | None) -> None:
         """Wait before the next attempt, or record the call as failed and raise its error."""
