@@ -4,7 +4,12 @@ A room is a module of ``regkit.client``; entering it is a call from another modu
 the sequence of rooms, and per room how often it was entered, for a lookup the cache does not hold (sent to the
 bundled local register in-process) and for the same lookup again (answered from the cache). Re-entering a room is
 what the house's second step (issue 42) set out to remove: a call's cache lifetime and "may this answer be stored"
-were worked out again from its URL (``transport/call.py`` entered 8 times, ``policy.py`` 4–5).
+were worked out again from its URL (``transport/call.py`` entered 8 times, ``policy.py`` 4–5). Since then the caller
+(``transport.call``) and the cache policy (``cache.policy``) are entered once on a hit and once on a miss; the rooms
+entered more than once are entered for different steps — ``transport.operation`` is the operation itself (each of
+its properties read is an entry), ``cache.store`` is read, then written (a miss reads twice: once before and once
+as the one call in flight, so a call that just stored the answer is not paid again), ``transport.inflight`` claims
+and settles the call, and ``arguments.validation`` checks each argument.
 
 Run: ``python benchmarks/walk_get_company.py``.
 """
