@@ -36,6 +36,7 @@ from regkit.errors import (
 )
 
 from ..budget.spending import QUIET_VARIABLE, quiet_from_environment
+from .webhook import add_webhook_commands
 
 __all__ = ["add_commands", "main", "parse_age", "parse_filters", "spending_line"]
 
@@ -601,8 +602,8 @@ def _cache_action(handle: Any, args: argparse.Namespace) -> int:
 
 
 def add_commands(subparsers: Any) -> None:
-    """Register ``company``, ``insolvencies``, ``search``, ``owners``, ``holdings``, ``person``, ``credits`` and
-    ``cache`` on ``subparsers``.
+    """Register ``company``, ``insolvencies``, ``search``, ``owners``, ``holdings``, ``person``, ``credits``,
+    ``webhook`` and ``cache`` on ``subparsers``.
 
     The client reads ``REGKIT_API_KEY``, ``REGKIT_BASE_URL``, ``REGKIT_CACHE`` and ``REGKIT_CACHE_DIR``.
     """
@@ -686,6 +687,8 @@ def add_commands(subparsers: Any) -> None:
 
     p = subparsers.add_parser("credits", help="show the account's credits (free)")
     p.set_defaults(handler=credits)
+
+    add_webhook_commands(subparsers)
 
     p = subparsers.add_parser("cache", help="show, clear, check or repair the client's cache")
     p.add_argument(
