@@ -27,7 +27,7 @@ from .transport.call import Caller
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["CHANGES_COLUMNS", "cached_changes"]
+__all__ = ["CHANGES_COLUMNS", "cached_changes", "mark_stale"]
 
 #: The columns :func:`cached_changes` adds before those of :func:`regkit.frames.changes_table`.
 CHANGES_COLUMNS = ("entity_id", "operation", "fetched_before", "fetched_after")
@@ -98,6 +98,23 @@ def cached_changes(
         else:
             frame.insert(position, column, pd.array(values, dtype=frame["field"].dtype))
     return frame
+
+
+def mark_stale(caller: Caller, cache: ClientCache, entity_id: Any) -> int:
+    """Expire now every cached answer of the lookups of ``entity_id`` that have changes, so the next lookup of
+    each fetches it again (and keeps the one it replaces as a version); return how many were stored and fresh.
+
+    See :meth:`regkit.client.Client.mark_stale`.
+    """
+    if not isinstance(entity_id, str):
+        raise ValidationError(f"entity_id must be a str, not {type(entity_id).__name__}")
+    entity_id = entity_id.strip()
+    if not cache.enabled:
+        _lookups_of(entity_id)  # the id is still checked
+        return 0
+    return sum(
+        cache.store.expire(caller.cache_key(lookup_op(name, entity_id, False))) for _, name in _lookups_of(entity_id)
+    )
 
 
 def _utc(value: datetime | None) -> datetime:

@@ -39,7 +39,7 @@ from .bulk.downloads import Downloader, DownloadEstimate, Downloads
 from .bulk.fetcher import BulkFetcher, CostEstimate, WorkerPool
 from .cache.client_cache import ClientCache, open_backend
 from .cache.policy import CachePolicy, scope_token
-from .changes import cached_changes
+from .changes import cached_changes, mark_stale
 from .company import CompanyBatch, CompanyLookups, CompanyRecord
 from .contact import ContactRecord
 from .document import DocumentRecord, RealtimeDocumentRecord, document_op, realtime_document_op
@@ -1600,6 +1600,33 @@ class Client:
         True
         """
         return cached_changes(self._caller, self.cache, entity_id, categories)
+
+    def mark_stale(self, entity_id: str) -> int:
+        """Expire now the cached answers about one entity, so the next lookup of each is fetched again (free now;
+        each later lookup is paid as usual, and the answer it replaces is kept as a version for :meth:`changes`).
+
+        What a webhook event says changed is marked so: ``regkit webhook listen --cache CACHE`` does it for every
+        event it stores.
+
+        Parameters
+        ----------
+        entity_id : str
+            A company id (its record, financials, owners, beneficial owners, ownership history and holdings), or
+            the UUID of a person (the person and their holdings) or of an insolvency proceeding.
+
+        Returns
+        -------
+        int
+            How many cached answers were fresh and are expired now.
+
+        Raises
+        ------
+        ValidationError
+            ``entity_id`` is neither a company id nor a UUID.
+        CacheError
+            The cache cannot be read or written.
+        """
+        return mark_stale(self._caller, self.cache, entity_id)
 
     def export_parquet(self, directory: str | os.PathLike[str], overwrite: bool = False) -> dict[str, Any]:
         """Write everything this client's cache holds as Parquet tables with the frames' dtypes (free).

@@ -124,10 +124,27 @@ def test_no_version_is_kept_when_the_policy_keeps_none(tmp_path: Path) -> None:
     client.close()
 
 
+def test_marking_an_entity_stale_has_its_next_lookup_fetched_and_its_older_answer_kept(tmp_path: Path) -> None:
+    client = _client(tmp_path / "cache.sqlite")
+    company_id = _company_id(client)
+    client.get_company(company_id)
+    client.get_owners(company_id)
+    spent, requests = client.credits_spent, client.requests_sent
+    assert client.mark_stale(company_id) == 2  # the record and the owners: free, nothing sent
+    assert (client.credits_spent, client.requests_sent) == (spent, requests)
+    assert client.mark_stale(company_id) == 0  # already stale
+    assert not client.get_company(company_id).meta.from_cache and client.credits_spent == spent + 10
+    assert client.get_company(company_id).meta.from_cache  # fresh again
+    assert client.changes(company_id).empty  # the register's world stood still: nothing changed
+    client.close()
+
+
 def test_bad_arguments_are_refused_before_anything_is_read() -> None:
     client = _client("memory")
     with pytest.raises(ValidationError, match="company id .* or the UUID"):
         client.changes("HRB 1234 Kassel")
+    with pytest.raises(ValidationError, match="company id .* or the UUID"):
+        client.mark_stale("Alpha GmbH")
     with pytest.raises(ValidationError, match="unknown categories"):
         client.changes("DE-HRB-B1234-1", categories=["names"])
     with pytest.raises(ValidationError, match=r"versions=\.\.\.\) must be a whole number"):

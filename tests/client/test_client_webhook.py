@@ -111,6 +111,29 @@ def test_a_body_regkit_does_not_know_is_kept_raw_and_counted(receiving: tuple[st
     assert read_events(receiver.store).empty
 
 
+def test_an_event_marks_its_entity_s_cached_answers_stale(tmp_path: Path) -> None:
+    from regkit import Client
+
+    client = Client(cache=tmp_path / "cache.sqlite", ledger_file=None, quiet=True)  # the bundled register
+    company_id = client.search_companies("GmbH", per_page=1).results[0]["company_id"]
+    client.get_company(company_id)
+    receiver = Receiver(
+        SECRET, tmp_path / "events.sqlite", on_event=lambda event: client.mark_stale(event["entity_id"])
+    )
+    server: Any = create_server(receiver, host="127.0.0.1", port=0, threads=2)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        body = json.dumps(_event(company_id, 3)).encode()
+        assert _post(f"http://127.0.0.1:{server.effective_port}/", body, "msg_9").status_code == 200
+    finally:
+        server.close()
+        thread.join(5)
+    spent = client.credits_spent
+    assert not client.get_company(company_id).meta.from_cache and client.credits_spent == spent + 10
+    client.close()
+
+
 def _listen(store: Path, env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen(
         [sys.executable, "-m", "regkit", "webhook", "listen", "--port", "0", "--store", str(store)],

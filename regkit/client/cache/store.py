@@ -290,6 +290,26 @@ class ResponseStore:
             self._versions = VersionStore(self.backend)
         return self._versions
 
+    def expire(self, key: str) -> bool:
+        """Make the answer stored under ``key`` expired now, so the next lookup fetches it again (and the answer it
+        replaces becomes a version); ``False`` when nothing readable is stored there.
+
+        Raises
+        ------
+        CacheError
+            The storage cannot be read or written.
+        """
+        response = self.get(key)
+        if response is None or response.is_expired:
+            return False
+        try:
+            with self._lock:
+                self.backend.save_response(response, cache_key=key, expires=datetime.now(timezone.utc))  # type: ignore[union-attr]
+        except self._errors as exc:
+            self.release_failed_write()
+            raise self._read_error(exc) from None
+        return True
+
     def count_unstored(self) -> None:
         """Count a paid answer that was not offered to the storage (it did not answer when it was read)."""
         with self._count_lock:

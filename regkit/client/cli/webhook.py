@@ -27,7 +27,16 @@ def listen(args: argparse.Namespace) -> int:
         print(f"regkit webhook listen: --port must be a whole number from 0 to 65535, not {args.port}", file=sys.stderr)
         return 2
     store = EventStore(args.store)
-    receiver = Receiver(secret, store)
+    on_event = None
+    if args.cache is not None:  # each event expires its entity's cached answers: the next lookup fetches them
+        from ..core import Client
+
+        client = Client(cache=args.cache, offline=True, ledger_file=None, quiet=True)
+
+        def on_event(event: dict[str, Any]) -> None:
+            client.mark_stale(event["entity_id"])
+
+    receiver = Receiver(secret, store, on_event=on_event)
     server: Any = create_server(receiver, host=args.host, port=args.port, threads=4)
     port = server.effective_port
     counts = store.counts()
@@ -66,4 +75,11 @@ def add_webhook_commands(subparsers: Any) -> None:
         "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)"
     )
     p.add_argument("--secret-file", default=None, help="a file whose first line is the endpoint's whsec_… secret")
+    p.add_argument(
+        "--cache",
+        default=None,
+        help="a client cache (path or redis:// URL) in which each event expires its entity's answers, so the next "
+        "lookup fetches exactly what changed (the cache of the service Client() would use: REGKIT_API_KEY, "
+        "REGKIT_BASE_URL)",
+    )
     p.set_defaults(handler=listen)
