@@ -143,6 +143,7 @@ def argument_values(world: World) -> dict[str, Any]:
         "category": "AD",
         "password": "a password",
         "company": world.record,
+        "after": world.record,
         "fig": ax.figure,
     }
     return world.values

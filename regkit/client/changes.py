@@ -33,6 +33,9 @@ __all__ = ["CHANGES_COLUMNS", "cached_changes", "mark_stale"]
 CHANGES_COLUMNS = ("entity_id", "operation", "fetched_before", "fetched_after")
 
 
+_ENTITY_HINT = "pass the id the records carry: record.id, a representative's id, a proceeding's id"
+
+
 def _lookups_of(entity_id: str) -> list[tuple[str, str]]:
     """``(operation_id, lookup name)`` of every lookup with changes that takes an id of ``entity_id``'s kind."""
     if COMPANY_ID_PATTERN.match(entity_id):
@@ -43,7 +46,7 @@ def _lookups_of(entity_id: str) -> list[tuple[str, str]]:
         raise ValidationError(
             f"entity_id must be a company id (DE-HRB-B1234-5678) or the UUID of a person or an insolvency "
             f"proceeding, not {entity_id!r:.80}",
-            suggestion="pass the id the records carry: record.id, a representative's id, a proceeding's id",
+            suggestion=_ENTITY_HINT,
         )
     return [
         (row.operation_id, row.lookup)
@@ -62,7 +65,7 @@ def cached_changes(
     from regkit.frames import changes_table
 
     if not isinstance(entity_id, str):
-        raise ValidationError(f"entity_id must be a str, not {type(entity_id).__name__}")
+        raise ValidationError(f"entity_id must be a str, not {type(entity_id).__name__}", suggestion=_ENTITY_HINT)
     entity_id = entity_id.strip()
     wanted = None if categories is None else tuple([categories] if isinstance(categories, str) else categories)
     unknown = sorted(set(wanted or ()) - set(CATEGORIES), key=str)
@@ -107,7 +110,7 @@ def mark_stale(caller: Caller, cache: ClientCache, entity_id: Any) -> int:
     See :meth:`regkit.client.Client.mark_stale`.
     """
     if not isinstance(entity_id, str):
-        raise ValidationError(f"entity_id must be a str, not {type(entity_id).__name__}")
+        raise ValidationError(f"entity_id must be a str, not {type(entity_id).__name__}", suggestion=_ENTITY_HINT)
     entity_id = entity_id.strip()
     if not cache.enabled:
         _lookups_of(entity_id)  # the id is still checked

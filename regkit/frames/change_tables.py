@@ -56,8 +56,19 @@ def changes_table(found: Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     regkit.ValidationError
         A change without one of the members, or with a category or kind not in the taxonomy.
     """
+    if isinstance(found, (str, bytes, Mapping, pd.DataFrame)) or not isinstance(found, Iterable):
+        raise ValidationError(
+            f"changes_table() takes a list of changes, not {type(found).__name__}",
+            suggestion="pass a webhook event's 'changes' or what regkit.schema.changes.diff_answers returned; "
+            "regkit.frames.changes(before, after) compares two answers",
+        )
     rows = []
     for position, change in enumerate(found):
+        if not isinstance(change, Mapping):
+            raise ValidationError(
+                f"change {position} is a {type(change).__name__}, not a change (a dict)",
+                suggestion="pass the changes of a webhook event or of regkit.schema.changes.diff_answers unaltered",
+            )
         missing = [member for member in CHANGE_MEMBERS if member not in change]
         if missing:
             raise ValidationError(
