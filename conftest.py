@@ -23,7 +23,6 @@ still runs, and ``-n 0`` runs them in the same order.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -46,20 +45,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if isolation is not None:
         isolation.leave()
         del config.stash[PROCESS]
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
-    """``-n auto``: one worker more than the CPUs this process may use. About a quarter of the suite's time is spent
-    waiting — on notebook kernels, browsers, servers and the retries' pauses — so one worker per CPU leaves them idle
-    that long (measured: 1,137 CPU-seconds in 786 s on two cores); a third worker fills the gaps.
-    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set (left to pytest-xdist's own answer)."""
-    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
-        return None
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        cpus = os.cpu_count() or 1
-    return cpus + 1
 
 
 #: The seconds a test marked ``slow`` without ``seconds=`` is expected to take, any other test, and a notebook's cell
