@@ -13,18 +13,11 @@ The notebooks are the slow tier's: every cell nbval collects is marked ``slow``,
 (``pytest -m "not slow"``) leaves them out. A notebook's cells run in order in one kernel, so they must stay on
 one worker: ``--dist loadfile`` (``pyproject.toml``) sends each file's tests to one worker.
 
-The longest files start first. Workers take files in the order they are collected, so a long file collected
-late ends the run alone on one worker while the others idle (the whole-world shareholder-list check, about three
-minutes, started ten minutes in). Files are sorted by their expected time — a ``slow`` test counts
-:data:`SLOW_SECONDS` (or the ``seconds=`` its mark gives), any other :data:`FAST_SECONDS` — longest first; a
-file's own tests keep their order, and files of equal weight keep theirs. Only the order changes: every test
-still runs, and ``-n 0`` runs them in the same order.
 """
 
 from __future__ import annotations
 
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -47,29 +40,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         del config.stash[PROCESS]
 
 
-#: The seconds a test marked ``slow`` without ``seconds=`` is expected to take, any other test, and a notebook's cell
-#: (two cores).
-SLOW_SECONDS, FAST_SECONDS, NOTEBOOK_CELL_SECONDS = 2.0, 0.02, 0.3
-
-
-def expected_seconds(item: pytest.Item) -> float:
-    """How long ``item`` is expected to take: its ``slow`` mark's ``seconds=``, :data:`SLOW_SECONDS` for another
-    slow test, :data:`FAST_SECONDS` for the rest."""
-    mark = item.get_closest_marker("slow")
-    if mark is None:
-        return FAST_SECONDS
-    return float(mark.kwargs.get("seconds", SLOW_SECONDS))
-
-
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every notebook cell (an nbval item, collected from a ``.ipynb`` file) ``slow``; then order the files
-    longest first (see the module)."""
+    """Mark every notebook cell (an nbval item, collected from a ``.ipynb`` file) ``slow``."""
     for item in items:
         if item.path.suffix == ".ipynb":
-            item.add_marker(pytest.mark.slow(seconds=NOTEBOOK_CELL_SECONDS))
-    by_file: dict[Path, list[pytest.Item]] = defaultdict(list)
-    for item in items:
-        by_file[item.path].append(item)
-    weight = {path: sum(expected_seconds(item) for item in tests) for path, tests in by_file.items()}
-    items[:] = [item for path in sorted(by_file, key=lambda path: -weight[path]) for item in by_file[path]]
+            item.add_marker(pytest.mark.slow)

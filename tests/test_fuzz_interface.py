@@ -45,7 +45,7 @@ from regkit.local.config import Config
 from regkit.local.register import LocalRegister
 from regkit.schema import COMPANY_ID_PATTERN, load_openapi
 
-pytestmark = pytest.mark.slow(seconds=0.2)  # many short examples each
+pytestmark = pytest.mark.slow
 
 API_KEY = "demo-paid"
 

@@ -15,11 +15,8 @@ directory put first on ``sys.path``. Two consequences, each checked here:
 from __future__ import annotations
 
 import ast
-import itertools
 from collections import defaultdict
 from pathlib import Path
-
-import pytest
 
 TESTS = Path(__file__).resolve().parent
 
@@ -46,40 +43,3 @@ def test_module_names_are_unique_across_the_test_directories() -> None:
             where[path.stem].append(str(path.relative_to(TESTS)))
     clashes = {name: paths for name, paths in where.items() if len(paths) > 1}
     assert clashes == {}, f"these files would be one module in a pytest run (rename one): {clashes}"
-
-
-@pytest.mark.slow  # two collections in fresh interpreters, about 15 s
-def test_the_longest_files_are_collected_first_and_each_file_stays_whole() -> None:
-    """conftest.py orders the files by their expected time (``slow(seconds=N)``), so xdist starts the longest ones
-    first, whatever order the command line names them in; a file's tests stay together, in their own order."""
-    import subprocess
-    import sys
-
-    files = [
-        "tests/test_suite_layout.py",  # fast tests only
-        "tests/client/test_client_faults.py",  # slow(seconds=75) and slow(seconds=20)
-        "tests/local/test_local_shareholder_list_pdf.py",  # slow(seconds=180)
-    ]
-
-    def collected(*arguments: str) -> list[str]:
-        run = subprocess.run(
-            [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", *arguments],
-            cwd=TESTS.parent,
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        return [line for line in run.stdout.splitlines() if "::" in line]
-
-    ids = collected(*files)
-    assert collected(*reversed(files)) == ids
-    order = [file for file, _ in itertools.groupby(test.split("::")[0] for test in ids)]
-    assert order == files[::-1]  # longest first, and each file in one run of tests
-    for file in files:  # every test function of the file, in the order the file defines them
-        defined = [
-            node.name
-            for node in ast.parse((TESTS.parent / file).read_text(encoding="utf-8")).body
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("test")
-        ]
-        seen = [test.split("::")[1].split("[")[0] for test in ids if test.startswith(file + "::")]
-        assert list(dict.fromkeys(seen)) == defined, file

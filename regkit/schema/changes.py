@@ -33,20 +33,13 @@ from types import MappingProxyType
 from typing import Any
 
 from .identity import person_key
+from .interface import PREFERENCES
 
 __all__ = ["CATEGORIES", "KINDS", "CHANGE_MEMBERS", "DIFFERS", "diff_answers", "kind_category"]
 
-#: A monitor's preferences, which are the categories of change, in the order changes are listed.
-CATEGORIES = (
-    "basic",
-    "representation",
-    "financials",
-    "documents",
-    "ownership",
-    "holdings",
-    "insolvencies",
-    "management_positions",
-)
+#: The categories of change: a monitor's preferences (:data:`regkit.schema.interface.PREFERENCES`), in the order
+#: changes are listed.
+CATEGORIES = PREFERENCES
 
 #: The kinds of change of each category (``changes-and-webhooks``, "A change").
 KINDS: Mapping[str, tuple[str, ...]] = MappingProxyType(

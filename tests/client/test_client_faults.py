@@ -105,7 +105,7 @@ def _check_run(client: Client, batch: Any, ids: list[str], world: Any, outcomes:
     assert outcomes.requests == before and all(record.meta.from_cache for record in again)
 
 
-@pytest.mark.slow(seconds=75)  # conftest.py starts the longest files first
+@pytest.mark.slow
 def test_1000_companies_through_faults_with_default_settings(tmp_path: Any, make_register: Any, world: Any) -> None:
     from regkit.local import Faults
 
@@ -119,7 +119,7 @@ def test_1000_companies_through_faults_with_default_settings(tmp_path: Any, make
         _check_run(client, batch, ids, world, outcomes, make_register)
 
 
-@pytest.mark.slow(seconds=20)
+@pytest.mark.slow
 def test_companies_through_faults_over_loopback(tmp_path: Any, make_register: Any, world: Any) -> None:
     from regkit.local import Faults, LocalServer
 

@@ -109,7 +109,6 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)  # then Python installs its KeyboardInterrupt handler
 
 
-@pytest.mark.slow(seconds=20)
 def test_sigint_to_a_script_stops_the_spending_and_a_rerun_pays_only_the_rest(
     served: ServedRegister, world: Any, tmp_path: Path
 ) -> None:
@@ -167,7 +166,6 @@ def _client(served: ServedRegister, tmp_path: Path) -> regkit.Client:
     )
 
 
-@pytest.mark.slow(seconds=20)
 def test_a_kernel_interrupt_stops_a_bulk_lookup(served: ServedRegister, world: Any, tmp_path: Path) -> None:
     ids = _ids(world, 400)
     client = _client(served, tmp_path)
@@ -211,7 +209,6 @@ def test_a_kernel_interrupt_stops_a_paged_search(served: ServedRegister, tmp_pat
     client.close()
 
 
-@pytest.mark.slow(seconds=11)
 def test_a_kernel_interrupt_stops_a_crawl(served: ServedRegister, tmp_path: Path) -> None:
     client = _client(served, tmp_path)
     before = _charged(served.url)
@@ -243,7 +240,6 @@ batch = client.get_companies(ids, progress=False)
 """
 
 
-@pytest.mark.slow(seconds=20)
 def test_interrupting_a_real_kernel_stops_the_spending(served: ServedRegister, world: Any, tmp_path: Path) -> None:
     """The notebook case end to end: an IPython kernel (a process of its own) runs the call, and "interrupt the
     kernel" (``KernelManager.interrupt_kernel``: SIGINT to the kernel process, as JupyterLab's ■ does) stops it."""

@@ -7,14 +7,13 @@ the client then fetches the company again, as it does for an expired answer.
 
 from __future__ import annotations
 
-import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 import pytest
-from requests_cache import CachedResponse
+from versions_support import store_older
 
 from regkit import CachePolicy, Client
 from regkit.errors import ValidationError
@@ -31,22 +30,7 @@ def _company_id(client: Client) -> str:
 
 
 def _store_older(client: Client, edit: Any, fetched_at: datetime = WHEN) -> dict[str, Any]:
-    """Replace the stored company answer by an edited, expired copy of it (as fetched at ``fetched_at``)."""
-    [stored] = [answer for answer in client.cache.scan() if "/v1/company/" in answer.url]
-    held = client.cache.backend.get_response(stored.key)
-    older = json.loads(stored.body)
-    edit(older)
-    body = json.dumps(older).encode()
-    crafted = CachedResponse(
-        content=body,
-        status_code=200,
-        url=held.url,
-        headers=dict(held.headers),
-        request=held.request,
-        created_at=fetched_at,
-    )
-    client.cache.backend.save_response(crafted, cache_key=stored.key, expires=datetime.now(timezone.utc) - timedelta(1))
-    return older
+    return store_older(client, edit, fetched_at)
 
 
 def _rename(answer: dict[str, Any]) -> None:

@@ -34,15 +34,19 @@ def _kinds(found: list[dict[str, Any]]) -> list[str]:
 
 
 def test_the_taxonomy_is_the_spec_s() -> None:
-    assert CATEGORIES == (
-        "basic",
-        "representation",
-        "financials",
-        "documents",
-        "ownership",
-        "holdings",
-        "insolvencies",
-        "management_positions",
+    assert (
+        set(CATEGORIES)
+        == set(KINDS)
+        == {
+            "basic",
+            "representation",
+            "financials",
+            "documents",
+            "ownership",
+            "holdings",
+            "insolvencies",
+            "management_positions",
+        }
     )
     assert KINDS["representation"] == (
         "representative_appointed",

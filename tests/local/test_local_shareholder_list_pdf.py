@@ -37,7 +37,7 @@ def _records(frame, name_column):
     )
 
 
-@pytest.mark.slow(seconds=180)  # conftest.py starts the longest files first
+@pytest.mark.slow
 def test_every_list_of_the_world_reads_back_as_the_ownership_history_of_its_document(api, register, catalog):
     session = api()
     held = defaultdict(list)

@@ -16,7 +16,7 @@ from regkit.graph import add_ownership_history, as_of, from_companies, ubo_cross
 from regkit.local.models.owners import build_report
 from regkit.local.register import open_local_register
 
-pytestmark = pytest.mark.slow(seconds=10)
+pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")

@@ -47,7 +47,7 @@ from browser_support import (
     write_notebook,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow(seconds=7)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 NOTEBOOK = "explorers.ipynb"
 SETUP = """\

@@ -29,7 +29,7 @@ from browser_support import (
     write_notebook,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow(seconds=12)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 SEED = "DE-HRB-X1517-134789KI"  # Waldstein Management GmbH, a member of G017

@@ -34,7 +34,7 @@ from browser_support import (
     wait_until_idle,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow(seconds=17)]
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 NOTEBOOK = Path(__file__).resolve().parents[2] / "notebooks" / "07_explorers.ipynb"
 RUN_ALL_TIMEOUT_MS = 180_000  # the whole notebook, run in the browser

@@ -3,11 +3,10 @@ every member's client compares the same versions (``client.changes``), for nothi
 
 from __future__ import annotations
 
-import json
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Any
 
-from requests_cache import CachedResponse
+from versions_support import store_older
 
 from regkit import Client
 
@@ -18,19 +17,9 @@ def test_a_team_shares_the_versions_of_its_redis_cache(redis: Any) -> None:
     first = Client(cache=redis.url, ledger_file=None, quiet=True)  # the bundled register, in-process
     company_id = first.search_companies("GmbH", per_page=1).results[0]["company_id"]
     first.get_company(company_id)
-    [stored] = [answer for answer in first.cache.scan() if "/v1/company/" in answer.url]
-    held = first.cache.backend.get_response(stored.key)
-    older = json.loads(stored.body)
-    older["capital"] = {"amount": 12500.0, "currency": "EUR", "start_date": "1998-05-05"}
-    crafted = CachedResponse(
-        content=json.dumps(older).encode(),
-        status_code=200,
-        url=held.url,
-        headers=dict(held.headers),
-        request=held.request,
-        created_at=WHEN,
+    store_older(
+        first, lambda a: a.update(capital={"amount": 12500.0, "currency": "EUR", "start_date": "1998-05-05"}), WHEN
     )
-    first.cache.backend.save_response(crafted, cache_key=stored.key, expires=datetime.now(timezone.utc) - timedelta(1))
     now = first.get_company(company_id)  # expired: fetched again; the capital of 1998 becomes a version
     first.close()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from figure_checks_support import notebook_figure_problems
 
-pytestmark = pytest.mark.slow(seconds=6)  # each runs a notebook
+pytestmark = pytest.mark.slow
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[2] / "notebooks").glob("*.ipynb"))
 
