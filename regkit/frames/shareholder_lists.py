@@ -4,8 +4,9 @@ The local register writes each ``shareholder_list`` document as a PDF whose firs
 ``Liste der Gesellschafter``, names the company, its register, the list's date (``Stand der Liste``) and its
 ``Dokument-ID``, and then carries the table of the GesLV (running number, name or firm, seat or date of birth and
 residence, nominal amount in EUR, percentage of the share, percentage of the total holding), headings repeated
-on every page. :func:`shareholder_list` reads that table with pdfplumber (the lines of the table are drawn, so
-its cells are found by their borders, wrapped text included) and gives one row per share — the same numbers and
+on every page. :func:`shareholder_list` reads that table with PDFium (``pypdfium2``): each cell is drawn as a
+rectangle, so the cells are found by their borders and a cell's text is the characters whose centre lies inside
+it, wrapped lines included. It gives one row per share — the same numbers and
 names as the ownership history of the same document (``regkit.frames.ownership_history``): ``share`` and
 ``total_share`` are **fractions** in [0, 1] as in every regkit frame (the printed percentages / 100, as
 :func:`regkit.frames.share_fraction` puts them), ``percentage`` and ``total_percentage`` the percentages as printed.
@@ -18,7 +19,6 @@ space normalised — a run of white space is one space, none at either end, as i
 
 from __future__ import annotations
 
-import io
 import os
 import re
 from bisect import bisect_right
@@ -77,9 +77,7 @@ def _not_a_list(source: str, why: str) -> ValidationError:
 
 
 def _open(pdf: bytes | str | os.PathLike[str]) -> tuple[Any, str]:
-    import pdfplumber  # a reader only this builder needs: imported on first use
-    from pdfminer.pdfparser import PDFSyntaxError
-    from pdfplumber.utils.exceptions import PdfminerException
+    import pypdfium2  # a reader only this builder needs: imported on first use
 
     if isinstance(pdf, (bytes, bytearray, memoryview)):
         data, source = bytes(pdf), "the PDF given as bytes"
@@ -102,8 +100,8 @@ def _open(pdf: bytes | str | os.PathLike[str]) -> tuple[Any, str]:
     if not data.startswith(b"%PDF"):
         raise _not_a_list(source, "it is not a PDF (it does not start with '%PDF')")
     try:
-        return pdfplumber.open(io.BytesIO(data)), source
-    except (PdfminerException, PDFSyntaxError, ValueError) as exc:
+        return pypdfium2.PdfDocument(data), source
+    except pypdfium2.PdfiumError as exc:
         raise _not_a_list(source, f"the PDF cannot be read ({exc})") from exc
 
 
@@ -146,21 +144,44 @@ def _row(cells: Sequence[str | None], source: str) -> tuple[Any, ...]:
     )
 
 
-def _cell_texts(chars: Sequence[Any], rows: Sequence[Any]) -> list[list[str]]:
-    """The text of each cell of ``rows`` (pdfplumber table rows): the characters whose centre lies in the cell, in
-    the order the page writes them, joined with nothing between them."""
-    rows = sorted(rows, key=lambda row: row.bbox[1])
-    tops = [row.bbox[1] for row in rows]
-    found: list[list[list[str]]] = [[[] for _ in row.cells] for row in rows]
-    for char in chars:
-        y = (char["top"] + char["bottom"]) / 2
-        index = bisect_right(tops, y) - 1
-        if index < 0 or y > rows[index].bbox[3]:
+def _table_rows(page: Any) -> list[list[tuple[float, float, float, float]]]:
+    """The ruled table of ``page``: its cells, the rectangles the page draws, in rows from the top, each row's
+    cells from the left (``(left, bottom, right, top)``, PDF points). A row is the rectangles that share their
+    bottom and top (to a tenth of a point)."""
+    from pypdfium2 import raw
+
+    rows: dict[tuple[float, float], list[tuple[float, float, float, float]]] = {}
+    for shape in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=1):
+        left, bottom, right, top = shape.get_bounds()
+        rows.setdefault((round(bottom, 1), round(top, 1)), []).append((left, bottom, right, top))
+    return [sorted(rows[extent]) for extent in sorted(rows, key=lambda extent: -extent[1])]
+
+
+def _cell_texts(text_page: Any, rows: Sequence[Sequence[tuple[float, float, float, float]]]) -> list[list[str]]:
+    """The text of each cell of ``rows`` (see :func:`_table_rows`): the characters whose centre lies in the cell,
+    in the order the page writes them, joined with nothing between them (the characters a reader adds between
+    lines, PDFium's generated ones, are not the page's)."""
+    from pypdfium2 import raw
+
+    bottoms = [row[0][1] for row in reversed(rows)]  # ascending, for bisect
+    found: list[list[list[str]]] = [[[] for _ in row] for row in rows]
+    text = text_page.get_text_range()
+    handle = text_page.raw
+    for index in range(min(len(text), text_page.count_chars())):
+        if raw.FPDFText_IsGenerated(handle, index) == 1:
             continue
-        x = (char["x0"] + char["x1"]) / 2
-        for column, cell in enumerate(rows[index].cells):
-            if cell is not None and cell[0] <= x <= cell[2]:
-                found[index][column].append(char["text"])
+        left, bottom, right, top = text_page.get_charbox(index, loose=True)
+        y = (bottom + top) / 2
+        below = bisect_right(bottoms, y) - 1
+        if below < 0:
+            continue
+        row = len(rows) - 1 - below
+        if y > rows[row][0][3]:
+            continue
+        x = (left + right) / 2
+        for column, cell in enumerate(rows[row]):
+            if cell[0] <= x <= cell[2]:
+                found[row][column].append(text[index])
                 break
     return [["".join(cell) for cell in row] for row in found]
 
@@ -220,20 +241,25 @@ def shareholder_list(pdf: bytes | str | os.PathLike[str]) -> pd.DataFrame:
     """
     document, source = _open(pdf)
     rows = []
-    with document:
-        if not document.pages:
+    try:
+        if not len(document):
             raise _not_a_list(source, "it has no pages")
-        first = document.pages[0].extract_text() or ""
-        if not first.lstrip().startswith(SHAREHOLDER_LIST_TITLE):
-            start = " ".join(first.split()[:8]) or "no text"
-            raise _not_a_list(source, f"its first page starts with {start!r}")
-        header = {name: pattern.search(first) for name, pattern in _HEADER.items()}
-        for page in document.pages:
-            for table in page.find_tables():
-                for cells in _cell_texts(page.chars, table.rows)[1:]:  # the first row of each page: headings
-                    if len(cells) != 6:
-                        raise _not_a_list(source, f"a table row has {len(cells)} cells, not the GesLV's 6")
-                    rows.append(_row(cells, source))
+        for number in range(len(document)):
+            page = document[number]
+            text_page = page.get_textpage()
+            if number == 0:
+                first = text_page.get_text_range().replace("\r\n", "\n")
+                if not first.lstrip().startswith(SHAREHOLDER_LIST_TITLE):
+                    start = " ".join(first.split()[:8]) or "no text"
+                    raise _not_a_list(source, f"its first page starts with {start!r}")
+                header = {name: pattern.search(first) for name, pattern in _HEADER.items()}
+            table = _table_rows(page)
+            for cells in _cell_texts(text_page, table)[1:]:  # the first row of each page: headings
+                if len(cells) != 6:
+                    raise _not_a_list(source, f"a table row has {len(cells)} cells, not the GesLV's 6")
+                rows.append(_row(cells, source))
+    finally:
+        document.close()
     if not rows:
         raise _not_a_list(source, "it has no table of shares")
     company_id, document_id = (_group(header[k]) for k in ("company_id", "document_id"))

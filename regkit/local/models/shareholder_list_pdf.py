@@ -4,8 +4,8 @@ The Gesellschafterlistenverordnung (GesLV) asks for one row per share: its runni
 or firm, the seat (a company) or the date of birth and place of residence (a person), the nominal amount of the
 share in EUR, the percentage of the share in the capital and the percentage of the shareholder's total holding.
 :func:`shareholder_list_pdf` writes that table with fpdf2, page after page when it is long, with text that
-pdfplumber extracts (``regkit.frames.shareholder_list`` reads it back). The file's creation date is the list's
-own date, so the bytes are the same run after run.
+PDF readers extract (``regkit.frames.shareholder_list`` reads it back with PDFium, the tests also with
+pdfplumber). The file's creation date is the list's own date, so the bytes are the same run after run.
 
 Numbers are written the German way (``42.000,00`` EUR, ``33,3333`` %); a percentage is written with as many
 decimals as it needs to be read back exactly (at least one), so the parsed table equals the ownership history of
