@@ -2,9 +2,10 @@
 
 The test that every list reads back as its ownership history (``tests/local/test_local_shareholder_list_pdf.py``)
 does this for all of them; this measures where the time goes: writing (fpdf2; a list with a character outside
-Latin-1 embeds DejaVu Sans) and reading the table back (PDFium: the page's characters and the rectangles of its
-cells), side by side with pdfplumber reading the same tables (its characters, then the table by its ruled lines:
-how ``shareholder_list`` read them before), which needs pdfplumber (in the ``test`` extra).
+Latin-1 embeds DejaVu Sans) and reading the table back (pdfminer.six without its layout analysis: the page's
+characters and the rectangles of its cells), side by side with pdfplumber reading the same tables (its
+characters, then the table by its ruled lines: how ``shareholder_list`` read them before), which needs pdfplumber
+(in the ``test`` extra).
 
     python benchmarks/bench_shareholder_lists.py            # every list of the world
     python benchmarks/bench_shareholder_lists.py --lists 500
@@ -62,7 +63,7 @@ def main() -> None:
 
 def _pdfplumber_rows(pdf: bytes) -> int:
     """The rows of the tables pdfplumber finds in ``pdf`` (the first row of each page, the headings, left out):
-    its characters and its tables by their ruled lines, as ``shareholder_list`` read them before PDFium."""
+    its characters and its tables by their ruled lines, as ``shareholder_list`` read them before."""
     rows = 0
     with pdfplumber.open(io.BytesIO(pdf)) as document:
         for page in document.pages:

@@ -34,7 +34,8 @@ The tree (``except`` any inner node to catch everything below it)::
         ├── RateLimitedError                          429, with ``retry_after`` in seconds
         └── ServerError                               5xx
 
-A call that creates something paid (an extract order, a monitor) is never retried blindly.  When
+A call that creates something paid (an extract order, a monitor) is never retried blindly: it is sent
+again only after a ``429 rate_limited``, which the rate limiter answers before the request is looked at.  When
 it fails in a way that leaves its outcome open (timeout, connection dropped after sending, 5xx) the
 error's ``outcome_unknown`` is ``True`` and its suggestion says how to find out whether the order
 exists.

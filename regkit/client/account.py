@@ -28,7 +28,7 @@ _CREDENTIAL_HINTS = {
 
 
 def store_credentials_op(username: Any, password: Any, name: Any) -> Operation:
-    """The operation of ``store_credentials`` (arguments checked; nothing is sent; never retried)."""
+    """The operation of ``store_credentials`` (arguments checked; nothing is sent; retried only after a 429 rate_limited)."""
     name = validation.credential_name(name, storing=True)
     username, password = validation.credentials(username, password)
     return operation(

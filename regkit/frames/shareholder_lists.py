@@ -4,9 +4,9 @@ The local register writes each ``shareholder_list`` document as a PDF whose firs
 ``Liste der Gesellschafter``, names the company, its register, the list's date (``Stand der Liste``) and its
 ``Dokument-ID``, and then carries the table of the GesLV (running number, name or firm, seat or date of birth and
 residence, nominal amount in EUR, percentage of the share, percentage of the total holding), headings repeated
-on every page. :func:`shareholder_list` reads that table with PDFium (``pypdfium2``): each cell is drawn as a
-rectangle, so the cells are found by their borders and a cell's text is the characters whose centre lies inside
-it, wrapped lines included. It gives one row per share — the same numbers and
+on every page. :func:`shareholder_list` reads that table with pdfminer.six, without its layout analysis: each
+cell is drawn as a rectangle, so the cells are found by their borders, and a cell's text is the characters whose
+centre lies inside it, in the order they are written, wrapped lines included. It gives one row per share — the same numbers and
 names as the ownership history of the same document (``regkit.frames.ownership_history``): ``share`` and
 ``total_share`` are **fractions** in [0, 1] as in every regkit frame (the printed percentages / 100, as
 :func:`regkit.frames.share_fraction` puts them), ``percentage`` and ``total_percentage`` the percentages as printed.
@@ -19,10 +19,11 @@ space normalised — a run of white space is one space, none at either end, as i
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -76,9 +77,7 @@ def _not_a_list(source: str, why: str) -> ValidationError:
     )
 
 
-def _open(pdf: bytes | str | os.PathLike[str]) -> tuple[Any, str]:
-    import pypdfium2  # a reader only this builder needs: imported on first use
-
+def _read(pdf: bytes | str | os.PathLike[str]) -> tuple[bytes, str]:
     if isinstance(pdf, (bytes, bytearray, memoryview)):
         data, source = bytes(pdf), "the PDF given as bytes"
     elif isinstance(pdf, (str, os.PathLike)):
@@ -99,10 +98,27 @@ def _open(pdf: bytes | str | os.PathLike[str]) -> tuple[Any, str]:
         )
     if not data.startswith(b"%PDF"):
         raise _not_a_list(source, "it is not a PDF (it does not start with '%PDF')")
+    return data, source
+
+
+def _pages(data: bytes, source: str) -> Iterator[Any]:
+    """The pages of the PDF ``data`` as pdfminer lays them out without analysing the layout: each page's
+    characters and drawn shapes, in the order the page draws them (``LTChar``, ``LTRect``, ...)."""
+    from pdfminer.converter import PDFPageAggregator  # a reader only this builder needs: imported on first use
+    from pdfminer.pdfinterp import PDFPageInterpreter, PDFResourceManager
+    from pdfminer.pdfpage import PDFPage
+
+    resources = PDFResourceManager()
+    device = PDFPageAggregator(resources, laparams=None)
+    interpreter = PDFPageInterpreter(resources, device)
     try:
-        return pypdfium2.PdfDocument(data), source
-    except pypdfium2.PdfiumError as exc:
-        raise _not_a_list(source, f"the PDF cannot be read ({exc})") from exc
+        for page in PDFPage.get_pages(io.BytesIO(data)):
+            interpreter.process_page(page)
+            yield device.get_result()
+    except ValidationError:
+        raise
+    except Exception as exc:  # pdfminer's errors have no common base (PSException, PDFException, ValueError, ...)
+        raise _not_a_list(source, f"the PDF cannot be read ({type(exc).__name__}: {exc})") from exc
 
 
 def _date(match: re.Match[str] | None) -> str | None:
@@ -144,46 +160,59 @@ def _row(cells: Sequence[str | None], source: str) -> tuple[Any, ...]:
     )
 
 
-def _table_rows(page: Any) -> list[list[tuple[float, float, float, float]]]:
-    """The ruled table of ``page``: its cells, the rectangles the page draws, in rows from the top, each row's
+def _table_rows(layout: Any) -> list[list[tuple[float, float, float, float]]]:
+    """The ruled table of a page: its cells, the rectangles the page draws, in rows from the top, each row's
     cells from the left (``(left, bottom, right, top)``, PDF points). A row is the rectangles that share their
     bottom and top (to a tenth of a point)."""
-    from pypdfium2 import raw
+    from pdfminer.layout import LTRect
 
     rows: dict[tuple[float, float], list[tuple[float, float, float, float]]] = {}
-    for shape in page.get_objects(filter=[raw.FPDF_PAGEOBJ_PATH], max_depth=1):
-        left, bottom, right, top = shape.get_bounds()
-        rows.setdefault((round(bottom, 1), round(top, 1)), []).append((left, bottom, right, top))
+    for shape in layout:
+        if isinstance(shape, LTRect):
+            left, bottom, right, top = shape.bbox
+            rows.setdefault((round(bottom, 1), round(top, 1)), []).append((left, bottom, right, top))
     return [sorted(rows[extent]) for extent in sorted(rows, key=lambda extent: -extent[1])]
 
 
-def _cell_texts(text_page: Any, rows: Sequence[Sequence[tuple[float, float, float, float]]]) -> list[list[str]]:
-    """The text of each cell of ``rows`` (see :func:`_table_rows`): the characters whose centre lies in the cell,
-    in the order the page writes them, joined with nothing between them (the characters a reader adds between
-    lines, PDFium's generated ones, are not the page's)."""
-    from pypdfium2 import raw
+def _cell_texts(layout: Any, rows: Sequence[Sequence[tuple[float, float, float, float]]]) -> list[list[str]]:
+    """The text of each cell of ``rows`` (see :func:`_table_rows`): the page's characters whose centre lies in
+    the cell, in the order the page writes them, joined with nothing between them."""
+    from pdfminer.layout import LTChar
 
     bottoms = [row[0][1] for row in reversed(rows)]  # ascending, for bisect
     found: list[list[list[str]]] = [[[] for _ in row] for row in rows]
-    text = text_page.get_text_range()
-    handle = text_page.raw
-    for index in range(min(len(text), text_page.count_chars())):
-        if raw.FPDFText_IsGenerated(handle, index) == 1:
+    for char in layout:
+        if not isinstance(char, LTChar):
             continue
-        left, bottom, right, top = text_page.get_charbox(index, loose=True)
-        y = (bottom + top) / 2
+        y = (char.y0 + char.y1) / 2
         below = bisect_right(bottoms, y) - 1
         if below < 0:
             continue
         row = len(rows) - 1 - below
         if y > rows[row][0][3]:
             continue
-        x = (left + right) / 2
+        x = (char.x0 + char.x1) / 2
         for column, cell in enumerate(rows[row]):
             if cell[0] <= x <= cell[2]:
-                found[row][column].append(text[index])
+                found[row][column].append(char.get_text())
                 break
     return [["".join(cell) for cell in row] for row in found]
+
+
+def _page_text(layout: Any) -> str:
+    """A page's text in the order it is written, a new line wherever the writing moves to another line (the
+    baseline moves by more than a point)."""
+    from pdfminer.layout import LTChar
+
+    text: list[str] = []
+    baseline: float | None = None
+    for char in layout:
+        if isinstance(char, LTChar):
+            if baseline is not None and abs(char.y0 - baseline) > 1:
+                text.append("\n")
+            baseline = char.y0
+            text.append(char.get_text())
+    return "".join(text)
 
 
 def shareholder_list(pdf: bytes | str | os.PathLike[str]) -> pd.DataFrame:
@@ -239,27 +268,24 @@ def shareholder_list(pdf: bytes | str | os.PathLike[str]) -> pd.DataFrame:
        position holder_name holder_city  nominal_share  share  percentage
     0         1    Ida Roth      Kassel        25000.0    1.0       100.0
     """
-    document, source = _open(pdf)
+    data, source = _read(pdf)
     rows = []
-    try:
-        if not len(document):
-            raise _not_a_list(source, "it has no pages")
-        for number in range(len(document)):
-            page = document[number]
-            text_page = page.get_textpage()
-            if number == 0:
-                first = text_page.get_text_range().replace("\r\n", "\n")
-                if not first.lstrip().startswith(SHAREHOLDER_LIST_TITLE):
-                    start = " ".join(first.split()[:8]) or "no text"
-                    raise _not_a_list(source, f"its first page starts with {start!r}")
-                header = {name: pattern.search(first) for name, pattern in _HEADER.items()}
-            table = _table_rows(page)
-            for cells in _cell_texts(text_page, table)[1:]:  # the first row of each page: headings
-                if len(cells) != 6:
-                    raise _not_a_list(source, f"a table row has {len(cells)} cells, not the GesLV's 6")
-                rows.append(_row(cells, source))
-    finally:
-        document.close()
+    header: dict[str, re.Match[str] | None] = {}
+    pages = 0
+    for layout in _pages(data, source):
+        if not pages:
+            first = _page_text(layout)
+            if not first.lstrip().startswith(SHAREHOLDER_LIST_TITLE):
+                start = " ".join(first.split()[:8]) or "no text"
+                raise _not_a_list(source, f"its first page starts with {start!r}")
+            header = {name: pattern.search(first) for name, pattern in _HEADER.items()}
+        pages += 1
+        for cells in _cell_texts(layout, _table_rows(layout))[1:]:  # the first row of each page: headings
+            if len(cells) != 6:
+                raise _not_a_list(source, f"a table row has {len(cells)} cells, not the GesLV's 6")
+            rows.append(_row(cells, source))
+    if not pages:
+        raise _not_a_list(source, "it has no pages")
     if not rows:
         raise _not_a_list(source, "it has no table of shares")
     company_id, document_id = (_group(header[k]) for k in ("company_id", "document_id"))

@@ -140,6 +140,44 @@ def test_429_extract_quota_is_raised_with_retry_after(make_register: Any, world_
     assert client.credits_spent == 20 * 50
 
 
+def test_an_order_the_rate_limiter_refused_is_sent_again_and_placed_once(make_register: Any, world_meta: dict) -> None:
+    # an order is never sent twice when it may have been carried out; a 429 rate_limited comes from the limiter,
+    # before the request is looked at: the order waits its Retry-After and goes again, and is placed once
+    register = make_register(rate_limit=1.0, rate_burst=1)
+    client = Client(
+        base_url=register.base_url,
+        api_key="demo-paid",
+        adapter=register.adapter,
+        cache="memory",
+        retries=RetryPolicy(retries=4, backoff=0.01),
+    )
+    client.store_credentials(*ACCOUNTS["valid"])  # the bucket's one request
+    extract = client.order_extract(entity(world_meta, 1))  # refused by the limiter, then placed
+    row = client.ledger[client.ledger["call"] == "order_extract"].iloc[-1]
+    assert row["attempts"] == 2 and row["credits"] == 50, row.to_dict()
+    time.sleep(1.1)  # the limiter's bucket refills: asking what was used is not refused
+    session = register.session("demo-paid")
+    assert session.get(f"{register.base_url}/v1/credits").json()["used_credits"] == 50  # one order, paid once
+    assert client.get_extract(extract.id).id == extract.id
+
+
+def test_an_order_the_rate_limiter_refused_says_so_not_that_the_quota_is_used_up(
+    make_register: Any, world_meta: dict
+) -> None:
+    register = make_register(rate_limit=1.0, rate_burst=1)
+    client = Client(
+        base_url=register.base_url,
+        api_key="demo-paid",
+        adapter=register.adapter,
+        cache="memory",
+        retries=RetryPolicy(retries=0, backoff=0.01, rate_limit_wait=0),
+    )
+    client.store_credentials(*ACCOUNTS["valid"])
+    with pytest.raises(RateLimitedError) as info:  # no waiting allowed: the limiter's refusal is final here
+        client.order_extract(entity(world_meta, 1))
+    assert info.value.code == "rate_limited" and "quota" not in str(info.value), str(info.value)
+
+
 def _faulty(make_register: Any, **faults: Any) -> tuple[Any, Any]:
     from regkit.local import Faults
 

@@ -224,8 +224,8 @@ def test_realtime_document_over_real_http(old_company, remote):
 
 
 def test_the_pdf_libraries_are_imported_only_when_a_file_is_made() -> None:
-    """fpdf2 and pypdfium2 take longer to import than the register takes to open: a session that makes no file
-    and reads none (most of them) does not pay for them; reading a shareholder list imports PDFium, not fpdf2."""
+    """fpdf2 and pdfminer take longer to import than the register takes to open: a session that makes no file
+    and reads none (most of them) does not pay for them; reading a shareholder list imports pdfminer, not fpdf2."""
     import subprocess
     import sys
 
@@ -233,7 +233,7 @@ def test_the_pdf_libraries_are_imported_only_when_a_file_is_made() -> None:
         "import sys, regkit\n"
         "client = regkit.Client()\n"
         "client.get_company('DE-HRB-R3101-94644')\n"
-        "loaded = lambda: print(sorted(m for m in ('fpdf', 'pdfplumber', 'pypdfium2') if m in sys.modules))\n"
+        "loaded = lambda: print(sorted(m for m in ('fpdf', 'pdfplumber', 'pdfminer') if m in sys.modules))\n"
         "loaded()\n"
         "client.download([('DE-HRB-R3101-94644', 'current_printout')], sys.argv[1], progress=False)\n"
         "loaded()\n"
@@ -252,7 +252,7 @@ def test_the_pdf_libraries_are_imported_only_when_a_file_is_made() -> None:
         "    shareholder_list(b'%PDF-1.4 not really')\n"
         "except Exception:\n"
         "    pass\n"
-        "print(sorted(m for m in ('fpdf', 'pdfplumber', 'pypdfium2') if m in sys.modules))\n"
+        "print(sorted(m for m in ('fpdf', 'pdfplumber', 'pdfminer') if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", reading], capture_output=True, text=True, timeout=120, check=True)
-    assert done.stdout.splitlines() == ["['pypdfium2']"], done.stderr
+    assert done.stdout.splitlines() == ["['pdfminer']"], done.stderr

@@ -61,7 +61,8 @@ class Attempts:
 
     def next_pause(self, error: RegkitError, status: int | None) -> tuple[float, bool] | None:
         """``(seconds, rate_limited)`` to wait before the next attempt, or ``None`` when ``error`` is
-        final (its message then says how long the call tried).  Only for idempotent calls."""
+        final (its message then says how long the call tried).  For idempotent calls, and for any call the rate
+        limiter refused before looking at it (``429 rate_limited``)."""
         retry_after = getattr(error, "retry_after", None)
         if isinstance(error, RateLimitedError):
             pause = self.policy.rate_limit_delay(self.waited, self.limited, retry_after)

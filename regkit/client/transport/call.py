@@ -38,7 +38,7 @@ from ..cache.policy import answers, stored_under
 from .attempts import Attempts
 from .inflight import InFlight
 from .operation import Answer, Attempted, Operation
-from .outcome import api_error, never_sent, transport_error
+from .outcome import api_error, never_sent, refused_by_rate_limit, transport_error
 from .pacing import Pacer
 from .retry import RetryPolicy
 from .session import Attempt, MeteringAdapter
@@ -332,7 +332,8 @@ class Caller:
             error: RegkitError = transport_error(op, attempted.error, attempted.status, self.scrub)
         else:
             error = api_error(op, attempted.response, self.scrub)
-        if op.idempotent and self._pause(op, error, attempted.status, tally):
+        # a call that must not be sent twice is sent again only when the rate limiter refused it unseen
+        if (op.idempotent or refused_by_rate_limit(error)) and self._pause(op, error, attempted.status, tally):
             return
         self._record(
             op,

@@ -15,7 +15,15 @@ from .retry import parse_retry_after
 if TYPE_CHECKING:
     from .operation import Operation
 
-__all__ = ["api_error", "transport_error", "never_sent", "server_message", "shorten", "describe_failure"]
+__all__ = [
+    "api_error",
+    "transport_error",
+    "never_sent",
+    "refused_by_rate_limit",
+    "server_message",
+    "shorten",
+    "describe_failure",
+]
 
 _NOT_RETRYABLE = (
     requests.exceptions.InvalidURL,
@@ -39,6 +47,17 @@ def never_sent(error: BaseException | None) -> bool:
         nested = error.args[0] if error.args and isinstance(error.args[0], BaseException) else None
         error = reason if isinstance(reason, BaseException) else nested or error.__cause__ or error.__context__
     return False
+
+
+#: The code of a 429 that the interface's rate limiter answers before looking at the request (``rate_limited``), as
+#: against a 429 the request itself earned (``extract_quota_exceeded``).
+RATE_LIMITED = "rate_limited"
+
+
+def refused_by_rate_limit(error: BaseException) -> bool:
+    """Whether ``error`` is a 429 ``rate_limited``: the request was refused before it was carried out, so sending
+    it again is safe even when sending it twice would not be (an extract order)."""
+    return isinstance(error, RateLimitedError) and getattr(error, "code", None) == RATE_LIMITED
 
 
 def shorten(text: str, limit: int) -> str:
@@ -113,7 +132,7 @@ def api_error(op: Operation, response: Any, scrub: Callable[[str], str]) -> APIE
     code, message = server_message(response, scrub)
     cls = error_for_status(status)
     kwargs: dict[str, Any] = {"method": op.method, "path": op.target, "status": status, "code": code}
-    if status in op.hints:
+    if status in op.hints and not (status == 429 and code == RATE_LIMITED):  # too many requests: not the call's
         kwargs["suggestion"] = op.hints[status]
     if not op.idempotent and status >= 500:
         kwargs["outcome_unknown"] = True
