@@ -47,6 +47,19 @@ def _duration(text: str) -> float:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _days(text: str) -> int:
+    """An argparse type: a whole number of days of at least 1."""
+    try:
+        days = int(text)
+    except ValueError:
+        days = 0
+    if days < 1:
+        raise argparse.ArgumentTypeError(
+            f"a whole number of days of at least 1, not {text!r} (the register's clock never moves back)"
+        )
+    return days
+
+
 def _add_serve(subparsers: argparse._SubParsersAction) -> None:
     serve = subparsers.add_parser("serve", help="serve the local register over HTTP")
     serve.add_argument("--host", default="127.0.0.1", help="interface to bind (default 127.0.0.1)")
@@ -170,7 +183,18 @@ def _add_local(subparsers: argparse._SubParsersAction) -> None:
     enable.add_argument("api_key")
     credits = actions.add_parser("credits", help="show a user's plan and credit balance")
     credits.add_argument("api_key")
-    for parser, handler in ((plan, _plan), (enable, _enable), (credits, _credits)):
+    today = actions.add_parser("today", help="show the register's today (the world's as_of until advanced)")
+    advance = actions.add_parser(
+        "advance", help="move the register's today forward (it never moves back; an imported world does not)"
+    )
+    advance.add_argument("--days", type=_days, required=True, help="how many days (a whole number, at least 1)")
+    for parser, handler in (
+        (plan, _plan),
+        (enable, _enable),
+        (credits, _credits),
+        (today, _today),
+        (advance, _advance),
+    ):
         _add_world_options(parser)
         parser.set_defaults(handler=handler)
 
@@ -426,6 +450,18 @@ def _credits(args: argparse.Namespace) -> int:
     return _operate(
         args, lambda state, catalog: json.dumps(credit_summary(state, catalog, args.api_key, time.time()), indent=1)
     )
+
+
+def _today(args: argparse.Namespace) -> int:
+    from .models.clock import RegisterClock
+
+    return _operate(args, lambda state, catalog: RegisterClock(state, catalog.meta).today().isoformat())
+
+
+def _advance(args: argparse.Namespace) -> int:
+    from .models.clock import RegisterClock
+
+    return _operate(args, lambda state, catalog: RegisterClock(state, catalog.meta).advance(args.days).isoformat())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -1,4 +1,5 @@
-"""The interface's error codes, and :class:`ApiError`, the one exception models and handlers raise.
+"""The interface's error codes, and :class:`ApiError`, the one exception models and handlers raise; and
+:class:`OperatorError`, what the local-only operator commands (``regkit local ...``) refuse with.
 
 Every non-2xx answer has the body ``{"error": {"code": "<snake_case>", "message": "<sentence>"}}``.
 :data:`ERROR_CODES` maps each code to its HTTP status; it is the single list models and handlers draw from.
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["ApiError", "ERROR_CODES"]
+__all__ = ["ApiError", "ERROR_CODES", "OperatorError"]
 
 #: Error code → HTTP status, grouped by status.
 ERROR_CODES: dict[str, int] = {
@@ -90,3 +91,8 @@ class ApiError(Exception):
         self.status = ERROR_CODES[code]
         self.message = message
         self.headers = dict(headers or {})
+
+
+class OperatorError(ValueError):
+    """An operator command that cannot be carried out (unknown key or plan, plan without monitoring, a clock
+    that would move back or a world that does not live on)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import threading
 from collections.abc import Callable, Iterable
@@ -103,6 +104,20 @@ class LocalRegister:
             return bool(plan.get("paid")), bool(plan.get("monitoring")), int(user.get("included_credits", 0))
 
         return max(catalog.users, key=rank)
+
+    @property
+    def today(self) -> dt.date:
+        """The register's today: the world's ``as_of`` until it is advanced (kept in the state file)."""
+        return self.context.today()
+
+    def advance(self, days: int) -> dt.date:
+        """Move the register's today ``days`` days forward (at least 1; it never moves back); return the new today.
+
+        The same as ``regkit local advance --days N`` on the register's state file. An imported world does not
+        live on: advancing it raises :class:`~regkit.local.exceptions.OperatorError` (a ``ValueError``), as does
+        a ``days`` that is not a whole number of at least 1.
+        """
+        return self.context.clock.advance(days)
 
     def mount(self, session: requests.Session) -> requests.Session:
         """Route ``session``'s requests to :data:`LOCAL_ORIGIN` into this register; returns the session."""

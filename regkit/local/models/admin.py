@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..exceptions import OperatorError
 from .catalog import Catalog
 from .credits import credits_document
 from .monitors import set_disabled
@@ -15,10 +16,6 @@ from .state import StateDB
 from .users import resolve_user, store_plan, user_ref
 
 __all__ = ["set_plan", "enable_monitors", "credit_summary", "OperatorError"]
-
-
-class OperatorError(ValueError):
-    """An operator command that cannot be carried out (unknown key or plan, plan without monitoring)."""
 
 
 def _check_key(catalog: Catalog, api_key: str) -> None:

@@ -6,13 +6,15 @@ Every model function takes it as its first argument (``context``); the applicati
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import datetime as dt
+from dataclasses import dataclass, field
 
 from ..config import Config
 from ..ratelimit import RateLimiter, WorkBound
 from ..signing import UrlSigner
 from ..vault import Vault
 from .catalog import Catalog
+from .clock import RegisterClock
 from .state import StateDB
 
 __all__ = ["RegisterContext", "EXTENSION"]
@@ -33,7 +35,17 @@ class RegisterContext:
     limiter: RateLimiter | None
     auth_throttle: RateLimiter | None = None
     work_bound: WorkBound | None = None
+    #: The register's today (:mod:`regkit.local.models.clock`), kept in the state file.
+    clock: RegisterClock = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.clock = RegisterClock(self.state, self.catalog.meta)
 
     def now(self) -> float:
         """The register's current Unix time (the configured clock)."""
         return self.config.clock()
+
+    def today(self) -> dt.date:
+        """The register's today: the world's ``as_of`` until the register is advanced (an advance by another
+        process on the same state file is seen within :data:`~regkit.local.models.clock.NOTICE_SECONDS`)."""
+        return self.clock.today()
