@@ -140,18 +140,21 @@ def test_429_extract_quota_is_raised_with_retry_after(make_register: Any, world_
     assert client.credits_spent == 20 * 50
 
 
+def _one_request_a_second(make_register: Any, retries: RetryPolicy) -> tuple[Any, Client]:
+    """A register that lets one request a second through, and a client of it that has just used that one
+    (storing the register login an extract order needs)."""
+    register = make_register(rate_limit=1.0, rate_burst=1)
+    client = Client(
+        base_url=register.base_url, api_key="demo-paid", adapter=register.adapter, cache="memory", retries=retries
+    )
+    client.store_credentials(*ACCOUNTS["valid"])  # the bucket's one request
+    return register, client
+
+
 def test_an_order_the_rate_limiter_refused_is_sent_again_and_placed_once(make_register: Any, world_meta: dict) -> None:
     # an order is never sent twice when it may have been carried out; a 429 rate_limited comes from the limiter,
     # before the request is looked at: the order waits its Retry-After and goes again, and is placed once
-    register = make_register(rate_limit=1.0, rate_burst=1)
-    client = Client(
-        base_url=register.base_url,
-        api_key="demo-paid",
-        adapter=register.adapter,
-        cache="memory",
-        retries=RetryPolicy(retries=4, backoff=0.01),
-    )
-    client.store_credentials(*ACCOUNTS["valid"])  # the bucket's one request
+    register, client = _one_request_a_second(make_register, RetryPolicy(retries=4, backoff=0.01))
     extract = client.order_extract(entity(world_meta, 1))  # refused by the limiter, then placed
     row = client.ledger[client.ledger["call"] == "order_extract"].iloc[-1]
     assert row["attempts"] == 2 and row["credits"] == 50, row.to_dict()
@@ -164,15 +167,7 @@ def test_an_order_the_rate_limiter_refused_is_sent_again_and_placed_once(make_re
 def test_an_order_the_rate_limiter_refused_says_so_not_that_the_quota_is_used_up(
     make_register: Any, world_meta: dict
 ) -> None:
-    register = make_register(rate_limit=1.0, rate_burst=1)
-    client = Client(
-        base_url=register.base_url,
-        api_key="demo-paid",
-        adapter=register.adapter,
-        cache="memory",
-        retries=RetryPolicy(retries=0, backoff=0.01, rate_limit_wait=0),
-    )
-    client.store_credentials(*ACCOUNTS["valid"])
+    _, client = _one_request_a_second(make_register, RetryPolicy(retries=0, backoff=0.01, rate_limit_wait=0))
     with pytest.raises(RateLimitedError) as info:  # no waiting allowed: the limiter's refusal is final here
         client.order_extract(entity(world_meta, 1))
     assert info.value.code == "rate_limited" and "quota" not in str(info.value), str(info.value)
