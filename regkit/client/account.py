@@ -28,7 +28,8 @@ _CREDENTIAL_HINTS = {
 
 
 def store_credentials_op(username: Any, password: Any, name: Any) -> Operation:
-    """The operation of ``store_credentials`` (arguments checked; nothing is sent; retried only after a 429 rate_limited)."""
+    """The operation of ``store_credentials`` (arguments checked; nothing is sent; sent again only after a
+    429 ``rate_limited``)."""
     name = validation.credential_name(name, storing=True)
     username, password = validation.credentials(username, password)
     return operation(

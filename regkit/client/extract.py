@@ -52,7 +52,8 @@ _ORDER_HINTS = {
 
 
 def order_op(company_id: Any, credential_name: Any) -> Operation:
-    """The operation of ``order_extract`` (arguments checked; nothing is sent; retried only after a 429 rate_limited).
+    """The operation of ``order_extract`` (arguments checked; nothing is sent; sent again only after a 429
+    ``rate_limited``).
 
     Raises
     ------

@@ -20,7 +20,8 @@ __all__ = ["create_monitor_op", "delete_monitor_op", "MonitorRecord", "monitor_h
 
 
 def create_monitor_op(entity_type: Any, entity_id: Any, preferences: Any, update_frequency: Any) -> Operation:
-    """The operation of ``create_monitor`` (arguments checked; nothing is sent; retried only after a 429 rate_limited)."""
+    """The operation of ``create_monitor`` (arguments checked; nothing is sent; sent again only after a
+    429 ``rate_limited``)."""
     body = validation.monitor(entity_type, entity_id, preferences, update_frequency)
     hint = (
         f"check client.list_monitors() for a monitor on {body['entity_id']} before creating it "

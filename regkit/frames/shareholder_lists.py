@@ -6,10 +6,11 @@ The local register writes each ``shareholder_list`` document as a PDF whose firs
 residence, nominal amount in EUR, percentage of the share, percentage of the total holding), headings repeated
 on every page. :func:`shareholder_list` reads that table with pdfminer.six, without its layout analysis: each
 cell is drawn as a rectangle, so the cells are found by their borders, and a cell's text is the characters whose
-centre lies inside it, in the order they are written, wrapped lines included. It gives one row per share — the same numbers and
-names as the ownership history of the same document (``regkit.frames.ownership_history``): ``share`` and
-``total_share`` are **fractions** in [0, 1] as in every regkit frame (the printed percentages / 100, as
-:func:`regkit.frames.share_fraction` puts them), ``percentage`` and ``total_percentage`` the percentages as printed.
+centre lies inside it, in the order they are written, wrapped lines included. It gives one row per share — the
+same numbers and names as the ownership history of the same document (``regkit.frames.ownership_history``):
+``share`` and ``total_share`` are **fractions** in [0, 1] as in every regkit frame (the printed percentages / 100,
+as :func:`regkit.frames.share_fraction` puts them), ``percentage`` and ``total_percentage`` the percentages as
+printed.
 
 A cell's text is its characters in the order they are written, joined with nothing between them: the writer
 breaks a cell's lines itself, a line broken at a space ending with that space and a word too long for a line cut
@@ -115,8 +116,6 @@ def _pages(data: bytes, source: str) -> Iterator[Any]:
         for page in PDFPage.get_pages(io.BytesIO(data)):
             interpreter.process_page(page)
             yield device.get_result()
-    except ValidationError:
-        raise
     except Exception as exc:  # pdfminer's errors have no common base (PSException, PDFException, ValueError, ...)
         raise _not_a_list(source, f"the PDF cannot be read ({type(exc).__name__}: {exc})") from exc
 
