@@ -16,6 +16,7 @@ from ..vault import Vault
 from .catalog import Catalog
 from .clock import RegisterClock
 from .state import StateDB
+from .world_day import WorldDay
 
 __all__ = ["RegisterContext", "EXTENSION"]
 
@@ -38,6 +39,8 @@ class RegisterContext:
     #: The register's today (:mod:`regkit.local.models.clock`), kept in the state file.
     clock: RegisterClock = field(init=False)
 
+    _day: WorldDay | None = field(init=False, default=None, repr=False)
+
     def __post_init__(self) -> None:
         self.clock = RegisterClock(self.state, self.catalog.meta)
 
@@ -49,3 +52,12 @@ class RegisterContext:
         """The register's today: the world's ``as_of`` until the register is advanced (an advance by another
         process on the same state file is seen within :data:`~regkit.local.models.clock.NOTICE_SECONDS`)."""
         return self.clock.today()
+
+    def world_day(self) -> WorldDay:
+        """The world as the register serves it today (:mod:`regkit.local.models.world_day`): past the world's
+        ``as_of``, the records the continuation's events left."""
+        day = self.today()
+        current = self._day
+        if current is None or current.day != day:
+            current = self._day = WorldDay(self.catalog, day)
+        return current

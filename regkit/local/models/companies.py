@@ -31,10 +31,10 @@ def find_company(context: RegisterContext, company_id: str, *, realtime: bool = 
     A company's former id (before a move to another register court, ``world.json`` ``former_ids``)
     resolves to the company under its current id.
     """
-    world = context.catalog.world
-    company_id = world.meta.get("former_ids", {}).get(company_id, company_id)
-    record = world.realtime.get(company_id) if realtime else None
-    record = record or world.companies.get(company_id)
+    day = context.world_day()
+    company_id = context.catalog.world.meta.get("former_ids", {}).get(company_id, company_id)
+    record = day.realtime(company_id) if realtime else None
+    record = record or day.company(company_id)
     if record is None:
         raise ApiError("company_not_found", f"No company has the id {company_id}.")
     return record

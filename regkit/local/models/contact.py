@@ -80,7 +80,7 @@ def lookup_company(context: RegisterContext, user: User, host: str) -> Charged[d
             f"No company publishes the website {host}; check the address, or search by name with "
             "POST /v1/search/company. Nothing was charged.",
         )
-    contact = _contact_of(context.catalog.world.companies[company_id]) or {}
+    contact = _contact_of(context.world_day().companies[company_id]) or {}
     body = {
         "company_id": company_id,
         "email": contact.get("email"),

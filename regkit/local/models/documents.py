@@ -6,7 +6,7 @@ presigned URLs.
 * ``get_realtime_document`` (``GET /v1/document?company_id=…&document_category=…``): one of
   :data:`~regkit.schema.interface.DOCUMENT_CATEGORIES` fetched "now" (it takes ``Config.realtime_latency``
   longer, as a realtime company lookup does); 20 credits. The printouts and the structured information are made
-  from the register's newest record on the world's date (``world.json`` ``as_of``), which is their file date; the
+  from the register's newest record on its today (the world's ``as_of`` until the clock moves), their file date; the
   shareholder list and the articles are the company's latest listed ones (their own date). A company without
   that kind of document is a 404 ``document_not_available``, charged nothing.
 * ``download_document`` (``GET /v1/documents/{id}?expires=…&signature=…``): the file. No bearer token: the
@@ -139,13 +139,13 @@ def extract_document_pdf(extract_id: str, report: dict[str, Any]) -> bytes:
 
 
 def _file_date(context: RegisterContext) -> str:
-    """The date of a file made now: the world's date (so files are the same run after run)."""
-    return str(context.catalog.world.meta["as_of"])[:10]
+    """The date of a file made now: the register's today (so files are the same run after run)."""
+    return context.today().isoformat()
 
 
 def _newest(context: RegisterContext, company_id: str) -> dict[str, Any] | None:
-    world = context.catalog.world
-    return world.realtime.get(company_id) or world.companies.get(company_id)
+    day = context.world_day()
+    return day.realtime(company_id) or day.company(company_id)
 
 
 def _listed_file_name(document: dict[str, Any]) -> str:
@@ -215,7 +215,7 @@ def get_realtime_document(
         document_id = f"{code}-{company_id}"
         file_name = f"{company_id}_{code}_{file_date.replace('-', '')}.{'xml' if code == 'SI' else 'pdf'}"
     else:
-        listed = _latest_listed(world.companies.get(company_id) or company, category)
+        listed = _latest_listed(context.world_day().company(company_id) or company, category)
         if listed is None:
             raise _not_available(company_id, category, f"it has filed no {category.replace('_', ' ')}")
         document_id, file_date, file_name = listed["id"], listed["date"], _listed_file_name(listed)
@@ -254,7 +254,8 @@ def download_document(
     found = context.catalog.documents.get(document_id)
     if found is not None:
         company_id, document = found
-        company = context.catalog.world.companies.get(company_id) or context.catalog.world.realtime[company_id]
+        day = context.world_day()
+        company = day.company(company_id) or day.realtime(company_id) or context.catalog.world.realtime[company_id]
         return company_document_pdf(context, company, document), _listed_file_name(document), _PDF
     made = _MADE_ID.match(document_id)
     if made and COMPANY_ID_PATTERN.match(made.group(2)):

@@ -165,7 +165,7 @@ def download_report(
         anything is looked up); 404 ``document_not_found`` when the company has no report of that id.
     """
     context.signer.verify(_signing_key(company_id, report_id), expires, signature)
-    company = context.catalog.world.companies.get(company_id)
+    company = context.world_day().company(company_id)
     if company is not None:
         for report in financials_of(context, company)["reports"]:
             if report["report_id"] == report_id:

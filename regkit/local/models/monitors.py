@@ -45,8 +45,8 @@ def list_monitors(context: RegisterContext, user: User) -> list[dict[str, Any]]:
 
 
 def _check_exists(context: RegisterContext, entity_type: str, entity_id: str) -> None:
-    catalog = context.catalog
-    exists = entity_id in (catalog.world.companies if entity_type == "company" else catalog.persons)
+    day = context.world_day()
+    exists = (day.company(entity_id) if entity_type == "company" else day.person(entity_id.lower())) is not None
     if not exists:
         raise ApiError("entity_not_found", f"No {entity_type} has the id {entity_id}.")
 

@@ -42,14 +42,14 @@ def _owner(context: RegisterContext, row: Mapping[str, Any]) -> dict[str, Any]:
         "name": row["holder_name"],
         "type": row["holder_type"],
         "relation_type": row["relation_type"],
-        "nominal_share": float(row["nominal_share"]),
+        "nominal_share": context.world_day().nominal_share(row),
         "percentage_share": _percent(row["share"]),
         "start": row.get("start"),
         "legal_person": None,
         "natural_person": None,
     }
     if row["holder_type"] == "legal_person":
-        company = context.catalog.world.companies.get(row.get("holder_id") or "")
+        company = context.world_day().companies.get(row.get("holder_id") or "")
         address = (company or {}).get("address") or {}
         owner["legal_person"] = {"name": row["holder_name"], "city": address.get("city"), "country": "DE"}
     else:
@@ -108,13 +108,13 @@ def get_owners(
 
 def holdings_of(context: RegisterContext, holder_id: str) -> list[dict[str, Any]]:
     """What ``holder_id`` holds and held: current holdings first, then by start date and company id."""
-    companies = context.catalog.world.companies
+    companies = context.world_day().companies
     holdings = [
         {
             "company_id": row["company_id"],
             "name": companies[row["company_id"]]["name"]["name"],
             "relation_type": row["relation_type"],
-            "nominal_share": float(row["nominal_share"]),
+            "nominal_share": context.world_day().nominal_share(row),
             "percentage_share": float(row["share"]),
             "start": row.get("start"),
             "end": row.get("end"),

@@ -43,7 +43,7 @@ def entity_type(context: RegisterContext, row: Mapping[str, Any]) -> str:
     enterprise) or ``german_company``."""
     if row["holder_type"] == "natural_person":
         return "natural_person"
-    holder = context.catalog.world.companies.get(row.get("holder_id") or "")
+    holder = context.world_day().companies.get(row.get("holder_id") or "")
     if holder is None:
         return "foreign_company"
     return _ENTITY_BY_FORM.get(holder["legal_form"], "german_company")
@@ -89,7 +89,7 @@ def _holder(context: RegisterContext, row: Mapping[str, Any]) -> dict[str, Any]:
         person = row.get("holder_details") or context.catalog.persons.get(row.get("holder_id") or "", {})
         holder.update(date_of_birth=person.get("date_of_birth"), city=person.get("city"), register=None)
     else:
-        company = context.catalog.world.companies.get(row.get("holder_id") or "") or {}
+        company = context.world_day().companies.get(row.get("holder_id") or "") or {}
         register = company.get("register") or {}
         holder.update(
             date_of_birth=None,

@@ -32,7 +32,7 @@ __all__ = ["get_person", "get_person_holdings", "search_person"]
 
 
 def _find(context: RegisterContext, person_id: str) -> Person:
-    person = context.catalog.people.get(person_id.lower())
+    person = context.world_day().person(person_id.lower())
     if person is None:
         raise ApiError("person_not_found", f"No person has the id {person_id}.")
     return person

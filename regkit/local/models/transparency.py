@@ -168,7 +168,7 @@ def _production(context: RegisterContext, user: User, name: str, company_id: str
         if failed
         else build_report(
             company,
-            context.catalog.world.companies,
+            context.world_day().companies,
             context.catalog.holders,
             context.catalog.persons,
             _date(ready_at),

@@ -61,7 +61,7 @@ def ubos(context: RegisterContext, company: Mapping[str, Any]) -> list[dict[str,
         ]
     seen: set[str] = set()
     answer = []
-    for entry in fictitious_owners(company, context.catalog.world.companies):
+    for entry in fictitious_owners(company, context.world_day().companies):
         key = entry.get("id") or entry["name"]
         if key in seen:
             continue

@@ -19,7 +19,7 @@ from .people import Person, PersonPool, random_date
 from .reference import Place, Reference
 from .specs import Spec
 
-__all__ = ["Context", "addresses_of", "capitals_of", "name_history"]
+__all__ = ["Context", "addresses_of", "capitals_of", "name_history", "new_address"]
 
 _CAPITAL_FORMS = {"gmbh", "ug", "ggmbh", "ag", "se", "kgaa"}
 _MINIMUM_EUR = {"gmbh": 25_000, "ggmbh": 25_000, "ag": 50_000, "kgaa": 50_000, "se": 120_000, "ug": 1}
@@ -107,7 +107,7 @@ def name_history(ctx: Context, spec: Spec, rng: random.Random | None = None) -> 
     return [{"name": name, "legal_form": form, "start_date": start.isoformat()} for name, form, start in names]
 
 
-def _address(rng: random.Random, place: Place, start: date, with_street: bool = True) -> dict:
+def new_address(rng: random.Random, place: Place, start: date, with_street: bool = True) -> dict:
     street = (
         f"{rng.choice(_STREETS)} {rng.randint(1, 180)}{rng.choice(('', '', '', 'a', 'b'))}" if with_street else None
     )
@@ -143,11 +143,11 @@ def addresses_of(ctx: Context, spec: Spec) -> list[dict]:
     for i, (start, court) in enumerate(seats):
         places = ctx.reference.court_places[court.code]
         place = places[0] if rng.random() < 0.5 else places[rng.randrange(len(places))]
-        result.append(_address(rng, place, start, with_street=not (start.year < 1990 and rng.random() < 0.3)))
+        result.append(new_address(rng, place, start, with_street=not (start.year < 1990 and rng.random() < 0.3)))
         stop = seats[i + 1][0] if i + 1 < len(seats) else end
         if (stop - start).days > 1200 and rng.random() < 0.2:
             moved = random_date(rng, start + timedelta(days=400), stop - timedelta(days=200))
-            result.append(_address(rng, places[rng.randrange(len(places))], moved))
+            result.append(new_address(rng, places[rng.randrange(len(places))], moved))
     return result
 
 

@@ -1,0 +1,147 @@
+"""The world as the register serves it on its today: the stored records, and past ``as_of`` the continuation's.
+
+A generated world lives on past its ``as_of`` (:mod:`regkit.local.world.continuation`): on a later today a company
+record is the one the continuation's events left, a person's management positions are those of the records on
+that day, and a person appointed after ``as_of`` is a person of the world. On ``as_of`` itself (and for an
+imported world, which does not live on) every answer reads the store as it is, with no continuation built.
+
+:class:`WorldDay` is what the models read records through; a register context hands out the one of its today
+(:meth:`regkit.local.models.backend.RegisterContext.world_day`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+import weakref
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..search.person_rows import Person, stored_person
+from ..world.continuation import Continuation
+from ..world.reference import load_reference
+from ..world.store import default_reference_dir
+from .catalog import Catalog
+from .clock import lives_on, world_as_of
+
+__all__ = ["WorldDay", "continuation_of"]
+
+_CONTINUATIONS: weakref.WeakKeyDictionary[Catalog, Continuation] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def continuation_of(catalog: Catalog) -> Continuation:
+    """The continuation of ``catalog``'s world, built once per catalog (the reference lists are read then)."""
+    with _LOCK:
+        found = _CONTINUATIONS.get(catalog)
+        if found is None:
+            world = catalog.world
+            reference = load_reference(default_reference_dir())
+            found = _CONTINUATIONS[catalog] = Continuation(world.meta, world.companies, world.realtime, reference)
+        return found
+
+
+class WorldDay:
+    """The records of ``catalog``'s world on ``day``.
+
+    Parameters
+    ----------
+    catalog : Catalog
+        The world and its lookups.
+    day : datetime.date
+        The register's today (not before the world's ``as_of``).
+    """
+
+    def __init__(self, catalog: Catalog, day: dt.date):
+        self.catalog = catalog
+        self.day = day
+        self.moved_on = lives_on(catalog.meta) and day > world_as_of(catalog.meta)
+        #: Company records by id on :attr:`day` (a read-only mapping; former ids do not resolve here).
+        self.companies: Mapping[str, dict[str, Any]] = _Companies(self)
+
+    def company(self, company_id: str) -> dict[str, Any] | None:
+        """The record of ``company_id`` on this day, or None."""
+        if not self.moved_on:
+            return self.catalog.world.companies.get(company_id)
+        return continuation_of(self.catalog).company(company_id, self.day)
+
+    def realtime(self, company_id: str) -> dict[str, Any] | None:
+        """The record with the company's pending register changes, while they are still ahead (once their day has
+        come they are the company's record), or None."""
+        pending = self.catalog.world.realtime.get(company_id)
+        if pending is None or not self.moved_on:
+            return pending
+        return pending if company_id not in continuation_of(self.catalog).changed(self.day) else None
+
+    def nominal_share(self, row: Mapping[str, Any]) -> float:
+        """The nominal share of a shareholding row on this day (a capital increase registered since ``as_of``
+        raises every holder's in proportion)."""
+        if not self.moved_on:
+            return float(row["nominal_share"])
+        return float(continuation_of(self.catalog).nominal_share(row, self.day))
+
+    def person(self, key: str) -> Person | None:
+        """The person with the lower-case UUID ``key`` on this day (their management positions as the records of
+        the day show them), or None."""
+        stored = self.catalog.people.get(key)
+        if not self.moved_on:
+            return stored
+        continuation = continuation_of(self.catalog)
+        companies = continuation.companies_of_person(key, self.day)
+        if not companies:
+            return stored
+        positions = [p for p in (stored.positions if stored else ()) if p["register_id"] not in companies]
+        entry: Mapping[str, Any] | None = None
+        for company_id in sorted(companies):
+            record = continuation.company(company_id, self.day) or {}
+            for position, found in _positions(record, key):
+                entry = entry or found
+                positions.append(position)
+        if stored is not None:
+            details = {
+                "first_name": stored.first_name,
+                "last_name": stored.last_name,
+                "city": stored.city,
+                "date_of_birth": stored.date_of_birth,
+            }
+            return stored_person(stored.id, details, positions)
+        if entry is None:
+            return None
+        return stored_person(entry["id"], {"name": entry["name"], **(entry.get("natural_person") or {})}, positions)
+
+
+def _positions(record: Mapping[str, Any], key: str) -> Iterator[tuple[dict[str, Any], Mapping[str, Any]]]:
+    """The management positions of the person ``key`` in ``record`` (every role but ``SHAREHOLDER``), each with
+    its representation entry."""
+    for entry in record.get("representation") or ():
+        if entry.get("type") != "natural_person" or str(entry.get("id") or "").lower() != key:
+            continue
+        if entry["role"] == "SHAREHOLDER":
+            continue
+        position = {
+            "company_name": record["name"]["name"],
+            "register_id": record["id"],
+            "role": entry["role"],
+            "start_date": entry["start_date"],
+            "end_date": entry["end_date"],
+        }
+        yield position, entry
+
+
+class _Companies(Mapping[str, dict[str, Any]]):
+    """The company records of a :class:`WorldDay` as a mapping (the stored ids; none is added yet)."""
+
+    def __init__(self, day: WorldDay):
+        self._day = day
+
+    def __getitem__(self, key: str) -> dict[str, Any]:
+        record = self._day.company(key)
+        if record is None:
+            raise KeyError(key)
+        return record
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._day.catalog.world.companies)
+
+    def __len__(self) -> int:
+        return len(self._day.catalog.world.companies)

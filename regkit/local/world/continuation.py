@@ -1,0 +1,554 @@
+"""The world after its ``as_of``: each day's register events, generated from the world's seed and the day.
+
+A generated world stands for the register on its ``as_of``. When the local register's clock moves on
+(:mod:`regkit.local.models.clock`), the world lives on: every day past ``as_of`` brings register events at German
+rates scaled to the world's size — appointments and departures of directors, Prokura granted and ended, new
+addresses in the same town and moves of the seat to another town of the court's district, new names,
+liquidations (the name's ``i.L.``, the board's end, a liquidator), the annual reports of the companies that file
+(about a year after their fiscal year ends, with amounts that add up: the statements are derived from them), and
+on their day the pending changes a realtime lookup already showed.
+
+Nothing is stored: the events of a day are drawn from a generator seeded with the world's seed and the day
+(``"regkit-world/continuation/<seed>/<day>"``), applied in order to the records as the day before left them. A
+:class:`Continuation` folds the days forward once and keeps every record's versions with the day each began, so
+the world on any day since ``as_of`` is read back without folding again — and the same days give the same world
+however the clock got there (7 days at once = 3 + 4).
+
+Rates (:data:`YEARLY_RATES`, per active company and year) are scaled from the register's volumes: about 2,000
+Handelsregister publications a working day for some 2.3 million active companies, about 5 % of companies touched
+in 30 days once annual reports are counted.
+
+Not yet generated: incorporations, moves to another register court, capital changes, new shareholder lists,
+insolvency proceedings and their events, mergers, spin-offs and profit-transfer agreements (a world whose records
+these would change stays as it was in those respects).
+"""
+
+from __future__ import annotations
+
+import bisect
+import copy
+import datetime as dt
+import math
+import random
+import threading
+import zlib
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .company import new_address
+from .names import written
+from .naming import company_stem, full_name, sector_word
+from .officers import natural_entry
+from .people import PersonPool, iso, new_uuid
+from .reference import Reference
+
+__all__ = ["YEARLY_RATES", "RegisterEvent", "Continuation", "day_rng"]
+
+#: Register events per active company and year, by kind (annual reports follow each filer's own calendar).
+YEARLY_RATES: Mapping[str, float] = {
+    "director_appointed": 0.05,
+    "director_left": 0.04,
+    "prokura_granted": 0.03,
+    "prokura_ended": 0.02,
+    "address_changed": 0.03,
+    "seat_moved": 0.01,
+    "name_changed": 0.01,
+    "liquidation": 0.012,
+}
+
+#: Legal forms with a board of directors (``DIRECTOR``) and those that may grant Prokura.
+_DIRECTED = {"gmbh", "ug", "ggmbh", "ag", "se", "eg", "ev"}
+_PROKURA = {"gmbh", "ug", "ggmbh", "ag", "se", "kg", "ohg", "ek", "eg", "kgaa"}
+#: Legal forms that publish annual accounts (as :data:`regkit.local.world.financials.PUBLISHING_FORMS`).
+_FILERS = {"gmbh", "ug", "ggmbh", "ag", "se", "kgaa", "kg", "eg"}
+#: Roles a liquidation ends (the board and Prokura; it comes to companies with a board of directors only, whose
+#: partners and owners, if any, stay what they are).
+_BOARD_ROLES = {"DIRECTOR", "PROKURA", "OTHER"}
+_DEM_PER_EUR = 1.95583
+#: How many companies an event tries before it gives up for the day (few are ineligible).
+_TRIES = 25
+
+
+def day_rng(seed: int | str, day: dt.date) -> random.Random:
+    """The generator of ``day``'s events in a world built from ``seed`` (seeded through SHA-512: the same in every
+    process)."""
+    return random.Random(f"regkit-world/continuation/{seed}/{day.isoformat()}")
+
+
+@dataclass(frozen=True)
+class RegisterEvent:
+    """One register event of a day past the world's ``as_of``.
+
+    Attributes
+    ----------
+    day : datetime.date
+        The day it was registered (history entries it adds start on it).
+    kind : str
+        One of :data:`YEARLY_RATES`, ``"report_filed"`` or ``"pending_registered"`` (a realtime change reached its
+        day), or ``"link_renamed"`` (a linked company's new name shown in a record that names it).
+    company_id : str
+        The company whose record it changes.
+    detail : dict
+        What the event says beyond its kind (a person's id and name, the new name, ...).
+    """
+
+    day: dt.date
+    kind: str
+    company_id: str
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Continuation:
+    """A world's records on every day since its ``as_of``, folded forward on demand.
+
+    Parameters
+    ----------
+    meta : mapping
+        The world's ``world.json`` (``seed``, ``as_of``, ``groups``).
+    companies : mapping
+        The stored records by id (a store's table or a :class:`~regkit.local.world.store.World`'s dict); never
+        changed.
+    realtime : mapping
+        The records a realtime lookup shows (pending changes); each becomes the company's record on its day.
+    reference : Reference
+        The reference lists new names, streets, places and persons are drawn from.
+    """
+
+    def __init__(
+        self,
+        meta: Mapping[str, Any],
+        companies: Mapping[str, dict[str, Any]],
+        realtime: Mapping[str, dict[str, Any]],
+        reference: Reference,
+    ) -> None:
+        self.seed = meta["seed"]
+        self.as_of = dt.date.fromisoformat(str(meta["as_of"])[:10])
+        self.base = companies
+        self.reference = reference
+        self._lock = threading.Lock()
+        self._folded = self.as_of
+        self._versions: dict[str, list[tuple[dt.date, dict[str, Any]]]] = {}
+        self._events: dict[dt.date, list[RegisterEvent]] = {}
+        #: (day, company id) of every version naming a person, by the person's lower-case UUID.
+        self._people: dict[str, list[tuple[dt.date, str]]] = defaultdict(list)
+        self._grouped = {member for group in meta.get("groups") or () for member in group.get("members", ())}
+        self._ids = sorted(companies)
+        self._pending: dict[dt.date, list[dict[str, Any]]] = defaultdict(list)
+        for record in realtime.values():
+            self._pending[_pending_day(record, self.as_of)].append(record)
+        self._filings: dict[dt.date, list[str]] = defaultdict(list)
+        self._linked_from: dict[str, set[str]] = defaultdict(set)
+        active = 0
+        for company_id, record in companies.items():
+            active += record["status"] == "active"
+            for target in _link_targets(record):
+                self._linked_from[target].add(company_id)
+            due = self._first_filing(record)
+            if due is not None:
+                self._filings[due].append(company_id)
+        #: How many companies were active on ``as_of``: the rates' scale (kept, so a day's counts do not depend
+        #: on the days before).
+        self.active = active
+
+    # -- reading -------------------------------------------------------------------------------------------------
+
+    def company(self, company_id: str, day: dt.date) -> dict[str, Any] | None:
+        """The record of ``company_id`` on ``day`` (the stored one before its first event), or None if unknown."""
+        self.fold_to(day)
+        versions = self._versions.get(company_id)
+        if versions:
+            at = bisect.bisect_right(versions, day, key=lambda version: version[0])
+            if at:
+                return versions[at - 1][1]
+        return self.base.get(company_id)
+
+    def changed(self, day: dt.date) -> list[str]:
+        """The ids of the companies whose record on ``day`` is not the stored one, sorted."""
+        self.fold_to(day)
+        return sorted(cid for cid, versions in self._versions.items() if versions[0][0] <= day)
+
+    def companies_on(self, day: dt.date) -> dict[str, dict[str, Any]]:
+        """Every company's record on ``day``, by id in id order (the stored records where nothing happened)."""
+        self.fold_to(day)
+        return {company_id: self.company(company_id, day) or {} for company_id in self._ids}
+
+    def nominal_share(self, row: Mapping[str, Any], day: dt.date) -> Any:
+        """The nominal share of a shareholding row on ``day``: its stored one, unless the company's capital has
+        changed since ``as_of`` — then the row's share of the new capital (in euros), as every holder takes part
+        in proportion to what it holds."""
+        stored = row.get("nominal_share")
+        if not row.get("share") or row["company_id"] not in self._versions:
+            return stored
+        capital = (self.company(row["company_id"], day) or {}).get("capital")
+        if not capital or capital == self.base[row["company_id"]].get("capital"):
+            return stored
+        amount = capital["amount"] / _DEM_PER_EUR if capital.get("currency") == "DEM" else capital["amount"]
+        return round(float(row["share"]) * float(amount), 2)
+
+    def companies_of_person(self, key: str, day: dt.date) -> set[str]:
+        """The companies whose record on ``day`` is not the stored one and names the person ``key`` (a lower-case
+        UUID) in its representation."""
+        self.fold_to(day)
+        return {company_id for start, company_id in self._people.get(key, ()) if start <= day}
+
+    def events(self, after: dt.date, until: dt.date) -> list[RegisterEvent]:
+        """The events of the days after ``after`` up to ``until``, in the order they were applied."""
+        self.fold_to(until)
+        days = (after + dt.timedelta(days=n) for n in range(1, (until - after).days + 1))
+        return [event for day in days for event in self._events.get(day, ())]
+
+    # -- folding -------------------------------------------------------------------------------------------------
+
+    def fold_to(self, day: dt.date) -> None:
+        """Generate and apply the events of every day up to ``day`` not folded yet."""
+        if day <= self._folded:
+            return
+        with self._lock:
+            while self._folded < day:
+                next_day = self._folded + dt.timedelta(days=1)
+                self._events[next_day] = self._day(next_day)
+                self._folded = next_day
+
+    def _current(self, company_id: str) -> dict[str, Any]:
+        versions = self._versions.get(company_id)
+        return versions[-1][1] if versions else self.base[company_id]
+
+    def _put(self, day: dt.date, record: dict[str, Any]) -> None:
+        for entry in record["representation"]:
+            if entry["type"] == "natural_person" and entry.get("id"):
+                self._people[entry["id"].lower()].append((day, record["id"]))
+        versions = self._versions.setdefault(record["id"], [])
+        if versions and versions[-1][0] == day:
+            versions[-1] = (day, record)
+        else:
+            versions.append((day, record))
+
+    def _day(self, day: dt.date) -> list[RegisterEvent]:
+        rng = day_rng(self.seed, day)
+        events: list[RegisterEvent] = []
+        for record in self._pending.get(day, ()):
+            self._put(day, copy.deepcopy(dict(record)))
+            events.append(RegisterEvent(day, "pending_registered", record["id"]))
+        for company_id in self._filings.pop(day, ()):
+            if _files(self._current(company_id)):  # not once it is dissolved
+                events += self._apply(day, rng, "report_filed", company_id)
+        pending = {r["id"] for later, records in self._pending.items() if later > day for r in records}
+        for kind, rate in YEARLY_RATES.items():
+            for _ in range(_poisson(rng, rate * self.active / 365.25)):
+                chosen = self._eligible(rng, kind, pending)
+                if chosen is not None:
+                    events += self._apply(day, rng, kind, chosen)
+        return events
+
+    def _eligible(self, rng: random.Random, kind: str, pending: set[str]) -> str | None:
+        for _ in range(_TRIES):
+            company_id = self._ids[rng.randrange(len(self._ids))]
+            if _may(kind, self._current(company_id), pending, self._grouped):
+                return company_id
+        return None
+
+    def _apply(self, day: dt.date, rng: random.Random, kind: str, company_id: str) -> list[RegisterEvent]:
+        record = copy.deepcopy(dict(self._current(company_id)))
+        name = record["name"]["name"]
+        detail = _CHANGES[kind](self, record, day, rng)
+        self._put(day, record)
+        events = [RegisterEvent(day, kind, company_id, detail)]
+        if record["name"]["name"] != name:
+            events += self._rename_links(day, record)
+        return events
+
+    def _rename_links(self, day: dt.date, target: Mapping[str, Any]) -> list[RegisterEvent]:
+        """Show ``target``'s new name in every record that links to it (merged into, acquisitions, spin-offs,
+        the profit-transfer agreement, a general partner among the representatives)."""
+        events = []
+        for source_id in sorted(self._linked_from.get(target["id"], ())):
+            record = copy.deepcopy(dict(self._current(source_id)))
+            if _rename_in(record, target["id"], target["name"]["name"]):
+                self._put(day, record)
+                events.append(RegisterEvent(day, "link_renamed", source_id, {"company_id": target["id"]}))
+        return events
+
+    def _first_filing(self, record: Mapping[str, Any]) -> dt.date | None:
+        """The day a filer files its next annual report: about a year after the next fiscal year ends (never
+        before the day after ``as_of``; a late filer catches up within half a year)."""
+        if not _files(record):
+            return None
+        return _filing_day(record, self.as_of)
+
+
+# -- the changes -------------------------------------------------------------------------------------------------
+
+
+def _may(kind: str, record: Mapping[str, Any], pending: set[str], grouped: set[str]) -> bool:
+    """Whether an event of ``kind`` may happen to ``record`` now: an active company without insolvency
+    proceedings and without a pending change, with what the kind needs."""
+    if record["status"] != "active" or "insolvencies" in record or record["id"] in pending:
+        return False
+    form = record["legal_form"]
+    current = [entry for entry in record["representation"] if entry["end_date"] is None]
+    directors = [entry for entry in current if entry["role"] == "DIRECTOR" and entry["type"] == "natural_person"]
+    if kind == "director_appointed":
+        return form in _DIRECTED
+    if kind == "director_left":
+        return form in _DIRECTED and len(directors) >= 2
+    if kind == "prokura_granted":
+        return form in _PROKURA
+    if kind == "prokura_ended":
+        return any(entry["role"] == "PROKURA" for entry in current)
+    if kind in {"address_changed", "seat_moved"}:
+        return record["address"] is not None
+    if kind == "name_changed":
+        return form not in {"ek", "ev", "municipal"} and not record["name"]["name"].endswith(" i.L.")
+    if kind == "liquidation":
+        return form in _DIRECTED and record["id"] not in grouped and not record["acquisitions"] and record["merged_into"] is None
+    return True
+
+
+def _appoint(self: Continuation, record: dict[str, Any], day: dt.date, rng: random.Random, role: str) -> dict:
+    city = (record["address"] or {}).get("city")
+    person = PersonPool(rng, self.reference).create(city=city, born_before=dt.date(day.year - 25, 1, 1))
+    authority = self.reference.authority["director" if role == "DIRECTOR" else "prokura"].draw(rng)
+    entry = natural_entry(person, role, day, None, authority)
+    record["representation"].append(entry)
+    _sort_representation(record)
+    return {"person_id": person.id, "name": entry["name"], "role": role}
+
+
+def _leave(record: dict[str, Any], day: dt.date, rng: random.Random, role: str) -> dict:
+    current = [
+        entry
+        for entry in record["representation"]
+        if entry["end_date"] is None and entry["role"] == role and entry["type"] == "natural_person"
+    ]
+    entry = current[rng.randrange(len(current))]
+    entry["end_date"] = iso(day)
+    return {"person_id": entry["id"], "name": entry["name"], "role": role}
+
+
+def _director_appointed(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    return _appoint(self, record, day, rng, "DIRECTOR")
+
+
+def _director_left(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    return _leave(record, day, rng, "DIRECTOR")
+
+
+def _prokura_granted(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    return _appoint(self, record, day, rng, "PROKURA")
+
+
+def _prokura_ended(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    return _leave(record, day, rng, "PROKURA")
+
+
+def _moved(self: Continuation, record: dict, day: dt.date, rng: random.Random, *, same_town: bool) -> dict:
+    """A new address from ``day`` on: in the same town, or (a move of the seat) in another town of the court's
+    district, else of its federal state."""
+    reference, town = self.reference, record["address"]["city"]
+    places = reference.court_places.get(record["register"]["company_id"].split("-")[2]) or []
+    if same_town:
+        choices = [p for p in places if p.city == town] or list(reference.places_by_city.get(town, ()))
+    else:
+        code = record["register"]["company_id"].split("-")[2]
+        state = next((court.state for court in reference.courts if court.code == code), "")
+        choices = [p for p in places if p.city != town] or [
+            p for p in reference.places_by_state.get(state, ()) if p.city != town
+        ]
+    if not choices:  # a town the reference lists do not know: a new street in it
+        street = f"{record['address'].get('street') or 'Hauptstraße 1'} {rng.randint(1, 99)}"
+        address = dict(record["address"], street=street, start_date=iso(day))
+        address["formatted_value"] = ", ".join(
+            str(part) for part in (address.get("extra"), street, f"{address.get('postal_code', '')} {town}".strip()) if part
+        )
+    else:
+        address = new_address(rng, choices[rng.randrange(len(choices))], day)
+    record["addresses"].append(address)
+    record["address"] = address
+    return {"city": address["city"], "formatted_value": address["formatted_value"]}
+
+
+def _address_changed(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    return _moved(self, record, day, rng, same_town=True)
+
+
+def _seat_moved(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    return _moved(self, record, day, rng, same_town=False)
+
+
+def _name_changed(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    reference, form = self.reference, record["legal_form"]
+    city = (record["address"] or {}).get("city") or ""
+    codes = (record.get("industry_codes") or {}).get("WZ2025") or [{"code": "70.10"}]
+    old = record["name"]["name"]
+    for _ in range(_TRIES):
+        stem = company_stem(rng, [written(reference.last_names.draw(rng)) for _ in range(2)], city)
+        name = full_name(stem, sector_word(rng, codes[0]["code"]), form)
+        if name != old:
+            break
+    entry = {"name": name, "legal_form": form, "start_date": iso(day)}
+    record["names"].append(entry)
+    record["name"] = entry
+    return {"before": old, "after": name}
+
+
+def _liquidation(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    """The company is dissolved: its name carries ``i.L.``, the board's terms end, a liquidator (most often a
+    former director) takes over; a company in liquidation publishes no contact data."""
+    formers = [
+        entry
+        for entry in record["representation"]
+        if entry["end_date"] is None and entry["type"] == "natural_person" and entry["role"] in _BOARD_ROLES
+    ]
+    for entry in record["representation"]:
+        if entry["end_date"] is None and entry["role"] in _BOARD_ROLES and entry["type"] == "natural_person":
+            entry["end_date"] = iso(day)
+    authority = self.reference.authority["liquidator"].draw(rng)
+    former = formers[rng.randrange(len(formers))] if formers and rng.random() < 0.7 else None
+    if former is not None:
+        liquidator = copy.deepcopy(former)
+        liquidator.update(role="LIQUIDATOR", start_date=iso(day), end_date=None, authority=authority)
+    else:
+        city = (record["address"] or {}).get("city")
+        person = PersonPool(rng, self.reference).create(city=city, born_before=dt.date(day.year - 25, 1, 1))
+        liquidator = natural_entry(person, "LIQUIDATOR", day, None, authority)
+    record["representation"].append(liquidator)
+    _sort_representation(record)
+    entry = {"name": record["name"]["name"] + " i.L.", "legal_form": record["legal_form"], "start_date": iso(day)}
+    record["names"].append(entry)
+    record["name"] = entry
+    record["status"] = "liquidation"
+    record["contact"] = None
+    return {"liquidator_id": liquidator["id"], "liquidator": liquidator["name"]}
+
+
+def _report_filed(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    """The next fiscal year's indicators, moved on from the last year's (the statements follow from them); the
+    filing after it is scheduled a year later."""
+    entry = _next_year(rng, record["indicators"][-1])
+    record["indicators"].append(entry)
+    if _files(record):
+        self._filings[_filing_day(record, day)].append(record["id"])
+    return {"report_id": entry["report_id"], "date": entry["date"]}
+
+
+_CHANGES: Mapping[str, Callable[[Continuation, dict, dt.date, random.Random], dict]] = {
+    "director_appointed": _director_appointed,
+    "director_left": _director_left,
+    "prokura_granted": _prokura_granted,
+    "prokura_ended": _prokura_ended,
+    "address_changed": _address_changed,
+    "seat_moved": _seat_moved,
+    "name_changed": _name_changed,
+    "liquidation": _liquidation,
+    "report_filed": _report_filed,
+}
+
+
+# -- helpers -----------------------------------------------------------------------------------------------------
+
+
+def _sort_representation(record: dict[str, Any]) -> None:
+    record["representation"].sort(key=lambda entry: (entry["start_date"], entry["role"], entry["name"]))
+
+
+def _poisson(rng: random.Random, mean: float) -> int:
+    """A Poisson-distributed count with ``mean`` (Knuth's method: means here are a few at most)."""
+    limit, count, product = math.exp(-mean), 0, rng.random()
+    while product > limit:
+        count += 1
+        product *= rng.random()
+    return count
+
+
+def _pending_day(record: Mapping[str, Any], as_of: dt.date) -> dt.date:
+    """The day a realtime record's pending change is registered: its newest date after ``as_of``."""
+    dates = [
+        entry["start_date"]
+        for member in ("addresses", "capitals", "names", "representation")
+        for entry in record.get(member) or ()
+        if entry.get("start_date")
+    ]
+    later = [dt.date.fromisoformat(value) for value in dates if value > iso(as_of)]
+    return max(later) if later else as_of + dt.timedelta(days=1)
+
+
+def _link_targets(record: Mapping[str, Any]) -> Iterable[str]:
+    links = [record.get("merged_into"), record.get("profit_transfer_agreement")]
+    links += list(record.get("acquisitions") or ()) + list(record.get("asset_spin_offs") or ())
+    for link in links:
+        if link and link.get("company_id"):
+            yield link["company_id"]
+    for entry in record.get("representation") or ():
+        if entry["type"] == "legal_person" and entry.get("id"):
+            yield entry["id"]
+
+
+def _rename_in(record: dict[str, Any], target_id: str, name: str) -> bool:
+    """Write ``name`` wherever ``record`` names ``target_id``; whether anything changed."""
+    changed = False
+    links = [record.get("merged_into"), record.get("profit_transfer_agreement")]
+    links += list(record.get("acquisitions") or ()) + list(record.get("asset_spin_offs") or ())
+    for link in links:
+        if link and link.get("company_id") == target_id and link.get("name") != name:
+            link["name"] = name
+            changed = True
+    for entry in record.get("representation") or ():
+        if entry["type"] == "legal_person" and entry.get("id") == target_id and entry["name"] != name:
+            entry["name"] = name
+            if entry.get("legal_person"):
+                entry["legal_person"]["name"] = name
+            changed = True
+    return changed
+
+
+def _files(record: Mapping[str, Any]) -> bool:
+    """Whether the company files annual reports on: an active filer with reports and no insolvency."""
+    return (
+        record["status"] == "active"
+        and record["legal_form"] in _FILERS
+        and bool(record.get("indicators"))
+        and "insolvencies" not in record
+    )
+
+
+def _filing_day(record: Mapping[str, Any], after: dt.date) -> dt.date:
+    """The day the company files the report for the fiscal year after its last: that year's end plus a year less
+    a company's own 0–119 days, and at least a day after ``after`` (late filers within the next 180 days)."""
+    last = dt.date.fromisoformat(record["indicators"][-1]["date"])
+    lag = zlib.crc32(record["id"].encode()) % 120
+    due = _plus_years(_plus_years(last, 1), 1) - dt.timedelta(days=lag)
+    if due <= after:
+        due = after + dt.timedelta(days=1 + zlib.crc32(record["id"].encode()[::-1]) % 180)
+    return due
+
+
+def _plus_years(day: dt.date, years: int) -> dt.date:
+    try:
+        return day.replace(year=day.year + years)
+    except ValueError:  # 29 February
+        return day.replace(year=day.year + years, day=28)
+
+
+def _next_year(rng: random.Random, last: Mapping[str, Any]) -> dict[str, Any]:
+    """The indicators of the fiscal year after ``last``: the balance sheet grows a few percent, the equity ratio
+    and margin move a little; what ``last`` left out (a small firm's P&L) stays out; equity and liabilities add
+    up to the total, to the cent."""
+    growth = 1 + rng.gauss(0.03, 0.07)
+    entry: dict[str, Any] = {"date": iso(_plus_years(dt.date.fromisoformat(last["date"]), 1))}
+    entry["report_id"] = new_uuid(rng)
+    for name, value in last.items():
+        if name in {"date", "report_id"}:
+            continue
+        if value is None or name == "employees":
+            entry[name] = value if name != "employees" or value is None else max(1, round(value * growth))
+        else:
+            entry[name] = int(round(value * growth * (1 + rng.gauss(0, 0.03))))
+    total, equity = entry.get("balance_sheet_total"), entry.get("equity")
+    if total is not None and equity is not None:
+        if total <= 0:
+            total = entry["balance_sheet_total"] = abs(total) or 100
+        entry["liabilities"] = total - equity
+    return entry
+
