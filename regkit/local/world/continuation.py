@@ -138,16 +138,16 @@ class Continuation:
         self._pending: dict[dt.date, list[dict[str, Any]]] = defaultdict(list)
         for record in realtime.values():
             self._pending[_pending_day(record, self.as_of)].append(record)
-        self._filings: dict[dt.date, list[str]] = defaultdict(list)
+        self._filings: dict[dt.date, list[tuple[str, dt.date]]] = defaultdict(list)
         self._linked_from: dict[str, set[str]] = defaultdict(set)
         active = 0
         for company_id, record in companies.items():
             active += record["status"] == "active"
             for target in _link_targets(record):
                 self._linked_from[target].add(company_id)
-            due = self._first_filing(record)
-            if due is not None:
-                self._filings[due].append(company_id)
+            if _files(record):
+                due, year_end = _filing_day(record, self.as_of)
+                self._filings[due].append((company_id, year_end))
         #: How many companies were active on ``as_of``: the rates' scale (kept, so a day's counts do not depend
         #: on the days before).
         self.active = active
@@ -231,9 +231,9 @@ class Continuation:
         for record in self._pending.get(day, ()):
             self._put(day, copy.deepcopy(dict(record)))
             events.append(RegisterEvent(day, "pending_registered", record["id"]))
-        for company_id in self._filings.pop(day, ()):
+        for company_id, year_end in self._filings.pop(day, ()):
             if _files(self._current(company_id)):  # not once it is dissolved
-                events += self._apply(day, rng, "report_filed", company_id)
+                events += self._apply(day, rng, "report_filed", company_id, year_end=year_end)
         pending = {r["id"] for later, records in self._pending.items() if later > day for r in records}
         for kind, rate in YEARLY_RATES.items():
             for _ in range(_poisson(rng, rate * self.active / 365.25)):
@@ -249,10 +249,15 @@ class Continuation:
                 return company_id
         return None
 
-    def _apply(self, day: dt.date, rng: random.Random, kind: str, company_id: str) -> list[RegisterEvent]:
+    def _apply(
+        self, day: dt.date, rng: random.Random, kind: str, company_id: str, *, year_end: dt.date | None = None
+    ) -> list[RegisterEvent]:
         record = copy.deepcopy(dict(self._current(company_id)))
         name = record["name"]["name"]
-        detail = _CHANGES[kind](self, record, day, rng)
+        if year_end is not None:
+            detail = _report_filed(self, record, day, rng, year_end)
+        else:
+            detail = _CHANGES[kind](self, record, day, rng)
         self._put(day, record)
         events = [RegisterEvent(day, kind, company_id, detail)]
         if record["name"]["name"] != name:
@@ -269,13 +274,6 @@ class Continuation:
                 self._put(day, record)
                 events.append(RegisterEvent(day, "link_renamed", source_id, {"company_id": target["id"]}))
         return events
-
-    def _first_filing(self, record: Mapping[str, Any]) -> dt.date | None:
-        """The day a filer files its next annual report: about a year after the next fiscal year ends (never
-        before the day after ``as_of``; a late filer catches up within half a year)."""
-        if not _files(record):
-            return None
-        return _filing_day(record, self.as_of)
 
 
 # -- the changes -------------------------------------------------------------------------------------------------
@@ -423,13 +421,14 @@ def _liquidation(self: Continuation, record: dict, day: dt.date, rng: random.Ran
     return {"liquidator_id": liquidator["id"], "liquidator": liquidator["name"]}
 
 
-def _report_filed(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
-    """The next fiscal year's indicators, moved on from the last year's (the statements follow from them); the
-    filing after it is scheduled a year later."""
-    entry = _next_year(rng, record["indicators"][-1])
+def _report_filed(self: Continuation, record: dict, day: dt.date, rng: random.Random, year_end: dt.date) -> dict:
+    """The indicators of the fiscal year ending ``year_end``, moved on from the last published year's (the
+    statements follow from them); the next filing is scheduled."""
+    entry = _next_year(rng, record["indicators"][-1], year_end)
     record["indicators"].append(entry)
     if _files(record):
-        self._filings[_filing_day(record, day)].append(record["id"])
+        due, next_end = _filing_day(record, day)
+        self._filings[due].append((record["id"], next_end))
     return {"report_id": entry["report_id"], "date": entry["date"]}
 
 
@@ -442,7 +441,6 @@ _CHANGES: Mapping[str, Callable[[Continuation, dict, dt.date, random.Random], di
     "seat_moved": _seat_moved,
     "name_changed": _name_changed,
     "liquidation": _liquidation,
-    "report_filed": _report_filed,
 }
 
 
@@ -513,15 +511,25 @@ def _files(record: Mapping[str, Any]) -> bool:
     )
 
 
-def _filing_day(record: Mapping[str, Any], after: dt.date) -> dt.date:
-    """The day the company files the report for the fiscal year after its last: that year's end plus a year less
-    a company's own 0–119 days, and at least a day after ``after`` (late filers within the next 180 days)."""
-    last = dt.date.fromisoformat(record["indicators"][-1]["date"])
-    lag = zlib.crc32(record["id"].encode()) % 120
-    due = _plus_years(_plus_years(last, 1), 1) - dt.timedelta(days=lag)
+#: The share of a filer's fiscal years whose report is published (the rest are not filed: the register's
+#: Bundesanzeiger volume, about 2,000 publications a day for 2.3 million companies, is about a third of the
+#: companies a year).
+_PUBLISHED_YEARS = 0.45
+
+
+def _filing_day(record: Mapping[str, Any], after: dt.date) -> tuple[dt.date, dt.date]:
+    """The next report the company files after ``after``: ``(day, fiscal year end)``. It files a fiscal year's
+    report 3 to 12 months after the year ends (its own lag); some years' reports it does not file
+    (:data:`_PUBLISHED_YEARS`); a report overdue on ``after`` is filed within the next 180 days."""
+    key = record["id"].encode()
+    lag = dt.timedelta(days=90 + zlib.crc32(key) % 270)
+    year_end = _plus_years(dt.date.fromisoformat(record["indicators"][-1]["date"]), 1)
+    while zlib.crc32(key + str(year_end.year).encode()) % 100 >= _PUBLISHED_YEARS * 100:
+        year_end = _plus_years(year_end, 1)
+    due = year_end + lag
     if due <= after:
-        due = after + dt.timedelta(days=1 + zlib.crc32(record["id"].encode()[::-1]) % 180)
-    return due
+        due = after + dt.timedelta(days=1 + zlib.crc32(key[::-1]) % 180)
+    return due, year_end
 
 
 def _plus_years(day: dt.date, years: int) -> dt.date:
@@ -531,12 +539,13 @@ def _plus_years(day: dt.date, years: int) -> dt.date:
         return day.replace(year=day.year + years, day=28)
 
 
-def _next_year(rng: random.Random, last: Mapping[str, Any]) -> dict[str, Any]:
-    """The indicators of the fiscal year after ``last``: the balance sheet grows a few percent, the equity ratio
-    and margin move a little; what ``last`` left out (a small firm's P&L) stays out; equity and liabilities add
-    up to the total, to the cent."""
-    growth = 1 + rng.gauss(0.03, 0.07)
-    entry: dict[str, Any] = {"date": iso(_plus_years(dt.date.fromisoformat(last["date"]), 1))}
+def _next_year(rng: random.Random, last: Mapping[str, Any], year_end: dt.date) -> dict[str, Any]:
+    """The indicators of the fiscal year ending ``year_end``, after ``last``: the balance sheet grows a few
+    percent a year, the ratios move a little; what ``last`` left out (a small firm's P&L) stays out; equity and
+    liabilities add up to the total, to the cent."""
+    years = max(1, year_end.year - dt.date.fromisoformat(last["date"]).year)
+    growth = (1 + rng.gauss(0.03, 0.07)) ** years
+    entry: dict[str, Any] = {"date": iso(year_end)}
     entry["report_id"] = new_uuid(rng)
     for name, value in last.items():
         if name in {"date", "report_id"}:

@@ -1,0 +1,178 @@
+"""The world lives on: what each day past the world's ``as_of`` brings, served by the local register
+(``docs/interface.md``, "The local register's clock"; the world's invariants a year on are checked in
+``tests/world/test_world_invariants.py``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from regkit.local.world.continuation import Continuation
+from regkit.local.world.reference import load_reference
+from regkit.local.world.store import default_reference_dir
+
+AS_OF = dt.date(2026, 6, 30)  # the bundled world's date (data/world.json)
+ORIGIN = "http://local.regkit"
+KINDS = {
+    "director_appointed",
+    "director_left",
+    "prokura_granted",
+    "prokura_ended",
+    "address_changed",
+    "seat_moved",
+    "name_changed",
+    "liquidation",
+    "report_filed",
+    "pending_registered",
+}
+
+
+@pytest.fixture(scope="module")
+def world_files():
+    from regkit.local.world import read_world
+
+    return read_world()
+
+
+def _continuation(world: Any) -> Continuation:
+    return Continuation(world.meta, world.companies, world.realtime, load_reference(default_reference_dir()))
+
+
+def _get(session: Any, path: str) -> dict[str, Any]:
+    response = session.get(ORIGIN + path)
+    assert response.status_code == 200, (path, response.text)
+    return response.json()
+
+
+def test_the_same_days_give_the_same_world_however_the_clock_got_there(world_files: Any) -> None:
+    at_once, split = _continuation(world_files), _continuation(world_files)
+    at_once.fold_to(AS_OF + dt.timedelta(days=7))
+    split.fold_to(AS_OF + dt.timedelta(days=3))
+    split.fold_to(AS_OF + dt.timedelta(days=7))
+    day = AS_OF + dt.timedelta(days=7)
+    assert at_once.events(AS_OF, day) == split.events(AS_OF, day) and at_once.events(AS_OF, day)
+    assert at_once.companies_on(day) == split.companies_on(day)
+    # and a day's world does not depend on how far the clock went since
+    later = _continuation(world_files)
+    later.fold_to(AS_OF + dt.timedelta(days=40))
+    assert later.companies_on(AS_OF + dt.timedelta(days=3)) == split.companies_on(AS_OF + dt.timedelta(days=3))
+
+
+def test_a_year_brings_every_kind_at_register_rates(world_files: Any) -> None:
+    continuation = _continuation(world_files)
+    year = continuation.events(AS_OF, AS_OF + dt.timedelta(days=365))
+    kinds = Counter(event.kind for event in year)
+    assert set(kinds) - {"link_renamed"} == KINDS, kinds
+    active = sum(c["status"] == "active" for c in world_files.companies.values())
+    # about 5 % of companies touched in 30 days (changes-and-webhooks.md), annual reports counted
+    for start in (0, 150, 335):
+        first = AS_OF + dt.timedelta(days=start)
+        touched = {e.company_id for e in continuation.events(first, first + dt.timedelta(days=30))}
+        assert 0.02 <= len(touched) / active <= 0.10, (start, len(touched), active)
+    # a filer files at most a report a year, and about 2,000 Bundesanzeiger publications a day for 2.3 million
+    # companies is a report for about a third of the active companies a year
+    reports = Counter(e.company_id for e in year if e.kind == "report_filed")
+    assert max(reports.values()) <= 2
+    assert 0.2 <= sum(reports.values()) / active <= 0.5
+
+
+def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_path: Any, world_files: Any) -> None:
+    """Every kind of event, as the served answers show it: checked against the answers before and after, with
+    the event's day in the history."""
+    days = 90
+    events = _continuation(world_files).events(AS_OF, AS_OF + dt.timedelta(days=days))
+    first = {}
+    for event in events:
+        first.setdefault(event.kind, event)
+    assert set(first) >= KINDS - {"pending_registered"} or set(first) >= KINDS - {"seat_moved"}, set(first)
+    before_register = make_register(state_path=tmp_path / "before.sqlite")
+    after_register = make_register(state_path=tmp_path / "after.sqlite")
+    assert after_register.advance(days) == AS_OF + dt.timedelta(days=days)
+    before = before_register.session(before_register.default_api_key)
+    after = after_register.session(after_register.default_api_key)
+    touched_later = {e.company_id: e.day for e in events}
+    for kind, event in first.items():
+        company_id, day = event.company_id, event.day.isoformat()
+        old, new = _get(before, f"/v1/company/{company_id}"), _get(after, f"/v1/company/{company_id}")
+        assert old != new, kind
+        if kind in {"director_appointed", "prokura_granted"}:
+            role = "DIRECTOR" if kind == "director_appointed" else "PROKURA"
+            entry = next(r for r in new["representation"] if r["id"] == event.detail["person_id"])
+            assert (entry["role"], entry["start_date"], entry["end_date"]) == (role, day, None)
+            assert event.detail["person_id"] not in {r["id"] for r in old["representation"]}
+            person = _get(after, f"/v1/person/{event.detail['person_id']}")
+            assert {"register_id": company_id, "role": role, "start_date": day, "end_date": None}.items() <= {
+                **next(p for p in person["management_positions"] if p["register_id"] == company_id)
+            }.items()
+            assert before.get(f"{ORIGIN}/v1/person/{event.detail['person_id']}").status_code == 404
+        elif kind in {"director_left", "prokura_ended"}:
+            person_id = event.detail["person_id"]
+            was = next(r for r in old["representation"] if r["id"] == person_id and r["end_date"] is None)
+            now = next(r for r in new["representation"] if r["id"] == person_id and r["role"] == was["role"])
+            assert now["end_date"] == day and now["start_date"] == was["start_date"]
+            position = [
+                p
+                for p in _get(after, f"/v1/person/{person_id}")["management_positions"]
+                if p["register_id"] == company_id and p["role"] == was["role"]
+            ]
+            assert [p["end_date"] for p in position] == [day]
+        elif kind in {"address_changed", "seat_moved"}:
+            assert new["address"]["start_date"] == day and new["addresses"][:-1] == old["addresses"]
+            assert new["address"]["formatted_value"] != old["address"]["formatted_value"]
+            assert (new["address"]["city"] == old["address"]["city"]) == (kind == "address_changed")
+        elif kind == "name_changed":
+            assert new["name"] == {"name": event.detail["after"], "legal_form": old["legal_form"], "start_date": day}
+            assert new["names"][:-1] == old["names"] and new["name"]["name"] != old["name"]["name"]
+        elif kind == "liquidation":
+            assert (old["status"], new["status"]) == ("active", "liquidation")
+            assert new["name"]["name"] == old["name"]["name"] + " i.L." and new["name"]["start_date"] == day
+            current = {r["role"] for r in new["representation"] if r["end_date"] is None}
+            assert "LIQUIDATOR" in current and "DIRECTOR" not in current
+        elif kind == "report_filed":
+            old_reports = _get(before, f"/v1/company/{company_id}/financials")
+            new_reports = _get(after, f"/v1/company/{company_id}/financials")
+            assert new_reports["indicators"][0]["date"] == event.detail["date"] > old_reports["indicators"][0]["date"]
+            assert new_reports["indicators"][1:] == old_reports["indicators"]
+            report = next(r for r in new_reports["reports"] if r["report_id"] == event.detail["report_id"])
+            assert report["report_end_date"] == event.detail["date"]
+        elif kind == "pending_registered":
+            pending = _get(before, f"/v1/company/{company_id}?realtime=true&export=true")
+            assert _get(after, f"/v1/company/{company_id}?export=true") == pending
+            assert touched_later[company_id] == event.day  # nothing else happened to it meanwhile
+
+
+def test_a_new_name_shows_where_the_company_is_linked(make_register: Any, world_files: Any) -> None:
+    continuation = _continuation(world_files)
+    year = continuation.events(AS_OF, AS_OF + dt.timedelta(days=365))
+    renamed = {e.company_id: e for e in year if e.kind in {"name_changed", "liquidation"}}
+    linking = [
+        (source, target)
+        for source in world_files.companies.values()
+        for link in [source["merged_into"], source["profit_transfer_agreement"], *source["acquisitions"]]
+        if link and (target := link["company_id"]) in renamed
+    ]
+    assert linking, "a year renames some company another record links to"
+    register = make_register()
+    register.advance(365)
+    session = register.session(register.default_api_key)
+    for source, target in linking:
+        name = _get(session, f"/v1/company/{target}")["name"]["name"]
+        served = _get(session, f"/v1/company/{source['id']}")
+        links = [served["merged_into"], served["profit_transfer_agreement"], *served["acquisitions"]]
+        assert [link["name"] for link in links if link and link["company_id"] == target] == [name] * len(
+            [link for link in links if link and link["company_id"] == target]
+        )
+        assert name != world_files.companies[target]["name"]["name"]
+
+
+def test_on_the_worlds_date_the_answers_are_the_stored_records(make_register: Any, world_files: Any) -> None:
+    register = make_register()
+    session = register.session(register.default_api_key)
+    for company_id in list(world_files.companies)[::500]:
+        assert _get(session, f"/v1/company/{company_id}?export=true") == {
+            **world_files.companies[company_id],
+            "sources": [],
+        }
