@@ -73,6 +73,13 @@ def _add_serve(subparsers: argparse._SubParsersAction) -> None:
         help="time an extract stays processing (e.g. 500ms, 2s; a bare number is seconds)",
     )
     serve.add_argument(
+        "--webhook-retry-delays",
+        type=_delays,
+        default=None,
+        help="seconds before each retry of a webhook message, comma-separated "
+        "(default 5,300,1800,7200,18000,36000,36000)",
+    )
+    serve.add_argument(
         "--latency", type=_duration, default=0.0, help="added to every request (e.g. 50ms; a bare number is seconds)"
     )
     serve.add_argument(
@@ -185,15 +192,28 @@ def _add_local(subparsers: argparse._SubParsersAction) -> None:
     credits.add_argument("api_key")
     today = actions.add_parser("today", help="show the register's today (the world's as_of until advanced)")
     advance = actions.add_parser(
-        "advance", help="move the register's today forward (it never moves back; an imported world does not)"
+        "advance",
+        help="move the register's today forward: each day's register events, the monitors' checks and charges "
+        "(it never moves back; an imported world does not)",
     )
     advance.add_argument("--days", type=_days, required=True, help="how many days (a whole number, at least 1)")
+    webhook = actions.add_parser("webhook", help="where a key's monitor events go, and what was delivered")
+    webhook_actions = webhook.add_subparsers(dest="webhook_command", metavar="ACTION", required=True)
+    webhook_set = webhook_actions.add_parser(
+        "set", help="set a key's webhook endpoint; prints the URL and its new whsec_ secret"
+    )
+    webhook_set.add_argument("api_key")
+    webhook_set.add_argument("--url", required=True, help="https://, or http:// to a loopback or private host")
+    webhook_deliveries = webhook_actions.add_parser("deliveries", help="list a key's webhook messages")
+    webhook_deliveries.add_argument("api_key")
     for parser, handler in (
         (plan, _plan),
         (enable, _enable),
         (credits, _credits),
         (today, _today),
         (advance, _advance),
+        (webhook_set, _webhook_set),
+        (webhook_deliveries, _webhook_deliveries),
     ):
         _add_world_options(parser)
         parser.set_defaults(handler=handler)
@@ -300,6 +320,7 @@ def _settings(args: argparse.Namespace) -> tuple[Faults, Config]:
             key_concurrency=args.key_concurrency or None,
             key_work=args.key_work or None,
             total_work=args.total_work or None,
+            **({"webhook_retry_delays": args.webhook_retry_delays} if args.webhook_retry_delays else {}),
         )
     except ValueError as error:
         message = str(error).replace("public_url", "--public-url").replace("burst_retry_after", "--burst-retry-after")
@@ -390,12 +411,17 @@ def _serve(args: argparse.Namespace) -> int:
         signal.signal(signal.SIGTERM, _stop_on_sigterm)
     except ValueError:  # not the main thread: only Ctrl-C stops it
         pass
+    from .delivery import WebhookSender
+
+    sender = WebhookSender(context.state, context.config.webhook_retry_delays, context.config.clock)
+    sender.start()  # the messages of every advance, this process's or another's on the same state file
     try:
         server.serve_forever()
     except (KeyboardInterrupt, SystemExit):
         print("stopped")
     finally:
         server.stop()
+        sender.stop()
         context.state.close()
     return 0
 
@@ -460,8 +486,50 @@ def _today(args: argparse.Namespace) -> int:
 
 def _advance(args: argparse.Namespace) -> int:
     from .models.clock import RegisterClock
+    from .models.monitor_checks import advance_register
 
-    return _operate(args, lambda state, catalog: RegisterClock(state, catalog.meta).advance(args.days).isoformat())
+    return _operate(
+        args,
+        lambda state, catalog: advance_register(
+            RegisterClock(state, catalog.meta), catalog, args.days, time.time()
+        ).isoformat(),
+    )
+
+
+def _webhook_set(args: argparse.Namespace) -> int:
+    from .models.webhooks import set_endpoint
+
+    def action(state: StateDB, catalog: Catalog) -> str:
+        secret = set_endpoint(state, catalog, args.api_key, args.url, time.time())
+        return f"{args.url}\n{secret}"
+
+    return _operate(args, action)
+
+
+def _webhook_deliveries(args: argparse.Namespace) -> int:
+    from .models.webhooks import deliveries
+
+    def action(state: StateDB, catalog: Catalog) -> str:
+        rows = deliveries(state, catalog, args.api_key)
+        lines = [f"{'webhook-id':<36}  {'event':<36}  {'entity':<38}  {'status':<9}  tries"]
+        lines += [
+            f"{r['webhook_id']:<36}  {r['event_id']:<36}  {r['entity_id']:<38}  {r['status']:<9}  {r['tries']}"
+            + (f"  ({r['last_error']})" if r["last_error"] else "")
+            for r in rows
+        ]
+        return "\n".join(lines) if rows else "no webhook messages yet"
+
+    return _operate(args, action)
+
+
+def _delays(value: str) -> tuple[float, ...]:
+    try:
+        delays = tuple(float(part) for part in value.split(","))
+    except ValueError:
+        delays = ()
+    if not delays or any(delay < 0 for delay in delays):
+        raise argparse.ArgumentTypeError(f"seconds separated by commas, e.g. 5,300,1800, not {value!r}")
+    return delays
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -24,6 +24,8 @@ __all__ = [
 
 STATE_ENV = "REGKIT_LOCAL_STATE"
 SECRET_KEY_ENV = "REGKIT_LOCAL_SECRET_KEY"
+#: Seconds before each retry of a webhook message (changes-and-webhooks.md, the schedule Svix documents).
+WEBHOOK_RETRY_DELAYS: tuple[float, ...] = (5, 300, 1800, 7200, 18000, 36000, 36000)
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,9 @@ class Config:
         request (which is always let in): the worker threads and the interpreter lock are shared, so several
         keys each within ``key_work`` can still starve another. A request beyond it is a ``429 rate_limited``
         with ``Retry-After: 1``. Default 1.0 s; ``None`` or ``0`` disables it.
+    webhook_retry_delays : tuple of float
+        Seconds before each retry of a webhook message after a failed try (the Standard Webhooks schedule: 5 s,
+        5 min, 30 min, 2 h, 5 h, 10 h, 10 h); after the last the message is ``failed``.
     """
 
     rate_limit: float | None = 50.0
@@ -94,6 +99,7 @@ class Config:
     key_concurrency: int | None = 8
     key_work: float | None = 0.5
     total_work: float | None = 1.0
+    webhook_retry_delays: tuple[float, ...] = WEBHOOK_RETRY_DELAYS
 
     def __post_init__(self) -> None:
         if self.rate_limit is not None and self.rate_limit < 0:
@@ -108,6 +114,8 @@ class Config:
             raise ValueError("auth_failure_limit must not be negative (0 or None disables the throttle)")
         if self.auth_failure_window <= 0:
             raise ValueError("auth_failure_window must be positive")
+        if any(delay < 0 for delay in self.webhook_retry_delays):
+            raise ValueError("webhook_retry_delays must not be negative")
         if self.public_url is not None:
             object.__setattr__(self, "public_url", check_public_url(self.public_url))
         if self.key_concurrency is not None and self.key_concurrency < 0:

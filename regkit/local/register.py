@@ -15,8 +15,11 @@ from regkit.local.world.store import World
 from .adapter import LOCAL_ORIGIN, LocalRegisterAdapter
 from .config import Config
 from .context import open_context
+from .delivery import WebhookSender
 from .faults import Faults
 from .models.backend import EXTENSION, RegisterContext
+from .models.monitor_checks import advance_register
+from .models.webhooks import deliveries, set_endpoint
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -75,6 +78,7 @@ class LocalRegister:
     def __init__(self, app: Flask | DeferredApplication):
         self._application = app
         self.adapter = LocalRegisterAdapter(app)
+        self._sender: WebhookSender | None = None
 
     @property
     def app(self) -> Flask:
@@ -117,7 +121,32 @@ class LocalRegister:
         live on: advancing it raises :class:`~regkit.local.exceptions.OperatorError` (a ``ValueError``), as does
         a ``days`` that is not a whole number of at least 1.
         """
-        return self.context.clock.advance(days)
+        context = self.context
+        day = advance_register(context.clock, context.catalog, days, context.now())
+        self.start_webhooks()
+        return day
+
+    def set_webhook(self, api_key: str, url: str) -> str:
+        """Send ``api_key``'s monitor events to ``url`` (``regkit local webhook set``); return the endpoint's new
+        ``whsec_`` secret. Raises :class:`~regkit.local.exceptions.OperatorError` for an unknown key or a URL
+        that may not receive webhooks (``http://`` only to loopback and private hosts)."""
+        context = self.context
+        secret = set_endpoint(context.state, context.catalog, api_key, url, context.now())
+        self.start_webhooks()
+        return secret
+
+    def deliveries(self, api_key: str) -> list[dict[str, Any]]:
+        """``api_key``'s webhook messages, oldest first (``regkit local webhook deliveries``): ``webhook_id``,
+        ``event_id``, ``entity_id``, ``status``, ``tries``, ``last_error``."""
+        return deliveries(self.context.state, self.context.catalog, api_key)
+
+    def start_webhooks(self) -> None:
+        """Start delivering this state file's webhook messages in a daemon thread (advancing or setting an
+        endpoint starts it)."""
+        if self._sender is None:
+            config = self.context.config
+            self._sender = WebhookSender(self.context.state, config.webhook_retry_delays, config.clock)
+            self._sender.start()
 
     def mount(self, session: requests.Session) -> requests.Session:
         """Route ``session``'s requests to :data:`LOCAL_ORIGIN` into this register; returns the session."""
@@ -132,7 +161,9 @@ class LocalRegister:
         return session
 
     def close(self) -> None:
-        """Close the state file's connections."""
+        """Stop delivering webhooks and close the state file's connections."""
+        if self._sender is not None:
+            self._sender.stop()
         self.context.state.close()
 
     def __enter__(self) -> LocalRegister:

@@ -431,6 +431,11 @@ def _company_changes(before: Answer, after: Answer) -> list[Change]:
 # -- financials (get_financials) ----------------------------------------------------------------------------------
 
 
+def _unsigned(report: Mapping[str, Any]) -> dict[str, Any]:
+    """A report without its ``sources`` (presigned URLs, newly signed on every answer: not a change)."""
+    return {member: value for member, value in report.items() if member != "sources"}
+
+
 def _financials_changes(before: Answer, after: Answer) -> list[Change]:
     if not _both(before, after, "reports"):
         return []
@@ -449,7 +454,7 @@ def _financials_changes(before: Answer, after: Answer) -> list[Change]:
             found.append(
                 _change("report_filed", "reports", None, row.get("report_id"), row.get("report_end_date"), **detail)
             )
-        elif old != row:
+        elif _unsigned(old) != _unsigned(row):
             found.append(
                 _change("report_corrected", "reports", row.get("report_id"), row.get("report_id"), None, **detail)
             )

@@ -317,6 +317,10 @@ def test_a_report_filed_and_a_report_corrected() -> None:
     assert (filed["category"], filed["kind"], filed["date"]) == ("financials", "report_filed", "2025-12-31")
     corrected = {**after, "reports": [{**report, "aktiva": {"rows": [{"name": "Kasse"}]}}]}
     assert _kinds(diff_answers("get_financials", after, corrected)) == ["report_corrected"]
+    # a report's presigned html_url, signed anew on every answer, is no correction
+    signed = {**after, "reports": [{**report, "sources": [{"html_url": "https://r.example/a?signature=1"}]}]}
+    resigned = {**after, "reports": [{**report, "sources": [{"html_url": "https://r.example/a?signature=2"}]}]}
+    assert diff_answers("get_financials", signed, resigned) == []
 
 
 def test_a_person_s_position_started_and_ended() -> None:

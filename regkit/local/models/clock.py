@@ -14,6 +14,7 @@ refused with that reason.
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -94,8 +95,13 @@ class RegisterClock:
         stored = self.state.meta(TODAY)
         return max(self.as_of, dt.date.fromisoformat(stored)) if stored else self.as_of
 
-    def advance(self, days: int) -> dt.date:
+    def advance(
+        self, days: int, then: Callable[[sqlite3.Connection, dt.date, dt.date], object] | None = None
+    ) -> dt.date:
         """Move today ``days`` days forward (a whole number of at least 1) and return the new today.
+
+        ``then(conn, start, day)`` runs inside the same transaction, with the day before and after (the monitors'
+        checks: every day passed is checked once, and not at all if the advance fails).
 
         Raises
         ------
@@ -117,6 +123,8 @@ class RegisterClock:
             start = max(self.as_of, dt.date.fromisoformat(row[0])) if row else self.as_of
             day = start + dt.timedelta(days=days)
             conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (TODAY, day.isoformat()))
+            if then is not None:
+                then(conn, start, day)
         with self._lock:
             self._copy = (self._monotonic(), day)
         return day

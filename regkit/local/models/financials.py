@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from .backend import RegisterContext
     from .catalog import Catalog
 
-__all__ = ["financials_of", "get_financials", "report_html", "download_report"]
+__all__ = ["financials_of", "get_financials", "report_html", "download_report", "statement_groups"]
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ _GROUPS: weakref.WeakKeyDictionary[Catalog, _Groups] = weakref.WeakKeyDictionary
 _GROUPS_LOCK = threading.Lock()
 
 
-def _groups(catalog: Catalog) -> _Groups:
+def statement_groups(catalog: Catalog) -> _Groups:
     """The groups of ``catalog``'s world, worked out once per catalog, and the seed of its ``statements`` stage
     (the world's seed, or the one ``stage_seeds`` gave that stage)."""
     with _GROUPS_LOCK:
@@ -66,7 +66,7 @@ def _groups(catalog: Catalog) -> _Groups:
 
 def financials_of(context: RegisterContext, company: Mapping[str, Any]) -> dict[str, Any]:
     """The financials answer of ``company`` (a record of the register's world) without ``sources``."""
-    groups = _groups(context.catalog)
+    groups = statement_groups(context.catalog)
     return company_financials(
         company,
         groups.seed,

@@ -16,6 +16,7 @@ from regkit.schema.interface import PRICES, UUID_PATTERN
 
 from ..exceptions import ApiError
 from .credits import Charged, spend
+from .monitor_checks import register_monitor
 from .users import User
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def create_monitor(
         404 ``entity_not_found``, 409 ``monitor_exists``, 402 ``insufficient_credits``.
     """
     _check_exists(context, entity_type, entity_id)
-    now = context.now()
+    now, today = context.now(), context.today()
 
     def insert(conn: sqlite3.Connection) -> tuple[Any, ...]:
         try:
@@ -80,6 +81,7 @@ def create_monitor(
             raise ApiError(
                 "monitor_exists", f"You already monitor {entity_id}; delete that monitor first to change it."
             ) from None
+        register_monitor(conn, user.ref, entity_id, today)
         return conn.execute(f"{_SELECT} WHERE user = ? AND entity_id = ?", (user.ref, entity_id)).fetchone()
 
     created = spend(context, user, PRICES[f"monitor_{update_frequency}"], insert)

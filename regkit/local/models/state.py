@@ -50,6 +50,16 @@ CREATE TABLE IF NOT EXISTS monitors (
     preferences TEXT NOT NULL, update_frequency TEXT NOT NULL,
     disabled INTEGER NOT NULL DEFAULT 0, created_at REAL NOT NULL,
     PRIMARY KEY (user, entity_id));
+CREATE TABLE IF NOT EXISTS monitor_days (
+    user TEXT NOT NULL, entity_id TEXT NOT NULL, created_day TEXT NOT NULL, checked_day TEXT NOT NULL,
+    PRIMARY KEY (user, entity_id));
+CREATE TABLE IF NOT EXISTS webhook_endpoints (
+    user TEXT PRIMARY KEY, url TEXT NOT NULL, secret TEXT NOT NULL, updated_at REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS webhook_messages (
+    id TEXT PRIMARY KEY, user TEXT NOT NULL, event_id TEXT NOT NULL, entity_id TEXT NOT NULL,
+    body TEXT NOT NULL, status TEXT NOT NULL, tries INTEGER NOT NULL DEFAULT 0, next_attempt REAL NOT NULL,
+    last_error TEXT, created_at REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS webhook_messages_due ON webhook_messages (status, next_attempt);
 INSERT OR IGNORE INTO sqlite_sequence (name, seq)
     SELECT 'extracts', {EXTRACT_SEQ_START} WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'extracts');
 """

@@ -300,7 +300,12 @@ def _may(kind: str, record: Mapping[str, Any], pending: set[str], grouped: set[s
     if kind == "name_changed":
         return form not in {"ek", "ev", "municipal"} and not record["name"]["name"].endswith(" i.L.")
     if kind == "liquidation":
-        return form in _DIRECTED and record["id"] not in grouped and not record["acquisitions"] and record["merged_into"] is None
+        return (
+            form in _DIRECTED
+            and record["id"] not in grouped
+            and not record["acquisitions"]
+            and record["merged_into"] is None
+        )
     return True
 
 
@@ -358,7 +363,9 @@ def _moved(self: Continuation, record: dict, day: dt.date, rng: random.Random, *
         street = f"{record['address'].get('street') or 'Hauptstraße 1'} {rng.randint(1, 99)}"
         address = dict(record["address"], street=street, start_date=iso(day))
         address["formatted_value"] = ", ".join(
-            str(part) for part in (address.get("extra"), street, f"{address.get('postal_code', '')} {town}".strip()) if part
+            str(part)
+            for part in (address.get("extra"), street, f"{address.get('postal_code', '')} {town}".strip())
+            if part
         )
     else:
         address = new_address(rng, choices[rng.randrange(len(choices))], day)
@@ -560,4 +567,3 @@ def _next_year(rng: random.Random, last: Mapping[str, Any], year_end: dt.date) -
             total = entry["balance_sheet_total"] = abs(total) or 100
         entry["liabilities"] = total - equity
     return entry
-
