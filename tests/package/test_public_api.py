@@ -74,7 +74,7 @@ def test_a_public_name_keeps_its_kind_signature_and_members(current, name):
 
 
 #: Parameters appended after a signature's last one, each with a default (``, name: 'annotation' = default``).
-_APPENDED_WITH_DEFAULTS = re.compile(r"(?:, \w+(?:: '[^']*')? = [^,]+)+")
+_APPENDED_WITH_DEFAULTS = re.compile(r"(?:, \w+(?:: '[^']*')? = (?:\([^()]*\)|[^,()]+))+")
 
 
 def _compatible(was: str | None, now: str | None) -> bool:
@@ -90,6 +90,7 @@ def _compatible(was: str | None, now: str | None) -> bool:
 def test_only_parameters_with_defaults_may_be_appended():
     was = "(a: 'int', plan: 'tuple' = ()) -> None"
     assert _compatible(was, "(a: 'int', plan: 'tuple' = (), more: 'int | None' = 1) -> None")
+    assert _compatible(was, "(a: 'int', plan: 'tuple' = (), delays: 'tuple' = (5, 300)) -> None")  # a tuple default
     assert not _compatible(was, "(a: 'int', plan: 'tuple' = (), more: 'int') -> None")  # no default
     assert not _compatible(was, "(a: 'int', more: 'int' = 1, plan: 'tuple' = ()) -> None")  # not at the end
     assert not _compatible(was, "(a: 'int', plan: 'tuple' = ()) -> int")

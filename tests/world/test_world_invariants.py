@@ -34,6 +34,7 @@ def world(request, world):
     rows = [{**row, "nominal_share": continuation.nominal_share(row, day)} for row in world.shareholdings]
     return World(meta, companies, pending, world.insolvencies, rows)
 
+
 COMPANY_ID = re.compile(r"^DE-(HRB|HRA|PR|GnR|VR)-[A-Z][0-9]{4}-[0-9]+[A-Z]{0,2}$")
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 REGISTER_OF = {
