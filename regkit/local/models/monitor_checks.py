@@ -130,8 +130,8 @@ def _changes(
             return []
         return diff_answers("get_person", old, new, ["management_positions"])
     old_record, new_record = before.company(entity_id), after.company(entity_id)
-    if old_record is None or new_record is None or old_record is new_record:
-        return []
+    if old_record is None or new_record is None or old_record == new_record:
+        return []  # every answer checked is derived from the record: the same record, the same answers
     changes = []
     categories = [c for c in preferences if c in _COMPANY_CATEGORIES]
     if categories:
