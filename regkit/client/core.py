@@ -9,6 +9,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import replace
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -85,6 +86,8 @@ from .transport.target import (
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from .watchlist import Watchlist
 
 __all__ = ["Client", "DEFAULT_LIVE_BASE_URL", "LOCAL_ORIGIN", "DEMO_API_KEY"]
 
@@ -1600,6 +1603,83 @@ class Client:
         True
         """
         return cached_changes(self._caller, self.cache, entity_id, categories)
+
+    def watchlist(
+        self,
+        name: str,
+        companies: Sequence[str] | None = None,
+        persons: Sequence[str] | None = None,
+        categories: Sequence[str] | None = None,
+        stale_after: str | timedelta | None = None,
+    ) -> Watchlist:
+        """A named set of companies and persons, kept in the cache (a team sharing a Redis cache shares it), to
+        refresh for only what is stale (:mod:`regkit.client.watchlist`).
+
+        ``client.watchlist(name)`` opens a stored one; with any other argument it is created, or the arguments
+        given replace what it had.
+
+        Parameters
+        ----------
+        name : str
+            Its name.
+        companies, persons : sequence of str, optional
+            Company ids and person UUIDs (a person's id as the register gives it).
+        categories : sequence of str, optional
+            What to watch: a monitor's preferences (``basic``, ``representation``, ``financials``,
+            ``documents``, ``ownership``, ``holdings``, ``insolvencies``, ``management_positions``); all by
+            default. They decide which lookups a member needs (the module's table).
+        stale_after : str or timedelta, optional
+            A member whose answers were fetched longer ago than this is stale (``"7D"`` by default; ``"12h"``,
+            ``timedelta(days=30)``).
+
+        Returns
+        -------
+        Watchlist
+            ``estimate()`` (nothing sent), ``refresh(max_credits=None)`` (the changes found), ``changes()``,
+            ``members_frame()``, ``add(ids)``, ``remove(ids)``, ``delete()``.
+
+        Raises
+        ------
+        ValidationError
+            A bad name, member, category or age; or ``name`` unknown and nothing given to create it with.
+
+        Examples
+        --------
+        >>> client = Client(cache="memory", ledger_file=None, quiet=True)  # the bundled register
+        >>> watched = client.watchlist("suppliers", companies=["DE-HRB-B1234-5678"], stale_after="30D")
+        >>> watched.estimate().lookups  # never fetched: stale
+        4
+        """
+        from .watchlist import Watchlist, check_definition, members_of
+
+        name, wanted, age = check_definition(name, categories, stale_after)
+        store = self.cache.store.watchlists
+        stored = store.get(name)
+        given = (companies, persons, categories, stale_after) != (None, None, None, None)
+        if stored is None and not given:
+            known = store.names()
+            raise ValidationError(
+                f"there is no watchlist {name!r} in this cache"
+                + (f" (it has {', '.join(map(repr, known[:10]))})" if known else ""),
+                suggestion=f"create it: client.watchlist({name!r}, companies=[...], persons=[...])",
+            )
+        definition = dict(stored or {})
+        if companies is not None:
+            definition["companies"] = list(members_of(companies, "companies"))
+        if persons is not None:
+            definition["persons"] = list(members_of(persons, "persons"))
+        if wanted is not None:
+            definition["categories"] = list(wanted)
+        if age is not None:
+            definition["stale_after"] = age.total_seconds()
+        watchlist = Watchlist(self, self._caller, self.cache, name, definition, self.changes, self.mark_stale)
+        if given:
+            store.put(name, watchlist.definition())
+        return watchlist
+
+    def watchlists(self) -> list[str]:
+        """The names of the watchlists kept in this client's cache, sorted."""
+        return self.cache.store.watchlists.names()
 
     def mark_stale(self, entity_id: str) -> int:
         """Expire now the cached answers about one entity, so the next lookup of each is fetched again (free now;

@@ -1,5 +1,6 @@
-"""Versions on a team's Redis cache: a refreshed answer's older one is kept in the Redis beside the answers, and
-every member's client compares the same versions (``client.changes``), for nothing."""
+"""Versions and watchlists on a team's Redis cache: a refreshed answer's older one is kept in the Redis beside the
+answers, every member's client compares the same versions (``client.changes``), for nothing, and a watchlist one
+member made is every member's."""
 
 from __future__ import annotations
 
@@ -29,4 +30,18 @@ def test_a_team_shares_the_versions_of_its_redis_cache(redis: Any) -> None:
         ["get_company", "capital_changed", 12500.0, now.raw["capital"]["amount"]]
     ]
     assert frame.loc[0, "fetched_before"] == WHEN
+    member.close()
+
+
+def test_a_team_shares_its_watchlists_through_its_redis_cache(redis: Any) -> None:
+    first = Client(cache=redis.url, ledger_file=None, quiet=True)
+    companies = [r["company_id"] for r in first.search_companies("GmbH", per_page=3).results]
+    first.watchlist("team-suppliers", companies=companies, categories=["basic"], stale_after="3D")
+    first.watchlist("team-suppliers").refresh(progress=False)
+    first.close()
+    member = Client(cache=redis.url, ledger_file=None, quiet=True, offline=True)  # a colleague, nothing sent
+    shared = member.watchlist("team-suppliers")
+    assert shared.companies == tuple(companies) and shared.categories == ("basic",)
+    assert shared.estimate().stale == ()  # the answers the first member fetched are the team's
+    assert member.watchlists() == ["team-suppliers"]
     member.close()

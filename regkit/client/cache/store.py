@@ -39,6 +39,7 @@ from requests_cache import BaseCache, CachedResponse, SQLiteCache
 from regkit.errors import CacheError, CacheUnavailableError, CacheWriteWarning
 
 from .versions import VersionStore
+from .watchlists import WatchlistStore
 
 __all__ = ["ResponseStore", "StoredAnswer", "CHUNK"]
 
@@ -142,6 +143,7 @@ class ResponseStore:
         self._errors: tuple[type[BaseException], ...] = (sqlite3.Error, OSError, *_redis_errors())
         self._down: tuple[type[BaseException], ...] = _redis_errors()
         self._versions: VersionStore | None = None
+        self._watchlists: WatchlistStore | None = None
 
     @property
     def enabled(self) -> bool:
@@ -289,6 +291,14 @@ class ResponseStore:
             assert self.backend is not None
             self._versions = VersionStore(self.backend)
         return self._versions
+
+    @property
+    def watchlists(self) -> WatchlistStore:
+        """The watchlists kept beside this cache's answers (:mod:`regkit.client.cache.watchlists`; memory only
+        without a cache)."""
+        if self._watchlists is None:
+            self._watchlists = WatchlistStore(self.backend)
+        return self._watchlists
 
     def expire(self, key: str) -> bool:
         """Make the answer stored under ``key`` expired now, so the next lookup fetches it again (and the answer it
