@@ -139,6 +139,12 @@ def export_parquet(
     (``read_parquet('DIR/companies/*.parquet')``), ``pd.read_parquet``, ``pyarrow.dataset`` and Dask read the
     directories as they are; rows sorted by id and row-group statistics let a filter skip what it excludes.
 
+    **versions** and **changes**: every older answer a refresh kept (``versions``: its kind, thing, path, when it
+    was fetched and when the answer replacing it was, its JSON ``body``), and what changed from each answer to the
+    next (``changes``: the columns of :meth:`regkit.client.Client.changes`, ``before``, ``after`` and ``detail`` as
+    JSON text) — for company, owners, holdings, person, person holdings and insolvency answers
+    (:mod:`regkit.frames.export_versions`).
+
     **sources** lists every answer read, one row each:
 
     ==========  ===================  ==============================================================
@@ -187,7 +193,8 @@ def export_parquet(
         found.skipped["unreadable"] += len(unreadable)
     staging = staging_dir(target)
     try:
-        writers, exported = write_tables(handle.read, found, staging, rows_per_file)
+        versions = getattr(handle, "versions_of", None)
+        writers, exported = write_tables(handle.read, found, staging, rows_per_file, versions)
         manifest = build_manifest(handle.backend, handle.location(), started, writers, found, exported)
         (staging / MANIFEST).write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         publish(staging, target, _check_target(target, overwrite))

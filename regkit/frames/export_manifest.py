@@ -40,6 +40,8 @@ def build_manifest(
     and ``location`` say which cache was read (the backend's type name goes into the manifest)."""
     made_by = {t.name: (t.call, list(t.kinds)) for t in TABLES}
     made_by["sources"] = ("regkit.frames.export.export_parquet: one row per answer read", [])
+    made_by["versions"] = ("the cache's versions: one row per older answer a refresh kept", [])
+    made_by["changes"] = ("regkit.schema.changes.diff_answers over each answer's versions and itself", [])
     tables = {
         name: {
             "rows": w.rows,

@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 from .export_files import TableWriter
 from .export_sources import ENTITY_KINDS, SEARCH_KINDS, StoredAnswer, Survey
 from .export_tables import TABLES, build_tables, sources_frame
+from .export_versions import Versions, empty_changes, versions_frame, write_versions
 
 __all__ = ["BATCH", "write_tables"]
 
@@ -38,8 +39,11 @@ def _parsed(answer: StoredAnswer | None) -> Any:
         return None
 
 
-def write_tables(read: Read, found: Survey, root: Path, rows_per_file: int) -> tuple[dict[str, TableWriter], set[str]]:
-    """Write every table (and ``sources``) under ``root`` from the answers the first pass (``found``) chose.
+def write_tables(
+    read: Read, found: Survey, root: Path, rows_per_file: int, versions: Versions | None = None
+) -> tuple[dict[str, TableWriter], set[str]]:
+    """Write every table (and ``sources``, ``versions``, ``changes``) under ``root`` from the answers the first
+    pass (``found``) chose, and the versions ``versions(key)`` gives of every answer read (none without it).
     Returns the writers (closed) and the cache keys of the answers whose rows were written; answers that cannot
     be read are counted in ``found.skipped``."""
     writers = {t.name: TableWriter(root, t.name, t.empty(), rows_per_file) for t in TABLES}
@@ -76,6 +80,11 @@ def write_tables(read: Read, found: Survey, root: Path, rows_per_file: int) -> t
             found.skipped["unreadable_results"] += len(bad)
             for name, frame in frames.items():
                 writers[name].write(frame)
+    kept = TableWriter(root, "versions", versions_frame([]), rows_per_file)
+    changes = TableWriter(root, "changes", empty_changes(), rows_per_file)
+    if versions is not None:
+        write_versions(found.sources, versions, read, kept.write, changes.write)
+    writers["versions"], writers["changes"] = kept, changes
     sources = TableWriter(root, "sources", sources_frame([], set()), rows_per_file)
     sources.write(sources_frame(found.sources, exported))
     writers["sources"] = sources

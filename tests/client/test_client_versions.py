@@ -134,3 +134,35 @@ def test_bad_arguments_are_refused_before_anything_is_read() -> None:
     with pytest.raises(ValidationError, match=r"versions=\.\.\.\) must be a whole number"):
         CachePolicy(versions=-1)
     client.close()
+
+
+def test_the_parquet_export_holds_the_versions_and_their_changes(make_local: Any, tmp_path: Path) -> None:
+    """On a register whose world moves on: the answer a refresh replaced is in ``versions``, and what changed is in
+    ``changes``, the same as ``client.changes`` says."""
+    import json as json_module
+
+    from regkit.local.models.world_day import continuation_of
+
+    local = make_local()
+    client = local.client()
+    register = local.register
+    events = continuation_of(register.context.catalog).events(register.today, register.today.replace(month=9))
+    renamed = next(e for e in events if e.kind == "name_changed")
+    company_id = renamed.company_id
+    first = client.get_company(company_id).raw
+    register.advance((renamed.day - register.today).days)
+    client.mark_stale(company_id)
+    now = client.get_company(company_id).raw
+    assert first["name"] != now["name"]
+    manifest = client.export_parquet(tmp_path / "dataset")
+    assert manifest["tables"]["versions"]["rows"] == 1 and manifest["tables"]["changes"]["rows"] >= 1
+    versions = pd.read_parquet(tmp_path / "dataset" / "versions")
+    assert versions["entity_id"].tolist() == [company_id] and versions["kind"].tolist() == ["company"]
+    assert json_module.loads(versions.loc[0, "body"]) == first
+    exported = pd.read_parquet(tmp_path / "dataset" / "changes")
+    expected = client.changes(company_id)
+    assert exported[["entity_id", "operation", "category", "kind", "field"]].astype(str).values.tolist() == (
+        expected[["entity_id", "operation", "category", "kind", "field"]].astype(str).values.tolist()
+    )
+    assert [json_module.loads(v) for v in exported["after"]] == expected["after"].tolist()
+    assert exported["date"].tolist() == expected["date"].tolist()

@@ -19,7 +19,7 @@ __all__ = ["API_KEY", "Fetched", "TABLE_NAMES", "pick_ids", "fill_cache", "expec
 #: The key the tests' clients send (a documented demo key of the local register).
 API_KEY = "demo-paid"
 
-#: Every data table of an export, and ``sources``.
+#: Every data table of an export, the versions and their changes, and ``sources``.
 TABLE_NAMES = (
     "companies",
     "names",
@@ -43,6 +43,8 @@ TABLE_NAMES = (
     "insolvency_results",
     "company_search_results",
     "person_search_results",
+    "versions",
+    "changes",
     "sources",
 )
 

@@ -31,7 +31,7 @@ def test_export_prints_the_tables_and_that_nothing_was_spent(cached, tmp_path, c
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert lines[0] == f"exported 3 cached answer(s) from {cached} to {tmp_path / 'out'}"
-    rows = {line.split()[0]: int(line.split()[1].replace(",", "")) for line in lines[2:25]}
+    rows = {line.split()[0]: int(line.split()[1].replace(",", "")) for line in lines[2:27]}
     manifest = json.loads((tmp_path / "out" / "manifest.json").read_text(encoding="utf-8"))
     assert rows == {name: table["rows"] for name, table in manifest["tables"].items()}
     assert rows["companies"] == 2 and rows["insolvency_results"] == 3

@@ -57,7 +57,7 @@ def exported(filled, tmp_path_factory: pytest.TempPathFactory):
     return directory, manifest, before, after
 
 
-@pytest.mark.parametrize("table", [t for t in TABLE_NAMES if t != "sources"])
+@pytest.mark.parametrize("table", [t for t in TABLE_NAMES if t not in {"sources", "versions", "changes"}])
 def test_each_table_reads_back_equal_to_the_frame_of_the_records(filled, exported, table):
     _, fetched = filled
     directory, _, _, _ = exported

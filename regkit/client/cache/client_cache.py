@@ -499,6 +499,13 @@ class ClientCache:
         """The stored answers of ``keys`` that can be read (expired ones included)."""
         return self.store.read(keys)
 
+    def versions_of(self, key: str) -> list[tuple[datetime, str]]:
+        """The versions the cache keeps of ``key``'s answer, oldest first: ``(fetched_at, JSON body)`` (the Parquet
+        export's ``versions`` and ``changes`` tables read them)."""
+        if self.backend is None:
+            return []
+        return [(version.fetched_at, version.body) for version in self.store.versions.of(key)]
+
     def check(self) -> dict[str, Any]:
         """Read every stored answer and say what is wrong.
 
