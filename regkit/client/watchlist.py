@@ -130,6 +130,9 @@ class WatchlistRefresh:
         refreshed.
     credits : int
         What the refresh cost.
+    without_reports : tuple of str
+        Companies whose fresh record lists no annual report: their financials were not fetched (an empty answer
+        costs as much as a full one).
     """
 
     changes: pd.DataFrame
@@ -137,6 +140,7 @@ class WatchlistRefresh:
     skipped: tuple[str, ...]
     errors: Mapping[str, RegkitError] = field(default_factory=dict)
     credits: int = 0
+    without_reports: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         changed = self.changes["entity_id"].nunique() if len(self.changes) else 0
@@ -223,7 +227,8 @@ class Watchlist:
 
     def _fetched(self) -> dict[str, list[datetime | None]]:
         """Each member's answers' fetch times (``None`` where the cache has none, or it has expired)."""
-        ops = [(member, name) for member in self.members for name in self._lookups(member)]
+        plan = self._plan(self.members)
+        ops = [(member, name) for member in self.members for name in plan[member]]
         answers = self._caller.peek([lookup_op(name, member, False) for member, name in ops]) if ops else []
         fetched: dict[str, list[datetime | None]] = {member: [] for member in self.members}
         for (member, _), answer in zip(ops, answers):
@@ -277,18 +282,31 @@ class Watchlist:
             ),
         )
 
-    def _price(self, member: str) -> int:
-        return sum(LOOKUPS[name].credits(realtime=False) for name in self._lookups(member))
+    def _plan(self, members: Sequence[str]) -> dict[str, list[str]]:
+        """The lookups refreshing each of ``members`` sends at most: its lookups, less the financials of a company
+        whose cached record lists no annual report (a refresh does not fetch them); one read of the cache."""
+        plan = {member: self._lookups(member) for member in members}
+        companies = [m for m, names in plan.items() if "financials" in names and "company" in names]
+        records = self._caller.peek([lookup_op("company", m, False) for m in companies]) if companies else []
+        for member, record in zip(companies, records):
+            if record is not None and isinstance(record.data, dict) and not record.data.get("indicators"):
+                plan[member] = [name for name in plan[member] if name != "financials"]
+        return plan
+
+    @staticmethod
+    def _price(names: Sequence[str]) -> int:
+        return sum(LOOKUPS[name].credits(realtime=False) for name in names)
 
     def estimate(self) -> WatchlistEstimate:
         """What refreshing the stale members costs now (nothing is sent); see :class:`WatchlistEstimate`."""
         stale = self._stale()
+        plan = self._plan(stale)
         return WatchlistEstimate(
             self.name,
             len(self.members),
             tuple(stale),
-            sum(len(self._lookups(m)) for m in stale),
-            sum(self._price(m) for m in stale),
+            sum(len(plan[m]) for m in stale),
+            sum(self._price(plan[m]) for m in stale),
             self._client.budget.remaining,
         )
 
@@ -336,8 +354,9 @@ class Watchlist:
         cap = min(c for c in (max_credits, left) if c is not None) if (max_credits, left) != (None, None) else None
         chosen: list[str] = []
         spent = 0
+        plan = self._plan(estimate.stale)
         for member in estimate.stale:
-            price = self._price(member)
+            price = self._price(plan[member])
             if cap is not None and spent + price > cap:
                 continue
             chosen.append(member)
@@ -354,24 +373,32 @@ class Watchlist:
             for member in chosen:
                 self._mark_stale(member)  # free: the next lookup of each fetches it, the old answer a version
             try:
-                errors.update(self._fetch(chosen, progress))
+                found, without_reports = self._fetch(chosen, progress)
+                errors.update(found)
             except KeyboardInterrupt:
                 raise run.interrupted(
                     f"watchlist {self.name!r}: refresh again to go on (what arrived is cached)"
                 ) from None
             credits = run.credits
         changes = self._changes_since(chosen, started)
-        return WatchlistRefresh(changes, tuple(chosen), skipped, errors, credits)
+        return WatchlistRefresh(changes, tuple(chosen), skipped, errors, credits, without_reports)
 
-    def _fetch(self, chosen: Sequence[str], progress: bool) -> dict[str, RegkitError]:
+    def _fetch(self, chosen: Sequence[str], progress: bool) -> tuple[dict[str, RegkitError], tuple[str, ...]]:
+        """Fetch the lookups of ``chosen``: the company records first (in bulk), then the rest one by one; a
+        company whose fresh record lists no annual report has no financials fetched (they would be empty: 10
+        credits for nothing). Returns the errors and the companies without reports."""
         client, errors = self._client, {}
         by_lookup: dict[str, list[str]] = {}
         for member in chosen:
             for name in self._lookups(member):
                 by_lookup.setdefault(name, []).append(member)
+        without_reports: list[str] = []
         if by_lookup.get("company"):
             batch = client.get_companies(by_lookup.pop("company"), errors="collect", progress=progress)
             errors.update(batch.errors)
+            reports = {r.id: bool(r.raw.get("indicators")) for r in batch.records if r is not None}
+            without_reports = [m for m in by_lookup.get("financials", ()) if reports.get(m) is False]
+            by_lookup["financials"] = [m for m in by_lookup.get("financials", ()) if reports.get(m) is not False]
         methods = {
             "financials": client.get_financials,
             "owners": client.get_owners,
@@ -389,7 +416,7 @@ class Watchlist:
                     raise
                 except RegkitError as error:
                     errors[member] = error
-        return errors
+        return errors, tuple(without_reports)
 
     def _changes_since(self, members: Sequence[str], started: datetime) -> pd.DataFrame:
         import pandas as pd

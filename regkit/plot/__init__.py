@@ -37,6 +37,8 @@ _EXPORTS = {
     "cap_table_steps": "regkit.plot.cap_tables",
     "balance_sheet": "regkit.plot.statements",
     "pnl_waterfall": "regkit.plot.statements",
+    # issue 43: what changed when
+    "changes_timeline": "regkit.plot.changes",
     # issue 25: the source line every figure carries
     "add_source_line": "regkit.plot.source_line",
     "set_default_source": "regkit.plot.source_line",

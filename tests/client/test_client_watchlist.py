@@ -55,7 +55,9 @@ def test_a_refresh_pays_for_the_stale_members_only_and_finds_every_announced_cha
     assert (len(first.stale), first.lookups, first.credits) == (60, 120, 1200)
     used = local.used()
     result = watched.refresh(progress=False)
-    assert local.used() - used == result.credits == 1200 and set(result.refreshed) == set(members)
+    empty = sorted(c for c in members if not world.companies[c]["indicators"])  # no report: no financials fetched
+    assert sorted(result.without_reports) == empty
+    assert local.used() - used == result.credits == 1200 - 10 * len(empty) and set(result.refreshed) == set(members)
     assert result.changes.empty  # nothing to compare with yet
     assert watched.estimate().stale == () and watched.refresh(progress=False).credits == 0  # all fresh: free
 

@@ -125,6 +125,12 @@ CASES: dict[str, tuple[Callable[[Any], Any], list[Any], str, str]] = {
         "needs a proceeding or the events frame of a proceeding",
         "client.get_insolvency(",
     ),
+    "changes_timeline": (
+        lambda x: regkit.plot.changes_timeline(x),
+        [None, "statements", "company", "events"],
+        "changes_timeline needs a frame of changes or a watchlist refresh",
+        "client.changes(id)",
+    ),
     "timeline": (
         lambda x: regkit.plot.timeline(x),
         [None, TOP, pd.DataFrame(), "fin", "company_indicators", "proceeding"],
