@@ -21,6 +21,9 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+if TYPE_CHECKING:
+    import pandas as pd
+
 from . import (
     CompanyBatch,
     CompanyRecord,
@@ -137,6 +140,12 @@ class RegisterClient(CrawlClient, Protocol):
 
     def get_financials(self, company_id: str) -> FinancialsRecord:
         """A company's filed annual reports (the company explorer's financials tab)."""
+
+    def changes(self, entity_id: str, categories: Sequence[str] | None = None) -> pd.DataFrame:
+        """What changed between the cached versions of an entity's answers (the explorer's changes tab)."""
+
+    def mark_stale(self, entity_id: str) -> int:
+        """Expire the cached answers about an entity, so the next lookup fetches them (the changes tab's button)."""
 
 
 if TYPE_CHECKING:  # mypy proves that the one Client satisfies every protocol above

@@ -9,10 +9,10 @@ correction — is a hollow dot in a column of its own right of the dates (after 
 answer before, but when it happened is not known, and a date of fetching would mix the register's clock with the
 reader's.
 
-For one entity the rows are the categories, and each dot is labelled with what happened (up to
-:data:`LABELLED` changes). For several, the rows are the entities with changes, the most recently changed on
-top, at most ``max_rows`` of them (a note says how many more there are): a watchlist of 300 companies shows the
-few dozen that changed, not 300 empty rows.
+For one entity each change is a row, the newest on top, labelled with its date and what happened in words. For
+several, the rows are the entities with changes, the most recently changed on top, at most ``max_rows`` of them
+(the title says how many more there are): a watchlist of 300 companies shows the few dozen that changed, not 300
+empty rows.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from .inputs import Input, check_input, frame_with
 from .source_line import add_source_line
 from .style import date_axis, new_axes
 
-__all__ = ["CATEGORY_COLOURS", "LABELLED", "changes_timeline", "kind_label"]
+__all__ = ["CATEGORY_COLOURS", "changes_timeline", "kind_label"]
 
 #: The colour of each category of change (a monitor's preferences); all different.
 CATEGORY_COLOURS: Mapping[str, str] = {
@@ -42,8 +42,6 @@ CATEGORY_COLOURS: Mapping[str, str] = {
     "insolvencies": "#111111",
     "management_positions": "#DA8BC3",
 }
-#: Up to this many changes of one entity are labelled with what happened.
-LABELLED = 30
 _FONT = 9.0
 
 _KIND_WORDS = {
@@ -153,8 +151,8 @@ def changes_timeline(
     matplotlib.axes.Axes
         Filled dots (gid ``"change"``) on the register's date of each change; changes without one (a report
         filed: its date is its fiscal year's end) as hollow dots (gid ``"change-undated"``) in a column of their
-        own right of a dashed line, as the legend says. Y tick labels: the categories (one entity) or the
-        entities with their number of changes (several). A legend of the categories drawn, with their counts.
+        own right of a dashed line, as the legend says. Y tick labels: each change's date and what happened (one
+        entity) or the entities with their number of changes (several). A legend of the categories drawn, with their counts.
         Without changes the axes say so (gid ``"no-data"``), without a warning: that nothing changed is an answer.
 
     Raises
@@ -170,7 +168,7 @@ def changes_timeline(
     ...     "date": [pd.Timestamp("2026-08-01")], "after": ["Nord GmbH"], "detail": [{}]})
     >>> ax = changes_timeline(frame, source=None)
     >>> [t.get_text() for t in ax.get_yticklabels()]
-    ['basic']
+    ['2026-08-01  new name: Nord GmbH']
     """
     kind, given = check_input(changes, "changes_timeline", CHANGES, _REFRESH)
     frame = given.changes if kind is _REFRESH else given
@@ -187,8 +185,7 @@ def changes_timeline(
     if several:
         rows, labels, hidden = _entity_rows(entities, when, names or {}, max_rows)
     else:
-        present = [c for c in CATEGORIES if c in set(frame["category"].astype(str))]
-        rows, labels, hidden = {c: i for i, c in enumerate(present)}, present, 0
+        rows, labels, hidden = _change_rows(frame, when, max_rows)
     ax = new_axes(ax, (9.5, max(2.4, 0.3 * len(labels) + 1.6)))
     add_source_line(ax, source, changes)
     if frame.empty:  # said in the figure; no warning: nothing changed is an answer, not a gap
@@ -196,7 +193,7 @@ def changes_timeline(
         ax.text(0.5, 0.5, "no changes", ha="center", va="center", fontsize=11, transform=ax.transAxes, gid="no-data")
         return ax
     categories = frame["category"].astype(str).to_numpy()
-    keys = entities if several else categories
+    keys = entities if several else np.array([str(i) for i in range(len(frame))])
     y = np.array([-rows[k] if k in rows else np.nan for k in keys], dtype=float)
     shown = ~np.isnan(y)
     low, high = _span(when[shown & ~undated])
@@ -223,17 +220,6 @@ def changes_timeline(
                 label=label,
                 gid="change-undated",
             )
-    if not several and int(shown.sum()) <= LABELLED:
-        records = frame.to_dict("records")
-        for i in np.flatnonzero(shown):
-            ax.annotate(
-                kind_label(records[i]),
-                (x[i], y[i]),
-                xytext=(5, 5),
-                textcoords="offset points",
-                fontsize=_FONT,
-                rotation=20,
-            )
     ax.set_yticks([-i for i in range(len(labels))], labels, fontsize=_FONT)
     ax.set_ylim(-len(labels) + 0.4, 0.8)
     date_axis(ax)
@@ -257,7 +243,11 @@ def changes_timeline(
         ax.legend(handles, legend_labels, fontsize=_FONT, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     heading = title if title is not None else _title(frame, entities, when, shown & ~undated, names or {})
     if hidden:  # said where nobody misses it: under the title
-        heading += f"\n+ {hidden} more with changes (the {len(labels)} changed last are shown)"
+        heading += (
+            f"\n+ {hidden} more with changes (the {len(labels)} changed last are shown)"
+            if several
+            else f"\n+ {hidden} older changes (the {len(labels)} newest are shown)"
+        )
     ax.set_title(heading, fontsize=10)
     return ax
 
@@ -286,6 +276,24 @@ def _span(days: np.ndarray) -> tuple[float, float]:
         middle = (low + high) / 2
         low, high = middle - 30, middle + 30
     return low, high
+
+
+def _change_rows(frame: pd.DataFrame, when: np.ndarray, max_rows: int) -> tuple[dict[str, int], list[str], int]:
+    """One entity: a row per change (by position), the newest on top, labelled with its date and what happened;
+    at most ``max_rows`` (the newest), and how many are hidden."""
+    records = frame.to_dict("records")
+    order = sorted(range(len(records)), key=lambda i: (-(np.inf if np.isnan(when[i]) else when[i]), i))
+    shown = order[:max_rows]
+    labels = []
+    for i in shown:
+        day = records[i].get("date")
+        known = not np.isnan(when[i]) and not pd.isna(day)
+        labels.append(
+            f"{pd.Timestamp(day):%Y-%m-%d}  {_short(kind_label(records[i]), 48)}"
+            if known
+            else _short(kind_label(records[i]), 60)
+        )
+    return {str(i): row for row, i in enumerate(shown)}, labels, len(order) - len(shown)
 
 
 def _entity_rows(
@@ -323,4 +331,4 @@ def _title(
         if count > 1
         else (str(names.get(entities[0], entities[0])) if count and entities[0] else "one entity")
     )
-    return f"What changed: {len(frame)} changes of {who}{span}"
+    return f"What changed: {len(frame)} change{'' if len(frame) == 1 else 's'} of {who}{span}"

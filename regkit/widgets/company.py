@@ -15,6 +15,7 @@ from regkit.schema import column_label
 from . import company_logic as logic
 from . import company_tables, search_logic
 from .base import Explorer
+from .company_changes import ChangesPane
 from .company_documents import DocumentDownloads
 from .company_financials import FinancialsPane
 from .company_panes import TablePane
@@ -147,13 +148,15 @@ class CompanyExplorer(Explorer):
         self.panes = {
             name: self.tables[name].head if name in self.tables else widgets.HTML()
             for name in logic.TABS
-            if name not in ("indicators", "owners", "financials")
+            if name not in ("indicators", "owners", "financials", "changes")
         }
         self.financials = FinancialsPane()
+        self.changes = ChangesPane()
         special = {
             "indicators": widgets.VBox([self.metrics, self.indicator_chart]),
             "owners": widgets.VBox([self.owners_button, self.tables["owners"]]),
             "financials": self.financials,
+            "changes": self.changes,
             **{name: self.tables[name] for name in _TABLE_TABS},
         }
         # documents tab: the list, and below it the download controls (issue 23, slice D)
@@ -177,6 +180,7 @@ class CompanyExplorer(Explorer):
         self.find_button.on_click(lambda _: self.find())
         self.owners_button.on_click(lambda _: self.load_owners())
         self.financials.button.on_click(lambda _: self.load_financials())
+        self.changes.button.on_click(lambda _: self.compare())
         self.metrics.observe(lambda _: self._draw_indicators(), names="value")
         self.company_id.value = company_id
         self._on_id()
@@ -264,6 +268,7 @@ class CompanyExplorer(Explorer):
         self.document_downloads.clear()
         self.financials.clear("Load a company first.")
         self.financials.button.description, self.financials.button.disabled = "Fetch financials", True
+        self.changes.clear("Load a company first.")
 
     def _fill(self, pane: TablePane, make: Callable[[], Any], empty: str, name: str) -> None:
         try:
@@ -295,6 +300,24 @@ class CompanyExplorer(Explorer):
         self.owners_button.description = logic.owners_button_text(self.client, record)
         self.owners_button.disabled = False
         self.financials.prepare(self.client, record)
+        self.changes.show(self.client, str(record.raw["id"]), str(record.raw["name"]["name"]))
+
+    def compare(self) -> CompanyRecord | None:
+        """Fetch the company shown again (paid) and show what changed since the answer before (the **changes**
+        tab); returns the fresh record (``None`` on an error)."""
+        if self.record is None:
+            return None
+        company_id = str(self.record.raw["id"])
+        try:
+            self.client.mark_stale(company_id)
+        except (RegkitError, ValueError) as exc:
+            self.status.value = message_html(f"cannot fetch {company_id} again: {error_text(exc)}", "error")
+            return None
+        self.company_id.value = company_id
+        record = self.load()
+        if record is not None:
+            self.tabs.selected_index = logic.TABS.index("changes")
+        return record
 
     def load_owners(self) -> OwnersRecord | None:
         """Fetch and show the owners of the company shown; returns the owners record (``None`` on an error)."""

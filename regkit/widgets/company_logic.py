@@ -59,6 +59,7 @@ TABS = (
     "documents",
     "insolvencies",
     "links",
+    "changes",
 )
 """The explorer's tabs, in order."""
 

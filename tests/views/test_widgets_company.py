@@ -124,7 +124,7 @@ def test_check_company_id_uses_the_clients_validation() -> None:
 def test_tab_html_of_every_tab(company: Any) -> None:
     raw = company(ACQUIRER)
     for tab in logic.TABS:
-        if tab not in ("indicators", "owners", "financials"):
+        if tab not in ("indicators", "owners", "financials", "changes"):  # lookups of their own
             assert logic.tab_html(raw, tab), tab
     absorbed = [a["company_id"] for a in raw["acquisitions"]]
     assert absorbed and all(cid in logic.links_html(raw) for cid in absorbed)
@@ -316,3 +316,26 @@ def test_the_credits_line_counts_this_explorers_spending(client: Any) -> None:
     first.load_button.click()  # from the cache: this explorer saved 10, spent nothing more
     assert "this explorer: 10 · saved by the cache: 10 · its client in all: 20 spent, 10 saved" in first.credits.value
     assert "this explorer: 10 · saved by the cache: 0" in second.credits.value
+
+
+# -- the changes tab (issue 43) -------------------------------------------------------------------------
+
+
+def test_the_changes_tab_compares_a_fresh_answer_with_the_one_before(client: Any, register: Any) -> None:
+    from regkit.local.models.world_day import continuation_of
+
+    events = continuation_of(register.context.catalog).events(register.today, register.today.replace(month=10))
+    moved = next(e for e in events if e.kind == "seat_moved")
+    explorer = CompanyExplorer(client, moved.company_id)
+    explorer.load()
+    assert "No changes of" in explorer.changes.view.value  # one answer: nothing to compare yet
+    assert explorer.changes.button.description == "Fetch again and compare (10 credits)"
+    spent = client.credits_spent
+    register.advance((moved.day - register.today).days)
+    explorer.changes.button.click()
+    assert client.credits_spent - spent == 10  # the one lookup the button names
+    assert explorer.tabs.selected_index == explorer.tabs.titles.index("changes")
+    shown = explorer.changes.view.value
+    assert f"seat moved to {moved.detail['city']}" in shown and moved.day.isoformat() in shown
+    assert "<svg" in shown and " of the answers" not in shown and "between the answers the cache kept" in shown
+    assert moved.detail["formatted_value"] in shown  # the new address, in the table's "after"
