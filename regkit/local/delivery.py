@@ -55,6 +55,7 @@ class WebhookSender:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._delivering = threading.Lock()  # one pass at a time: the thread's, or an in-process advance's
         self._session = requests.Session()
 
     def start(self) -> None:
@@ -79,7 +80,11 @@ class WebhookSender:
             self._stop.wait(self.interval)
 
     def deliver_due(self) -> int:
-        """Post every due message once; return how many were delivered."""
+        """Post every due message once; return how many were delivered (one pass at a time)."""
+        with self._delivering:
+            return self._deliver_due()
+
+    def _deliver_due(self) -> int:
         from standardwebhooks import Webhook
 
         delivered = 0

@@ -117,13 +117,17 @@ class LocalRegister:
     def advance(self, days: int) -> dt.date:
         """Move the register's today ``days`` days forward (at least 1; it never moves back); return the new today.
 
-        The same as ``regkit local advance --days N`` on the register's state file. An imported world does not
+        The same as ``regkit local advance --days N`` on the register's state file: each day's register events, the
+        due monitors' checks and charges; the events are posted to their keys' webhook endpoints once before this
+        returns (retries follow on the register's sender thread). An imported world does not
         live on: advancing it raises :class:`~regkit.local.exceptions.OperatorError` (a ``ValueError``), as does
         a ``days`` that is not a whole number of at least 1.
         """
         context = self.context
         day = advance_register(context.clock, context.catalog, days, context.now())
         self.start_webhooks()
+        assert self._sender is not None
+        self._sender.deliver_due()  # each event's first try before this returns; retries on the sender's thread
         return day
 
     def set_webhook(self, api_key: str, url: str) -> str:

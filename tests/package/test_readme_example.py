@@ -46,3 +46,14 @@ def test_first_session_example_runs(tmp_path, monkeypatch, capsys):
     spent = client.credits_spent
     assert client.estimate_search_cost("müller", {"debtor_kind": "natural_person"}, per_page=20) == 0  # cached
     assert client.estimate_search_cost("müller") == 10 and client.credits_spent == spent  # another page; nothing sent
+    # Watching companies (issue 43): the webhooks of a quarter, and a refresh that pays for exactly what they named.
+    events, changed, group = namespace["read_events"]("events.sqlite"), namespace["changed"], namespace["group"]
+    assert len(events) and set(events["entity_id"]) <= set(group)
+    assert sorted(changed.refreshed) == sorted(set(events["entity_id"])) and changed.credits == 10 * len(
+        changed.refreshed
+    )
+    announced = set(zip(events["entity_id"], events["kind"]))
+    assert announced <= set(zip(changed.changes["entity_id"], changed.changes["kind"]))
+    assert namespace["rehearsal"].today.isoformat() == "2026-09-29"
+    namespace["hooks"].stop()
+    namespace["rehearsal"].close()
