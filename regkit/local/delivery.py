@@ -80,7 +80,8 @@ class WebhookSender:
             self._stop.wait(self.interval)
 
     def deliver_due(self) -> int:
-        """Post every due message once; return how many were delivered (one pass at a time)."""
+        """Post every message due now once (in batches, until none is left); return how many were delivered. One
+        pass runs at a time."""
         with self._delivering:
             return self._deliver_due()
 
@@ -88,23 +89,29 @@ class WebhookSender:
         from standardwebhooks import Webhook
 
         delivered = 0
-        for message_id, body, url, secret, _tries in due_messages(self.state, self.clock()):
-            if self._stop.is_set():
-                break
-            sent_at = dt.datetime.fromtimestamp(int(self.clock()), dt.timezone.utc)
-            headers = {
-                "content-type": "application/json",
-                "webhook-id": message_id,
-                "webhook-timestamp": str(int(sent_at.timestamp())),
-                "webhook-signature": Webhook(secret).sign(message_id, sent_at, body),
-            }
-            error: str | None
-            try:
-                response = self._session.post(url, data=body.encode("utf-8"), headers=headers, timeout=TIMEOUT)
-                error = None if 200 <= response.status_code < 300 else f"HTTP {response.status_code}"
-            except requests.RequestException as failure:
-                error = type(failure).__name__
-            status = record_try(self.state, message_id, error, self.clock(), self.delays)
-            delivered += status == "delivered"
-            logger.info("Webhook %s to %s: %s", message_id, url, error or "delivered")
+        tried: set[str] = set()
+        while not self._stop.is_set():
+            due = [m for m in due_messages(self.state, self.clock()) if m[0] not in tried]
+            if not due:
+                return delivered
+            for message_id, body, url, secret, _tries in due:
+                if self._stop.is_set():
+                    break
+                tried.add(message_id)  # one try per message and pass: a retry waits for its delay
+                sent_at = dt.datetime.fromtimestamp(int(self.clock()), dt.timezone.utc)
+                headers = {
+                    "content-type": "application/json",
+                    "webhook-id": message_id,
+                    "webhook-timestamp": str(int(sent_at.timestamp())),
+                    "webhook-signature": Webhook(secret).sign(message_id, sent_at, body),
+                }
+                error: str | None
+                try:
+                    response = self._session.post(url, data=body.encode("utf-8"), headers=headers, timeout=TIMEOUT)
+                    error = None if 200 <= response.status_code < 300 else f"HTTP {response.status_code}"
+                except requests.RequestException as failure:
+                    error = type(failure).__name__
+                status = record_try(self.state, message_id, error, self.clock(), self.delays)
+                delivered += status == "delivered"
+                logger.info("Webhook %s to %s: %s", message_id, url, error or "delivered")
         return delivered
