@@ -30,7 +30,9 @@ from regkit.local.world.store import default_reference_dir
 
 def watchlist(world: object, directory: Path) -> None:
     register = open_local_register(state_path=directory / "watch.sqlite", rate_limit=None)
-    continuation = Continuation(world.meta, world.companies, world.realtime, load_reference(default_reference_dir()))
+    continuation = Continuation(
+        world.meta, world.companies, world.realtime, world.insolvencies, load_reference(default_reference_dir())
+    )
     events = continuation.events(continuation.as_of, continuation.as_of + dt.timedelta(days=60))
     shown = {
         "director_appointed",

@@ -23,6 +23,7 @@ from regkit.schema.interface import COMPANY_ID_PATTERN, UUID_PATTERN
 from .cache.client_cache import ClientCache
 from .lookups import lookup_op
 from .transport.call import Caller
+from .transport.operation import Operation, operation
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -55,6 +56,15 @@ def _lookups_of(entity_id: str) -> list[tuple[str, str]]:
     ]
 
 
+def _operations_of(entity_id: str) -> list[tuple[str, Operation]]:
+    """``(operation_id, operation)`` of every cached request with changes about ``entity_id``: its lookups, and for
+    a UUID the proceeding it may be (``get_insolvency``, which is no lookup of ``is_cached``)."""
+    found = [(operation_id, lookup_op(name, entity_id, False)) for operation_id, name in _lookups_of(entity_id)]
+    if UUID_PATTERN.match(entity_id):
+        found.append(("get_insolvency", operation("get_insolvency", {"insolvency_id": entity_id.lower()})))
+    return found
+
+
 def cached_changes(
     caller: Caller, cache: ClientCache, entity_id: Any, categories: Iterable[str] | None = None
 ) -> pd.DataFrame:
@@ -76,8 +86,8 @@ def cached_changes(
         )
     rows: list[dict[str, Any]] = []
     meta: list[tuple[str, str, datetime, datetime]] = []
-    for operation_id, name in _lookups_of(entity_id):
-        key = caller.cache_key(lookup_op(name, entity_id, False))
+    for operation_id, op in _operations_of(entity_id):
+        key = caller.cache_key(op)
         answers = (
             [(version.fetched_at, version.data) for version in cache.store.versions.of(key)] if cache.enabled else []
         )
@@ -115,9 +125,7 @@ def mark_stale(caller: Caller, cache: ClientCache, entity_id: Any) -> int:
     if not cache.enabled:
         _lookups_of(entity_id)  # the id is still checked
         return 0
-    return sum(
-        cache.store.expire(caller.cache_key(lookup_op(name, entity_id, False))) for _, name in _lookups_of(entity_id)
-    )
+    return sum(cache.store.expire(caller.cache_key(op)) for _, op in _operations_of(entity_id))
 
 
 def _utc(value: datetime | None) -> datetime:

@@ -21,13 +21,16 @@ company categories                                  lookups
 ``holdings``                                        ``get_holdings``
 ==================================================  ==================================================
 
-A person: ``management_positions`` → ``get_person``, ``holdings`` → ``get_person_holdings``. Watchlists are kept
+With ``insolvencies``, each open proceeding of a refreshed company is fetched again too (``get_insolvency``): its
+events are published without the company record changing; their changes are listed under the company. A person:
+``management_positions`` → ``get_person``, ``holdings`` → ``get_person_holdings``. Watchlists are kept
 in the cache's storage (:mod:`regkit.client.cache.watchlists`): a team sharing a Redis cache shares them.
 """
 
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -68,6 +71,8 @@ PERSON_LOOKUPS: Mapping[str, str] = {"management_positions": "person", "holdings
 #: A member fetched longer ago than this is stale, unless the watchlist says otherwise.
 DEFAULT_STALE_AFTER = timedelta(days=7)
 
+#: What fetching a proceeding costs (``GET /v1/insolvency/{id}``).
+_PROCEEDING_PRICE = 10
 _NAME_HINT = "a watchlist's name is a short text, e.g. client.watchlist('suppliers', companies=[...])"
 
 
@@ -84,7 +89,8 @@ class WatchlistEstimate:
     stale : tuple of str
         The stale members, stalest first (never fetched first, then by the oldest of their answers).
     lookups : int
-        The lookups a refresh of them sends.
+        The lookups a refresh of them sends at most (with ``insolvencies`` watched, a company's open proceedings
+        as its stored record lists them).
     credits : int
         What those cost.
     budget_left : int or None
@@ -179,6 +185,7 @@ class Watchlist:
         self.persons: tuple[str, ...] = tuple(definition.get("persons", ()))
         self.categories: tuple[str, ...] = tuple(definition.get("categories", CATEGORIES))
         self.stale_after = timedelta(seconds=float(definition.get("stale_after", DEFAULT_STALE_AFTER.total_seconds())))
+        self._proceedings: dict[str, list[str]] = {}  # the open proceedings of the companies a refresh fetched
 
     # -- what it is --------------------------------------------------------------------------------------------
 
@@ -228,7 +235,7 @@ class Watchlist:
     def _fetched(self) -> dict[str, list[datetime | None]]:
         """Each member's answers' fetch times (``None`` where the cache has none, or it has expired)."""
         plan = self._plan(self.members)
-        ops = [(member, name) for member in self.members for name in plan[member]]
+        ops = [(member, name) for member in self.members for name in plan[member] if name != "insolvency"]
         answers = self._caller.peek([lookup_op(name, member, False) for member, name in ops]) if ops else []
         fetched: dict[str, list[datetime | None]] = {member: [] for member in self.members}
         for (member, _), answer in zip(ops, answers):
@@ -291,11 +298,28 @@ class Watchlist:
         for member, record in zip(companies, records):
             if record is not None and isinstance(record.data, dict) and not record.data.get("indicators"):
                 plan[member] = [name for name in plan[member] if name != "financials"]
+        if "insolvencies" in self.categories:  # each open proceeding of the stored record (expired or not)
+            for member in (m for m in members if COMPANY_ID_PATTERN.match(m)):
+                plan[member] += ["insolvency"] * len(self._open_proceedings(member))
         return plan
+
+    def _open_proceedings(self, company_id: str) -> list[str]:
+        """The open proceedings of the company's stored record (an expired one too), without sending anything."""
+        if not self._cache.enabled:
+            return []
+        stored = self._cache.store.get(self._caller.cache_key(lookup_op("company", company_id, False)))
+        try:
+            record = json.loads(stored.content) if stored is not None else None
+        except ValueError:
+            return []
+        summaries = record.get("insolvencies") if isinstance(record, dict) else None
+        return [s["id"] for s in summaries or () if isinstance(s, dict) and s.get("closed_at") is None]
 
     @staticmethod
     def _price(names: Sequence[str]) -> int:
-        return sum(LOOKUPS[name].credits(realtime=False) for name in names)
+        return sum(
+            _PROCEEDING_PRICE if name == "insolvency" else LOOKUPS[name].credits(realtime=False) for name in names
+        )
 
     def estimate(self) -> WatchlistEstimate:
         """What refreshing the stale members costs now (nothing is sent); see :class:`WatchlistEstimate`."""
@@ -364,6 +388,7 @@ class Watchlist:
         skipped = tuple(m for m in estimate.stale if m not in set(chosen))
         started = datetime.now(timezone.utc)
         errors: dict[str, RegkitError] = {}
+        self._proceedings = {}
         with self._client.spending(f"watchlist {self.name!r} refresh") as run:
             if estimate.stale:
                 run.announce(
@@ -373,7 +398,7 @@ class Watchlist:
             for member in chosen:
                 self._mark_stale(member)  # free: the next lookup of each fetches it, the old answer a version
             try:
-                found, without_reports = self._fetch(chosen, progress)
+                found, without_reports = self._fetch(chosen, progress, None if cap is None else cap - spent)
                 errors.update(found)
             except KeyboardInterrupt:
                 raise run.interrupted(
@@ -383,10 +408,14 @@ class Watchlist:
         changes = self._changes_since(chosen, started)
         return WatchlistRefresh(changes, tuple(chosen), skipped, errors, credits, without_reports)
 
-    def _fetch(self, chosen: Sequence[str], progress: bool) -> tuple[dict[str, RegkitError], tuple[str, ...]]:
+    def _fetch(
+        self, chosen: Sequence[str], progress: bool, spare: int | None
+    ) -> tuple[dict[str, RegkitError], tuple[str, ...]]:
         """Fetch the lookups of ``chosen``: the company records first (in bulk), then the rest one by one; a
         company whose fresh record lists no annual report has no financials fetched (they would be empty: 10
-        credits for nothing). Returns the errors and the companies without reports."""
+        credits for nothing). With ``insolvencies`` watched, each refreshed company's open proceedings are fetched
+        again too (their events are published without the record changing), as far as ``spare`` credits reach.
+        Returns the errors and the companies without reports."""
         client, errors = self._client, {}
         by_lookup: dict[str, list[str]] = {}
         for member in chosen:
@@ -397,6 +426,12 @@ class Watchlist:
             batch = client.get_companies(by_lookup.pop("company"), errors="collect", progress=progress)
             errors.update(batch.errors)
             reports = {r.id: bool(r.raw.get("indicators")) for r in batch.records if r is not None}
+            if "insolvencies" in self.categories:
+                self._proceedings = {
+                    r.id: [s["id"] for s in r.raw.get("insolvencies") or () if s.get("closed_at") is None]
+                    for r in batch.records
+                    if r is not None
+                }
             without_reports = [m for m in by_lookup.get("financials", ()) if reports.get(m) is False]
             by_lookup["financials"] = [m for m in by_lookup.get("financials", ()) if reports.get(m) is not False]
         methods = {
@@ -416,12 +451,31 @@ class Watchlist:
                     raise
                 except RegkitError as error:
                     errors[member] = error
+        for member, proceedings in self._proceedings.items():
+            for proceeding_id in proceedings:
+                if spare is not None and spare < _PROCEEDING_PRICE:
+                    break
+                self._mark_stale(proceeding_id)
+                try:
+                    client.get_insolvency(proceeding_id)
+                except BudgetExceededError:
+                    raise
+                except RegkitError as error:
+                    errors[member] = error
+                spare = None if spare is None else spare - _PROCEEDING_PRICE
         return errors, tuple(without_reports)
 
     def _changes_since(self, members: Sequence[str], started: datetime) -> pd.DataFrame:
         import pandas as pd
 
         frames = [f for f in (self._changes(member, list(self.categories)) for member in members) if len(f)]
+        for member, proceedings in self._proceedings.items():  # a proceeding's changes, under its company
+            for proceeding_id in proceedings:
+                found = self._changes(proceeding_id, ["insolvencies"])
+                if len(found):
+                    frames.append(
+                        found.assign(entity_id=pd.array([member] * len(found), dtype=found["entity_id"].dtype))
+                    )
         if not frames:
             return _empty_changes(self._changes)
         frame = pd.concat(frames, ignore_index=True)

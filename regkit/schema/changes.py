@@ -385,7 +385,9 @@ def _document_changes(before: Answer, after: Answer) -> Iterator[Change]:
 
 
 def _insolvency_summary_changes(before: Answer, after: Answer) -> Iterator[Change]:
-    if not _both(before, after, "insolvencies"):
+    # A company record carries ``insolvencies`` only when it has proceedings: an answer without the member, of a
+    # company that has them now, had none (the first proceeding is the change that matters most).
+    if "insolvencies" not in after or not ("insolvencies" in before or "id" in before):
         return
     was = {row.get("id"): row for row in _rows(before.get("insolvencies"))}
     for row in sorted(

@@ -166,3 +166,20 @@ def test_the_parquet_export_holds_the_versions_and_their_changes(make_local: Any
     )
     assert [json_module.loads(v) for v in exported["after"]] == expected["after"].tolist()
     assert exported["date"].tolist() == expected["date"].tolist()
+
+
+def test_a_proceeding_is_marked_stale_and_its_new_events_are_changes(make_local: Any) -> None:
+    from regkit.local.models.world_day import continuation_of
+
+    local = make_local()
+    client, register = local.client(), local.register
+    events = continuation_of(register.context.catalog).events(register.today, register.today.replace(month=9))
+    published = next(e for e in events if e.kind == "insolvency_event")
+    proceeding_id = published.detail["insolvency_id"]
+    first = client.get_insolvency(proceeding_id).raw
+    register.advance((published.day - register.today).days)
+    assert client.mark_stale(proceeding_id.upper()) == 1  # the proceeding's cached answer, whatever the case
+    now = client.get_insolvency(proceeding_id).raw
+    assert len(now["events"]) > len(first["events"])
+    found = client.changes(proceeding_id)
+    assert set(found["operation"]) == {"get_insolvency"} and "insolvency_event" in set(found["kind"])

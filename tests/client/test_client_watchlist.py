@@ -34,7 +34,9 @@ def events() -> list[Any]:
     from regkit.local.world import read_world
 
     world = read_world()
-    continuation = Continuation(world.meta, world.companies, world.realtime, load_reference(default_reference_dir()))
+    continuation = Continuation(
+        world.meta, world.companies, world.realtime, world.insolvencies, load_reference(default_reference_dir())
+    )
     return continuation.events(AS_OF, AS_OF + dt.timedelta(days=90))
 
 
@@ -70,8 +72,12 @@ def test_a_refresh_pays_for_the_stale_members_only_and_finds_every_announced_cha
     sent, used = local.counter.count(), local.used()
     result = watched.refresh(progress=False)
     asked = set(local.counter.counted[sent:])  # a lookup the register's work bound refused (429) is sent again
-    assert asked == {("GET", f"/v1/company/{c}{part}") for c in touched for part in ("", "/financials")}
-    assert result.credits == local.used() - used == 20 * len(touched) and sorted(result.refreshed) == touched
+    reporting = [c for c in touched if world.companies[c]["indicators"]]  # no report filed: no financials fetched
+    assert asked == {("GET", f"/v1/company/{c}") for c in touched} | {
+        ("GET", f"/v1/company/{c}/financials") for c in reporting
+    }
+    assert result.credits == local.used() - used == 10 * (len(touched) + len(reporting))
+    assert sorted(result.refreshed) == touched
     found = set(zip(result.changes["entity_id"], result.changes["operation"], result.changes["kind"]))
     for event in announced:
         assert (event.company_id, *SHOWN_AS[event.kind]) in found, event

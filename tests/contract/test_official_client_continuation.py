@@ -40,7 +40,9 @@ def test_a_year_on_every_answer_parses_strictly(start_register: Any, world: Any)
         timeout=300,
     )
     assert done.returncode == 0 and done.stdout.strip() == "2027-06-30", done.stderr
-    continuation = Continuation(world.meta, world.companies, world.realtime, load_reference(default_reference_dir()))
+    continuation = Continuation(
+        world.meta, world.companies, world.realtime, world.insolvencies, load_reference(default_reference_dir())
+    )
     day = continuation.as_of + dt.timedelta(days=A_YEAR)
     changed = continuation.changed(day)
     first = changed[0]

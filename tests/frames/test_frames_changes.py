@@ -245,6 +245,10 @@ def test_an_insolvency_opened_and_then_its_status_changed(world: Any) -> None:
         "closed",
         "2027-09-30",
     )
+    # the bundled world's records leave `insolvencies` out when there are none: the first proceeding is still one
+    without = _company(world, lambda c: "insolvencies" not in c)
+    [first_ever] = diff_answers("get_company", without, {**without, "insolvencies": [proceeding]})
+    assert (first_ever["kind"], first_ever["detail"]["case_number"]) == ("insolvency_opened", "660 IN 1/27")
 
 
 def test_a_merger_into_another_company(world: Any) -> None:

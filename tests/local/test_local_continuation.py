@@ -27,6 +27,10 @@ KINDS = {
     "liquidation",
     "report_filed",
     "pending_registered",
+    "insolvency_filed",
+    "insolvency_opened",
+    "insolvency_rejected",
+    "insolvency_event",
 }
 
 
@@ -38,7 +42,9 @@ def world_files():
 
 
 def _continuation(world: Any) -> Continuation:
-    return Continuation(world.meta, world.companies, world.realtime, load_reference(default_reference_dir()))
+    return Continuation(
+        world.meta, world.companies, world.realtime, world.insolvencies, load_reference(default_reference_dir())
+    )
 
 
 def _get(session: Any, path: str) -> dict[str, Any]:
@@ -67,27 +73,39 @@ def test_a_year_brings_every_kind_at_register_rates(world_files: Any) -> None:
     kinds = Counter(event.kind for event in year)
     assert set(kinds) - {"link_renamed"} == KINDS, kinds
     active = sum(c["status"] == "active" for c in world_files.companies.values())
-    # about 5 % of companies touched in 30 days (changes-and-webhooks.md), annual reports counted
+    # about 5 % of companies touched in 30 days (changes-and-webhooks.md), annual reports counted; the publications
+    # of open insolvency proceedings are the insolvency courts', counted apart below
     for start in (0, 150, 335):
         first = AS_OF + dt.timedelta(days=start)
-        touched = {e.company_id for e in continuation.events(first, first + dt.timedelta(days=30))}
+        month = continuation.events(first, first + dt.timedelta(days=30))
+        touched = {e.company_id for e in month if e.kind != "insolvency_event"}
         assert 0.02 <= len(touched) / active <= 0.10, (start, len(touched), active)
     # a filer files at most a report a year, and about 2,000 Bundesanzeiger publications a day for 2.3 million
     # companies is a report for about a third of the active companies a year
     reports = Counter(e.company_id for e in year if e.kind == "report_filed")
     assert max(reports.values()) <= 2
     assert 0.2 <= sum(reports.values()) / active <= 0.5
+    # about 1 % of companies a year file for insolvency (some 22,000 of 2.3 million), each decided within 90 days;
+    # an open proceeding publishes something most months
+    filed = [e for e in year if e.kind == "insolvency_filed"]
+    assert 0.004 <= len(filed) / active <= 0.02
+    decided = {e.detail["insolvency_id"] for e in year if e.kind in {"insolvency_opened", "insolvency_rejected"}}
+    assert {e.detail["insolvency_id"] for e in filed if e.day <= AS_OF + dt.timedelta(days=270)} <= decided
+    open_proceedings = sum(p["has_open_insolvency"] for p in world_files.insolvencies.values())
+    assert 0.4 <= kinds["insolvency_event"] / (12 * open_proceedings) <= 1.0
 
 
 def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_path: Any, world_files: Any) -> None:
     """Every kind of event, as the served answers show it: checked against the answers before and after, with
     the event's day in the history."""
-    days = 90
+    days = 120
     events = _continuation(world_files).events(AS_OF, AS_OF + dt.timedelta(days=days))
+    last_of = {e.company_id: e for e in events if e.kind != "insolvency_event"}  # the last event of each company
     first = {}
-    for event in events:
-        first.setdefault(event.kind, event)
-    assert set(first) >= KINDS - {"pending_registered"} or set(first) >= KINDS - {"seat_moved"}, set(first)
+    for event in events:  # of each kind, the first that is its company's last (what it did shows unaltered)
+        if event.kind == "insolvency_event" or last_of.get(event.company_id) is event:
+            first.setdefault(event.kind, event)
+    assert set(first) >= KINDS - {"pending_registered", "seat_moved", "insolvency_rejected"}, set(first)
     before_register = make_register(state_path=tmp_path / "before.sqlite")
     after_register = make_register(state_path=tmp_path / "after.sqlite")
     assert after_register.advance(days) == AS_OF + dt.timedelta(days=days)
@@ -96,8 +114,34 @@ def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_
     touched_later = {e.company_id: e.day for e in events}
     for kind, event in first.items():
         company_id, day = event.company_id, event.day.isoformat()
+        if kind == "insolvency_event":  # a decision published in an open proceeding: the proceeding shows it
+            proceeding = _get(after, f"/v1/insolvency/{event.detail['insolvency_id']}")
+            stored = _get(before, f"/v1/insolvency/{event.detail['insolvency_id']}")
+            assert [e["published_at"] for e in proceeding["events"]][: len(stored["events"])] == [
+                e["published_at"] for e in stored["events"]
+            ]
+            assert day in [e["published_at"] for e in proceeding["events"]]
+            assert proceeding["current_status"] == stored["current_status"]
+            continue
         old, new = _get(before, f"/v1/company/{company_id}"), _get(after, f"/v1/company/{company_id}")
         assert old != new, kind
+        if kind.startswith("insolvency_"):
+            proceeding_id = event.detail["insolvency_id"]
+            [summary] = [s for s in new["insolvencies"] if s["id"] == proceeding_id]
+            proceeding = _get(after, f"/v1/insolvency/{proceeding_id}")
+            assert {k: proceeding[k] for k in summary} == summary
+            expected, published = {
+                "insolvency_filed": ("preliminary", "preliminary_measures"),
+                "insolvency_opened": ("opened", "proceedings_opened"),
+                "insolvency_rejected": ("rejected_no_assets", "rejected_insufficient_assets"),
+            }[kind]
+            assert proceeding["current_status"] == expected and proceeding["last_event_at"] >= day
+            assert [e["published_at"] for e in proceeding["events"] if e["event_type"] == published] == [day]
+            assert (new["status"] == "liquidation") == (kind != "insolvency_filed")  # a decision dissolves it
+            if kind == "insolvency_filed":
+                assert "insolvencies" not in old and proceeding["first_event_at"] == day
+                assert before.get(f"{ORIGIN}/v1/insolvency/{proceeding_id}").status_code == 404
+            continue
         if kind in {"director_appointed", "prokura_granted"}:
             role = "DIRECTOR" if kind == "director_appointed" else "PROKURA"
             entry = next(r for r in new["representation"] if r["id"] == event.detail["person_id"])

@@ -35,13 +35,21 @@ def _wait_for(condition: Any, timeout: float = 60.0) -> None:
 def _watched(days: int) -> tuple[list[str], list[str]]:
     """Companies and persons something happens to in the first ``days`` days (and a few it does not)."""
     world = read_world()
-    events = Continuation(world.meta, world.companies, world.realtime, load_reference(default_reference_dir())).events(
-        AS_OF, AS_OF + dt.timedelta(days=days)
-    )
+    events = Continuation(
+        world.meta, world.companies, world.realtime, world.insolvencies, load_reference(default_reference_dir())
+    ).events(AS_OF, AS_OF + dt.timedelta(days=days))
     kinds: dict[str, str] = {}
     for event in events:
         kinds.setdefault(event.kind, event.company_id)
-    wanted = ("director_appointed", "director_left", "name_changed", "liquidation", "report_filed", "seat_moved")
+    wanted = (
+        "director_appointed",
+        "director_left",
+        "name_changed",
+        "liquidation",
+        "report_filed",
+        "seat_moved",
+        "insolvency_filed",
+    )
     # a few, so that a year of daily lookups of each stays within the demo key's credits
     companies = sorted({kinds[kind] for kind in wanted if kind in kinds} | set(list(world.companies)[:1]))
     persons = sorted({e.detail["person_id"] for e in events if e.kind == "director_left" and e.detail["person_id"]})[:2]
@@ -83,13 +91,19 @@ def test_a_year_of_checks_delivers_exactly_the_served_changes(make_register: Any
             assert session.post(f"{ORIGIN}/v1/monitor", json=body).status_code in (200, 201), person_id
         # the answers the register serves, each day, about what is watched
         served: dict[tuple[str, str], dict[str, Any]] = {}
+        proceedings: dict[str, set[str]] = {}
 
         def fetch(day: dt.date) -> None:
             for company_id in companies:
-                served[company_id, day.isoformat()] = session.get(f"{ORIGIN}/v1/company/{company_id}").json()
+                company = served[company_id, day.isoformat()] = session.get(f"{ORIGIN}/v1/company/{company_id}").json()
                 served[company_id + "/financials", day.isoformat()] = session.get(
                     f"{ORIGIN}/v1/company/{company_id}/financials"
                 ).json()
+                for summary in company.get("insolvencies") or ():
+                    proceedings.setdefault(company_id, set()).add(summary["id"])
+                    served[summary["id"], day.isoformat()] = session.get(
+                        f"{ORIGIN}/v1/insolvency/{summary['id']}"
+                    ).json()
             for person_id in persons:
                 served[person_id, day.isoformat()] = session.get(f"{ORIGIN}/v1/person/{person_id}").json()
 
@@ -100,7 +114,7 @@ def test_a_year_of_checks_delivers_exactly_the_served_changes(make_register: Any
             fetch(register.advance(1))
         charged = session.get(f"{ORIGIN}/v1/credits").json()["used_credits"] - credits_before
         assert all("error" not in answer for answer in served.values())  # every lookup was answered
-        fetches = days * (2 * len(companies) + len(persons)) * 10
+        fetches = sum(10 for key in served if key[1] != AS_OF.isoformat())  # every lookup after the first day
         _wait_for(lambda: all(m["status"] == "delivered" for m in register.deliveries(key)), timeout=120)
     messages = register.deliveries(key)
     assert messages, "a year of events was delivered"
@@ -125,6 +139,14 @@ def test_a_year_of_checks_delivers_exactly_the_served_changes(make_register: Any
                 served[entity + "/financials", end],
                 ["financials"],
             )
+            for proceeding_id in sorted(proceedings.get(entity, ())):  # its proceedings' published events
+                if (proceeding_id, before_day) in served:
+                    expected += diff_answers(
+                        "get_insolvency",
+                        served[proceeding_id, before_day],
+                        served[proceeding_id, end],
+                        ["insolvencies"],
+                    )
         else:
             expected = diff_answers(
                 "get_person", served[entity, before_day], served[entity, end], ["management_positions"]
@@ -132,6 +154,14 @@ def test_a_year_of_checks_delivers_exactly_the_served_changes(make_register: Any
         assert event["changes"] == expected and expected, (entity, start, end)
         if event["monitor"]["update_frequency"] == "weekly":
             assert (dt.date.fromisoformat(end) - dt.date.fromisoformat(start)).days == 6
+    delivered = {c["kind"] for r in rows for c in json.loads(r["body"])["changes"]}
+    assert {
+        "insolvency_opened",
+        "insolvency_event",
+        "representative_left",
+        "report_filed",
+        "name_changed",
+    } <= delivered, delivered
     # every change the register served to a watched company shows up in some event (nothing is missed)
     delivered_days = {(json.loads(r["body"])["entity_id"], json.loads(r["body"])["period"]["to"]) for r in rows}
     for company_id in companies:

@@ -26,13 +26,15 @@ def world(request, world):
     realtime records whose changes are registered by then are none of its realtime records any more)."""
     if request.param == "as stored":
         return world
-    continuation = Continuation(world.meta, world.companies, world.realtime, load_reference(default_reference_dir()))
+    continuation = Continuation(
+        world.meta, world.companies, world.realtime, world.insolvencies, load_reference(default_reference_dir())
+    )
     day = continuation.as_of + A_YEAR
     companies = continuation.companies_on(day)
     pending = {cid: r for cid, r in world.realtime.items() if companies[cid] == world.companies[cid]}
     meta = {**world.meta, "as_of": day.isoformat()}
     rows = [{**row, "nominal_share": continuation.nominal_share(row, day)} for row in world.shareholdings]
-    return World(meta, companies, pending, world.insolvencies, rows)
+    return World(meta, companies, pending, continuation.proceedings_on(day), rows)
 
 
 COMPANY_ID = re.compile(r"^DE-(HRB|HRA|PR|GnR|VR)-[A-Z][0-9]{4}-[0-9]+[A-Z]{0,2}$")

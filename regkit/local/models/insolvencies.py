@@ -40,7 +40,7 @@ def search_insolvency(
 
 def get_insolvency(context: RegisterContext, user: User, insolvency_id: str) -> Charged[dict[str, Any]]:
     """One proceeding (by a well-formed id, any case) with all its events, oldest first."""
-    proceeding = context.catalog.world.insolvencies.get(insolvency_id.lower())
+    proceeding = context.world_day().insolvency(insolvency_id.lower())
     if proceeding is None:
         raise ApiError("insolvency_not_found", f"No proceeding has the id {insolvency_id}.")
     detail = detail_of(proceeding)

@@ -6,7 +6,8 @@ A check compares the answers about its entity on the day after its previous chec
 minus one — what the register said then — with the answers on the day of the check, in the monitor's
 categories (its preferences), with the one function that diffs answers
 (:func:`regkit.schema.changes.diff_answers`): a company's record (``basic``, ``representation``, ``documents``,
-``insolvencies``) and its financials (``financials``); a person's management positions. A check that finds
+``insolvencies``), its financials (``financials``) and its proceedings (``insolvencies``: the events each
+publishes); a person's management positions. A check that finds
 changes queues one message for the key's webhook endpoint (:mod:`.webhooks`), with the event body the spec
 gives; one that finds none sends nothing.
 
@@ -34,6 +35,7 @@ from .catalog import Catalog
 from .clock import RegisterClock
 from .credits import charge
 from .financials import statement_groups
+from .insolvencies import detail_of
 from .users import resolve_user, user_ref
 from .webhooks import queue_event
 from .world_day import WorldDay
@@ -130,16 +132,24 @@ def _changes(
             return []
         return diff_answers("get_person", old, new, ["management_positions"])
     old_record, new_record = before.company(entity_id), after.company(entity_id)
-    if old_record is None or new_record is None or old_record == new_record:
-        return []  # every answer checked is derived from the record: the same record, the same answers
-    changes = []
-    categories = [c for c in preferences if c in _COMPANY_CATEGORIES]
-    if categories:
-        changes += diff_answers("get_company", old_record, new_record, categories)
-    if "financials" in preferences:
-        groups = statement_groups(before.catalog)
-        old, new = (_financials(record, groups) for record in (old_record, new_record))
-        changes += diff_answers("get_financials", old, new, ["financials"])
+    if old_record is None or new_record is None:
+        return []
+    changes: list[dict[str, Any]] = []
+    if old_record != new_record:  # every company answer checked is derived from the record
+        categories = [c for c in preferences if c in _COMPANY_CATEGORIES]
+        if categories:
+            changes += diff_answers("get_company", old_record, new_record, categories)
+        if "financials" in preferences:
+            groups = statement_groups(before.catalog)
+            old, new = (_financials(record, groups) for record in (old_record, new_record))
+            changes += diff_answers("get_financials", old, new, ["financials"])
+    if "insolvencies" in preferences:  # each proceeding's events: published without the record changing
+        for summary in sorted(new_record.get("insolvencies") or (), key=lambda s: str(s["id"])):
+            old_proceeding, new_proceeding = before.insolvency(summary["id"]), after.insolvency(summary["id"])
+            if old_proceeding is not None and new_proceeding is not None and old_proceeding != new_proceeding:
+                changes += diff_answers(
+                    "get_insolvency", detail_of(old_proceeding), detail_of(new_proceeding), ["insolvencies"]
+                )
     return changes
 
 

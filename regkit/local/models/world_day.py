@@ -37,7 +37,9 @@ def continuation_of(catalog: Catalog) -> Continuation:
         if found is None:
             world = catalog.world
             reference = load_reference(default_reference_dir())
-            found = _CONTINUATIONS[catalog] = Continuation(world.meta, world.companies, world.realtime, reference)
+            found = _CONTINUATIONS[catalog] = Continuation(
+                world.meta, world.companies, world.realtime, world.insolvencies, reference
+            )
         return found
 
 
@@ -79,6 +81,13 @@ class WorldDay:
         if not self.moved_on:
             return float(row["nominal_share"])
         return float(continuation_of(self.catalog).nominal_share(row, self.day))
+
+    def insolvency(self, insolvency_id: str) -> dict[str, Any] | None:
+        """The proceeding with the lower-case UUID ``insolvency_id`` on this day (filed since ``as_of`` included,
+        with the events published since), or None."""
+        if not self.moved_on:
+            return self.catalog.world.insolvencies.get(insolvency_id)
+        return continuation_of(self.catalog).proceeding(insolvency_id, self.day)
 
     def person(self, key: str) -> Person | None:
         """The person with the lower-case UUID ``key`` on this day (their management positions as the records of

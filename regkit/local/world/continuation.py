@@ -5,8 +5,10 @@ A generated world stands for the register on its ``as_of``. When the local regis
 rates scaled to the world's size — appointments and departures of directors, Prokura granted and ended, new
 addresses in the same town and moves of the seat to another town of the court's district, new names,
 liquidations (the name's ``i.L.``, the board's end, a liquidator), the annual reports of the companies that file
-(about a year after their fiscal year ends, with amounts that add up: the statements are derived from them), and
-on their day the pending changes a realtime lookup already showed.
+(3-12 months after their fiscal year ends, with amounts that add up: the statements are derived from them),
+insolvency petitions against companies in distress (a new proceeding, opened or rejected 30-90 days later, the
+company then in liquidation), decisions published in open proceedings, and on their day the pending changes a
+realtime lookup already showed.
 
 Nothing is stored: the events of a day are drawn from a generator seeded with the world's seed and the day
 (``"regkit-world/continuation/<seed>/<day>"``), applied in order to the records as the day before left them. A
@@ -19,8 +21,8 @@ Handelsregister publications a working day for some 2.3 million active companies
 in 30 days once annual reports are counted.
 
 Not yet generated: incorporations, moves to another register court, capital changes, new shareholder lists,
-insolvency proceedings and their events, mergers, spin-offs and profit-transfer agreements (a world whose records
-these would change stays as it was in those respects).
+proceedings against natural persons, mergers, spin-offs and profit-transfer agreements (a world whose records these
+would change stays as it was in those respects).
 """
 
 from __future__ import annotations
@@ -37,11 +39,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cases import Administrators, CaseNumbers
 from .company import new_address
+from .insolvency import OPEN_STATUSES, STATUS_AFTER_EVENT
 from .names import written
 from .naming import company_stem, full_name, sector_word
 from .officers import natural_entry
 from .people import PersonPool, iso, new_uuid
+from .proceedings import event_details, event_record, opening_meetings, summary_of
 from .reference import Reference
 
 __all__ = ["YEARLY_RATES", "RegisterEvent", "Continuation", "day_rng"]
@@ -56,6 +61,7 @@ YEARLY_RATES: Mapping[str, float] = {
     "seat_moved": 0.01,
     "name_changed": 0.01,
     "liquidation": 0.012,
+    "insolvency_filed": 0.01,
 }
 
 #: Legal forms with a board of directors (``DIRECTOR``) and those that may grant Prokura.
@@ -67,6 +73,8 @@ _FILERS = {"gmbh", "ug", "ggmbh", "ag", "se", "kgaa", "kg", "eg"}
 #: partners and owners, if any, stay what they are).
 _BOARD_ROLES = {"DIRECTOR", "PROKURA", "OTHER"}
 _DEM_PER_EUR = 1.95583
+#: The chance that an open proceeding publishes a decision on a given day (about two months in three).
+_PUBLISHING_DAILY = 1 / 45
 #: How many companies an event tries before it gives up for the day (few are ineligible).
 _TRIES = 25
 
@@ -87,9 +95,11 @@ class RegisterEvent:
         The day it was registered (history entries it adds start on it).
     kind : str
         One of :data:`YEARLY_RATES`, ``"report_filed"`` or ``"pending_registered"`` (a realtime change reached its
-        day), or ``"link_renamed"`` (a linked company's new name shown in a record that names it).
+        day), ``"link_renamed"`` (a linked company's new name shown in a record that names it),
+        ``"insolvency_opened"`` or ``"insolvency_rejected"`` (the court's decision on a petition filed since
+        ``as_of``), ``"insolvency_event"`` (a decision published in an open proceeding).
     company_id : str
-        The company whose record it changes.
+        The company whose record it changes ("" for a decision in a natural person's proceeding).
     detail : dict
         What the event says beyond its kind (a person's id and name, the new name, ...).
     """
@@ -112,6 +122,8 @@ class Continuation:
         changed.
     realtime : mapping
         The records a realtime lookup shows (pending changes); each becomes the company's record on its day.
+    insolvencies : mapping
+        The stored proceedings by id (never changed): open ones publish decisions, new ones are added.
     reference : Reference
         The reference lists new names, streets, places and persons are drawn from.
     """
@@ -121,6 +133,7 @@ class Continuation:
         meta: Mapping[str, Any],
         companies: Mapping[str, dict[str, Any]],
         realtime: Mapping[str, dict[str, Any]],
+        insolvencies: Mapping[str, dict[str, Any]],
         reference: Reference,
     ) -> None:
         self.seed = meta["seed"]
@@ -135,6 +148,18 @@ class Continuation:
         self._people: dict[str, list[tuple[dt.date, str]]] = defaultdict(list)
         self._grouped = {member for group in meta.get("groups") or () for member in group.get("members", ())}
         self._ids = sorted(companies)
+        self.base_proceedings = insolvencies
+        #: Proceedings' versions since ``as_of``, as the companies' (new proceedings included).
+        self._proceedings: dict[str, list[tuple[dt.date, dict[str, Any]]]] = {}
+        #: The follow-up of a new proceeding on its day: ``(proceeding id, event type)``.
+        self._follow_ups: dict[dt.date, list[tuple[str, str]]] = defaultdict(list)
+        self._open = sorted(pid for pid, p in self.base_proceedings.items() if p.get("current_status") in OPEN_STATUSES)
+        self._cases = {(p["court"], p["case_number"]) for p in self.base_proceedings.values()}
+        self._courts = {court.code: court for court in reference.courts}
+        administrators_rng = random.Random(f"regkit-world/continuation/{meta['seed']}/administrators")
+        self._administrators = Administrators(
+            administrators_rng, PersonPool(administrators_rng, reference), 40, reference
+        )
         self._pending: dict[dt.date, list[dict[str, Any]]] = defaultdict(list)
         for record in realtime.values():
             self._pending[_pending_day(record, self.as_of)].append(record)
@@ -168,6 +193,25 @@ class Continuation:
         """The ids of the companies whose record on ``day`` is not the stored one, sorted."""
         self.fold_to(day)
         return sorted(cid for cid, versions in self._versions.items() if versions[0][0] <= day)
+
+    def proceeding(self, proceeding_id: str, day: dt.date) -> dict[str, Any] | None:
+        """The proceeding ``proceeding_id`` (a lower-case UUID) on ``day``, or None (also before it was filed)."""
+        self.fold_to(day)
+        versions = self._proceedings.get(proceeding_id)
+        if versions:
+            at = bisect.bisect_right(versions, day, key=lambda version: version[0])
+            if at:
+                return versions[at - 1][1]
+            if proceeding_id not in self.base_proceedings:
+                return None
+        return self.base_proceedings.get(proceeding_id)
+
+    def proceedings_on(self, day: dt.date) -> dict[str, dict[str, Any]]:
+        """Every proceeding on ``day`` by id, in id order: the stored ones as they are then, and those filed since."""
+        self.fold_to(day)
+        ids = sorted(set(self.base_proceedings) | set(self._proceedings))
+        found = {pid: self.proceeding(pid, day) for pid in ids}
+        return {pid: record for pid, record in found.items() if record is not None}
 
     def companies_on(self, day: dt.date) -> dict[str, dict[str, Any]]:
         """Every company's record on ``day``, by id in id order (the stored records where nothing happened)."""
@@ -234,6 +278,11 @@ class Continuation:
         for company_id, year_end in self._filings.pop(day, ()):
             if _files(self._current(company_id)):  # not once it is dissolved
                 events += self._apply(day, rng, "report_filed", company_id, year_end=year_end)
+        for proceeding_id, event_type in self._follow_ups.pop(day, ()):
+            events += self._follow_up(day, rng, proceeding_id, event_type)
+        for proceeding_id in list(self._open):  # an open proceeding publishes something most months
+            if rng.random() < _PUBLISHING_DAILY:
+                events += self._decision(day, rng, proceeding_id)
         pending = {r["id"] for later, records in self._pending.items() if later > day for r in records}
         for kind, rate in YEARLY_RATES.items():
             for _ in range(_poisson(rng, rate * self.active / 365.25)):
@@ -256,6 +305,8 @@ class Continuation:
         name = record["name"]["name"]
         if year_end is not None:
             detail = _report_filed(self, record, day, rng, year_end)
+        elif kind == "insolvency_filed":
+            detail = self._file(record, day, rng)
         else:
             detail = _CHANGES[kind](self, record, day, rng)
         self._put(day, record)
@@ -274,6 +325,148 @@ class Continuation:
                 self._put(day, record)
                 events.append(RegisterEvent(day, "link_renamed", source_id, {"company_id": target["id"]}))
         return events
+
+    # -- insolvency proceedings ---------------------------------------------------------------------------------
+
+    def _current_proceeding(self, proceeding_id: str) -> dict[str, Any]:
+        versions = self._proceedings.get(proceeding_id)
+        return versions[-1][1] if versions else self.base_proceedings[proceeding_id]
+
+    def _put_proceeding(self, day: dt.date, record: dict[str, Any]) -> None:
+        versions = self._proceedings.setdefault(record["id"], [])
+        if versions and versions[-1][0] == day:
+            versions[-1] = (day, record)
+        else:
+            versions.append((day, record))
+        if record["current_status"] in OPEN_STATUSES:
+            if record["id"] not in self._open:
+                bisect.insort(self._open, record["id"])
+        elif record["id"] in self._open:
+            self._open.remove(record["id"])
+
+    def _file(self, record: dict[str, Any], day: dt.date, rng: random.Random) -> dict:
+        """An insolvency petition against the company: preliminary measures ordered a few days ago and published
+        today; the court opens the proceeding 30-90 days later (seven in ten), or rejects it for want of assets."""
+        code = record["register"]["company_id"].split("-")[2]
+        court = self._courts.get(code) or self.reference.current_courts.draw(rng)
+        decided = day - dt.timedelta(days=rng.randint(1, 4))
+        while True:
+            case = f"{CaseNumbers(rng).department(court)} IN {rng.randint(1, 2400)}/{decided.year % 100:02d}"
+            if (court.name, case) not in self._cases:
+                self._cases.add((court.name, case))
+                break
+        administrator, office = self._administrators.draw()
+        grounds = ["illiquidity"] if rng.random() < 0.8 else ["illiquidity", "over_indebtedness"]
+        facts = {
+            "grounds": grounds,
+            "administrator": administrator,
+            "office": office,
+            "deadline": None,
+            "available": None,
+            "claims": None,
+        }
+        first = event_record(
+            rng, "preliminary_measures", decided, event_details("preliminary_measures", decided, facts), decided
+        )
+        first["published_at"] = iso(day)
+        proceeding = {
+            "id": new_uuid(rng),
+            "case_number": case,
+            "court": court.name,
+            "current_status": "preliminary",
+            "debtor_name": record["name"]["name"],
+            "debtor_kind": "legal_person",
+            "debtor_legal_form": record["legal_form"],
+            "company_id": record["id"],
+            "proceeding_kind": "regular_insolvency",
+            "administration_kind": "external_administration",
+            "administrator_name": administrator,
+            "administrator_address": office,
+            "insolvency_grounds": grounds,
+            "claims_filing_deadline": None,
+            "opened_at": None,
+            "closed_at": None,
+            "first_event_at": iso(day),
+            "last_event_at": iso(day),
+            "distribution_available": None,
+            "distribution_claims_total": None,
+            "events": [first],
+            "city": (record.get("address") or {}).get("city"),
+            "person_id": None,
+            "has_open_insolvency": True,
+        }
+        self._put_proceeding(day, proceeding)
+        record.setdefault("insolvencies", []).append(summary_of(proceeding))
+        follow = "proceedings_opened" if rng.random() < 0.7 else "rejected_insufficient_assets"
+        self._follow_ups[day + dt.timedelta(days=rng.randint(30, 90))].append((proceeding["id"], follow))
+        return {"insolvency_id": proceeding["id"], "case_number": case, "court": court.name}
+
+    def _follow_up(self, day: dt.date, rng: random.Random, proceeding_id: str, event_type: str) -> list[RegisterEvent]:
+        """The court's decision on a petition filed since ``as_of``: the proceeding opened (the company dissolved, in
+        liquidation), or the petition rejected for want of assets (dissolved too)."""
+        proceeding = copy.deepcopy(self._current_proceeding(proceeding_id))
+        decided = day - dt.timedelta(days=rng.randint(1, 4))
+        court = next((c for c in self._courts.values() if c.name == proceeding["court"]), None)
+        facts = {
+            "grounds": proceeding["insolvency_grounds"],
+            "administrator": proceeding["administrator_name"],
+            "office": proceeding["administrator_address"],
+            "deadline": decided + dt.timedelta(days=rng.randint(42, 70))
+            if event_type == "proceedings_opened"
+            else None,
+            "available": None,
+            "claims": None,
+        }
+        details = event_details(event_type, decided, facts)
+        if event_type == "proceedings_opened" and court is not None:
+            details["meetings"] = opening_meetings(rng, court, decided)
+        event = event_record(rng, event_type, decided, details, decided)
+        event["published_at"] = iso(day)
+        proceeding["events"].append(event)
+        proceeding["current_status"] = STATUS_AFTER_EVENT[event_type]
+        proceeding["last_event_at"] = iso(day)
+        proceeding["has_open_insolvency"] = proceeding["current_status"] in OPEN_STATUSES
+        if event_type == "proceedings_opened":
+            proceeding["opened_at"] = iso(decided)
+            proceeding["claims_filing_deadline"] = iso(facts["deadline"])
+        else:
+            proceeding["closed_at"] = iso(decided)
+        self._put_proceeding(day, proceeding)
+        record = copy.deepcopy(dict(self._current(proceeding["company_id"])))
+        record["insolvencies"] = [
+            summary_of(proceeding) if summary["id"] == proceeding_id else summary for summary in record["insolvencies"]
+        ]
+        if record["status"] == "active":
+            record["status"] = "liquidation"  # opened, or rejected for want of assets: the company is dissolved
+        self._put(day, record)
+        kind = "insolvency_opened" if event_type == "proceedings_opened" else "insolvency_rejected"
+        return [RegisterEvent(day, kind, proceeding["company_id"], {"insolvency_id": proceeding_id})]
+
+    def _decision(self, day: dt.date, rng: random.Random, proceeding_id: str) -> list[RegisterEvent]:
+        """A decision published in an open proceeding (its status stays)."""
+        proceeding = copy.deepcopy(self._current_proceeding(proceeding_id))
+        if proceeding["events"] and proceeding["events"][-1]["published_at"] >= iso(day):
+            return []
+        decided = day - dt.timedelta(days=rng.randint(1, 4))
+        decided = max(decided, dt.date.fromisoformat(proceeding["events"][-1]["published_at"]))
+        facts: dict[str, Any] = {
+            "grounds": [],
+            "administrator": None,
+            "office": None,
+            "deadline": None,
+            "available": None,
+            "claims": None,
+        }
+        event = event_record(
+            rng, "in_proceeding_decision", decided, event_details("in_proceeding_decision", decided, facts), decided
+        )
+        event["published_at"] = iso(day)
+        proceeding["events"].append(event)
+        proceeding["last_event_at"] = iso(day)
+        self._put_proceeding(day, proceeding)
+        return [
+            RegisterEvent(day, "insolvency_event", proceeding.get("company_id") or "", {"insolvency_id": proceeding_id})
+        ]
 
 
 # -- the changes -------------------------------------------------------------------------------------------------
@@ -306,6 +499,10 @@ def _may(kind: str, record: Mapping[str, Any], pending: set[str], grouped: set[s
             and not record["acquisitions"]
             and record["merged_into"] is None
         )
+    if kind == "insolvency_filed":  # a firm in distress: its last accounts show a loss, or no P&L at all
+        last = (record.get("indicators") or [{}])[-1]
+        distressed = last.get("net_income") is None or last["net_income"] < 0
+        return distressed and record["id"] not in grouped and form not in {"ev", "municipal"}
     return True
 
 

@@ -19,10 +19,10 @@ from .published import publish_details
 from .reference import Reference
 from .specs import Court, Spec
 
-__all__ = ["Proceedings", "proceeding_record", "summary_of"]
+__all__ = ["Proceedings", "event_details", "event_record", "opening_meetings", "proceeding_record", "summary_of"]
 
 
-def _event(rng: random.Random, event_type: str, day: date, details: dict, not_before: date) -> dict:
+def event_record(rng: random.Random, event_type: str, day: date, details: dict, not_before: date) -> dict:
     """One published event; its ``details`` hold amounts and dates as the announcement's text."""
     published = max(day + timedelta(days=rng.randint(1, 4)), not_before)
     event_id = new_uuid(rng)
@@ -51,7 +51,7 @@ def _grounds(rng: random.Random, debtor_kind: str) -> tuple[list[str], str]:
     return grounds, "self_administration" if rng.random() < 0.04 else "external_administration"
 
 
-def _details(event_type: str, day: date, facts: dict) -> dict:
+def event_details(event_type: str, day: date, facts: dict) -> dict:
     """What an event's announcement states (before it is written as published text)."""
     opening = event_type in {"preliminary_measures", "proceedings_opened"}
     distribution = event_type.endswith("distribution_announced")
@@ -72,7 +72,7 @@ def _details(event_type: str, day: date, facts: dict) -> dict:
     }
 
 
-def _meetings(rng: random.Random, court: Court, day: date) -> list[dict]:
+def opening_meetings(rng: random.Random, court: Court, day: date) -> list[dict]:
     """The report and examination meetings an opening order sets."""
     return [
         {
@@ -115,11 +115,11 @@ def _events(rng: random.Random, timeline: Timeline, court: Court, facts: dict) -
     events: list[dict] = []
     status = "unknown"
     for event_type, day in timeline.events:
-        details = _details(event_type, day, facts)
+        details = event_details(event_type, day, facts)
         if event_type == "proceedings_opened":
-            details["meetings"] = _meetings(rng, court, day)
+            details["meetings"] = opening_meetings(rng, court, day)
         previous = date.fromisoformat(events[-1]["published_at"]) if events else day
-        events.append(_event(rng, event_type, day, details, previous))
+        events.append(event_record(rng, event_type, day, details, previous))
         status = STATUS_AFTER_EVENT.get(event_type, status)
     assert status == timeline.status, (status, timeline)
     return events
