@@ -110,3 +110,29 @@ def test_a_state_file_of_an_earlier_world_starts_from_the_later_date(tmp_path: A
     assert later.today() == AS_OF
     assert later.advance(1) == AS_OF + dt.timedelta(days=1)
     state.close()
+
+
+def test_the_webhook_commands_set_an_endpoint_and_list_what_was_sent(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    state = str(tmp_path / "hooks.sqlite")
+    assert local_cli(["local", "webhook", "deliveries", "demo-paid", "--state", state]) == 0
+    assert capsys.readouterr().out.strip() == "no webhook messages yet"
+    assert (
+        local_cli(["local", "webhook", "set", "demo-paid", "--url", "http://127.0.0.1:9/hooks", "--state", state]) == 0
+    )
+    url, secret = capsys.readouterr().out.split()
+    assert url == "http://127.0.0.1:9/hooks" and secret.startswith("whsec_") and len(secret) > 30
+    assert local_cli(["local", "webhook", "set", "demo-paid", "--url", "http://example.org/h", "--state", state]) == 1
+    assert "http:// is only for loopback and private hosts; use https:// for example.org" in capsys.readouterr().err
+    assert (
+        local_cli(["local", "webhook", "set", "demo-nobody", "--url", "https://example.org/h", "--state", state]) == 1
+    )
+    assert "no such API key" in capsys.readouterr().err
+
+
+def test_a_wrong_retry_schedule_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        local_cli(["serve", "--webhook-retry-delays", "5,soon", "--port", "0"])
+    assert stopped.value.code == 2
+    assert "seconds separated by commas, e.g. 5,300,1800" in capsys.readouterr().err
