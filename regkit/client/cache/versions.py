@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from requests_cache import BaseCache, DictStorage, RedisCache, RedisDict, SQLiteCache, SQLiteDict
+from requests_cache import BaseCache
+
+from .beside import storage_beside
 
 __all__ = ["VERSIONS_TABLE", "Version", "VersionStore"]
 
@@ -56,12 +58,7 @@ class Version:
 
 def _storage(backend: BaseCache) -> MutableMapping[str, Any]:
     """Where ``backend``'s versions live: beside its answers, in the same file or Redis."""
-    responses: Any = backend.responses
-    if isinstance(backend, SQLiteCache):
-        return SQLiteDict(responses.db_path, table_name=VERSIONS_TABLE, busy_timeout=30_000, wal=True, serializer=None)
-    if isinstance(backend, RedisCache):  # RedisDict keys are "<namespace>:<key>": a namespace of their own
-        return RedisDict(f"{responses.namespace}-versions", connection=responses.connection, serializer=None, ttl=False)
-    return DictStorage()
+    return storage_beside(backend, VERSIONS_TABLE, "-versions")
 
 
 class VersionStore:

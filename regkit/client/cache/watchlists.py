@@ -13,27 +13,14 @@ import json
 from collections.abc import MutableMapping
 from typing import Any
 
-from requests_cache import BaseCache, DictStorage, RedisCache, RedisDict, SQLiteCache, SQLiteDict
+from requests_cache import BaseCache
+
+from .beside import storage_beside
 
 __all__ = ["WATCHLISTS_TABLE", "WatchlistStore"]
 
 #: The table of the SQLite file the watchlists are kept in.
 WATCHLISTS_TABLE = "regkit_watchlists"
-
-
-def _storage(backend: BaseCache | None) -> MutableMapping[str, Any]:
-    if backend is None:
-        return DictStorage()
-    responses: Any = backend.responses
-    if isinstance(backend, SQLiteCache):
-        return SQLiteDict(
-            responses.db_path, table_name=WATCHLISTS_TABLE, busy_timeout=30_000, wal=True, serializer=None
-        )
-    if isinstance(backend, RedisCache):
-        return RedisDict(
-            f"{responses.namespace}-watchlists", connection=responses.connection, serializer=None, ttl=False
-        )
-    return DictStorage()
 
 
 class WatchlistStore:
@@ -53,7 +40,7 @@ class WatchlistStore:
     def storage(self) -> MutableMapping[str, Any]:
         """The mapping of name → definition (JSON)."""
         if self._storage is None:
-            self._storage = _storage(self._backend)
+            self._storage = storage_beside(self._backend, WATCHLISTS_TABLE, "-watchlists")
         return self._storage
 
     def get(self, name: str) -> dict[str, Any] | None:

@@ -357,18 +357,9 @@ class Continuation:
                 break
         administrator, office = self._administrators.draw()
         grounds = ["illiquidity"] if rng.random() < 0.8 else ["illiquidity", "over_indebtedness"]
-        facts = {
-            "grounds": grounds,
-            "administrator": administrator,
-            "office": office,
-            "deadline": None,
-            "available": None,
-            "claims": None,
-        }
-        first = event_record(
-            rng, "preliminary_measures", decided, event_details("preliminary_measures", decided, facts), decided
+        first = _court_event(
+            rng, "preliminary_measures", decided, day, grounds=grounds, administrator=administrator, office=office
         )
-        first["published_at"] = iso(day)
         proceeding = {
             "id": new_uuid(rng),
             "case_number": case,
@@ -407,28 +398,25 @@ class Continuation:
         proceeding = copy.deepcopy(self._current_proceeding(proceeding_id))
         decided = day - dt.timedelta(days=rng.randint(1, 4))
         court = next((c for c in self._courts.values() if c.name == proceeding["court"]), None)
-        facts = {
-            "grounds": proceeding["insolvency_grounds"],
-            "administrator": proceeding["administrator_name"],
-            "office": proceeding["administrator_address"],
-            "deadline": decided + dt.timedelta(days=rng.randint(42, 70))
-            if event_type == "proceedings_opened"
-            else None,
-            "available": None,
-            "claims": None,
-        }
-        details = event_details(event_type, decided, facts)
-        if event_type == "proceedings_opened" and court is not None:
-            details["meetings"] = opening_meetings(rng, court, decided)
-        event = event_record(rng, event_type, decided, details, decided)
-        event["published_at"] = iso(day)
+        deadline = decided + dt.timedelta(days=rng.randint(42, 70)) if event_type == "proceedings_opened" else None
+        event = _court_event(
+            rng,
+            event_type,
+            decided,
+            day,
+            court,
+            grounds=proceeding["insolvency_grounds"],
+            administrator=proceeding["administrator_name"],
+            office=proceeding["administrator_address"],
+            deadline=deadline,
+        )
         proceeding["events"].append(event)
         proceeding["current_status"] = STATUS_AFTER_EVENT[event_type]
         proceeding["last_event_at"] = iso(day)
         proceeding["has_open_insolvency"] = proceeding["current_status"] in OPEN_STATUSES
         if event_type == "proceedings_opened":
             proceeding["opened_at"] = iso(decided)
-            proceeding["claims_filing_deadline"] = iso(facts["deadline"])
+            proceeding["claims_filing_deadline"] = iso(deadline) if deadline else None
         else:
             proceeding["closed_at"] = iso(decided)
         self._put_proceeding(day, proceeding)
@@ -449,18 +437,7 @@ class Continuation:
             return []
         decided = day - dt.timedelta(days=rng.randint(1, 4))
         decided = max(decided, dt.date.fromisoformat(proceeding["events"][-1]["published_at"]))
-        facts: dict[str, Any] = {
-            "grounds": [],
-            "administrator": None,
-            "office": None,
-            "deadline": None,
-            "available": None,
-            "claims": None,
-        }
-        event = event_record(
-            rng, "in_proceeding_decision", decided, event_details("in_proceeding_decision", decided, facts), decided
-        )
-        event["published_at"] = iso(day)
+        event = _court_event(rng, "in_proceeding_decision", decided, day)
         proceeding["events"].append(event)
         proceeding["last_event_at"] = iso(day)
         self._put_proceeding(day, proceeding)
@@ -646,6 +623,28 @@ _CHANGES: Mapping[str, Callable[[Continuation, dict, dt.date, random.Random], di
     "name_changed": _name_changed,
     "liquidation": _liquidation,
 }
+
+
+def _court_event(
+    rng: random.Random, event_type: str, decided: dt.date, day: dt.date, court: Any = None, **facts: Any
+) -> dict[str, Any]:
+    """An event of a proceeding decided on ``decided`` and published on ``day``, stating ``facts`` (the grounds,
+    administrator and office, the claims deadline; none by default); an opening names its meetings at ``court``."""
+    stated: dict[str, Any] = {
+        "grounds": [],
+        "administrator": None,
+        "office": None,
+        "deadline": None,
+        "available": None,
+        "claims": None,
+    }
+    stated.update(facts)
+    details = event_details(event_type, decided, stated)
+    if event_type == "proceedings_opened" and court is not None:
+        details["meetings"] = opening_meetings(rng, court, decided)
+    event = event_record(rng, event_type, decided, details, decided)
+    event["published_at"] = iso(day)
+    return event
 
 
 # -- helpers -----------------------------------------------------------------------------------------------------
