@@ -182,12 +182,7 @@ class Continuation:
     def company(self, company_id: str, day: dt.date) -> dict[str, Any] | None:
         """The record of ``company_id`` on ``day`` (the stored one before its first event), or None if unknown."""
         self.fold_to(day)
-        versions = self._versions.get(company_id)
-        if versions:
-            at = bisect.bisect_right(versions, day, key=lambda version: version[0])
-            if at:
-                return versions[at - 1][1]
-        return self.base.get(company_id)
+        return _on(self._versions.get(company_id), day, self.base, company_id)
 
     def changed(self, day: dt.date) -> list[str]:
         """The ids of the companies whose record on ``day`` is not the stored one, sorted."""
@@ -197,14 +192,7 @@ class Continuation:
     def proceeding(self, proceeding_id: str, day: dt.date) -> dict[str, Any] | None:
         """The proceeding ``proceeding_id`` (a lower-case UUID) on ``day``, or None (also before it was filed)."""
         self.fold_to(day)
-        versions = self._proceedings.get(proceeding_id)
-        if versions:
-            at = bisect.bisect_right(versions, day, key=lambda version: version[0])
-            if at:
-                return versions[at - 1][1]
-            if proceeding_id not in self.base_proceedings:
-                return None
-        return self.base_proceedings.get(proceeding_id)
+        return _on(self._proceedings.get(proceeding_id), day, self.base_proceedings, proceeding_id)
 
     def proceedings_on(self, day: dt.date) -> dict[str, dict[str, Any]]:
         """Every proceeding on ``day`` by id, in id order: the stored ones as they are then, and those filed since."""
@@ -623,6 +611,21 @@ _CHANGES: Mapping[str, Callable[[Continuation, dict, dt.date, random.Random], di
     "name_changed": _name_changed,
     "liquidation": _liquidation,
 }
+
+
+def _on(
+    versions: list[tuple[dt.date, dict[str, Any]]] | None,
+    day: dt.date,
+    stored: Mapping[str, dict[str, Any]],
+    key: str,
+) -> dict[str, Any] | None:
+    """The version in effect on ``day`` (the newest begun by then); before the first, the stored record (None for
+    a record that did not exist before it)."""
+    if versions:
+        at = bisect.bisect_right(versions, day, key=lambda version: version[0])
+        if at:
+            return versions[at - 1][1]
+    return stored.get(key)
 
 
 def _court_event(
