@@ -68,4 +68,14 @@ def test_a_year_on_every_answer_parses_strictly(start_register: Any, world: Any)
     for person_id in appointed[::10]:
         person = sdk.person.get_details_v1(person_id)
         assert any(p.register_id for p in person.management_positions)
+    # the proceedings filed since as_of, and those that published decisions since, as the official client reads them
+    touched = sorted(
+        {e.detail["insolvency_id"] for e in continuation.events(continuation.as_of, day) if "insolvency_id" in e.detail}
+    )
+    assert touched
+    for proceeding_id in touched[::7]:
+        expected = continuation.proceeding(proceeding_id, day)
+        parsed = _dump(sdk.insolvency.get_details_v1(proceeding_id))
+        assert [e["published_at"] for e in parsed["events"]] == [e["published_at"] for e in expected["events"]]
+        assert parsed["current_status"] == expected["current_status"]
     assert sdk.usage.get_credits_v1().remaining_credits < credits.remaining_credits  # answered and charged
