@@ -232,15 +232,16 @@ class Watchlist:
         table = COMPANY_LOOKUPS if COMPANY_ID_PATTERN.match(member) else PERSON_LOOKUPS
         return list(dict.fromkeys(table[c] for c in self.categories if c in table))
 
-    def _fetched(self) -> dict[str, list[datetime | None]]:
-        """Each member's answers' fetch times (``None`` where the cache has none, or it has expired)."""
+    def _fetched(self) -> tuple[dict[str, list[str]], dict[str, list[datetime | None]]]:
+        """Each member's plan (:meth:`_plan`) and its answers' fetch times (``None`` where the cache has none, or it
+        has expired): one read of the cache for both."""
         plan = self._plan(self.members)
         ops = [(member, name) for member in self.members for name in plan[member] if name != "insolvency"]
         answers = self._caller.peek([lookup_op(name, member, False) for member, name in ops]) if ops else []
         fetched: dict[str, list[datetime | None]] = {member: [] for member in self.members}
         for (member, _), answer in zip(ops, answers):
             fetched[member].append(None if answer is None else _utc(answer.fetched_at))
-        return fetched
+        return plan, fetched
 
     def members_frame(self) -> pd.DataFrame:
         """Its members and how fresh each is (nothing is sent).
@@ -258,7 +259,7 @@ class Watchlist:
         """
         import pandas as pd
 
-        fetched, now = self._fetched(), datetime.now(timezone.utc)
+        (_, fetched), now = self._fetched(), datetime.now(timezone.utc)
         rows = []
         for member, times in fetched.items():
             oldest = None if not times or any(t is None for t in times) else min(t for t in times if t is not None)
@@ -277,17 +278,19 @@ class Watchlist:
         frame["stale"] = frame["stale"].astype(bool)
         return frame
 
-    def _stale(self) -> list[str]:
-        fetched, now = self._fetched(), datetime.now(timezone.utc)
+    def _stale(self) -> tuple[list[str], dict[str, list[str]]]:
+        """The stale members, stalest first, and every member's plan."""
+        (plan, fetched), now = self._fetched(), datetime.now(timezone.utc)
         stale = [member for member, times in fetched.items() if _stale(times, now, self.stale_after)]
         oldest = datetime.min.replace(tzinfo=timezone.utc)
-        return sorted(
+        ordered = sorted(
             stale,
             key=lambda m: (
                 not any(t is None for t in fetched[m]),
                 min((t for t in fetched[m] if t is not None), default=oldest),
             ),
         )
+        return ordered, plan
 
     def _plan(self, members: Sequence[str]) -> dict[str, list[str]]:
         """The lookups refreshing each of ``members`` sends at most: its lookups, less the financials of a company
@@ -323,8 +326,9 @@ class Watchlist:
 
     def estimate(self) -> WatchlistEstimate:
         """What refreshing the stale members costs now (nothing is sent); see :class:`WatchlistEstimate`."""
-        stale = self._stale()
-        plan = self._plan(stale)
+        return self._estimate(*self._stale())
+
+    def _estimate(self, stale: list[str], plan: Mapping[str, list[str]]) -> WatchlistEstimate:
         return WatchlistEstimate(
             self.name,
             len(self.members),
@@ -368,7 +372,8 @@ class Watchlist:
                 f"max_credits must be a whole number of at least 0, not {max_credits!r}",
                 suggestion="e.g. refresh(max_credits=500), or estimate() first",
             )
-        estimate = self.estimate()
+        stale, plan = self._stale()
+        estimate = self._estimate(stale, plan)
         left = self._client.budget.remaining
         if max_credits is None and left is not None and estimate.credits > left:
             raise BudgetExceededError(
@@ -378,7 +383,6 @@ class Watchlist:
         cap = min(c for c in (max_credits, left) if c is not None) if (max_credits, left) != (None, None) else None
         chosen: list[str] = []
         spent = 0
-        plan = self._plan(estimate.stale)
         for member in estimate.stale:
             price = self._price(plan[member])
             if cap is not None and spent + price > cap:

@@ -73,7 +73,7 @@ class WorldDay:
         pending = self.catalog.world.realtime.get(company_id)
         if pending is None or not self.moved_on:
             return pending
-        return pending if company_id not in continuation_of(self.catalog).changed(self.day) else None
+        return None if continuation_of(self.catalog).changed_by(company_id, self.day) else pending
 
     def nominal_share(self, row: Mapping[str, Any]) -> float:
         """The nominal share of a shareholding row on this day (a capital increase registered since ``as_of``

@@ -184,6 +184,12 @@ class Continuation:
         self.fold_to(day)
         return _on(self._versions.get(company_id), day, self.base, company_id)
 
+    def changed_by(self, company_id: str, day: dt.date) -> bool:
+        """Whether the record of ``company_id`` on ``day`` is not the stored one."""
+        self.fold_to(day)
+        versions = self._versions.get(company_id)
+        return versions is not None and versions[0][0] <= day
+
     def changed(self, day: dt.date) -> list[str]:
         """The ids of the companies whose record on ``day`` is not the stored one, sorted."""
         self.fold_to(day)
@@ -678,10 +684,15 @@ def _pending_day(record: Mapping[str, Any], as_of: dt.date) -> dt.date:
     return max(later) if later else as_of + dt.timedelta(days=1)
 
 
-def _link_targets(record: Mapping[str, Any]) -> Iterable[str]:
+def _links(record: Mapping[str, Any]) -> list[Any]:
+    """The record's links to other companies (merged into, the profit-transfer agreement, acquisitions, spin-offs),
+    the absent ones as None."""
     links = [record.get("merged_into"), record.get("profit_transfer_agreement")]
-    links += list(record.get("acquisitions") or ()) + list(record.get("asset_spin_offs") or ())
-    for link in links:
+    return links + list(record.get("acquisitions") or ()) + list(record.get("asset_spin_offs") or ())
+
+
+def _link_targets(record: Mapping[str, Any]) -> Iterable[str]:
+    for link in _links(record):
         if link and link.get("company_id"):
             yield link["company_id"]
     for entry in record.get("representation") or ():
@@ -692,9 +703,7 @@ def _link_targets(record: Mapping[str, Any]) -> Iterable[str]:
 def _rename_in(record: dict[str, Any], target_id: str, name: str) -> bool:
     """Write ``name`` wherever ``record`` names ``target_id``; whether anything changed."""
     changed = False
-    links = [record.get("merged_into"), record.get("profit_transfer_agreement")]
-    links += list(record.get("acquisitions") or ()) + list(record.get("asset_spin_offs") or ())
-    for link in links:
+    for link in _links(record):
         if link and link.get("company_id") == target_id and link.get("name") != name:
             link["name"] = name
             changed = True
