@@ -13,10 +13,18 @@ The notebooks are the slow tier's: every cell nbval collects is marked ``slow``,
 (``pytest -m "not slow"``) leaves them out. A notebook's cells run in order in one kernel, so they must stay on
 one worker: ``--dist loadfile`` (``pyproject.toml``) sends each file's tests to one worker.
 
+How the files are shared out: ``-n auto`` starts one worker more than the machine has cores
+(:func:`pytest_xdist_auto_num_workers`): many slow tests mostly wait — on notebook kernels, Chromium, servers,
+retries' back-off — and a spare worker keeps the cores busy meanwhile (measured on two cores, see CONTRIBUTING.md).
+The files with slow tests are handed out first, in collection order, and the quick ones after them
+(``--no-loadscope-reorder`` keeps this order; pytest-xdist's own ordering, most tests first, left the long
+single-test files to the end, one worker running them while the others idled).
+
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -40,9 +48,22 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         del config.stash[PROCESS]
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """The workers of ``-n auto``: one per core the process may use, and one more (``PYTEST_XDIST_AUTO_NUM_WORKERS``
+    sets the number instead, as for pytest-xdist's own rule)."""
+    chosen = os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS", "")
+    if chosen.strip().isdigit():
+        return int(chosen)
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return cores + 1
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark every notebook cell (an nbval item, collected from a ``.ipynb`` file) ``slow``."""
+    """Mark every notebook cell (an nbval item, collected from a ``.ipynb`` file) ``slow``; then put the files with
+    slow tests first (each file's tests stay together and in their order)."""
     for item in items:
         if item.path.suffix == ".ipynb":
             item.add_marker(pytest.mark.slow)
+    slow_files = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: item.path not in slow_files)
