@@ -2,7 +2,9 @@
 
 Prints, in one run: the time to build the continuation, to fold 365 days (days/s, events generated), the peak
 memory the fold adds (tracemalloc), beside reading every stored record once (the baseline any answer pays), and
-a year of monitors' checks through ``regkit local advance``'s path (one daily monitor on each of 50 companies).
+a year of monitors' checks through ``regkit local advance``'s path (one daily monitor on each of 50 companies),
+and the first company, person and insolvency search a year on (each builds its index of the day's records) beside
+the same searches on the world's date (the store's index files) and a second search a year on.
 
     python benchmarks/bench_continuation.py
 """
@@ -62,6 +64,24 @@ def main() -> None:
             f"a year of 50 daily monitors' checks (one advance): {checked:.2f} s, "
             f"{len(register.deliveries(register.default_api_key))} events queued"
         )
+        on_the_date = open_local_register(state_path=Path(directory) / "date.sqlite", rate_limit=None)
+        searches = {
+            "company": ("/v1/search/company", {"query": {"value": "Handel GmbH"}}),
+            "person": ("/v1/search/person", {"query": {"value": "Müller"}}),
+            "insolvency": ("/v1/search/insolvency", {"query": {"value": "GmbH"}}),
+        }
+        print("searches (s): kind, on the world's date (index files), first a year on (builds the day's index), again")
+        for kind, (path, body) in searches.items():
+            times = []
+            for target in (on_the_date, register, register):
+                started = time.perf_counter()
+                answer = target.session(target.default_api_key).post(f"{target.base_url}{path}", json=body)
+                answer.raise_for_status()
+                times.append(time.perf_counter() - started)
+            print(
+                f"  {kind:<10} {times[0]:8.3f} {times[1]:8.3f} {times[2]:8.3f}  (first a year on: {times[1] / times[0]:.0f}x)"
+            )
+        on_the_date.close()
         register.close()
 
 

@@ -31,6 +31,10 @@ KINDS = {
     "insolvency_opened",
     "insolvency_rejected",
     "insolvency_event",
+    "capital_changed",
+    "profit_transfer_agreement_started",
+    "profit_transfer_agreement_ended",
+    "person_insolvency_opened",
 }
 
 
@@ -78,7 +82,7 @@ def test_a_year_brings_every_kind_at_register_rates(world_files: Any) -> None:
     for start in (0, 150, 335):
         first = AS_OF + dt.timedelta(days=start)
         month = continuation.events(first, first + dt.timedelta(days=30))
-        touched = {e.company_id for e in month if e.kind != "insolvency_event"}
+        touched = {e.company_id for e in month if e.kind != "insolvency_event" and e.company_id}
         assert 0.02 <= len(touched) / active <= 0.10, (start, len(touched), active)
     # a filer files at most a report a year, and about 2,000 Bundesanzeiger publications a day for 2.3 million
     # companies is a report for about a third of the active companies a year
@@ -93,6 +97,15 @@ def test_a_year_brings_every_kind_at_register_rates(world_files: Any) -> None:
     assert {e.detail["insolvency_id"] for e in filed if e.day <= AS_OF + dt.timedelta(days=270)} <= decided
     open_proceedings = sum(p["has_open_insolvency"] for p in world_files.insolvencies.values())
     assert 0.4 <= kinds["insolvency_event"] / (12 * open_proceedings) <= 1.0
+    # capital increases: about 1.5 % of companies with a registered capital a year
+    assert 0.005 <= kinds["capital_changed"] / active <= 0.03
+    # proceedings against natural persons at the stored world's own rate (those first published in its last year)
+    last_year = (AS_OF - dt.timedelta(days=365)).isoformat()
+    stored_rate = sum(
+        p["debtor_kind"] == "natural_person" and p["first_event_at"] > last_year
+        for p in world_files.insolvencies.values()
+    )
+    assert stored_rate >= 5 and 0.3 * stored_rate <= kinds["person_insolvency_opened"] <= 2.5 * stored_rate
 
 
 def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_path: Any, world_files: Any) -> None:
@@ -103,9 +116,10 @@ def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_
     last_of = {e.company_id: e for e in events if e.kind != "insolvency_event"}  # the last event of each company
     first = {}
     for event in events:  # of each kind, the first that is its company's last (what it did shows unaltered)
-        if event.kind == "insolvency_event" or last_of.get(event.company_id) is event:
+        if event.kind in {"insolvency_event", "person_insolvency_opened"} or last_of.get(event.company_id) is event:
             first.setdefault(event.kind, event)
-    assert set(first) >= KINDS - {"pending_registered", "seat_moved", "insolvency_rejected"}, set(first)
+    rare = {"pending_registered", "seat_moved", "insolvency_rejected", *(k for k in KINDS if "profit_transfer" in k)}
+    assert set(first) >= KINDS - rare, set(first)
     before_register = make_register(state_path=tmp_path / "before.sqlite")
     after_register = make_register(state_path=tmp_path / "after.sqlite")
     assert after_register.advance(days) == AS_OF + dt.timedelta(days=days)
@@ -122,6 +136,23 @@ def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_
             ]
             assert day in [e["published_at"] for e in proceeding["events"]]
             assert proceeding["current_status"] == stored["current_status"]
+            continue
+        if kind == "person_insolvency_opened":  # a new proceeding against a new person of the world
+            proceeding_id, person_id = event.detail["insolvency_id"], event.detail["person_id"]
+            proceeding = _get(after, f"/v1/insolvency/{proceeding_id}")
+            assert (proceeding["debtor_kind"], proceeding["company_id"]) == ("natural_person", None)
+            found = after.post(
+                f"{ORIGIN}/v1/search/insolvency", json={"filters": [{"field": "person_id", "value": person_id}]}
+            )
+            assert [r["id"] for r in found.json()["results"]] == [proceeding_id]  # the search names the debtor
+            assert (proceeding["current_status"], proceeding["first_event_at"]) == ("opened", day)
+            assert proceeding["case_number"] == event.detail["case_number"]
+            assert [e["event_type"] for e in proceeding["events"]][0] == "proceedings_opened"
+            person = _get(after, f"/v1/person/{person_id}")
+            assert f"{person['first_name']} {person['last_name']}".endswith(proceeding["debtor_name"].split()[-1])
+            assert person["management_positions"] == []
+            assert before.get(f"{ORIGIN}/v1/insolvency/{proceeding_id}").status_code == 404
+            assert before.get(f"{ORIGIN}/v1/person/{person_id}").status_code == 404
             continue
         old, new = _get(before, f"/v1/company/{company_id}"), _get(after, f"/v1/company/{company_id}")
         assert old != new, kind
@@ -182,6 +213,13 @@ def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_
             assert new_reports["indicators"][1:] == old_reports["indicators"]
             report = next(r for r in new_reports["reports"] if r["report_id"] == event.detail["report_id"])
             assert report["report_end_date"] == event.detail["date"]
+        elif kind == "capital_changed":
+            assert new["capital"] == {"amount": event.detail["after"]["amount"], "currency": "EUR", "start_date": day}
+            assert new["capitals"][:-1] == old["capitals"] and new["capital"]["amount"] > old["capital"]["amount"]
+            owners = after.get(f"{ORIGIN}/v1/company/{company_id}/owners")
+            if owners.status_code == 200 and owners.json()["owners"]:  # every holder takes part in proportion
+                held = sum(o["nominal_share"] for o in owners.json()["owners"])
+                assert held == pytest.approx(new["capital"]["amount"], rel=1e-3)
         elif kind == "pending_registered":
             pending = _get(before, f"/v1/company/{company_id}?realtime=true&export=true")
             assert _get(after, f"/v1/company/{company_id}?export=true") == pending
@@ -220,3 +258,34 @@ def test_on_the_worlds_date_the_answers_are_the_stored_records(make_register: An
             **world_files.companies[company_id],
             "sources": [],
         }
+
+
+def test_profit_transfer_agreements_start_with_the_sole_shareholder_and_end(
+    make_register: Any, world_files: Any
+) -> None:
+    """A year brings some profit-transfer agreements, each with the company's sole shareholder of the world, and
+    ends some; the served records show the agreement from its registration day, and its end."""
+    continuation = _continuation(world_files)
+    year = continuation.events(AS_OF, AS_OF + dt.timedelta(days=365))
+    started = [e for e in year if e.kind == "profit_transfer_agreement_started"]
+    ended = [e for e in year if e.kind == "profit_transfer_agreement_ended"]
+    assert started and ended
+    tops = {group["organtraeger"] for group in world_files.meta["groups"]}
+    register = make_register()
+    register.advance(365)
+    session = register.session(register.default_api_key)
+    later = {e.company_id: e for e in year}  # each company's last event of the year
+    for event in started:
+        assert event.company_id not in tops
+        if later[event.company_id] is not event:
+            continue
+        served = _get(session, f"/v1/company/{event.company_id}")
+        agreement = served["profit_transfer_agreement"]
+        holders = [r for r in served["representation"] if r["role"] == "SHAREHOLDER" and r["end_date"] is None]
+        assert [h["id"] for h in holders] == [agreement["company_id"]] == [event.detail["company_id"]]
+        assert agreement["registration_date"] == event.day.isoformat()
+        assert agreement["name"] == _get(session, f"/v1/company/{agreement['company_id']}")["name"]["name"]
+        assert world_files.companies[event.company_id]["profit_transfer_agreement"] is None
+    for event in ended:
+        if later[event.company_id] is event:
+            assert _get(session, f"/v1/company/{event.company_id}")["profit_transfer_agreement"] is None

@@ -5,7 +5,8 @@ application built on it (tests create many). Every lookup (documents, persons an
 shareholdings by company and by holder, websites) is a read-only mapping answered by a query of the store:
 nothing iterates the world's companies when it is opened or per request. The company, insolvency and person
 searches answer from index files the store holds (``search/``, built with the store by :func:`~regkit.local.world.world_store.build_store`),
-opened on the first search.
+opened on the first search; past the world's ``as_of`` a register searches the day's records instead
+(:mod:`~regkit.local.models.day_search`).
 """
 
 from __future__ import annotations

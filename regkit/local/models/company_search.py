@@ -29,7 +29,7 @@ def search_company(
     ``client_gone`` is asked once the page is ready: when it says the client has disconnected, nothing is
     charged.
     """
-    results, total = context.catalog.company_index.search(search)
+    results, total = context.world_day().company_index.search(search)
     return charged_page(context, user, results, total, search.page, search.per_page, "company_search", client_gone)
 
 
@@ -39,4 +39,4 @@ def autocomplete_company(context: RegisterContext, user: User, query: str) -> di
     (:data:`~regkit.schema.interface.MAX_QUERY_TERMS`)."""
     if completes_nothing(query):
         return {"results": []}
-    return {"results": context.catalog.company_index.autocomplete(query, AUTOCOMPLETE_LIMIT)}
+    return {"results": context.world_day().company_index.autocomplete(query, AUTOCOMPLETE_LIMIT)}

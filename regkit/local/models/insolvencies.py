@@ -34,7 +34,7 @@ def search_insolvency(
     ``client_gone`` is asked once the page is ready: when it says the client has disconnected, nothing is
     charged.
     """
-    results, total = context.catalog.insolvency_index.search(search)
+    results, total = context.world_day().insolvency_index.search(search)
     return charged_page(context, user, results, total, search.page, search.per_page, "insolvency_search", client_gone)
 
 

@@ -80,7 +80,7 @@ def search_person(context: RegisterContext, user: User, search: PersonSearch) ->
     ``False``).
     """
     without_birth = context.catalog.meta.get("dates_of_birth") is False
-    results, total = context.catalog.person_index.search(search, listed_without_birth=without_birth)
+    results, total = context.world_day().person_index.search(search, listed_without_birth=without_birth)
     body = {
         "results": results,
         "pagination": {

@@ -15,7 +15,7 @@ import datetime as dt
 import threading
 import weakref
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..search.person_rows import Person, stored_person
 from ..world.continuation import Continuation
@@ -23,6 +23,12 @@ from ..world.reference import load_reference
 from ..world.store import default_reference_dir
 from .catalog import Catalog
 from .clock import lives_on, world_as_of
+from .day_search import day_search_indexes
+
+if TYPE_CHECKING:  # the search (and numpy) is imported when a first search needs its index, not at start
+    from ..search.company_index import CompanyIndex
+    from ..search.index import InsolvencyIndex
+    from ..search.person_index import PersonIndex
 
 __all__ = ["WorldDay", "continuation_of"]
 
@@ -61,6 +67,32 @@ class WorldDay:
         #: Company records by id on :attr:`day` (a read-only mapping; former ids do not resolve here).
         self.companies: Mapping[str, dict[str, Any]] = _Companies(self)
 
+    def continuation(self) -> Continuation:
+        """The continuation of the world (built on first use)."""
+        return continuation_of(self.catalog)
+
+    @property
+    def company_index(self) -> CompanyIndex:
+        """The company search of this day: the store's index file, or past ``as_of`` one over the day's records
+        (:mod:`~regkit.local.models.day_search`)."""
+        if not self.moved_on:
+            return self.catalog.company_index
+        return day_search_indexes(self).companies()
+
+    @property
+    def person_index(self) -> PersonIndex:
+        """The person search of this day (as :attr:`company_index`)."""
+        if not self.moved_on:
+            return self.catalog.person_index
+        return day_search_indexes(self).persons()
+
+    @property
+    def insolvency_index(self) -> InsolvencyIndex:
+        """The insolvency search of this day (as :attr:`company_index`)."""
+        if not self.moved_on:
+            return self.catalog.insolvency_index
+        return day_search_indexes(self).insolvencies()
+
     def company(self, company_id: str) -> dict[str, Any] | None:
         """The record of ``company_id`` on this day, or None."""
         if not self.moved_on:
@@ -98,7 +130,8 @@ class WorldDay:
         continuation = continuation_of(self.catalog)
         companies = continuation.companies_of_person(key, self.day)
         if not companies:
-            return stored
+            debtor = None if stored is not None else continuation.debtor(key, self.day)
+            return stored_person(key, debtor, ()) if debtor is not None else stored
         positions = [p for p in (stored.positions if stored else ()) if p["register_id"] not in companies]
         entry: Mapping[str, Any] | None = None
         for company_id in sorted(companies):

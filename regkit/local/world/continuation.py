@@ -7,8 +7,10 @@ addresses in the same town and moves of the seat to another town of the court's 
 liquidations (the name's ``i.L.``, the board's end, a liquidator), the annual reports of the companies that file
 (3-12 months after their fiscal year ends, with amounts that add up: the statements are derived from them),
 insolvency petitions against companies in distress (a new proceeding, opened or rejected 30-90 days later, the
-company then in liquidation), decisions published in open proceedings, and on their day the pending changes a
-realtime lookup already showed.
+company then in liquidation), proceedings against natural persons (at the stored world's own rate), decisions
+published in open proceedings, capital increases (every holder's nominal share in proportion), profit-transfer
+agreements with a company's sole shareholder started and ended, and on their day the pending changes a realtime
+lookup already showed.
 
 Nothing is stored: the events of a day are drawn from a generator seeded with the world's seed and the day
 (``"regkit-world/continuation/<seed>/<day>"``), applied in order to the records as the day before left them. A
@@ -20,9 +22,10 @@ Rates (:data:`YEARLY_RATES`, per active company and year) are scaled from the re
 Handelsregister publications a working day for some 2.3 million active companies, about 5 % of companies touched
 in 30 days once annual reports are counted.
 
-Not yet generated: incorporations, moves to another register court, capital changes, new shareholder lists,
-proceedings against natural persons, mergers, spin-offs and profit-transfer agreements (a world whose records these
-would change stays as it was in those respects).
+Not yet generated: incorporations, moves to another register court (the company's id is its current register's,
+so a move changes the id every shareholding, position, link and proceeding names), new shareholder lists, mergers
+and spin-offs (these change who holds what: the world's shareholdings, which the continuation does not version yet).
+A world whose records these would change stays as it was in those respects.
 """
 
 from __future__ import annotations
@@ -62,7 +65,18 @@ YEARLY_RATES: Mapping[str, float] = {
     "name_changed": 0.01,
     "liquidation": 0.012,
     "insolvency_filed": 0.01,
+    "capital_changed": 0.015,
+    "profit_transfer_agreement_started": 0.002,
+    "profit_transfer_agreement_ended": 0.001,
 }
+
+#: Kinds few companies qualify for: the company is drawn from those that do (not tried at random).
+_RARE = {"profit_transfer_agreement_started", "profit_transfer_agreement_ended"}
+#: Legal forms whose capital is registered and may be increased (a UG's increase to 25,000 EUR makes it a GmbH,
+#: which is not generated).
+_CAPITAL = {"gmbh", "ggmbh", "ag", "se", "kgaa"}
+#: Legal forms that may be an Organgesellschaft whose shareholders the register lists (as ``SHAREHOLDER`` entries).
+_CONTROLLED = {"gmbh", "ug"}
 
 #: Legal forms with a board of directors (``DIRECTOR``) and those that may grant Prokura.
 _DIRECTED = {"gmbh", "ug", "ggmbh", "ag", "se", "eg", "ev"}
@@ -97,9 +111,10 @@ class RegisterEvent:
         One of :data:`YEARLY_RATES`, ``"report_filed"`` or ``"pending_registered"`` (a realtime change reached its
         day), ``"link_renamed"`` (a linked company's new name shown in a record that names it),
         ``"insolvency_opened"`` or ``"insolvency_rejected"`` (the court's decision on a petition filed since
-        ``as_of``), ``"insolvency_event"`` (a decision published in an open proceeding).
+        ``as_of``), ``"insolvency_event"`` (a decision published in an open proceeding),
+        ``"person_insolvency_opened"`` (a proceeding against a natural person, opened).
     company_id : str
-        The company whose record it changes ("" for a decision in a natural person's proceeding).
+        The company whose record it changes ("" for a natural person's proceeding).
     detail : dict
         What the event says beyond its kind (a person's id and name, the new name, ...).
     """
@@ -147,6 +162,8 @@ class Continuation:
         #: (day, company id) of every version naming a person, by the person's lower-case UUID.
         self._people: dict[str, list[tuple[dt.date, str]]] = defaultdict(list)
         self._grouped = {member for group in meta.get("groups") or () for member in group.get("members", ())}
+        #: The groups' Organträger: they transfer no profit themselves.
+        self._tops = {group["organtraeger"] for group in meta.get("groups") or () if group.get("organtraeger")}
         self._ids = sorted(companies)
         self.base_proceedings = insolvencies
         #: Proceedings' versions since ``as_of``, as the companies' (new proceedings included).
@@ -154,6 +171,16 @@ class Continuation:
         #: The follow-up of a new proceeding on its day: ``(proceeding id, event type)``.
         self._follow_ups: dict[dt.date, list[tuple[str, str]]] = defaultdict(list)
         self._open = sorted(pid for pid, p in self.base_proceedings.items() if p.get("current_status") in OPEN_STATUSES)
+        #: Proceedings against natural persons a year at the stored world's own rate: those first published in the
+        #: year before ``as_of``.
+        year_before = iso(self.as_of - dt.timedelta(days=365))
+        self.person_proceedings_yearly = sum(
+            1
+            for p in self.base_proceedings.values()
+            if p.get("debtor_kind") == "natural_person" and (p.get("first_event_at") or "") > year_before
+        )
+        #: The natural persons a proceeding filed since ``as_of`` is against, by lower-case UUID: ``(day, details)``.
+        self._debtors: dict[str, tuple[dt.date, dict[str, Any]]] = {}
         self._cases = {(p["court"], p["case_number"]) for p in self.base_proceedings.values()}
         self._courts = {court.code: court for court in reference.courts}
         administrators_rng = random.Random(f"regkit-world/continuation/{meta['seed']}/administrators")
@@ -231,6 +258,20 @@ class Continuation:
         self.fold_to(day)
         return {company_id for start, company_id in self._people.get(key, ()) if start <= day}
 
+    def persons_named(self, day: dt.date) -> set[str]:
+        """The lower-case UUIDs of the persons named in the representation of a record changed by ``day`` (a new
+        set)."""
+        self.fold_to(day)
+        named = {key for key, seen in self._people.items() if seen and seen[0][0] <= day}
+        return named | {key for key, (since, _) in self._debtors.items() if since <= day}
+
+    def debtor(self, key: str, day: dt.date) -> dict[str, Any] | None:
+        """The ``natural_person`` details of the person ``key`` (a lower-case UUID) if a proceeding filed against
+        them since ``as_of`` is on record by ``day``, else None."""
+        self.fold_to(day)
+        found = self._debtors.get(key)
+        return found[1] if found is not None and found[0] <= day else None
+
     def events(self, after: dt.date, until: dt.date) -> list[RegisterEvent]:
         """The events of the days after ``after`` up to ``until``, in the order they were applied."""
         self.fold_to(until)
@@ -283,14 +324,31 @@ class Continuation:
                 chosen = self._eligible(rng, kind, pending)
                 if chosen is not None:
                     events += self._apply(day, rng, kind, chosen)
+        for _ in range(_poisson(rng, self.person_proceedings_yearly / 365.25)):
+            events.append(self._file_against_person(day, rng))
         return events
 
     def _eligible(self, rng: random.Random, kind: str, pending: set[str]) -> str | None:
+        if kind in _RARE:  # drawn from the few that qualify (a scan of the current records, a few times a year)
+            qualified = [cid for cid in self._ids if self._may(kind, self._current(cid), pending)]
+            return qualified[rng.randrange(len(qualified))] if qualified else None
         for _ in range(_TRIES):
             company_id = self._ids[rng.randrange(len(self._ids))]
-            if _may(kind, self._current(company_id), pending, self._grouped):
+            if self._may(kind, self._current(company_id), pending):
                 return company_id
         return None
+
+    def _may(self, kind: str, record: Mapping[str, Any], pending: set[str]) -> bool:
+        """Whether an event of ``kind`` may happen to ``record`` now (:func:`_may`, and what the kinds that link
+        companies need: a wholly owning parent of the world that is active, not a group's Organträger)."""
+        if not _may(kind, record, pending, self._grouped):
+            return False
+        if kind == "profit_transfer_agreement_started":
+            if record["id"] in self._tops:
+                return False
+            parent = _sole_parent(record)
+            return parent is not None and parent in self.base and self._current(parent)["status"] == "active"
+        return True
 
     def _apply(
         self, day: dt.date, rng: random.Random, kind: str, company_id: str, *, year_end: dt.date | None = None
@@ -304,6 +362,8 @@ class Continuation:
         else:
             detail = _CHANGES[kind](self, record, day, rng)
         self._put(day, record)
+        for target in _link_targets(record):
+            self._linked_from[target].add(company_id)
         events = [RegisterEvent(day, kind, company_id, detail)]
         if record["name"]["name"] != name:
             events += self._rename_links(day, record)
@@ -386,6 +446,69 @@ class Continuation:
         self._follow_ups[day + dt.timedelta(days=rng.randint(30, 90))].append((proceeding["id"], follow))
         return {"insolvency_id": proceeding["id"], "case_number": case, "court": court.name}
 
+    def _file_against_person(self, day: dt.date, rng: random.Random) -> RegisterEvent:
+        """A proceeding against a natural person, opened by the court a few days ago and published today: a consumer
+        insolvency (IK) for most, a regular one (IN) for the self-employed; the debtor is a person of the day."""
+        court = self.reference.current_courts.draw(rng)
+        places = self.reference.court_places.get(court.code) or []
+        place = places[rng.randrange(len(places))] if places else None
+        person = PersonPool(rng, self.reference).create(
+            city=place.city if place else None, born_before=dt.date(day.year - 20, 1, 1)
+        )
+        consumer = rng.random() < 0.8
+        decided = day - dt.timedelta(days=rng.randint(1, 4))
+        register = "IK" if consumer else "IN"
+        while True:
+            case = f"{CaseNumbers(rng).department(court)} {register} {rng.randint(1, 2400)}/{decided.year % 100:02d}"
+            if (court.name, case) not in self._cases:
+                self._cases.add((court.name, case))
+                break
+        administrator, office = self._administrators.draw()
+        grounds = ["illiquidity"]
+        deadline = decided + dt.timedelta(days=rng.randint(42, 70))
+        event = _court_event(
+            rng,
+            "proceedings_opened",
+            decided,
+            day,
+            court,
+            grounds=grounds,
+            administrator=administrator,
+            office=office,
+            deadline=deadline,
+        )
+        details = person.details()
+        proceeding = {
+            "id": new_uuid(rng),
+            "case_number": case,
+            "court": court.name,
+            "current_status": STATUS_AFTER_EVENT["proceedings_opened"],
+            "debtor_name": person.full_name,
+            "debtor_kind": "natural_person",
+            "debtor_legal_form": None,
+            "company_id": None,
+            "proceeding_kind": "consumer_insolvency" if consumer else "regular_insolvency",
+            "administration_kind": "external_administration",
+            "administrator_name": administrator,
+            "administrator_address": office,
+            "insolvency_grounds": grounds,
+            "claims_filing_deadline": iso(deadline),
+            "opened_at": iso(decided),
+            "closed_at": None,
+            "first_event_at": iso(day),
+            "last_event_at": iso(day),
+            "distribution_available": None,
+            "distribution_claims_total": None,
+            "events": [event],
+            "city": details.get("city"),
+            "person_id": person.id,
+            "has_open_insolvency": True,
+        }
+        self._put_proceeding(day, proceeding)
+        self._debtors[person.id.lower()] = (day, {"name": person.full_name, **details})
+        detail = {"insolvency_id": proceeding["id"], "case_number": case, "court": court.name, "person_id": person.id}
+        return RegisterEvent(day, "person_insolvency_opened", "", detail)
+
     def _follow_up(self, day: dt.date, rng: random.Random, proceeding_id: str, event_type: str) -> list[RegisterEvent]:
         """The court's decision on a petition filed since ``as_of``: the proceeding opened (the company dissolved, in
         liquidation), or the petition rejected for want of assets (dissolved too)."""
@@ -414,6 +537,8 @@ class Continuation:
         else:
             proceeding["closed_at"] = iso(decided)
         self._put_proceeding(day, proceeding)
+        if not proceeding.get("company_id"):  # a natural person's proceeding: no record to update
+            return [RegisterEvent(day, "insolvency_opened", "", {"insolvency_id": proceeding_id})]
         record = copy.deepcopy(dict(self._current(proceeding["company_id"])))
         record["insolvencies"] = [
             summary_of(proceeding) if summary["id"] == proceeding_id else summary for summary in record["insolvencies"]
@@ -470,6 +595,12 @@ def _may(kind: str, record: Mapping[str, Any], pending: set[str], grouped: set[s
             and not record["acquisitions"]
             and record["merged_into"] is None
         )
+    if kind == "capital_changed":
+        return form in _CAPITAL and record.get("capital") is not None
+    if kind == "profit_transfer_agreement_started":
+        return form in _CONTROLLED and record.get("profit_transfer_agreement") is None and not record["merged_into"]
+    if kind == "profit_transfer_agreement_ended":
+        return record.get("profit_transfer_agreement") is not None
     if kind == "insolvency_filed":  # a firm in distress: its last accounts show a loss, or no P&L at all
         last = (record.get("indicators") or [{}])[-1]
         distressed = last.get("net_income") is None or last["net_income"] < 0
@@ -607,6 +738,44 @@ def _report_filed(self: Continuation, record: dict, day: dt.date, rng: random.Ra
     return {"report_id": entry["report_id"], "date": entry["date"]}
 
 
+def _capital_changed(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    """A capital increase: by a tenth to twice the capital, to a round amount in euros (a capital still in marks
+    is converted on the way); every holder takes part in proportion (:meth:`Continuation.nominal_share`)."""
+    old = record["capital"]
+    euros = old["amount"] / _DEM_PER_EUR if old.get("currency") == "DEM" else old["amount"]
+    step = 1_000 if euros < 1_000_000 else 50_000
+    amount = float(math.ceil(euros * rng.uniform(1.1, 2.0) / step) * step)
+    entry = {"amount": amount, "currency": "EUR", "start_date": iso(day)}
+    record["capitals"].append(entry)
+    record["capital"] = entry
+    return {
+        "before": {"amount": old["amount"], "currency": old.get("currency")},
+        "after": {"amount": amount, "currency": "EUR"},
+    }
+
+
+def _profit_transfer_agreement_started(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    """A profit and loss transfer agreement with the company's sole shareholder (the Organträger), registered
+    today, agreed some weeks before (now and then the register gives no agreement date)."""
+    parent = _sole_parent(record)
+    assert parent is not None  # the kind's eligibility
+    agreed = day - dt.timedelta(days=rng.randint(20, 120)) if rng.random() < 0.85 else None
+    record["profit_transfer_agreement"] = {
+        "company_id": parent,
+        "name": self._current(parent)["name"]["name"],
+        "registration_date": iso(day),
+        "agreement_date": iso(agreed) if agreed else None,
+    }
+    return {"company_id": parent}
+
+
+def _profit_transfer_agreement_ended(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    """The agreement is terminated (its end is registered today): the record no longer shows it."""
+    ended = record["profit_transfer_agreement"]
+    record["profit_transfer_agreement"] = None
+    return {"company_id": ended["company_id"]}
+
+
 _CHANGES: Mapping[str, Callable[[Continuation, dict, dt.date, random.Random], dict]] = {
     "director_appointed": _director_appointed,
     "director_left": _director_left,
@@ -616,6 +785,9 @@ _CHANGES: Mapping[str, Callable[[Continuation, dict, dt.date, random.Random], di
     "seat_moved": _seat_moved,
     "name_changed": _name_changed,
     "liquidation": _liquidation,
+    "capital_changed": _capital_changed,
+    "profit_transfer_agreement_started": _profit_transfer_agreement_started,
+    "profit_transfer_agreement_ended": _profit_transfer_agreement_ended,
 }
 
 
@@ -689,6 +861,17 @@ def _links(record: Mapping[str, Any]) -> list[Any]:
     the absent ones as None."""
     links = [record.get("merged_into"), record.get("profit_transfer_agreement")]
     return links + list(record.get("acquisitions") or ()) + list(record.get("asset_spin_offs") or ())
+
+
+def _sole_parent(record: Mapping[str, Any]) -> str | None:
+    """The id of the company of the world that is the sole current shareholder of ``record`` (from its
+    ``SHAREHOLDER`` entries), or None."""
+    holders = [
+        entry for entry in record["representation"] if entry["role"] == "SHAREHOLDER" and entry["end_date"] is None
+    ]
+    if len(holders) == 1 and holders[0]["type"] == "legal_person" and holders[0].get("id"):
+        return str(holders[0]["id"])
+    return None
 
 
 def _link_targets(record: Mapping[str, Any]) -> Iterable[str]:
