@@ -31,7 +31,7 @@ def main() -> None:
     reference = load_reference(default_reference_dir())
     tracemalloc.start()
     started = time.perf_counter()
-    continuation = Continuation(world.meta, world.companies, world.realtime, world.insolvencies, reference)
+    continuation = Continuation.of_world(world, reference)
     built = time.perf_counter() - started
     started = time.perf_counter()
     end = continuation.as_of + dt.timedelta(days=365)

@@ -24,15 +24,11 @@ from regkit.local.delivery import WebhookSender
 from regkit.local.models.webhooks import queue_event, set_endpoint
 from regkit.local.world import read_world
 from regkit.local.world.continuation import Continuation
-from regkit.local.world.reference import load_reference
-from regkit.local.world.store import default_reference_dir
 
 
 def watchlist(world: object, directory: Path) -> None:
     register = open_local_register(state_path=directory / "watch.sqlite", rate_limit=None)
-    continuation = Continuation(
-        world.meta, world.companies, world.realtime, world.insolvencies, load_reference(default_reference_dir())
-    )
+    continuation = Continuation.of_world(world)
     events = continuation.events(continuation.as_of, continuation.as_of + dt.timedelta(days=60))
     shown = {
         "director_appointed",

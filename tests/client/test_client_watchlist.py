@@ -11,8 +11,6 @@ import pytest
 
 from regkit.errors import BudgetExceededError, ValidationError
 from regkit.local.world.continuation import Continuation
-from regkit.local.world.reference import load_reference
-from regkit.local.world.store import default_reference_dir
 
 AS_OF = dt.date(2026, 6, 30)
 #: The change each kind of register event shows as (docs/interface.md, "Changes").
@@ -34,9 +32,7 @@ def events() -> list[Any]:
     from regkit.local.world import read_world
 
     world = read_world()
-    continuation = Continuation(
-        world.meta, world.companies, world.realtime, world.insolvencies, load_reference(default_reference_dir())
-    )
+    continuation = Continuation.of_world(world)
     return continuation.events(AS_OF, AS_OF + dt.timedelta(days=90))
 
 

@@ -17,8 +17,6 @@ from typing import Any
 import pytest
 
 from regkit.local.world.continuation import Continuation
-from regkit.local.world.reference import load_reference
-from regkit.local.world.store import default_reference_dir
 
 pytestmark = [pytest.mark.serve, pytest.mark.slow]
 
@@ -40,9 +38,7 @@ def test_a_year_on_every_answer_parses_strictly(start_register: Any, world: Any)
         timeout=300,
     )
     assert done.returncode == 0 and done.stdout.strip() == "2027-06-30", done.stderr
-    continuation = Continuation(
-        world.meta, world.companies, world.realtime, world.insolvencies, load_reference(default_reference_dir())
-    )
+    continuation = Continuation.of_world(world)
     day = continuation.as_of + dt.timedelta(days=A_YEAR)
     changed = continuation.changed(day)
     first = changed[0]

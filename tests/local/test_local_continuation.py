@@ -11,8 +11,6 @@ from typing import Any
 import pytest
 
 from regkit.local.world.continuation import Continuation
-from regkit.local.world.reference import load_reference
-from regkit.local.world.store import default_reference_dir
 
 AS_OF = dt.date(2026, 6, 30)  # the bundled world's date (data/world.json)
 ORIGIN = "http://local.regkit"
@@ -35,6 +33,8 @@ KINDS = {
     "profit_transfer_agreement_started",
     "profit_transfer_agreement_ended",
     "person_insolvency_opened",
+    "merged_into",
+    "acquisition",
 }
 
 
@@ -46,9 +46,7 @@ def world_files():
 
 
 def _continuation(world: Any) -> Continuation:
-    return Continuation(
-        world.meta, world.companies, world.realtime, world.insolvencies, load_reference(default_reference_dir())
-    )
+    return Continuation.of_world(world)
 
 
 def _get(session: Any, path: str) -> dict[str, Any]:
@@ -118,7 +116,14 @@ def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_
     for event in events:  # of each kind, the first that is its company's last (what it did shows unaltered)
         if event.kind in {"insolvency_event", "person_insolvency_opened"} or last_of.get(event.company_id) is event:
             first.setdefault(event.kind, event)
-    rare = {"pending_registered", "seat_moved", "insolvency_rejected", *(k for k in KINDS if "profit_transfer" in k)}
+    rare = {
+        "pending_registered",
+        "seat_moved",
+        "insolvency_rejected",
+        "merged_into",  # the first comes later than the days here: its own test
+        "acquisition",  # checked with its merger
+        *(k for k in KINDS if "profit_transfer" in k),
+    }
     assert set(first) >= KINDS - rare, set(first)
     before_register = make_register(state_path=tmp_path / "before.sqlite")
     after_register = make_register(state_path=tmp_path / "after.sqlite")
@@ -289,3 +294,37 @@ def test_profit_transfer_agreements_start_with_the_sole_shareholder_and_end(
     for event in ended:
         if later[event.company_id] is event:
             assert _get(session, f"/v1/company/{event.company_id}")["profit_transfer_agreement"] is None
+
+
+def test_a_merged_company_is_dissolved_its_stakes_end_and_the_acquirer_lists_it(
+    make_register: Any, tmp_path: Any, world_files: Any
+) -> None:
+    """A year's mergers as the served answers show them, before and after: the company inactive from the day,
+    every entry ended, no owners left and each former holder's stake ended that day; the acquirer's mirror."""
+    year = _continuation(world_files).events(AS_OF, AS_OF + dt.timedelta(days=365))
+    mergers = [e for e in year if e.kind == "merged_into"]
+    assert mergers and len([e for e in year if e.kind == "acquisition"]) == len(mergers)
+    before_register = make_register(state_path=tmp_path / "before.sqlite")
+    after_register = make_register(state_path=tmp_path / "after.sqlite")
+    after_register.advance(365)
+    before = before_register.session(before_register.default_api_key)
+    after = after_register.session(after_register.default_api_key)
+    for event in mergers:
+        company_id, day = event.company_id, event.day.isoformat()
+        old, new = _get(before, f"/v1/company/{company_id}"), _get(after, f"/v1/company/{company_id}")
+        top = event.detail["company_id"]
+        assert (old["status"], new["status"], new["terminated_at"]) == ("active", "inactive", day)
+        assert (new["merged_into"]["company_id"], new["merged_into"]["registration_date"]) == (top, day)
+        assert all(r["end_date"] is not None for r in new["representation"])
+        acquirer = _get(after, f"/v1/company/{top}")
+        [mirror] = [a for a in acquirer["acquisitions"] if a["company_id"] == company_id]
+        assert (mirror["registration_date"], mirror["agreement_date"]) == (day, new["merged_into"]["agreement_date"])
+        assert new["merged_into"]["name"] == acquirer["name"]["name"] and mirror["name"] == new["name"]["name"]
+        owners_before = _get(before, f"/v1/company/{company_id}/owners")["owners"]
+        assert owners_before and _get(after, f"/v1/company/{company_id}/owners")["owners"] == []
+        for owner in owners_before:  # each former holder's holdings show the stake ended on the day
+            if not owner["id"]:
+                continue
+            kind_of = "person" if owner["type"] == "natural_person" else "company"
+            holdings = _get(after, f"/v1/{kind_of}/{owner['id']}/holdings")["holdings"]
+            assert [h["end"] for h in holdings if h["company_id"] == company_id] == [day], owner["id"]

@@ -20,8 +20,6 @@ from local_support import filter_matches
 
 from regkit.local.register import LOCAL_ORIGIN, LocalRegister, open_local_register
 from regkit.local.world.continuation import Continuation, RegisterEvent
-from regkit.local.world.reference import load_reference
-from regkit.local.world.store import default_reference_dir
 
 pytestmark = pytest.mark.slow
 
@@ -40,13 +38,7 @@ def world_files() -> Any:
 @pytest.fixture(scope="module")
 def events(world_files: Any) -> list[RegisterEvent]:
     """The events of the days passed, from a continuation of this module's own."""
-    continuation = Continuation(
-        world_files.meta,
-        world_files.companies,
-        world_files.realtime,
-        world_files.insolvencies,
-        load_reference(default_reference_dir()),
-    )
+    continuation = Continuation.of_world(world_files)
     return continuation.events(AS_OF, DAY)
 
 

@@ -16,8 +16,6 @@ from regkit.local.exceptions import OperatorError
 from regkit.local.server import LocalServer
 from regkit.local.world import read_world
 from regkit.local.world.continuation import Continuation
-from regkit.local.world.reference import load_reference
-from regkit.local.world.store import default_reference_dir
 from regkit.schema.changes import diff_answers
 
 AS_OF = dt.date(2026, 6, 30)
@@ -35,9 +33,7 @@ def _wait_for(condition: Any, timeout: float = 60.0) -> None:
 def _watched(days: int) -> tuple[list[str], list[str]]:
     """Companies and persons something happens to in the first ``days`` days (and a few it does not)."""
     world = read_world()
-    events = Continuation(
-        world.meta, world.companies, world.realtime, world.insolvencies, load_reference(default_reference_dir())
-    ).events(AS_OF, AS_OF + dt.timedelta(days=days))
+    events = Continuation.of_world(world).events(AS_OF, AS_OF + dt.timedelta(days=days))
     kinds: dict[str, str] = {}
     for event in events:
         kinds.setdefault(event.kind, event.company_id)

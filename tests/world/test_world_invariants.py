@@ -11,8 +11,7 @@ from collections import Counter, defaultdict
 import pytest
 
 from regkit.local.world.continuation import Continuation
-from regkit.local.world.reference import load_reference
-from regkit.local.world.store import World, default_reference_dir
+from regkit.local.world.store import World
 from regkit.schema.interface import DEM_PER_EUR
 
 pytestmark = pytest.mark.slow
@@ -26,14 +25,17 @@ def world(request, world):
     realtime records whose changes are registered by then are none of its realtime records any more)."""
     if request.param == "as stored":
         return world
-    continuation = Continuation(
-        world.meta, world.companies, world.realtime, world.insolvencies, load_reference(default_reference_dir())
-    )
+    continuation = Continuation.of_world(world)
     day = continuation.as_of + A_YEAR
     companies = continuation.companies_on(day)
     pending = {cid: r for cid, r in world.realtime.items() if companies[cid] == world.companies[cid]}
     meta = {**world.meta, "as_of": day.isoformat()}
-    rows = [{**row, "nominal_share": continuation.nominal_share(row, day)} for row in world.shareholdings]
+    held = list(dict.fromkeys(row["company_id"] for row in world.shareholdings))  # the companies held, in file order
+    rows = [
+        {**row, "nominal_share": continuation.nominal_share(row, day)}
+        for company_id in held
+        for row in continuation.shareholdings(company_id, day)
+    ]
     return World(meta, companies, pending, continuation.proceedings_on(day), rows)
 
 

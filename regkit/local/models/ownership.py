@@ -94,7 +94,7 @@ def get_owners(
             f"The register does not list the shareholders of {record['id']} (legal form "
             f"{record['legal_form']}); ask with best_available=true for the owners known from filed documents.",
         )
-    rows = [r for r in context.catalog.ownership.by_company.get(record["id"], ()) if r.get("end") is None]
+    rows = [r for r in context.world_day().shareholdings(record["id"]) if r.get("end") is None]
     owners = [_owner(context, r) for r in rows]
     owners.sort(key=lambda o: (-o["percentage_share"], o["name"], o["id"] or ""))
     lists = [d for d in record.get("documents", ()) if d["type"] == "shareholder_list"]
@@ -119,7 +119,7 @@ def holdings_of(context: RegisterContext, holder_id: str) -> list[dict[str, Any]
             "start": row.get("start"),
             "end": row.get("end"),
         }
-        for row in context.catalog.ownership.by_holder.get(holder_id, ())
+        for row in context.world_day().holdings(holder_id)
     ]
     holdings.sort(key=lambda h: (h["end"] is not None, h["start"] or "", h["company_id"], h["end"] or ""))
     return holdings

@@ -115,7 +115,7 @@ def shareholder_lists(context: RegisterContext, company_id: str) -> list[dict[st
     documents = sorted(
         (d for d in company.get("documents", ()) if d["type"] == "shareholder_list"), key=lambda d: (d["date"], d["id"])
     )
-    rows = context.catalog.ownership.by_company.get(company["id"], ())
+    rows = context.world_day().shareholdings(company["id"])
     lists = []
     for document in documents:
         day = document["date"]

@@ -169,7 +169,7 @@ def _production(context: RegisterContext, user: User, name: str, company_id: str
         else build_report(
             company,
             context.world_day().companies,
-            context.catalog.holders,
+            context.world_day().holders,
             context.catalog.persons,
             _date(ready_at),
             context.catalog.discrepancies.get(company["id"]),

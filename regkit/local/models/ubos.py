@@ -45,7 +45,7 @@ def _percent(share: float) -> float:
 
 def ubos(context: RegisterContext, company: Mapping[str, Any]) -> list[dict[str, Any]]:
     """The ``ubos`` of ``company`` as ``GET …/ubo`` answers them (see the module)."""
-    owners = beneficial_owners(company["id"], context.catalog.holders)
+    owners = beneficial_owners(company["id"], context.world_day().holders)
     persons = context.catalog.persons
     if owners:
         return [

@@ -44,7 +44,7 @@ def continuation_of(catalog: Catalog) -> Continuation:
             world = catalog.world
             reference = load_reference(default_reference_dir())
             found = _CONTINUATIONS[catalog] = Continuation(
-                world.meta, world.companies, world.realtime, world.insolvencies, reference
+                world.meta, world.companies, world.realtime, world.insolvencies, reference, catalog.ownership.by_company
             )
         return found
 
@@ -66,6 +66,33 @@ class WorldDay:
         self.moved_on = lives_on(catalog.meta) and day > world_as_of(catalog.meta)
         #: Company records by id on :attr:`day` (a read-only mapping; former ids do not resolve here).
         self.companies: Mapping[str, dict[str, Any]] = _Companies(self)
+        #: The current shareholdings with a share by the company held, on :attr:`day` (as ``Catalog.holders``).
+        self.holders: Mapping[str, list[Mapping[str, Any]]] = _Holders(self) if self.moved_on else catalog.holders
+
+    def shareholdings(self, company_id: str) -> list[Mapping[str, Any]]:
+        """The shareholding rows of the company ``company_id`` on this day, current and past, in file order (a
+        company merged since has its holders' rows ended)."""
+        if not self.moved_on:
+            return list(self.catalog.ownership.by_company.get(company_id, ()))
+        return continuation_of(self.catalog).shareholdings(company_id, self.day)
+
+    def holdings(self, holder_id: str) -> list[Mapping[str, Any]]:
+        """The shareholding rows whose holder is ``holder_id`` (a company id or a person's UUID) on this day."""
+        stored = list(self.catalog.ownership.by_holder.get(holder_id, ()))
+        if not self.moved_on:
+            return stored
+        continuation = continuation_of(self.catalog)
+        changed = continuation.shareholdings_changed(self.day)
+        if not changed:
+            return stored
+        moved = set(changed)
+        rows = [row for row in stored if row["company_id"] not in moved]
+        # the days since only end stakes (a merger ends its holders' rows), so a holder's changed rows are among
+        # the companies it held on the world's date; a stake taken since would need an index by holder
+        held = {row["company_id"] for row in stored} & moved
+        for company_id in sorted(held):
+            rows += [r for r in continuation.shareholdings(company_id, self.day) if r.get("holder_id") == holder_id]
+        return rows
 
     def continuation(self) -> Continuation:
         """The continuation of the world (built on first use)."""
@@ -187,3 +214,23 @@ class _Companies(Mapping[str, dict[str, Any]]):
 
     def __len__(self) -> int:
         return len(self._day.catalog.world.companies)
+
+
+class _Holders(Mapping[str, list[Mapping[str, Any]]]):
+    """The current shareholdings with a share by the company held on a moved-on :class:`WorldDay` (KeyError for a
+    company without any, as ``Catalog.holders``)."""
+
+    def __init__(self, day: WorldDay):
+        self._day = day
+
+    def __getitem__(self, key: str) -> list[Mapping[str, Any]]:
+        rows = [r for r in self._day.shareholdings(key) if r.get("end") is None and float(r["share"]) > 0]
+        if not rows:
+            raise KeyError(key)
+        return rows
+
+    def __iter__(self) -> Iterator[str]:
+        return (key for key in self._day.catalog.holders if key in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)

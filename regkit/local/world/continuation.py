@@ -9,8 +9,9 @@ liquidations (the name's ``i.L.``, the board's end, a liquidator), the annual re
 insolvency petitions against companies in distress (a new proceeding, opened or rejected 30-90 days later, the
 company then in liquidation), proceedings against natural persons (at the stored world's own rate), decisions
 published in open proceedings, capital increases (every holder's nominal share in proportion), profit-transfer
-agreements with a company's sole shareholder started and ended, and on their day the pending changes a realtime
-lookup already showed.
+agreements with a company's sole shareholder started and ended, mergers of a group's GmbH into its Organträger
+(the merged company's holders' rows end: the shareholdings are versioned as the records), and on their day the
+pending changes a realtime lookup already showed.
 
 Nothing is stored: the events of a day are drawn from a generator seeded with the world's seed and the day
 (``"regkit-world/continuation/<seed>/<day>"``), applied in order to the records as the day before left them. A
@@ -22,10 +23,10 @@ Rates (:data:`YEARLY_RATES`, per active company and year) are scaled from the re
 Handelsregister publications a working day for some 2.3 million active companies, about 5 % of companies touched
 in 30 days once annual reports are counted.
 
-Not yet generated: incorporations, moves to another register court (the company's id is its current register's,
-so a move changes the id every shareholding, position, link and proceeding names), new shareholder lists, mergers
-and spin-offs (these change who holds what: the world's shareholdings, which the continuation does not version yet).
-A world whose records these would change stays as it was in those respects.
+Not yet generated: incorporations and spin-offs (a new company: its record, documents and shareholders),
+moves to another register court (the company's id is its current register's, so a move changes the id every
+shareholding, position, link and proceeding names) and new shareholder lists (a stake handed on: a new document
+whose PDF the register serves). A world whose records these would change stays as it was in those respects.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ from .naming import company_stem, full_name, sector_word
 from .officers import natural_entry
 from .people import PersonPool, iso, new_uuid
 from .proceedings import event_details, event_record, opening_meetings, summary_of
-from .reference import Reference
+from .reference import Reference, load_reference
 
 __all__ = ["YEARLY_RATES", "RegisterEvent", "Continuation", "day_rng"]
 
@@ -68,10 +69,11 @@ YEARLY_RATES: Mapping[str, float] = {
     "capital_changed": 0.015,
     "profit_transfer_agreement_started": 0.002,
     "profit_transfer_agreement_ended": 0.001,
+    "merged_into": 0.002,
 }
 
 #: Kinds few companies qualify for: the company is drawn from those that do (not tried at random).
-_RARE = {"profit_transfer_agreement_started", "profit_transfer_agreement_ended"}
+_RARE = {"profit_transfer_agreement_started", "profit_transfer_agreement_ended", "merged_into"}
 #: Legal forms whose capital is registered and may be increased (a UG's increase to 25,000 EUR makes it a GmbH,
 #: which is not generated).
 _CAPITAL = {"gmbh", "ggmbh", "ag", "se", "kgaa"}
@@ -112,7 +114,8 @@ class RegisterEvent:
         day), ``"link_renamed"`` (a linked company's new name shown in a record that names it),
         ``"insolvency_opened"`` or ``"insolvency_rejected"`` (the court's decision on a petition filed since
         ``as_of``), ``"insolvency_event"`` (a decision published in an open proceeding),
-        ``"person_insolvency_opened"`` (a proceeding against a natural person, opened).
+        ``"person_insolvency_opened"`` (a proceeding against a natural person, opened), ``"acquisition"`` (the
+        acquirer's side of a ``"merged_into"``).
     company_id : str
         The company whose record it changes ("" for a natural person's proceeding).
     detail : dict
@@ -141,6 +144,9 @@ class Continuation:
         The stored proceedings by id (never changed): open ones publish decisions, new ones are added.
     reference : Reference
         The reference lists new names, streets, places and persons are drawn from.
+    shareholdings : mapping, optional
+        The stored shareholding rows by the company held (``Catalog.ownership.by_company``); never changed. Without
+        them no company merges into another (a merger ends the merged company's holders).
     """
 
     def __init__(
@@ -150,8 +156,13 @@ class Continuation:
         realtime: Mapping[str, dict[str, Any]],
         insolvencies: Mapping[str, dict[str, Any]],
         reference: Reference,
+        shareholdings: Mapping[str, list[Mapping[str, Any]]] | None = None,
     ) -> None:
         self.seed = meta["seed"]
+        #: The stored shareholding rows by the company held (a company merged into another loses its holders).
+        self.base_shareholdings: Mapping[str, list[Mapping[str, Any]]] = shareholdings or {}
+        #: Each company's shareholding rows since ``as_of``, versioned as the records (only those that changed).
+        self._rows: dict[str, list[tuple[dt.date, list[dict[str, Any]]]]] = {}
         self.as_of = dt.date.fromisoformat(str(meta["as_of"])[:10])
         self.base = companies
         self.reference = reference
@@ -164,6 +175,13 @@ class Continuation:
         self._grouped = {member for group in meta.get("groups") or () for member in group.get("members", ())}
         #: The groups' Organträger: they transfer no profit themselves.
         self._tops = {group["organtraeger"] for group in meta.get("groups") or () if group.get("organtraeger")}
+        #: Each group member's Organträger (a member merges into it).
+        self._top_of = {
+            member: group["organtraeger"]
+            for group in meta.get("groups") or ()
+            if group.get("organtraeger")
+            for member in group.get("members", ())
+        }
         self._ids = sorted(companies)
         self.base_proceedings = insolvencies
         #: Proceedings' versions since ``as_of``, as the companies' (new proceedings included).
@@ -203,6 +221,20 @@ class Continuation:
         #: How many companies were active on ``as_of``: the rates' scale (kept, so a day's counts do not depend
         #: on the days before).
         self.active = active
+
+    @classmethod
+    def of_world(cls, world: Any, reference: Reference | None = None) -> Continuation:
+        """The continuation of an in-memory world (:func:`regkit.local.world.read_world`: its ``meta``,
+        ``companies``, ``realtime``, ``insolvencies`` and ``shareholdings`` rows), with the reference lists of
+        ``reference`` (default: the bundled ones) — the same events a register serving that world generates."""
+        if reference is None:
+            from .store import default_reference_dir
+
+            reference = load_reference(default_reference_dir())
+        by_company: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
+        for row in world.shareholdings:
+            by_company[row["company_id"]].append(row)
+        return cls(world.meta, world.companies, world.realtime, world.insolvencies, reference, dict(by_company))
 
     # -- reading -------------------------------------------------------------------------------------------------
 
@@ -257,6 +289,21 @@ class Continuation:
         UUID) in its representation."""
         self.fold_to(day)
         return {company_id for start, company_id in self._people.get(key, ()) if start <= day}
+
+    def shareholdings(self, company_id: str, day: dt.date) -> list[Mapping[str, Any]]:
+        """The shareholding rows of the company ``company_id`` on ``day`` (the stored ones before a change)."""
+        self.fold_to(day)
+        versions = self._rows.get(company_id)
+        if versions:
+            at = bisect.bisect_right(versions, day, key=lambda version: version[0])
+            if at:
+                return list(versions[at - 1][1])
+        return list(self.base_shareholdings.get(company_id, ()))
+
+    def shareholdings_changed(self, day: dt.date) -> list[str]:
+        """The ids of the companies whose shareholding rows on ``day`` are not the stored ones, sorted."""
+        self.fold_to(day)
+        return sorted(cid for cid, versions in self._rows.items() if versions[0][0] <= day)
 
     def persons_named(self, day: dt.date) -> set[str]:
         """The lower-case UUIDs of the persons named in the representation of a record changed by ``day`` (a new
@@ -348,6 +395,16 @@ class Continuation:
                 return False
             parent = _sole_parent(record)
             return parent is not None and parent in self.base and self._current(parent)["status"] == "active"
+        if kind == "merged_into":  # a group's GmbH no other record names (it holds nothing, heads nothing)
+            top = self._top_of.get(record["id"])
+            return (
+                bool(self.base_shareholdings)
+                and top is not None
+                and top != record["id"]
+                and top not in pending
+                and self._current(top)["status"] == "active"
+                and not self._linked_from.get(record["id"])
+            )
         return True
 
     def _apply(
@@ -359,6 +416,8 @@ class Continuation:
             detail = _report_filed(self, record, day, rng, year_end)
         elif kind == "insolvency_filed":
             detail = self._file(record, day, rng)
+        elif kind == "merged_into":
+            return self._merge(day, rng, record)
         else:
             detail = _CHANGES[kind](self, record, day, rng)
         self._put(day, record)
@@ -368,6 +427,37 @@ class Continuation:
         if record["name"]["name"] != name:
             events += self._rename_links(day, record)
         return events
+
+    def _merge(self, day: dt.date, rng: random.Random, record: dict[str, Any]) -> list[RegisterEvent]:
+        """The company merges into its group's Organträger (Verschmelzung zur Aufnahme), registered today: it is
+        dissolved without liquidation (``inactive``, terminated today, every representative's and shareholder's
+        entry ended today, its holders' rows too); the acquirer lists it among its acquisitions."""
+        top_id = self._top_of[record["id"]]
+        acquirer = copy.deepcopy(dict(self._current(top_id)))
+        agreed = day - dt.timedelta(days=rng.randint(30, 150)) if rng.random() < 0.85 else None
+        dates = {"registration_date": iso(day), "agreement_date": iso(agreed) if agreed else None}
+        record["merged_into"] = {"company_id": top_id, "name": acquirer["name"]["name"], **dates}
+        record["status"] = "inactive"
+        record["terminated_at"] = iso(day)
+        record["contact"] = None
+        for entry in record["representation"]:
+            if entry["end_date"] is None:
+                entry["end_date"] = iso(day)
+        acquirer["acquisitions"].append({"company_id": record["id"], "name": record["name"]["name"], **dates})
+        versions = self._rows.get(record["id"])
+        rows = [dict(row) for row in (versions[-1][1] if versions else self.base_shareholdings.get(record["id"], ()))]
+        for row in rows:
+            if row.get("end") is None:
+                row["end"] = iso(day)
+        self._rows.setdefault(record["id"], []).append((day, rows))
+        self._put(day, record)
+        self._put(day, acquirer)
+        self._linked_from[top_id].add(record["id"])
+        self._linked_from[record["id"]].add(top_id)
+        return [
+            RegisterEvent(day, "merged_into", record["id"], {"company_id": top_id}),
+            RegisterEvent(day, "acquisition", top_id, {"company_id": record["id"]}),
+        ]
 
     def _rename_links(self, day: dt.date, target: Mapping[str, Any]) -> list[RegisterEvent]:
         """Show ``target``'s new name in every record that links to it (merged into, acquisitions, spin-offs,
@@ -601,6 +691,13 @@ def _may(kind: str, record: Mapping[str, Any], pending: set[str], grouped: set[s
         return form in _CONTROLLED and record.get("profit_transfer_agreement") is None and not record["merged_into"]
     if kind == "profit_transfer_agreement_ended":
         return record.get("profit_transfer_agreement") is not None
+    if kind == "merged_into":
+        return (
+            form == "gmbh"
+            and record.get("profit_transfer_agreement") is None
+            and not record["acquisitions"]
+            and record["merged_into"] is None
+        )
     if kind == "insolvency_filed":  # a firm in distress: its last accounts show a loss, or no P&L at all
         last = (record.get("indicators") or [{}])[-1]
         distressed = last.get("net_income") is None or last["net_income"] < 0
