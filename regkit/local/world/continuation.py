@@ -210,6 +210,9 @@ class Continuation:
             self._pending[_pending_day(record, self.as_of)].append(record)
         self._filings: dict[dt.date, list[tuple[str, dt.date]]] = defaultdict(list)
         self._linked_from: dict[str, set[str]] = defaultdict(set)
+        #: The companies that may come to qualify for each rare kind (what a scan for one need look at: the
+        #: parts of a record no event of the continuation changes, or the ids an event adds).
+        self._candidates: dict[str, set[str]] = {kind: set() for kind in _RARE}
         active = 0
         for company_id, record in companies.items():
             active += record["status"] == "active"
@@ -218,6 +221,12 @@ class Continuation:
             if _files(record):
                 due, year_end = _filing_day(record, self.as_of)
                 self._filings[due].append((company_id, year_end))
+            if record["legal_form"] in _CONTROLLED and _sole_parent(record) is not None:
+                self._candidates["profit_transfer_agreement_started"].add(company_id)
+            if record.get("profit_transfer_agreement"):
+                self._candidates["profit_transfer_agreement_ended"].add(company_id)
+            if record["legal_form"] == "gmbh" and company_id in self._top_of:
+                self._candidates["merged_into"].add(company_id)
         #: How many companies were active on ``as_of``: the rates' scale (kept, so a day's counts do not depend
         #: on the days before).
         self.active = active
@@ -376,8 +385,9 @@ class Continuation:
         return events
 
     def _eligible(self, rng: random.Random, kind: str, pending: set[str]) -> str | None:
-        if kind in _RARE:  # drawn from the few that qualify (a scan of the current records, a few times a year)
-            qualified = [cid for cid in self._ids if self._may(kind, self._current(cid), pending)]
+        if kind in _RARE:  # drawn from the few that qualify (a scan of the candidates, a few times a year)
+            candidates = sorted(self._candidates[kind])
+            qualified = [cid for cid in candidates if self._may(kind, self._current(cid), pending)]
             return qualified[rng.randrange(len(qualified))] if qualified else None
         for _ in range(_TRIES):
             company_id = self._ids[rng.randrange(len(self._ids))]
@@ -857,6 +867,7 @@ def _profit_transfer_agreement_started(self: Continuation, record: dict, day: dt
     parent = _sole_parent(record)
     assert parent is not None  # the kind's eligibility
     agreed = day - dt.timedelta(days=rng.randint(20, 120)) if rng.random() < 0.85 else None
+    self._candidates["profit_transfer_agreement_ended"].add(record["id"])
     record["profit_transfer_agreement"] = {
         "company_id": parent,
         "name": self._current(parent)["name"]["name"],
