@@ -64,7 +64,9 @@ def test_a_full_disk_keeps_every_paid_answer_and_says_so(inprocess: Any, world: 
         (disk / "filler").unlink()
         again = inprocess.client(cache=disk / "cache.sqlite")
         again.get_companies(ids, progress=False)
-        assert again.requests_sent == unstored  # only what could not be kept is paid again
+        # only what could not be kept is paid again (counted in credits: on a loaded machine the in-process
+        # register's work bound may answer a request 429, which is free and sent again, so sends can be one more)
+        assert again.credits_spent == 10 * unstored and again.requests_sent >= unstored
 
 
 def test_a_read_only_cache_is_refused_before_anything_is_paid(inprocess: Any, world: Any, tmp_path: Path) -> None:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import time
+from pathlib import Path
 from typing import Any
 
 import requests
@@ -63,6 +65,38 @@ def session_for(
     if conform:
         session.hooks["response"].append(conforming)
     return session
+
+
+def search_all(session: requests.Session, path: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every result of the search at ``path`` (a session from :func:`session_for`), paging at 100, with the totals
+    checked on every page."""
+    results: list[dict[str, Any]] = []
+    page = 1
+    while True:
+        response = session.post(path, json={**body, "pagination": {"page": page, "per_page": 100}})
+        assert response.status_code == 200, response.text
+        chunk = response.json()
+        results += chunk["results"]
+        total = chunk["pagination"]["total_results"]
+        assert chunk["pagination"]["total_pages"] == math.ceil(total / 100)
+        if page >= chunk["pagination"]["total_pages"]:
+            assert len(results) == total
+            return results
+        page += 1
+
+
+def open_test_register(directory: Path) -> Any:
+    """An in-process register on the bundled world with its state and key files in ``directory``: no rate limit,
+    no extract delay, no realtime latency (a module's own, for tests that ask every company)."""
+    from regkit.local.register import open_local_register
+
+    return open_local_register(
+        state_path=directory / "register.sqlite",
+        key_path=directory / "local.key",
+        rate_limit=None,
+        extract_delay=0.0,
+        realtime_latency=0.0,
+    )
 
 
 def error_of(response: requests.Response) -> tuple[int, str]:

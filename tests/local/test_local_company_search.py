@@ -17,6 +17,7 @@ from company_search_support import CompanyOracle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from local_support import EMPTY, PAID, charged, error_of, session_for
+from local_support import search_all as search_every_page
 
 from regkit.local.models.catalog import load_catalog
 from regkit.local.search import company_index, company_rows, company_text
@@ -43,19 +44,8 @@ def oracle(catalog) -> CompanyOracle:
 
 
 def search_all(session, body):
-    """Every result of a search, paging at 100, with the totals checked on every page."""
-    results, page = [], 1
-    while True:
-        response = session.post(SEARCH, json={**body, "pagination": {"page": page, "per_page": 100}})
-        assert response.status_code == 200, response.text
-        chunk = response.json()
-        results += chunk["results"]
-        total = chunk["pagination"]["total_results"]
-        assert chunk["pagination"]["total_pages"] == math.ceil(total / 100)
-        if page >= chunk["pagination"]["total_pages"]:
-            assert len(results) == total
-            return results
-        page += 1
+    """Every result of a company search, paging at 100 (``local_support.search_all``)."""
+    return search_every_page(session, SEARCH, body)
 
 
 def ids(results):

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from local_support import EMPTY, charged, error_of, filter_matches
+from local_support import search_all as search_every_page
 
 from regkit.local.exceptions import ApiError
 from regkit.local.search.query import fold, match_expression
@@ -20,17 +21,8 @@ DATE_FIELDS = ("opened_at", "closed_at", "last_event_at", "claims_filing_deadlin
 
 
 def search_all(session, body):
-    """Every result of a search, paging at 100."""
-    results, page = [], 1
-    while True:
-        response = session.post(SEARCH, json={**body, "pagination": {"page": page, "per_page": 100}})
-        assert response.status_code == 200, response.text
-        chunk = response.json()
-        results += chunk["results"]
-        if page >= chunk["pagination"]["total_pages"]:
-            assert len(results) == chunk["pagination"]["total_results"]
-            return results
-        page += 1
+    """Every result of an insolvency search, paging at 100 (``local_support.search_all``)."""
+    return search_every_page(session, SEARCH, body)
 
 
 def order(proceedings):

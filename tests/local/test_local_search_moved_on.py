@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 from company_search_support import CompanyOracle
-from local_support import filter_matches
+from local_support import filter_matches, open_test_register, search_all, session_for
 
-from regkit.local.register import LOCAL_ORIGIN, LocalRegister, open_local_register
+from regkit.local.register import LocalRegister
 from regkit.local.world.continuation import Continuation, RegisterEvent
 
 pytestmark = pytest.mark.slow
@@ -44,14 +44,7 @@ def events(world_files: Any) -> list[RegisterEvent]:
 
 @pytest.fixture(scope="module")
 def register(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRegister]:
-    directory = tmp_path_factory.mktemp("moved-on")
-    register = open_local_register(
-        state_path=directory / "register.sqlite",
-        key_path=directory / "local.key",
-        rate_limit=None,
-        extract_delay=0.0,
-        realtime_latency=0.0,
-    )
+    register = open_test_register(tmp_path_factory.mktemp("moved-on"))
     assert register.advance(DAYS) == DAY
     yield register
     register.close()
@@ -59,27 +52,13 @@ def register(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRegister
 
 @pytest.fixture(scope="module")
 def session(register: LocalRegister) -> Any:
-    return register.session(register.default_api_key)
+    return session_for(register, register.default_api_key)
 
 
 def _get(session: Any, path: str) -> dict[str, Any]:
-    response = session.get(LOCAL_ORIGIN + path)
+    response = session.get(path)
     assert response.status_code == 200, (path, response.text)
     return response.json()
-
-
-def _search_all(session: Any, path: str, body: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every result of a search, paging at 100, the totals checked."""
-    results, page = [], 1
-    while True:
-        response = session.post(LOCAL_ORIGIN + path, json={**body, "pagination": {"page": page, "per_page": 100}})
-        assert response.status_code == 200, response.text
-        chunk = response.json()
-        results += chunk["results"]
-        if page >= chunk["pagination"]["total_pages"]:
-            assert len(results) == chunk["pagination"]["total_results"]
-            return results
-        page += 1
 
 
 def _proceeding_ids(events: list[RegisterEvent]) -> set[str]:
@@ -129,10 +108,10 @@ def test_the_company_search_finds_the_days_records(
         body: dict[str, Any] = {"filters": filters}
         if query is not None:
             body["query"] = {"value": query}
-        served = [r["company_id"] for r in _search_all(session, "/v1/search/company", body)]
+        served = [r["company_id"] for r in search_all(session, "/v1/search/company", body)]
         assert served == oracle.search(query, filters), (query, filters)
     for event in renamed:  # and ranks first under its new name
-        found = _search_all(session, "/v1/search/company", {"query": {"value": event.detail["after"]}})
+        found = search_all(session, "/v1/search/company", {"query": {"value": event.detail["after"]}})
         assert event.company_id in [r["company_id"] for r in found[:3]], event
     liquidated = {e.company_id for e in events if e.kind == "liquidation"}
     assert liquidated <= set(oracle.search(None, [{"field": "status", "value": "liquidation"}]))
@@ -145,7 +124,7 @@ def test_the_insolvency_search_finds_the_proceedings_filed_since_and_their_statu
     assert filed
     for event in filed:
         proceeding = served_world.insolvencies[event.detail["insolvency_id"]]
-        found = _search_all(session, "/v1/search/insolvency", {"query": {"value": proceeding["case_number"]}})
+        found = search_all(session, "/v1/search/insolvency", {"query": {"value": proceeding["case_number"]}})
         [match] = [r for r in found if r["id"] == proceeding["id"]]
         assert (match["current_status"], match["last_event_at"]) == (
             proceeding["current_status"],
@@ -157,7 +136,7 @@ def test_the_insolvency_search_finds_the_proceedings_filed_since_and_their_statu
         {"field": "has_open_insolvency", "value": "true"},
         {"field": "last_event_at", "min": (AS_OF + dt.timedelta(days=1)).isoformat()},
     ):
-        served = [r["id"] for r in _search_all(session, "/v1/search/insolvency", {"filters": [item]})]
+        served = [r["id"] for r in search_all(session, "/v1/search/insolvency", {"filters": [item]})]
         expected = [p for p in served_world.insolvencies.values() if filter_matches(p, item)]
         ranked = sorted(expected, key=lambda p: p["id"])
         ranked.sort(key=lambda p: p.get("last_event_at") or "", reverse=True)
@@ -180,7 +159,7 @@ def test_the_person_search_finds_the_persons_appointed_since_and_who_is_active(
     for key, name in sorted(named.items())[:60]:
         person = _get(session, f"/v1/person/{key}")
         holds = any(p["end_date"] is None for p in person["management_positions"])
-        found = _search_all(session, "/v1/search/person", {"query": {"value": name}})
+        found = search_all(session, "/v1/search/person", {"query": {"value": name}})
         matches = [r for r in found if r["id"].lower() == key]
         if person["date_of_birth"] is None:  # the search lists persons with a published date of birth only
             assert matches == [], (key, name)

@@ -69,21 +69,13 @@ def answers(make_module_register, catalog):
 @pytest.fixture(scope="module")
 def make_module_register(tmp_path_factory):
     """A session on an in-process register of this module's own (every company is asked once)."""
-    from local_support import session_for
-
-    from regkit.local.register import open_local_register
+    from local_support import open_test_register, session_for
 
     directory = tmp_path_factory.mktemp("ubos")
     opened = []
 
     def make():
-        register = open_local_register(
-            state_path=directory / "register.sqlite",
-            key_path=directory / "local.key",
-            rate_limit=None,
-            extract_delay=0.0,
-            realtime_latency=0.0,
-        )
+        register = open_test_register(directory)
         opened.append(register)
         return session_for(register)
 
