@@ -11,7 +11,8 @@ on top.
 
 The notebooks are the slow tier's: every cell nbval collects is marked ``slow``, so the fast tier
 (``pytest -m "not slow"``) leaves them out. A notebook's cells run in order in one kernel, so they must stay on
-one worker: ``--dist loadfile`` (``pyproject.toml``) sends each file's tests to one worker.
+one worker: ``--dist loadfile`` (``pyproject.toml``) sends each file's tests to one worker. While nbval runs them,
+every pyplot figure a cell leaves passes the figure checks (the plugin ``tests/nbval_figure_checks.py``).
 
 How the files are shared out: ``-n auto`` starts one worker more than the machine has cores
 (:func:`pytest_xdist_auto_num_workers`): many slow tests mostly wait — on notebook kernels, Chromium, servers,
@@ -33,6 +34,9 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tests"))
 
 from isolation_support import PROCESS, enter_process
+
+#: nbval's run of each notebook also checks every figure its cells leave (tests/nbval_figure_checks.py).
+pytest_plugins = ["nbval_figure_checks"]
 
 
 def pytest_configure(config: pytest.Config) -> None:

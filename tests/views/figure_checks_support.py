@@ -19,19 +19,16 @@ the drawn artists, after ``fig.canvas.draw()``:
 * :func:`amount_axis_problems` — an Axes with EUR ticks (:class:`regkit.plot.EuroFormatter`) includes 0 and names
   the tick unit ("€M") in its y label.
 
-Over the notebooks: :func:`notebook_figure_problems` runs a notebook with a hook that checks every pyplot figure of
-each cell before Jupyter's inline backend shows and closes it (``python tests/views/figure_checks_support.py
-notebooks/*.ipynb`` prints them). Figures an explorer renders itself (``regkit.widgets``) are not pyplot's and are
-not seen by the hook.
+Over the notebooks: the test suite's nbval run checks every pyplot figure each cell leaves, before Jupyter's inline
+backend shows and closes it (``tests/nbval_figure_checks.py``; ``pytest notebooks/03_financial_indicators.ipynb``
+checks one notebook's). Figures an explorer renders itself (``regkit.widgets``) are not pyplot's and are checked by
+the browser tests.
 """
 
 from __future__ import annotations
 
-import json
 import re
-import sys
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -54,7 +51,6 @@ __all__ = [
     "amount_axis_problems",
     "figure_problems",
     "assert_figure_ok",
-    "notebook_figure_problems",
 ]
 
 DISPLAY_WIDTH_PX = 968
@@ -278,77 +274,3 @@ def assert_figure_ok(fig: Any, **options: Any) -> None:
     """Assert that :func:`figure_problems` finds nothing in ``fig``."""
     problems = figure_problems(fig, **options)
     assert not problems, "\n".join(problems)
-
-
-_HOOK = """
-import json as _json, os as _os
-from IPython import get_ipython as _get_ipython
-
-def _regkit_check_figures(*_args, _path={path!r}):
-    import sys
-    sys.path.insert(0, {support_dir!r})
-    import matplotlib._pylab_helpers as _helpers
-    import figure_checks_support as _checks
-    count = _get_ipython().execution_count
-    code = (_get_ipython().user_ns.get("In") or [""])[-1].strip().splitlines()
-    with open(_path, "a", encoding="utf-8") as _out:
-        for _manager in _helpers.Gcf.get_all_fig_managers():
-            _fig = _manager.canvas.figure
-            try:
-                _problems = _checks.figure_problems(_fig, displayed_width_px={width})
-            except Exception as _error:  # a check that cannot run is a problem too
-                _problems = [f"the checks failed: {{_error!r}}"]
-            _line = {{"cell": count, "code": code[0][:80] if code else "", "figure": _manager.num, "problems": _problems}}
-            _out.write(_json.dumps(_line) + "\\n")
-
-_get_ipython().events.callbacks["post_execute"].insert(0, _regkit_check_figures)
-"""
-
-
-def notebook_figure_problems(
-    notebook: str | Path, *, displayed_width_px: float = DISPLAY_WIDTH_PX, timeout: int = 900
-) -> list[dict[str, Any]]:
-    """Run ``notebook`` (a copy, in its own directory) and check every pyplot figure each cell leaves.
-
-    Returns
-    -------
-    list of dict
-        One per figure: ``cell`` (the execution count; the checks' own cell is the first), ``code`` (the first
-        line of the cell), ``figure`` (its number) and ``problems`` (list of str).
-    """
-    import tempfile
-
-    import nbformat
-    from nbclient import NotebookClient
-
-    path = Path(notebook).resolve()
-    nb = nbformat.read(path, as_version=4)
-    with tempfile.TemporaryDirectory(prefix="regkit-figure-checks-") as scratch:
-        report = Path(scratch) / "figures.jsonl"
-        hook = _HOOK.format(path=str(report), support_dir=str(Path(__file__).parent), width=displayed_width_px)
-        nb.cells.insert(0, nbformat.v4.new_code_cell(hook))
-        client = NotebookClient(
-            nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
-        )
-        client.execute()
-        if not report.exists():
-            return []
-        return [json.loads(line) for line in report.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-def _main(paths: list[str]) -> int:
-    failed = checked = 0
-    for path in paths:
-        for found in notebook_figure_problems(path):
-            checked += 1
-            if found["problems"]:
-                failed += 1
-                print(f"{path} [{found['cell']}] {found['code']!r}, figure {found['figure']}:")
-                for problem in found["problems"]:
-                    print(f"    {problem}")
-    print(f"{checked} figure(s) checked, {failed} with problems")
-    return 1 if failed else 0
-
-
-if __name__ == "__main__":  # python tests/views/figure_checks_support.py notebooks/*.ipynb
-    sys.exit(_main(sys.argv[1:]))

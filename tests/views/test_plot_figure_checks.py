@@ -270,10 +270,16 @@ def test_period_labels_sit_under_the_bars_centres_and_the_legend_reads_as_the_st
 
 
 @pytest.mark.slow
-def test_the_notebook_runner_checks_the_figures_of_each_cell(tmp_path: Any) -> None:
-    """What the lead runs over notebooks/*.ipynb: each pyplot figure checked before Jupyter shows and closes it."""
+def test_a_notebook_cell_whose_figure_fails_the_checks_fails_under_nbval(tmp_path: Any) -> None:
+    """The suite's nbval run checks each pyplot figure a cell leaves (``tests/nbval_figure_checks.py``), before
+    Jupyter shows and closes it: the cell of a faulty figure fails with its problems, the others pass."""
+    import os
+    import subprocess
+    import sys
+    import xml.etree.ElementTree as ET
+    from pathlib import Path
+
     import nbformat
-    from figure_checks_support import notebook_figure_problems
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [
@@ -283,13 +289,23 @@ def test_the_notebook_runner_checks_the_figures_of_each_cell(tmp_path: Any) -> N
             "from regkit.local.world import read_world\n"
             f"ax = regkit.plot.indicators(read_world().companies[{TOP!r}], 'equity')"
         ),
+        nbformat.v4.new_code_cell("print('no figure')"),
     ]
     path = tmp_path / "figures.ipynb"
     nbformat.write(nb, path)
-    found = notebook_figure_problems(path, timeout=300)
-    assert [f["code"] for f in found] == ["fig, ax = plt.subplots()", "from regkit.local.world import read_world"]
-    bad, good = found
-    assert "0 source lines (gid 'regkit-source'), not 1" in bad["problems"]
-    assert "'x' is 7.0 pt on screen (font 7 pt)" in bad["problems"]
-    assert "x: values below zero and no zero line" in bad["problems"]
-    assert good["problems"] == []
+    tests = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests), os.environ.get("PYTHONPATH", "")])}
+    report = tmp_path / "report.xml"
+    run = [sys.executable, "-m", "pytest", "-p", "nbval_figure_checks", "-p", "no:cacheprovider"]
+    options = ["--nbval-lax", "--nbval-current-env", f"--junitxml={report}", str(path)]
+    finished = subprocess.run([*run, *options], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
+    assert finished.returncode == 1, finished.stdout + finished.stderr  # one cell failed
+    cases = ET.parse(report).getroot().findall(".//testcase")
+    failures = [
+        (case.find("failure").get("message", "") if case.find("failure") is not None else None) for case in cases
+    ]
+    assert len(failures) == 4 and failures[0] is None and failures[2] is None and failures[3] is None, failures
+    assert "a figure of this cell fails the figure checks" in failures[1]
+    assert "0 source lines (gid 'regkit-source'), not 1" in failures[1]
+    assert "'x' is 7.0 pt on screen (font 7 pt)" in failures[1]
+    assert "x: values below zero and no zero line" in failures[1]
