@@ -35,6 +35,7 @@ KINDS = {
     "person_insolvency_opened",
     "merged_into",
     "acquisition",
+    "shares_transferred",
 }
 
 
@@ -225,10 +226,63 @@ def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_
             if owners.status_code == 200 and owners.json()["owners"]:  # every holder takes part in proportion
                 held = sum(o["nominal_share"] for o in owners.json()["owners"])
                 assert held == pytest.approx(new["capital"]["amount"], rel=1e-3)
+        elif kind == "shares_transferred":
+            _check_shares_transferred(event, before, after, old, new)
         elif kind == "pending_registered":
             pending = _get(before, f"/v1/company/{company_id}?realtime=true&export=true")
             assert _get(after, f"/v1/company/{company_id}?export=true") == pending
             assert touched_later[company_id] == event.day  # nothing else happened to it meanwhile
+
+
+def _check_shares_transferred(event: Any, before: Any, after: Any, old: dict, new: dict) -> None:
+    """A stake handed on, as every answer that shows owners has it: the register's entries, the owners, the newest
+    shareholder list (its metadata, its PDF read back, the ownership history) and both persons' holdings."""
+    from regkit.frames import shareholder_list
+
+    company_id, day, detail = event.company_id, event.day.isoformat(), event.detail
+    giver, taker = detail["from_id"], detail["to_id"]
+
+    def holders(record: dict) -> set[str]:
+        return {r["id"] for r in record["representation"] if r["role"] == "SHAREHOLDER" and r["end_date"] is None}
+
+    assert giver in holders(old) and taker not in holders(old)
+    assert holders(new) == holders(old) - {giver} | {taker}
+    directors = {r["id"] for r in old["representation"] if r["role"] == "DIRECTOR" and r["end_date"] is None}
+    assert taker in directors  # a managing director who held nothing takes the stake
+    [ended] = [r for r in new["representation"] if r["id"] == giver and r["role"] == "SHAREHOLDER"]
+    [began] = [r for r in new["representation"] if r["id"] == taker and r["role"] == "SHAREHOLDER"]
+    assert (ended["end_date"], began["start_date"], began["end_date"]) == (day, day, None)
+    owners_before = {o["id"]: o for o in _get(before, f"/v1/company/{company_id}/owners")["owners"]}
+    owners_after = {o["id"]: o for o in _get(after, f"/v1/company/{company_id}/owners")["owners"]}
+    assert set(owners_after) == set(owners_before) - {giver} | {taker}
+    assert owners_after[taker]["percentage_share"] == pytest.approx(owners_before[giver]["percentage_share"])
+    # the new list: the company's newest document, listed, served and read back with the new owner in it
+    lists = [d for d in new["documents"] if d["type"] == "shareholder_list"]
+    newest = max(lists, key=lambda d: d["date"])
+    assert newest["id"] == detail["document_id"] and newest["date"] == day
+    assert detail["document_id"] not in {d["id"] for d in old["documents"]}
+    assert before.get(f"{ORIGIN}/v1/document/{detail['document_id']}").status_code == 404
+    listed = _get(after, f"/v1/document/{detail['document_id']}")
+    assert (listed["type"], listed["date"]) == ("shareholder_list", day)
+    pdf = after.get(listed["url"])
+    assert pdf.status_code == 200 and pdf.headers["Content-Type"].startswith("application/pdf")
+    read = shareholder_list(pdf.content)
+    assert set(read["document_id"]) == {detail["document_id"]} and _lists_name(read, detail["to"])
+    assert not _lists_name(read, detail["from"]) or detail["from"] == detail["to"]
+    assert read["percentage"].sum() == pytest.approx(100, abs=0.01)
+    history = _get(after, f"/v1/company/{company_id}/owners/historical")["owners"]
+    [gone] = [o for o in history if o["id"] == giver]
+    [came] = [o for o in history if o["id"] == taker]
+    assert (gone["status"], came["status"], came["first_appearance"]) == ("removed", "active", day)
+    # the holdings of both: the giver's stake ended on the day, the taker's begun
+    given = [h for h in _get(after, f"/v1/person/{giver}/holdings")["holdings"] if h["company_id"] == company_id]
+    taken = [h for h in _get(after, f"/v1/person/{taker}/holdings")["holdings"] if h["company_id"] == company_id]
+    assert [h["end"] for h in given] == [day] and [(h["start"], h["end"]) for h in taken] == [(day, None)]
+
+
+def _lists_name(frame: Any, name: str) -> bool:
+    """Whether a shareholder list read back (a frame) names a holder ``name``."""
+    return name in set(frame["holder_name"])
 
 
 def test_a_new_name_shows_where_the_company_is_linked(make_register: Any, world_files: Any) -> None:

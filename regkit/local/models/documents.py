@@ -160,7 +160,8 @@ def get_document(context: RegisterContext, document_id: str, *, base_url: str) -
     ApiError
         404 ``document_not_found`` when no company lists a document with that id.
     """
-    found = context.catalog.documents.get(document_id) or context.catalog.documents.get(document_id.lower())
+    day = context.world_day()
+    found = day.document(document_id) or day.document(document_id.lower())
     if found is None:
         raise ApiError(
             "document_not_found",
@@ -251,10 +252,10 @@ def download_document(
         ``document_not_found`` when no document (or no completed extract's document) has the id.
     """
     context.signer.verify(document_id, expires, signature)
-    found = context.catalog.documents.get(document_id)
+    day = context.world_day()
+    found = day.document(document_id)
     if found is not None:
         company_id, document = found
-        day = context.world_day()
         company = day.company(company_id) or day.realtime(company_id) or context.catalog.world.realtime[company_id]
         return company_document_pdf(context, company, document), _listed_file_name(document), _PDF
     made = _MADE_ID.match(document_id)

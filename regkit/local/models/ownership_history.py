@@ -152,7 +152,7 @@ def shareholder_lists(context: RegisterContext, company_id: str) -> list[dict[st
 def shareholder_list(context: RegisterContext, document_id: str) -> tuple[dict[str, Any], dict[str, Any]] | None:
     """``(company record, list content)`` of the shareholder list ``document_id`` (as :func:`shareholder_lists`
     gives it), or ``None`` when no company lists a shareholder list of that id."""
-    found = context.catalog.documents.get(document_id)
+    found = context.world_day().document(document_id)
     if found is None or found[1]["type"] != "shareholder_list":
         return None
     company = find_company(context, found[0])

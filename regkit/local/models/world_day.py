@@ -87,12 +87,19 @@ class WorldDay:
             return stored
         moved = set(changed)
         rows = [row for row in stored if row["company_id"] not in moved]
-        # the days since only end stakes (a merger ends its holders' rows), so a holder's changed rows are among
-        # the companies it held on the world's date; a stake taken since would need an index by holder
-        held = {row["company_id"] for row in stored} & moved
+        # a holder's changed rows are among the companies it held on the world's date or took a stake in since
+        held = ({row["company_id"] for row in stored} | continuation.stakes_taken(holder_id, self.day)) & moved
         for company_id in sorted(held):
             rows += [r for r in continuation.shareholdings(company_id, self.day) if r.get("holder_id") == holder_id]
         return rows
+
+    def document(self, document_id: str) -> tuple[str, dict[str, Any]] | None:
+        """``(company id, document)`` of the document ``document_id`` a company lists on this day (one filed since
+        the world's ``as_of`` included), or None."""
+        stored = self.catalog.documents.get(document_id)
+        if stored is not None or not self.moved_on:
+            return stored
+        return continuation_of(self.catalog).document(document_id, self.day)
 
     def continuation(self) -> Continuation:
         """The continuation of the world (built on first use)."""

@@ -10,8 +10,9 @@ insolvency petitions against companies in distress (a new proceeding, opened or 
 company then in liquidation), proceedings against natural persons (at the stored world's own rate), decisions
 published in open proceedings, capital increases (every holder's nominal share in proportion), profit-transfer
 agreements with a company's sole shareholder started and ended, mergers of a group's GmbH into its Organträger
-(the merged company's holders' rows end: the shareholdings are versioned as the records), and on their day the
-pending changes a realtime lookup already showed.
+(the merged company's holders' rows end: the shareholdings are versioned as the records), stakes handed on to a
+managing director (a new shareholder list, served as its PDF), and on their day the pending changes a realtime
+lookup already showed.
 
 Nothing is stored: the events of a day are drawn from a generator seeded with the world's seed and the day
 (``"regkit-world/continuation/<seed>/<day>"``), applied in order to the records as the day before left them. A
@@ -25,8 +26,8 @@ in 30 days once annual reports are counted.
 
 Not yet generated: incorporations and spin-offs (a new company: its record, documents and shareholders),
 moves to another register court (the company's id is its current register's, so a move changes the id every
-shareholding, position, link and proceeding names) and new shareholder lists (a stake handed on: a new document
-whose PDF the register serves). A world whose records these would change stays as it was in those respects.
+shareholding, position, link and proceeding names), and shareholder lists for a change of name or capital. A world
+whose records these would change stays as it was in those respects.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ from typing import Any
 
 from .cases import Administrators, CaseNumbers
 from .company import new_address
+from .filings import LIST_FORMS
+from .holdings import shareholder_entry
 from .insolvency import OPEN_STATUSES, STATUS_AFTER_EVENT
 from .names import written
 from .naming import company_stem, full_name, sector_word
@@ -70,6 +73,7 @@ YEARLY_RATES: Mapping[str, float] = {
     "profit_transfer_agreement_started": 0.002,
     "profit_transfer_agreement_ended": 0.001,
     "merged_into": 0.002,
+    "shares_transferred": 0.015,
 }
 
 #: Kinds few companies qualify for: the company is drawn from those that do (not tried at random).
@@ -91,6 +95,8 @@ _BOARD_ROLES = {"DIRECTOR", "PROKURA", "OTHER"}
 _DEM_PER_EUR = 1.95583
 #: The chance that an open proceeding publishes a decision on a given day (about two months in three).
 _PUBLISHING_DAILY = 1 / 45
+#: Legal forms whose shareholders may hand a stake on (as the ``holdings`` stage's transfers: GmbH and UG).
+_TRANSFERRING = frozenset({"gmbh", "ug"}) & LIST_FORMS
 #: How many companies an event tries before it gives up for the day (few are ineligible).
 _TRIES = 25
 
@@ -115,7 +121,7 @@ class RegisterEvent:
         ``"insolvency_opened"`` or ``"insolvency_rejected"`` (the court's decision on a petition filed since
         ``as_of``), ``"insolvency_event"`` (a decision published in an open proceeding),
         ``"person_insolvency_opened"`` (a proceeding against a natural person, opened), ``"acquisition"`` (the
-        acquirer's side of a ``"merged_into"``).
+        acquirer's side of a ``"merged_into"``). A ``"shares_transferred"`` files a new shareholder list.
     company_id : str
         The company whose record it changes ("" for a natural person's proceeding).
     detail : dict
@@ -163,6 +169,14 @@ class Continuation:
         self.base_shareholdings: Mapping[str, list[Mapping[str, Any]]] = shareholdings or {}
         #: Each company's shareholding rows since ``as_of``, versioned as the records (only those that changed).
         self._rows: dict[str, list[tuple[dt.date, list[dict[str, Any]]]]] = {}
+        #: The companies a holder took a stake in since ``as_of``: ``(day, company id)`` by the holder's id.
+        self._stakes_taken: dict[str, list[tuple[dt.date, str]]] = defaultdict(list)
+        #: The documents filed since ``as_of`` by id: ``(day, company id, document)``.
+        self._documents: dict[str, tuple[dt.date, str, dict[str, Any]]] = {}
+        #: The companies with a planted Transparenzregister discrepancy (their owners stay as the world has them).
+        self._planted = {
+            plant["company_id"] for plant in (meta.get("transparenzregister") or {}).get("discrepancies") or ()
+        }
         self.as_of = dt.date.fromisoformat(str(meta["as_of"])[:10])
         self.base = companies
         self.reference = reference
@@ -314,6 +328,18 @@ class Continuation:
         self.fold_to(day)
         return sorted(cid for cid, versions in self._rows.items() if versions[0][0] <= day)
 
+    def stakes_taken(self, holder_id: str, day: dt.date) -> set[str]:
+        """The ids of the companies in which ``holder_id`` (a person's UUID or a company's id) took a stake since
+        ``as_of``, by ``day``."""
+        self.fold_to(day)
+        return {company_id for since, company_id in self._stakes_taken.get(holder_id, ()) if since <= day}
+
+    def document(self, document_id: str, day: dt.date) -> tuple[str, dict[str, Any]] | None:
+        """``(company id, document)`` of a document filed since ``as_of`` and by ``day``, or None."""
+        self.fold_to(day)
+        found = self._documents.get(document_id)
+        return (found[1], found[2]) if found is not None and found[0] <= day else None
+
     def persons_named(self, day: dt.date) -> set[str]:
         """The lower-case UUIDs of the persons named in the representation of a record changed by ``day`` (a new
         set)."""
@@ -405,6 +431,10 @@ class Continuation:
                 return False
             parent = _sole_parent(record)
             return parent is not None and parent in self.base and self._current(parent)["status"] == "active"
+        if kind == "shares_transferred":  # the stake's row is on file, and the owners are not a planted case
+            return (
+                record["id"] not in self._planted and _transfer_parties(record, self._rows_now(record["id"]))[0] != []
+            )
         if kind == "merged_into":  # a group's GmbH no other record names (it holds nothing, heads nothing)
             top = self._top_of.get(record["id"])
             return (
@@ -454,12 +484,11 @@ class Continuation:
             if entry["end_date"] is None:
                 entry["end_date"] = iso(day)
         acquirer["acquisitions"].append({"company_id": record["id"], "name": record["name"]["name"], **dates})
-        versions = self._rows.get(record["id"])
-        rows = [dict(row) for row in (versions[-1][1] if versions else self.base_shareholdings.get(record["id"], ()))]
+        rows = [dict(row) for row in self._rows_now(record["id"])]
         for row in rows:
             if row.get("end") is None:
                 row["end"] = iso(day)
-        self._rows.setdefault(record["id"], []).append((day, rows))
+        self._put_rows(day, record["id"], rows)
         self._put(day, record)
         self._put(day, acquirer)
         self._linked_from[top_id].add(record["id"])
@@ -468,6 +497,18 @@ class Continuation:
             RegisterEvent(day, "merged_into", record["id"], {"company_id": top_id}),
             RegisterEvent(day, "acquisition", top_id, {"company_id": record["id"]}),
         ]
+
+    def _rows_now(self, company_id: str) -> list[Mapping[str, Any]]:
+        """The shareholding rows of ``company_id`` as the days folded so far left them."""
+        versions = self._rows.get(company_id)
+        return list(versions[-1][1]) if versions else list(self.base_shareholdings.get(company_id, ()))
+
+    def _put_rows(self, day: dt.date, company_id: str, rows: list[dict[str, Any]]) -> None:
+        versions = self._rows.setdefault(company_id, [])
+        if versions and versions[-1][0] == day:
+            versions[-1] = (day, rows)
+        else:
+            versions.append((day, rows))
 
     def _rename_links(self, day: dt.date, target: Mapping[str, Any]) -> list[RegisterEvent]:
         """Show ``target``'s new name in every record that links to it (merged into, acquisitions, spin-offs,
@@ -708,6 +749,8 @@ def _may(kind: str, record: Mapping[str, Any], pending: set[str], grouped: set[s
             and not record["acquisitions"]
             and record["merged_into"] is None
         )
+    if kind == "shares_transferred":  # the parties are checked against the rows (Continuation._may)
+        return form in _TRANSFERRING and any(d["type"] == "shareholder_list" for d in record.get("documents") or ())
     if kind == "insolvency_filed":  # a firm in distress: its last accounts show a loss, or no P&L at all
         last = (record.get("indicators") or [{}])[-1]
         distressed = last.get("net_income") is None or last["net_income"] < 0
@@ -884,6 +927,52 @@ def _profit_transfer_agreement_ended(self: Continuation, record: dict, day: dt.d
     return {"company_id": ended["company_id"]}
 
 
+def _shares_transferred(self: Continuation, record: dict, day: dt.date, rng: random.Random) -> dict:
+    """A shareholder hands their whole stake on to a managing director who held none (a notarised transfer; the
+    notary files a new shareholder list, § 40 (2) GmbHG): the holder's ``SHAREHOLDER`` entry and row end today,
+    the director's begin today with the same share, and the list is the company's newest document."""
+    rows = [dict(row) for row in self._rows_now(record["id"])]
+    givers, takers = _transfer_parties(record, rows)
+    giver, taker = givers[rng.randrange(len(givers))], takers[rng.randrange(len(takers))]
+    today = iso(day)
+    giver["end_date"] = today
+    record["representation"].append(shareholder_entry(taker, today))
+    _sort_representation(record)
+    stakes = [row for row in rows if row.get("holder_id") == giver["id"] and row.get("end") is None]
+    for stake in stakes:  # each share the holder has (most hold one), passed on as it is
+        stake["end"] = today
+        rows.append(
+            {
+                "company_id": record["id"],
+                "holder_id": taker["id"],
+                "holder_type": "natural_person",
+                "holder_name": taker["name"],
+                "holder_details": dict(taker["natural_person"]),
+                "relation_type": stake["relation_type"],
+                "share": stake["share"],
+                "nominal_share": stake["nominal_share"],
+                "start": today,
+                "end": None,
+            }
+        )
+    self._put_rows(day, record["id"], rows)
+    self._stakes_taken[taker["id"]].append((day, record["id"]))
+    filed: dict[str, Any] = {"id": new_uuid(rng), "type": "shareholder_list", "date": today, "latest": True}
+    for document in record["documents"]:
+        if document["type"] == "shareholder_list":
+            document["latest"] = False
+    record["documents"] = sorted([*record["documents"], filed], key=lambda d: (d["type"], d["date"]))
+    self._documents[filed["id"]] = (day, record["id"], filed)
+    return {
+        "from_id": giver["id"],
+        "from": giver["name"],
+        "to_id": taker["id"],
+        "to": taker["name"],
+        "share": sum(float(stake["share"]) for stake in stakes),
+        "document_id": filed["id"],
+    }
+
+
 _CHANGES: Mapping[str, Callable[[Continuation, dict, dt.date, random.Random], dict]] = {
     "director_appointed": _director_appointed,
     "director_left": _director_left,
@@ -896,6 +985,7 @@ _CHANGES: Mapping[str, Callable[[Continuation, dict, dt.date, random.Random], di
     "capital_changed": _capital_changed,
     "profit_transfer_agreement_started": _profit_transfer_agreement_started,
     "profit_transfer_agreement_ended": _profit_transfer_agreement_ended,
+    "shares_transferred": _shares_transferred,
 }
 
 
@@ -980,6 +1070,31 @@ def _sole_parent(record: Mapping[str, Any]) -> str | None:
     if len(holders) == 1 and holders[0]["type"] == "legal_person" and holders[0].get("id"):
         return str(holders[0]["id"])
     return None
+
+
+def _transfer_parties(
+    record: Mapping[str, Any], rows: Iterable[Mapping[str, Any]]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Who may hand a stake on in ``record`` and who may take it (both lists empty when nobody may): the current
+    ``SHAREHOLDER`` entries of natural persons whose row is current, and the current managing directors who hold
+    no stake — in a company without a corporate shareholder (as the ``holdings`` stage's transfers)."""
+    current = [entry for entry in record["representation"] if entry["end_date"] is None]
+    holders = [entry for entry in current if entry["role"] == "SHAREHOLDER"]
+    if any(entry["type"] != "natural_person" or not entry.get("id") for entry in holders):
+        return [], []
+    staked = {row.get("holder_id") for row in rows if row.get("end") is None and float(row["share"]) > 0}
+    givers = [entry for entry in holders if entry["id"] in staked]
+    holding = {entry["id"] for entry in holders}
+    takers = [
+        entry
+        for entry in current
+        if entry["role"] == "DIRECTOR"
+        and entry["type"] == "natural_person"
+        and entry.get("id")
+        and entry["id"] not in holding
+        and entry["id"] not in staked
+    ]
+    return (givers, takers) if givers and takers else ([], [])
 
 
 def _link_targets(record: Mapping[str, Any]) -> Iterable[str]:

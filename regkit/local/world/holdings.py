@@ -30,7 +30,7 @@ from regkit.schema.interface import DEM_PER_EUR
 
 from .people import random_date
 
-__all__ = ["TRANSFER_RATE", "RELATION_BY_FORM", "company_shareholdings"]
+__all__ = ["TRANSFER_RATE", "RELATION_BY_FORM", "company_shareholdings", "shareholder_entry"]
 
 #: Share of founders' stakes (natural persons; active GmbHs and UGs without a corporate shareholder) handed on.
 TRANSFER_RATE = 0.12
@@ -77,7 +77,7 @@ def company_shareholdings(
         if taker is not None:
             taken_on, director = taker
             entry["end_date"] = out["end"] = taken_on  # type: ignore[index]
-            new_entry = _shareholder_entry(director, taken_on)
+            new_entry = shareholder_entry(director, taken_on)
             company["representation"].append(new_entry)
             company["representation"].sort(key=lambda e: (e["start_date"], e["role"], e["name"]))
             entries[new_entry["id"]] = new_entry
@@ -94,7 +94,7 @@ def company_shareholdings(
     return rows
 
 
-def _shareholder_entry(director: Mapping[str, Any], since: str) -> dict[str, Any]:
+def shareholder_entry(director: Mapping[str, Any], since: str) -> dict[str, Any]:
     """A ``SHAREHOLDER`` entry for the person of ``director`` (a representation entry) from ``since``."""
     return {
         "id": director["id"],
