@@ -36,6 +36,7 @@ KINDS = {
     "merged_into",
     "acquisition",
     "shares_transferred",
+    "incorporated",
 }
 
 
@@ -98,6 +99,12 @@ def test_a_year_brings_every_kind_at_register_rates(world_files: Any) -> None:
     assert 0.4 <= kinds["insolvency_event"] / (12 * open_proceedings) <= 1.0
     # capital increases: about 1.5 % of companies with a registered capital a year
     assert 0.005 <= kinds["capital_changed"] / active <= 0.03
+    # new companies: some 130,000 new entries a year for 2.3 million companies, mostly GmbHs and UGs; stakes handed
+    # on with a new shareholder list: about 1.5 % a year
+    assert 0.03 <= kinds["incorporated"] / active <= 0.07
+    forms = Counter(e.detail["legal_form"] for e in year if e.kind == "incorporated")
+    assert forms["gmbh"] > forms["ug"] > forms["ek"] > 0
+    assert 0.005 <= kinds["shares_transferred"] / active <= 0.03
     # proceedings against natural persons at the stored world's own rate (those first published in its last year)
     last_year = (AS_OF - dt.timedelta(days=365)).isoformat()
     stored_rate = sum(
@@ -132,7 +139,16 @@ def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_
     before = before_register.session(before_register.default_api_key)
     after = after_register.session(after_register.default_api_key)
     touched_later = {e.company_id: e.day for e in events}
+    founded: dict[str, Any] = {}  # of each legal form, the first new company with no event after its founding
+    for event in events:
+        if event.kind == "incorporated" and last_of[event.company_id] is event:
+            founded.setdefault(event.detail["legal_form"], event)
+    assert set(founded) == {"gmbh", "ug", "ek"}, founded
+    for event in founded.values():
+        _check_incorporated(event, before, after)
     for kind, event in first.items():
+        if kind == "incorporated":
+            continue
         company_id, day = event.company_id, event.day.isoformat()
         if kind == "insolvency_event":  # a decision published in an open proceeding: the proceeding shows it
             proceeding = _get(after, f"/v1/insolvency/{event.detail['insolvency_id']}")
@@ -232,6 +248,47 @@ def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_
             pending = _get(before, f"/v1/company/{company_id}?realtime=true&export=true")
             assert _get(after, f"/v1/company/{company_id}?export=true") == pending
             assert touched_later[company_id] == event.day  # nothing else happened to it meanwhile
+
+
+def _check_incorporated(event: Any, before: Any, after: Any) -> None:
+    """A company incorporated since, as every answer has it: unknown before; from its day a record, found by the
+    search, its persons known, a GmbH's or UG's owners (its SHAREHOLDER entries) and its documents served."""
+    from regkit.frames import shareholder_list
+
+    company_id, day = event.company_id, event.day.isoformat()
+    assert before.get(f"{ORIGIN}/v1/company/{company_id}").status_code == 404
+    new = _get(after, f"/v1/company/{company_id}")
+    assert (new["status"], new["incorporated_at"], new["terminated_at"]) == ("active", day, None)
+    assert (new["name"]["name"], new["legal_form"]) == (event.detail["name"], event.detail["legal_form"])
+    assert [r["start_date"] for r in new["registers"]] == [day] and new["register"]["company_id"] == company_id
+    assert {e["start_date"] for e in new["representation"]} == {day}
+    assert new["indicators"] == [] and not new.get("insolvencies")  # no accounts published yet, no proceeding
+    found = after.post(f"{ORIGIN}/v1/search/company", json={"query": new["register"]["register_number"]})
+    assert company_id in {r["company_id"] for r in found.json()["results"]}
+    for entry in new["representation"]:  # every person of the new company is a person of the world
+        person = _get(after, f"/v1/person/{entry['id']}")
+        assert f"{person['first_name']} {person['last_name']}" == entry["name"]
+        roles = {(p["register_id"], p["role"]) for p in person["management_positions"]}
+        assert ((company_id, entry["role"]) in roles) == (entry["role"] != "SHAREHOLDER")
+    holders = {e["id"] for e in new["representation"] if e["role"] == "SHAREHOLDER"}
+    if new["legal_form"] == "ek":
+        assert holders == set() and new["documents"] == []
+        assert [e["role"] for e in new["representation"]] == ["OWNER"]
+        return
+    owners = _get(after, f"/v1/company/{company_id}/owners")["owners"]
+    assert {o["id"] for o in owners} == holders and sum(o["percentage_share"] for o in owners) == pytest.approx(100)
+    for holder in holders:
+        held = _get(after, f"/v1/person/{holder}/holdings")["holdings"]
+        assert [(h["start"], h["end"]) for h in held if h["company_id"] == company_id] == [(day, None)]
+    assert {d["type"] for d in new["documents"]} >= {"articles_of_association", "shareholder_list"}
+    for document in new["documents"]:  # each listed, served and, a shareholder list, read back with the owners
+        assert document["date"] == day and before.get(f"{ORIGIN}/v1/document/{document['id']}").status_code == 404
+        listed = _get(after, f"/v1/document/{document['id']}")
+        served = after.get(listed["url"])
+        assert served.status_code == 200 and served.content.startswith(b"%PDF"), document
+        if document["type"] == "shareholder_list":
+            read = shareholder_list(served.content)
+            assert set(read["holder_name"]) == {o["name"] for o in owners}
 
 
 def _check_shares_transferred(event: Any, before: Any, after: Any, old: dict, new: dict) -> None:

@@ -22,15 +22,18 @@ A_YEAR = dt.timedelta(days=365)
 @pytest.fixture(scope="module", params=["as stored", "a year on"])
 def world(request, world):
     """The bundled world as stored, and as it is a year after its ``as_of`` (its meta's ``as_of`` that day; the
-    realtime records whose changes are registered by then are none of its realtime records any more)."""
+    realtime records whose changes are registered by then are none of its realtime records any more; the companies
+    incorporated since are among its companies, with their shareholdings)."""
     if request.param == "as stored":
         return world
     continuation = Continuation.of_world(world)
     day = continuation.as_of + A_YEAR
     companies = continuation.companies_on(day)
+    assert set(companies) - set(world.companies) == set(continuation.incorporated(day)) != set()
     pending = {cid: r for cid, r in world.realtime.items() if companies[cid] == world.companies[cid]}
     meta = {**world.meta, "as_of": day.isoformat()}
-    held = list(dict.fromkeys(row["company_id"] for row in world.shareholdings))  # the companies held, in file order
+    # the companies held, in file order, then those incorporated since
+    held = list(dict.fromkeys([*(row["company_id"] for row in world.shareholdings), *continuation.incorporated(day)]))
     rows = [
         {**row, "nominal_share": continuation.nominal_share(row, day)}
         for company_id in held

@@ -172,7 +172,8 @@ class WorldDay:
             record = continuation.company(company_id, self.day) or {}
             for position, found in _positions(record, key):
                 entry = entry or found
-                positions.append(position)
+                if position is not None:
+                    positions.append(position)
         if stored is not None:
             details = {
                 "first_name": stored.first_name,
@@ -186,13 +187,14 @@ class WorldDay:
         return stored_person(entry["id"], {"name": entry["name"], **(entry.get("natural_person") or {})}, positions)
 
 
-def _positions(record: Mapping[str, Any], key: str) -> Iterator[tuple[dict[str, Any], Mapping[str, Any]]]:
-    """The management positions of the person ``key`` in ``record`` (every role but ``SHAREHOLDER``), each with
-    its representation entry."""
+def _positions(record: Mapping[str, Any], key: str) -> Iterator[tuple[dict[str, Any] | None, Mapping[str, Any]]]:
+    """The representation entries of the person ``key`` in ``record``, each with its management position (None for
+    a ``SHAREHOLDER`` entry: a shareholder is a person of the world, but holding is no position)."""
     for entry in record.get("representation") or ():
         if entry.get("type") != "natural_person" or str(entry.get("id") or "").lower() != key:
             continue
         if entry["role"] == "SHAREHOLDER":
+            yield None, entry
             continue
         position = {
             "company_name": record["name"]["name"],
@@ -205,7 +207,8 @@ def _positions(record: Mapping[str, Any], key: str) -> Iterator[tuple[dict[str, 
 
 
 class _Companies(Mapping[str, dict[str, Any]]):
-    """The company records of a :class:`WorldDay` as a mapping (the stored ids; none is added yet)."""
+    """The company records of a :class:`WorldDay` as a mapping: the stored ids, then those of the companies
+    incorporated since ``as_of`` in the order they were registered."""
 
     def __init__(self, day: WorldDay):
         self._day = day
@@ -216,11 +219,15 @@ class _Companies(Mapping[str, dict[str, Any]]):
             raise KeyError(key)
         return record
 
+    def _new(self) -> list[str]:
+        return self._day.continuation().incorporated(self._day.day) if self._day.moved_on else []
+
     def __iter__(self) -> Iterator[str]:
-        return iter(self._day.catalog.world.companies)
+        yield from self._day.catalog.world.companies
+        yield from self._new()
 
     def __len__(self) -> int:
-        return len(self._day.catalog.world.companies)
+        return len(self._day.catalog.world.companies) + len(self._new())
 
 
 class _Holders(Mapping[str, list[Mapping[str, Any]]]):
@@ -237,7 +244,8 @@ class _Holders(Mapping[str, list[Mapping[str, Any]]]):
         return rows
 
     def __iter__(self) -> Iterator[str]:
-        return (key for key in self._day.catalog.holders if key in self)
+        new = self._day.continuation().incorporated(self._day.day)
+        return (key for keys in (self._day.catalog.holders, new) for key in keys if key in self)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)

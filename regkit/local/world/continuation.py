@@ -2,7 +2,8 @@
 
 A generated world stands for the register on its ``as_of``. When the local register's clock moves on
 (:mod:`regkit.local.models.clock`), the world lives on: every day past ``as_of`` brings register events at German
-rates scaled to the world's size — appointments and departures of directors, Prokura granted and ended, new
+rates scaled to the world's size — new companies (:mod:`.incorporation`: made by the world's own record stages),
+appointments and departures of directors, Prokura granted and ended, new
 addresses in the same town and moves of the seat to another town of the court's district, new names,
 liquidations (the name's ``i.L.``, the board's end, a liquidator), the annual reports of the companies that file
 (3-12 months after their fiscal year ends, with amounts that add up: the statements are derived from them),
@@ -24,8 +25,8 @@ Rates (:data:`YEARLY_RATES`, per active company and year) are scaled from the re
 Handelsregister publications a working day for some 2.3 million active companies, about 5 % of companies touched
 in 30 days once annual reports are counted.
 
-Not yet generated: incorporations and spin-offs (a new company: its record, documents and shareholders),
-moves to another register court (the company's id is its current register's, so a move changes the id every
+Not yet generated: spin-offs (a new company taking over part of another's assets), a new company's first annual
+report, moves to another register court (the company's id is its current register's, so a move changes the id every
 shareholding, position, link and proceeding names), and shareholder lists for a change of name or capital. A world
 whose records these would change stays as it was in those respects.
 """
@@ -48,6 +49,7 @@ from .cases import Administrators, CaseNumbers
 from .company import new_address
 from .filings import LIST_FORMS
 from .holdings import shareholder_entry
+from .incorporation import RegisterNumbers, incorporated_company
 from .insolvency import OPEN_STATUSES, STATUS_AFTER_EVENT
 from .names import written
 from .naming import company_stem, full_name, sector_word
@@ -56,7 +58,7 @@ from .people import PersonPool, iso, new_uuid
 from .proceedings import event_details, event_record, opening_meetings, summary_of
 from .reference import Reference, load_reference
 
-__all__ = ["YEARLY_RATES", "RegisterEvent", "Continuation", "day_rng"]
+__all__ = ["INCORPORATIONS_YEARLY", "YEARLY_RATES", "RegisterEvent", "Continuation", "day_rng"]
 
 #: Register events per active company and year, by kind (annual reports follow each filer's own calendar).
 YEARLY_RATES: Mapping[str, float] = {
@@ -75,6 +77,10 @@ YEARLY_RATES: Mapping[str, float] = {
     "merged_into": 0.002,
     "shares_transferred": 0.015,
 }
+
+#: New companies a year per company active on ``as_of`` (some 130,000 new entries a year in the commercial register
+#: for about 2.3 million active companies, the register's association included: about 5 %).
+INCORPORATIONS_YEARLY = 0.05
 
 #: Kinds few companies qualify for: the company is drawn from those that do (not tried at random).
 _RARE = {"profit_transfer_agreement_started", "profit_transfer_agreement_ended", "merged_into"}
@@ -121,7 +127,8 @@ class RegisterEvent:
         ``"insolvency_opened"`` or ``"insolvency_rejected"`` (the court's decision on a petition filed since
         ``as_of``), ``"insolvency_event"`` (a decision published in an open proceeding),
         ``"person_insolvency_opened"`` (a proceeding against a natural person, opened), ``"acquisition"`` (the
-        acquirer's side of a ``"merged_into"``). A ``"shares_transferred"`` files a new shareholder list.
+        acquirer's side of a ``"merged_into"``). A ``"shares_transferred"`` files a new shareholder list; an
+        ``"incorporated"`` company is new to the world.
     company_id : str
         The company whose record it changes ("" for a natural person's proceeding).
     detail : dict
@@ -173,6 +180,11 @@ class Continuation:
         self._stakes_taken: dict[str, list[tuple[dt.date, str]]] = defaultdict(list)
         #: The documents filed since ``as_of`` by id: ``(day, company id, document)``.
         self._documents: dict[str, tuple[dt.date, str, dict[str, Any]]] = {}
+        #: The companies incorporated since ``as_of``: ``(day, company id)`` in the order they were registered.
+        self._incorporated: list[tuple[dt.date, str]] = []
+        self._new: set[str] = set()
+        #: The register numbers courts give next (above every number of the world, former ones included).
+        self._numbers = RegisterNumbers([*companies, *(meta.get("former_ids") or {})])
         #: The companies with a planted Transparenzregister discrepancy (their owners stay as the world has them).
         self._planted = {
             plant["company_id"] for plant in (meta.get("transparenzregister") or {}).get("discrepancies") or ()
@@ -290,19 +302,27 @@ class Continuation:
         return {pid: record for pid, record in found.items() if record is not None}
 
     def companies_on(self, day: dt.date) -> dict[str, dict[str, Any]]:
-        """Every company's record on ``day``, by id in id order (the stored records where nothing happened)."""
+        """Every company's record on ``day``, by id in id order (the stored records where nothing happened; the
+        companies incorporated by then included)."""
         self.fold_to(day)
-        return {company_id: self.company(company_id, day) or {} for company_id in self._ids}
+        found = ((company_id, self.company(company_id, day)) for company_id in self._ids)
+        return {company_id: record for company_id, record in found if record is not None}
+
+    def incorporated(self, day: dt.date) -> list[str]:
+        """The ids of the companies incorporated since ``as_of``, by ``day``, in the order they were registered."""
+        self.fold_to(day)
+        return [company_id for since, company_id in self._incorporated if since <= day]
 
     def nominal_share(self, row: Mapping[str, Any], day: dt.date) -> Any:
-        """The nominal share of a shareholding row on ``day``: its stored one, unless the company's capital has
-        changed since ``as_of`` — then the row's share of the new capital (in euros), as every holder takes part
+        """The nominal share of a shareholding row on ``day``: its stored one (or as founded), unless the company's
+        capital has changed since ``as_of`` (or its incorporation) — then the row's share of the new capital (in euros), as every holder takes part
         in proportion to what it holds."""
         stored = row.get("nominal_share")
         if not row.get("share") or row["company_id"] not in self._versions:
             return stored
         capital = (self.company(row["company_id"], day) or {}).get("capital")
-        if not capital or capital == self.base[row["company_id"]].get("capital"):
+        first = self.base.get(row["company_id"]) or self._versions[row["company_id"]][0][1]  # stored, or as founded
+        if not capital or capital == first.get("capital"):
             return stored
         amount = capital["amount"] / _DEM_PER_EUR if capital.get("currency") == "DEM" else capital["amount"]
         return round(float(row["share"]) * float(amount), 2)
@@ -408,7 +428,29 @@ class Continuation:
                     events += self._apply(day, rng, kind, chosen)
         for _ in range(_poisson(rng, self.person_proceedings_yearly / 365.25)):
             events.append(self._file_against_person(day, rng))
+        for number in range(_poisson(rng, INCORPORATIONS_YEARLY * self.active / 365.25)):
+            events.append(self._incorporate(day, number))
         return events
+
+    def _incorporate(self, day: dt.date, number: int) -> RegisterEvent:
+        """The ``number``-th company incorporated on ``day`` (:mod:`.incorporation`): its record, its shareholders'
+        rows and its documents from that day on; it may have register events of its own from the next day."""
+        record, rows = incorporated_company(self.seed, day, number, self.reference, self._numbers)
+        company_id = record["id"]
+        bisect.insort(self._ids, company_id)
+        self._incorporated.append((day, company_id))
+        self._new.add(company_id)
+        self._put(day, record)
+        if rows:
+            self._put_rows(day, company_id, rows)
+        for row in rows:
+            if row.get("holder_id"):
+                self._stakes_taken[row["holder_id"]].append((day, company_id))
+        for document in record["documents"]:
+            self._documents[document["id"]] = (day, company_id, document)
+        return RegisterEvent(
+            day, "incorporated", company_id, {"name": record["name"]["name"], "legal_form": record["legal_form"]}
+        )
 
     def _eligible(self, rng: random.Random, kind: str, pending: set[str]) -> str | None:
         if kind in _RARE:  # drawn from the few that qualify (a scan of the candidates, a few times a year)
@@ -431,6 +473,8 @@ class Continuation:
                 return False
             parent = _sole_parent(record)
             return parent is not None and parent in self.base and self._current(parent)["status"] == "active"
+        if kind == "insolvency_filed" and record["id"] in self._new:  # no accounts yet to show distress
+            return False
         if kind == "shares_transferred":  # the stake's row is on file, and the owners are not a planted case
             return (
                 record["id"] not in self._planted and _transfer_parties(record, self._rows_now(record["id"]))[0] != []
