@@ -5,11 +5,11 @@ unit). A cell whose figure fails them fails, with the problems, beside nbval's o
 
 How: nbval starts a notebook's kernel when the notebook's first cell is set up, and the kernel takes the
 environment of that moment. For that moment only, this plugin points ``IPYTHONDIR`` at a directory of its own
-whose startup file (IPython's ``profile_default/startup``) registers two callbacks, and names the notebook's
-report file in ``REGKIT_FIGURE_CHECKS_REPORT``. The first (``post_execute``, ahead of the inline backend's) takes
-the figures the cell leaves before the backend shows and closes them; the second (``post_run_cell``) checks them
-once shown, so the checks' drawing cannot change the stored output, and appends one JSON line per figure to the
-report. After each cell the plugin reads the lines that cell added. Other kernels the tests start (JupyterLab's, the interrupt tests') are not touched. Figures
+whose startup file (IPython's ``profile_default/startup``) registers a ``post_execute`` callback, and names the
+notebook's report file in ``REGKIT_FIGURE_CHECKS_REPORT``. The callback runs ahead of the inline backend's, which
+shows and closes the cell's figures; it checks a copy of each (pickled and unpickled: drawing the figure itself
+would change what is then shown and stored) and appends one JSON line per figure to the report. After each cell
+the plugin reads the lines that cell added. Other kernels the tests start (JupyterLab's, the interrupt tests') are not touched. Figures
 an explorer renders itself (``regkit.widgets``) are widgets' images, checked by the browser tests.
 
 The notebooks are run once, by nbval: the checks cost only the checking (a second run of every notebook for the
@@ -36,48 +36,51 @@ REPORT_VARIABLE = "REGKIT_FIGURE_CHECKS_REPORT"
 _DIRECTORY = pytest.StashKey[Path]()
 
 _STARTUP = """
-# regkit's test suite (tests/nbval_figure_checks.py): check each pyplot figure a cell leaves, once Jupyter has shown it.
+# regkit's test suite (tests/nbval_figure_checks.py): check each pyplot figure a cell leaves, before Jupyter shows it.
 import json as _regkit_json
 import os as _regkit_os
 import sys as _regkit_sys
 
 from IPython import get_ipython as _regkit_get_ipython
 
-_regkit_left = []
-
-
-def _regkit_collect_figures(*_args):
-    # post_execute, first: the figures the cell leaves, before the inline backend shows and closes them
-    if "matplotlib" in _regkit_sys.modules:
-        import matplotlib._pylab_helpers as _helpers
-
-        _regkit_left[:] = [(_manager.num, _manager.canvas.figure) for _manager in _helpers.Gcf.get_all_fig_managers()]
-
 
 def _regkit_check_figures(*_args, _path=_regkit_os.environ.get({variable!r})):
-    # post_run_cell: the same figures once shown (drawing them earlier would start the shown drawing's layout
-    # from the checks' one: constrained layout then moves the saved SVG's width by a millionth of a point)
-    figures, _regkit_left[:] = list(_regkit_left), []
-    if not _path or not figures:
+    # post_execute, ahead of the inline backend's: each figure the cell leaves, checked on a copy (drawing the
+    # figure itself would start the shown drawing's constrained layout from the checks' one, which moves the
+    # stored SVG's width by a millionth of a point)
+    if not _path or "matplotlib" not in _regkit_sys.modules:
         return
+    import matplotlib.pyplot as plt
+
+    numbers = plt.get_fignums()
+    if not numbers:
+        return
+    import pickle
+    import warnings
+
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
     if {support_dir!r} not in _regkit_sys.path:
         _regkit_sys.path.insert(0, {support_dir!r})
     import figure_checks_support as _checks
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
 
+    active = plt.gcf().number
     with open(_path, "a", encoding="utf-8") as _out:
-        for _number, _figure in figures:
-            if not isinstance(_figure.canvas, FigureCanvasAgg):  # closed: pyplot left it a bare canvas
-                FigureCanvasAgg(_figure)
+        for number in numbers:
             try:
-                _problems = _checks.figure_problems(_figure)
+                copy = pickle.loads(pickle.dumps(plt.figure(number)))
+                plt.close(copy)  # unpickled into pyplot's figures: out again before anything shows it
+                FigureCanvasAgg(copy)
+                with warnings.catch_warnings():  # the checks' drawing writes nothing into the cell's output
+                    warnings.simplefilter("ignore")
+                    _problems = _checks.figure_problems(copy)
             except Exception as _error:  # a check that cannot run is a problem too
                 _problems = [f"the checks failed: {{_error!r}}"]
-            _out.write(_regkit_json.dumps({{"figure": _number, "problems": _problems}}) + "\\n")
+            _out.write(_regkit_json.dumps({{"figure": number, "problems": _problems}}) + "\\n")
+    plt.figure(active)
 
 
-_regkit_get_ipython().events.callbacks["post_execute"].insert(0, _regkit_collect_figures)
-_regkit_get_ipython().events.register("post_run_cell", _regkit_check_figures)
+_regkit_get_ipython().events.callbacks["post_execute"].insert(0, _regkit_check_figures)
 """
 
 

@@ -207,7 +207,6 @@ class Client:
         scope = client_arguments.budget_scope(budget_scope)
         member = client_arguments.budget_member(budget_member, scope)
         self.target = target = resolve_target(api_key, base_url, client_arguments.adapter(adapter))
-        target_sources.opened(self, target)
         self.base_url, self.mode, api_key, adapter = target.base_url, target.mode, target.api_key, target.adapter
         self.max_workers = max_workers
         self.policy = policy
@@ -243,6 +242,8 @@ class Client:
         self._pool = WorkerPool(max_workers)
         self._spending = Spending(validation.flag(quiet, "quiet"))
         self._bulk = BulkFetcher(self._companies, self._caller, self.budget, self._pool, self._spending)
+        # open once built: a client whose construction failed is no figure's source (regkit.plot.source_line)
+        target_sources.opened(self, target)
 
     # -- bookkeeping ---------------------------------------------------------------------------
     def spending(self, call: str) -> AbstractContextManager[SpendingRun]:

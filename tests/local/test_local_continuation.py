@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from regkit.local.world.continuation import Continuation
+from regkit.schema.interface import DEM_PER_EUR
 
 AS_OF = dt.date(2026, 6, 30)  # the bundled world's date (data/world.json)
 ORIGIN = "http://local.regkit"
@@ -37,6 +38,7 @@ KINDS = {
     "acquisition",
     "shares_transferred",
     "incorporated",
+    "spin_off",
 }
 
 
@@ -129,6 +131,7 @@ def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_
         "seat_moved",
         "insolvency_rejected",
         "merged_into",  # the first comes later than the days here: its own test
+        "spin_off",  # its own test
         "acquisition",  # checked with its merger
         *(k for k in KINDS if "profit_transfer" in k),
     }
@@ -141,11 +144,12 @@ def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_
     touched_later = {e.company_id: e.day for e in events}
     founded: dict[str, Any] = {}  # of each legal form, the first new company with no event after its founding
     for event in events:
-        if event.kind == "incorporated" and last_of[event.company_id] is event:
+        if event.kind == "incorporated" and last_of[event.company_id] is event and "spun_off_from" not in event.detail:
             founded.setdefault(event.detail["legal_form"], event)
     assert set(founded) == {"gmbh", "ug", "ek"}, founded
     for event in founded.values():
         _check_incorporated(event, before, after)
+    amended: list[bool] = []
     for kind, event in first.items():
         if kind == "incorporated":
             continue
@@ -237,7 +241,8 @@ def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_
             assert report["report_end_date"] == event.detail["date"]
         elif kind == "capital_changed":
             assert new["capital"] == {"amount": event.detail["after"]["amount"], "currency": "EUR", "start_date": day}
-            assert new["capitals"][:-1] == old["capitals"] and new["capital"]["amount"] > old["capital"]["amount"]
+            was = old["capital"]["amount"] / (DEM_PER_EUR if old["capital"].get("currency") == "DEM" else 1)  # in EUR
+            assert new["capitals"][:-1] == old["capitals"] and new["capital"]["amount"] > was
             owners = after.get(f"{ORIGIN}/v1/company/{company_id}/owners")
             if owners.status_code == 200 and owners.json()["owners"]:  # every holder takes part in proportion
                 held = sum(o["nominal_share"] for o in owners.json()["owners"])
@@ -248,6 +253,61 @@ def test_the_answers_show_each_kind_of_event_on_its_day(make_register: Any, tmp_
             pending = _get(before, f"/v1/company/{company_id}?realtime=true&export=true")
             assert _get(after, f"/v1/company/{company_id}?export=true") == pending
             assert touched_later[company_id] == event.day  # nothing else happened to it meanwhile
+        if kind in {"name_changed", "capital_changed", "liquidation"}:
+            amended.append(_check_amendment_filed(event, after, old, new))
+    assert any(amended)  # the amended articles of one at least were checked
+
+
+def test_a_spin_off_founds_a_gmbh_the_transferor_holds_whole(make_register: Any, world_files: Any) -> None:
+    """A year's spin-offs (Ausgliederung zur Neugründung) as the served answers show them: the transferor's
+    ``asset_spin_offs`` names the new GmbH, registered that day; the new company at the transferor's court, named
+    after it, its one owner the transferor (whose holdings show it), a company of the world like any new one."""
+    year = _continuation(world_files).events(AS_OF, AS_OF + dt.timedelta(days=365))
+    spin_offs = [e for e in year if e.kind == "spin_off"]
+    assert 2 <= len(spin_offs) <= 25, len(spin_offs)
+    register = make_register()
+    register.advance(365)
+    session = register.session(register.default_api_key)
+    last = {e.company_id: e for e in year}
+    for event in spin_offs:
+        new_id, day = event.detail["company_id"], event.day.isoformat()
+        founded = next(e for e in year if e.kind == "incorporated" and e.company_id == new_id)
+        assert founded.day == event.day and founded.detail["spun_off_from"] == event.company_id
+        transferor = _get(session, f"/v1/company/{event.company_id}")
+        [link] = [s for s in transferor["asset_spin_offs"] if s["company_id"] == new_id]
+        assert link["registration_date"] == day and link["agreement_date"] < day
+        new = _get(session, f"/v1/company/{new_id}")
+        assert (new["legal_form"], new["incorporated_at"], link["name"]) == ("gmbh", day, new["name"]["name"])
+        assert new_id.split("-")[2] == event.company_id.split("-")[2]  # at the transferor's court
+        assert new["name"]["name"] != transferor["name"]["name"]
+        assert new["name"]["name"].split()[0] == transferor["name"]["name"].split()[0]
+        if last[new_id] is founded:  # nothing happened to it since
+            owners = _get(session, f"/v1/company/{new_id}/owners")["owners"]
+            assert [(o["id"], o["percentage_share"]) for o in owners] == [(event.company_id, 100.0)]
+            held = _get(session, f"/v1/company/{event.company_id}/holdings")["holdings"]
+            assert [(h["start"], h["end"]) for h in held if h["company_id"] == new_id] == [(day, None)]
+            holders = [e for e in new["representation"] if e["role"] == "SHAREHOLDER"]
+            assert [(h["id"], h["type"], h["name"]) for h in holders] == [
+                (event.company_id, "legal_person", transferor["name"]["name"])
+            ]
+
+
+def _check_amendment_filed(event: Any, after: Any, old: dict, new: dict) -> bool:
+    """A change of the articles (name, capital, liquidation) files the amended articles and, from a company that
+    files shareholder lists, a new list: each dated that day, the newest of its type, listed and served."""
+    types = {d["type"] for d in old["documents"]}
+    if "articles_of_association" not in types:
+        assert new["documents"] == old["documents"]
+        return False
+    expected = {"articles_of_association"} | ({"shareholder_list"} & types)
+    added = [d for d in new["documents"] if d["id"] not in {o["id"] for o in old["documents"]}]
+    assert sorted(d["type"] for d in added) == sorted(expected), event.kind
+    for document in added:
+        assert (document["date"], document["latest"]) == (event.day.isoformat(), True)
+        assert not any(d["latest"] for d in new["documents"] if d["type"] == document["type"] and d is not document)
+        listed = _get(after, f"/v1/document/{document['id']}")
+        assert after.get(listed["url"]).content.startswith(b"%PDF")
+    return True
 
 
 def _check_incorporated(event: Any, before: Any, after: Any) -> None:

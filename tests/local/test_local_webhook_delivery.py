@@ -31,12 +31,17 @@ def _wait_for(condition: Any, timeout: float = 60.0) -> None:
 
 
 def _watched(days: int) -> tuple[list[str], list[str]]:
-    """Companies and persons something happens to in the first ``days`` days (and a few it does not)."""
+    """Companies and persons of the world's date something happens to in the first ``days`` days (and a few it
+    does not); a company incorporated since, or a person first named since, cannot be watched from the start."""
     world = read_world()
     events = Continuation.of_world(world).events(AS_OF, AS_OF + dt.timedelta(days=days))
+    stored_persons = {
+        str(entry["id"]).lower() for company in world.companies.values() for entry in company["representation"]
+    }
     kinds: dict[str, str] = {}
     for event in events:
-        kinds.setdefault(event.kind, event.company_id)
+        if event.company_id in world.companies:
+            kinds.setdefault(event.kind, event.company_id)
     wanted = (
         "director_appointed",
         "director_left",
@@ -48,7 +53,13 @@ def _watched(days: int) -> tuple[list[str], list[str]]:
     )
     # a few, so that a year of daily lookups of each stays within the demo key's credits
     companies = sorted({kinds[kind] for kind in wanted if kind in kinds} | set(list(world.companies)[:1]))
-    persons = sorted({e.detail["person_id"] for e in events if e.kind == "director_left" and e.detail["person_id"]})[:2]
+    persons = sorted(
+        {
+            e.detail["person_id"]
+            for e in events
+            if e.kind == "director_left" and e.detail["person_id"] and e.detail["person_id"].lower() in stored_persons
+        }
+    )[:2]
     return companies, persons
 
 

@@ -3,6 +3,7 @@ removing it, once per figure with ``ax=``, and the attribution of an imported Of
 
 from __future__ import annotations
 
+import gc
 import io
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,19 +18,30 @@ import regkit
 import regkit.frames as frames
 import regkit.plot
 from regkit.errors import ValidationError
-from regkit.plot.source_line import DEFAULT_SOURCE, SOURCE_GID, set_default_source, source_line
+from regkit.plot.source_line import DEFAULT_SOURCE, SOURCE_GID, default_source, set_default_source, source_line
 
 TOP = "DE-HRB-R2103-65834"
 
 
 @pytest.fixture(autouse=True)
 def _reset_default() -> Iterator[None]:
+    gc.collect()  # a client an earlier test of this process dropped without close() (a reference cycle) is gone
     yield
     set_default_source(None)
 
 
 def _lines(fig: Any) -> list[str]:
     return [t.get_text() for t in fig.texts if t.get_gid() == SOURCE_GID]
+
+
+def test_a_client_whose_construction_failed_is_no_figures_source() -> None:
+    with pytest.raises(ValidationError) as failed:  # the traceback keeps the half-built client alive
+        regkit.Client(api_key="demo-paid", base_url="http://127.0.0.1:9", cache=42)
+    assert failed.traceback and default_source() == DEFAULT_SOURCE
+    client = regkit.Client(api_key="demo-paid", base_url="http://127.0.0.1:9", cache="memory")
+    assert default_source() == "the register at http://127.0.0.1:9"
+    client.close()
+    assert default_source() == DEFAULT_SOURCE
 
 
 def test_a_figure_of_the_bundled_world_says_so_at_its_bottom_left(world: Any) -> None:

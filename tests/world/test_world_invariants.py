@@ -452,6 +452,12 @@ def test_some_stakes_were_handed_on_and_keep_their_size(world):
     assert handed_on >= 50
 
 
+def test_no_one_holds_a_role_twice_at_once_in_a_company(world):
+    for company in world.companies.values():
+        current = [(e["id"], e["role"]) for e in company["representation"] if e["end_date"] is None and e["id"]]
+        assert len(current) == len(set(current)), company["id"]
+
+
 def test_a_person_is_the_same_everywhere_and_a_few_have_no_published_birth(world):
     seen = {}
     for company in world.companies.values():

@@ -12,7 +12,8 @@ company then in liquidation), proceedings against natural persons (at the stored
 published in open proceedings, capital increases (every holder's nominal share in proportion), profit-transfer
 agreements with a company's sole shareholder started and ended, mergers of a group's GmbH into its Organträger
 (the merged company's holders' rows end: the shareholdings are versioned as the records), stakes handed on to a
-managing director (a new shareholder list, served as its PDF), and on their day the pending changes a realtime
+managing director (a new shareholder list, served as its PDF), spin-offs to a new GmbH, the amended articles (and a
+new shareholder list) a change of name or capital files, and on their day the pending changes a realtime
 lookup already showed.
 
 Nothing is stored: the events of a day are drawn from a generator seeded with the world's seed and the day
@@ -27,8 +28,8 @@ in 30 days once annual reports are counted.
 
 Not yet generated: spin-offs (a new company taking over part of another's assets), a new company's first annual
 report, moves to another register court (the company's id is its current register's, so a move changes the id every
-shareholding, position, link and proceeding names), and shareholder lists for a change of name or capital. A world
-whose records these would change stays as it was in those respects.
+shareholding, position, link, document, statement and proceeding names). A world whose records these would change
+stays as it was in those respects.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from .cases import Administrators, CaseNumbers
 from .company import new_address
 from .filings import LIST_FORMS
 from .holdings import shareholder_entry
-from .incorporation import RegisterNumbers, incorporated_company
+from .incorporation import RegisterNumbers, incorporated_company, spun_off_company
 from .insolvency import OPEN_STATUSES, STATUS_AFTER_EVENT
 from .names import written
 from .naming import company_stem, full_name, sector_word
@@ -76,6 +77,7 @@ YEARLY_RATES: Mapping[str, float] = {
     "profit_transfer_agreement_ended": 0.001,
     "merged_into": 0.002,
     "shares_transferred": 0.015,
+    "spin_off": 0.002,
 }
 
 #: New companies a year per company active on ``as_of`` (some 130,000 new entries a year in the commercial register
@@ -101,6 +103,12 @@ _BOARD_ROLES = {"DIRECTOR", "PROKURA", "OTHER"}
 _DEM_PER_EUR = 1.95583
 #: The chance that an open proceeding publishes a decision on a given day (about two months in three).
 _PUBLISHING_DAILY = 1 / 45
+#: Kinds that amend the articles of association (the name, the capital; a liquidation's "i.L."): the register
+#: files the amended articles, and a company that files shareholder lists a new list.
+_AMENDING = frozenset({"name_changed", "capital_changed", "liquidation"})
+#: Legal forms that may spin a part of their business off to a new GmbH (a one-word designation: the new company is
+#: named after the transferor's stem).
+_TRANSFERORS = frozenset({"gmbh", "ag", "se"})
 #: Legal forms whose shareholders may hand a stake on (as the ``holdings`` stage's transfers: GmbH and UG).
 _TRANSFERRING = frozenset({"gmbh", "ug"}) & LIST_FORMS
 #: How many companies an event tries before it gives up for the day (few are ineligible).
@@ -128,7 +136,8 @@ class RegisterEvent:
         ``as_of``), ``"insolvency_event"`` (a decision published in an open proceeding),
         ``"person_insolvency_opened"`` (a proceeding against a natural person, opened), ``"acquisition"`` (the
         acquirer's side of a ``"merged_into"``). A ``"shares_transferred"`` files a new shareholder list; an
-        ``"incorporated"`` company is new to the world.
+        ``"incorporated"`` company is new to the world (``spun_off_from`` in its detail when a ``"spin_off"``
+        founded it).
     company_id : str
         The company whose record it changes ("" for a natural person's proceeding).
     detail : dict
@@ -436,6 +445,13 @@ class Continuation:
         """The ``number``-th company incorporated on ``day`` (:mod:`.incorporation`): its record, its shareholders'
         rows and its documents from that day on; it may have register events of its own from the next day."""
         record, rows = incorporated_company(self.seed, day, number, self.reference, self._numbers)
+        self._register_new(day, record, rows)
+        return RegisterEvent(
+            day, "incorporated", record["id"], {"name": record["name"]["name"], "legal_form": record["legal_form"]}
+        )
+
+    def _register_new(self, day: dt.date, record: dict[str, Any], rows: list[dict[str, Any]]) -> None:
+        """A company new to the world from ``day``: its record, rows and documents."""
         company_id = record["id"]
         bisect.insort(self._ids, company_id)
         self._incorporated.append((day, company_id))
@@ -448,9 +464,6 @@ class Continuation:
                 self._stakes_taken[row["holder_id"]].append((day, company_id))
         for document in record["documents"]:
             self._documents[document["id"]] = (day, company_id, document)
-        return RegisterEvent(
-            day, "incorporated", company_id, {"name": record["name"]["name"], "legal_form": record["legal_form"]}
-        )
 
     def _eligible(self, rng: random.Random, kind: str, pending: set[str]) -> str | None:
         if kind in _RARE:  # drawn from the few that qualify (a scan of the candidates, a few times a year)
@@ -473,7 +486,7 @@ class Continuation:
                 return False
             parent = _sole_parent(record)
             return parent is not None and parent in self.base and self._current(parent)["status"] == "active"
-        if kind == "insolvency_filed" and record["id"] in self._new:  # no accounts yet to show distress
+        if kind in {"insolvency_filed", "spin_off"} and record["id"] in self._new:  # no accounts yet
             return False
         if kind == "shares_transferred":  # the stake's row is on file, and the owners are not a planted case
             return (
@@ -502,8 +515,12 @@ class Continuation:
             detail = self._file(record, day, rng)
         elif kind == "merged_into":
             return self._merge(day, rng, record)
+        elif kind == "spin_off":
+            return self._spin_off(day, rng, record)
         else:
             detail = _CHANGES[kind](self, record, day, rng)
+        if kind in _AMENDING:
+            self._file_amendment(day, rng, record)
         self._put(day, record)
         for target in _link_targets(record):
             self._linked_from[target].add(company_id)
@@ -540,6 +557,48 @@ class Continuation:
         return [
             RegisterEvent(day, "merged_into", record["id"], {"company_id": top_id}),
             RegisterEvent(day, "acquisition", top_id, {"company_id": record["id"]}),
+        ]
+
+    def _file_amendment(self, day: dt.date, rng: random.Random, record: dict[str, Any]) -> None:
+        """The documents a change of the articles files (as the world's ``documents`` stage has them): the
+        amended articles and, from a company that files shareholder lists, a new list; each the newest of its type."""
+        types = {document["type"] for document in record.get("documents") or ()}
+        if "articles_of_association" not in types:  # a register without filed articles (HRA, PR)
+            return
+        filed = ["articles_of_association"]
+        if "shareholder_list" in types and record["legal_form"] in LIST_FORMS:
+            filed.append("shareholder_list")
+        for kind in filed:
+            document: dict[str, Any] = {"id": new_uuid(rng), "type": kind, "date": iso(day), "latest": True}
+            for older in record["documents"]:
+                if older["type"] == kind:
+                    older["latest"] = False
+            record["documents"].append(document)
+            self._documents[document["id"]] = (day, record["id"], document)
+        record["documents"].sort(key=lambda d: (d["type"], d["date"]))
+
+    def _spin_off(self, day: dt.date, rng: random.Random, record: dict[str, Any]) -> list[RegisterEvent]:
+        """A part of the company's business is spun off to a new GmbH it holds whole (Ausgliederung zur
+        Neugründung, registered today, agreed some weeks before): the new company (:func:`.spun_off_company`) and
+        the transferor's ``asset_spin_offs`` link to it."""
+        agreed = day - dt.timedelta(days=rng.randint(10, 60))
+        new, rows = spun_off_company(self.seed, day, self.reference, self._numbers, record)
+        self._register_new(day, new, rows)
+        record["asset_spin_offs"].append(
+            {
+                "company_id": new["id"],
+                "name": new["name"]["name"],
+                "registration_date": iso(day),
+                "agreement_date": iso(agreed),
+            }
+        )
+        self._put(day, record)
+        self._linked_from[new["id"]].add(record["id"])  # the transferor names it, and it names its shareholder
+        self._linked_from[record["id"]].add(new["id"])
+        founded = {"name": new["name"]["name"], "legal_form": new["legal_form"], "spun_off_from": record["id"]}
+        return [
+            RegisterEvent(day, "spin_off", record["id"], {"company_id": new["id"]}),
+            RegisterEvent(day, "incorporated", new["id"], founded),
         ]
 
     def _rows_now(self, company_id: str) -> list[Mapping[str, Any]]:
@@ -793,6 +852,8 @@ def _may(kind: str, record: Mapping[str, Any], pending: set[str], grouped: set[s
             and not record["acquisitions"]
             and record["merged_into"] is None
         )
+    if kind == "spin_off":  # a business with published accounts
+        return form in _TRANSFERORS and record.get("capital") is not None and bool(record.get("indicators"))
     if kind == "shares_transferred":  # the parties are checked against the rows (Continuation._may)
         return form in _TRANSFERRING and any(d["type"] == "shareholder_list" for d in record.get("documents") or ())
     if kind == "insolvency_filed":  # a firm in distress: its last accounts show a loss, or no P&L at all
