@@ -49,7 +49,8 @@ def test_first_session_example_runs(tmp_path, monkeypatch, capsys):
     # Watching companies (issue 43): the webhooks of a quarter, and a refresh that pays for exactly what they named.
     events, changed, group = namespace["read_events"]("events.sqlite"), namespace["changed"], namespace["group"]
     assert len(events) and set(events["entity_id"]) <= set(group)
-    assert sorted(changed.refreshed) == sorted(set(events["entity_id"])) and changed.credits == 10 * len(
+    # each refreshed member costs its record and, as it files reports, its financials
+    assert sorted(changed.refreshed) == sorted(set(events["entity_id"])) and changed.credits == 20 * len(
         changed.refreshed
     )
     announced = set(zip(events["entity_id"], events["kind"]))
