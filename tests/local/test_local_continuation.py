@@ -424,6 +424,19 @@ def test_a_new_name_shows_where_the_company_is_linked(make_register: Any, world_
             [link for link in links if link and link["company_id"] == target]
         )
         assert name != world_files.companies[target]["name"]["name"]
+    # a renamed company that holds stakes: the owners of what it holds name it as it is named now
+    holders = {row["holder_id"] for row in world_files.shareholdings if row["holder_type"] == "legal_person"}
+    renamed_holders = sorted(set(renamed) & holders)
+    assert renamed_holders, "a year renames some company that holds a stake"
+    for holder in renamed_holders:
+        name = _get(session, f"/v1/company/{holder}")["name"]["name"]
+        for held in _get(session, f"/v1/company/{holder}/holdings")["holdings"]:
+            if held["end"] is not None:
+                continue
+            owners = _get(session, f"/v1/company/{held['company_id']}/owners")["owners"]
+            assert [o["name"] for o in owners if o["id"] == holder] == [name], (holder, held["company_id"])
+            entries = _get(session, f"/v1/company/{held['company_id']}")["representation"]
+            assert {e["name"] for e in entries if e["id"] == holder and e["end_date"] is None} <= {name}
 
 
 def test_on_the_worlds_date_the_answers_are_the_stored_records(make_register: Any, world_files: Any) -> None:

@@ -187,6 +187,8 @@ class Continuation:
         self._rows: dict[str, list[tuple[dt.date, list[dict[str, Any]]]]] = {}
         #: The companies a holder took a stake in since ``as_of``: ``(day, company id)`` by the holder's id.
         self._stakes_taken: dict[str, list[tuple[dt.date, str]]] = defaultdict(list)
+        #: The stored rows' companies by holder id (built when a holder is first renamed).
+        self._held_by: dict[str, set[str]] | None = None
         #: The documents filed since ``as_of`` by id: ``(day, company id, document)``.
         self._documents: dict[str, tuple[dt.date, str, dict[str, Any]]] = {}
         #: The companies incorporated since ``as_of``: ``(day, company id)`` in the order they were registered.
@@ -615,14 +617,35 @@ class Continuation:
 
     def _rename_links(self, day: dt.date, target: Mapping[str, Any]) -> list[RegisterEvent]:
         """Show ``target``'s new name in every record that links to it (merged into, acquisitions, spin-offs,
-        the profit-transfer agreement, a general partner among the representatives)."""
+        the profit-transfer agreement, a general partner or shareholder among the representatives), and in the
+        shareholding rows it is the holder of (owners, holdings and shareholder lists name a holder as it is
+        named now, as the world's build does)."""
         events = []
         for source_id in sorted(self._linked_from.get(target["id"], ())):
             record = copy.deepcopy(dict(self._current(source_id)))
             if _rename_in(record, target["id"], target["name"]["name"]):
                 self._put(day, record)
                 events.append(RegisterEvent(day, "link_renamed", source_id, {"company_id": target["id"]}))
+        for company_id in sorted(self._holdings_of(target["id"])):
+            rows = [dict(row) for row in self._rows_now(company_id)]
+            named = [row for row in rows if row.get("holder_id") == target["id"]]
+            if any(row["holder_name"] != target["name"]["name"] for row in named):
+                for row in named:
+                    row["holder_name"] = target["name"]["name"]
+                self._put_rows(day, company_id, rows)
         return events
+
+    def _holdings_of(self, holder_id: str) -> set[str]:
+        """The companies ``holder_id`` holds or held a stake in: on the world's date (the stored rows, indexed by
+        holder on the first call) or taken since."""
+        if self._held_by is None:
+            held_by: dict[str, set[str]] = defaultdict(set)
+            for company_id, rows in self.base_shareholdings.items():
+                for row in rows:
+                    if row.get("holder_id"):
+                        held_by[row["holder_id"]].add(company_id)
+            self._held_by = held_by
+        return self._held_by.get(holder_id, set()) | {cid for _, cid in self._stakes_taken.get(holder_id, ())}
 
     # -- insolvency proceedings ---------------------------------------------------------------------------------
 
