@@ -310,6 +310,37 @@ def _check_amendment_filed(event: Any, after: Any, old: dict, new: dict) -> bool
     return True
 
 
+def test_a_new_company_files_its_first_report_after_its_first_fiscal_year(make_register: Any, world_files: Any) -> None:
+    """A GmbH or UG incorporated since files the report of its first (short) fiscal year, ending 31 December, 3 to
+    12 months later: served in its financials with statements that add up, and in its record's indicators."""
+    continuation = _continuation(world_files)
+    end = AS_OF + dt.timedelta(days=365)
+    year = continuation.events(AS_OF, end)
+    new = {e.company_id: e for e in year if e.kind == "incorporated"}
+    first = [e for e in year if e.kind == "report_filed" and e.company_id in new]
+    assert first and all(new[e.company_id].detail["legal_form"] in {"gmbh", "ug"} for e in first)
+    register = make_register()
+    register.advance(365)
+    session = register.session(register.default_api_key)
+    for event in first:
+        founded = new[event.company_id].day
+        fiscal_year_end = dt.date(founded.year, 12, 31)
+        assert event.detail["date"] == fiscal_year_end.isoformat()
+        assert fiscal_year_end + dt.timedelta(days=90) <= event.day <= fiscal_year_end + dt.timedelta(days=360)
+        financials = _get(session, f"/v1/company/{event.company_id}/financials")
+        [indicators] = [i for i in financials["indicators"] if i["report_id"] == event.detail["report_id"]]
+        assert indicators["date"] == fiscal_year_end.isoformat()
+        assert indicators["equity"] + indicators["liabilities"] == pytest.approx(indicators["balance_sheet_total"])
+        [report] = financials["reports"]
+        assert report["report_end_date"] == fiscal_year_end.isoformat()
+        aktiva, passiva = (
+            sum(row["current_value"] or 0 for row in report[side]["rows"]) for side in ("aktiva", "passiva")
+        )
+        assert aktiva == passiva == pytest.approx(indicators["balance_sheet_total"])  # the statements add up
+    unfiled = [cid for cid, e in new.items() if e.day.year == end.year]  # their first year has not ended
+    assert unfiled and all(not (continuation.company(cid, end) or {})["indicators"] for cid in unfiled)
+
+
 def _check_incorporated(event: Any, before: Any, after: Any) -> None:
     """A company incorporated since, as every answer has it: unknown before; from its day a record, found by the
     search, its persons known, a GmbH's or UG's owners (its SHAREHOLDER entries) and its documents served."""

@@ -26,10 +26,9 @@ Rates (:data:`YEARLY_RATES`, per active company and year) are scaled from the re
 Handelsregister publications a working day for some 2.3 million active companies, about 5 % of companies touched
 in 30 days once annual reports are counted.
 
-Not yet generated: spin-offs (a new company taking over part of another's assets), a new company's first annual
-report, moves to another register court (the company's id is its current register's, so a move changes the id every
-shareholding, position, link, document, statement and proceeding names). A world whose records these would change
-stays as it was in those respects.
+Not yet generated: moves to another register court (the company's id is its current register's, so a move changes
+the id every shareholding, position, link, document, statement and proceeding names). A seat moves within its
+court's district.
 """
 
 from __future__ import annotations
@@ -49,6 +48,7 @@ from typing import Any
 from .cases import Administrators, CaseNumbers
 from .company import new_address
 from .filings import LIST_FORMS
+from .financials import indicator_series
 from .holdings import shareholder_entry
 from .incorporation import RegisterNumbers, incorporated_company, spun_off_company
 from .insolvency import OPEN_STATUSES, STATUS_AFTER_EVENT
@@ -424,7 +424,7 @@ class Continuation:
             self._put(day, copy.deepcopy(dict(record)))
             events.append(RegisterEvent(day, "pending_registered", record["id"]))
         for company_id, year_end in self._filings.pop(day, ()):
-            if _files(self._current(company_id)):  # not once it is dissolved
+            if self._files(self._current(company_id)):  # not once it is dissolved
                 events += self._apply(day, rng, "report_filed", company_id, year_end=year_end)
         for proceeding_id, event_type in self._follow_ups.pop(day, ()):
             events += self._follow_up(day, rng, proceeding_id, event_type)
@@ -466,6 +466,17 @@ class Continuation:
                 self._stakes_taken[row["holder_id"]].append((day, company_id))
         for document in record["documents"]:
             self._documents[document["id"]] = (day, company_id, document)
+        if self._files(record):  # its first fiscal year ends on 31 December; the report follows as any filer's
+            year_end = dt.date(day.year, 12, 31)
+            lag = dt.timedelta(days=90 + zlib.crc32(company_id.encode()) % 270)
+            self._filings[year_end + lag].append((company_id, year_end))
+
+    def _files(self, record: Mapping[str, Any]) -> bool:
+        """Whether the company files annual reports on (:func:`_files`); a filer incorporated since ``as_of`` files
+        its first before it has any."""
+        if record["id"] in self._new and not record.get("indicators"):
+            return record["status"] == "active" and record["legal_form"] in _FILERS and "insolvencies" not in record
+        return _files(record)
 
     def _eligible(self, rng: random.Random, kind: str, pending: set[str]) -> str | None:
         if kind in _RARE:  # drawn from the few that qualify (a scan of the candidates, a few times a year)
@@ -1008,7 +1019,11 @@ def _liquidation(self: Continuation, record: dict, day: dt.date, rng: random.Ran
 def _report_filed(self: Continuation, record: dict, day: dt.date, rng: random.Random, year_end: dt.date) -> dict:
     """The indicators of the fiscal year ending ``year_end``, moved on from the last published year's (the
     statements follow from them); the next filing is scheduled."""
-    entry = _next_year(rng, record["indicators"][-1], year_end)
+    entry = (
+        _next_year(rng, record["indicators"][-1], year_end)
+        if record["indicators"]
+        else _first_year(rng, record, year_end)
+    )
     record["indicators"].append(entry)
     if _files(record):
         due, next_end = _filing_day(record, day)
@@ -1286,6 +1301,23 @@ def _plus_years(day: dt.date, years: int) -> dt.date:
         return day.replace(year=day.year + years)
     except ValueError:  # 29 February
         return day.replace(year=day.year + years, day=28)
+
+
+def _first_year(rng: random.Random, record: Mapping[str, Any], year_end: dt.date) -> dict[str, Any]:
+    """The indicators of a new company's first (short) fiscal year ending ``year_end``: a small firm's balance
+    sheet (:func:`~.financials.indicator_series`), scaled to a young company's — a total of two to five times its
+    capital, at least some 20,000 EUR; equity and liabilities add up to the total, to the cent."""
+    published = _plus_years(year_end, 1) + dt.timedelta(days=1)  # the series leaves out years not yet published
+    [entry] = indicator_series(rng, record["legal_form"], year_end.year, year_end.year, "small", None, published)
+    capital = (record.get("capital") or {}).get("amount") or 0
+    target = max(float(capital) * 100 * rng.uniform(2, 5), rng.uniform(2_000_000, 8_000_000))
+    scale = target / entry["balance_sheet_total"]
+    for name, value in entry.items():
+        if name not in {"date", "report_id", "employees"} and isinstance(value, int | float):
+            entry[name] = int(round(value * scale))
+    entry.update(date=iso(year_end), report_id=new_uuid(rng))
+    entry["liabilities"] = entry["balance_sheet_total"] - entry["equity"]
+    return entry
 
 
 def _next_year(rng: random.Random, last: Mapping[str, Any], year_end: dt.date) -> dict[str, Any]:

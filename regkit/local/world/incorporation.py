@@ -11,8 +11,8 @@ companies, and nothing a company drew changes another's.
 A spin-off to a new company (Ausgliederung zur Neugründung, :func:`spun_off_company`) is made the same way: a
 GmbH at the transferor's court, named after it, whose one shareholder is the transferor.
 
-A new company files no accounts (the continuation does not file them yet), holds no stake in another
-company and has no Transparenzregister entry yet.
+A new company has published no accounts (a GmbH or UG files its first fiscal year's report, ending 31 December,
+through the continuation's filings), holds no stake in another company and has no Transparenzregister entry yet.
 """
 
 from __future__ import annotations
