@@ -123,12 +123,15 @@ def insolvency_breakdown(
     """
     data = _proceedings(frame, "insolvency_breakdown")
     table = _visible(breakdown_counts(data, by, split, top=top, share=share), share)
-    ax = new_axes(ax, (8.0, max(2.2, 0.42 * len(table) + 1.3)))
+    few = np.array([table.attrs["totals"][str(g)] < FEW for g in table.index], dtype=bool)
+    # a new figure is tall enough for its bars and for the legend beside them (a legend taller than the Axes makes
+    # constrained layout shrink the Axes again at every draw, until it collapses)
+    legend_lines = (len(table.columns) + 1 if split is not None else 0) + int(few.any())
+    ax = new_axes(ax, (8.0, max(2.2, 0.42 * len(table) + 1.3, _LEGEND_LINE_INCHES * legend_lines + 1.3)))
     add_source_line(ax, source, frame)
     y = -np.arange(len(table), dtype=float)
     left = np.zeros(len(table))
     palette = _palette(len(table.columns))
-    few = np.array([table.attrs["totals"][str(g)] < FEW for g in table.index], dtype=bool)
     for colour, group in zip(palette, table.columns):
         widths = table[group].to_numpy(dtype=float)
         label = group if group in (_OTHER, _ALL) or split is None else display_label(table.attrs["split"], group)
@@ -172,6 +175,7 @@ FEW = 20
 """A bar of fewer proceedings than this is drawn paler (its shares are not to be compared as if solid)."""
 _VISIBLE = 0.015  # a segment narrower than this share of the axis cannot be seen
 _FONT = 9.0
+_LEGEND_LINE_INCHES = 0.22  # a legend line at 9 pt with matplotlib's spacing, and some room
 
 
 def _faint(colour: str) -> str:

@@ -16,6 +16,9 @@ the drawn artists, after ``fig.canvas.draw()``:
   a figure narrower than the display is shown at its own size (factor 1).
 * :func:`zero_line_problems` — an Axes whose data go below zero (lines, bars) draws a horizontal line at 0 (a y
   axis of named rows — tick labels that are no numbers, as in a timeline — holds no values and is left out).
+* :func:`layout_problems` — the figure keeps its layout when drawn again (each Axes' position after one draw and
+  after two more, to :data:`LAYOUT_TOLERANCE`): a legend outside the Axes taller than the Axes makes constrained
+  layout shrink the Axes a little more at every draw.
 * :func:`amount_axis_problems` — an Axes with EUR ticks (:class:`regkit.plot.EuroFormatter`) includes 0 and names
   the tick unit ("€M") in its y label.
 
@@ -49,6 +52,7 @@ __all__ = [
     "size_problems",
     "zero_line_problems",
     "amount_axis_problems",
+    "layout_problems",
     "figure_problems",
     "assert_figure_ok",
 ]
@@ -252,6 +256,27 @@ def amount_axis_problems(fig: Any) -> list[str]:
     return problems
 
 
+#: How far (a fraction of the figure) an Axes may move when the figure is drawn again: constrained layout's own
+#: rounding moves it by a millionth.
+LAYOUT_TOLERANCE = 0.005
+
+
+def layout_problems(fig: Any, tolerance: float = LAYOUT_TOLERANCE) -> list[str]:
+    """Whether the figure keeps its layout when drawn again (a reader who saves a figure after seeing it, or
+    redraws it, gets what they saw): each Axes' position after one draw and after two more."""
+    _renderer(fig)
+    first = [tuple(ax.get_position().bounds) for ax in fig.axes]
+    _renderer(fig)
+    _renderer(fig)
+    again = [tuple(ax.get_position().bounds) for ax in fig.axes]
+    return [
+        f"the layout moves each time the figure is drawn: axes {number} from "
+        f"({', '.join(f'{v:.3f}' for v in before)}) to ({', '.join(f'{v:.3f}' for v in after)})"
+        for number, (before, after) in enumerate(zip(first, again))
+        if max(abs(a - b) for a, b in zip(before, after)) > tolerance
+    ]
+
+
 def figure_problems(
     fig: Any,
     *,
@@ -262,6 +287,7 @@ def figure_problems(
 ) -> list[str]:
     """Every problem the checks of this module find in ``fig`` (an empty list: none)."""
     return [
+        *layout_problems(fig),
         *source_problems(fig, source),
         *language_problems(fig, names),
         *size_problems(fig, displayed_width_px, dpi=dpi),

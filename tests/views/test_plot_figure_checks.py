@@ -16,6 +16,7 @@ from figure_checks_support import (
     amount_axis_problems,
     assert_figure_ok,
     language_problems,
+    layout_problems,
     size_problems,
     source_problems,
     zero_line_problems,
@@ -230,6 +231,22 @@ def test_the_breakdown_shows_what_its_legend_names_and_pales_small_bars(world: A
     assert (colour["Kiel"] != colour["rest"]) == (kiel < FEW)
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert (f"paler: fewer than {FEW} proceedings" in texts) == (kiel < FEW)
+    assert layout_problems(ax.figure) == []  # two bars beside a long legend: the figure is sized for the legend
+
+
+def test_the_layout_check_catches_a_figure_that_shrinks_each_time_it_is_drawn() -> None:
+    def legend_beside(height: float) -> Any:
+        fig, ax = plt.subplots(figsize=(8, height), layout="constrained")
+        for n in range(12):
+            ax.barh([0, 1], [n, n], label=f"group {n}")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), fontsize=9)
+        ax.set_xlabel("x")
+        return fig
+
+    with pytest.warns(UserWarning, match="constrained_layout not applied"):  # where the shrinking ends
+        [moved] = layout_problems(legend_beside(2.2))  # the legend is taller than the Axes it hangs from
+    assert moved.startswith("the layout moves each time the figure is drawn: axes 0 from (")
+    assert layout_problems(legend_beside(4.5)) == []
 
 
 def test_timeline_markers_match_their_legend_and_none_hides_another(world: Any) -> None:
