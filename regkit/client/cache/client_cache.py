@@ -41,6 +41,7 @@ import os
 import re
 import shutil
 import sqlite3
+import threading
 from collections.abc import Iterator, Mapping
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -216,9 +217,8 @@ def _sqlite(path: Path) -> SQLiteCache:
             "pays for every answer without a cache",
         )
     _private(path)
-    _wait_for_write_lock(path)
     try:
-        backend = SQLiteCache(path, busy_timeout=30_000, wal=True, serializer=SERIALIZER)
+        backend = _open_within(path, LOCK_WAIT)
         foreign = _foreign(backend)  # reads the file: a damaged or foreign one fails here, not at the first lookup
     except sqlite3.Error as exc:
         raise CacheError(
@@ -237,38 +237,53 @@ def _sqlite(path: Path) -> SQLiteCache:
     return backend
 
 
-#: Seconds the client waits for another process's write on its cache file before it gives up with a CacheError.
+#: Seconds the client waits to open its cache file while another process writes to it, before it gives up with a
+#: CacheError.
 LOCK_WAIT = 30.0
 
 
-def _wait_for_write_lock(path: Path) -> None:
-    """Wait (at most :data:`LOCK_WAIT` seconds) until the cache file at ``path`` can be written.
+def _open_within(path: Path, seconds: float) -> SQLiteCache:
+    """requests-cache's SQLite backend on ``path``, opened within ``seconds`` or a :class:`CacheError`.
 
-    requests-cache takes SQLite's write lock in a loop without a bound, so a file whose lock another process holds
-    and never gives back (a regkit process stopped in a debugger, a program holding a transaction open) would make
-    the client wait forever — at opening, before anything is sent.  Asked here once with a bound, that becomes an
-    error that names the file.  A damaged file is left to the opening that follows, which says so.
+    Opening creates the table, which needs SQLite's write lock, and requests-cache asks for it again and again
+    without a bound: a file whose lock another process holds and never gives back (a regkit process stopped in a
+    debugger, a program holding a transaction open) would make the client wait forever — at opening, before
+    anything is sent.  So the backend is opened in a thread of its own (its public constructor, nothing else) and
+    waited for at most ``seconds``; a backend that opens after that, once the lock is given back, is closed by its
+    thread.  A damaged file fails in the constructor, which the caller reports.
     """
+    opened: dict[str, Any] = {}
+    gave_up = threading.Event()
+
+    def open_backend() -> None:
+        try:
+            backend = SQLiteCache(path, busy_timeout=30_000, wal=True, serializer=SERIALIZER)
+        except BaseException as exc:  # handed to the waiting thread
+            opened["error"] = exc
+            return
+        opened["backend"] = backend
+        if gave_up.is_set():
+            backend.close()
+
+    thread = threading.Thread(target=open_backend, name=f"regkit-open-cache {path.name}", daemon=True)
+    thread.start()
     try:
-        connection = sqlite3.connect(path, timeout=LOCK_WAIT, isolation_level=None)
-    except sqlite3.Error:
-        return
-    try:
-        connection.execute("BEGIN IMMEDIATE")
-        connection.execute("ROLLBACK")
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise CacheError(
-                f"the cache file {path} is locked: another process has been writing to it for more than "
-                f"{LOCK_WAIT:.0f} s",
-                location=str(path),
-                suggestion="end the other regkit process (or program) that holds it, or point this client at "
-                "another cache (cache=..., REGKIT_CACHE); nothing was sent",
-            ) from None
-    except sqlite3.Error:
-        pass  # damaged: the opening that follows says so
-    finally:
-        connection.close()
+        thread.join(seconds)
+    except BaseException:  # an interrupt while waiting: the backend, once open, is closed by its thread
+        gave_up.set()
+        raise
+    if thread.is_alive():
+        gave_up.set()
+        raise CacheError(
+            f"the cache file {path} is locked: another process has been writing to it for more than {seconds:.0f} s",
+            location=str(path),
+            suggestion="end the other regkit process (or program) that holds it, or point this client at "
+            "another cache (cache=..., REGKIT_CACHE); nothing was sent",
+        )
+    if "error" in opened:
+        raise opened["error"]
+    backend: SQLiteCache = opened["backend"]
+    return backend
 
 
 def _foreign(backend: BaseCache) -> bool:
