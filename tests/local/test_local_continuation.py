@@ -107,6 +107,14 @@ def test_a_year_brings_every_kind_at_register_rates(world_files: Any) -> None:
     forms = Counter(e.detail["legal_form"] for e in year if e.kind == "incorporated")
     assert forms["gmbh"] > forms["ug"] > forms["ek"] > 0
     assert 0.005 <= kinds["shares_transferred"] / active <= 0.03
+    # a new company files no petition and spins nothing off before it has published accounts
+    reported: set[str] = set()
+    new = _forms_of_new(year)
+    for event in year:
+        if event.kind == "report_filed":
+            reported.add(event.company_id)
+        elif event.kind in {"insolvency_filed", "spin_off"} and event.company_id in new:
+            assert event.company_id in reported, event
     # proceedings against natural persons at the stored world's own rate (those first published in its last year)
     last_year = (AS_OF - dt.timedelta(days=365)).isoformat()
     stored_rate = sum(
@@ -290,6 +298,11 @@ def test_a_spin_off_founds_a_gmbh_the_transferor_holds_whole(make_register: Any,
             assert [(h["id"], h["type"], h["name"]) for h in holders] == [
                 (event.company_id, "legal_person", transferor["name"]["name"])
             ]
+
+
+def _forms_of_new(events: list[Any]) -> dict[str, str]:
+    """The legal form of each company incorporated in ``events``, by id."""
+    return {e.company_id: e.detail["legal_form"] for e in events if e.kind == "incorporated"}
 
 
 def _check_amendment_filed(event: Any, after: Any, old: dict, new: dict) -> bool:

@@ -499,8 +499,8 @@ class Continuation:
                 return False
             parent = _sole_parent(record)
             return parent is not None and parent in self.base and self._current(parent)["status"] == "active"
-        if kind in {"insolvency_filed", "spin_off"} and record["id"] in self._new:  # no accounts yet
-            return False
+        if kind in {"insolvency_filed", "spin_off"} and record["id"] in self._new and not record.get("indicators"):
+            return False  # a new company has no accounts yet to show distress, nor a business to spin off
         if kind == "shares_transferred":  # the stake's row is on file, and the owners are not a planted case
             return (
                 record["id"] not in self._planted and _transfer_parties(record, self._rows_now(record["id"]))[0] != []
