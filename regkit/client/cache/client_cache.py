@@ -51,6 +51,7 @@ from requests_cache import BaseCache, SQLiteCache
 
 from regkit.errors import CacheError, ValidationError
 
+from .beside import storage_beside
 from .format import SERIALIZER
 from .store import ResponseStore, StoredAnswer
 
@@ -237,6 +238,9 @@ def _sqlite(path: Path) -> SQLiteCache:
     return backend
 
 
+#: The table beside a cache's answers that opening writes to (and leaves empty): the proof the file can be written.
+_OPENING_TABLE = "regkit_opening"
+
 #: Seconds the client waits to open its cache file while another process writes to it, before it gives up with a
 #: CacheError.
 LOCK_WAIT = 30.0
@@ -245,12 +249,13 @@ LOCK_WAIT = 30.0
 def _open_within(path: Path, seconds: float) -> SQLiteCache:
     """requests-cache's SQLite backend on ``path``, opened within ``seconds`` or a :class:`CacheError`.
 
-    Opening creates the table, which needs SQLite's write lock, and requests-cache asks for it again and again
-    without a bound: a file whose lock another process holds and never gives back (a regkit process stopped in a
-    debugger, a program holding a transaction open) would make the client wait forever — at opening, before
-    anything is sent.  So the backend is opened in a thread of its own (its public constructor, nothing else) and
-    waited for at most ``seconds``; a backend that opens after that, once the lock is given back, is closed by its
-    thread.  A damaged file fails in the constructor, which the caller reports.
+    A file whose write lock another process holds and never gives back (a regkit process stopped in a debugger, a
+    program holding a transaction open) would make the client wait forever: requests-cache asks for the lock again
+    and again without a bound (since 1.3 already when it opens the file; 1.2 at the first write, after the answer
+    was paid).  So the backend is opened in a thread of its own — its public constructor, then one write and its
+    removal in a table of regkit's own beside the answers (``storage_beside``) — and waited for at most
+    ``seconds``; a backend that opens after that, once the lock is given back, is closed by its thread.  A damaged
+    file fails in the constructor, which the caller reports.
     """
     opened: dict[str, Any] = {}
     gave_up = threading.Event()
@@ -258,6 +263,12 @@ def _open_within(path: Path, seconds: float) -> SQLiteCache:
     def open_backend() -> None:
         try:
             backend = SQLiteCache(path, busy_timeout=30_000, wal=True, serializer=SERIALIZER)
+            probe = storage_beside(backend, _OPENING_TABLE, "-opening")
+            probe["opened"] = b""  # a write: the file's write lock, however this requests-cache opens the file
+            del probe["opened"]
+            close = getattr(probe, "close", None)  # SQLiteDict's: its own connection
+            if close is not None:
+                close()
         except BaseException as exc:  # handed to the waiting thread
             opened["error"] = exc
             return
@@ -272,7 +283,8 @@ def _open_within(path: Path, seconds: float) -> SQLiteCache:
     except BaseException:  # an interrupt while waiting: the backend, once open, is closed by its thread
         gave_up.set()
         raise
-    if thread.is_alive():
+    error = opened.get("error")
+    if thread.is_alive() or (isinstance(error, sqlite3.OperationalError) and "locked" in str(error)):
         gave_up.set()
         raise CacheError(
             f"the cache file {path} is locked: another process has been writing to it for more than {seconds:.0f} s",
@@ -280,8 +292,8 @@ def _open_within(path: Path, seconds: float) -> SQLiteCache:
             suggestion="end the other regkit process (or program) that holds it, or point this client at "
             "another cache (cache=..., REGKIT_CACHE); nothing was sent",
         )
-    if "error" in opened:
-        raise opened["error"]
+    if error is not None:
+        raise error
     backend: SQLiteCache = opened["backend"]
     return backend
 
