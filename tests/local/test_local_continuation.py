@@ -39,6 +39,7 @@ KINDS = {
     "shares_transferred",
     "incorporated",
     "spin_off",
+    "court_moved",
 }
 
 
@@ -77,7 +78,7 @@ def test_a_year_brings_every_kind_at_register_rates(world_files: Any) -> None:
     continuation = _continuation(world_files)
     year = continuation.events(AS_OF, AS_OF + dt.timedelta(days=365))
     kinds = Counter(event.kind for event in year)
-    assert set(kinds) - {"link_renamed"} == KINDS, kinds
+    assert set(kinds) - {"link_renamed", "link_moved"} == KINDS, kinds
     active = sum(c["status"] == "active" for c in world_files.companies.values())
     # about 5 % of companies touched in 30 days (changes-and-webhooks.md), annual reports counted; the publications
     # of open insolvency proceedings are the insolvency courts', counted apart below
@@ -107,6 +108,8 @@ def test_a_year_brings_every_kind_at_register_rates(world_files: Any) -> None:
     forms = Counter(e.detail["legal_form"] for e in year if e.kind == "incorporated")
     assert forms["gmbh"] > forms["ug"] > forms["ek"] > 0
     assert 0.005 <= kinds["shares_transferred"] / active <= 0.03
+    # moves of the seat to another court's district: a few in a thousand a year (some of the moves of the seat)
+    assert 0.0005 <= kinds["court_moved"] / active <= 0.01
     # a new company files no petition and spins nothing off before it has published accounts
     reported: set[str] = set()
     new = _forms_of_new(year)
@@ -556,3 +559,165 @@ def test_a_merged_company_is_dissolved_its_stakes_end_and_the_acquirer_lists_it(
             kind_of = "person" if owner["type"] == "natural_person" else "company"
             holdings = _get(after, f"/v1/{kind_of}/{owner['id']}/holdings")["holdings"]
             assert [h["end"] for h in holdings if h["company_id"] == company_id] == [day], owner["id"]
+
+
+def test_a_move_to_another_court_gives_the_company_a_new_id_everywhere(
+    make_register: Any, tmp_path: Any, world_files: Any
+) -> None:
+    """A year's moves of the seat to another court's district, as the served answers show them: the new court's
+    register entry and id, the old id leading to it, the same reports (drawn under the id of the world's date), the
+    shareholdings on both sides, the links and shareholder entries of other records, the persons' positions, the
+    documents, the search, a printout, the website lookup; and a monitor's changes
+    (:func:`regkit.schema.changes.diff_answers`) say what happened. A year's moves include a company that holds
+    stakes, one held by a company and one another record links to."""
+    from regkit.schema.changes import diff_answers
+
+    end = AS_OF + dt.timedelta(days=365)
+    continuation = _continuation(world_files)
+    year = continuation.events(AS_OF, end)
+    moves = [e for e in year if e.kind == "court_moved"]
+    assert len(moves) >= 3, moves
+    before_register = make_register(state_path=tmp_path / "before.sqlite")
+    after_register = make_register(state_path=tmp_path / "after.sqlite")
+    after_register.advance(365)
+    before = before_register.session(before_register.default_api_key)
+    after = after_register.session(after_register.default_api_key)
+    checked = {"holder": 0, "held": 0, "linked": 0, "website": 0}
+    for event in moves:
+        old_id, new_id, day = event.company_id, event.detail["company_id"], event.day.isoformat()
+        assert continuation.current_id(new_id, end) == new_id  # (none of these moved twice)
+        assert new_id.split("-")[2] != old_id.split("-")[2] and new_id not in world_files.companies
+        old = _get(before, f"/v1/company/{old_id}?export=true")
+        assert before.get(f"{ORIGIN}/v1/company/{new_id}").status_code == 404
+        new = _get(after, f"/v1/company/{new_id}?export=true")
+        assert _get(after, f"/v1/company/{old_id}?export=true") == new  # the former id leads to the company
+        assert new["id"] == new_id and new["registers"][:-1] == old["registers"]
+        assert new["register"] == {
+            "company_id": new_id,
+            "register_number": event.detail["register_number"],
+            "register_type": old["register"]["register_type"],
+            "register_court": event.detail["register_court"],
+            "start_date": day,
+        }
+        [address] = [a for a in new["addresses"] if a["start_date"] == day]
+        assert address["city"] == event.detail["city"] and address not in old["addresses"]
+        kinds = {c["kind"] for c in diff_answers("get_company", old, new, ["basic"])}
+        assert {"register_changed", "seat_moved"} <= kinds, kinds
+        assert after.get(f"{ORIGIN}/v1/company/{old_id}").json()["id"] == new_id
+        # the reports the company had filed are the same reports, under its new id
+        reports_before = _get(before, f"/v1/company/{old_id}/financials")["reports"]
+        reports_after = {r["report_id"]: r for r in _get(after, f"/v1/company/{new_id}/financials")["reports"]}
+        for report in reports_before:
+            assert {**reports_after[report["report_id"]], "sources": None} == {**report, "sources": None}
+        # both sides of every shareholding name the new id
+        owners = _get(after, f"/v1/company/{new_id}/owners") if new["legal_form"] in {"gmbh", "ug"} else None
+        for owner in (owners or {}).get("owners", ()):
+            if owner["type"] == "legal_person":
+                holdings = _get(after, f"/v1/company/{owner['id']}/holdings")["holdings"]
+                assert new_id in {h["company_id"] for h in holdings}
+                assert old_id not in {h["company_id"] for h in holdings}
+                checked["held"] += 1
+        held_before = _get(before, f"/v1/company/{old_id}/holdings")["holdings"]
+        held_after = _get(after, f"/v1/company/{new_id}/holdings")["holdings"]
+        assert {continuation.current_id(h["company_id"], end) for h in held_before} <= {
+            h["company_id"] for h in held_after
+        }
+        for holding in held_after:
+            if holding["end"] is None and holding["percentage_share"] > 0:
+                shown = after.get(f"{ORIGIN}/v1/company/{holding['company_id']}/owners")
+                if shown.status_code == 200:
+                    assert new_id in {o["id"] for o in shown.json()["owners"]}
+                    assert old_id not in {o["id"] for o in shown.json()["owners"]}
+                checked["holder"] += 1
+        for linked in [e for e in year if e.kind == "link_moved" and e.detail["company_id"] == new_id]:
+            record = _get(after, f"/v1/company/{linked.company_id}?export=true")
+            named = [e["id"] for e in record["representation"] if e["type"] == "legal_person"]
+            named += [link["company_id"] for link in (*record["acquisitions"], *record["asset_spin_offs"])]
+            named += [
+                link["company_id"] for link in (record["merged_into"], record["profit_transfer_agreement"]) if link
+            ]
+            assert new_id in named and old_id not in named
+            checked["linked"] += 1
+        # a person's positions name the new id, and no longer the old
+        for entry in new["representation"]:
+            if entry["type"] == "natural_person" and entry["id"] and entry["role"] != "SHAREHOLDER":
+                positions = _get(after, f"/v1/person/{entry['id']}")["management_positions"]
+                assert new_id in {p["register_id"] for p in positions}
+                assert old_id not in {p["register_id"] for p in positions}
+        # its documents are still served; the amended articles (the seat is in them) are filed that day
+        for document in new["documents"]:
+            listed = _get(after, f"/v1/document/{document['id']}")
+            assert after.get(listed["url"]).content.startswith(b"%PDF"), document
+        if any(d["type"] == "articles_of_association" for d in old["documents"]):
+            assert [d["date"] for d in new["documents"] if d["type"] == "articles_of_association" and d["latest"]] == [
+                day
+            ]
+        found = after.post(f"{ORIGIN}/v1/search/company", json={"query": new["register"]["register_number"]})
+        assert new_id in {r["company_id"] for r in found.json()["results"]}
+        assert old_id not in {r["company_id"] for r in found.json()["results"]}
+        # a printout asked for by the old id is the new register's; the website leads to the new id
+        printout = _get(after, f"/v1/document?company_id={old_id}&document_category=current_printout")
+        assert printout["file_name"].startswith(f"{new_id}_AD_") and after.get(printout["url"]).status_code == 200
+        if (old.get("contact") or {}).get("website_url"):
+            looked_up = _get(after, f"/v0/search/lookup?url={old['contact']['website_url']}")
+            assert looked_up["company_id"] == new_id
+            checked["website"] += 1
+    assert all(checked.values()), checked
+
+
+def test_a_group_head_that_moves_twice_is_named_by_its_newest_id_from_then_on(world_files: Any) -> None:
+    """The moves a year brings are of companies few others name; here a group's Organträger, which its members list
+    as shareholder, is made to move on the first day and again on the second (the continuation's own event,
+    applied as a day's draw would apply it). Two years on, no record, link, shareholding row or event after the moves
+    names a former id; the old ids lead to the newest, which keeps the published accounts."""
+    from regkit.local.world.continuation import day_rng
+
+    continuation = _continuation(world_files)
+    linked = {
+        entry["id"]
+        for record in world_files.companies.values()
+        for entry in record["representation"]
+        if entry["type"] == "legal_person" and entry["id"]
+    }
+    top = next(
+        group["organtraeger"]
+        for group in world_files.meta["groups"]
+        if group["organtraeger"] in linked
+        and world_files.companies[group["organtraeger"]]["status"] == "active"
+        and "insolvencies" not in world_files.companies[group["organtraeger"]]
+        and group["organtraeger"] not in world_files.realtime  # (a pending change keeps a company where it is)
+    )
+    first, second = AS_OF + dt.timedelta(days=1), AS_OF + dt.timedelta(days=2)
+    continuation.fold_to(first)
+    [moved, *links] = continuation._apply(first, day_rng("test", first), "court_moved", top)
+    assert links and all(e.kind == "link_moved" for e in links)
+    middle = moved.detail["company_id"]
+    continuation.fold_to(second)
+    [again, *_] = continuation._apply(second, day_rng("test", second), "court_moved", middle)
+    newest = again.detail["company_id"]
+    end = AS_OF + dt.timedelta(days=730)
+    assert continuation.current_id(top, end) == continuation.current_id(middle, end) == newest
+    assert continuation.current_id(top, AS_OF) == top and continuation.current_id(top, first) == middle
+    assert continuation.origin(newest) == continuation.origin(middle) == top
+    assert {top: newest, middle: newest}.items() <= continuation.moves(second).items()
+    companies = continuation.companies_on(end)
+    assert newest in companies and top not in companies and middle not in companies
+    assert continuation.company(top, AS_OF) == world_files.companies[top]
+    assert continuation.company(middle, first)["id"] == middle and continuation.company(middle, second) is None
+    gone = set(continuation.moves(end))
+    for record in companies.values():
+        named = [e["id"] for e in record["representation"] if e["type"] == "legal_person"]
+        for link in (record["merged_into"], record["profit_transfer_agreement"]):
+            named += [link["company_id"]] if link else []
+        named += [link["company_id"] for link in (*record["acquisitions"], *record["asset_spin_offs"])]
+        assert not gone & set(named), record["id"]
+        rows = continuation.shareholdings(record["id"], end)
+        assert not gone & ({r["company_id"] for r in rows} | {r.get("holder_id") for r in rows}), record["id"]
+    for event in continuation.events(second, end):  # (another company's move names the id it had until then)
+        assert not {top, middle} & {event.company_id, event.detail.get("company_id")}, event
+    holders_of_newest = [e for r in companies.values() for e in r["representation"] if e["id"] == newest]
+    assert holders_of_newest  # its members still list it (under the newest id)
+    assert (
+        continuation.company(newest, end)["indicators"][: len(world_files.companies[top]["indicators"])]
+        == world_files.companies[top]["indicators"]
+    )

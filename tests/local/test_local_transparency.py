@@ -249,3 +249,26 @@ def test_extract_survives_a_restart(order, paid, make_register, clock):
     session = session_for(restarted, "demo-paid")
     clock.advance(5)
     assert session.get(f"{restarted.base_url}{EXTRACTS}/{extract['id']}").json()["status"] == "completed"
+
+
+def test_a_company_that_moved_to_another_court_keeps_its_entity(order, paid, register, catalog):
+    """The Transparenzregister knows a company by its entity, not by its register: once the register's clock has
+    passed the company's move to another court's district, an order by its old or its new id is for the company
+    under its new id, with the entity it had."""
+    import datetime as dt
+
+    from regkit.local.world import read_world
+    from regkit.local.world.continuation import Continuation
+
+    continuation = Continuation.of_world(read_world())
+    year = continuation.events(continuation.as_of, continuation.as_of + dt.timedelta(days=365))
+    move = next(e for e in year if e.kind == "court_moved" and len(catalog.entities.get(e.company_id, ())) == 1)
+    register.advance((move.day - continuation.as_of).days)
+    for asked in (move.company_id, move.detail["company_id"]):
+        response = order(paid, asked)
+        assert response.status_code == 201, response.text
+        extract = response.json()
+        assert (extract["company_id"], extract["ekrn"]) == (
+            move.detail["company_id"],
+            catalog.entities[move.company_id][0],
+        )

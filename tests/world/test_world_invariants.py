@@ -23,17 +23,47 @@ A_YEAR = dt.timedelta(days=365)
 def world(request, world):
     """The bundled world as stored, and as it is a year after its ``as_of`` (its meta's ``as_of`` that day; the
     realtime records whose changes are registered by then are none of its realtime records any more; the companies
-    incorporated since are among its companies, with their shareholdings)."""
+    incorporated since are among its companies, with their shareholdings; a company that moved to another court's
+    district is there under its new id, its old one among the ``former_ids``; its group, its Transparenzregister
+    entity and the scenarios that name it name the new id, as the served answers do)."""
     if request.param == "as stored":
         return world
     continuation = Continuation.of_world(world)
     day = continuation.as_of + A_YEAR
     companies = continuation.companies_on(day)
-    assert set(companies) - set(world.companies) == set(continuation.incorporated(day)) != set()
-    pending = {cid: r for cid, r in world.realtime.items() if companies[cid] == world.companies[cid]}
-    meta = {**world.meta, "as_of": day.isoformat()}
-    # the companies held, in file order, then those incorporated since
-    held = list(dict.fromkeys([*(row["company_id"] for row in world.shareholdings), *continuation.incorporated(day)]))
+    moves = continuation.moves(day)
+    moved = {old: new for old, new in moves.items() if old in world.companies}
+    assert set(companies) - set(world.companies) == set(continuation.incorporated(day)) | set(moved.values())
+    assert set(world.companies) - set(companies) == set(moved) != set()
+    pending = {cid: r for cid, r in world.realtime.items() if companies.get(cid) == world.companies[cid]}
+    former = {old: moves.get(new, new) for old, new in world.meta["former_ids"].items()} | moves
+    groups = [
+        {**group, "members": [moves.get(m, m) for m in group["members"]], "organtraeger": moves.get(top, top)}
+        for group in world.meta["groups"]
+        for top in [group["organtraeger"]]
+    ]
+    register = world.meta["transparenzregister"]
+    register = {**register, "entities": {moves.get(cid, cid): ekrns for cid, ekrns in register["entities"].items()}}
+    scenarios = [
+        {**row, "company_id": moves.get(row["company_id"], row["company_id"])} for row in world.meta["scenarios"]
+    ]
+    meta = {
+        **world.meta,
+        "as_of": day.isoformat(),
+        "former_ids": former,
+        "groups": groups,
+        "transparenzregister": register,
+        "scenarios": scenarios,
+    }
+    # the companies held, in file order (under their ids of the day), then those incorporated since
+    held = list(
+        dict.fromkeys(
+            [
+                *(moves.get(row["company_id"], row["company_id"]) for row in world.shareholdings),
+                *continuation.incorporated(day),
+            ]
+        )
+    )
     rows = [
         {**row, "nominal_share": continuation.nominal_share(row, day)}
         for company_id in held
@@ -140,6 +170,14 @@ def test_ids_well_formed_unique_and_match_the_register(world):
     assert len(world.insolvencies) == len({p["case_number"] + p["court"] for p in world.insolvencies.values()})
     for proceeding in world.insolvencies.values():
         assert UUID.match(proceeding["id"])
+
+
+def test_a_former_id_leads_to_the_company_it_was_an_earlier_register_of(world):
+    former = world.meta["former_ids"]
+    assert len(former) >= 100
+    for old, new in former.items():
+        assert old not in world.companies
+        assert old in [register["company_id"] for register in world.companies[new]["registers"][:-1]], (old, new)
 
 
 def test_histories_sorted_and_current_is_newest(world):

@@ -28,11 +28,11 @@ __all__ = ["derived_marks", "find_company", "get_company"]
 def find_company(context: RegisterContext, company_id: str, *, realtime: bool = False) -> dict[str, Any]:
     """The stored (or, with ``realtime``, the register's newest) record of a well-formed id; 404 if none.
 
-    A company's former id (before a move to another register court, ``world.json`` ``former_ids``)
-    resolves to the company under its current id.
+    A company's former id (before a move to another register court: ``world.json`` ``former_ids``, or a move
+    since the world's ``as_of``) resolves to the company under its current id.
     """
     day = context.world_day()
-    company_id = context.catalog.world.meta.get("former_ids", {}).get(company_id, company_id)
+    company_id = day.resolve(company_id)
     record = day.realtime(company_id) if realtime else None
     record = record or day.company(company_id)
     if record is None:

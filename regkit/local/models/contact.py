@@ -80,7 +80,9 @@ def lookup_company(context: RegisterContext, user: User, host: str) -> Charged[d
             f"No company publishes the website {host}; check the address, or search by name with "
             "POST /v1/search/company. Nothing was charged.",
         )
-    contact = _contact_of(context.world_day().companies[company_id]) or {}
+    day = context.world_day()
+    company_id = day.resolve(company_id)  # it may have moved to another court's district since the world's date
+    contact = _contact_of(day.companies[company_id]) or {}
     body = {
         "company_id": company_id,
         "email": contact.get("email"),

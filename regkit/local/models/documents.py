@@ -145,6 +145,7 @@ def _file_date(context: RegisterContext) -> str:
 
 def _newest(context: RegisterContext, company_id: str) -> dict[str, Any] | None:
     day = context.world_day()
+    company_id = day.resolve(company_id)
     return day.realtime(company_id) or day.company(company_id)
 
 
@@ -203,8 +204,7 @@ def get_realtime_document(
             "invalid_document_category",
             f"{category!r} is not a document category; use one of {', '.join(DOCUMENT_CATEGORIES)}.",
         )
-    world = context.catalog.world
-    company_id = world.meta.get("former_ids", {}).get(company_id, company_id)
+    company_id = context.world_day().resolve(company_id)
     company = _newest(context, company_id)
     if company is None:
         raise ApiError("company_not_found", f"No company has the id {company_id}.")

@@ -33,8 +33,9 @@ from .users import User
 if TYPE_CHECKING:
     from .backend import RegisterContext
     from .catalog import Catalog
+    from .world_day import WorldDay
 
-__all__ = ["financials_of", "get_financials", "report_html", "download_report", "statement_groups"]
+__all__ = ["day_financials", "financials_of", "get_financials", "report_html", "download_report", "statement_groups"]
 
 
 @dataclass(frozen=True)
@@ -66,12 +67,21 @@ def statement_groups(catalog: Catalog) -> _Groups:
 
 def financials_of(context: RegisterContext, company: Mapping[str, Any]) -> dict[str, Any]:
     """The financials answer of ``company`` (a record of the register's world) without ``sources``."""
-    groups = statement_groups(context.catalog)
+    return day_financials(context.world_day(), company)
+
+
+def day_financials(world_day: WorldDay, company: Mapping[str, Any]) -> dict[str, Any]:
+    """The financials answer of ``company``, a record of ``world_day``, without ``sources``: its statements drawn
+    under the id it had on the world's ``as_of`` (:meth:`~.world_day.WorldDay.origin`), so a move to another
+    court's district changes none of its reports."""
+    groups = statement_groups(world_day.catalog)
+    key = world_day.origin(company["id"])
     return company_financials(
         company,
         groups.seed,
         group_members=groups.members,
-        consolidation=groups.consolidating.get(company["id"]),
+        consolidation=groups.consolidating.get(key),
+        key=key,
     )
 
 
@@ -165,7 +175,8 @@ def download_report(
         anything is looked up); 404 ``document_not_found`` when the company has no report of that id.
     """
     context.signer.verify(_signing_key(company_id, report_id), expires, signature)
-    company = context.world_day().company(company_id)
+    day = context.world_day()
+    company = day.company(day.resolve(company_id))
     if company is not None:
         for report in financials_of(context, company)["reports"]:
             if report["report_id"] == report_id:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import sqlite3
-from collections.abc import Mapping
 from typing import Any
 
 from regkit.schema.changes import diff_answers
@@ -34,7 +33,7 @@ from ..exceptions import ApiError
 from .catalog import Catalog
 from .clock import RegisterClock
 from .credits import charge
-from .financials import statement_groups
+from .financials import day_financials
 from .insolvencies import detail_of
 from .users import resolve_user, user_ref
 from .webhooks import queue_event
@@ -131,7 +130,7 @@ def _changes(
         if old is None or new is None:
             return []
         return diff_answers("get_person", old, new, ["management_positions"])
-    old_record, new_record = before.company(entity_id), after.company(entity_id)
+    old_record, new_record = before.company(before.resolve(entity_id)), after.company(after.resolve(entity_id))
     if old_record is None or new_record is None:
         return []
     changes: list[dict[str, Any]] = []
@@ -140,8 +139,7 @@ def _changes(
         if categories:
             changes += diff_answers("get_company", old_record, new_record, categories)
         if "financials" in preferences:
-            groups = statement_groups(before.catalog)
-            old, new = (_financials(record, groups) for record in (old_record, new_record))
+            old, new = day_financials(before, old_record), day_financials(after, new_record)
             changes += diff_answers("get_financials", old, new, ["financials"])
     if "insolvencies" in preferences:  # each proceeding's events: published without the record changing
         for summary in sorted(new_record.get("insolvencies") or (), key=lambda s: str(s["id"])):
@@ -151,14 +149,6 @@ def _changes(
                     "get_insolvency", detail_of(old_proceeding), detail_of(new_proceeding), ["insolvencies"]
                 )
     return changes
-
-
-def _financials(record: Mapping[str, Any], groups: Any) -> dict[str, Any]:
-    from ..world.statements import company_financials
-
-    return company_financials(
-        record, groups.seed, group_members=groups.members, consolidation=groups.consolidating.get(record["id"])
-    )
 
 
 def _person(world: WorldDay, entity_id: str) -> dict[str, Any] | None:

@@ -145,7 +145,7 @@ def _login(context: RegisterContext, user: User, name: str, company_id: str) -> 
 
 def _register_entity(context: RegisterContext, company_id: str) -> str:
     """The one Transparenzregister entity (EKRN) of ``company_id`` (404 none, 409 several)."""
-    ekrns = context.catalog.entities.get(company_id, [])
+    ekrns = context.catalog.entities.get(context.world_day().origin(company_id), [])
     if not ekrns:
         raise ApiError("register_entity_not_found", f"The Transparenzregister has no entity for {company_id}.")
     if len(ekrns) > 1:
@@ -172,7 +172,7 @@ def _production(context: RegisterContext, user: User, name: str, company_id: str
             context.world_day().holders,
             context.catalog.persons,
             _date(ready_at),
-            context.catalog.discrepancies.get(company["id"]),
+            context.catalog.discrepancies.get(context.world_day().origin(company["id"])),
         )
     )
     return {

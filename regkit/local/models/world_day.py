@@ -5,6 +5,11 @@ record is the one the continuation's events left, a person's management position
 that day, and a person appointed after ``as_of`` is a person of the world. On ``as_of`` itself (and for an
 imported world, which does not live on) every answer reads the store as it is, with no continuation built.
 
+A company that moved to another court's district has a new id from the day of the move. The records and rows of
+the day name it by that id; an id a user gives goes through :meth:`WorldDay.resolve` first (a former id, before
+``as_of`` or since, leads to the company under its id of the day), and what is stored by the id a company had on
+``as_of`` — its Transparenzregister entity, the seed of its statements — is looked up by :meth:`WorldDay.origin`.
+
 :class:`WorldDay` is what the models read records through; a register context hands out the one of its today
 (:meth:`regkit.local.models.backend.RegisterContext.world_day`).
 """
@@ -64,10 +69,24 @@ class WorldDay:
         self.catalog = catalog
         self.day = day
         self.moved_on = lives_on(catalog.meta) and day > world_as_of(catalog.meta)
-        #: Company records by id on :attr:`day` (a read-only mapping; former ids do not resolve here).
+        #: Company records by their id on :attr:`day` (a read-only mapping; former ids do not resolve here).
         self.companies: Mapping[str, dict[str, Any]] = _Companies(self)
         #: The current shareholdings with a share by the company held, on :attr:`day` (as ``Catalog.holders``).
         self.holders: Mapping[str, list[Mapping[str, Any]]] = _Holders(self) if self.moved_on else catalog.holders
+
+    def resolve(self, company_id: str) -> str:
+        """The id on this day of the company ``company_id`` names: itself, or for a former id (a move to another
+        register court before the world's ``as_of``, ``world.json`` ``former_ids``, or since) the company's id
+        after its moves."""
+        company_id = self.catalog.world.meta.get("former_ids", {}).get(company_id, company_id)
+        if not self.moved_on:
+            return company_id
+        return continuation_of(self.catalog).current_id(company_id, self.day)
+
+    def origin(self, company_id: str) -> str:
+        """The id the company with ``company_id`` (its id on this day) had on the world's ``as_of``, or at its
+        incorporation since: what the stored world and the data derived from it key it by."""
+        return continuation_of(self.catalog).origin(company_id) if self.moved_on else company_id
 
     def shareholdings(self, company_id: str) -> list[Mapping[str, Any]]:
         """The shareholding rows of the company ``company_id`` on this day, current and past, in file order (a
@@ -77,7 +96,9 @@ class WorldDay:
         return continuation_of(self.catalog).shareholdings(company_id, self.day)
 
     def holdings(self, holder_id: str) -> list[Mapping[str, Any]]:
-        """The shareholding rows whose holder is ``holder_id`` (a company id or a person's UUID) on this day."""
+        """The shareholding rows whose holder is ``holder_id`` (a company's id on this day or a person's UUID) on
+        this day (a company that moved since ``as_of`` has every row it holds under its new id among the stakes it
+        took on the day of the move)."""
         stored = list(self.catalog.ownership.by_holder.get(holder_id, ()))
         if not self.moved_on:
             return stored
@@ -96,10 +117,14 @@ class WorldDay:
     def document(self, document_id: str) -> tuple[str, dict[str, Any]] | None:
         """``(company id, document)`` of the document ``document_id`` a company lists on this day (one filed since
         the world's ``as_of`` included), or None."""
-        stored = self.catalog.documents.get(document_id)
-        if stored is not None or not self.moved_on:
-            return stored
-        return continuation_of(self.catalog).document(document_id, self.day)
+        found = self.catalog.documents.get(document_id)
+        if not self.moved_on:
+            return found
+        continuation = continuation_of(self.catalog)
+        found = found or continuation.document(document_id, self.day)
+        if found is None:
+            return None
+        return continuation.current_id(found[0], self.day), found[1]
 
     def continuation(self) -> Continuation:
         """The continuation of the world (built on first use)."""
@@ -207,8 +232,9 @@ def _positions(record: Mapping[str, Any], key: str) -> Iterator[tuple[dict[str, 
 
 
 class _Companies(Mapping[str, dict[str, Any]]):
-    """The company records of a :class:`WorldDay` as a mapping: the stored ids, then those of the companies
-    incorporated since ``as_of`` in the order they were registered."""
+    """The company records of a :class:`WorldDay` as a mapping: the stored ids (a company that moved to another
+    court's district since ``as_of`` under its new id), then those of the companies incorporated since ``as_of`` in
+    the order they were registered."""
 
     def __init__(self, day: WorldDay):
         self._day = day
@@ -223,7 +249,11 @@ class _Companies(Mapping[str, dict[str, Any]]):
         return self._day.continuation().incorporated(self._day.day) if self._day.moved_on else []
 
     def __iter__(self) -> Iterator[str]:
-        yield from self._day.catalog.world.companies
+        if not self._day.moved_on:
+            yield from self._day.catalog.world.companies
+            return
+        moves = self._day.continuation().moves(self._day.day)
+        yield from (moves.get(company_id, company_id) for company_id in self._day.catalog.world.companies)
         yield from self._new()
 
     def __len__(self) -> int:
@@ -244,8 +274,10 @@ class _Holders(Mapping[str, list[Mapping[str, Any]]]):
         return rows
 
     def __iter__(self) -> Iterator[str]:
-        new = self._day.continuation().incorporated(self._day.day)
-        return (key for keys in (self._day.catalog.holders, new) for key in keys if key in self)
+        continuation = self._day.continuation()
+        moves, new = continuation.moves(self._day.day), continuation.incorporated(self._day.day)
+        stored = (moves.get(key, key) for key in self._day.catalog.holders)
+        return (key for keys in (stored, new) for key in keys if key in self)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)

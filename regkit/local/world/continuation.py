@@ -12,9 +12,9 @@ company then in liquidation), proceedings against natural persons (at the stored
 published in open proceedings, capital increases (every holder's nominal share in proportion), profit-transfer
 agreements with a company's sole shareholder started and ended, mergers of a group's GmbH into its Organträger
 (the merged company's holders' rows end: the shareholdings are versioned as the records), stakes handed on to a
-managing director (a new shareholder list, served as its PDF), spin-offs to a new GmbH, the amended articles (and a
-new shareholder list) a change of name or capital files, and on their day the pending changes a realtime
-lookup already showed.
+managing director (a new shareholder list, served as its PDF), spin-offs to a new GmbH, moves of the seat to another
+court's district (a new register entry there), the amended articles (and a new shareholder list) a change of name,
+capital or seat files, and on their day the pending changes a realtime lookup already showed.
 
 Nothing is stored: the events of a day are drawn from a generator seeded with the world's seed and the day
 (``"regkit-world/continuation/<seed>/<day>"``), applied in order to the records as the day before left them. A
@@ -26,9 +26,17 @@ Rates (:data:`YEARLY_RATES`, per active company and year) are scaled from the re
 Handelsregister publications a working day for some 2.3 million active companies, about 5 % of companies touched
 in 30 days once annual reports are counted.
 
-Not yet generated: moves to another register court (the company's id is its current register's, so a move changes
-the id every shareholding, position, link, document, statement and proceeding names). A seat moves within its
-court's district.
+**A move to another court's district changes the company's id** (``DE-<register>-<court>-<number>`` is its
+current register entry's). From the day of the move the continuation knows the company only under its new id: its
+record carries the new register (appended to ``registers``) and a new address in a town of the new court's
+district; every record that links to it or lists it as a shareholder or partner, and every shareholding row that
+names it (as the company held or as the holder), names the new id from that day on; its old id has no record
+from that day (:meth:`Continuation.current_id` follows it to the new one, as the world's ``former_ids`` do for
+the moves before ``as_of``); a person's positions there are read from the record under its new id. What the
+stored world keys by the id the company had on ``as_of`` — the seed its reports' statements are drawn from, its
+Transparenzregister entity, the index of its stored documents — is found through :meth:`Continuation.origin` (and
+the other way, :meth:`Continuation.current_id`). A company with insolvency proceedings on record, with a pending
+change, or with a planted Transparenzregister discrepancy does not move.
 """
 
 from __future__ import annotations
@@ -41,7 +49,7 @@ import random
 import threading
 import zlib
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,7 +65,9 @@ from .naming import company_stem, full_name, sector_word
 from .officers import natural_entry
 from .people import PersonPool, iso, new_uuid
 from .proceedings import event_details, event_record, opening_meetings, summary_of
+from .record import register_entry
 from .reference import Reference, load_reference
+from .specs import Registration
 
 __all__ = ["INCORPORATIONS_YEARLY", "YEARLY_RATES", "RegisterEvent", "Continuation", "day_rng"]
 
@@ -78,6 +88,7 @@ YEARLY_RATES: Mapping[str, float] = {
     "merged_into": 0.002,
     "shares_transferred": 0.015,
     "spin_off": 0.002,
+    "court_moved": 0.004,
 }
 
 #: New companies a year per company active on ``as_of`` (some 130,000 new entries a year in the commercial register
@@ -137,9 +148,10 @@ class RegisterEvent:
         ``"person_insolvency_opened"`` (a proceeding against a natural person, opened), ``"acquisition"`` (the
         acquirer's side of a ``"merged_into"``). A ``"shares_transferred"`` files a new shareholder list; an
         ``"incorporated"`` company is new to the world (``spun_off_from`` in its detail when a ``"spin_off"``
-        founded it).
+        founded it). A ``"court_moved"`` names the company by the id it had until that day, its new id in its
+        detail's ``company_id``; ``"link_moved"`` is a record that names it, now by the new id.
     company_id : str
-        The company whose record it changes ("" for a natural person's proceeding).
+        The company whose record it changes, by its id on that day ("" for a natural person's proceeding).
     detail : dict
         What the event says beyond its kind (a person's id and name, the new name, ...).
     """
@@ -194,6 +206,12 @@ class Continuation:
         #: The companies incorporated since ``as_of``: ``(day, company id)`` in the order they were registered.
         self._incorporated: list[tuple[dt.date, str]] = []
         self._new: set[str] = set()
+        #: The moves to another court's district since ``as_of``: ``(day, new id)`` by the id the company had
+        #: until that day.
+        self._moves: dict[str, tuple[dt.date, str]] = {}
+        #: The id each company that moved since ``as_of`` had on ``as_of`` (or at its incorporation), by every id it
+        #: had since.
+        self._origin: dict[str, str] = {}
         #: The register numbers courts give next (above every number of the world, former ones included).
         self._numbers = RegisterNumbers([*companies, *(meta.get("former_ids") or {})])
         #: The companies with a planted Transparenzregister discrepancy (their owners stay as the world has them).
@@ -205,7 +223,9 @@ class Continuation:
         self.reference = reference
         self._lock = threading.Lock()
         self._folded = self.as_of
-        self._versions: dict[str, list[tuple[dt.date, dict[str, Any]]]] = {}
+        #: Each company's records since ``as_of`` with the day each began (None from the day it moved away: it
+        #: has a new id).
+        self._versions: dict[str, list[tuple[dt.date, dict[str, Any] | None]]] = {}
         self._events: dict[dt.date, list[RegisterEvent]] = {}
         #: (day, company id) of every version naming a person, by the person's lower-case UUID.
         self._people: dict[str, list[tuple[dt.date, str]]] = defaultdict(list)
@@ -219,7 +239,10 @@ class Continuation:
             if group.get("organtraeger")
             for member in group.get("members", ())
         }
+        #: The ids of the companies events may happen to (not those merged or moved away), and of every company
+        #: that had a record since ``as_of`` (what :meth:`companies_on` looks at), sorted.
         self._ids = sorted(companies)
+        self._known = list(self._ids)
         self.base_proceedings = insolvencies
         #: Proceedings' versions since ``as_of``, as the companies' (new proceedings included).
         self._proceedings: dict[str, list[tuple[dt.date, dict[str, Any]]]] = {}
@@ -296,9 +319,32 @@ class Continuation:
         return versions is not None and versions[0][0] <= day
 
     def changed(self, day: dt.date) -> list[str]:
-        """The ids of the companies whose record on ``day`` is not the stored one, sorted."""
+        """The ids of the companies whose record on ``day`` is not the stored one, sorted (not those moved away
+        by then: their record is under their new id)."""
         self.fold_to(day)
-        return sorted(cid for cid, versions in self._versions.items() if versions[0][0] <= day)
+        return sorted(
+            cid
+            for cid, versions in self._versions.items()
+            if versions[0][0] <= day and _on(versions, day, self.base, cid) is not None
+        )
+
+    def current_id(self, company_id: str, day: dt.date) -> str:
+        """The id on ``day`` of the company that had ``company_id`` (itself unless it moved to another court's
+        district by then)."""
+        self.fold_to(day)
+        while (move := self._moves.get(company_id)) is not None and move[0] <= day:
+            company_id = move[1]
+        return company_id
+
+    def origin(self, company_id: str) -> str:
+        """The id the company with ``company_id`` had on ``as_of`` (or at its incorporation): what the data derived
+        from the stored world (statements, Transparenzregister entity, stored documents) is keyed by."""
+        return self._origin.get(company_id, company_id)
+
+    def moves(self, day: dt.date) -> dict[str, str]:
+        """The moves to another court's district by ``day``: each former id with the id it led to on ``day``."""
+        self.fold_to(day)
+        return {old: self.current_id(old, day) for old, (since, _) in self._moves.items() if since <= day}
 
     def proceeding(self, proceeding_id: str, day: dt.date) -> dict[str, Any] | None:
         """The proceeding ``proceeding_id`` (a lower-case UUID) on ``day``, or None (also before it was filed)."""
@@ -316,13 +362,14 @@ class Continuation:
         """Every company's record on ``day``, by id in id order (the stored records where nothing happened; the
         companies incorporated by then included)."""
         self.fold_to(day)
-        found = ((company_id, self.company(company_id, day)) for company_id in self._ids)
+        found = ((company_id, self.company(company_id, day)) for company_id in self._known)
         return {company_id: record for company_id, record in found if record is not None}
 
     def incorporated(self, day: dt.date) -> list[str]:
-        """The ids of the companies incorporated since ``as_of``, by ``day``, in the order they were registered."""
+        """The ids on ``day`` of the companies incorporated since ``as_of``, by ``day``, in the order they were
+        registered."""
         self.fold_to(day)
-        return [company_id for since, company_id in self._incorporated if since <= day]
+        return [self.current_id(company_id, day) for since, company_id in self._incorporated if since <= day]
 
     def nominal_share(self, row: Mapping[str, Any], day: dt.date) -> Any:
         """The nominal share of a shareholding row on ``day``: its stored one (or as founded), unless the company's
@@ -332,7 +379,8 @@ class Continuation:
         if not row.get("share") or row["company_id"] not in self._versions:
             return stored
         capital = (self.company(row["company_id"], day) or {}).get("capital")
-        first = self.base.get(row["company_id"]) or self._versions[row["company_id"]][0][1]  # stored, or as founded
+        origin = self.origin(row["company_id"])
+        first = self.base.get(origin) or self._versions[origin][0][1] or {}  # stored, or as founded
         if not capital or capital == first.get("capital"):
             return stored
         amount = capital["amount"] / _DEM_PER_EUR if capital.get("currency") == "DEM" else capital["amount"]
@@ -404,14 +452,25 @@ class Continuation:
                 self._folded = next_day
 
     def _current(self, company_id: str) -> dict[str, Any]:
+        record = self._record_now(company_id)
+        if record is None:
+            raise KeyError(f"{company_id} has no record now (it moved to another court's district)")
+        return record
+
+    def _record_now(self, company_id: str) -> dict[str, Any] | None:
+        """The record of ``company_id`` as the days folded so far left it; None for an id the world does not know,
+        or one the company left for a new register."""
         versions = self._versions.get(company_id)
-        return versions[-1][1] if versions else self.base[company_id]
+        return versions[-1][1] if versions else self.base.get(company_id)
 
     def _put(self, day: dt.date, record: dict[str, Any]) -> None:
         for entry in record["representation"]:
             if entry["type"] == "natural_person" and entry.get("id"):
                 self._people[entry["id"].lower()].append((day, record["id"]))
-        versions = self._versions.setdefault(record["id"], [])
+        self._put_version(day, record["id"], record)
+
+    def _put_version(self, day: dt.date, company_id: str, record: dict[str, Any] | None) -> None:
+        versions = self._versions.setdefault(company_id, [])
         if versions and versions[-1][0] == day:
             versions[-1] = (day, record)
         else:
@@ -456,6 +515,7 @@ class Continuation:
         """A company new to the world from ``day``: its record, rows and documents."""
         company_id = record["id"]
         bisect.insort(self._ids, company_id)
+        bisect.insort(self._known, company_id)
         self._incorporated.append((day, company_id))
         self._new.add(company_id)
         self._put(day, record)
@@ -498,13 +558,16 @@ class Continuation:
             if record["id"] in self._tops:
                 return False
             parent = _sole_parent(record)
-            return parent is not None and parent in self.base and self._current(parent)["status"] == "active"
+            found = None if parent is None else self._record_now(parent)
+            return found is not None and found["status"] == "active"
         if kind in {"insolvency_filed", "spin_off"} and record["id"] in self._new and not record.get("indicators"):
             return False  # a new company has no accounts yet to show distress, nor a business to spin off
         if kind == "shares_transferred":  # the stake's row is on file, and the owners are not a planted case
             return (
                 record["id"] not in self._planted and _transfer_parties(record, self._rows_now(record["id"]))[0] != []
             )
+        if kind == "court_moved":  # the planted Transparenzregister discrepancies stay where they were planted
+            return record["id"] not in self._planted
         if kind == "merged_into":  # a group's GmbH no other record names (it holds nothing, heads nothing)
             top = self._top_of.get(record["id"])
             return (
@@ -530,6 +593,8 @@ class Continuation:
             return self._merge(day, rng, record)
         elif kind == "spin_off":
             return self._spin_off(day, rng, record)
+        elif kind == "court_moved":
+            return self._move_court(day, rng, record)
         else:
             detail = _CHANGES[kind](self, record, day, rng)
         if kind in _AMENDING:
@@ -613,6 +678,99 @@ class Continuation:
             RegisterEvent(day, "spin_off", record["id"], {"company_id": new["id"]}),
             RegisterEvent(day, "incorporated", new["id"], founded),
         ]
+
+    def _move_court(self, day: dt.date, rng: random.Random, record: dict[str, Any]) -> list[RegisterEvent]:
+        """The company moves its seat to a town in another court's district (Sitzverlegung), registered today: the
+        new court enters it under a new number (the next it gives), from today its id; the seat is in the articles,
+        so the amended articles are filed. Everything that names the company names the new id from today
+        (:meth:`_rekey`)."""
+        old_id, register = record["id"], record["register"]
+        code = old_id.split("-")[2]
+        court = None
+        for _ in range(_TRIES):
+            drawn = self.reference.current_courts.draw(rng)
+            if drawn.code != code and self.reference.court_places.get(drawn.code):
+                court = drawn
+                break
+        if court is None:
+            return []
+        places = self.reference.court_places[court.code]
+        address = new_address(rng, places[rng.randrange(len(places))], day)
+        record["addresses"].append(address)
+        record["address"] = address
+        number = self._numbers.next(court.code, register["register_type"], rng)
+        entry = register_entry(Registration(court, register["register_type"], day, number))
+        record["registers"].append(entry)
+        record["register"] = entry
+        record["id"] = entry["company_id"]
+        self._file_amendment(day, rng, record)
+        detail = {
+            "company_id": record["id"],
+            "register_court": court.name,
+            "register_number": number,
+            "city": address["city"],
+        }
+        return [RegisterEvent(day, "court_moved", old_id, detail), *self._rekey(day, old_id, record)]
+
+    def _rekey(self, day: dt.date, old_id: str, record: dict[str, Any]) -> list[RegisterEvent]:
+        """From ``day`` the company with ``old_id`` is ``record`` under its new id: the old id has no record any
+        more; the records that link to the company or list it among their representatives, and the shareholding
+        rows of the company and those it is the holder in, name the new id; what the continuation keeps by company
+        (filings due, candidates, groups, links, stakes) follows."""
+        new_id = record["id"]
+        self._moves[old_id] = (day, new_id)
+        self._origin[new_id] = self.origin(old_id)
+        self._put(day, record)
+        self._put_version(day, old_id, None)
+        for entry in record["representation"]:  # a person's positions under the old id are those under the new
+            if entry["type"] == "natural_person" and entry.get("id"):
+                self._people[entry["id"].lower()].append((day, old_id))
+        self._ids.remove(old_id)
+        bisect.insort(self._ids, new_id)
+        bisect.insort(self._known, new_id)
+        if old_id in self._new:
+            self._new.add(new_id)
+        for due in self._filings.values():
+            due[:] = [(new_id if cid == old_id else cid, year_end) for cid, year_end in due]
+        for ids in (*self._candidates.values(), self._grouped, self._tops):
+            if old_id in ids:
+                ids.discard(old_id)
+                ids.add(new_id)
+        if old_id in self._top_of:
+            self._top_of[new_id] = self._top_of.pop(old_id)
+        for member, top in self._top_of.items():
+            if top == old_id:
+                self._top_of[member] = new_id
+        events = []
+        for source_id in sorted(self._linked_from.pop(old_id, ())):
+            source = self._record_now(source_id)
+            if source is None or source_id == old_id:
+                continue
+            source = copy.deepcopy(dict(source))
+            if _reid_in(source, old_id, new_id, record["address"]["city"]):
+                self._put(day, source)
+                events.append(RegisterEvent(day, "link_moved", source_id, {"company_id": new_id}))
+            self._linked_from[new_id].add(source_id)
+        for sources in self._linked_from.values():  # the records the company's own record links to
+            if old_id in sources:
+                sources.discard(old_id)
+                sources.add(new_id)
+        rows = [{**row, "company_id": new_id} for row in self._rows_now(old_id)]
+        if rows:
+            self._put_rows(day, new_id, rows)
+            self._put_rows(day, old_id, [])
+        for row in rows:
+            if row.get("holder_id"):
+                self._stakes_taken[row["holder_id"]].append((day, new_id))
+        for company_id in sorted(self._holdings_of(old_id)):
+            held = [dict(row) for row in self._rows_now(company_id)]
+            named = [row for row in held if row.get("holder_id") == old_id]
+            for row in named:
+                row["holder_id"] = new_id
+            if named:
+                self._put_rows(day, company_id, held)
+                self._stakes_taken[new_id].append((day, company_id))
+        return events
 
     def _rows_now(self, company_id: str) -> list[Mapping[str, Any]]:
         """The shareholding rows of ``company_id`` as the days folded so far left them."""
@@ -862,7 +1020,7 @@ def _may(kind: str, record: Mapping[str, Any], pending: set[str], grouped: set[s
         return form in _PROKURA
     if kind == "prokura_ended":
         return any(entry["role"] == "PROKURA" for entry in current)
-    if kind in {"address_changed", "seat_moved"}:
+    if kind in {"address_changed", "seat_moved", "court_moved"}:
         return record["address"] is not None
     if kind == "name_changed":
         return form not in {"ek", "ev", "municipal"} and not record["name"]["name"].endswith(" i.L.")
@@ -1133,7 +1291,7 @@ _CHANGES: Mapping[str, Callable[[Continuation, dict, dt.date, random.Random], di
 
 
 def _on(
-    versions: list[tuple[dt.date, dict[str, Any]]] | None,
+    versions: Sequence[tuple[dt.date, dict[str, Any] | None]] | None,
     day: dt.date,
     stored: Mapping[str, dict[str, Any]],
     key: str,
@@ -1261,6 +1419,23 @@ def _rename_in(record: dict[str, Any], target_id: str, name: str) -> bool:
             entry["name"] = name
             if entry.get("legal_person"):
                 entry["legal_person"]["name"] = name
+            changed = True
+    return changed
+
+
+def _reid_in(record: dict[str, Any], old_id: str, new_id: str, city: str) -> bool:
+    """Write ``new_id`` wherever ``record`` names ``old_id`` (a company that moved to ``city``, in another court's
+    district); whether anything changed."""
+    changed = False
+    for link in _links(record):
+        if link and link.get("company_id") == old_id:
+            link["company_id"] = new_id
+            changed = True
+    for entry in record.get("representation") or ():
+        if entry["type"] == "legal_person" and entry.get("id") == old_id:
+            entry["id"] = new_id
+            if entry.get("legal_person"):
+                entry["legal_person"]["city"] = city
             changed = True
     return changed
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from datetime import timedelta
+from typing import Any
 
 from .board import board_of
 from .company import Context, addresses_of, capitals_of
@@ -19,7 +20,7 @@ from .people import iso_or_none, new_uuid, random_date
 from .reference import Reference
 from .specs import Link, Registration, Spec
 
-__all__ = ["company_record"]
+__all__ = ["company_record", "register_entry"]
 
 _PHONE_RANGES = (("030", "23125"), ("069", "90009"), ("040", "66969"), ("0221", "47110"), ("089", "99998"))
 
@@ -30,7 +31,7 @@ def company_record(ctx: Context, spec: Spec, names: list[dict]) -> dict:
     capitals = capitals_of(ctx, spec)
     representation = board_of(ctx, spec, addresses[-1]["city"])
     purposes = _purposes(ctx.rngs["purposes"], ctx, spec)
-    registers = [_register(r) for r in spec.registrations]
+    registers = [register_entry(r) for r in spec.registrations]
     details = _details(ctx.rngs["details"], ctx.reference, spec)
     record = {
         "id": spec.id,
@@ -56,7 +57,8 @@ def company_record(ctx: Context, spec: Spec, names: list[dict]) -> dict:
     return record
 
 
-def _register(registration: Registration) -> dict:
+def register_entry(registration: Registration) -> dict[str, Any]:
+    """The CompanyRegister of one register entry (its ``company_id`` is the company's id while it is current)."""
     return {
         "company_id": registration.company_id,
         "register_number": registration.number,

@@ -120,6 +120,7 @@ class _Filer:
     short: bool  # a short balance sheet and no P&L
     group_member: bool  # in a group: owes and is owed by affiliated companies
     group_parent: bool  # files consolidated reports: holds shares in affiliated companies
+    key: str  # what the reports are drawn under: the company's id on the world's as_of
 
 
 def _amounts(rng: random.Random, filer: _Filer, entry: Mapping[str, Any], capital: int | None) -> dict[str, int | None]:
@@ -328,7 +329,7 @@ def _link_rows(rows: list[dict], before: list[dict] | None) -> None:
 def _report(filer: _Filer, entry: Mapping[str, Any], seed: int | str, *, report_id: str) -> dict:
     """One report of ``filer`` from one year's indicators ``entry`` (its own generator: company and date)."""
     company, short = filer.company, filer.short
-    rng = _rng(seed, f"{company['id']}/{entry['date']}")
+    rng = _rng(seed, f"{filer.key}/{entry['date']}")
     leaves = _amounts(rng, filer, entry, _subscribed_capital(company, entry["date"]))
     return {
         "report_id": report_id,
@@ -371,6 +372,7 @@ def statement_reports(
     *,
     group_members: frozenset[str] = frozenset(),
     consolidation: tuple[str, float] | None = None,
+    key: str | None = None,
 ) -> list[dict]:
     """A company's filed reports, oldest first (a correction after the report it corrects), consolidated last.
 
@@ -384,6 +386,9 @@ def statement_reports(
         The ids of every company in some group (they owe and are owed by affiliated companies).
     consolidation : tuple or None
         ``(group id, factor)`` when the company is a group parent that files consolidated reports.
+    key : str, optional
+        The id the company had on the world's ``as_of`` (default: its id), which the reports are drawn under and
+        group membership is known by: a company that moved to another court's district since keeps its reports.
 
     Returns
     -------
@@ -393,7 +398,8 @@ def statement_reports(
     indicators = sorted(company.get("indicators") or (), key=lambda entry: entry["date"])  # stable: corrections last
     if not indicators:
         return []
-    filer = _Filer(company, is_short_filer(indicators), company["id"] in group_members, consolidation is not None)
+    key = company["id"] if key is None else key
+    filer = _Filer(company, is_short_filer(indicators), key in group_members, consolidation is not None, key)
     own = [_report(filer, entry, seed, report_id=entry["report_id"]) for entry in indicators]
     _link_previous(own)
     if consolidation is None:
@@ -505,6 +511,7 @@ def company_financials(
     *,
     group_members: frozenset[str] = frozenset(),
     consolidation: tuple[str, float] | None = None,
+    key: str | None = None,
 ) -> dict[str, Any]:
     """The financials answer of ``company`` without ``sources``: ``indicators`` (latest first), ``reports``
     (latest first, consolidated after the company's own of the same date) and ``merged`` (the company's own
@@ -512,7 +519,7 @@ def company_financials(
 
     Parameters are those of :func:`statement_reports`.
     """
-    reports = statement_reports(company, seed, group_members=group_members, consolidation=consolidation)
+    reports = statement_reports(company, seed, group_members=group_members, consolidation=consolidation, key=key)
     own = [report for report in reports if not report["consolidated"]]
     employees = {entry["report_id"]: entry.get("employees") for entry in company.get("indicators") or ()}
     indicators = [indicators_of(report, employees.get(report["report_id"])) for report in own]
