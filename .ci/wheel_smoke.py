@@ -164,6 +164,14 @@ def check_missing_world_error(regkit_command: str, work: Path) -> None:
     assert "Traceback" not in result.stderr, result.stderr
 
 
+def check_mcp_without_its_extra(regkit_command: str) -> None:
+    """``regkit mcp`` from a wheel installed without the ``mcp`` extra: one line naming the extra, no traceback."""
+    result = _run([regkit_command, "mcp"], stdin=subprocess.DEVNULL)
+    assert result.returncode == 1, (result.returncode, result.stdout, result.stderr)
+    assert "pip install 'regkit[mcp]'" in result.stderr and "Traceback" not in result.stderr, result.stderr
+    assert result.stdout == "", result.stdout
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--checkout", type=Path, required=True, help="the repository checkout (must not be imported)")
@@ -181,6 +189,7 @@ def main() -> int:
             ("regkit world build", lambda: check_world_build(regkit_command, work)),
             ("regkit --version", lambda: check_version(regkit_command)),
             ("missing-world error", lambda: check_missing_world_error(regkit_command, work)),
+            ("regkit mcp without its extra", lambda: check_mcp_without_its_extra(regkit_command)),
         ):
             started = time.perf_counter()
             check()

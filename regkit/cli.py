@@ -14,7 +14,13 @@ from collections.abc import Sequence
 __all__ = ["main", "build_parser", "version_text"]
 
 #: Modules that contribute sub-commands, in the order they appear in ``regkit --help``.
-_COMMAND_MODULES = ("regkit.local.world.cli", "regkit.local.cli", "regkit.client.cli", "regkit.export_cli")
+_COMMAND_MODULES = (
+    "regkit.local.world.cli",
+    "regkit.local.cli",
+    "regkit.client.cli",
+    "regkit.export_cli",
+    "regkit.agents.cli",
+)
 
 
 def version_text() -> str:
