@@ -47,7 +47,10 @@ def list_monitors(context: RegisterContext, user: User) -> list[dict[str, Any]]:
 
 def _check_exists(context: RegisterContext, entity_type: str, entity_id: str) -> None:
     day = context.world_day()
-    exists = (day.company(entity_id) if entity_type == "company" else day.person(entity_id.lower())) is not None
+    if entity_type == "company":  # a former id (a move to another court) leads to the company, as a lookup does
+        exists = day.company(day.resolve(entity_id)) is not None
+    else:
+        exists = day.person(entity_id.lower()) is not None
     if not exists:
         raise ApiError("entity_not_found", f"No {entity_type} has the id {entity_id}.")
 

@@ -164,7 +164,8 @@ class WorldDay:
         pending = self.catalog.world.realtime.get(company_id)
         if pending is None or not self.moved_on:
             return pending
-        return None if continuation_of(self.catalog).changed_by(company_id, self.day) else pending
+        registered = continuation_of(self.catalog).pending_day(company_id)
+        return None if registered is not None and registered <= self.day else pending
 
     def nominal_share(self, row: Mapping[str, Any]) -> float:
         """The nominal share of a shareholding row on this day (a capital increase registered since ``as_of``

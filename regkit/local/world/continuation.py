@@ -266,8 +266,11 @@ class Continuation:
             administrators_rng, PersonPool(administrators_rng, reference), 40, reference
         )
         self._pending: dict[dt.date, list[dict[str, Any]]] = defaultdict(list)
+        #: The day each realtime record's pending change is registered, by company id.
+        self._pending_on: dict[str, dt.date] = {}
         for record in realtime.values():
-            self._pending[_pending_day(record, self.as_of)].append(record)
+            self._pending_on[record["id"]] = _pending_day(record, self.as_of)
+            self._pending[self._pending_on[record["id"]]].append(record)
         self._filings: dict[dt.date, list[tuple[str, dt.date]]] = defaultdict(list)
         self._linked_from: dict[str, set[str]] = defaultdict(set)
         #: The companies that may come to qualify for each rare kind (what a scan for one need look at: the
@@ -312,11 +315,10 @@ class Continuation:
         self.fold_to(day)
         return _on(self._versions.get(company_id), day, self.base, company_id)
 
-    def changed_by(self, company_id: str, day: dt.date) -> bool:
-        """Whether the record of ``company_id`` on ``day`` is not the stored one."""
-        self.fold_to(day)
-        versions = self._versions.get(company_id)
-        return versions is not None and versions[0][0] <= day
+    def pending_day(self, company_id: str) -> dt.date | None:
+        """The day the pending change a realtime lookup of ``company_id`` shows is registered (from then on it is
+        the company's record), or None for a company without one."""
+        return self._pending_on.get(company_id)
 
     def changed(self, day: dt.date) -> list[str]:
         """The ids of the companies whose record on ``day`` is not the stored one, sorted (not those moved away
@@ -324,7 +326,7 @@ class Continuation:
         self.fold_to(day)
         return sorted(
             cid
-            for cid, versions in self._versions.items()
+            for cid, versions in list(self._versions.items())  # a snapshot: another thread may fold later days
             if versions[0][0] <= day and _on(versions, day, self.base, cid) is not None
         )
 
@@ -344,7 +346,7 @@ class Continuation:
     def moves(self, day: dt.date) -> dict[str, str]:
         """The moves to another court's district by ``day``: each former id with the id it led to on ``day``."""
         self.fold_to(day)
-        return {old: self.current_id(old, day) for old, (since, _) in self._moves.items() if since <= day}
+        return {old: self.current_id(old, day) for old, (since, _) in list(self._moves.items()) if since <= day}
 
     def proceeding(self, proceeding_id: str, day: dt.date) -> dict[str, Any] | None:
         """The proceeding ``proceeding_id`` (a lower-case UUID) on ``day``, or None (also before it was filed)."""
@@ -362,14 +364,14 @@ class Continuation:
         """Every company's record on ``day``, by id in id order (the stored records where nothing happened; the
         companies incorporated by then included)."""
         self.fold_to(day)
-        found = ((company_id, self.company(company_id, day)) for company_id in self._known)
+        found = ((company_id, self.company(company_id, day)) for company_id in list(self._known))
         return {company_id: record for company_id, record in found if record is not None}
 
     def incorporated(self, day: dt.date) -> list[str]:
         """The ids on ``day`` of the companies incorporated since ``as_of``, by ``day``, in the order they were
         registered."""
         self.fold_to(day)
-        return [self.current_id(company_id, day) for since, company_id in self._incorporated if since <= day]
+        return [self.current_id(company_id, day) for since, company_id in list(self._incorporated) if since <= day]
 
     def nominal_share(self, row: Mapping[str, Any], day: dt.date) -> Any:
         """The nominal share of a shareholding row on ``day``: its stored one (or as founded), unless the company's
@@ -405,7 +407,7 @@ class Continuation:
     def shareholdings_changed(self, day: dt.date) -> list[str]:
         """The ids of the companies whose shareholding rows on ``day`` are not the stored ones, sorted."""
         self.fold_to(day)
-        return sorted(cid for cid, versions in self._rows.items() if versions[0][0] <= day)
+        return sorted(cid for cid, versions in list(self._rows.items()) if versions[0][0] <= day)
 
     def stakes_taken(self, holder_id: str, day: dt.date) -> set[str]:
         """The ids of the companies in which ``holder_id`` (a person's UUID or a company's id) took a stake since
@@ -423,8 +425,8 @@ class Continuation:
         """The lower-case UUIDs of the persons named in the representation of a record changed by ``day`` (a new
         set)."""
         self.fold_to(day)
-        named = {key for key, seen in self._people.items() if seen and seen[0][0] <= day}
-        return named | {key for key, (since, _) in self._debtors.items() if since <= day}
+        named = {key for key, seen in list(self._people.items()) if seen and seen[0][0] <= day}
+        return named | {key for key, (since, _) in list(self._debtors.items()) if since <= day}
 
     def debtor(self, key: str, day: dt.date) -> dict[str, Any] | None:
         """The ``natural_person`` details of the person ``key`` (a lower-case UUID) if a proceeding filed against
@@ -480,7 +482,11 @@ class Continuation:
         rng = day_rng(self.seed, day)
         events: list[RegisterEvent] = []
         for record in self._pending.get(day, ()):
-            self._put(day, copy.deepcopy(dict(record)))
+            registered = copy.deepcopy(dict(record))
+            self._relink(registered)  # the companies it names as they are now (moved, renamed since as_of)
+            self._put(day, registered)
+            for target in _link_targets(registered):
+                self._linked_from[target].add(registered["id"])
             events.append(RegisterEvent(day, "pending_registered", record["id"]))
         for company_id, year_end in self._filings.pop(day, ()):
             if self._files(self._current(company_id)):  # not once it is dissolved
@@ -530,6 +536,20 @@ class Continuation:
             year_end = dt.date(day.year, 12, 31)
             lag = dt.timedelta(days=90 + zlib.crc32(company_id.encode()) % 270)
             self._filings[year_end + lag].append((company_id, year_end))
+
+    def _relink(self, record: dict[str, Any]) -> None:
+        """Name every company ``record`` links to (or lists among its representatives) by its id and name of now:
+        a record made before ``as_of`` (a pending change) may name a company that has moved or been renamed since."""
+        for target in set(_link_targets(record)):
+            current = target
+            while (move := self._moves.get(current)) is not None:  # every move so far is of a day folded
+                current = move[1]
+            found = self._record_now(current)
+            if found is None:
+                continue
+            if current != target:
+                _reid_in(record, target, current, (found.get("address") or {}).get("city") or "")
+            _rename_in(record, current, found["name"]["name"])
 
     def _files(self, record: Mapping[str, Any]) -> bool:
         """Whether the company files annual reports on (:func:`_files`); a filer incorporated since ``as_of`` files
