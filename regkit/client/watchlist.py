@@ -402,7 +402,9 @@ class Watchlist:
             for member in chosen:
                 self._mark_stale(member)  # free: the next lookup of each fetches it, the old answer a version
             try:
-                found, without_reports = self._fetch(chosen, progress, None if cap is None else cap - spent)
+                found, without_reports, deferred = self._fetch(
+                    chosen, plan, progress, None if cap is None else cap - spent
+                )
                 errors.update(found)
             except KeyboardInterrupt:
                 raise run.interrupted(
@@ -410,16 +412,19 @@ class Watchlist:
                 ) from None
             credits = run.credits
         changes = self._changes_since(chosen, started)
-        return WatchlistRefresh(changes, tuple(chosen), skipped, errors, credits, without_reports)
+        return WatchlistRefresh(changes, tuple(chosen), skipped + deferred, errors, credits, without_reports)
 
     def _fetch(
-        self, chosen: Sequence[str], progress: bool, spare: int | None
-    ) -> tuple[dict[str, RegkitError], tuple[str, ...]]:
+        self, chosen: Sequence[str], plan: Mapping[str, list[str]], progress: bool, spare: int | None
+    ) -> tuple[dict[str, RegkitError], tuple[str, ...], tuple[str, ...]]:
         """Fetch the lookups of ``chosen``: the company records first (in bulk), then the rest one by one; a
         company whose fresh record lists no annual report has no financials fetched (they would be empty: 10
-        credits for nothing). With ``insolvencies`` watched, each refreshed company's open proceedings are fetched
-        again too (their events are published without the record changing), as far as ``spare`` credits reach.
-        Returns the errors and the companies without reports."""
+        credits for nothing). A company whose cached record listed none, so that its ``plan`` (the estimate) left its
+        financials out, has them fetched when its fresh record lists a report — as far as ``spare`` credits reach, so
+        the refresh never spends more than its cap; beyond it the company stays stale (deferred). With
+        ``insolvencies`` watched, each refreshed company's open proceedings are fetched again too (their events are
+        published without the record changing), as far as ``spare`` credits still reach. Returns the errors, the
+        companies without reports and the deferred companies."""
         client, errors = self._client, {}
         by_lookup: dict[str, list[str]] = {}
         for member in chosen:
@@ -445,10 +450,17 @@ class Watchlist:
             "person": client.get_person,
             "person_holdings": client.get_person_holdings,
         }
+        deferred: list[str] = []
         for name, members in by_lookup.items():
             for member in members:
                 if member in errors:
                     continue
+                if name == "financials" and name not in plan.get(member, ()):  # a first report since the estimate
+                    price = LOOKUPS["financials"].credits(realtime=False)
+                    if spare is not None and spare < price:
+                        deferred.append(member)
+                        continue
+                    spare = None if spare is None else spare - price
                 try:
                     methods[name](member)
                 except BudgetExceededError:
@@ -467,7 +479,7 @@ class Watchlist:
                 except RegkitError as error:
                     errors[member] = error
                 spare = None if spare is None else spare - _PROCEEDING_PRICE
-        return errors, tuple(without_reports)
+        return errors, tuple(without_reports), tuple(deferred)
 
     def _changes_since(self, members: Sequence[str], started: datetime) -> pd.DataFrame:
         import pandas as pd

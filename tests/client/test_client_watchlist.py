@@ -117,6 +117,34 @@ def test_max_credits_refreshes_the_stalest_it_covers_and_a_budget_refuses_before
     assert len(poor.watchlist("capped").refresh(max_credits=50, progress=False).refreshed) == 2
 
 
+def test_a_first_report_filed_since_the_estimate_is_fetched_only_within_the_cap(make_local: Any, world: Any) -> None:
+    """A company whose cached record listed no report has its financials left out of the estimate; when its fresh
+    record lists its first report, the refresh fetches them only as far as the cap reaches (it never spends more
+    than ``max_credits``), and the company stays stale (``skipped``) until a refresh that covers them."""
+    continuation = Continuation.of_world(world)
+    year = continuation.events(AS_OF, AS_OF + dt.timedelta(days=365))
+    new = {e.company_id: e.day for e in year if e.kind == "incorporated"}
+    first = next(e for e in year if e.kind == "report_filed" and e.company_id in new)
+    local = make_local()
+    client = local.client()
+    local.register.advance((new[first.company_id] - AS_OF).days)  # the day it is incorporated: no report yet
+    watched = client.watchlist(
+        "founders", companies=[first.company_id], categories=["basic", "financials"], stale_after="1s"
+    )
+    assert watched.refresh(progress=False).without_reports == (first.company_id,)
+    local.register.advance((first.day - local.register.today).days)  # its first report is filed
+    time.sleep(1.2)  # stale by age, its cached record kept
+    assert watched.estimate().credits == 10  # the cached record lists no report: its financials are not counted
+    used = local.used()
+    capped = watched.refresh(max_credits=10, progress=False)
+    assert capped.credits == local.used() - used == 10 and capped.skipped == (first.company_id,)
+    assert watched.estimate().stale == (first.company_id,)
+    time.sleep(1.2)
+    covered = watched.refresh(progress=False)
+    assert covered.credits == 20 and covered.skipped == ()  # its record again (stale by age) and its first report
+    assert client.is_cached(first.company_id, endpoint="financials")
+
+
 def test_a_watchlist_is_kept_in_the_cache_for_the_next_client(make_local: Any, world: Any) -> None:
     local = make_local()
     members = sorted(world.companies)[:2]
