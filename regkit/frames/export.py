@@ -103,7 +103,7 @@ def export_parquet(
         :class:`StoredAnswers`), a cache that is off, a ``directory`` that is
         a file or not empty (without ``overwrite``), or holds more than a previous export (with it).
     ImportError
-        pyarrow is not installed (``pip install 'regkit[parquet]'``).
+        pyarrow is not installed (``pip install pyarrow``).
 
     Notes
     -----

@@ -54,7 +54,8 @@ def require_pyarrow() -> tuple[Any, Any]:
         return importlib.import_module("pyarrow"), importlib.import_module("pyarrow.parquet")
     except ImportError as exc:
         raise ImportError(
-            "exporting to Parquet needs pyarrow, which is not installed: pip install 'regkit[parquet]'"
+            "exporting to Parquet needs pyarrow, which is not installed: pip install pyarrow (regkit's parquet "
+            "extra: pip install -e '.[parquet]' in the checkout)"
         ) from exc
 
 

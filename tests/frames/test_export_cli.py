@@ -11,7 +11,7 @@ from export_support import API_KEY
 import regkit
 from regkit.cli import main
 
-pytest.importorskip("pyarrow", reason="the Parquet export needs pyarrow (pip install 'regkit[parquet]')")
+pytest.importorskip("pyarrow", reason="the Parquet export needs pyarrow (pip install pyarrow)")
 
 IDS = ["DE-HRB-R1102-109244", "DE-HRB-R3208-147620"]
 

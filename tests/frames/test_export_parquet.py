@@ -25,7 +25,7 @@ from regkit.frames.export import StoredAnswers, export_parquet
 from regkit.frames.export_sources import classify, survey
 from regkit.local import open_local_register
 
-pq = pytest.importorskip("pyarrow.parquet", reason="the Parquet export needs pyarrow (pip install 'regkit[parquet]')")
+pq = pytest.importorskip("pyarrow.parquet", reason="the Parquet export needs pyarrow (pip install pyarrow)")
 
 
 @pytest.fixture(scope="module")

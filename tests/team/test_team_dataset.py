@@ -19,7 +19,7 @@ from export_support import API_KEY, TABLE_NAMES, expected_tables, fill_cache, pi
 import regkit
 from regkit.client.lookups import lookup_op
 
-pytest.importorskip("pyarrow.parquet", reason="the Parquet export needs pyarrow (pip install 'regkit[parquet]')")
+pytest.importorskip("pyarrow.parquet", reason="the Parquet export needs pyarrow (pip install pyarrow)")
 
 
 @pytest.fixture

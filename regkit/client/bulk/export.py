@@ -48,7 +48,7 @@ def export_parquet(cache: ClientCache, directory: str | os.PathLike[str], overwr
     ValidationError
         The cache is off (``cache=False``), or ``directory`` is a file, or not empty (without ``overwrite``).
     ImportError
-        pyarrow is missing: ``pip install 'regkit[parquet]'``.
+        pyarrow is missing: ``pip install pyarrow``.
 
     Examples
     --------
