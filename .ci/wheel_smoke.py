@@ -168,7 +168,7 @@ def check_mcp_without_its_extra(regkit_command: str) -> None:
     """``regkit mcp`` from a wheel installed without the ``mcp`` extra: one line naming the extra, no traceback."""
     result = _run([regkit_command, "mcp"], stdin=subprocess.DEVNULL)
     assert result.returncode == 1, (result.returncode, result.stdout, result.stderr)
-    assert "pip install 'regkit[mcp]'" in result.stderr and "Traceback" not in result.stderr, result.stderr
+    assert "pip install 'mcp>=2.3'" in result.stderr and "Traceback" not in result.stderr, result.stderr
     assert result.stdout == "", result.stdout
 
 

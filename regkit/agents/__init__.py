@@ -4,7 +4,8 @@
 (:mod:`regkit.agents.tools`) are thin calls into :class:`regkit.Client` and :mod:`regkit.graph`; their answers are
 compact (:mod:`regkit.agents.answers`) and each says what it cost; the session (:mod:`regkit.agents.session`)
 refuses a call that could cross its budget before anything is sent. The server itself
-(:mod:`regkit.agents.server`) needs the ``mcp`` extra (``pip install 'regkit[mcp]'``), the rest of regkit does not.
+(:mod:`regkit.agents.server`) needs the ``mcp`` extra (``pip install -e '.[mcp]'`` in the checkout, or
+``pip install 'mcp>=2.3'``); the rest of regkit does not.
 """
 
 from .session import AgentSession, CallCost, Estimate, Outcome

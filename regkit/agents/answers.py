@@ -133,7 +133,7 @@ def _person_or_company(entry: Mapping[str, Any]) -> dict[str, Any]:
         "role": entry.get("role"),
         "since": entry.get("start_date"),
         "until": entry.get("end_date"),
-        "kind": "company" if entry.get("type") == "legal_person" else None,
+        "kind": "company" if entry.get("type") == "legal_person" else "person",
     }
 
 
@@ -222,7 +222,13 @@ def _indicator_row(entry: Mapping[str, Any]) -> dict[str, Any]:
 def financial_indicators(answer: Mapping[str, Any], years: int) -> dict[str, Any]:
     """The company's own reports' main indicators for the latest ``years`` fiscal years (EUR), newest first."""
     rows = sorted(answer.get("indicators") or (), key=lambda entry: str(entry.get("date")), reverse=True)
-    return compact({"fiscal_years": len(rows), "indicators": [_indicator_row(row) for row in rows[:years]]})
+    return compact(
+        {
+            "fiscal_years": len(rows),
+            "liabilities_are": "all of passiva but equity (provisions included)",
+            "indicators": [_indicator_row(row) for row in rows[:years]],
+        }
+    )
 
 
 def financial_statement(answer: Mapping[str, Any], year: int | None, depth: int) -> dict[str, Any]:
@@ -243,7 +249,7 @@ def financial_statement(answer: Mapping[str, Any], year: int | None, depth: int)
     return compact(
         {
             "report_id": report.get("report_id"),
-            "fiscal_year": f"{report.get('report_start_date')} – {report.get('report_end_date')}",
+            "period": {"from": report.get("report_start_date"), "to": report.get("report_end_date")},
             "currency": "EUR",
             "columns": ["name", "this year", "year before"],
             **statements,
@@ -298,7 +304,8 @@ def holdings(answer: Mapping[str, Any], page: int, per_page: int) -> dict[str, A
         for holding in answer.get("holdings") or ()
     ]
     current = sum(1 for row in rows if row["until"] is None)
-    return compact({"holder": answer.get("company_id"), "current": current, **page_of(rows, page, per_page)})
+    holder = answer.get("company_id") or answer.get("person_id")
+    return compact({"holder": holder, "current": current, **page_of(rows, page, per_page)})
 
 
 def ubos(answer: Mapping[str, Any]) -> dict[str, Any]:
@@ -341,6 +348,20 @@ def ownership_history(answer: Mapping[str, Any], page: int, per_page: int) -> di
     return compact(page_of(rows, page, per_page))
 
 
+def _search_page(answer: Mapping[str, Any], rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """A search page as every paged list here: ``total``, ``page``, ``pages``, ``per_page`` and ``items``."""
+    pagination = answer.get("pagination") or {}
+    return compact(
+        {
+            "total": pagination.get("total_results", len(rows)),
+            "page": pagination.get("page", 1),
+            "pages": pagination.get("total_pages", 1),
+            "per_page": pagination.get("per_page"),
+            "items": rows,
+        }
+    )
+
+
 def company_results(answer: Mapping[str, Any]) -> dict[str, Any]:
     """A page of company search results (or suggestions): id, name, form, register, city, active."""
     rows = [
@@ -355,7 +376,7 @@ def company_results(answer: Mapping[str, Any]) -> dict[str, Any]:
         }
         for result in answer.get("results") or ()
     ]
-    return compact({"pagination": answer.get("pagination"), "results": rows})
+    return _search_page(answer, rows)
 
 
 def person_results(answer: Mapping[str, Any]) -> dict[str, Any]:
@@ -370,7 +391,7 @@ def person_results(answer: Mapping[str, Any]) -> dict[str, Any]:
         }
         for result in answer.get("results") or ()
     ]
-    return compact({"pagination": answer.get("pagination"), "results": rows})
+    return _search_page(answer, rows)
 
 
 def person(answer: Mapping[str, Any], page: int, per_page: int) -> dict[str, Any]:
@@ -416,14 +437,18 @@ def insolvency_results(answer: Mapping[str, Any]) -> dict[str, Any]:
         }
         for result in answer.get("results") or ()
     ]
-    return compact({"pagination": answer.get("pagination"), "results": rows})
+    return _search_page(answer, rows)
 
 
 def insolvency(answer: Mapping[str, Any], page: int, per_page: int) -> dict[str, Any]:
     """A proceeding: its debtor, court, status and administrator, and its published events (newest first), paged."""
     events = sorted(answer.get("events") or (), key=lambda event: str(event.get("published_at")), reverse=True)
     rows = [
-        {"published": event.get("published_at"), "event": event.get("event_type"), "decided": event.get("decided_at")}
+        {
+            "published": event.get("published_at"),
+            "event": event.get("event_type"),
+            "decided": event.get("decision_date"),
+        }
         for event in events
     ]
     return compact(

@@ -127,7 +127,8 @@ def _serve(args: argparse.Namespace) -> int:
         import pydantic  # noqa: F401
     except ModuleNotFoundError as error:
         print(
-            f"regkit mcp needs the MCP SDK ({error}); install it with: pip install 'regkit[mcp]'",
+            f"regkit mcp needs the MCP SDK ({error}): pip install 'mcp>=2.3' (regkit's mcp extra: "
+            "pip install -e '.[mcp]' in the checkout)",
             file=sys.stderr,
         )
         return 1

@@ -34,10 +34,13 @@ class Estimate:
         (a crawl or a climb, level by level).
     note : str
         How the estimate was made (``"1 company lookup, not cached"``).
+    made : bool
+        False when the call was refused before it could be estimated (its input was not valid).
     """
 
     credits: int | None
     note: str = ""
+    made: bool = True
 
 
 @dataclass(frozen=True)
@@ -54,12 +57,15 @@ class Outcome:
         What it cost, failed or not.
     estimate : Estimate
         What it was estimated to cost before it was sent.
+    line : str
+        The answer's cost line (:meth:`AgentSession.cost_line`), made as the call ended.
     """
 
     body: dict[str, Any] | None
     error: Exception | None
     cost: CallCost
     estimate: Estimate
+    line: str
 
 
 @dataclass(frozen=True)
@@ -149,7 +155,7 @@ class AgentSession:
             spent, saved, sent = client.credits_spent, client.credits_saved, client.requests_sent
             body: dict[str, Any] | None = None
             error: Exception | None = None
-            estimated = Estimate(0, "not estimated: the input was refused")
+            estimated = Estimate(0, "the input was refused", made=False)
             cached = 0
             try:
                 with client.spending(what) as run:  # counts the answers the cache gave, and stops on an interrupt
@@ -168,14 +174,19 @@ class AgentSession:
                 cached=cached,
                 saved=client.credits_saved - saved,
             )
-            return Outcome(body, error, cost, estimated)
+            return Outcome(body, error, cost, estimated, self.cost_line(estimated, cost))
 
     def cost_line(self, estimate: Estimate, cost: CallCost) -> str:
         """One line: what the call cost and was estimated at, what was sent and what the cache gave, and what the
         session has spent and left (``10 credits (estimated ≤ 10: 1 company lookup); 1 sent, 0 from the cache;
         session 20 of 1000 spent, 980 left``)."""
         note = f": {estimate.note}" if estimate.note else ""
-        estimated = "estimated level by level" if estimate.credits is None else f"estimated ≤ {estimate.credits}"
+        if not estimate.made:
+            estimated = "not estimated"
+        elif estimate.credits is None:
+            estimated = "estimated level by level"
+        else:
+            estimated = f"estimated ≤ {estimate.credits}"
         saved = f" (saved {cost.saved})" if cost.saved else ""
         return (
             f"{cost.credits} credits ({estimated}{note}); {cost.sent} sent, {cost.cached} from the cache{saved}; "

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import json
 import logging
+import traceback
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -48,7 +49,7 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from regkit.errors import BudgetExceededError, BudgetStopWarning, RegkitError, ValidationError
+from regkit.errors import BudgetExceededError, BudgetStopWarning, NotFoundError, RegkitError, ValidationError
 
 from . import answers
 from .session import AgentSession, Estimate, Outcome
@@ -140,18 +141,20 @@ class RegisterTools:
         return self._text(self.session.run(what, estimated, call))
 
     def _text(self, outcome: Outcome) -> ToolText:
-        cost = self.session.cost_line(outcome.estimate, outcome.cost)
+        cost = outcome.line
         if outcome.error is None:
             return ToolText(self._dump({"cost": cost, **(outcome.body or {})}), False)
         error = outcome.error
-        if isinstance(error, BudgetExceededError):
-            kind = "refused"
+        if isinstance(error, BudgetExceededError):  # refused before anything was sent, or stopped after paying
+            kind = "refused" if outcome.cost.sent == 0 else "stopped at the budget"
         elif isinstance(error, ValidationError):
             kind = "invalid input"
+        elif isinstance(error, NotFoundError):
+            kind = "not found"
         elif isinstance(error, RegkitError):
-            kind = type(error).__name__
+            kind = "failed"
         else:  # a fault of regkit's: logged (without the key), answered without details that could leak it
-            logger.exception("tool call failed")
+            logger.error("tool call failed:\n%s", self._scrub("".join(traceback.format_exception(error))))
             kind = "internal error"
         message = str(error) if isinstance(error, RegkitError) else f"{type(error).__name__}: the call failed"
         return ToolText(self._dump({"cost": cost, "error": kind, "message": message}), True)
@@ -359,16 +362,28 @@ class RegisterTools:
         )
 
     def group_parent(self, company_id: CompanyId) -> ToolText:
-        """The way up from a company to its group's ultimate parent, one owners lookup per level, each level
-        estimated before it is paid; it stops before a level the session cannot pay. 10 credits a level
-        (0 cached)."""
+        """The way up from a company to its group's ultimate parent: one company lookup per level (a record lists
+        its shareholders; their shares are in owners, or in group_below from the parent), each level estimated
+        before it is paid; it stops before a level the session cannot pay. 10 credits a level (0 cached)."""
         from regkit.graph import climb
 
         def call() -> Mapping[str, Any]:
-            climbed = climb(self.client, company_id, budget=self.session.left, callback=lambda estimate: True)
+            root = self._current_id(company_id, "group_parent")
+            try:
+                climbed = climb(self.client, root, budget=self.session.left, callback=lambda estimate: True)
+            except BudgetExceededError as error:  # the climb's own words are for Python; these for the agent
+                raise BudgetExceededError(
+                    f"refused: group_parent from {company_id} could cost at least {error.needed} credits and this "
+                    f"session has {self.session.left} of its {self.session.budget} left; nothing was sent",
+                    needed=error.needed,
+                    remaining=self.session.left,
+                    suggestion="climb from a company whose parents are cached, or start the server with a larger "
+                    "--budget",
+                ) from None
             names = {node: data.get("name") for node, data in climbed.graph.nodes(data=True)}
             return answers.compact(
                 {
+                    "former_id": company_id if root != company_id else None,
                     "chain": [{"company_id": node, "name": names.get(node)} for node in climbed.chain],
                     "ultimate_parent": climbed.ultimate_parent,
                     "stopped": climbed.stopped,
@@ -413,45 +428,56 @@ class RegisterTools:
         def call() -> Mapping[str, Any]:
             if max_companies is not None:  # a bound the session cannot pay is refused before anything is sent
                 self.session.check(max_companies * 20, f"group_below with max_companies={max_companies}")
+            root = self._current_id(company_id, "group_below")
             with warnings.catch_warnings():  # a stop is said in the answer
                 warnings.simplefilter("ignore", BudgetStopWarning)
                 graph = crawl(
                     self.client,
-                    [company_id],
+                    [root],
                     depth=depth,
                     direction="down",
                     max_companies=max_companies,
                     progress=False,
                     callback=affordable,
                 )
-            held = subsidiaries(graph, company_id) if company_id in graph else None
-            rows = (
-                []
-                if held is None
-                else [
-                    {
-                        "company_id": row.company_id,
-                        "name": row.name if isinstance(row.name, str) else None,
-                        "effective_share": None
-                        if answers.missing(row.effective_share)
-                        else answers.percent(float(row.effective_share), fraction=True),
-                        "depth": int(row.depth),
-                        "held_by": list(row.parents),
-                    }
-                    for row in held.itertuples(index=False)
-                ]
-            )
+            if root not in graph:  # stopped before level 0: nothing more was fetched, as a refusal says
+                raise BudgetExceededError(
+                    f"group_below {stops[0] if stops else graph.graph['crawl'].stopped}",
+                    needed=0,
+                    remaining=self.session.left,
+                    suggestion="start the server with a larger --budget",
+                )
+            rows = [
+                {
+                    "company_id": row.company_id,
+                    "name": row.name if isinstance(row.name, str) else None,
+                    "effective_share": None
+                    if answers.missing(row.effective_share)
+                    else answers.percent(float(row.effective_share), fraction=True),
+                    "depth": int(row.depth),
+                    "held_by": list(row.parents),
+                }
+                for row in subsidiaries(graph, root).itertuples(index=False)
+            ]
             report = graph.graph["crawl"]
             return answers.compact(
                 {
-                    "company_id": company_id,
-                    "levels": len(report.levels),
+                    "company_id": root,
+                    "former_id": company_id if root != company_id else None,
+                    "levels_crawled": len(report.levels),
                     "stopped": stops[0] if stops else report.stopped,
                     "subsidiaries": answers.page_of(rows, page, per_page),
                 }
             )
 
         return self._run("group_below", Estimate(None, "20 credits a company, 0 cached"), call)
+
+    def _current_id(self, company_id: str, what: str) -> str:
+        """The id of the company ``company_id`` names now (a former id, before a move to another court, leads to
+        it): its record, looked up within the session's budget — the first lookup of a walk from it, which the walk
+        then finds cached. A 404 is the walk's answer."""
+        self.session.check(self._lookup("company", [company_id]).credits or 0, what)
+        return str(self.client.get_company(company_id).raw["id"])
 
     # -- insolvencies ----------------------------------------------------------------------------------------
 
@@ -570,8 +596,8 @@ class RegisterTools:
         def estimate() -> Estimate:
             return Estimate(self.client.watchlist(name).estimate().credits, "the watchlist's estimate")
 
-        def call() -> Mapping[str, Any]:
-            refreshed = self.client.watchlist(name).refresh(progress=False)
+        def call() -> Mapping[str, Any]:  # capped at what is left: what the estimate could not know stays stale
+            refreshed = self.client.watchlist(name).refresh(max_credits=self.session.left, progress=False)
             rows = [
                 {"entity_id": row["entity_id"], "category": row["category"], "kind": row["kind"]}
                 for row in refreshed.changes.to_dict("records")
@@ -580,6 +606,7 @@ class RegisterTools:
                 {
                     "watchlist": name,
                     "refreshed": len(refreshed.refreshed),
+                    "left_stale": list(refreshed.skipped),
                     "errors": {key: str(value) for key, value in refreshed.errors.items()},
                     "changes": answers.page_of(rows, 1, 100),
                 }

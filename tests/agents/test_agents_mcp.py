@@ -88,10 +88,10 @@ async def test_every_tool_is_listed_with_its_schema_and_answers_over_stdio(tmp_p
             assert f"session {spent} of 1000 spent, {1000 - spent} left" in answer["cost"], (name, answer["cost"])
             answers[name] = answer
         assert answers["parse_company_id"]["company_id"] == PARENT
-        assert [r["company_id"] for r in answers["search_companies"]["results"]] == [PARENT]
+        assert [r["company_id"] for r in answers["search_companies"]["items"]] == [PARENT]
         assert _credits(answers["company_history"]) == 0  # the profile's lookup, cached
         assert [row[0] for row in answers["financial_statement"]["aktiva"]][0].startswith("A. ")
-        assert answers["financial_statement"]["fiscal_year"].endswith("2023-12-31")
+        assert answers["financial_statement"]["period"] == {"from": "2023-01-01", "to": "2023-12-31"}
         chain = [step["company_id"] for step in answers["group_parent"]["chain"]]
         assert chain[0] == MEMBER and answers["group_parent"]["ultimate_parent"] == PARENT == chain[-1]
         below = answers["group_below"]
@@ -149,7 +149,10 @@ async def test_a_call_that_would_cross_the_budget_is_refused_before_anything_is_
         failed, bounded = await _call(session, "group_below", {"company_id": PARENT, "max_companies": 3})
         assert failed and "could cost 60 credits" in bounded["message"]  # refused up front on its bound
         failed, walked = await _call(session, "group_below", {"company_id": PARENT})
-        assert not failed and walked["stopped"].startswith("stopped before level 0: it needed 10 credits")
+        assert failed and walked["error"] == "refused"
+        assert "stopped before level 0: it needed 10 credits and 5 are left" in walked["message"]
+        failed, climbed = await _call(session, "group_parent", {"company_id": FILER})
+        assert failed and climbed["error"] == "refused" and "could cost 10 credits" in climbed["message"]
         failed, account = await _call(session, "session_credits", {})
     assert account["session"] == {"budget": 25, "spent": 20, "left": 5}
     assert account["account"]["used"] == 20  # the register charged the two lookups and nothing else
@@ -321,3 +324,53 @@ def _first_record(world: Path) -> dict[str, Any]:
     companies = open_world(world).companies
     company_id = next(iter(companies))
     return {company_id: companies[company_id]}
+
+
+def test_the_documented_python_example_runs_as_written(tmp_path: Path) -> None:
+    """docs/guide/agents.md's Python example, run as a script with ``regkit`` on the PATH (the console script beside
+    this Python), finds the README's group's parent and prints its answer with the cost line first."""
+    import os
+    import subprocess
+    import sys
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "guide" / "agents.md").read_text(encoding="utf-8")
+    [example] = re.findall(r"```python\n(.*?)\n```", text, flags=re.DOTALL)
+    script = tmp_path / "example.py"
+    script.write_text(example, encoding="utf-8")
+    environment = server_environment(tmp_path)
+    environment["PATH"] = os.pathsep.join([str(Path(regkit_command()[0]).parent), environment.get("PATH", "")])
+    environment["HOME"] = str(tmp_path / "home")  # the SDK passes a default environment to the server: HOME, PATH…
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=environment)
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["cost"].startswith("10 credits") and answer["items"][0]["company_id"] == PARENT
+
+
+async def test_a_walk_down_stops_before_the_level_it_cannot_pay_and_keeps_what_it_paid_for(tmp_path: Path) -> None:
+    async with stdio_session(tmp_path, "--budget", "100") as session:
+        failed, walked = await _call(session, "group_below", {"company_id": PARENT, "depth": 6})
+        failed_too, again = await _call(session, "holdings", {"company_id": PARENT})
+    assert not failed and not failed_too
+    assert walked["stopped"].startswith("stopped before level 1: it needed 420 credits and 80 are left")
+    assert walked["levels_crawled"] == 1 and walked["subsidiaries"]["total"] == 21  # what the holding holds directly
+    assert _credits(walked) == 20 and "session 20 of 100 spent" in walked["cost"]
+    assert _credits(again) == 0  # paid for once, cached
+
+
+async def test_a_former_id_leads_the_walks_to_the_company_and_an_unknown_one_is_not_found(tmp_path: Path) -> None:
+    """A company id from before a move to another court (``world.json``'s ``former_ids``, or a move the world made
+    since) leads the group walks to the company under its id of now; an id nobody has is a "not found"."""
+    from regkit.local.world import read_world
+
+    former, current = "DE-HRB-R2610-51744", "DE-HRB-R1102-109244"
+    assert read_world().meta["former_ids"][former] == current
+    async with stdio_session(tmp_path) as session:
+        failed, below = await _call(session, "group_below", {"company_id": former})
+        failed_too, below_now = await _call(session, "group_below", {"company_id": current})
+        failed_up, up = await _call(session, "group_parent", {"company_id": former})
+        missing, unknown = await _call(session, "group_below", {"company_id": "DE-HRB-X1517-99999999"})
+    assert not failed and not failed_too and not failed_up
+    assert (below["company_id"], below["former_id"]) == (current, former) and "former_id" not in below_now
+    assert below["subsidiaries"] == below_now["subsidiaries"] and below["subsidiaries"]["total"] > 0
+    assert up["chain"][0]["company_id"] == current and up["former_id"] == former
+    assert missing and unknown["error"] == "not found" and _credits(unknown) == 0
