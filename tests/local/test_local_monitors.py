@@ -94,6 +94,15 @@ def test_unknown_entity_is_404(api, entity_type, entity_id):
     assert charged(response) == 0
 
 
+def test_a_company_can_be_monitored_by_a_former_id(api, catalog):
+    """An id from before a move to another court leads to the company, as a lookup does (the monitor keeps the id
+    it was made with: its checks follow it to the company)."""
+    former, current = next(iter(catalog.world.meta["former_ids"].items()))
+    response = create(api(), former)
+    assert response.status_code == 200 and response.json()["entity_id"] == former
+    assert charged(response) == 25 and current in catalog.world.companies
+
+
 def test_second_monitor_on_an_entity_is_409_and_free(api, ids):
     session = api()
     assert create(session, ids.unique_match).status_code == 200
