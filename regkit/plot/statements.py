@@ -35,6 +35,9 @@ __all__ = ["NoStatement", "balance_sheet", "pnl_waterfall", "balance_sheet_data"
 
 _ASSET_COLOURS = ("#1f5f8b", "#5b9bd5", "#a9cce3", "#7f7f7f", "#c7c7c7")
 _CLAIM_COLOURS = {"equity": "#2e8b57", "provisions": "#f0a04b", "liabilities": "#c0392b", "other": "#e6b0aa"}
+#: The aktiva item HGB § 268 (3) shows for negative equity (its path and label in :func:`balance_sheet_data`).
+DEFICIT_PATH = "aktiva/deficit"
+DEFICIT_LABEL = "Deficit not covered by equity (nicht durch Eigenkapital gedeckter Fehlbetrag)"
 _GAIN, _CHARGE, _TOTAL = "#2e8b57", "#c0392b", "#34495e"
 _NO_PNL = "no P&L (guv) in the data: small companies file a short balance sheet only"
 
@@ -122,7 +125,9 @@ def balance_sheet_data(data: Any, company_id: str | None = None, consolidated: b
     pandas.DataFrame
         One row per fiscal year, statement and top-level item, in drawing order: ``fiscal_year`` (int64),
         ``period_end`` (datetime64[us]), ``report_id`` (str), ``statement`` (category: ``aktiva`` or
-        ``passiva``), ``path``, ``label`` (str) and ``value`` (Float64, EUR; <NA> where not filed).
+        ``passiva``), ``path``, ``label`` (str) and ``value`` (Float64, EUR; <NA> where not filed). A year whose
+        equity is negative shows it as HGB § 268 (3) does: equity 0 on the passiva side, and the deficit as the
+        last aktiva item (path :data:`DEFICIT_PATH`), so both sides add up to the same total.
     """
     return _balance_sheet_rows("statements.balance_sheet_data", data, company_id, consolidated)
 
@@ -149,20 +154,48 @@ def _balance_sheet_rows(plot: str, data: Any, company_id: str | None, consolidat
     out = frame[["period_end", "report_id", "statement", "path", "label", "value"]].reset_index(drop=True)
     out.insert(0, "fiscal_year", fiscal_years(out["period_end"]))
     out["statement"] = out["statement"].cat.remove_unused_categories()
+    out = _deficits_on_the_aktiva_side(out)
     ids = frame["company_id"].dropna().unique()
     out.attrs["company_id"] = str(ids[0]) if len(ids) == 1 else None
     return out
 
 
+def _deficits_on_the_aktiva_side(rows: pd.DataFrame) -> pd.DataFrame:
+    """``rows`` with each year's negative equity (its first passiva item) shown as HGB § 268 (3) shows it: 0 on the
+    passiva side, and a last aktiva item "not covered by equity" of the deficit."""
+    out: list[pd.DataFrame] = []
+    for _, year in rows.groupby("fiscal_year", sort=False):
+        passiva = year[year["statement"] == "passiva"]
+        equity = passiva["value"].iloc[0] if len(passiva) else pd.NA
+        if pd.isna(equity) or float(equity) >= 0:
+            out.append(year)
+            continue
+        year = year.copy()
+        year.loc[passiva.index[0], "value"] = 0.0
+        deficit = year.loc[[passiva.index[0]]].assign(
+            statement=pd.Categorical(["aktiva"], categories=rows["statement"].cat.categories),
+            path=DEFICIT_PATH,
+            label=DEFICIT_LABEL,
+            value=pd.array([-float(equity)], dtype="Float64"),
+        )
+        aktiva = year[year["statement"] == "aktiva"]
+        out.append(pd.concat([aktiva, deficit, year[year["statement"] != "aktiva"]]))
+    merged = pd.concat(out, ignore_index=True) if out else rows
+    merged["statement"] = merged["statement"].astype(rows["statement"].dtype)
+    merged.attrs.update(rows.attrs)
+    return merged
+
+
 def _equity_shares(ax: Any, part: pd.DataFrame, years: list[int], tops: dict[int, float], offset: float) -> None:
-    """Write the equity ratio (the first passiva item over the passiva total) above each passiva bar, as "19%" in
-    the equity colour (the legend's equity entry says what it is)."""
+    """Write the equity ratio (the first passiva item over the passiva total; minus the deficit over it where equity
+    is negative) above each passiva bar, as "19%" in the equity colour (the legend's equity entry says what it is)."""
     for year in years:
         items = part[part["fiscal_year"] == year]["value"].dropna()
         total = float(items.sum())
         if items.empty or total <= 0:
             continue
-        share = float(items.iloc[0]) / total
+        deficit = part.attrs.get("deficits", {}).get(year)
+        share = (-deficit if deficit else float(items.iloc[0])) / total
         ax.annotate(
             f"{share:.0%}",
             (years.index(year) + offset, tops[year]),
@@ -256,9 +289,12 @@ def balance_sheet(
         for index, path in enumerate(order):
             item = part[part["path"] == path]
             label = item["label"].iloc[0]
-            colour = (
-                _ASSET_COLOURS[index % len(_ASSET_COLOURS)] if statement == "aktiva" else _claim_colour(label, index)
-            )
+            if path == DEFICIT_PATH:  # white, hatched in the equity colour: the equity that is missing
+                colour = "white"
+            elif statement == "aktiva":
+                colour = _ASSET_COLOURS[index % len(_ASSET_COLOURS)]
+            else:
+                colour = _claim_colour(label, index)
             legend.setdefault((statement, label), colour)
         up = dict.fromkeys(shown, 0.0)
         down = dict.fromkeys(shown, 0.0)
@@ -268,8 +304,16 @@ def balance_sheet(
             value, year = float(row.value), int(row.fiscal_year)
             base = up[year] if value > 0 else down[year]
             colour = legend[(statement, row.label)]
+            deficit = row.path == DEFICIT_PATH
             (bar,) = ax.bar(
-                shown.index(year) + offset, value, width, bottom=base, color=colour, edgecolor="white", linewidth=0.6
+                shown.index(year) + offset,
+                value,
+                width,
+                bottom=base,
+                color=colour,
+                edgecolor=_CLAIM_COLOURS["equity"] if deficit else "white",
+                linewidth=0.6,
+                hatch="////" if deficit else None,
             )
             bar.set_gid(f"{statement}|{row.path}|{year}")
             if value > 0:
@@ -277,6 +321,8 @@ def balance_sheet(
             else:
                 down[year] += value
         if statement == "passiva":
+            deficits = rows[rows["path"] == DEFICIT_PATH]
+            part.attrs["deficits"] = {int(y): float(v) for y, v in zip(deficits["fiscal_year"], deficits["value"])}
             _equity_shares(ax, part, shown, up, offset)
     ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylim(bottom=min(0.0, ax.get_ylim()[0]))
@@ -290,12 +336,15 @@ def balance_sheet(
     ax.tick_params(axis="x", which="minor", length=0)
     handles = [
         Patch(
-            color=c,
-            label=f"{'A' if s == 'aktiva' else 'P'}: {label}"
+            facecolor=c,
+            edgecolor=_CLAIM_COLOURS["equity"] if c == "white" else c,
+            hatch="////" if c == "white" else None,
+            label=f"{'A' if s == 'aktiva' else 'P'}: {label.replace(' (', chr(10) + '    (') if c == 'white' else label}"
             + (" (% of total above)" if s == "passiva" and c == _CLAIM_COLOURS["equity"] else ""),
         )
         for (s, label), c in legend.items()
     ]
+    ax.set_xlabel("A: aktiva (assets)   P: passiva (equity and liabilities)", fontsize=9, color="dimgray")
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
     name = company_id or rows.attrs.get("company_id") or ""
     kind = " (consolidated)" if consolidated else ""

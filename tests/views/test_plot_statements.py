@@ -63,11 +63,29 @@ def test_equity_is_coloured_apart_from_the_liabilities() -> None:
     assert equity not in {c for p, c in colour.items() if p.startswith("aktiva")}
 
 
-def test_negative_equity_hangs_below_zero_in_kilo_euros() -> None:
-    ax = balance_sheet(statements({support.SMALL: support.small_answer()}))
-    equity = _bars(ax)["passiva|passiva/A. Eigenkapital|2023"]  # the year to 2023-06-30 is fiscal 2023
-    assert equity.get_y() == 0 and equity.get_height() == -4000.0
-    assert ax.get_ylim()[0] < 0 and ax.get_ylabel() == "amount (€k)"
+def test_negative_equity_is_a_deficit_on_the_aktiva_side_as_hgb_shows_it() -> None:
+    """HGB § 268 (3): a deficit not covered by equity is the last aktiva item, equity 0 on the passiva side — so
+    both bars stand equally tall (the total of the passiva), and the equity ratio above says how deep the deficit
+    is, negative."""
+    answer = support.small_answer()
+    ax = balance_sheet(statements({support.SMALL: answer}))
+    bars = _bars(ax)
+    assert "passiva|passiva/A. Eigenkapital|2023" not in bars  # the year to 2023-06-30 is fiscal 2023
+    deficit = bars["aktiva|aktiva/deficit|2023"]
+    assert deficit.get_height() == 4000.0 and deficit.get_hatch() == "////"
+    [report] = [r for r in answer["reports"] if r["report_end_date"].startswith("2023")]
+    assets = sum(row["current_value"] for row in report["aktiva"]["rows"]) / 100
+    assert deficit.get_y() == pytest.approx(assets)  # on top of the assets
+    tops = {
+        side: max(b.get_y() + b.get_height() for g, b in bars.items() if g.startswith(side) and g.endswith("2023"))
+        for side in ("aktiva", "passiva")
+    }
+    assert tops["aktiva"] == pytest.approx(tops["passiva"]) == pytest.approx(assets + 4000.0)
+    assert f"{-4000.0 / (assets + 4000.0):.0%}" in {t.get_text() for t in ax.texts}
+    assert ax.get_ylim()[0] == 0 and ax.get_ylabel() == "amount (€k)"
+    assert "A: aktiva (assets)" in ax.get_xlabel()
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "A: Deficit not covered by equity\n    (nicht durch Eigenkapital gedeckter Fehlbetrag)" in legend
 
 
 def test_no_balance_sheet_is_said_in_the_figure() -> None:
@@ -190,6 +208,10 @@ def test_the_registers_balance_sheets_are_drawn_as_filed(client: Any) -> None:
                     if row["current_value"]:
                         name = row["formatted_name"].replace("/", "\u2215")
                         expected[f"{statement}|{statement}/{name}|{year}"] = row["current_value"] / 100
+            equity = report["passiva"]["rows"][0]["current_value"]
+            if equity < 0:  # HGB § 268 (3): the deficit is an aktiva item, equity is not drawn
+                del expected[f"passiva|passiva/{report['passiva']['rows'][0]['formatted_name']}|{year}"]
+                expected[f"aktiva|aktiva/deficit|{year}"] = -equity / 100
         assert drawn == pytest.approx(expected), company_id
 
 
