@@ -3,8 +3,9 @@
 :func:`balance_sheet` draws, for each fiscal year, the aktiva (assets) and the passiva (equity and liabilities)
 side by side, each stacked from zero by its top-level line items (``A. Anlagevermögen``, ``B. Umlaufvermögen``,
 …; ``A. Eigenkapital``, ``B. Rückstellungen``, ``C. Verbindlichkeiten``, …), in €M (€k for a small company). Equity is green and the
-liabilities side warm, so the eye weighs equity against what is owed; a negative item (negative equity) is drawn
-below zero, never hidden.
+liabilities side warm, so the eye weighs equity against what is owed; negative equity is drawn as HGB § 268 (3)
+shows it — the deficit not covered by equity on top of the assets, hatched in the equity colour — never hidden,
+and both sides stand equally tall; any other negative item hangs below zero.
 
 :func:`pnl_waterfall` walks one year's profit and loss account from revenue down to net income: revenue, the
 costs that eat it (cost of materials, personnel, depreciation, other operating expenses, and other operating
@@ -243,8 +244,9 @@ def balance_sheet(
     -------
     matplotlib.axes.Axes
         Each segment is a bar with gid ``"<statement>|<path>|<fiscal year>"``; above each passiva bar its
-        equity ratio. The y axis starts at zero (a negative item hangs below it) and is in €M (€k for a
-        balance sheet below a million), its label says which.
+        equity ratio (negative where equity is: the deficit over the total, the deficit drawn as the last aktiva
+        segment with gid ``"aktiva|aktiva/deficit|<fiscal year>"``). The y axis starts at zero (another negative item
+        hangs below it) and is in €M (€k for a balance sheet below a million), its label says which.
 
     Without any balance sheet (a company that files no accounts) the figure says "no published balance sheet for
     <company>" instead and a :class:`~regkit.errors.NoFinancialReportsWarning` is issued.
