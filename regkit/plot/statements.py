@@ -500,8 +500,8 @@ def pnl_waterfall(
     -------
     matplotlib.axes.Axes
         One bar per step of :func:`waterfall_steps` (gid ``"step|<step>"``; a bar's bottom is its ``start``,
-        its height the signed ``amount``), each labelled with its amount; the y axis is in €M (€k below a
-        million), its label says which.
+        its height the signed ``amount``), each labelled with its amount inside the frame (the y axis reaches an
+        eighth of its span above the highest bar); the y axis is in €M (€k below a million), its label says which.
 
     Without a P&L (a small company's short filing, or no accounts at all) the figure says "no published P&L for
     <company>" instead and a :class:`~regkit.errors.NoFinancialReportsWarning` is issued.
@@ -548,6 +548,10 @@ def pnl_waterfall(
         if kind != "total":
             ax.plot([i + 0.3, i + 0.7], [level, level], color="gray", linewidth=0.6)
     ax.axhline(0, color="black", linewidth=0.9)
+    highest = float(steps[["start", "end"]].to_numpy().max())
+    lowest = min(0.0, float(steps[["start", "end"]].to_numpy().min()))
+    span = (highest - lowest) or 1.0
+    ax.set_ylim(lowest - (0.04 * span if lowest < 0 else 0.0), highest + 0.12 * span)  # room for the top labels
     ax.set_xticks(xs, [textwrap.fill(step, 11, break_long_words=False) for step in steps["step"]], fontsize=9)
     ax.yaxis.set_major_locator(ticker.MaxNLocator(6))
     _money_axis(ax, float(steps[["start", "end"]].abs().to_numpy().max()))

@@ -231,3 +231,18 @@ def test_the_registers_pnl_walks_to_its_net_income(client: Any) -> None:
     assert (net.get_y(), net.get_height()) == pytest.approx((0.0, latest["net_income"] / 100))
     taxes = bars["step|Taxes"]
     assert taxes.get_y() + taxes.get_height() == pytest.approx(latest["net_income"] / 100)
+
+
+def test_the_waterfalls_labels_stay_inside_the_frame_below_the_title(client: Any) -> None:
+    """The highest bars leave room above them: every amount label is drawn inside the axes, none at the title's
+    height (the axis used to end exactly at the highest bar)."""
+    ax = pnl_waterfall(client.get_financials(LUXLOG))
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    frame = ax.get_window_extent(renderer)
+    labels = [text for text in ax.texts if text.get_text().startswith(("€", "+€", "-€"))]
+    assert len(labels) == len(_bars(ax))
+    for label in labels:
+        box = label.get_window_extent(renderer)
+        assert frame.y0 <= box.y0 and box.y1 <= frame.y1, label.get_text()
+    assert ax.title.get_window_extent(renderer).y0 >= frame.y1
