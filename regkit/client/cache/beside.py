@@ -20,9 +20,9 @@ def storage_beside(backend: BaseCache | None, table: str, namespace_suffix: str)
     followed by ``namespace_suffix``, or memory (another backend, or none)."""
     if backend is None:
         return DictStorage()
+    if isinstance(backend, SQLiteCache):  # its file, through the backend's own path
+        return SQLiteDict(backend.db_path, table_name=table, busy_timeout=30_000, wal=True, serializer=None)
     responses: Any = backend.responses
-    if isinstance(backend, SQLiteCache):
-        return SQLiteDict(responses.db_path, table_name=table, busy_timeout=30_000, wal=True, serializer=None)
     if isinstance(backend, RedisCache):  # RedisDict keys are "<namespace>:<key>": a namespace of their own
         return RedisDict(
             f"{responses.namespace}{namespace_suffix}", connection=responses.connection, serializer=None, ttl=False
