@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from typing import Any
 
@@ -121,6 +122,33 @@ def open_session(args: argparse.Namespace) -> tuple[Any, Any]:
     return AgentSession(client, budget, sandbox=sandbox, where=where), secret_scrubber(key)
 
 
+def _stop_on_sigint(session: Any) -> None:
+    """Ctrl-C stops the call under way at once (nothing more is sent), then interrupts as Python does: without
+    this, the interpreter would wait at exit for the tool's thread, which would go on paying until its call ended."""
+
+    def stop(signum: int, frame: Any) -> None:
+        session.stop()
+        signal.default_int_handler(signum, frame)
+
+    signal.signal(signal.SIGINT, stop)
+
+
+def _serve_http(server: Any, session: Any, host: str, port: int) -> None:
+    """Streamable HTTP at ``http://host:port/mcp`` with uvicorn (as the SDK serves it), whose shutdown on Ctrl-C or
+    SIGTERM first stops the call under way: uvicorn waits for the requests in flight, and a crawl in one would go
+    on paying until it ended."""
+    import anyio
+    import uvicorn
+
+    class StoppingServer(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            session.stop()
+            super().handle_exit(sig, frame)
+
+    app = server.streamable_http_app(streamable_http_path="/mcp", host=host)
+    anyio.run(StoppingServer(uvicorn.Config(app, host=host, port=port, log_level="warning")).serve)
+
+
 def _serve(args: argparse.Namespace) -> int:
     try:
         import mcp  # noqa: F401 - the SDK (and pydantic, which the tools' schemas need) come with the extra
@@ -151,8 +179,9 @@ def _serve(args: argparse.Namespace) -> int:
     )
     try:
         if args.http:
-            server.run("streamable-http", host=args.host, port=args.port, streamable_http_path="/mcp")
+            _serve_http(server, session, args.host, args.port)
         else:
+            _stop_on_sigint(session)
             server.run()
     except KeyboardInterrupt:
         print("regkit mcp: stopped", file=sys.stderr)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from regkit.errors import BudgetExceededError
+from regkit.errors import BudgetExceededError, Interrupted, RegkitError
 
 __all__ = ["AgentSession", "CallCost", "Estimate", "Outcome"]
 
@@ -62,7 +62,7 @@ class Outcome:
     """
 
     body: dict[str, Any] | None
-    error: Exception | None
+    error: BaseException | None
     cost: CallCost
     estimate: Estimate
     line: str
@@ -114,6 +114,8 @@ class AgentSession:
         self.where = where
         self._lock = threading.Lock()
         self._start = client.credits_spent
+        self._running: Any = None  # the spending run of the call under way, which stop() stops
+        self._stopping = False
 
     @property
     def spent(self) -> int:
@@ -143,22 +145,33 @@ class AgentSession:
                 "start the server with a larger --budget",
             )
 
+    def stop(self) -> None:
+        """Stop the call under way — its spending run is stopped, so it sends nothing more — and refuse every later
+        one. Called when the server is told to end (Ctrl-C, SIGTERM), from the signal's thread: it takes no lock."""
+        self._stopping = True
+        running = self._running
+        if running is not None:
+            running.stop()
+
     def run(self, what: str, estimate: Callable[[], Estimate], call: Callable[[], Mapping[str, Any]]) -> Outcome:
         """Run one tool call within the budget: ``estimate()``, refused if it crosses what is left (nothing is
         sent), then ``call()``.
 
-        The call's error, if it failed (a refusal, the client's own checks of the input, the register's 404), is in
-        the outcome with what the call cost until then; an interrupt (``KeyboardInterrupt``) is not caught.
+        The call's error, if it failed (a refusal, the client's own checks of the input, the register's 404, its run
+        stopped by :meth:`stop`), is in the outcome with what the call cost until then.
         """
         client = self.client
         with self._lock:
             spent, saved, sent = client.credits_spent, client.credits_saved, client.requests_sent
             body: dict[str, Any] | None = None
-            error: Exception | None = None
+            error: BaseException | None = None
             estimated = Estimate(0, "the input was refused", made=False)
             cached = 0
             try:
+                if self._stopping:
+                    raise RegkitError(f"{what} was not run: the server is stopping; nothing was sent")
                 with client.spending(what) as run:  # counts the answers the cache gave, and stops on an interrupt
+                    self._running = run
                     try:
                         estimated = estimate()
                         if estimated.credits is not None:
@@ -166,8 +179,9 @@ class AgentSession:
                         body = dict(call())
                     finally:
                         cached = run.cached
-            except Exception as exc:  # every failure is the agent's to read, with its cost
-                error = exc
+                        self._running = None
+            except (Exception, Interrupted) as exc:  # every failure is the agent's to read, with its cost (an
+                error = exc  # interrupt of the run by stop(), too: what arrived until then is cached and counted
             cost = CallCost(
                 credits=client.credits_spent - spent,
                 sent=client.requests_sent - sent,

@@ -49,7 +49,14 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from regkit.errors import BudgetExceededError, BudgetStopWarning, NotFoundError, RegkitError, ValidationError
+from regkit.errors import (
+    BudgetExceededError,
+    BudgetStopWarning,
+    Interrupted,
+    NotFoundError,
+    RegkitError,
+    ValidationError,
+)
 
 from . import answers
 from .session import AgentSession, Estimate, Outcome
@@ -151,12 +158,15 @@ class RegisterTools:
             kind = "invalid input"
         elif isinstance(error, NotFoundError):
             kind = "not found"
+        elif isinstance(error, Interrupted):  # the server is ending: the call's run was stopped
+            kind = "stopped"
         elif isinstance(error, RegkitError):
             kind = "failed"
         else:  # a fault of regkit's: logged (without the key), answered without details that could leak it
             logger.error("tool call failed:\n%s", self._scrub("".join(traceback.format_exception(error))))
             kind = "internal error"
-        message = str(error) if isinstance(error, RegkitError) else f"{type(error).__name__}: the call failed"
+        known = isinstance(error, (RegkitError, Interrupted))
+        message = str(error) if known else f"{type(error).__name__}: the call failed"
         return ToolText(self._dump({"cost": cost, "error": kind, "message": message}), True)
 
     def _dump(self, body: Mapping[str, Any]) -> str:

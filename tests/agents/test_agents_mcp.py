@@ -374,3 +374,87 @@ async def test_a_former_id_leads_the_walks_to_the_company_and_an_unknown_one_is_
     assert below["subsidiaries"] == below_now["subsidiaries"] and below["subsidiaries"]["total"] > 0
     assert up["chain"][0]["company_id"] == current and up["former_id"] == former
     assert missing and unknown["error"] == "not found" and _credits(unknown) == 0
+
+
+#: An agent's call of a whole group walk over HTTP (the server's URL in argv[1]), left to run until it is killed.
+WALKER = """
+import sys, anyio
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+
+async def main():
+    async with streamable_http_client(sys.argv[1]) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        await session.call_tool("group_below", {"company_id": "DE-HRB-X1517-62135KI", "depth": 6})
+
+anyio.run(main)
+"""
+
+
+async def test_ctrl_c_during_a_walk_stops_its_spending_at_once(tmp_path: Path) -> None:
+    """Ctrl-C while a group walk is paying its way (against a register 300 ms away) stops the walk: the server ends
+    within seconds and the register charges nothing more after it — not the rest of the walk (480 credits in
+    all), which a server waiting for its requests in flight would have gone on paying."""
+    import subprocess
+    import sys
+    import time
+
+    import requests
+
+    with served_register(tmp_path / "serve", "--rate-limit", "0", "--latency", "300ms") as served:
+        environment = server_environment(tmp_path, REGKIT_API_KEY="demo-paid", REGKIT_BASE_URL=served.url)
+        server = HttpServer(tmp_path, "--budget", "2000", env=environment)
+        walker = subprocess.Popen([sys.executable, "-c", WALKER, server.url], stderr=subprocess.DEVNULL)
+
+        def used() -> int:
+            answer = requests.get(f"{served.url}/v1/credits", headers={"Authorization": "Bearer demo-paid"}, timeout=30)
+            return int(answer.json()["used_credits"])
+
+        try:
+            deadline = time.monotonic() + 60
+            while used() < 100:  # the walk is under way
+                assert time.monotonic() < deadline and server.process.poll() is None
+                time.sleep(0.1)
+            server.process.send_signal(signal.SIGINT)
+            assert server.process.wait(timeout=15) == 130
+            at_exit = used()
+            time.sleep(2)
+            assert used() == at_exit < 480
+        finally:
+            walker.kill()
+            walker.wait(timeout=10)
+            server.stop()
+
+
+async def test_ctrl_c_to_a_stdio_server_stops_its_call_at_once(tmp_path: Path) -> None:
+    """The same over stdio: Ctrl-C (SIGINT) to the server while its walk pays ends it, and nothing more is charged
+    (the interpreter would otherwise wait at exit for the tool's thread, paying on)."""
+    import time
+
+    import anyio
+    import requests
+
+    with served_register(tmp_path / "serve", "--rate-limit", "0", "--latency", "300ms") as served:
+        environment = server_environment(tmp_path, REGKIT_API_KEY="demo-paid", REGKIT_BASE_URL=served.url)
+
+        def used() -> int:
+            answer = requests.get(f"{served.url}/v1/credits", headers={"Authorization": "Bearer demo-paid"}, timeout=30)
+            return int(answer.json()["used_credits"])
+
+        async with stdio_session(tmp_path, "--budget", "2000", env=environment) as session:
+            [server] = [p for p in psutil.Process().children(recursive=True) if "mcp" in p.cmdline()]
+
+            async def interrupt() -> None:
+                while used() < 100:  # the walk is under way
+                    await anyio.sleep(0.1)
+                server.send_signal(signal.SIGINT)
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(interrupt)
+                with anyio.move_on_after(30):  # the server ends without answering
+                    await session.call_tool("group_below", {"company_id": PARENT, "depth": 6})
+            assert psutil.wait_procs([server], timeout=15)[1] == []  # ended (the SDK's client reaps it: no exit code)
+        at_exit = used()
+        time.sleep(2)
+        assert used() == at_exit < 480
+    assert "regkit mcp: stopped" in (tmp_path / "mcp.err").read_text()
