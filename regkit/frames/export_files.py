@@ -158,17 +158,30 @@ class TableWriter:
     with one schema: the one of the table's empty frame (so a column that is all null in one part keeps its type).
 
     Frames are buffered as Arrow tables and written a row group (:data:`ROW_GROUP_ROWS` rows) at a time; a table
-    without rows still gets one (empty) part file, so readers find its columns.
+    without rows still gets one (empty) part file, so readers find its columns — unless ``keep_empty`` is False
+    (a world export writes a table's parts in several processes, numbered from ``first_part``, and gives a table
+    without rows its one empty file at the end).
     """
 
-    def __init__(self, root: Path, name: str, empty: pd.DataFrame, rows_per_file: int) -> None:
+    def __init__(
+        self,
+        root: Path,
+        name: str,
+        empty: pd.DataFrame,
+        rows_per_file: int,
+        *,
+        first_part: int = 0,
+        keep_empty: bool = True,
+    ) -> None:
         self.pa, self.pq = require_pyarrow()
         self.name = name
         self.schema = self.pa.Schema.from_pandas(empty, preserve_index=False)
         self.dtypes = {column: str(dtype) for column, dtype in empty.dtypes.items()}
         self.directory = root / name
-        self.directory.mkdir()
+        self.directory.mkdir(exist_ok=not keep_empty)
         self.rows_per_file = rows_per_file
+        self.first_part = first_part
+        self.keep_empty = keep_empty
         self.files: list[str] = []
         self.rows = 0
         self._writer: Any = None
@@ -188,7 +201,7 @@ class TableWriter:
     def _next_file(self) -> None:
         if self._writer is not None:
             self._writer.close()
-        name = f"part-{len(self.files):05d}.parquet"
+        name = f"part-{self.first_part + len(self.files):05d}.parquet"
         self._writer = self.pq.ParquetWriter(self.directory / name, self.schema)
         self.files.append(f"{self.name}/{name}")
         self._in_file = 0
@@ -212,6 +225,8 @@ class TableWriter:
         """Write what is buffered and close the last part file."""
         self._flush()
         if self._writer is None:
+            if not self.keep_empty:
+                return
             self._next_file()  # no rows at all: one empty part file with the schema
         self._writer.close()
         self._writer = None

@@ -10,20 +10,22 @@ from .export_files import FORMAT, TableWriter
 from .export_sources import ENTITY_KINDS, KINDS, Survey
 from .export_tables import TABLES
 
-__all__ = ["build_manifest", "FORMAT_VERSION"]
+__all__ = ["build_manifest", "FORMAT_VERSION", "regkit_version", "stamp"]
 
 #: Bumped when the layout of an export (tables, columns, manifest members) changes incompatibly.
 FORMAT_VERSION = 1
 
 
-def _version() -> str:
+def regkit_version() -> str:
+    """The installed regkit's version, or ``unknown``."""
     try:
         return importlib.metadata.version("regkit")
     except importlib.metadata.PackageNotFoundError:
         return "unknown"
 
 
-def _stamp(moment: datetime) -> str:
+def stamp(moment: datetime) -> str:
+    """``moment`` in UTC as ISO 8601 with a ``Z``."""
     return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
@@ -75,16 +77,16 @@ def build_manifest(
     for entry in kinds.values():
         entry.update(
             origins=sorted(entry["origins"]),
-            first_fetched_at=_stamp(entry["first_fetched_at"]),
-            last_fetched_at=_stamp(entry["last_fetched_at"]),
+            first_fetched_at=stamp(entry["first_fetched_at"]),
+            last_fetched_at=stamp(entry["last_fetched_at"]),
         )
     superseded = sum(1 for s in found.sources if s.kind in ENTITY_KINDS) - sum(map(len, found.chosen.values()))
     left_out = dict(sorted({**found.skipped, "superseded": superseded}.items()))
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "regkit_version": _version(),
-        "exported_at": _stamp(started),
+        "regkit_version": regkit_version(),
+        "exported_at": stamp(started),
         "cache": {
             "backend": "none" if backend is None else type(backend).__name__,
             "location": location,

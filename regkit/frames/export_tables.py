@@ -28,7 +28,7 @@ from .people import management_positions, person_search_results, persons
 from .relations import links
 from .roles import representatives
 
-__all__ = ["ExportTable", "TABLES", "TABLES_OF", "SOURCES_SPEC", "sources_frame", "build_tables"]
+__all__ = ["ExportTable", "TABLES", "TABLES_OF", "SOURCES_SPEC", "sources_frame", "build_tables", "build_frames"]
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,12 @@ def build_tables(kind: str, records: list[Any]) -> tuple[dict[str, pd.DataFrame]
     """The frames of every table ``kind`` feeds, from ``records`` (parsed answers, or search results), and the
     positions of records that could not be made into them (left out of every table, so that one answer's rows
     are in all its tables or in none)."""
-    tables = TABLES_OF[kind]
+    return build_frames(TABLES_OF[kind], records)
+
+
+def build_frames(tables: Sequence[ExportTable], records: list[Any]) -> tuple[dict[str, pd.DataFrame], list[int]]:
+    """The frames of ``tables`` from ``records``, and the positions of records that could not be made into them
+    (left out of every table: one record's rows are in all its tables or in none)."""
     try:
         return {t.name: t.build(records) for t in tables}, []
     except _BUILD_ERRORS:

@@ -24,8 +24,9 @@ from .users import User
 
 if TYPE_CHECKING:
     from .backend import RegisterContext
+    from .world_day import WorldDay
 
-__all__ = ["NOT_IN_REGISTER", "get_owners", "get_holdings", "holdings_of"]
+__all__ = ["NOT_IN_REGISTER", "get_owners", "get_holdings", "holdings_of", "owners_of"]
 
 #: Legal forms whose shareholders the register does not list.
 NOT_IN_REGISTER = frozenset({"ag", "se", "kgaa"})
@@ -35,25 +36,25 @@ def _percent(share: float) -> float:
     return round(float(share) * 100, 4)
 
 
-def _owner(context: RegisterContext, row: Mapping[str, Any]) -> dict[str, Any]:
+def _owner(day: WorldDay, row: Mapping[str, Any]) -> dict[str, Any]:
     """One owner as the live service shows it."""
     owner: dict[str, Any] = {
         "id": row.get("holder_id"),
         "name": row["holder_name"],
         "type": row["holder_type"],
         "relation_type": row["relation_type"],
-        "nominal_share": context.world_day().nominal_share(row),
+        "nominal_share": day.nominal_share(row),
         "percentage_share": _percent(row["share"]),
         "start": row.get("start"),
         "legal_person": None,
         "natural_person": None,
     }
     if row["holder_type"] == "legal_person":
-        company = context.world_day().companies.get(row.get("holder_id") or "")
+        company = day.companies.get(row.get("holder_id") or "")
         address = (company or {}).get("address") or {}
         owner["legal_person"] = {"name": row["holder_name"], "city": address.get("city"), "country": "DE"}
     else:
-        person = row.get("holder_details") or context.catalog.persons.get(row.get("holder_id") or "", {})
+        person = row.get("holder_details") or day.catalog.persons.get(row.get("holder_id") or "", {})
         first, last = person.get("first_name"), person.get("last_name")
         if not (first and last):
             first, _, last = str(row["holder_name"]).rpartition(" ")
@@ -94,9 +95,7 @@ def get_owners(
             f"The register does not list the shareholders of {record['id']} (legal form "
             f"{record['legal_form']}); ask with best_available=true for the owners known from filed documents.",
         )
-    rows = [r for r in context.world_day().shareholdings(record["id"]) if r.get("end") is None]
-    owners = [_owner(context, r) for r in rows]
-    owners.sort(key=lambda o: (-o["percentage_share"], o["name"], o["id"] or ""))
+    owners = owners_of(context.world_day(), record["id"])
     lists = [d for d in record.get("documents", ()) if d["type"] == "shareholder_list"]
     sources = [] if export else [{"document_url": context.signer.url(base_url, d["id"])} for d in lists]
     body = {"company_id": record["id"], "best_available": from_documents, "owners": owners, "sources": sources}
@@ -106,20 +105,28 @@ def get_owners(
     return Charged(body, charged.credits, charged.remaining)
 
 
-def holdings_of(context: RegisterContext, holder_id: str) -> list[dict[str, Any]]:
-    """What ``holder_id`` holds and held: current holdings first, then by start date and company id."""
-    companies = context.world_day().companies
+def owners_of(day: WorldDay, company_id: str) -> list[dict[str, Any]]:
+    """The current owners of the company ``company_id`` (its id on ``day``) as ``owners`` lists them: largest
+    share first, then by name and id."""
+    owners = [_owner(day, r) for r in day.shareholdings(company_id) if r.get("end") is None]
+    owners.sort(key=lambda o: (-o["percentage_share"], o["name"], o["id"] or ""))
+    return owners
+
+
+def holdings_of(day: WorldDay, holder_id: str) -> list[dict[str, Any]]:
+    """What ``holder_id`` holds and held on ``day``: current holdings first, then by start date and company id."""
+    companies = day.companies
     holdings = [
         {
             "company_id": row["company_id"],
             "name": companies[row["company_id"]]["name"]["name"],
             "relation_type": row["relation_type"],
-            "nominal_share": context.world_day().nominal_share(row),
+            "nominal_share": day.nominal_share(row),
             "percentage_share": float(row["share"]),
             "start": row.get("start"),
             "end": row.get("end"),
         }
-        for row in context.world_day().holdings(holder_id)
+        for row in day.holdings(holder_id)
     ]
     holdings.sort(key=lambda h: (h["end"] is not None, h["start"] or "", h["company_id"], h["end"] or ""))
     return holdings
@@ -134,6 +141,6 @@ def get_holdings(context: RegisterContext, user: User, company_id: str) -> Charg
         404 ``company_not_found``.
     """
     record = find_company(context, company_id)
-    body = {"company_id": record["id"], "holdings": holdings_of(context, record["id"])}
+    body = {"company_id": record["id"], "holdings": holdings_of(context.world_day(), record["id"])}
     charged = spend(context, user, PRICES["holdings"])
     return Charged(body, charged.credits, charged.remaining)

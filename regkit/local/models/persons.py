@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from ..search.person_rows import Person
     from .backend import RegisterContext
 
-__all__ = ["get_person", "get_person_holdings", "search_person"]
+__all__ = ["get_person", "get_person_holdings", "person_body", "search_person"]
 
 
 def _find(context: RegisterContext, person_id: str) -> Person:
@@ -51,8 +51,14 @@ def get_person(context: RegisterContext, user: User, person_id: str) -> Charged[
     ``age`` is on the register's current date (its clock).
     """
     person = _find(context, person_id)
-    today = dt.datetime.fromtimestamp(context.now(), dt.timezone.utc).date()
-    body = {
+    body = person_body(person, dt.datetime.fromtimestamp(context.now(), dt.timezone.utc).date())
+    charged = spend(context, user, PRICES["person"])
+    return Charged(body, charged.credits, charged.remaining)
+
+
+def person_body(person: Person, today: dt.date) -> dict[str, Any]:
+    """The ``GET /v1/person/{id}`` body of a world person, their ``age`` on ``today``."""
+    return {
         "id": person.id,
         "first_name": person.first_name,
         "last_name": person.last_name,
@@ -61,14 +67,12 @@ def get_person(context: RegisterContext, user: User, person_id: str) -> Charged[
         "age": _age(person.date_of_birth, today),
         "management_positions": [dict(p) for p in person.positions],
     }
-    charged = spend(context, user, PRICES["person"])
-    return Charged(body, charged.credits, charged.remaining)
 
 
 def get_person_holdings(context: RegisterContext, user: User, person_id: str) -> Charged[dict[str, Any]]:
     """What a person holds and held (past holdings with ``end``); 10 credits."""
     person = _find(context, person_id)
-    body = {"person_id": person.id, "holdings": holdings_of(context, person.id)}
+    body = {"person_id": person.id, "holdings": holdings_of(context.world_day(), person.id)}
     charged = spend(context, user, PRICES["person_holdings"])
     return Charged(body, charged.credits, charged.remaining)
 

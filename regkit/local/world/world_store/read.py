@@ -110,6 +110,13 @@ class RecordTable(Mapping[str, dict[str, Any]]):
         for key, blob in self._db.stream(f"SELECT id, record FROM {self._table} ORDER BY id"):
             yield key, self._codec.decode(blob)
 
+    def stream_range(self, first: str | None, stop: str | None) -> Iterator[tuple[str, dict[str, Any]]]:
+        """``(id, record)`` in id order for the ids from ``first`` (included) up to ``stop`` (excluded); a bound that
+        is None is open."""
+        sql = f"SELECT id, record FROM {self._table} WHERE id >= ? AND (? IS NULL OR id < ?) ORDER BY id"
+        for key, blob in self._db.stream(sql, (first or "", stop, stop)):
+            yield key, self._codec.decode(blob)
+
     def __repr__(self) -> str:
         return f"<RecordTable {self._table}: {self._count} records in {self._db.path}>"
 
