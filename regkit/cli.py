@@ -48,13 +48,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not print the credits a command spent (also --quiet after the command, or REGKIT_QUIET=1)",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    modules = []
     for name in _COMMAND_MODULES:
         try:
-            module = importlib.import_module(name)
+            modules.append(importlib.import_module(name))
         except ModuleNotFoundError as error:
             if error.name is None or not name.startswith(error.name):
                 raise  # a missing dependency inside the module, not a missing layer
-            continue
+    # `regkit world export FORMAT`: the world's commands (the local layer) list formats written by the layers above
+    world = next((m for m in modules if m.__name__ == "regkit.local.world.cli"), None)
+    if world is not None:
+        for module in modules:
+            world.EXPORTERS.update(getattr(module, "WORLD_EXPORTERS", {}))
+    for module in modules:
         module.add_commands(subparsers)
     return parser
 

@@ -1,4 +1,5 @@
-"""The ``regkit export parquet DIR`` command: the cache written out as a Parquet dataset, 0 credits.
+"""The ``regkit export parquet DIR`` command: the cache written out as a Parquet dataset, 0 credits; and the
+``parquet`` format of ``regkit world export`` (:data:`WORLD_EXPORTERS`): a whole world written out the same way.
 
 A facade module: it opens the cache as the client does (:mod:`regkit.client.cache`) and hands it to the export
 (:func:`regkit.frames.export.export_parquet`), which imports nothing of the client. ``regkit.cli`` calls
@@ -17,11 +18,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from regkit.errors import RegkitError, ValidationError
+from regkit.local.world.cli import WorldExporter
 
 if TYPE_CHECKING:
     from requests_cache import BaseCache
 
-__all__ = ["add_commands", "export_cache", "export_parquet_command", "open_cache"]
+__all__ = [
+    "WORLD_EXPORTERS",
+    "add_commands",
+    "export_cache",
+    "export_parquet_command",
+    "open_cache",
+    "world_export_parquet_command",
+]
 
 
 def open_cache(where: str | None) -> BaseCache | None:
@@ -114,3 +123,88 @@ def add_commands(subparsers: Any) -> None:
         "cache regkit.Client() uses)",
     )
     p.set_defaults(handler=export_parquet_command)
+
+
+def _world_parquet_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "world",
+        metavar="WORLD",
+        help="the world directory (regkit world build / import offeneregister wrote it), or 'bundled' for the world "
+        "bundled with regkit",
+    )
+    parser.add_argument("directory", metavar="DIR", help="a new or empty directory (created if missing)")
+    parser.add_argument(
+        "--overwrite", action="store_true", help="replace a previous export in DIR (refused if DIR holds anything else)"
+    )
+    parser.add_argument("--workers", type=int, default=None, help="processes at once (default: one per core)")
+    parser.add_argument(
+        "--ids-per-part",
+        type=int,
+        default=None,
+        help="answers whose rows go into one part file per table (default 100,000)",
+    )
+
+
+def world_export_parquet_command(args: argparse.Namespace) -> int:
+    """``regkit world export parquet WORLD DIR [--overwrite] [--workers N] [--ids-per-part N]``."""
+    from tqdm import tqdm
+
+    from regkit.frames.world_export import IDS_PER_PART, export_world
+
+    world = None if args.world == "bundled" else Path(args.world)
+    if world is not None and not world.is_dir():
+        print(
+            f"regkit world export parquet: WORLD {args.world}: no such directory; name a world directory (regkit world "
+            "build --out DIR, or regkit world import offeneregister FILE --out DIR), or 'bundled'",
+            file=sys.stderr,
+        )
+        return 2
+    bar = tqdm(unit=" answers", desc="exporting", file=sys.stderr, disable=None)
+    try:
+        manifest = export_world(
+            args.directory,
+            world,
+            overwrite=args.overwrite,
+            workers=args.workers,
+            ids_per_part=IDS_PER_PART if args.ids_per_part is None else args.ids_per_part,
+            progress=lambda kind, answers: bar.update(answers),
+        )
+    except RegkitError as exc:
+        print(f"regkit world export parquet: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2 if isinstance(exc, ValidationError) else 1
+    except (ImportError, FileNotFoundError) as exc:
+        print(f"regkit world export parquet: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        bar.close()
+    source = manifest["world"]
+    what = "synthetic world" if source.get("synthetic") else f"world from {source.get('source', 'an unknown source')}"
+    print(
+        f"exported the {what} of {manifest['accounted']['companies']['store']:,} companies (as of "
+        f"{source.get('as_of')}) to {args.directory} in {manifest['seconds']:.1f} s"
+    )
+    width = max(len(name) for name in manifest["tables"])
+    print(f"  {'table'.ljust(width)}  {'rows':>11}  files")
+    for name, table in manifest["tables"].items():
+        print(f"  {name.ljust(width)}  {table['rows']:>11,}  {len(table['files'])}")
+    for kind, left in manifest["left_out"].items():
+        print(f"left out: {left['count']} {kind} answer(s) no table could hold (their ids are in the manifest)")
+    print(f"manifest: {Path(args.directory) / 'manifest.json'}")
+    if source.get("attribution"):
+        print(f"licence: {source['attribution']}")
+    return 0
+
+
+#: The formats this module writes a whole world in (``regkit world export FORMAT``; see regkit.local.world.cli).
+WORLD_EXPORTERS = {
+    "parquet": WorldExporter(
+        help="every company, person, shareholding and proceeding of a world as Parquet tables, and a manifest",
+        description="Write a whole world — the bundled one, a built one, or the OffeneRegister file imported — as the "
+        "Parquet tables of regkit export parquet (companies, their histories, representatives, owners, holdings, "
+        "persons, proceedings and events; and statements, the filed reports' line items), read straight from the "
+        "world's store in parallel: no lookup, no credit. Read it with DuckDB (regkit.frames.register_sql.connect), "
+        "pandas, pyarrow or Dask.",
+        arguments=_world_parquet_arguments,
+        handler=world_export_parquet_command,
+    )
+}

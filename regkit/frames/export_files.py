@@ -102,8 +102,8 @@ def check_target(directory: Path, overwrite: bool) -> list[Path]:
     if not overwrite:
         raise TargetRefused(
             f"export directory {directory} is not empty ({len(entries)} entries)",
-            suggestion="choose a new or empty directory, or pass overwrite=True (regkit export "
-            "parquet --overwrite) to replace a previous export there",
+            suggestion="choose a new or empty directory, or pass overwrite=True (--overwrite on the command line) to "
+            "replace a previous export there",
         )
     tables = _previous_tables(directory)
     if tables is None:

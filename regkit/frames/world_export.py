@@ -21,8 +21,9 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ from .export_files import (
 from .export_manifest import FORMAT_VERSION, regkit_version, stamp
 from .export_tables import TABLES, ExportTable, build_frames
 from .financial_statements import statements
+from .ownership import owners
 
 __all__ = ["WORLD_TABLES", "export_world"]
 
@@ -121,8 +123,9 @@ def _write_part(store: str, part: IdRange, number: int, root: str) -> _PartDone:
         t.name: TableWriter(Path(root), t.name, t.empty(), 1 << 62, first_part=number, keep_empty=False) for t in tables
     }
     done = _PartDone(number, part.kind)
-    for batch in _batches(_answers_of(store).answers(part)):
-        frames, bad = build_frames(tables, batch)
+    world = _answers_of(store)
+    for batch in _batches(world.answers(part)):
+        frames, bad = build_frames(_named(tables, world, batch) if part.kind == "owners" else tables, batch)
         skip = set(bad)
         done.left_out += [_thing(batch[i]) for i in bad]
         done.answers += len(batch)
@@ -137,6 +140,13 @@ def _write_part(store: str, part: IdRange, number: int, root: str) -> _PartDone:
         done.rows[name] = writer.rows
         done.files[name] = writer.files
     return done
+
+
+def _named(tables: Sequence[ExportTable], world: WorldAnswers, batch: list[dict[str, Any]]) -> list[ExportTable]:
+    """``tables`` with the owners table's builder given the names of the batch's companies (an owners answer does
+    not name the company it is about: ``company_name`` is the company's current name in every row)."""
+    names = world.company_names([answer["company_id"] for answer in batch])
+    return [replace(t, build=partial(owners, names=names)) if t.name == "owners" else t for t in tables]
 
 
 def _check_arguments(directory: Any, overwrite: Any, workers: Any, ids_per_part: Any) -> tuple[Path, int | None, int]:

@@ -197,6 +197,15 @@ class WorldAnswers:
             raise KeyError(key)
         return person_body(person, self.as_of)
 
+    def company_names(self, ids: list[str]) -> dict[str, str]:
+        """The current name of each company of ``ids`` the world has."""
+        names = {}
+        for company_id in ids:
+            record = self.world.companies.get(company_id)
+            if record is not None:
+                names[company_id] = record["name"]["name"]
+        return names
+
     def close(self) -> None:
         """Close this thread's connection to the store."""
         self.world.db.close()

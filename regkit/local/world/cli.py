@@ -1,14 +1,39 @@
-"""``regkit world build|import|index``: build a world directory from a seed and a size, import real register data
-as one, or build the store a world is served from."""
+"""``regkit world build|import|index|export``: build a world directory from a seed and a size, import real register
+data as one, build the store a world is served from, or write a whole world out as a dataset.
+
+``world export FORMAT`` writes through the analysis layer (:mod:`regkit.frames`), which this layer may not import: the
+formats are handlers of command modules above it, which the ``regkit`` command puts in :data:`EXPORTERS` before it
+builds its parser (``regkit.cli`` takes each module's ``WORLD_EXPORTERS``: ``regkit.export_cli``'s ``parquet``).
+"""
 
 from __future__ import annotations
 
 import argparse
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-__all__ = ["add_commands"]
+__all__ = ["add_commands", "EXPORTERS", "WorldExporter"]
+
+
+class WorldExporter:
+    """A format of ``regkit world export``: its help, how to add its arguments, and its handler (``args -> exit
+    status``)."""
+
+    def __init__(
+        self,
+        help: str,
+        description: str,
+        arguments: Callable[[argparse.ArgumentParser], None],
+        handler: Callable[[argparse.Namespace], int],
+    ):
+        self.help, self.description, self.arguments, self.handler = help, description, arguments, handler
+
+
+#: The formats of ``regkit world export``, by name; filled by ``regkit.cli`` from the command modules above this layer
+#: before the ``regkit`` parser is built.
+EXPORTERS: dict[str, WorldExporter] = {}
 
 #: Where ``regkit world import offeneregister`` writes without ``--out`` (in the current directory).
 _IMPORT_OUT = "offeneregister-world"
@@ -50,6 +75,21 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         help="world directory (default: the world bundled with regkit; REGKIT_DATA_DIR overrides)",
     )
     index.set_defaults(handler=_index)
+    _add_export(actions)
+
+
+def _add_export(actions: argparse._SubParsersAction) -> None:
+    """Register ``world export FORMAT`` with the formats in :data:`EXPORTERS` (none: no ``world export``)."""
+    if not EXPORTERS:
+        return
+    export = actions.add_parser(
+        "export", help="write a whole world out as a dataset, read straight from its store (no lookup, no credit)"
+    )
+    formats = export.add_subparsers(dest="world_format", metavar="FORMAT", required=True)
+    for name, exporter in EXPORTERS.items():
+        parser = formats.add_parser(name, help=exporter.help, description=exporter.description)
+        exporter.arguments(parser)
+        parser.set_defaults(handler=exporter.handler)
 
 
 def _build(args: argparse.Namespace) -> int:
