@@ -27,6 +27,7 @@ __all__ = [
     "WORLD_EXPORTERS",
     "add_commands",
     "export_cache",
+    "export_ftm_command",
     "export_parquet_command",
     "open_cache",
     "world_export_parquet_command",
@@ -102,7 +103,9 @@ def export_parquet_command(args: argparse.Namespace) -> int:
 
 def add_commands(subparsers: Any) -> None:
     """Register ``export`` (with the sub-command ``parquet``) on ``subparsers``."""
-    export = subparsers.add_parser("export", help="write the cache out as a dataset (free: nothing is sent)")
+    export = subparsers.add_parser(
+        "export", help="write the cache (or, as FtM, a world) out as a dataset (free: nothing is sent)"
+    )
     formats = export.add_subparsers(dest="format", metavar="FORMAT", required=True)
     p = formats.add_parser(
         "parquet",
@@ -123,6 +126,80 @@ def add_commands(subparsers: Any) -> None:
         "cache regkit.Client() uses)",
     )
     p.set_defaults(handler=export_parquet_command)
+    f = formats.add_parser(
+        "ftm",
+        help="the cache, or a whole world, as FollowTheMoney entities (JSON lines) for Aleph, Neo4j and Gephi",
+        description="Write companies, persons, directorships, ownerships, successions (mergers, spin-offs), "
+        "profit-transfer agreements and insolvency proceedings as FollowTheMoney entities, one per line: from the "
+        "cache (default; nothing is sent) or from a world (--data). Load them with FtM's tools: ftm validate, ftm "
+        "export-neo4j-bulk, ftm export-gexf. Needs followthemoney (Python >= 3.11): pip install followthemoney.",
+    )
+    f.add_argument("path", metavar="OUT", help="the file to write, e.g. register.ftm.json")
+    where = f.add_mutually_exclusive_group()
+    where.add_argument(
+        "--data",
+        metavar="WORLD",
+        default=None,
+        help="export this world instead of the cache: a world directory, or 'bundled' for the bundled world",
+    )
+    where.add_argument(
+        "--cache",
+        metavar="WHERE",
+        default=None,
+        help="the cache to export: a SQLite file or its directory, or a redis:// URL (default: the cache "
+        "regkit.Client() uses)",
+    )
+    f.add_argument("--overwrite", action="store_true", help="replace OUT if it exists")
+    f.set_defaults(handler=export_ftm_command)
+
+
+def export_ftm_command(args: argparse.Namespace) -> int:
+    """``regkit export ftm OUT [--data WORLD | --cache WHERE] [--overwrite]``."""
+    from regkit.frames.ftm_export import export_ftm
+
+    handle = None
+    try:
+        if args.data is not None:
+            if args.data != "bundled" and not Path(args.data).is_dir():
+                raise ValidationError(
+                    f"--data {args.data}: no such directory",
+                    suggestion="name a world directory (regkit world build --out DIR, regkit world import "
+                    "offeneregister FILE --out DIR), or 'bundled'",
+                )
+            summary = export_ftm(args.path, data=args.data, overwrite=args.overwrite)
+        else:
+            from regkit.client.cache.client_cache import ClientCache
+            from regkit.client.cache.policy import CachePolicy
+
+            handle = ClientCache(open_cache(args.cache), CachePolicy())
+            summary = export_ftm(args.path, cache=handle, overwrite=args.overwrite)
+    except RegkitError as exc:
+        print(f"regkit export ftm: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2 if isinstance(exc, ValidationError) else 1
+    except (ImportError, FileNotFoundError) as exc:
+        print(f"regkit export ftm: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if handle is not None:
+            handle.close()
+    source = summary["source"]
+    where = source.get("location") if source["kind"] == "cache" else source.get("source", "a synthetic world")
+    total = sum(summary["entities"].values())
+    print(
+        f"wrote {total:,} FollowTheMoney entities from {sum(summary['answers'].values()):,} answers ({where}) to "
+        f"{summary['path']} in {summary['seconds']:.1f} s"
+    )
+    for schema, count in summary["entities"].items():
+        print(f"  {schema:<15} {count:>10,}")
+    if summary["unreadable"]:
+        print(f"left out: {summary['unreadable']} cached answer(s) that could not be read")
+    if source.get("attribution"):
+        print(f"licence: {source['attribution']}")
+    print(
+        f"next: ftm validate -i {args.path}; ftm export-neo4j-bulk -i {args.path} -o DIR; ftm export-gexf -i "
+        f"{args.path} -o graph.gexf"
+    )
+    return 0
 
 
 def _world_parquet_arguments(parser: argparse.ArgumentParser) -> None:

@@ -30,7 +30,7 @@ from .export_manifest import build_manifest
 from .export_pass import write_tables
 from .export_sources import StoredAnswer, survey
 
-__all__ = ["export_parquet", "StoredAnswers", "SCOPE_HEADER"]
+__all__ = ["export_parquet", "StoredAnswers", "SCOPE_HEADER", "stored_answers_of"]
 
 logger = logging.getLogger("regkit.frames")
 
@@ -173,7 +173,7 @@ def export_parquet(
     >>> duckdb.sql("SELECT legal_form, count(*) FROM 'register-dataset/companies/*.parquet' GROUP BY 1")
     ... # doctest: +SKIP
     """
-    handle = _cache_of(cache)
+    handle = stored_answers_of(cache)
     target = _directory(directory)
     overwrite = _flag(overwrite, "overwrite")
     rows_per_file = _positive(rows_per_file, "rows_per_file")
@@ -212,7 +212,8 @@ def _check_target(target: Path, overwrite: bool) -> list[Path]:
         raise ValidationError(str(refused), suggestion=refused.suggestion) from None
 
 
-def _cache_of(cache: object) -> StoredAnswers:
+def stored_answers_of(cache: object) -> StoredAnswers:
+    """``cache`` as :class:`StoredAnswers`: itself, or a client's ``cache``; a clear error for anything else."""
     if isinstance(cache, StoredAnswers):
         return cache
     handle = getattr(cache, "cache", None)
