@@ -179,6 +179,9 @@ def export_ftm_command(args: argparse.Namespace) -> int:
     except (ImportError, FileNotFoundError) as exc:
         print(f"regkit export ftm: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print(f"regkit export ftm: stopped (Ctrl-C); nothing was written at {args.path}", file=sys.stderr)
+        return 130
     finally:
         if handle is not None:
             handle.close()
@@ -252,6 +255,12 @@ def world_export_parquet_command(args: argparse.Namespace) -> int:
     except (ImportError, FileNotFoundError) as exc:
         print(f"regkit world export parquet: {exc}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        bar.close()
+        print(
+            f"regkit world export parquet: stopped (Ctrl-C); nothing was written at {args.directory}", file=sys.stderr
+        )
+        return 130
     finally:
         bar.close()
     source = manifest["world"]

@@ -307,7 +307,8 @@ def _write_parts(
     # fork, as the import: a script without a ``__main__`` guard is not run again in each worker, and each worker
     # opens the store itself (_answers_of), using nothing of this process's connections
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-    pool = ProcessPoolExecutor(count, mp_context=context, initializer=_worker_start)
+    started = context.SimpleQueue()  # each worker's pid, to stop it at once on Ctrl-C
+    pool = ProcessPoolExecutor(count, mp_context=context, initializer=_worker_start, initargs=(started,))
     pending: dict[Future[_PartDone], IdRange] = {
         pool.submit(_write_part, store, part, number, str(staging)): part for part, number in parts
     }
@@ -325,15 +326,29 @@ def _write_parts(
             "at the export directory",
             suggestion="run it again, with fewer workers= or a smaller ids_per_part= if memory is short",
         ) from error
+    except BaseException:  # Ctrl-C, or a part failed: the parts under way are thrown away with the staging directory
+        _stop_workers(started)
+        raise
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)  # Ctrl-C too: no part is started after it
+        pool.shutdown(wait=True, cancel_futures=True)
     return sorted(done, key=lambda d: d.number)
 
 
-def _worker_start() -> None:
-    """In a worker: leave Ctrl-C to the export (it ends the pool), and die with it when it is killed."""
+def _worker_start(started: Any) -> None:
+    """In a worker: leave Ctrl-C to the export (it stops the workers), die with it when it is killed, and say
+    which process this is."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent()
+    started.put(os.getpid())
+
+
+def _stop_workers(started: Any) -> None:
+    """Stop every worker at once (SIGTERM), instead of waiting for the parts they are making."""
+    while not started.empty():
+        try:
+            os.kill(started.get(), signal.SIGTERM)
+        except ProcessLookupError:
+            pass
 
 
 def _store_counts(world: WorldAnswers) -> dict[str, int]:

@@ -390,3 +390,35 @@ def test_the_command_exports_a_world_and_says_what_it_wrote(tmp_path: Path, offe
         timeout=300,
     )
     assert missing.returncode == 2 and "no such directory" in missing.stderr and "'bundled'" in missing.stderr
+
+
+def test_ctrl_c_stops_the_export_and_its_workers_at_once_and_leaves_nothing(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the command alone, as Jupyter's interrupt sends it to its kernel): the workers are stopped
+    instead of finishing their parts, nothing is left at the target or beside it, and the command says so."""
+    import os
+    import signal
+    import time
+
+    psutil = pytest.importorskip("psutil")
+    out = tmp_path / "dataset"
+    command = [sys.executable, "-m", "regkit", "world", "export", "parquet", "bundled", str(out), "--workers", "2"]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    parent = psutil.Process(process.pid)
+    deadline = time.monotonic() + 120
+    workers: list = []
+    while len(workers) < 2 and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.2)
+        workers = [p for p in parent.children(recursive=True) if "python" in p.name().lower()]
+    assert len(workers) >= 2, "the export never started its workers"
+    time.sleep(1.0)  # the workers are making their first parts (the bundled world's take some 15 s)
+    assert process.poll() is None
+    os.kill(process.pid, signal.SIGINT)
+    sent = time.monotonic()
+    _, stderr = process.communicate(timeout=60)
+    stopped_after = time.monotonic() - sent
+    assert process.returncode == 130, stderr
+    assert "stopped (Ctrl-C); nothing was written" in stderr and "Traceback" not in stderr
+    assert stopped_after < 10, f"took {stopped_after:.1f} s to stop: the workers finished their parts first"
+    psutil.wait_procs(workers, timeout=10)
+    assert not [w for w in workers if w.is_running() and w.status() != psutil.STATUS_ZOMBIE]
+    assert list(tmp_path.iterdir()) == []  # no export, no staging directory
