@@ -172,6 +172,19 @@ def check_mcp_without_its_extra(regkit_command: str) -> None:
     assert result.stdout == "", result.stdout
 
 
+def check_dataset_exports_without_their_extras(regkit_command: str, work: Path) -> None:
+    """``regkit world export parquet`` and ``regkit export ftm`` from a wheel installed without pyarrow and
+    followthemoney: one line each naming what to install, no traceback, nothing written."""
+    world = work / "tiny-world"
+    result = _run([regkit_command, "world", "export", "parquet", str(world), str(work / "dataset")])
+    assert result.returncode == 1, (result.returncode, result.stdout, result.stderr)
+    assert "pip install pyarrow" in result.stderr and "Traceback" not in result.stderr, result.stderr
+    result = _run([regkit_command, "export", "ftm", str(work / "world.ftm.json"), "--data", str(world)])
+    assert result.returncode == 1, (result.returncode, result.stdout, result.stderr)
+    assert "pip install followthemoney" in result.stderr and "Traceback" not in result.stderr, result.stderr
+    assert not (work / "dataset").exists() and not (work / "world.ftm.json").exists()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--checkout", type=Path, required=True, help="the repository checkout (must not be imported)")
@@ -190,6 +203,10 @@ def main() -> int:
             ("regkit --version", lambda: check_version(regkit_command)),
             ("missing-world error", lambda: check_missing_world_error(regkit_command, work)),
             ("regkit mcp without its extra", lambda: check_mcp_without_its_extra(regkit_command)),
+            (
+                "the dataset exports without their extras",
+                lambda: check_dataset_exports_without_their_extras(regkit_command, work),
+            ),
         ):
             started = time.perf_counter()
             check()
