@@ -153,6 +153,16 @@ def add_commands(subparsers: Any) -> None:
     f.set_defaults(handler=export_ftm_command)
 
 
+def _failed(command: str, error: BaseException, target: str) -> int:
+    """Say on stderr, in one line, why ``command`` wrote nothing at ``target``; the exit status: 130 after Ctrl-C, 2
+    for a refused argument, 1 otherwise."""
+    if isinstance(error, KeyboardInterrupt):
+        print(f"{command}: stopped (Ctrl-C); nothing was written at {target}", file=sys.stderr)
+        return 130
+    print(f"{command}: {' '.join(str(error).split())}", file=sys.stderr)
+    return 2 if isinstance(error, ValidationError) else 1
+
+
 def export_ftm_command(args: argparse.Namespace) -> int:
     """``regkit export ftm OUT [--data WORLD | --cache WHERE] [--overwrite]``."""
     from regkit.frames.ftm_export import export_ftm
@@ -173,15 +183,8 @@ def export_ftm_command(args: argparse.Namespace) -> int:
 
             handle = ClientCache(open_cache(args.cache), CachePolicy())
             summary = export_ftm(args.path, cache=handle, overwrite=args.overwrite)
-    except RegkitError as exc:
-        print(f"regkit export ftm: {' '.join(str(exc).split())}", file=sys.stderr)
-        return 2 if isinstance(exc, ValidationError) else 1
-    except (ImportError, FileNotFoundError) as exc:
-        print(f"regkit export ftm: {exc}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(f"regkit export ftm: stopped (Ctrl-C); nothing was written at {args.path}", file=sys.stderr)
-        return 130
+    except (RegkitError, ImportError, FileNotFoundError, KeyboardInterrupt) as exc:
+        return _failed("regkit export ftm", exc, args.path)
     finally:
         if handle is not None:
             handle.close()
