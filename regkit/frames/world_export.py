@@ -232,7 +232,7 @@ def export_world(
     ``industry_codes``, ``contact``, ``insolvency_summaries`` from every company; ``owners`` from every company
     with shareholders (an AG's, SE's or KGaA's as ``best_available`` shows them); ``holdings`` from every company
     and person that holds or held shares; ``persons`` and ``management_positions`` from every person (``age`` on
-    ``as_of``); ``proceedings`` and ``events`` from every insolvency proceedings. And one the cache export does not
+    ``as_of``); ``proceedings`` and ``events`` from every insolvency proceeding. And one the cache export does not
     have: ``statements`` (:func:`regkit.frames.statements`: every filed report's line items; a synthetic world's,
     an imported one has none). The cache export's search results, ``sources``, ``versions`` and ``changes`` are
     about lookups and are not written.
@@ -339,6 +339,7 @@ def _worker_start(started: Any) -> None:
     which process this is."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     die_with_parent()
+    _OPEN.clear()  # a store this process had open before the fork: its connection stays the parent's (SQLite's rule)
     started.put(os.getpid())
 
 
