@@ -20,10 +20,19 @@ from regkit.graph.schema import COMPANY, NATURAL_PERSON
 
 from .inputs import GRAPH, check_input
 
-__all__ = ["register_number", "shorten", "short_labels", "wrap_words"]
+__all__ = ["register_number", "shorten", "short_labels", "text_width", "wrap_words"]
 
 _TOKEN = re.compile(r"\([^)]*\)\S*|\S+")
 _ID = re.compile(r"^DE-(?P<type>[A-Za-z]+)-(?P<court>[A-Z][0-9]{4})-(?P<number>[0-9]+)(?P<suffix>[A-Z]{0,2})$")
+
+
+def text_width(text: str, size: float, weight: str = "normal") -> float:
+    """Width of ``text`` in points at ``size`` (the default font, as matplotlib renders it)."""
+    from matplotlib.font_manager import FontProperties
+    from matplotlib.textpath import TextToPath
+
+    width, _, _ = TextToPath().get_text_width_height_descent(text, FontProperties(size=size, weight=weight), False)
+    return float(width)
 
 
 def register_number(company_id: str) -> str | None:

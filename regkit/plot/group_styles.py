@@ -20,12 +20,23 @@ from regkit.graph.schema import (
     PROFIT_TRANSFER,
     REPRESENTATION,
 )
-from regkit.schema.labels import GROUP_LINK_LABELS
+from regkit.schema.labels import GROUP_LINK_LABELS, GROUP_ROLE_LABELS
 
 if TYPE_CHECKING:
     from matplotlib.typing import LineStyleType
 
-__all__ = ["NODE_STYLES", "EDGE_STYLES", "TREE_ORDER", "SEED_COLOUR", "node_style", "edge_style", "downward"]
+__all__ = [
+    "NODE_STYLES",
+    "EDGE_STYLES",
+    "ROLE_MARKERS",
+    "ROLE_COLOUR",
+    "PERSON_LINK",
+    "TREE_ORDER",
+    "SEED_COLOUR",
+    "node_style",
+    "edge_style",
+    "downward",
+]
 
 #: Node style per (kind, status): legend label, face colour, marker.
 NODE_STYLES: dict[tuple[str, str | None], tuple[str, str, str]] = {
@@ -42,9 +53,27 @@ EDGE_STYLES: dict[str, tuple[str, str, LineStyleType, float]] = {
     "profit_transfer": (f"{GROUP_LINK_LABELS['profit_transfer']}, parent → company", "#C44E52", "solid", 2.0),
     "shareholder": ("shareholding, parent → company", "#333333", "solid", 1.1),
     "general_partner": (GROUP_LINK_LABELS["general_partner"], "#333333", "dashed", 1.1),
-    "merger": (f"{GROUP_LINK_LABELS['merger']}, into the acquirer", "#937860", "dotted", 2.0),
-    "spin_off": (f"{GROUP_LINK_LABELS['spin_off']}, to the recipient", "#B0479A", "dashdot", 1.6),
+    "merger": (f"{GROUP_LINK_LABELS['merger']}: arrow into the acquirer", "#937860", "dotted", 2.0),
+    "spin_off": (f"{GROUP_LINK_LABELS['spin_off']}: arrow to the recipient", "#B0479A", "dashdot", 1.6),
     "representation": ("officer / other role", "#BBBBBB", "solid", 0.6),
+}
+
+#: Legend label, colour and width of the lines from people to companies (the interactive view).
+PERSON_LINK = ("role of a person", "#55A868", 0.5)
+
+#: The colour of a person's column and role markers in a group drawing (green).
+ROLE_COLOUR = "#2E6B3A"
+
+#: How a group drawing marks a person's role in a company's row: role code → (legend label, marker).
+ROLE_MARKERS: dict[str, tuple[str, str]] = {
+    "DIRECTOR": (GROUP_ROLE_LABELS["DIRECTOR"], "o"),
+    "PERSONAL_LIABLE_DIRECTOR": (GROUP_ROLE_LABELS["PERSONAL_LIABLE_DIRECTOR"], "D"),
+    "SHAREHOLDER": (GROUP_ROLE_LABELS["SHAREHOLDER"], "s"),
+    "PROKURA": (GROUP_ROLE_LABELS["PROKURA"], "^"),
+    "OWNER": (GROUP_ROLE_LABELS["OWNER"], "P"),
+    "PARTNER": (GROUP_ROLE_LABELS["PARTNER"], "p"),
+    "LIQUIDATOR": (GROUP_ROLE_LABELS["LIQUIDATOR"], "v"),
+    "OTHER": (GROUP_ROLE_LABELS["OTHER"], "X"),
 }
 
 #: Which relation a connector shows when a pair has several (the first present wins).

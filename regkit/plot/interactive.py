@@ -2,12 +2,14 @@
 
 :func:`group_interactive` returns a :class:`GroupView`: a legend (what colours, lines and sizes mean) above an
 :class:`ipysigma.Sigma` widget of the same group :func:`regkit.plot.group` draws, from the same parts: the same
-unique short labels (:func:`regkit.plot.group_labels.short_labels`), node colours by kind and status and edge
-colours by relation (:mod:`regkit.plot.group_styles`), one edge per pair, pointed down from parent to company,
-and positions from the layered layout (deterministic; the widget does not run its force layout unless asked).
-Every company is labelled: the layout leaves each label a column as wide as the longest one, so sigma draws
-them all (``show_all_labels``) without overlaps, and the camera leaves room right of the last column. Every
-node has the same size (a person's is smaller). ipysigma bundles its JavaScript with the Python package, so
+unique labels (:func:`regkit.plot.group_labels.short_labels`), node colours by kind and status and edge
+colours by relation (:mod:`regkit.plot.group_styles`), and the same outline (:mod:`regkit.plot.group_outline`):
+one row per company, one step right of its parent, an edge from the parent carrying the share held ("100 %");
+a company's mergers, spin-offs and other holdings follow its name, as the drawing's notes do ("merged into
+Luxlog Holding AG (2020)"), so no edge crosses the tree. People (``persons``) stand in a column left of the tree,
+their roles on their edges. Positions are fixed (the widget does not run its force layout unless asked); every
+label is drawn (``show_all_labels``): one row each, none over another. Every node has the same size (a person's
+is smaller). ipysigma bundles its JavaScript with the Python package, so
 the view works in JupyterLab 4 offline. ipysigma is one of regkit's dependencies.
 
 Where the widget cannot run — a notebook opened untrusted or without a kernel, the documentation built from
@@ -46,9 +48,9 @@ from regkit.graph.schema import COMPANY, NATURAL_PERSON
 from regkit.schema import display_label
 
 from .group import drawn_group
-from .group_edges import PERSON_LINK, tree_edges
 from .group_labels import register_number, short_labels
-from .group_styles import EDGE_STYLES, NODE_STYLES, SEED_COLOUR, node_style
+from .group_outline import Outline, percent, plan_outline, role_note
+from .group_styles import EDGE_STYLES, NODE_STYLES, PERSON_LINK, SEED_COLOUR, node_style
 from .inputs import GRAPH, check_input, check_keywords
 
 __all__ = ["group_interactive", "view_graph", "legend_html"]  # and GroupView, built on first use
@@ -71,11 +73,13 @@ def view_graph(
     Returns
     -------
     networkx.DiGraph
-        Nodes carry ``label`` (unique, short), ``color``, ``size`` (:data:`NODE_SIZE` for every company,
-        :data:`PERSON_SIZE` for a person), ``halo`` (its size: 14 for the seed, else 0), ``x``/``y`` (layered
-        positions in pixels at the view's scale, one column per label, the top at 0) and the hover details ``name``, ``kind``, ``register_number``, ``legal_form``,
-        ``status`` and ``city`` (display labels: "GmbH", "in Liquidation"); edges, pointing down, carry
-        ``relation`` (the legend text), ``color`` and ``size``.
+        Nodes carry ``label`` (unique; a company's notes after its name: "… — merged into Luxlog Holding AG
+        (2020)"), ``color``, ``size`` (:data:`NODE_SIZE` for every company, :data:`PERSON_SIZE` for a person),
+        ``halo`` (its size: 14 for the seed, else 0), ``x``/``y`` (the outline's positions in pixels at the
+        view's scale, the top at 0) and the hover details ``name``, ``kind``, ``register_number``,
+        ``legal_form``, ``status``, ``city`` (display labels: "GmbH", "in Liquidation") and ``events`` (the
+        notes); edges, from parent to company and from person to company, carry ``relation`` (the legend text),
+        ``label`` (the share held, "100 %", or the person's roles), ``color`` and ``size``.
 
     Examples
     --------
@@ -87,8 +91,10 @@ def view_graph(
     """
     _, G = check_input(G, "interactive.view_graph", GRAPH)
     H = drawn_group(G, company_id, date, persons, all_persons)
-    labels = short_labels(H, sorted(H))
-    pos, _ = _positions(H, labels)
+    names = short_labels(H, sorted(H), limit=80)
+    plan = _plan(G, H, company_id, date, names)
+    labels = {n: " — ".join([names[n], "; ".join(plan.notes[n])]) if plan.notes.get(n) else names[n] for n in H}
+    pos, _ = _positions(H, labels, plan)
     V = nx.DiGraph()
     for node in sorted(H):
         attrs = H.nodes[node]
@@ -101,6 +107,7 @@ def view_graph(
             "legal_form": display_label("legal_form", attrs["legal_form"]) if attrs.get("legal_form") else None,
             "status": display_label("status", attrs["status"]) if attrs.get("status") else None,
             "city": attrs.get("city"),
+            "events": "; ".join(plan.notes[node]) if plan.notes.get(node) else None,
         }
         x, y = pos[node]
         V.add_node(
@@ -113,13 +120,22 @@ def view_graph(
             y=y,
             **{k: v for k, v in details.items() if v is not None},
         )
-    tree, others, people = tree_edges(H)
-    for link in [*tree, *others]:
+    for link in plan.connectors.values():
         label, colour, _, width = EDGE_STYLES[link.style]
-        V.add_edge(link.upper, link.lower, relation=label, color=colour, size=width if link in tree else width / 2)
-    for link in people:
-        V.add_edge(link.upper, link.lower, relation=PERSON_LINK[0], color=PERSON_LINK[1], size=0.5)
+        share = percent(link.share) if link.share is not None else ("?" if link.style == "shareholder" else "")
+        V.add_edge(link.parent, link.child, relation=label, color=colour, size=width, label=share)
+    for (person, company), roles in sorted(plan.roles.items(), key=lambda item: (str(item[0][0]), str(item[0][1]))):
+        if person in V and company in V:
+            V.add_edge(person, company, relation=PERSON_LINK[0], color=PERSON_LINK[1], size=0.5, label=role_note(roles))
     return V
+
+
+def _plan(G: nx.MultiDiGraph, H: nx.MultiDiGraph, company_id: str | None, date: Any, names: dict[Any, str]) -> Outline:
+    from regkit.graph import ultimate_parent
+    from regkit.graph.schema import to_date
+
+    top = ultimate_parent(G, company_id, to_date(date)) if company_id is not None else None
+    return plan_outline(H, names, top, all_persons=False)
 
 
 def group_interactive(
@@ -175,7 +191,8 @@ def group_interactive(
     _, G = check_input(G, "group_interactive", GRAPH)
     V = view_graph(G, company_id, date, persons, all_persons)
     H = drawn_group(G, company_id, date, persons, all_persons)
-    _, extent = _positions(H, {n: a["label"] for n, a in V.nodes(data=True)})
+    names = short_labels(H, sorted(H), limit=80)
+    _, extent = _positions(H, {n: a["label"] for n, a in V.nodes(data=True)}, _plan(G, H, company_id, date, names))
     width, tall, column = extent
     if height is None:  # the group at the scale that fits its columns (and their labels) into the cell
         height = int(min(900, max(300, tall * (VIEW_WIDTH - 40) / (width + column) + 100)))
@@ -229,22 +246,43 @@ def _camera(width: float, tall: float, column: float, height: int) -> dict[str, 
     return {"x": round(0.5 + shift, 6), "y": 0.5, "ratio": round(ratio, 6), "angle": 0}
 
 
-def _positions(
-    H: nx.MultiDiGraph, labels: dict[Any, str]
-) -> tuple[dict[Any, tuple[float, float]], tuple[float, float, float]]:
-    """Node → (x, y) in pixels: the layered layout with columns as wide as the longest label (sigma draws a
-    label right of its node), as many as fit :data:`VIEW_WIDTH`; and (width, height, column) of the layout."""
-    from .group_canvas import company_units, text_width
+#: The outline's measures in the view (pixels): one step of indent, one row.
+STEP = 48
+ROW_PX = 2.6 * LABEL_PX
 
-    longest = max((text_width(text, LABEL_PX * 0.75) * 96 / 72 for text in labels.values()), default=80.0)
-    column = longest * 1.12 + 2 * NODE_SIZE + 30  # the browser's sans-serif runs wider than matplotlib's
-    columns = max(1, int(VIEW_WIDTH // column))
-    units = company_units(H, columns)
-    row = 3.2 * LABEL_PX
-    pos = {n: (round(x * column, 3), round(y * row, 3)) for n, (x, y) in units.items()}
+
+def _positions(
+    H: nx.MultiDiGraph, labels: dict[Any, str], plan: Outline
+) -> tuple[dict[Any, tuple[float, float]], tuple[float, float, float]]:
+    """Node → (x, y) in pixels: the outline's rows and steps (:mod:`regkit.plot.group_outline`), people in a column
+    left of the tree, each at the middle of their companies' rows (pushed apart a row at least); and (width,
+    height, column) of the layout: ``column`` the widest label, which sigma draws right of its node."""
+    from .group_labels import text_width
+
+    pos: dict[Any, tuple[float, float]] = {
+        n: (float(plan.depth[n] * STEP), round(i * ROW_PX, 3)) for i, n in enumerate(plan.rows)
+    }
+    people = [n for n in H if n not in pos]
+    if people:
+        widest = max(text_width(labels[p], LABEL_PX * 0.75) * 96 / 72 for p in people) * 1.12
+        x = -(widest + 2 * STEP)
+        wanted = sorted(
+            people,
+            key=lambda p: (
+                sum(pos[c][1] for c in H.successors(p) if c in pos)
+                / max(1, sum(1 for c in H.successors(p) if c in pos)),
+                str(p),
+            ),
+        )
+        last = -ROW_PX
+        for p in wanted:
+            rows = [pos[c][1] for c in H.successors(p) if c in pos] or [0.0]
+            last = max(sum(rows) / len(rows), last + ROW_PX)
+            pos[p] = (round(x, 3), round(last, 3))
+    longest = max((text_width(text, LABEL_PX * 0.75) * 96 / 72 for text in labels.values()), default=80.0) * 1.12
     xs = [x for x, _ in pos.values()] or [0.0]
     ys = [y for _, y in pos.values()] or [0.0]
-    return pos, (max(xs) - min(xs), max(ys) - min(ys), column)
+    return pos, (max(xs) - min(xs), max(ys) - min(ys), longest + 2 * NODE_SIZE + 30)
 
 
 def legend_html(V: nx.DiGraph, seed: str | None) -> str:
@@ -269,6 +307,13 @@ def legend_html(V: nx.DiGraph, seed: str | None) -> str:
         f'margin:0 4px 0 10px"></span>{escape(label)}'
         for label, colour in sorted(relations.items())
     ]
+    if any(a.get("events") for _, a in V.nodes(data=True)):
+        from regkit.schema.labels import GROUP_LINK_LABELS
+
+        items.append(
+            f'<span style="margin-left:10px">after a name: its {escape(GROUP_LINK_LABELS["merger"])} or '
+            f"{escape(GROUP_LINK_LABELS['spin_off'])} with the year, or another holding</span>"
+        )
     sizes = "every company drawn the same size" + (", a person smaller" if PERSON_SIZE != NODE_SIZE else "")
     return (
         '<div class="regkit-group-legend" style="font-size:12px;line-height:1.9;color:#333">'

@@ -177,7 +177,7 @@ def source_line(fig: Any) -> Any:
     return next((t for t in fig.texts if t.get_gid() == SOURCE_GID), None)
 
 
-def add_source_line(ax_or_fig: Any, source: Any = True, *data: Any) -> Any:
+def add_source_line(ax_or_fig: Any, source: Any = True, *data: Any, inside: bool = False) -> Any:
     """Write the source line at the bottom-left of the figure of ``ax_or_fig`` (once per figure).
 
     Parameters
@@ -188,6 +188,9 @@ def add_source_line(ax_or_fig: Any, source: Any = True, *data: Any) -> Any:
         ``None``/``False`` no line.
     *data
         What the figure was drawn from.
+    inside : bool
+        On a figure without a layout engine, write the line inside the figure's bottom-left corner, in room its
+        plot left there (a plain ``savefig`` keeps it), instead of just below the figure.
 
     Returns
     -------
@@ -235,6 +238,9 @@ def add_source_line(ax_or_fig: Any, source: Any = True, *data: Any) -> Any:
     # its engine on the figure) does not, so there the line hangs below like on a figure without an engine
     if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
         line = fig.supxlabel(_wrap(text, fig), x=0.01, **style)
+    elif inside:
+        width, height = fig.get_size_inches()
+        line = fig.text(0.08 / width, 0.06 / height, _wrap(text, fig), va="bottom", **style)
     else:
         line = _below(fig, _wrap(text, fig), style)
     line.full_text = text

@@ -466,7 +466,7 @@ __all__ += ["RELATION_LABELS"]
 #: German register term as a gloss where it carries meaning.
 GROUP_ROLE_LABELS: dict[str, str] = {
     "DIRECTOR": "director",
-    "PROKURA": "signatory (Prokura)",  # short for ROLE_LABELS' "authorised signatory (Prokura)": lines are short
+    "PROKURA": "authorised signatory (Prokura)",
     "SHAREHOLDER": "shareholder",
     "PERSONAL_LIABLE_DIRECTOR": "general partner (phG)",
     "OWNER": "owner",

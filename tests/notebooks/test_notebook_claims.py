@@ -51,17 +51,16 @@ def test_03_sends_the_reader_to_the_notebook_that_shows_luxlogs_group() -> None:
 
 
 def test_08_names_the_colours_the_person_drawing_uses() -> None:
-    from regkit.plot.group_edges import PERSON_LINK
-    from regkit.plot.group_styles import EDGE_STYLES
+    from regkit.plot.group_styles import EDGE_STYLES, ROLE_COLOUR
 
     text = _markdown("08_people")
-    sentence = re.search(r"The person and every company the crawl reached;([^:]*):", text)
+    sentence = re.search(r"The person and every company the crawl reached,([^:]*):", text)
     assert sentence, "08 no longer describes its drawing's lines"
-    said = sentence.group(1)
-    colours = {"green": "#55A868", "black": "#333333", "red": "#C44E52", "grey": "#BBBBBB"}
-    roles = re.search(r"(\w+) lines are the person's roles", said)
-    assert roles and colours[roles.group(1)] == PERSON_LINK[1]
-    holdings = re.search(r"(\w+) ones shareholdings", said)
+    said = " ".join(sentence.group(1).split())
+    colours = {"green": "#2E6B3A", "black": "#333333", "red": "#C44E52", "grey": "#BBBBBB"}
+    roles = re.search(r"(\w+) markers in the person's column are their roles", said)
+    assert roles and colours[roles.group(1)] == ROLE_COLOUR
+    holdings = re.search(r"(\w+) (?:lines|ones) shareholdings", said)
     assert holdings and colours[holdings.group(1)] == EDGE_STYLES["shareholder"][1]
     transfers = re.search(r"(\w+) ones profit-transfer agreements", said)
     assert transfers and colours[transfers.group(1)] == EDGE_STYLES["profit_transfer"][1]

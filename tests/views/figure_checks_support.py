@@ -21,6 +21,11 @@ the drawn artists, after ``fig.canvas.draw()``:
   layout shrink the Axes a little more at every draw.
 * :func:`amount_axis_problems` — an Axes with EUR ticks (:class:`regkit.plot.EuroFormatter`) includes 0 and names
   the tick unit ("€M") in its y label.
+* :func:`overprint_problems` (issue 46) — no visible text covers another: titles, rotated labels, tick labels, legend
+  entries and annotations, each taken as the rectangle it is drawn in (turned with the text), compared pairwise.
+* :func:`clip_problems` (issue 46) — no text is cut: none reaches past the figure's edge (a plain ``savefig`` keeps
+  only the figure, not the tight box Jupyter shows), and none that its Axes or a patch clips reaches past its clip
+  box ("83 %" drawn as "83").
 
 Over the notebooks: the test suite's nbval run checks every pyplot figure each cell leaves, before Jupyter's inline
 backend shows and closes it (``tests/nbval_figure_checks.py``; ``pytest notebooks/03_financial_indicators.ipynb``
@@ -53,6 +58,8 @@ __all__ = [
     "zero_line_problems",
     "amount_axis_problems",
     "layout_problems",
+    "overprint_problems",
+    "clip_problems",
     "figure_problems",
     "assert_figure_ok",
 ]
@@ -105,7 +112,7 @@ def visible_texts(fig: Any) -> list[Text]:
         if id(text) in seen or not text.get_text().strip() or not text.get_visible():
             continue
         seen.add(id(text))
-        if id(text) in ticks and not _shown_tick(text, *ticks[id(text)]):
+        if id(text) in ticks and (not ticks[id(text)][0].axes.axison or not _shown_tick(text, *ticks[id(text)])):
             continue
         if _hidden_by_parents(text):
             continue
@@ -277,6 +284,94 @@ def layout_problems(fig: Any, tolerance: float = LAYOUT_TOLERANCE) -> list[str]:
     ]
 
 
+#: How far two texts' rectangles may reach into each other before one is said to cover the other (px): glyph boxes
+#: carry some empty margin, and two rows of tick labels may touch.
+OVERPRINT_TOLERANCE = 1.0
+
+
+def _corners(text: Text, renderer: Any) -> np.ndarray:
+    """The four corners (px) of the rectangle ``text`` is drawn in, turned with it.
+
+    A turned rectangle's axis-aligned box (what ``get_window_extent`` gives) has the rectangle's centre; the
+    rectangle's own width and height are the text's extent drawn unturned.
+    """
+    box = text.get_window_extent(renderer)
+    angle = float(text.get_rotation()) % 180.0
+    if angle in (0.0, 90.0):
+        return np.array([[box.x0, box.y0], [box.x1, box.y0], [box.x1, box.y1], [box.x0, box.y1]])
+    centre = np.array([(box.x0 + box.x1) / 2, (box.y0 + box.y1) / 2])
+    rotation = text.get_rotation()
+    try:
+        text.set_rotation(0)
+        flat = text.get_window_extent(renderer)
+    finally:
+        text.set_rotation(rotation)
+    half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * [flat.width / 2, flat.height / 2]
+    theta = np.deg2rad(angle)
+    turn = np.array([[np.cos(theta), -np.sin(theta)], [np.sin(theta), np.cos(theta)]])
+    return np.asarray(centre + half @ turn.T)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """How far two convex polygons reach into each other (px; 0 or less: apart), by separating axes."""
+    depth = np.inf
+    for polygon in (a, b):
+        for i in range(len(polygon)):
+            edge = polygon[(i + 1) % len(polygon)] - polygon[i]
+            normal = np.array([-edge[1], edge[0]])
+            length = np.hypot(*normal)
+            if length == 0:
+                continue
+            normal = normal / length
+            pa, pb = a @ normal, b @ normal
+            depth = min(depth, min(pa.max(), pb.max()) - max(pa.min(), pb.min()))
+            if depth <= 0:
+                return float(depth)
+    return float(depth)
+
+
+def _said(text: Text) -> str:
+    return text.get_text().replace("\n", " ")[:50]
+
+
+def overprint_problems(fig: Any, tolerance: float = OVERPRINT_TOLERANCE) -> list[str]:
+    """No visible text covers another (titles and rotated labels included): each pair that overlaps by more than
+    ``tolerance`` px, named by their texts."""
+    renderer = _renderer(fig)
+    texts = visible_texts(fig)
+    shapes = [(t, _corners(t, renderer)) for t in texts]
+    problems = []
+    for i, (first, a) in enumerate(shapes):
+        for second, b in shapes[i + 1 :]:
+            if a[:, 0].min() > b[:, 0].max() or b[:, 0].min() > a[:, 0].max():
+                continue
+            if a[:, 1].min() > b[:, 1].max() or b[:, 1].min() > a[:, 1].max():
+                continue
+            depth = _overlap(a, b)
+            if depth > tolerance:
+                problems.append(f"{_said(first)!r} is printed over {_said(second)!r} ({depth:.0f} px)")
+    return problems
+
+
+def clip_problems(fig: Any) -> list[str]:
+    """No text is cut: none reaches past the figure (as a plain ``savefig`` writes it), and none drawn clipped
+    (``clip_on``, with a clip box: its Axes or a bar) reaches past what clips it."""
+    renderer = _renderer(fig)
+    edge = fig.bbox
+    problems = []
+    for text in visible_texts(fig):
+        box = text.get_window_extent(renderer)
+        if box.x0 < edge.x0 - 1 or box.x1 > edge.x1 + 1 or box.y0 < edge.y0 - 1 or box.y1 > edge.y1 + 1:
+            problems.append(f"{_said(text)!r} reaches past the figure's edge (cut off by a plain savefig)")
+            continue
+        clip = text.get_clip_box() if text.get_clip_on() else None
+        if clip is not None and (
+            box.x0 < clip.x0 - 1 or box.x1 > clip.x1 + 1 or box.y0 < clip.y0 - 1 or box.y1 > clip.y1 + 1
+        ):
+            problems.append(f"{_said(text)!r} is cut by what clips it")
+    return problems
+
+
 def figure_problems(
     fig: Any,
     *,
@@ -293,6 +388,8 @@ def figure_problems(
         *size_problems(fig, displayed_width_px, dpi=dpi),
         *zero_line_problems(fig),
         *amount_axis_problems(fig),
+        *overprint_problems(fig),
+        *clip_problems(fig),
     ]
 
 

@@ -6,7 +6,7 @@ import base64
 import re
 
 import pytest
-from group_support import EXPECTED_DEPTH, WALDSTEIN, cid, hand_built, world_graph
+from group_support import WALDSTEIN, cid, hand_built, world_graph
 
 import regkit.plot
 from regkit.plot.group_labels import short_labels
@@ -35,18 +35,24 @@ def test_nodes_carry_unique_labels_colours_and_hover_details() -> None:
     assert widget.sigma.visual_variables["nodeColor"]["attribute"] == "color"
 
 
-def test_edges_point_down_and_are_coloured_by_relation() -> None:
+def test_edges_carry_the_share_and_events_follow_the_name_as_in_the_drawing() -> None:
+    """Issue 46: the view showed no share and dropped the spin-off. Every connector carries its share (100 %
+    included); a merger, a spin-off and a minority holding are said after the affected company's name, with the
+    year; the outline puts each company one step right of its parent and below it, so no edge crosses a label."""
     G = hand_built()
     widget = regkit.plot.group_interactive(G)
     edges = {(e["source"], e["target"]): e["attributes"] for e in widget.data["edges"]}
     assert (cid(1), cid(2)) in edges and (cid(2), cid(1)) not in edges  # profit transfer drawn parent → child
     assert edges[cid(1), cid(2)]["relation"].startswith("profit-transfer agreement")
-    assert edges[cid(2), cid(6)]["relation"].startswith("merger")  # acquirer → absorbed
-    assert len({a["color"] for a in edges.values()}) >= 3
+    assert edges[cid(1), cid(2)]["label"] == "100 %" and edges[cid(1), cid(3)]["label"] == "100 %"
+    assert edges[cid(4), cid(5)]["label"] == "100 %"
     nodes = _nodes(widget)
-    ys = {n: a["y"] for n, a in nodes.items()}
-    for node, depth in EXPECTED_DEPTH.items():  # layout seeded from the layers: deeper is lower
-        assert all(ys[node] < ys[other] for other, d in EXPECTED_DEPTH.items() if d < depth)
+    assert nodes[cid(6)]["label"] == "Epsilon GmbH — merged into Alpha GmbH (2001)"
+    assert nodes[cid(7)]["label"] == "Zeta GmbH — spin-off from Beta GmbH (2001)"
+    assert nodes[cid(5)]["label"] == "Delta GmbH — also 10 % held by Top Holding AG"
+    assert nodes[cid(7)]["events"] == "spin-off from Beta GmbH (2001)"
+    for (parent, child), _ in edges.items():  # one step right, further down
+        assert nodes[child]["x"] > nodes[parent]["x"] and nodes[child]["y"] > nodes[parent]["y"]
     assert nodes[cid(6)]["status"] == "inactive" and nodes[cid(6)]["color"] != nodes[cid(1)]["color"]
 
 
@@ -57,7 +63,9 @@ def test_persons_optional_labels_shared_with_the_drawing_and_deterministic() -> 
     widget = regkit.plot.group_interactive(G, persons=True, all_persons=True)
     nodes = _nodes(widget)
     assert {"p-1", "p-2"} <= set(nodes)
-    assert {n: a["label"] for n, a in nodes.items()} == short_labels(G, sorted(G))
+    assert {n: a["label"].split(" — ")[0] for n, a in nodes.items()} == short_labels(G, sorted(G))
+    roles = {(e["source"], e["target"]): e["attributes"]["label"] for e in widget.data["edges"] if e["source"] == "p-1"}
+    assert roles == {("p-1", cid(1)): "director", ("p-1", cid(2)): "director"}
     assert widget.data == regkit.plot.group_interactive(G, persons=True, all_persons=True).data
 
 
@@ -79,7 +87,7 @@ def test_every_company_has_one_size_and_the_legend_says_what_colours_and_sizes_m
     legend = re.sub(r"<[^>]+>", " ", widget.legend.value)
     for words in ("company, active", "company, inactive", "person", "the company asked about", "same size"):
         assert words in legend, legend
-    for relation in ("profit-transfer agreement", "merger", "spin-off", "shareholding"):
+    for relation in ("profit-transfer agreement", "merger (Verschmelzung)", "spin-off (Abspaltung)", "shareholding"):
         assert relation in legend, legend
 
 

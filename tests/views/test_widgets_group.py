@@ -95,9 +95,9 @@ def test_a_new_seed_or_estimate_clears_the_group_and_other_inputs_grey_it(client
 
 
 def _labelled(svg: str) -> tuple[set[str], set[str]]:
-    """The companies and the people the drawing labels (each label is an SVG element ``id="label:<node>"``)."""
-    nodes = set(re.findall(r'id="label:([^"]+)"', svg))
-    return {n for n in nodes if n.startswith("DE-")}, {n for n in nodes if not n.startswith("DE-")}
+    """The companies and the people the drawing labels (SVG elements ``id="label:<company>"`` and
+    ``id="person:<person>"``, a person's column)."""
+    return set(re.findall(r'id="label:([^"]+)"', svg)), set(re.findall(r'id="person:([^"]+)"', svg))
 
 
 def test_the_drawn_line_counts_what_is_drawn_on_the_slider_date(client: Any) -> None:
