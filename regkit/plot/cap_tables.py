@@ -115,8 +115,8 @@ def cap_table(
     ax : matplotlib.axes.Axes, optional
         Where to draw (default: a new figure).
     until : date-like, optional
-        How long the last list's shares are drawn (default: a year after the last list, at least a tenth of
-        the span from the first): a ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO
+        How long the last list's shares are drawn (default: two years after the last list, at least a third of
+        the span from the first, so the current owners' band is wide enough for their names): a ``datetime.date``, ``datetime``, ``Timestamp`` or ``datetime64``, ISO
         ``"YYYY-MM-DD"`` or German ``"DD.MM.YYYY"`` (day first); other text is a ``ValidationError``.
     title : str, optional
         The Axes title (default: "Shareholders by shareholder list").
@@ -159,7 +159,7 @@ def cap_table(
     end = (
         pd.Timestamp(validate_date(until, "until"))
         if until is not None
-        else last + max(pd.Timedelta(days=365), (last - first) / 10)
+        else last + max(pd.Timedelta(days=730), (last - first) / 3)
     )
     if end <= last:
         raise ValidationError(
@@ -170,9 +170,9 @@ def cap_table(
     ax = new_axes(ax, figsize=(9.0, 4.2))
     add_source_line(ax, source, history)
     bottom = np.zeros(len(dates) + 1)
-    # a label character's width in days: about 0.6 em of the 7.5 pt font, on the axes' width in inches
+    # a label character's width in days: about 0.6 em of the 9 pt font the names are drawn in, on the axes' width
     inches = ax.get_position().width * ax.figure.get_figwidth()
-    per_character = (x[-1] - x[0]) / inches * (7.5 * 0.6 / 72) * 1.15
+    per_character = (x[-1] - x[0]) / inches * (9 * 0.6 / 72) * 1.15
     for index, owner in enumerate(steps.columns):
         values = np.append(steps[owner].to_numpy(), steps[owner].to_numpy()[-1])
         colour = CAP_TABLE_COLOURS[index % len(CAP_TABLE_COLOURS)]

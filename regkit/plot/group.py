@@ -202,6 +202,8 @@ def group(
     plan = plan_outline(H, names, top, all_persons)
     sheet = _Sheet(H, plan, names, company_id, font_size, max_width, labels)
     handles = _legend_handles(H, plan, company_id) if legend else []
+    widest = max((text_width(h.get_label(), font_size) / 72 + 0.9 for h in handles), default=0.0)
+    sheet.width = max(sheet.width, widest, text_width(title or "", font_size + 2) / 72 + 0.4)
     source_lines = _source_line_count(source, G, sheet.width) if source else 0
     bottom = 0.12 + 0.17 * source_lines + _legend_height(handles, sheet.width, font_size)
     head = 0.5 if title else 0.15
