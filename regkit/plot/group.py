@@ -90,8 +90,10 @@ def group(
     all_persons: bool = False,
     labels: bool = True,
     legend: bool = True,
-    layout: str = "outline",
+    layout: str = "layered",
+    seed: int = 0,
     title: str | None = None,
+    node_size: float = 150,
     font_size: float = 9,
     max_width: float = 9.3,
     source: Any = True,
@@ -132,10 +134,16 @@ def group(
         listed under their company's name with their roles. Implies ``persons``.
     labels, legend : bool
         Draw the names and a legend of the kinds and relations present.
-    layout : {"outline"}
-        The outline ("layered", its former name, is taken as it).
+    layout : {"layered", "outline"}
+        The outline (both names draw it). ``"spring"``, a seeded force layout whose labels overprinted one another,
+        was removed in issue 46: it draws the outline with a ``FutureWarning``.
+    seed : int
+        Kept so that calls which passed it still work; the outline has no randomness (no effect).
     title : str, optional
         Default: the group's top company (with ``company_id``) and the date.
+    node_size : float
+        Marker area (points²) of a company's square; default 150. The row height stays: a square much larger
+        than the default fills its row.
     font_size : float
         Font size (points) of every text but the title; 9 or more.
     max_width : float
@@ -155,7 +163,7 @@ def group(
         ``G`` is not a graph (a company record, a frame, None…), ``ax`` is no Axes, or two different companies
         are given (second argument and ``company_id=``).
     regkit.errors.ValidationError
-        ``layout`` is not "outline".
+        ``layout`` is none of "layered", "outline" and "spring".
     regkit.graph.NotInGraphError
         ``company_id`` is not in ``G``, as for :func:`regkit.graph.subsidiaries` (its suggestion says how to
         crawl it in).
@@ -183,11 +191,20 @@ def group(
             )
         company_id, ax = ax, None
     check_axes(ax)
-    if layout not in ("outline", "layered"):
+    if layout not in ("outline", "layered", "spring"):
         raise ValidationError(
-            f"layout must be 'outline', not {layout!r}",
+            f"layout must be 'layered' (the outline), not {layout!r}",
             suggestion="leave layout out: the group is drawn as an outline (for a free layout, use "
             "regkit.plot.group_interactive or networkx.draw)",
+        )
+    if layout == "spring":
+        import warnings
+
+        warnings.warn(
+            "regkit.plot.group: layout='spring' was removed (its labels overprinted one another); the group is "
+            "drawn as an outline. Leave layout out, or use regkit.plot.group_interactive for a free layout.",
+            FutureWarning,
+            stacklevel=2,
         )
     persons = persons or all_persons
     H = drawn_group(G, company_id, date, persons, all_persons)
@@ -200,7 +217,7 @@ def group(
             title += f" on {day.isoformat()}" if day is not None else ""
     names = short_labels(H, sorted(H), limit=80)
     plan = plan_outline(H, names, top, all_persons)
-    sheet = _Sheet(H, plan, names, company_id, font_size, max_width, labels)
+    sheet = _Sheet(H, plan, names, company_id, font_size, max_width, labels, (node_size / 150) ** 0.5 * MARKER)
     handles = _legend_handles(H, plan, company_id) if legend else []
     widest = max((text_width(h.get_label(), font_size) / 72 + 0.9 for h in handles), default=0.0)
     sheet.width = max(sheet.width, widest, text_width(title or "", font_size + 2) / 72 + 0.4)
@@ -249,7 +266,7 @@ LEFT = 0.2
 NAME_GAP = 0.12
 LANE = 0.14
 PERSON_COLUMN = 0.27
-MARKER = 7.0  # points: the side of a company's square
+MARKER = 7.0  # points: the side of a company's square at the default node_size
 
 
 class _Sheet:
@@ -264,8 +281,10 @@ class _Sheet:
         font_size: float,
         max_width: float,
         labels: bool,
+        marker: float = 7.0,
     ) -> None:
         self.H, self.plan, self.names, self.seed, self.font = H, plan, names, seed, font_size
+        self.marker = marker
         self.labels = labels
         line = font_size * 1.3 / 72
         self.line = line
@@ -347,7 +366,7 @@ class _Sheet:
                 )
 
     def _connectors(self, ax: Any, fade_ended: bool) -> None:
-        half = MARKER / 2 / 72
+        half = self.marker / 2 / 72
         links = sorted(self.plan.connectors.values(), key=lambda c: -(self.y[c.parent] - self.y[c.child]))
         for link in links:  # the farthest first: a nearer child's style is drawn over the shared stem
             label, colour, style, width = EDGE_STYLES[link.style]
@@ -424,7 +443,7 @@ class _Sheet:
             ax.scatter(
                 [self.mark_x[self.seed]],
                 [self.y[self.seed]],
-                s=(MARKER * 2.4) ** 2,
+                s=(self.marker * 2.4) ** 2,
                 marker="o",
                 color=SEED_COLOUR,
                 alpha=0.55,
@@ -438,7 +457,7 @@ class _Sheet:
                 ax.scatter(
                     [self.mark_x[n] for n in members],
                     [self.y[n] for n in members],
-                    s=MARKER**2,
+                    s=self.marker**2,
                     marker=marker,
                     color=colour,
                     edgecolors="#2F3E5C",

@@ -9,7 +9,10 @@ a kernel. Every button that sends a request says its cost ("Search (10 credits)"
 a change of input clears or greys out what no longer answers it.
 
 Displayed, an explorer also carries a static HTML snapshot of what it shows (``regkit.widgets.static``):
-JupyterLab shows it where widgets cannot render — a notebook opened fresh, untrusted, without a kernel.
+JupyterLab shows it where widgets cannot render — a notebook opened fresh, untrusted, without a kernel — and
+``jupyter nbconvert --to html`` exports it (the stored notebooks keep no widget state, so nbconvert never picks a
+widget view that needs the widget manager from a CDN). :func:`save_html` writes it as a page of its own, offline;
+``ipywidgets.embed.embed_minimal_html`` would load the widget manager from CDNs.
 
 ======================  ==================================================================
 CompanyExplorer         one company: summary, histories, representatives, indicators, ...
@@ -30,6 +33,7 @@ _EXPORTS = {
     "InsolvencyExplorer": "regkit.widgets.insolvency",
     "GroupExplorer": "regkit.widgets.group",
     "PersonExplorer": "regkit.widgets.person",
+    "save_html": "regkit.widgets.static",
 }
 
 __all__, __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -22,7 +22,7 @@ from typing import Any
 
 import ipywidgets as widgets
 
-__all__ = ["STALE_CLASS", "inline_html", "snapshot_html"]
+__all__ = ["STALE_CLASS", "inline_html", "snapshot_html", "save_html"]
 
 STALE_CLASS = "regkit-stale"
 """The CSS class of a part of an explorer whose content no longer answers the inputs (drawn greyed out)."""
@@ -92,6 +92,54 @@ def snapshot_html(explorer: widgets.Widget, title: str) -> str:
         "displayed: run the notebook (trusted, with a kernel) to use it.</div>"
     )
     return f'<div class="regkit-snapshot" style="{_BOX}">{head}{_widget(explorer)}</div>'
+
+
+def save_html(view: Any, path: Any, *, title: str | None = None) -> Any:
+    """Write an explorer or an interactive group view as a page that works offline: its static snapshot.
+
+    ``ipywidgets.embed.embed_minimal_html`` writes the widgets' state and loads require.js and the widget manager
+    from CDNs: without the network its page stays white. This page is the snapshot the view shows where widgets
+    cannot run (tables, the figures as SVG images, the inputs as they stand), in one self-contained file.
+
+    Parameters
+    ----------
+    view : ipywidgets.Widget
+        An explorer (:mod:`regkit.widgets`) or :func:`regkit.plot.group_interactive`'s view: anything whose
+        ``_repr_mimebundle_`` carries ``text/html``.
+    path : str or os.PathLike
+        The file to write (UTF-8); an existing file is replaced.
+    title : str, optional
+        The page's title (default: the explorer's title).
+
+    Returns
+    -------
+    pathlib.Path
+        The file written.
+
+    Raises
+    ------
+    regkit.errors.ArgumentError
+        ``view`` has no static HTML (a plain ipywidgets widget, a figure…).
+    """
+    from pathlib import Path
+
+    from regkit.errors import ArgumentError
+
+    bundle = view._repr_mimebundle_() if hasattr(view, "_repr_mimebundle_") else None
+    body = bundle.get("text/html") if isinstance(bundle, dict) else None
+    if not body:
+        raise ArgumentError(
+            f"save_html needs a regkit explorer or group view; {type(view).__name__} has no static snapshot",
+            suggestion="pass an explorer (regkit.widgets.CompanyExplorer(…)) or regkit.plot.group_interactive(…)",
+        )
+    name = title or getattr(view, "TITLE", None) or "regkit"
+    page = (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{html.escape(str(name))}</title></head>\n<body style=\"margin:16px\">\n{body}\n</body></html>\n"
+    )
+    target = Path(path)
+    target.write_text(page, encoding="utf-8")
+    return target
 
 
 def _hidden(widget: Any) -> bool:

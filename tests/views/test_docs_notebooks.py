@@ -67,3 +67,16 @@ def test_the_explorers_notebook_stores_snapshots(site: Any) -> None:
     assert any(s.startswith("CompanyExplorer(") for s in shown) and any(
         s.startswith("InsolvencyExplorer(") for s in shown
     )
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_stored_notebooks_keep_no_widget_state(notebook: Path) -> None:
+    """Issue 46: with the widgets' state in the notebook's metadata, ``jupyter nbconvert --to html`` picks the
+    widget view (nbconvert's WidgetsDataTypeFilter), which needs the widget manager from a CDN — a blank output
+    offline — over the static snapshot beside it. Store outputs with
+    ``--ExecutePreprocessor.store_widget_state=False`` (README)."""
+    data = json.loads(notebook.read_text(encoding="utf-8"))
+    assert "widgets" not in data["metadata"], (
+        f"{notebook.name} stores widget state: run jupyter nbconvert --to notebook --execute --inplace "
+        f"--ExecutePreprocessor.store_widget_state=False notebooks/{notebook.name}"
+    )

@@ -329,9 +329,13 @@ def test_a_company_not_in_the_graph_is_a_clear_error_before_drawing() -> None:
     assert set(plt.get_fignums()) == before  # nothing was drawn
 
 
-def test_a_spring_layout_is_refused_with_what_to_use() -> None:
-    with pytest.raises(ValidationError, match="group_interactive"):
-        regkit.plot.group(hand_built(), layout="spring")
+def test_the_removed_spring_layout_draws_the_outline_with_a_warning_and_others_are_refused() -> None:
+    """Calls that passed layout="spring" and seed= still work (the public signature keeps them)."""
+    with pytest.warns(FutureWarning, match="group_interactive"):
+        ax = regkit.plot.group(hand_built(), layout="spring", seed=3)
+    assert set(label_texts(ax)) == set(label_texts(regkit.plot.group(hand_built())))
+    with pytest.raises(ValidationError, match="layout must be 'layered'"):
+        regkit.plot.group(hand_built(), layout="circle")
 
 
 def test_the_company_id_may_be_given_in_second_place() -> None:
