@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib import ticker
+from matplotlib.legend_handler import HandlerTuple
 from matplotlib.patches import Patch
 
 from regkit.schema import count_text, percent_text
@@ -39,7 +40,8 @@ def breakdown_counts(
         frame), with any columns of your own (an industry, a region).
     by, split : str
         ``legal_form``, ``status``, ``court``, ``kind``, ``debtor_kind``, ``city``, ``administration``
-        (:data:`regkit.plot.insolvency.BY`) or any column; a null counts as ``"unknown"``. Without ``split`` one
+        (:data:`regkit.plot.insolvency.BY`) or any column; a null counts as ``"unknown"`` (a natural person's
+        missing legal form as ``"natural person"``). Without ``split`` one
         column ``"proceedings"``.
     top : int, optional
         Keep the ``top`` largest groups of each and add the rest up as ``"other"`` (``None``: keep all).
@@ -63,8 +65,8 @@ def breakdown_counts(
     frame = _proceedings(frame, "breakdown_counts")
     row = _column(frame, by)
     column = None if split is None else _column(frame, split, "split")
-    rows = _groups(frame[row])
-    columns = pd.Series(_ALL, index=frame.index) if column is None else _groups(frame[column])
+    rows = _groups(frame[row], frame)
+    columns = pd.Series(_ALL, index=frame.index) if column is None else _groups(frame[column], frame)
     table = pd.crosstab(rows.to_numpy(), columns.to_numpy())
     table = _top(_top(table, top, 0), top, 1).astype("int64")
     table.index, table.columns = pd.Index(table.index, dtype=object), pd.Index(table.columns, dtype=object)
@@ -99,6 +101,8 @@ def insolvency_breakdown(
     ax : matplotlib.axes.Axes, optional
         Where to draw; default a new figure sized to the number of bars.
     title : str, optional
+        Default: what is counted and of how many ("Insolvency proceedings by legal form and status, 1,471 in
+        all"); ``""`` for none.
     source : str, bool or None
         The figure's source line (:mod:`regkit.plot.source_line`): ``True`` (default) what the data says or the
         session's default, a string that line, ``None``/``False`` none.
@@ -152,8 +156,13 @@ def insolvency_breakdown(
     ax.grid(True, axis="x", alpha=0.3)
     ax.set_axisbelow(True)
     handles, labels = ax.get_legend_handles_labels()
-    if few.any():
-        handles.append(Patch(facecolor=_faint(_palette(1)[0]), edgecolor="white", gid="few"))
+    if few.any():  # a solid and a pale swatch of the same grey: the legend shows what "paler" means in any colour
+        handles.append(
+            (
+                Patch(facecolor="#7F7F7F", edgecolor="white"),
+                Patch(facecolor=_faint("#7F7F7F"), edgecolor="white", gid="few"),
+            )
+        )
         labels.append(f"paler: fewer than {FEW} proceedings")
     if (split is not None and len(table.columns)) or few.any():
         ax.legend(
@@ -165,7 +174,13 @@ def insolvency_breakdown(
             frameon=False,
             loc="upper left",
             bbox_to_anchor=(1.0, 1.0),
+            handler_map={tuple: HandlerTuple(ndivide=None, pad=0.0)},
         )
+    if title is None:
+        counted = f"Insolvency proceedings by {column_label(table.attrs['by']).lower()}"
+        if split is not None:
+            counted += f" and {column_label(table.attrs['split']).lower()}"
+        title = f"{counted}, {count_text(sum(table.attrs['totals'].values()))} in all"
     if title:
         ax.set_title(title)
     return ax
@@ -213,7 +228,7 @@ def _totals(ax: Any, table: pd.DataFrame, y: np.ndarray, ends: np.ndarray, share
     if share:
         ax.set_xlim(0, 1.2)
         ax.xaxis.set_major_locator(ticker.FixedLocator([0, 0.25, 0.5, 0.75, 1.0]))
-        ax.xaxis.set_major_formatter(ticker.PercentFormatter(xmax=1.0, decimals=0))
+        ax.xaxis.set_major_formatter(ticker.PercentFormatter(xmax=1.0, decimals=0, symbol=" %"))
         ax.set_xlabel("share of proceedings")
     else:
         ax.set_xlim(0, max(1.0, float(ends.max(initial=0.0))) * 1.12)

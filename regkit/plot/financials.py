@@ -278,7 +278,8 @@ def _no_figures(ax: Any, companies: list[Any], names: Mapping[str, str], metrics
     why = (
         "these ratios need a P&L, which small companies do not publish (a short balance sheet only)"
         if all(m in FINANCIAL_RATIOS for m in metrics)
-        else "partnerships and sole traders publish no accounts"
+        else "the register holds no annual accounts for it (partnerships and sole traders need publish none; a "
+        "company that should may not have filed)"
     )
     no_data(ax, f"no published {reported} for {who}", why)
 

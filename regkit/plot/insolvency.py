@@ -63,10 +63,19 @@ def _column(frame: pd.DataFrame, name: str, what: str = "by") -> str:
     return column
 
 
-def _groups(values: pd.Series) -> pd.Series:
-    """Each value as text, a null as ``"unknown"``."""
-    values = values.astype(object)
-    return values.where(values.notna(), _UNKNOWN).astype(str)
+#: The group of a proceeding against a natural person by legal form: a person has none, and is not "unknown".
+NATURAL_PERSON_GROUP = "natural person"
+
+
+def _groups(values: pd.Series, frame: pd.DataFrame | None = None) -> pd.Series:
+    """Each value as text, a null as ``"unknown"`` — but a natural person's missing legal form as
+    :data:`NATURAL_PERSON_GROUP` (``frame`` holds ``debtor_kind``)."""
+    raw = values.astype(object)
+    grouped = raw.where(raw.notna(), _UNKNOWN).astype(str)
+    if values.name == "debtor_legal_form" and frame is not None and "debtor_kind" in frame:
+        person = raw.isna() & (frame.loc[values.index, "debtor_kind"].astype(object) == "natural_person")
+        grouped = grouped.where(~person.to_numpy(bool), NATURAL_PERSON_GROUP)
+    return grouped
 
 
 def _top(table: pd.DataFrame, top: int | None, axis: int) -> pd.DataFrame:
@@ -128,7 +137,7 @@ def trend_counts(
     if column is None:
         groups = pd.Series("proceedings", index=known.index)
     else:
-        groups = _groups(known[column])
+        groups = _groups(known[column], known)
     table = pd.crosstab(periods, groups.to_numpy())
     if len(table):
         table = table.reindex(pd.period_range(table.index.min(), table.index.max(), freq=freq, name=date), fill_value=0)

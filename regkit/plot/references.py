@@ -73,16 +73,17 @@ class TimesTicks(ticker.Formatter):
 
 
 class PercentTicks(ticker.PercentFormatter):
-    """Percent tick labels for values in percent (25 → "25%"), decimals only where the ticks need them.
+    """Percent tick labels for values in percent (25 → "25 %", a space before the sign as every regkit label has
+    it), decimals only where the ticks need them.
 
     Examples
     --------
     >>> [PercentTicks().format_pct(x, 30.0) for x in (-10, 0, 12.5)]
-    ['−10%', '0%', '12.5%']
+    ['−10 %', '0 %', '12.5 %']
     """
 
     def __init__(self) -> None:
-        super().__init__(xmax=100.0, decimals=None)
+        super().__init__(xmax=100.0, decimals=None, symbol=" %")
 
     def format_pct(self, x: float, display_range: float) -> str:
         """The label of ``x``: at most two decimals, thousands separated (:func:`regkit.schema.number_text`)."""

@@ -189,7 +189,7 @@ def _deficits_on_the_aktiva_side(rows: pd.DataFrame) -> pd.DataFrame:
 
 def _equity_shares(ax: Any, part: pd.DataFrame, years: list[int], tops: dict[int, float], offset: float) -> None:
     """Write the equity ratio (the first passiva item over the passiva total; minus the deficit over it where equity
-    is negative) above each passiva bar, as "19%" in the equity colour (the legend's equity entry says what it is)."""
+    is negative) above each passiva bar, as "19 %" in the equity colour (the legend's equity entry says what it is)."""
     for year in years:
         items = part[part["fiscal_year"] == year]["value"].dropna()
         total = float(items.sum())
@@ -198,7 +198,7 @@ def _equity_shares(ax: Any, part: pd.DataFrame, years: list[int], tops: dict[int
         deficit = part.attrs.get("deficits", {}).get(year)
         share = (-deficit if deficit else float(items.iloc[0])) / total
         ax.annotate(
-            f"{share:.0%}",
+            f"{share * 100:.0f} %".replace("-", "\N{MINUS SIGN}"),
             (years.index(year) + offset, tops[year]),
             xytext=(0, 2),
             textcoords="offset points",
@@ -357,6 +357,16 @@ def balance_sheet(
 
 
 #: The cost lines of the waterfall: (measure, label, sign the step takes: +1 a gain, -1 a charge).
+#: The step for what EBIT leaves unexplained by the listed lines: the P&L's line 2, the change in inventories.
+INVENTORY_STEP = "Change in inventories"
+#: The step from income before tax to net income: taxes on income (line 11) and other taxes (line 13) together.
+TAX_STEP = "Income and other taxes"
+#: The steps a waterfall's results panel shows on its own scale (:func:`pnl_waterfall`).
+RESULT_STEPS = ("EBIT", "Financial result", TAX_STEP, "Net income")
+#: A results bar shorter than this share of the revenue axis gets a panel of its own: about 8 px of a
+#: 968 px cell's waterfall (some 300 px of axis) is 2.5 %.
+RESULTS_PANEL_BELOW = 0.04
+
 _COSTS = (
     ("other_operating_income", "Other operating income", 1),
     ("materials", "Cost of materials", -1),
@@ -390,8 +400,9 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
         One row per bar: ``step`` (str), ``kind`` (str: ``total``, ``gain`` or ``charge``), ``amount``
         (float64, EUR: a total's value, or the signed change), ``start`` and ``end`` (float64, EUR: where the
         bar begins and ends). Costs are taken by their magnitude; what EBIT leaves unexplained by the listed
-        costs (changes in inventories, own work capitalised, other taxes) is one ``Other operating items``
-        step. Financial result = income before tax − EBIT; taxes = net income − income before tax.
+        lines is the P&L's line 2 (and own work capitalised, where filed): the ``Change in inventories`` step.
+        Financial result = income before tax − EBIT; ``Income and other taxes`` = net income − income before
+        tax (lines 11 and 13: taxes on income and other taxes).
 
     Raises
     ------
@@ -407,14 +418,14 @@ def waterfall_steps(data: Any, year: int | None = None, company_id: str | None =
     >>> frame = pd.DataFrame({"date": pd.to_datetime(["2023-12-31"]), "revenue": [1000.0], "materials": [500.0],
     ...     "salaries": [400.0], "ebit": [100.0], "income_before_tax": [90.0], "net_income": [60.0]})
     >>> waterfall_steps(frame)[["step", "kind", "amount", "end"]]
-                     step    kind  amount     end
-    0             Revenue   total  1000.0  1000.0
-    1   Cost of materials  charge  -500.0   500.0
-    2  Personnel expenses  charge  -400.0   100.0
-    3                EBIT   total   100.0   100.0
-    4    Financial result  charge   -10.0    90.0
-    5               Taxes  charge   -30.0    60.0
-    6          Net income   total    60.0    60.0
+                         step    kind  amount     end
+    0                 Revenue   total  1000.0  1000.0
+    1       Cost of materials  charge  -500.0   500.0
+    2      Personnel expenses  charge  -400.0   100.0
+    3                    EBIT   total   100.0   100.0
+    4        Financial result  charge   -10.0    90.0
+    5  Income and other taxes  charge   -30.0    60.0
+    6              Net income   total    60.0    60.0
     """
     return _steps("statements.waterfall_steps", data, year, company_id)
 
@@ -447,7 +458,7 @@ def _steps(plot: str, data: Any, year: int | None, company_id: str | None) -> pd
             explained += sign * abs(value)
     if round(ebit - explained, 2):
         rest = ebit - explained
-        steps.append(("Other operating items", "gain" if rest > 0 else "charge", rest))
+        steps.append((INVENTORY_STEP, "gain" if rest > 0 else "charge", rest))
     steps.append(("EBIT", "total", ebit))
     before_tax = _value(row, "income_before_tax")
     if before_tax is None:
@@ -456,7 +467,7 @@ def _steps(plot: str, data: Any, year: int | None, company_id: str | None) -> pd
     financial = before_tax - ebit
     steps.append(("Financial result", "gain" if financial >= 0 else "charge", financial))
     tax_step = net - before_tax
-    steps.append(("Taxes", "gain" if tax_step > 0 else "charge", tax_step))
+    steps.append((TAX_STEP, "gain" if tax_step > 0 else "charge", tax_step))
     steps.append(("Net income", "total", net))
     level, records = 0.0, []
     for step, kind, amount in steps:
@@ -525,14 +536,57 @@ def pnl_waterfall(
         add_source_line(ax, source, data)
         no_data(ax, f"no published P&L for {_who(data, company_id)}", str(missing))
         return ax
-    ax = new_axes(ax, figsize=(min(9.5, max(7.0, 0.95 * len(steps) + 1.5)), 4.5))
+    results = steps[steps["step"].isin(RESULT_STEPS)]
+    scale = float(steps[["start", "end"]].abs().to_numpy().max()) or 1.0
+    small = float(results["amount"].abs().min()) < RESULTS_PANEL_BELOW * scale
+    own = ax is None
+    if own and small:  # the account down to EBIT above, the results below it on their own scale
+        import matplotlib.pyplot as plt
+
+        fig, (ax, zoom) = plt.subplots(
+            2, 1, figsize=(9.3, 7.4), layout="constrained", gridspec_kw={"height_ratios": [3, 2]}
+        )
+        operating = steps.iloc[: int(np.flatnonzero(steps["step"].to_numpy() == "EBIT")[0]) + 1]
+    else:
+        ax = new_axes(ax, figsize=(min(9.5, max(7.0, 0.95 * len(steps) + 1.5)), 4.5))
+        zoom, operating = None, steps
     add_source_line(ax, source, data)
+    _waterfall_bars(ax, operating.reset_index(drop=True))
+    unit = _money_axis(ax, scale)
+    if zoom is not None:
+        _waterfall_bars(zoom, results.reset_index(drop=True), gid_prefix="result")
+        own_unit = _money_axis(zoom, float(results[["start", "end"]].abs().to_numpy().max()))
+        zoom.set_title(f"EBIT to net income, on its own scale ({own_unit})", fontsize=10, loc="left")
+        zoom.grid(axis="y", linewidth=0.4, alpha=0.5)
+        zoom.set_axisbelow(True)
+    handles = [
+        Patch(color=_TOTAL, label="total"),
+        Patch(color=_GAIN, label="adds"),
+        Patch(color=_CHARGE, label="costs"),
+    ]
+    ax.legend(handles=handles, loc="upper right", fontsize=9, frameon=False)
+    who = _name_of(data, company_id) or steps.attrs.get("company_id") or ""
+    label = fiscal_year_label(steps.attrs["period_end"])
+    default = f"P&L {label} of {who}" if who else f"P&L {label}"
+    if zoom is not None:
+        ax.figure.suptitle(title if title is not None else default, fontsize=12)
+        ax.set_title(f"revenue to EBIT ({unit})", fontsize=10, loc="left")
+    else:
+        ax.set_title(title if title is not None else default)
+    ax.grid(axis="y", linewidth=0.4, alpha=0.5)
+    ax.set_axisbelow(True)
+    return ax
+
+
+def _waterfall_bars(ax: Any, steps: pd.DataFrame, gid_prefix: str = "step") -> None:
+    """The bars of a waterfall (one per row of ``steps``), each with its amount above it, the connectors between
+    them, a zero line and room above the highest label."""
     colours = {"total": _TOTAL, "gain": _GAIN, "charge": _CHARGE}
     xs = np.arange(len(steps))
     for x, row in zip(xs, steps.itertuples(index=False)):
         height = row.end - row.start
         (bar,) = ax.bar(x, height, 0.6, bottom=row.start, color=colours[row.kind], edgecolor="white")
-        bar.set_gid(f"step|{row.step}")
+        bar.set_gid(f"{gid_prefix}|{row.step}")
         top = max(row.start, row.end)
         sign = "+" if row.kind == "gain" else ""
         ax.annotate(
@@ -547,23 +601,27 @@ def pnl_waterfall(
     for i, (level, kind) in enumerate(zip(steps["end"].iloc[:-1], steps["kind"].iloc[1:])):
         if kind != "total":
             ax.plot([i + 0.3, i + 0.7], [level, level], color="gray", linewidth=0.6)
-    ax.axhline(0, color="black", linewidth=0.9)
-    highest = float(steps[["start", "end"]].to_numpy().max())
+    ax.axhline(0, color="black", linewidth=0.9, gid="zero")
+    highest = max(0.0, float(steps[["start", "end"]].to_numpy().max()))
     lowest = min(0.0, float(steps[["start", "end"]].to_numpy().min()))
     span = (highest - lowest) or 1.0
-    ax.set_ylim(lowest - (0.04 * span if lowest < 0 else 0.0), highest + 0.12 * span)  # room for the top labels
+    ax.set_ylim(lowest - (0.06 * span if lowest < 0 else 0.0), highest + 0.16 * span)  # room for the top labels
     ax.set_xticks(xs, [textwrap.fill(step, 11, break_long_words=False) for step in steps["step"]], fontsize=9)
     ax.yaxis.set_major_locator(ticker.MaxNLocator(6))
-    _money_axis(ax, float(steps[["start", "end"]].abs().to_numpy().max()))
-    handles = [
-        Patch(color=_TOTAL, label="total"),
-        Patch(color=_GAIN, label="adds"),
-        Patch(color=_CHARGE, label="costs"),
-    ]
-    ax.legend(handles=handles, loc="upper right", fontsize=9, frameon=False)
-    who = steps.attrs.get("company_id") or ""
-    label = fiscal_year_label(steps.attrs["period_end"])
-    ax.set_title(title if title is not None else f"P&L {label} {who}".strip())
-    ax.grid(axis="y", linewidth=0.4, alpha=0.5)
-    ax.set_axisbelow(True)
-    return ax
+
+
+def _name_of(data: Any, company_id: str | None) -> str | None:
+    """The company's name where the data carry one (a financials answer's ``name``), else ``None``."""
+    raw = getattr(data, "raw", data)
+    if isinstance(raw, dict):
+        for key in ("name", "company_name"):
+            value = raw.get(key)
+            if isinstance(value, dict):
+                value = value.get("name")
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+    if isinstance(data, pd.DataFrame) and "company_name" in data:
+        names = data["company_name"].dropna().unique().tolist()
+        if len(names) == 1:
+            return str(names[0])
+    return None

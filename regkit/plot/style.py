@@ -243,8 +243,11 @@ def _number(value: float, digits: int) -> str:
 
 
 def _with_unit(number: str, unit: str) -> str:
-    """``"1.5"`` in ``"€M"`` → ``"€1.5M"``; ``"-3"`` → ``"-€3M"`` (the sign before the currency, as English writes)."""
-    sign, digits = ("-", number[1:]) if number.startswith("-") else ("", number)
+    """``"1.5"`` in ``"€M"`` → ``"€1.5M"``; ``"-3"`` → ``"−€3M"`` (the sign before the currency, as English
+    writes, a true minus as the axes' ticks have it); zero is ``"€0"`` in any unit."""
+    if number == "0":
+        return "€0"
+    sign, digits = ("\u2212", number[1:]) if number.startswith("-") else ("", number)
     return f"{sign}€{digits}{unit[1:]}"
 
 
@@ -254,7 +257,7 @@ def eur_text(value: float | None, digits: int = 2) -> str:
     Examples
     --------
     >>> eur_text(1_500_000), eur_text(250_000), eur_text(-3_250_000_000), eur_text(12.5), eur_text(None)
-    ('€1.5M', '€250k', '-€3.25bn', '€12.5', '–')
+    ('€1.5M', '€250k', '−€3.25bn', '€12.5', '–')
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
@@ -286,7 +289,7 @@ class EuroFormatter(ticker.Formatter):
     >>> formatter = EuroFormatter()
     >>> formatter.set_locs([0, 500_000, 1_000_000, 1_500_000])
     >>> [formatter(x) for x in (0, 500_000, 1_500_000)]
-    ['€0M', '€0.5M', '€1.5M']
+    ['€0', '€0.5M', '€1.5M']
     >>> EuroFormatter(scale="€k")(1_500_000)
     '€1,500k'
     """

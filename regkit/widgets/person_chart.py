@@ -125,6 +125,12 @@ def position_bars(person: Any, holdings: Any = None, until: Any = None) -> pd.Da
     ]
     if holdings is not None:
         held = holdings_frame(holdings)
+        partner = set(positions.loc[positions["role"].astype(str) == "PERSONAL_LIABLE_DIRECTOR", "company_id"])
+        no_capital = held["share"].isna() | (held["share"].fillna(0.0) == 0.0)
+        # a general partner without a share of the capital is the position already drawn, not a 0 % holding
+        held = held[
+            ~((held["relation_type"].astype(str) == "general_partner") & no_capital & held["company_id"].isin(partner))
+        ]
         texts = [_holding_text(str(t), s) for t, s in zip(held["relation_type"], held["share"])]
         parts.append(
             pd.DataFrame(

@@ -135,7 +135,7 @@ def save_html(view: Any, path: Any, *, title: str | None = None) -> Any:
     name = title or getattr(view, "TITLE", None) or "regkit"
     page = (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(str(name))}</title></head>\n<body style=\"margin:16px\">\n{body}\n</body></html>\n"
+        f'<title>{html.escape(str(name))}</title></head>\n<body style="margin:16px">\n{body}\n</body></html>\n'
     )
     target = Path(path)
     target.write_text(page, encoding="utf-8")

@@ -253,7 +253,11 @@ def amount_axis_problems(fig: Any) -> list[str]:
         low, high = ax.get_ylim()
         if not low <= 0 <= high:
             problems.append(f"{ax.get_ylabel()!r}: the amount axis runs {low:,.0f} to {high:,.0f}, without zero")
-        ticks = [_EURO_TICK.match(t.get_text().strip()) for t in ax.get_yticklabels() if t.get_text().strip()]
+        ticks = [
+            _EURO_TICK.match(t.get_text().strip())
+            for t in ax.get_yticklabels()
+            if t.get_text().strip() and t.get_text().strip() != "€0"  # zero is written without a unit
+        ]
         units = {"€" + (m.group(1) or "") if m else "(not an amount)" for m in ticks}
         unit = next(iter(units), None)
         if len(units) > 1:

@@ -158,7 +158,7 @@ def test_amounts_start_at_zero_with_the_ticks_unit_in_the_label(world: Any) -> N
     low, high = ax.get_ylim()
     assert low == 0 and high >= max(equity)  # €33M of equity is drawn from zero, not from €30M
     ax.figure.canvas.draw()
-    units = {re.sub(r"[\d,.\u2212-]", "", t.get_text()) for t in ax.get_yticklabels() if t.get_text()}
+    units = {re.sub(r"[\d,.\u2212-]", "", t.get_text()) for t in ax.get_yticklabels() if t.get_text() not in ("", "€0")}
     assert units == {"€M"} and ax.get_ylabel() == "equity (€M)"
     (zero,) = [line for line in ax.get_lines() if line.get_gid() == "zero"]
     assert list(zero.get_ydata()) == [0, 0]
@@ -326,3 +326,19 @@ def test_a_notebook_cell_whose_figure_fails_the_checks_fails_under_nbval(tmp_pat
     assert "0 source lines (gid 'regkit-source'), not 1" in failures[1]
     assert "'x' is 7.0 pt on screen (font 7 pt)" in failures[1]
     assert "x: values below zero and no zero line" in failures[1]
+
+
+def test_a_general_partner_without_capital_is_one_bar_not_a_zero_percent_holding(client: Any) -> None:
+    """Issue 46: Horst Westebbe's general partnership was drawn twice — his position and a "shareholding" bar of
+    0 % beside it. The register's holdings list the partnership with no share of the capital."""
+    from regkit.widgets.person_chart import HOLDING, position_bars
+
+    found = client.search_persons("Horst Westebbe").raw["results"][0]["id"]
+    holdings = client.get_person_holdings(found)
+    raw = [h for h in holdings.raw["holdings"] if h.get("relation_type") == "general_partner" and not h.get("share")]
+    assert raw  # the world lists him as general partner without capital
+    bars = position_bars(client.get_person(found), holdings=holdings, until="2026-06-30")
+    for company in {h["company_id"] for h in raw}:
+        at = bars[bars["company_id"] == company]
+        assert "PERSONAL_LIABLE_DIRECTOR" in set(at["key"])
+        assert not ((at["key"] == HOLDING) & at["text"].str.startswith("general partner")).any(), at

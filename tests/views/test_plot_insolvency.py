@@ -43,6 +43,19 @@ def _period_labels(ax: Any) -> list[str]:
     return [mdates.num2date(p.get_x()).strftime("%Y-%m") for p in first]
 
 
+def _group(proceeding: dict[str, Any], member: str) -> str:
+    """The group a proceeding is counted in: its value, or "unknown" — a natural person's missing legal form is
+    "natural person" (issue 46)."""
+    value = proceeding.get(member)
+    if value:
+        return str(value)
+    person = (
+        proceeding.get("debtor_kind") == "natural_person"
+        or (proceeding.get("debtor") or {}).get("kind") == "natural_person"
+    )
+    return "natural person" if member == "debtor_legal_form" and person else "unknown"
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("by", "member"), [("status", "current_status"), ("kind", "proceeding_kind"), ("legal_form", "debtor_legal_form")]
@@ -51,7 +64,7 @@ def test_stacked_heights_are_the_group_counts(
     proceedings: list[dict[str, Any]], results: pd.DataFrame, by: str, member: str
 ) -> None:
     ax = insolvency_trend(results, "M", by=by, top=None)
-    expected = Counter((_month(p["opened_at"]), p[member] or "unknown") for p in proceedings if p["opened_at"])
+    expected = Counter((_month(p["opened_at"]), _group(p, member)) for p in proceedings if p["opened_at"])
     stacks, months = _stacks(ax), _period_labels(ax)
     assert set(stacks) == {group for _, group in expected}
     for group, heights in stacks.items():
@@ -247,10 +260,10 @@ def test_the_breakdown_counts_every_proceeding_once_by_legal_form_and_status(
 ) -> None:
     from regkit.plot.breakdown import breakdown_counts, insolvency_breakdown
 
-    pairs = Counter((p.get("debtor_legal_form") or "unknown", p["current_status"]) for p in proceedings)
+    pairs = Counter((_group(p, "debtor_legal_form"), p["current_status"]) for p in proceedings)
     table = breakdown_counts(results, "legal_form", "status", top=None)
     assert {(form, status): int(n) for form, row in table.iterrows() for status, n in row.items() if n} == dict(pairs)
-    forms = Counter(p.get("debtor_legal_form") or "unknown" for p in proceedings)
+    forms = Counter(_group(p, "debtor_legal_form") for p in proceedings)
     assert list(table.index) == sorted(forms, key=lambda f: (-forms[f], f))
     ax = insolvency_breakdown(results, "legal_form", "status", top=None)
     widths = {c.patches[0].get_gid(): [p.get_width() for p in c] for c in ax.containers}
@@ -289,3 +302,23 @@ def test_a_share_breakdown_compares_groups_of_any_size_and_stays_in_the_figure(
             assert box.x0 >= fig.x0 - 1 and box.x1 <= fig.x1 + 1 and box.y0 >= fig.y0 - 1 and box.y1 <= fig.y1 + 1
     with pytest.raises(ValueError, match="neither one of"):
         insolvency_breakdown(frame, "industry")
+
+
+def test_natural_persons_are_not_an_unknown_legal_form_and_the_title_says_the_population(world: Any) -> None:
+    """Issue 46: every proceeding against a natural person was counted under legal form "unknown"; the breakdown
+    had no title saying what is counted."""
+    from regkit.plot.breakdown import breakdown_counts, insolvency_breakdown
+
+    results = frames.insolvency_results(list(world.insolvencies.values()))
+    people = int((results["debtor_kind"] == "natural_person").sum())
+    form = results["debtor_legal_form"].astype(object)
+    unknown = int(((form.isna() & (results["debtor_kind"] != "natural_person")) | (form == "unknown")).sum())
+    assert people > 0
+    table = breakdown_counts(results, "legal_form", top=None)
+    assert int(table.loc["natural person"].sum()) == people
+    assert (int(table.loc["unknown"].sum()) if "unknown" in table.index else 0) == unknown
+    ax = insolvency_breakdown(results, "legal_form", "status")
+    assert ax.get_title() == f"Insolvency proceedings by legal form and status, {len(results):,} in all"
+    legend = ax.get_legend()
+    paler = [h for h, t in zip(legend.legend_handles, legend.get_texts()) if t.get_text().startswith("paler")]
+    assert all(not isinstance(h, tuple) for h in paler)  # drawn by the tuple handler: a solid and a pale grey

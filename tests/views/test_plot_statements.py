@@ -49,7 +49,9 @@ def test_each_side_is_stacked_from_zero_and_both_reach_the_total() -> None:
     assert ax.get_ylabel() == "amount (€M)"
     ax.figure.canvas.draw()
     assert all(
-        t.get_text().startswith("€") and t.get_text().endswith("M") for t in ax.get_yticklabels() if t.get_text()
+        t.get_text().startswith("€") and t.get_text().endswith("M")
+        for t in ax.get_yticklabels()
+        if t.get_text() and t.get_text() != "€0"  # zero without a unit
     )
     assert [t.get_text() for t in ax.get_xticklabels()] == ["2022", "2023"]
 
@@ -114,11 +116,11 @@ def _steps_by_hand(entry: dict[str, Any]) -> list[tuple[str, float]]:
     steps = [("Revenue", revenue), *costs]
     rest = ebit - revenue - sum(v for _, v in costs)
     if rest:
-        steps.append(("Other operating items", rest))
+        steps.append(("Change in inventories", rest))
     steps += [
         ("EBIT", ebit),
         ("Financial result", entry["income_before_tax"] - ebit),
-        ("Taxes", net - entry["income_before_tax"]),
+        ("Income and other taxes", net - entry["income_before_tax"]),
         ("Net income", net),
     ]
     return [(name, value / 100) for name, value in steps]
@@ -128,9 +130,13 @@ def test_the_waterfall_walks_from_revenue_to_net_income() -> None:
     answer = support.answer()
     latest = answer["indicators"][0]
     ax = pnl_waterfall(indicators({support.COMPANY: answer}))
-    bars = [p for p in ax.patches if (p.get_gid() or "").startswith("step|")]
+    panels = ax.figure.axes
+    bars = [p for a in panels for p in a.patches if (p.get_gid() or "").split("|")[0] in ("step", "result")]
     expected = _steps_by_hand(latest)
-    assert [b.get_gid() for b in bars] == [f"step|{name}" for name, _ in expected]
+    if len(panels) == 2:  # the results on their own scale: the account to EBIT, then EBIT to net income
+        cut = [name for name, _ in expected].index("EBIT") + 1
+        expected = [*expected[:cut], *expected[cut - 1 :]]
+    assert [b.get_gid().split("|")[1] for b in bars] == [name for name, _ in expected]
     level = 0.0
     for bar, (name, value) in zip(bars, expected):
         if name in ("Revenue", "EBIT", "Net income"):
@@ -140,21 +146,29 @@ def test_the_waterfall_walks_from_revenue_to_net_income() -> None:
             assert (bar.get_y(), bar.get_height()) == pytest.approx((level, value))
             level += value
     assert level == pytest.approx(latest["net_income"] / 100)
-    assert [t.get_text().replace("\n", " ") for t in ax.get_xticklabels()] == [name for name, _ in expected]
+    ticks = [t.get_text().replace("\n", " ") for a in panels for t in a.get_xticklabels()]
+    assert ticks == [name for name, _ in expected]
     assert any(line.get_ydata()[0] == 0 == line.get_ydata()[-1] for line in ax.get_lines())
-    assert "2023" in ax.get_title() and ax.get_ylabel() == "amount (€M)"
+    title = ax.figure.get_suptitle() if len(panels) == 2 else ax.get_title()
+    assert "2023" in title and ax.get_ylabel() == "amount (€M)"
 
 
 def test_charges_and_gains_are_drawn_apart() -> None:
     ax = pnl_waterfall(support.answer(), company_id=support.COMPANY)
-    colours = {p.get_gid(): matplotlib.colors.to_hex(p.get_facecolor()) for p in ax.patches if p.get_gid()}
+    colours = {
+        p.get_gid(): matplotlib.colors.to_hex(p.get_facecolor())
+        for a in ax.figure.axes
+        for p in a.patches
+        if p.get_gid()
+    }
     charge, gain, total = (
         colours["step|Cost of materials"],
         colours["step|Other operating income"],
         colours["step|EBIT"],
     )
     assert len({charge, gain, total}) == 3
-    assert colours["step|Personnel expenses"] == charge and colours["step|Net income"] == total
+    net = colours.get("step|Net income", colours.get("result|Net income"))
+    assert colours["step|Personnel expenses"] == charge and net == total
 
 
 def test_an_earlier_year_and_the_steps_frame() -> None:
@@ -224,12 +238,12 @@ def test_the_registers_pnl_walks_to_its_net_income(client: Any) -> None:
     record = client.get_financials(LUXLOG)
     latest = record.raw["indicators"][0]
     ax = pnl_waterfall(record)
-    bars = {p.get_gid(): p for p in ax.patches if (p.get_gid() or "").startswith("step|")}
+    bars = {p.get_gid(): p for a in ax.figure.axes for p in a.patches if p.get_gid()}
     assert bars["step|Revenue"].get_height() == pytest.approx(latest["revenue"] / 100)
     assert bars["step|EBIT"].get_height() == pytest.approx(latest["ebit"] / 100)
-    net = bars["step|Net income"]
+    net = bars["result|Net income"]  # Luxlog's results are small beside its revenue: a panel of their own
     assert (net.get_y(), net.get_height()) == pytest.approx((0.0, latest["net_income"] / 100))
-    taxes = bars["step|Taxes"]
+    taxes = bars["result|Income and other taxes"]
     assert taxes.get_y() + taxes.get_height() == pytest.approx(latest["net_income"] / 100)
 
 
@@ -240,9 +254,39 @@ def test_the_waterfalls_labels_stay_inside_the_frame_below_the_title(client: Any
     ax.figure.canvas.draw()
     renderer = ax.figure.canvas.get_renderer()
     frame = ax.get_window_extent(renderer)
-    labels = [text for text in ax.texts if text.get_text().startswith(("€", "+€", "-€"))]
+    labels = [text for text in ax.texts if text.get_text().startswith(("€", "+€", "\u2212€"))]
     assert len(labels) == len(_bars(ax))
     for label in labels:
         box = label.get_window_extent(renderer)
         assert frame.y0 <= box.y0 and box.y1 <= frame.y1, label.get_text()
     assert ax.title.get_window_extent(renderer).y0 >= frame.y1
+
+
+def _filed(report: dict[str, Any], number: str) -> float:
+    """The current value (EUR) of the P&L line numbered ``number`` ("2.") in a filed report."""
+    (row,) = [r for r in report["guv"]["rows"] if r["formatted_name"].startswith(f"{number} ")]
+    return row["current_value"] / 100
+
+
+def test_the_waterfalls_results_are_bars_a_reader_can_see_and_its_steps_say_what_they_are(client: Any) -> None:
+    """Issue 46: on a 0–281 M axis, EBIT, the financial result, taxes and net income were a few pixels tall. They
+    get a panel on their own scale, each at least 8 px tall in a 968 px cell; the unexplained step is the filed
+    change in inventories (line 2) and the tax step is income and other taxes (lines 11 and 13)."""
+    answer = client.get_financials(LUXLOG)
+    ax = pnl_waterfall(answer)
+    fig = ax.figure
+    fig.canvas.draw()
+    shown = min(1.0, 968 / (fig.get_tightbbox(fig.canvas.get_renderer()).width * fig.dpi))  # a wider one shrinks
+    results = {
+        p.get_gid().split("|")[1]: p.get_window_extent().height * shown * 100 / fig.dpi
+        for a in fig.axes
+        for p in a.patches
+        if (p.get_gid() or "").startswith("result|")
+    }
+    assert set(results) == {"EBIT", "Financial result", "Income and other taxes", "Net income"}
+    assert min(results.values()) >= 8, results
+    report = max(answer.raw["reports"], key=lambda r: r["report_end_date"])
+    steps = {p.get_gid().split("|")[1]: p for p in ax.patches if (p.get_gid() or "").startswith("step|")}
+    assert steps["Change in inventories"].get_height() == pytest.approx(_filed(report, "2."), abs=0.01)
+    taxes = next(p for a in fig.axes for p in a.patches if p.get_gid() == "result|Income and other taxes")
+    assert taxes.get_height() == pytest.approx(-(_filed(report, "11.") + _filed(report, "13.")), abs=0.01)

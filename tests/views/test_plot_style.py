@@ -36,7 +36,7 @@ VIEW_MODULES = sorted(
         (999, "€999"),
         (12.5, "€12.5"),
         (2_000_000_000, "€2bn"),
-        (-1_234_567, "-€1.23M"),
+        (-1_234_567, "\u2212€1.23M"),  # a true minus, as on the axes' ticks
         (0, "€0"),
         (None, "–"),
         (float("nan"), "–"),
@@ -53,7 +53,7 @@ def test_every_tick_of_an_axis_shares_the_unit_of_the_largest() -> None:
     ax.yaxis.set_major_formatter(EuroFormatter())
     fig.canvas.draw()
     labels = [t.get_text() for t in ax.get_yticklabels()]
-    assert labels == ["€0M", "€0.5M", "€1M", "€1.5M"]
+    assert labels == ["€0", "€0.5M", "€1M", "€1.5M"]  # zero has no unit (issue 46: "€0M")
     assert ax.yaxis.get_major_formatter()(1_500_000) == "€1.5M"
 
 
