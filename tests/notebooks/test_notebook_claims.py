@@ -121,3 +121,36 @@ def test_11_sep_leasing_the_largest_stake_went_from_tacke_to_koegel(client) -> N
     assert "the three current shareholders" in text and len(newest) == 3
     ubos = client.get_ubos("DE-HRB-X1112-75364FL").to_dataframe()
     assert len(ubos) == 3 and (ubos["share"] > 0.25).all()  # "each with more than a quarter"
+
+
+def _outputs(name: str) -> list[tuple[str, dict]]:
+    """(cell source, output) of every output of a notebook, in order."""
+    notebook = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text(encoding="utf-8"))
+    return [("".join(c["source"]), o) for c in notebook["cells"] if c["cell_type"] == "code" for o in c["outputs"]]
+
+
+def test_08_shows_its_explorer_after_driving_it() -> None:
+    """Issue 46: the person explorer's snapshot was stored by the cell before the one that drives it — an empty
+    form. The stored snapshot shows the person loaded, their positions on the summary tab."""
+    shown = [
+        "".join(o["data"]["text/html"])
+        for _, o in _outputs("08_people")
+        if "".join(o.get("data", {}).get("text/plain", "")).startswith("PersonExplorer(")
+    ]
+    assert len(shown) == 1
+    text = " ".join(re.sub(r"<[^>]+>", " ", shown[0]).split())
+    assert "Loaded Horst Westebbe and their holdings" in text and "Mainlog Holding AG — director" in text
+
+
+def test_08_writes_company_names_one_way() -> None:
+    """Issue 46: 08 showed an interlock's companies once as text ("A · B") and once as a tuple ("(A, B)")."""
+    tables = [
+        "".join(o["data"]["text/html"])
+        for source, o in _outputs("08_people")
+        if "interlocks(" in source and "text/html" in o.get("data", {})
+    ]
+    assert len(tables) == 2
+    for table in tables:
+        cells = re.findall(r"<td>([^<]*Mainlog[^<]*)</td>", table)
+        assert cells and all(" · " in c or c.count("Mainlog") == 1 for c in cells), cells
+        assert not any(c.startswith("(") for c in cells), cells
