@@ -216,7 +216,7 @@ def ratios_before(
     if spread:
         handles.append(Patch(facecolor="#888888", alpha=0.25, label="middle half of the companies"))
         labels.append("middle half of the companies")
-    ax.legend(handles, labels, fontsize=9, frameon=False)
+    ax.legend(handles, labels, fontsize=9, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))  # off the data
     if title:
         ax.set_title(title)
     return ax

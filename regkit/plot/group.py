@@ -367,7 +367,9 @@ class _Sheet:
 
     def _connectors(self, ax: Any, fade_ended: bool) -> None:
         half = self.marker / 2 / 72
-        links = sorted(self.plan.connectors.values(), key=lambda c: -(self.y[c.parent] - self.y[c.child]))
+        links = sorted(
+            self.plan.connectors.values(), key=lambda c: (-(self.y[c.parent] - self.y[c.child]), str(c.child))
+        )
         for link in links:  # the farthest first: a nearer child's style is drawn over the shared stem
             label, colour, style, width = EDGE_STYLES[link.style]
             if link.style == "shareholder":

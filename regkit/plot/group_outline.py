@@ -243,7 +243,11 @@ def plan_outline(H: nx.MultiDiGraph, labels: dict[Any, str], top: Any = None, al
         if node not in depth:
             parent_of.pop(node, None)
             visit(node, 0)
-    connectors = {child: link for child, link in parent_of.items() if depth[child] == depth[link.parent] + 1}
+    connectors = {  # in row order: the same drawing whatever order the graph holds its nodes in
+        child: parent_of[child]
+        for child in rows
+        if child in parent_of and depth[child] == depth[parent_of[child].parent] + 1
+    }
 
     notes: dict[Any, list[str]] = defaultdict(list)
     events: list[Event] = []

@@ -7,8 +7,10 @@
 Open ends
     A version still in force (``valid_to`` NaT, a role without ``end_date``, a proceeding not closed)
     is drawn up to ``until`` and marked with an arrow head. ``until`` defaults to the company's
-    termination date, or else the newest date anywhere in the record, so the same record always gives
-    the same figure; pass ``until="today"`` (or a date) to draw up to another day.
+    termination date, or else the last day of the year of the newest date anywhere in the record — so the same
+    record always gives the same figure, a record of one date still draws its bars (a year's rest, not a
+    day), and a director appointed on the newest date shows as more than a sliver; pass ``until="today"`` (or
+    a date, such as the register's today) to draw up to another day.
 """
 
 from __future__ import annotations
@@ -57,19 +59,23 @@ def _dates(value: Any) -> list[str]:
 
 
 def record_horizon(company: Any) -> pd.Timestamp:
-    """The default ``until``: ``terminated_at``, or else the newest date in the record (``sources`` apart).
+    """The default ``until``: ``terminated_at``, or else the last day of the year of the newest date in the
+    record (``sources`` apart; see the module docstring).
 
     Examples
     --------
     >>> record_horizon({"id": "X", "terminated_at": None, "names": [{"start_date": "2001-02-03"}],
-    ...                 "indicators": [{"date": "2019-12-31"}]})
+    ...                 "indicators": [{"date": "2019-06-30"}]})
+    Timestamp('2019-12-31 00:00:00')
+    >>> record_horizon({"id": "X", "terminated_at": None, "incorporated_at": "2019-05-02", "names": []})
     Timestamp('2019-12-31 00:00:00')
     """
     raw = _raw(company)
     if raw.get("terminated_at"):
         return pd.Timestamp(raw["terminated_at"])
     found = [d for key, v in raw.items() if key != "sources" for d in _dates(v)]
-    return pd.Timestamp(max(found)) if found else pd.Timestamp(raw.get("incorporated_at") or "1970-01-01")
+    newest = pd.Timestamp(max(found)) if found else pd.Timestamp(raw.get("incorporated_at") or "1970-01-01")
+    return pd.Timestamp(year=newest.year, month=12, day=31)
 
 
 def _until(company: Mapping[str, Any], until: Any) -> pd.Timestamp:

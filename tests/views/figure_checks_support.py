@@ -23,6 +23,7 @@ the drawn artists, after ``fig.canvas.draw()``:
   the tick unit ("€M") in its y label.
 * :func:`overprint_problems` (issue 46) — no visible text covers another: titles, rotated labels, tick labels, legend
   entries and annotations, each taken as the rectangle it is drawn in (turned with the text), compared pairwise.
+* :func:`legend_problems` (issue 46) — no legend inside an Axes covers a data point of a line or the top of a bar.
 * :func:`clip_problems` (issue 46) — no text is cut: none reaches past the figure's edge (a plain ``savefig`` keeps
   only the figure, not the tight box Jupyter shows), and none that its Axes or a patch clips reaches past its clip
   box ("83 %" drawn as "83").
@@ -60,6 +61,7 @@ __all__ = [
     "layout_problems",
     "overprint_problems",
     "clip_problems",
+    "legend_problems",
     "figure_problems",
     "assert_figure_ok",
 ]
@@ -376,6 +378,38 @@ def clip_problems(fig: Any) -> list[str]:
     return problems
 
 
+def legend_problems(fig: Any) -> list[str]:
+    """No legend drawn inside an Axes covers the data: a point of a line (drawn in data coordinates) or the top
+    corners of a bar inside the legend's box."""
+    renderer = _renderer(fig)
+    problems = []
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is None or not legend.get_visible():
+            continue
+        box = legend.get_window_extent(renderer)
+        frame = ax.get_window_extent(renderer)
+        if box.x0 >= frame.x1 - 1 or box.x1 <= frame.x0 + 1 or box.y0 >= frame.y1 - 1 or box.y1 <= frame.y0 + 1:
+            continue  # outside the Axes
+        points = []
+        for line in ax.get_lines():
+            if (
+                line.get_transform() == ax.transData
+                and line.get_visible()
+                and line.get_gid() not in ("zero", "reference")
+            ):
+                xy = np.column_stack([np.asarray(line.get_xdata(), float), np.asarray(line.get_ydata(), float)])
+                points.extend(ax.transData.transform(xy[np.isfinite(xy).all(axis=1)]))
+        for patch in ax.patches:
+            if isinstance(patch, Rectangle) and patch.get_transform() == ax.transData and patch.get_height():
+                top = max(patch.get_y(), patch.get_y() + patch.get_height())
+                points.extend(ax.transData.transform([(patch.get_x(), top), (patch.get_x() + patch.get_width(), top)]))
+        covered = sum(1 for x, y in points if box.x0 < x < box.x1 and box.y0 < y < box.y1)
+        if covered:
+            problems.append(f"{ax.get_title() or 'an Axes'}: the legend covers {covered} data points")
+    return problems
+
+
 def figure_problems(
     fig: Any,
     *,
@@ -394,6 +428,7 @@ def figure_problems(
         *amount_axis_problems(fig),
         *overprint_problems(fig),
         *clip_problems(fig),
+        *legend_problems(fig),
     ]
 
 

@@ -348,3 +348,18 @@ def test_the_company_id_may_be_given_in_second_place() -> None:
     )
     with pytest.raises(ArgumentError, match="two companies"):
         regkit.plot.group(G, WALDSTEIN, company_id=SUEDLICHT)
+
+
+def test_the_drawing_does_not_depend_on_the_order_the_graph_holds_its_nodes_in() -> None:
+    """A crawl adds nodes in the order answers arrive: the same group must give the same drawing (the stored
+    notebooks compare it byte for byte)."""
+    from regkit.plot.style import figure_svg
+
+    G = wide()  # siblings at equal distances from different parents: ties in the drawing order
+    backwards = nx.MultiDiGraph()
+    backwards.add_nodes_from(reversed(list(G.nodes(data=True))))
+    backwards.add_edges_from(reversed(list(G.edges(keys=True, data=True))))
+    backwards.graph.update(G.graph)
+    one = figure_svg(regkit.plot.group(G).figure)
+    other = figure_svg(regkit.plot.group(backwards).figure)
+    assert one == other

@@ -340,3 +340,31 @@ def test_capital_reads_as_on_the_cards(company: Any) -> None:
         for c in sorted(record["capitals"], key=lambda c: c["start_date"] or "")
     ]
     assert texts == expected and any(t.startswith("€") for t in texts) and any(t.startswith("DEM ") for t in texts)
+
+
+def test_a_record_of_one_date_draws_its_bars_to_the_end_of_that_year() -> None:
+    """Issue 46: the timeline ended at the record's newest date, so a real imported company whose record has one
+    date drew bars of no width, and a director appointed on the newest date was a sliver."""
+    record = {
+        "id": "DE-HRB-B1204-1",
+        "incorporated_at": "2019-05-02",
+        "terminated_at": None,
+        "name": {"name": "Eins GmbH", "legal_form": "gmbh", "start_date": None},
+        "names": [{"name": "Eins GmbH", "legal_form": "gmbh", "start_date": None}],
+        "representation": [
+            {
+                "id": "p-1",
+                "name": "Anna Beck",
+                "type": "natural_person",
+                "role": "DIRECTOR",
+                "start_date": "2019-05-02",
+                "end_date": None,
+                "authority": None,
+                "legal_person": None,
+            }
+        ],
+        "insolvencies": [],
+    }
+    bars = timeline_bars(record, lanes=["names", "representatives"])
+    assert bars.attrs["until"] == pd.Timestamp("2019-12-31")
+    assert ((bars["end"] - bars["start"]).dt.days >= 240).all(), bars[["lane", "start", "end"]]
