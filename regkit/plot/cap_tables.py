@@ -73,7 +73,10 @@ def cap_table_steps(history: Any) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Index ``document_date`` (datetime64[us], one row per list, oldest first); columns the owners (their
-        ``owner_id`` where known, else the name) in the order they first appear, values ``float64`` percent.
+        ``owner_id`` where known, else the name) in the order they first appear — except that an owner who took
+        over a stake one-to-one (a list where one owner leaves and one arrives with the same share) comes right
+        after the one they took it from, so the stake keeps its place in the stack and only its colour changes;
+        values ``float64`` percent.
 
     Examples
     --------
@@ -93,8 +96,26 @@ def cap_table_steps(history: Any) -> pd.DataFrame:
     order = list(dict.fromkeys(data.sort_values("document_date", kind="stable")["owner"]))
     table = data.pivot_table(index="document_date", columns="owner", values="percentage", aggfunc="sum")
     table = table.reindex(columns=order).fillna(0.0).astype("float64")
+    table = table[_successors_beside(table)]
     table.columns.name = None
     return table
+
+
+def _successors_beside(table: pd.DataFrame) -> list[Any]:
+    """The owners in stack order: first appearance, each one-to-one successor right after the owner it replaced."""
+    order = list(table.columns)
+    values = table.to_numpy()
+    for i in range(1, len(table)):
+        left = [o for k, o in enumerate(table.columns) if values[i - 1, k] > 0 and values[i, k] == 0]
+        came = [o for k, o in enumerate(table.columns) if values[i - 1, k] == 0 and values[i, k] > 0]
+        for arrived in came:
+            share = values[i, list(table.columns).index(arrived)]
+            match = [o for o in left if abs(values[i - 1, list(table.columns).index(o)] - share) < 1e-9]
+            if match:
+                left.remove(match[0])
+                order.remove(arrived)
+                order.insert(order.index(match[0]) + 1, arrived)
+    return order
 
 
 def cap_table(

@@ -48,10 +48,17 @@ def test_the_bands_are_the_lists_shares_stacked_to_100(client: Any, world: Any) 
     expected = _expected(world, CHANGING)
     dates = sorted(expected)
     assert len(dates) >= 4 and len({frozenset(v) for v in expected.values()}) >= 3  # owners changed
-    # owners in the order they first appear, the larger share first
+    # owners in the order they first appear, the larger share first; an heir (one leaves a list, one arrives
+    # with the same share) right after whom they replaced (issue 46)
     owners = list(
         dict.fromkeys(name for day in dates for name in sorted(expected[day], key=lambda n: (-expected[day][n], n)))
     )
+    for before, after in zip(dates, dates[1:]):
+        for owner, share in expected[before].items():
+            heirs = [h for h, held in expected[after].items() if h not in expected[before] and held == share]
+            if owner not in expected[after] and heirs:
+                owners.remove(heirs[0])
+                owners.insert(owners.index(owner) + 1, heirs[0])
     bands = ax.collections[: len(owners)]
     assert len(bands) == len(owners) and ax.get_ylim() == (0.0, 100.0)
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
@@ -117,3 +124,34 @@ def test_ubos_record_frame_and_an_empty_history_is_refused(client: Any) -> None:
     assert (frame["share"] > 0.25).all() and (frame["share"] <= 1).all()  # the same shares as fractions
     with pytest.raises(ValueError, match="no shareholder list"):
         regkit.plot.cap_table({"owners": []})
+
+
+def test_a_stake_handed_over_keeps_its_place_in_the_stack(client: Any) -> None:
+    """Issue 46: the stack order was fixed per owner, so a stake sold one-to-one read as a reshuffle. Westkraft's
+    lists (read here from the history frame) hand two stakes over; each heir stacks right after whom they
+    replaced, so the band goes on at the same height and only its colour changes."""
+    history = client.get_ownership_history(CHANGING).to_dataframe()
+    key = history["owner_id"].fillna(history["owner_name"])
+    lists = {
+        day: dict(zip(key[rows.index], rows["percentage"].round(6)))
+        for day, rows in history.groupby("document_date", sort=True)
+    }
+    days = list(lists)
+    handovers = [
+        (owner, heir)
+        for before, after in zip(days, days[1:])
+        for owner, share in lists[before].items()
+        if owner not in lists[after]
+        for heir, held in lists[after].items()
+        if heir not in lists[before] and held == share
+    ]
+    assert len(handovers) == 2  # Andersson → Berg (2003), Peters → Arenz (2014)
+    order = list(regkit.plot.cap_table_steps(client.get_ownership_history(CHANGING)).columns)
+    for owner, heir in handovers:
+        assert order.index(heir) == order.index(owner) + 1, (owner, heir, order)
+    ax = regkit.plot.cap_table(history)
+    bottoms = {}
+    for collection in ax.collections:
+        if collection.get_label() and not collection.get_label().startswith("_"):
+            bottoms[collection.get_label()] = collection
+    assert len(bottoms) == len(order)
