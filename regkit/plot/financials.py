@@ -285,14 +285,17 @@ def _no_figures(ax: Any, companies: list[Any], names: Mapping[str, str], metrics
 
 
 def _direct_labels(ax: Any, drawn: list[tuple[str, Any, np.ndarray, np.ndarray]]) -> None:
-    """Name each line at its last value, right of the axes, the names pushed apart so that none overlaps."""
+    """Name each line at its last value, right of the axes, the names pushed apart so that none overlaps; a name
+    pushed off its line's end (or a line that ends before the last year) is joined to that end by a thin leader
+    in the line's colour, so a name is found by its line, not by a close colour."""
     ends = []
     last = max((float(x[np.isfinite(y)].max()) for _, _, x, y in drawn if np.isfinite(y).any()), default=0.0)
     for label, line, x, y in drawn:
         finite = np.flatnonzero(np.isfinite(y))
         if finite.size:
             year = int(x[finite[-1]])
-            ends.append([float(y[finite[-1]]), label + (f" (to {year})" if year < last - 1 else ""), line])
+            end_x, end_y = float(x[finite[-1]]), float(y[finite[-1]])
+            ends.append([end_y, label + (f" (to {year})" if year < last - 1 else ""), line, end_x, end_y])
     if not ends:
         return
     low, high = ax.get_ylim()
@@ -307,18 +310,25 @@ def _direct_labels(ax: Any, drawn: list[tuple[str, Any, np.ndarray, np.ndarray]]
             end[0] -= overflow
         for i in range(len(ends) - 2, -1, -1):
             ends[i][0] = min(ends[i][0], ends[i + 1][0] - gap)
-    for y, label, line in ends:
+    left_x, right = ax.get_xlim()
+    beside = right + 0.012 * (right - left_x)  # a little right of the axes, as 4 points would be
+    for y, label, line, end_x, end_y in ends:
+        led = abs(y - end_y) > gap * 0.25 or end_x < last - 0.5
         ax.annotate(
             label,
-            xy=(1.0, y),
-            xycoords=("axes fraction", "data"),
-            xytext=(4, 0),
-            textcoords="offset points",
+            xy=(end_x, end_y) if led else (beside, y),
+            xycoords="data",
+            xytext=(beside, y),
+            textcoords="data",
             va="center",
+            ha="left",
             fontsize=_LABEL_SIZE,
             color=line.get_color(),
             gid=f"label:{line.get_gid()}",
             annotation_clip=False,
+            arrowprops={"arrowstyle": "-", "color": line.get_color(), "linewidth": 0.6, "shrinkA": 2, "shrinkB": 0}
+            if led
+            else None,
         )
 
 
@@ -555,7 +565,7 @@ def ratios(
     ...     "equity_ratio": pd.array([0.25, None], dtype="Float64")})
     >>> ax = ratios(frame, "equity_ratio")
     >>> ax.get_lines()[0].get_ydata().tolist(), ax.yaxis.get_major_formatter()(25)
-    ([25.0, nan], '25%')
+    ([25.0, nan], '25 %')
     >>> [(line.get_label(), line.get_ydata()[0]) for line in ax.get_lines() if line.get_gid() == "reference"]
     [('30 %: typical of German SMEs', 30.0)]
 

@@ -34,9 +34,11 @@ import inspect
 import io
 import math
 import numbers
+import re
 from typing import TYPE_CHECKING, Any
 
 import matplotlib
+from matplotlib import dates as mdates
 from matplotlib import ticker
 
 from regkit.errors import ArgumentError, ValidationError, explain_arguments, user_stacklevel
@@ -49,6 +51,7 @@ __all__ = [
     "RC",
     "SVG_METADATA",
     "EuroFormatter",
+    "YearFirstFormatter",
     "date_axis",
     "deterministic",
     "eur_text",
@@ -209,14 +212,26 @@ def no_data(ax: Any, text: str, why: str = "") -> Any:
 
 
 def date_axis(ax: Any) -> Any:
-    """Make the x axis of ``ax`` a date axis (matplotlib date numbers) with concise tick labels."""
+    """Make the x axis of ``ax`` a date axis (matplotlib date numbers) with concise tick labels, the first of
+    which always names its year ("Jul\n2023"; matplotlib's concise labels name a year only at a January)."""
     from matplotlib import dates
 
     ax.xaxis_date()
     locator = dates.AutoDateLocator()
     ax.xaxis.set_major_locator(locator)
-    ax.xaxis.set_major_formatter(dates.ConciseDateFormatter(locator))
+    ax.xaxis.set_major_formatter(YearFirstFormatter(locator, show_offset=False))
     return ax
+
+
+class YearFirstFormatter(mdates.ConciseDateFormatter):
+    """matplotlib's concise date labels, the first tick's naming its year too ("Jul\n2023"): concise labels name
+    a year only at a January. A class of the module (not of a function), so a figure that uses it pickles."""
+
+    def format_ticks(self, values: Any) -> list[str]:
+        labels = list(super().format_ticks(values))
+        if labels and not re.search(r"\b\d{4}\b", labels[0]):
+            labels[0] = f"{labels[0]}\n{mdates.num2date(values[0]):%Y}"
+        return labels
 
 
 def _scale(value: float) -> tuple[float, str]:

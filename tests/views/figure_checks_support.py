@@ -301,7 +301,7 @@ def _corners(text: Text, renderer: Any) -> np.ndarray:
     A turned rectangle's axis-aligned box (what ``get_window_extent`` gives) has the rectangle's centre; the
     rectangle's own width and height are the text's extent drawn unturned.
     """
-    box = text.get_window_extent(renderer)
+    box = Text.get_window_extent(text, renderer)  # the text alone (an Annotation's extent takes in its arrow)
     angle = float(text.get_rotation()) % 180.0
     if angle in (0.0, 90.0):
         return np.array([[box.x0, box.y0], [box.x1, box.y0], [box.x1, box.y1], [box.x0, box.y1]])
@@ -309,7 +309,7 @@ def _corners(text: Text, renderer: Any) -> np.ndarray:
     rotation = text.get_rotation()
     try:
         text.set_rotation(0)
-        flat = text.get_window_extent(renderer)
+        flat = Text.get_window_extent(text, renderer)
     finally:
         text.set_rotation(rotation)
     half = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * [flat.width / 2, flat.height / 2]
@@ -366,7 +366,7 @@ def clip_problems(fig: Any) -> list[str]:
     edge = fig.bbox
     problems = []
     for text in visible_texts(fig):
-        box = text.get_window_extent(renderer)
+        box = Text.get_window_extent(text, renderer)
         if box.x0 < edge.x0 - 1 or box.x1 > edge.x1 + 1 or box.y0 < edge.y0 - 1 or box.y1 > edge.y1 + 1:
             problems.append(f"{_said(text)!r} reaches past the figure's edge (cut off by a plain savefig)")
             continue

@@ -21,6 +21,7 @@ from figure_checks_support import (
     source_problems,
     zero_line_problems,
 )
+from matplotlib.text import Text
 
 import regkit.frames as frames
 import regkit.plot
@@ -182,7 +183,7 @@ def test_ten_companies_are_named_at_their_lines_in_ten_colours(world: Any) -> No
         label = labels[f"label:{line.get_gid()}"]
         assert label.get_text().startswith(company["name"]["name"]) and label.get_color() == line.get_color()
     ax.figure.canvas.draw()
-    boxes = sorted((t.get_window_extent() for t in labels.values()), key=lambda b: b.y0)
+    boxes = sorted((Text.get_window_extent(t) for t in labels.values()), key=lambda b: b.y0)  # the text, no leader
     assert all(a.y1 <= b.y0 + 0.5 for a, b in zip(boxes, boxes[1:]))  # no name over another
     legend = ax.get_legend()
     assert legend is not None and [t.get_text() for t in legend.get_texts()] == ["30 %: typical of German SMEs"]
@@ -342,3 +343,20 @@ def test_a_general_partner_without_capital_is_one_bar_not_a_zero_percent_holding
         at = bars[bars["company_id"] == company]
         assert "PERSONAL_LIABLE_DIRECTOR" in set(at["key"])
         assert not ((at["key"] == HOLDING) & at["text"].str.startswith("general partner")).any(), at
+
+
+def test_a_name_pushed_off_its_line_is_joined_to_the_lines_end(world: Any) -> None:
+    """Issue 46: ten companies' names were matched to their lines by close colours only."""
+    ax = regkit.plot.ratios(_many(world), "equity_ratio")
+    lines = {line.get_gid(): line for line in ax.get_lines() if "|" in str(line.get_gid())}
+    labels = {t.get_gid()[len("label:") :]: t for t in ax.texts if str(t.get_gid()).startswith("label:")}
+    joined = 0
+    for gid, label in labels.items():
+        line = lines[gid]
+        x, y = (np.asarray(v, dtype=float) for v in line.get_data())
+        keep = np.isfinite(y)
+        end = (x[keep][-1], y[keep][-1])
+        if abs(label.xyann[1] - end[1]) > 1e-9 or end[0] < ax.get_xlim()[1] - 1.0:
+            assert label.arrow_patch is not None and label.xy == pytest.approx(end), gid
+            joined += 1
+    assert joined >= 3  # several names are pushed apart in this chart

@@ -322,3 +322,18 @@ def test_natural_persons_are_not_an_unknown_legal_form_and_the_title_says_the_po
     legend = ax.get_legend()
     paler = [h for h, t in zip(legend.legend_handles, legend.get_texts()) if t.get_text().startswith("paler")]
     assert all(not isinstance(h, tuple) for h in paler)  # drawn by the tuple handler: a solid and a pale grey
+
+
+def test_the_timelines_first_tick_names_its_year(world: Any) -> None:
+    """Issue 46: concise date labels name a year only at a January, so an axis starting in July never said which
+    year it began in."""
+    proceeding = world.insolvencies["7da364e3-c5b0-4073-9e81-299f0003a075"]
+    ax = insolvency_timeline(proceeding)
+    ax.figure.canvas.draw()
+    labels = [t.get_text() for t in ax.get_xticklabels() if t.get_text()]
+    first_day = min(pd.Timestamp(e["published_at"]) for e in proceeding["events"])
+    assert re.search(r"\b(19|20)\d\d\b", labels[0]), labels
+    assert int(re.search(r"\d{4}", labels[0]).group(0)) in (first_day.year - 1, first_day.year), labels
+    import pickle
+
+    pickle.loads(pickle.dumps(ax.figure))  # the formatter is a module's class: the figure pickles
