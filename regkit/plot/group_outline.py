@@ -208,12 +208,14 @@ def plan_outline(H: nx.MultiDiGraph, labels: dict[Any, str], top: Any = None, al
     pairs = _pairs(H)
     name = {n: labels.get(n, str(n)) for n in H}
 
+    above: dict[Any, list[tuple[Any, _Pair]]] = defaultdict(list)  # lower → its pairs: one pass, not one per row
+    for (upper, lower), pair in pairs.items():
+        if upper not in people and upper != lower:
+            above[lower].append((upper, pair))
     parent_of: dict[Any, Connector] = {}
     for child in companies:
         candidates = []
-        for (upper, lower), pair in pairs.items():
-            if lower != child or upper in people or upper == child:
-                continue
+        for upper, pair in above[child]:
             control = [s for s in CONTROL_STYLES if s in pair.styles]
             if control:
                 style = control[0]
