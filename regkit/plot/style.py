@@ -213,7 +213,7 @@ def no_data(ax: Any, text: str, why: str = "") -> Any:
 
 def date_axis(ax: Any) -> Any:
     """Make the x axis of ``ax`` a date axis (matplotlib date numbers) with concise tick labels, the first of
-    which always names its year ("Jul\n2023"; matplotlib's concise labels name a year only at a January)."""
+    which always names its year ("Jul 2023"; matplotlib's concise labels name a year only at a January)."""
     from matplotlib import dates
 
     ax.xaxis_date()
@@ -224,13 +224,13 @@ def date_axis(ax: Any) -> Any:
 
 
 class YearFirstFormatter(mdates.ConciseDateFormatter):
-    """matplotlib's concise date labels, the first tick's naming its year too ("Jul\n2023"): concise labels name
+    """matplotlib's concise date labels, the first tick's naming its year too ("Jul 2023"): concise labels name
     a year only at a January. A class of the module (not of a function), so a figure that uses it pickles."""
 
     def format_ticks(self, values: Any) -> list[str]:
         labels = list(super().format_ticks(values))
         if labels and not re.search(r"\b\d{4}\b", labels[0]):
-            labels[0] = f"{labels[0]}\n{mdates.num2date(values[0]):%Y}"
+            labels[0] = f"{labels[0]} {mdates.num2date(values[0]):%Y}"  # one line, as the other labels
         return labels
 
 

@@ -22,6 +22,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from regkit.errors import explain_arguments
+
 __all__ = ["STALE_CLASS", "inline_html", "snapshot_html", "save_html"]
 
 STALE_CLASS = "regkit-stale"
@@ -94,6 +96,7 @@ def snapshot_html(explorer: widgets.Widget, title: str) -> str:
     return f'<div class="regkit-snapshot" style="{_BOX}">{head}{_widget(explorer)}</div>'
 
 
+@explain_arguments
 def save_html(view: Any, path: Any, *, title: str | None = None) -> Any:
     """Write an explorer or an interactive group view as a page that works offline: its static snapshot.
 

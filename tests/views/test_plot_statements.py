@@ -83,7 +83,8 @@ def test_negative_equity_is_a_deficit_on_the_aktiva_side_as_hgb_shows_it() -> No
         for side in ("aktiva", "passiva")
     }
     assert tops["aktiva"] == pytest.approx(tops["passiva"]) == pytest.approx(assets + 4000.0)
-    assert f"{-4000.0 / (assets + 4000.0):.0%}" in {t.get_text() for t in ax.texts}
+    share = f"{-4000.0 / (assets + 4000.0) * 100:.0f} %".replace("-", "\N{MINUS SIGN}")  # "−9 %", as every label
+    assert share in {t.get_text() for t in ax.texts}
     assert ax.get_ylim()[0] == 0 and ax.get_ylabel() == "amount (€k)"
     assert "A: aktiva (assets)" in ax.get_xlabel()
     legend = [t.get_text() for t in ax.get_legend().get_texts()]
