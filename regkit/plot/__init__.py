@@ -32,6 +32,7 @@ _EXPORTS = {
     "insolvency_breakdown": "regkit.plot.breakdown",
     "breakdown_counts": "regkit.plot.breakdown",
     "year_axis": "regkit.plot.years",
+    "YearStepLocator": "regkit.plot.years",
     # issue 23: the cap table over time
     "cap_table": "regkit.plot.cap_tables",
     "cap_table_steps": "regkit.plot.cap_tables",

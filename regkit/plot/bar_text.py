@@ -113,9 +113,16 @@ class _FittedText(Text):
         if self.get_window_extent(renderer).width > room and self._place(renderer):
             super().draw(renderer)
             return
+        if self.get_window_extent(renderer).width > room and self.outside is not None and self.inside_colour == "black":
+            # dark text reads on a pale bar and on the white beyond it alike: run on past the bar's end
+            self.set_color(self.inside_colour)
+            self.placed = "across"
+            room = max(room, self._pixels(self.x0, self.outside[1]))
         while text and self.get_window_extent(renderer).width > room:
             text = text[: len(text) - 1 - (len(text) > 12)].rstrip(" ,·(") if len(text) > 3 else ""
             self.set_text(text + _ELLIPSIS if text else "")
+        if self.placed == "across" and self.get_window_extent(renderer).width <= self._room():
+            self.placed = "inside"
         super().draw(renderer)
 
 
@@ -139,9 +146,10 @@ def bar_text(
 
     With ``outside=(before, after)`` — the free span around the bar in its row, data coordinates (the previous
     bar's end and the next one's start, or the axes' ends) — a text too long for its bar is written whole beside
-    it instead, right of the bar if it fits there, else left, in dark grey; only where neither side has room is it
-    shortened on the bar. ``artist.placed`` says where it went when last drawn (``"inside"``, ``"right"``,
-    ``"left"``).
+    it instead, right of the bar if it fits there, else left, in dark grey. Where neither side has room, a text
+    that is black on its bar (a pale fill) starts on the bar and runs on past its end, up to ``after``, shortened
+    only if even that is too short; a text white on its bar is shortened on the bar. ``artist.placed`` says where
+    it went when last drawn (``"inside"``, ``"right"``, ``"left"``, ``"across"``).
 
     Returns
     -------

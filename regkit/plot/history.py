@@ -7,20 +7,24 @@ where open bars end (``until``).
 Colours
     Every lane has its own colour — name, address, capital, register, insolvency proceeding — and within the
     representatives lane every role, within the status lane every status, so no two meanings share a colour.
-    The role colours are those of the person explorer's chart. The legend, right of the bars, names each colour
-    the chart uses.
+    The role colours are those of the person explorer's chart. The legend, under the chart, names each colour the
+    chart uses.
 """
 
 from __future__ import annotations
 
-import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib import dates as mdates
+from matplotlib import rcParams
+from matplotlib.font_manager import FontProperties
 from matplotlib.patches import Patch
+from matplotlib.textpath import text_to_path
+from matplotlib.transforms import ScaledTranslation
 
 from regkit.schema.labels import display_label
 
@@ -31,7 +35,16 @@ from .source_line import add_source_line
 from .style import new_axes
 from .years import year_axis
 
-__all__ = ["BAR_COLUMNS", "COLOURS", "LANES", "legend_entries", "record_horizon", "timeline", "timeline_bars"]
+__all__ = [
+    "BAR_COLUMNS",
+    "COLOURS",
+    "LANES",
+    "drawing_lines",
+    "legend_entries",
+    "record_horizon",
+    "timeline",
+    "timeline_bars",
+]
 
 COLOURS: dict[str, str] = {
     "names": "#F1CE63",
@@ -64,6 +77,7 @@ _LANE_WORDS = {
 _ROW_CHARACTERS = 44  # a y label longer than this is shortened with "…"
 _FONT = 9.0  # the smallest text of the figure (points)
 _MIN_WIDTH = 0.006  # the narrowest bar drawn, as a fraction of the time span
+_VERSIONED = ("names", "addresses", "capitals", "registers", "status")  # lanes whose versions get a line each
 
 
 def legend_entries(bars: pd.DataFrame) -> list[tuple[str, str]]:
@@ -131,7 +145,7 @@ def timeline(
         :func:`timeline_bars` (x and width in matplotlib date numbers; a bar shorter than 0.6 % of the time span,
         such as a role begun on the record's last day, is drawn that wide so that it shows), coloured by :data:`COLOURS`; dashed
         vertical lines with gid ``"incorporated"`` / ``"terminated"``; arrow heads (gid ``"open"``) on open bars;
-        a legend right of the bars (:func:`legend_entries`); x ticks on 1 January, labelled by the year.
+        a legend (:func:`legend_entries`) under the x axis, as many columns as the figure is wide; x ticks on 1 January, labelled by the year.
 
     Examples
     --------
@@ -150,10 +164,10 @@ def timeline(
     """
     raw = _raw(company)
     bars = timeline_bars(raw, until, lanes, max_people)
-    rows = list(dict.fromkeys(bars["row"]))
-    ax = new_axes(ax, (9.5, max(2.5, 0.36 * len(rows) + 1.4)))
+    line_of, line_labels = drawing_lines(bars)
+    ax = new_axes(ax, (9.5, max(2.5, 0.36 * len(line_labels) + 1.9)))  # and the legend's rows
     add_source_line(ax, source, company)
-    y_of = {row: -i for i, row in enumerate(rows)}
+    ys = -np.asarray(line_of, dtype=float)
     left = mdates.date2num(bars["start"].to_numpy())
     right = mdates.date2num(bars["end"].to_numpy())
     span = float(right.max() - left.min()) if len(bars) else 0.0
@@ -162,7 +176,7 @@ def timeline(
     for lane in dict.fromkeys(bars["lane"]):
         pick = (bars["lane"] == lane).to_numpy()
         ax.barh(
-            [y_of[r] for r in bars["row"][pick]],
+            ys[pick],
             width[pick],
             left=left[pick],
             height=0.62,
@@ -175,7 +189,7 @@ def timeline(
     if ends.any():
         ax.plot(
             (left + width)[ends],
-            [y_of[r] for r in bars["row"][ends]],
+            ys[ends],
             linestyle="none",
             marker=">",
             markersize=4,
@@ -183,26 +197,61 @@ def timeline(
             gid="open",
         )
     _life_lines(ax, raw)
-    ax.set_yticks([y_of[r] for r in rows], [shorten(r, _ROW_CHARACTERS) for r in rows], fontsize=_FONT)
-    ax.set_ylim(-len(rows) + 0.4, 0.6)
+    ax.set_yticks(-np.arange(len(line_labels), dtype=float), [shorten(r, _ROW_CHARACTERS) for r in line_labels])
+    ax.tick_params(axis="y", labelsize=_FONT)
+    ax.set_ylim(-len(line_labels) + 0.4, 0.6)
     _time_axis(ax, bars, raw, float(np.max(left + width, initial=0.0)))
     if labels:
         low, high = ax.get_xlim()
-        for i, (x0, w, row, lane, text, fill) in enumerate(
-            zip(left, width, bars["row"], bars["lane"], bars["text"], fills)
+        for i, (x0, w, line, lane, text, fill) in enumerate(
+            zip(left, width, line_of, bars["lane"], bars["text"], fills)
         ):
             if text:
                 text = display_label("status", text) if lane == "status" else str(text)
-                same = [j for j in range(len(bars)) if bars["row"].iat[j] == row and j != i]
+                same = [j for j in range(len(bars)) if line_of[j] == line and j != i]
                 before = max([float(left[j] + width[j]) for j in same if left[j] + width[j] <= x0] + [low])
                 after = min([float(left[j]) for j in same if left[j] >= x0 + w] + [high])
-                bar_text(ax, float(x0), float(x0 + w), y_of[row], text, fill, fontsize=_FONT, outside=(before, after))
+                bar_text(ax, float(x0), float(x0 + w), -line, text, fill, fontsize=_FONT, outside=(before, after))
     ax.grid(True, axis="x", alpha=0.3)
     _notes(ax, bars)
     _legend(ax, bars)
     name = (raw.get("name") or {}).get("name")
     ax.set_title(title if title is not None else f"{name} ({raw['id']})" if name else raw["id"], fontsize=10, wrap=True)
     return ax
+
+
+def drawing_lines(bars: pd.DataFrame) -> tuple[list[int], list[str]]:
+    """Where :func:`timeline` draws each bar: its line (0 at the top) and each line's label.
+
+    A lane with versions (names, addresses, capitals, registers, status) draws each version on a line of its own
+    when it has more than one, labelled once on the first: so every version has its line's free width beside
+    it, and a name in force for a year ("Gerber Dienstleistungen UG (haftungsbeschränkt)") or a register entry
+    ("HRB 168089, Amtsgericht Lemgo") is written whole beside its bar rather than cut to it. Every other row (a
+    person's role, a proceeding) is one line.
+
+    Examples
+    --------
+    >>> bars = pd.DataFrame({"lane": ["names", "names", "addresses", "status"],
+    ...                      "row": ["name", "name", "address", "status"]})
+    >>> drawing_lines(bars)
+    ([0, 1, 2, 3], ['name', '', 'address', 'status'])
+    """
+    bars_per_row = Counter(zip(bars["lane"], bars["row"]))
+    line_of: list[int] = []
+    labels: list[str] = []
+    first_line: dict[tuple[str, str], int] = {}
+    for key in zip(bars["lane"], bars["row"]):
+        lane, row = key
+        if lane in _VERSIONED and bars_per_row[key] > 1:
+            labels.append("" if key in first_line else row)
+            first_line.setdefault(key, len(labels) - 1)
+            line_of.append(len(labels) - 1)
+            continue
+        if key not in first_line:
+            labels.append(row)
+            first_line[key] = len(labels) - 1
+        line_of.append(first_line[key])
+    return line_of, labels
 
 
 def _time_axis(ax: Any, bars: pd.DataFrame, raw: Mapping[str, Any], drawn_to: float) -> None:
@@ -222,22 +271,43 @@ def _notes(ax: Any, bars: pd.DataFrame) -> None:
 
 
 def _legend(ax: Any, bars: pd.DataFrame) -> None:
+    """The legend, under the chart's x axis, right-aligned with the bars and as many columns as the figure is
+    wide: the bars keep the figure's width, and a layout engine keeps the source line below it."""
     entries = legend_entries(bars)
     if not entries:
         return
-    height = ax.figure.get_size_inches()[1] * ax.get_position().height
-    per_column = max(3, int((height - 0.1) / 0.23))
-    handles = [Patch(facecolor=colour, edgecolor="white", label=label) for label, colour in entries]
+    figure = ax.figure
+    below = ScaledTranslation(0, -_under_the_axis(ax) / 72, figure.dpi_scale_trans)
     ax.legend(
-        handles=handles,
-        loc="upper left",
-        bbox_to_anchor=(1.01, 1.0),
+        handles=[Patch(facecolor=colour, edgecolor="white", label=label) for label, colour in entries],
+        loc="upper right",
+        bbox_to_anchor=(1.0, 0.0),
+        bbox_transform=ax.transAxes + below,
+        ncols=_columns(entries, figure),
+        columnspacing=1.5,
+        borderaxespad=0.0,
         fontsize=_FONT,
         frameon=False,
-        ncols=math.ceil(len(handles) / per_column),
         handlelength=1.2,
-        borderaxespad=0.0,
     )
+
+
+def _under_the_axis(ax: Any) -> float:
+    """Points from the bottom of ``ax`` to below its x tick labels and x label."""
+    label = FontProperties(size=rcParams["xtick.labelsize"]).get_size_in_points()
+    points = max(rcParams["xtick.major.size"], 0) + rcParams["xtick.major.pad"] + 1.4 * label
+    if ax.get_xlabel():
+        points += rcParams["axes.labelpad"] + 1.4 * FontProperties(size=rcParams["axes.labelsize"]).get_size_in_points()
+    return float(points) + 6.0
+
+
+def _columns(entries: list[tuple[str, str]], figure: Any) -> int:
+    """How many legend columns fit across ``figure`` (the widest entry sets every column's width)."""
+    font = FontProperties(size=_FONT)
+    widest = max(text_to_path.get_text_width_height_descent(label, font, ismath=False)[0] for label, _ in entries)
+    column = widest + (1.2 + 0.8 + 1.5) * _FONT  # the text, the swatch and its pad, the gap to the next column
+    across = figure.get_size_inches()[0] * 72 - 24  # points, less a margin
+    return max(1, min(len(entries), int(across // column)))
 
 
 def _life_lines(ax: Any, raw: Mapping[str, Any]) -> None:

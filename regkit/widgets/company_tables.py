@@ -62,10 +62,10 @@ def _static(table: Table, empty: str) -> str:
 
 def histories_html(record: Any) -> str:
     """The company's timeline chart, then one table per history (names, addresses, ...)."""
-    from regkit.plot.history import timeline, timeline_bars
+    from regkit.plot.history import drawing_lines, timeline, timeline_bars
 
-    rows = timeline_bars(record)["row"].nunique()
-    parts = [draw_html(lambda ax: timeline(record, ax), (10.0, max(2.5, 0.34 * rows + 1.4)))]
+    lines = len(drawing_lines(timeline_bars(record))[1])
+    parts = [draw_html(lambda ax: timeline(record, ax), (10.0, max(2.5, 0.34 * lines + 1.9)))]
     for field in FIELDS:
         frame = history(record, field).rename(columns={"formatted_value": "address"})
         if field == "capitals":  # in its own currency (DEM, USD), then in EUR; a capital to the cent

@@ -261,6 +261,10 @@ def test_every_text_lies_inside_the_figure_and_every_bar_label_inside_its_bar(
         box = text.get_window_extent(renderer)
         if text.placed == "inside":
             assert x0 - 0.5 <= box.x0 and box.x1 <= x1 + 0.5, text.get_text()
+        elif text.placed == "across":  # black on a pale bar, running on past its end over an empty line
+            assert text.get_color() == "black" and x0 - 0.5 <= box.x0 <= box.x1 <= frame.x1 + 1, text.get_text()
+            following = [o for o in written if o is not text and o.get_position()[1] == text.get_position()[1]]
+            assert all(box.x1 <= ax.transData.transform((o.x0, 0))[0] + 0.5 for o in following if o.x0 >= text.x1)
         else:
             assert text.get_text() == text.full_text and _inside(box, frame), text.get_text()
             assert box.x0 >= x1 - 0.5 if text.placed == "right" else box.x1 <= x0 + 0.5
@@ -368,3 +372,45 @@ def test_a_record_of_one_date_draws_its_bars_to_the_end_of_that_year() -> None:
     bars = timeline_bars(record, lanes=["names", "representatives"])
     assert bars.attrs["until"] == pd.Timestamp("2019-12-31")
     assert ((bars["end"] - bars["start"]).dt.days >= 240).all(), bars[["lane", "start", "end"]]
+
+
+@pytest.mark.parametrize(("company_id", "lane"), [(MOVED, "registers"), (MOVED, "addresses"), (UG, "names")])
+def test_every_version_is_written_whole_on_a_line_of_its_own(company: Any, company_id: str, lane: str) -> None:
+    """Issue 46: a version in force for a short time was cut to its bar ("Gerber Dienstleistu…" hid the UG,
+    "HRB 168089, A…" the court it moved to). Each version now has a line of its own, so its text fits beside."""
+    record = company(company_id)
+    ax = timeline(record)
+    _drawn(ax)
+    expected = timeline_bars(record, lanes=[lane])["text"].tolist()
+    assert len(expected) >= 2
+    written = [t for t in ax.texts if t.get_gid() == "bar_text" and t.full_text in expected]
+    assert sorted(t.get_text() for t in written) == sorted(expected)
+    assert len({t.get_position()[1] for t in written}) == len(expected)  # a line each
+
+
+def test_names_begun_on_the_same_day_are_both_readable(company: Any) -> None:
+    record = company(UG)
+    day = record["names"][-1]["start_date"]
+    record["names"].append({**record["names"][-1], "name": "Gerber Dienstleistungen Holding GmbH", "start_date": day})
+    ax = timeline(record, lanes=["names", "status"])
+    renderer = _drawn(ax)
+    names = [t for t in ax.texts if t.get_gid() == "bar_text" and "Gerber" in t.full_text]
+    assert len(names) == 3 and all(t.get_text() == t.full_text for t in names)
+    boxes = [t.get_window_extent(renderer) for t in names]
+    assert not any(a.overlaps(b) for i, a in enumerate(boxes) for b in boxes[i + 1 :])
+
+
+@pytest.mark.parametrize("width", [5.0, 6.0, 9.5])
+def test_year_labels_never_run_into_each_other(company: Any, width: float) -> None:
+    """A narrow cell printed "20162017201820…": the year step now follows the axis' drawn length."""
+    figure = Figure(figsize=(width, 4.0), layout="constrained")
+    FigureCanvasAgg(figure)
+    ax = timeline(company(MOVED), figure.add_subplot())
+    renderer = _drawn(ax)
+    boxes = sorted(
+        (t.get_window_extent(renderer) for t in ax.get_xticklabels() if t.get_visible() and t.get_text()),
+        key=lambda box: box.x0,
+    )
+    assert len(boxes) >= 2
+    gaps = [b.x0 - a.x1 for a, b in zip(boxes, boxes[1:])]
+    assert min(gaps) >= 0.5 * boxes[0].width, gaps
