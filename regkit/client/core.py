@@ -1022,7 +1022,8 @@ class Client:
         """
         checked = validation.validate_company_id(company_id)
         answer = self._caller.call(lookup_op("owners_historical", checked, False))
-        return OwnershipHistoryRecord(answer.data, record_meta(answer), company_id=checked)
+        name = lookups.cached_name(self._caller, "company", checked)
+        return OwnershipHistoryRecord(answer.data, record_meta(answer), company_id=checked, company_name=name)
 
     # -- contact data and the lookup by website -------------------------------------------------
 
@@ -1483,6 +1484,8 @@ class Client:
             group reports have ``consolidated`` true) and ``merged`` (null without reports). ``liabilities`` is
             everything on the passiva side except equity: provisions (pensions included), Verbindlichkeiten
             and deferred income.
+            ``company_name`` is the company's name when the cache holds its record (read for free: a chart's
+            title names it), else ``None``.
 
         Warns
         -----
@@ -1513,7 +1516,12 @@ class Client:
         if stale and refresh_sources:
             answer, stale = self._caller.call(replace(op, refresh=True)), False
         data = without_report_sources(answer.data) if stale else answer.data
-        record = FinancialsRecord(data, record_meta(answer, urls_expired=stale), company_id=company_id)
+        record = FinancialsRecord(
+            data,
+            record_meta(answer, urls_expired=stale),
+            company_id=company_id,
+            company_name=lookups.cached_name(self._caller, "company", company_id),
+        )
         if not record.has_reports:
             warnings.warn(
                 NoFinancialReportsWarning(

@@ -83,13 +83,25 @@ class FinancialsRecord(FinancialsFrames, Record):
     ``.indicators()`` (the 48 measures in EUR), ``.statements()`` (one row per line item and report, which
     ``regkit.frames.statement_reports`` turns back into the trees) and ``.ratios()``. As on a company record,
     ``record.indicators`` is that method: the member as sent is ``record["indicators"]``.
+
+    The answer names no company: ``company_id`` is the one asked for, and ``company_name`` its name where the
+    client's cache held the company's record when it was asked (free: nothing is sent), else ``None``. Plots
+    and frames of the record use the name in titles.
     """
 
     kind = "financials"
 
-    def __init__(self, raw: dict[str, Any], meta: RecordMeta | None = None, *, company_id: str = "") -> None:
+    def __init__(
+        self,
+        raw: dict[str, Any],
+        meta: RecordMeta | None = None,
+        *,
+        company_id: str = "",
+        company_name: str | None = None,
+    ) -> None:
         super().__init__(raw, meta)
         self.company_id = company_id
+        self.company_name = company_name
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         """Iterate over the reports, latest first."""

@@ -243,14 +243,23 @@ class OwnershipHistoryRecord(OwnershipHistoryFrames, Record):
     (``active`` or ``removed``), ``first_appearance``, ``last_appearance`` and one ``ownership_history`` entry
     per filed shareholder list showing them (``document_id``, ``document_date``, ``nominal_shares`` in EUR
     cents, ``percentage_shares``); iterating yields the owners.  :attr:`company_id` is the company asked for
-    (the answer itself does not name it).
+    (the answer itself does not name it), :attr:`company_name` its name where the client's cache held the
+    company's record when it was asked (free: nothing is sent), else ``None``.
     """
 
     kind = "ownership_history"
 
-    def __init__(self, raw: Mapping[str, Any], meta: RecordMeta | None = None, *, company_id: str = "") -> None:
+    def __init__(
+        self,
+        raw: Mapping[str, Any],
+        meta: RecordMeta | None = None,
+        *,
+        company_id: str = "",
+        company_name: str | None = None,
+    ) -> None:
         super().__init__(raw, meta)
         self.company_id = company_id
+        self.company_name = company_name
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         """Iterate over the owners."""

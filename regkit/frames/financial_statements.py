@@ -32,7 +32,7 @@ from regkit.errors import ArgumentError, ValidationError
 from regkit.schema.labels import line_item_label
 
 from ._columns import BOOL, CENTS_EUR, DATE, INT, INT64, STR, Cat, build_frame, rows_to_columns
-from .statement_input import financial_answers, warn_without_reports
+from .statement_input import company_names, financial_answers, warn_without_reports
 
 __all__ = ["PATH_SLASH", "STATEMENTS", "statements", "statement_reports", "statement_columns"]
 
@@ -119,6 +119,9 @@ def statements(answer: Any, unit: str = "EUR") -> pd.DataFrame:
         has_children        bool             the row is a subtotal of the rows below it
         ==================  ===============  ===========================================================
 
+        ``attrs``: ``unit`` (``"EUR"`` or ``"cents"``) and ``company_names`` (``{company_id: name}`` of the
+        records that know their company's name, from the client's cache; empty for plain answers).
+
     Raises
     ------
     TypeError
@@ -181,6 +184,7 @@ def statements(answer: Any, unit: str = "EUR") -> pd.DataFrame:
     warn_without_reports(without, "statement")
     frame = build_frame(rows_to_columns(rows, spec), spec)
     frame.attrs["unit"] = unit
+    frame.attrs["company_names"] = company_names(answer)
     return frame
 
 

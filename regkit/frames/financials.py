@@ -37,7 +37,7 @@ from regkit.schema.statements import RECORD_AMOUNTS
 
 from ._columns import BOOL, CENTS_EUR, DATE, INT, INT64, STR, block_column, build_frame, column, number_block
 from ._input import company_list, required
-from .statement_input import financial_answers, is_financials, warn_without_reports
+from .statement_input import company_names, financial_answers, is_financials, warn_without_reports
 
 __all__ = [
     "FINANCIAL_MEASURES",
@@ -233,6 +233,9 @@ def indicators(companies: Any, unit: str = "EUR", wide: bool = True) -> pd.DataF
         column) and ``unit`` (category: ``"EUR"`` or ``"cents"``, ``"persons"`` for employees). Null values
         are kept as <NA> rows (drop them with ``dropna(subset=["value"])``).
 
+        ``attrs``: ``unit``, and ``company_names`` (``{company_id: name}`` of the financials records that know
+        their company's name, from the client's cache; empty otherwise).
+
     Examples
     --------
     >>> company = {"id": "DE-HRB-B1234-1", "names": [], "indicators": [
@@ -254,10 +257,11 @@ def indicators(companies: Any, unit: str = "EUR", wide: bool = True) -> pd.DataF
             columns[name] = block_column(kind, block, j, entries, name)
         frame = build_frame(columns, spec)
     frame.attrs["unit"] = unit
+    frame.attrs["company_names"] = company_names(companies) if is_financials(companies) else {}
     if wide:
         return frame
     long = _long(frame, unit)
-    long.attrs["unit"] = unit
+    long.attrs.update(frame.attrs)
     return long
 
 

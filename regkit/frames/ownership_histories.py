@@ -113,6 +113,8 @@ def ownership_history(answer: Any, company_id: str | None = None) -> pd.DataFram
         ================  ==============  ================================================================
 
         At each ``document_date`` the shares add up to 1 and the percentages to 100 (± rounding).
+        ``attrs["company_names"]``: ``{company_id: name}`` when the record knows its company's name (from the
+        client's cache), else empty.
 
     Examples
     --------
@@ -148,7 +150,10 @@ def ownership_history(answer: Any, company_id: str | None = None) -> pd.DataFram
                 )
             )
     rows.sort(key=lambda r: (r[2], -float(r[12]), r[4], r[3] or ""))
-    return build_frame(rows_to_columns(rows, _HISTORY_SPEC), _HISTORY_SPEC)
+    frame = build_frame(rows_to_columns(rows, _HISTORY_SPEC), _HISTORY_SPEC)
+    name = getattr(answer, "company_name", None)
+    frame.attrs["company_names"] = {str(company_id): name} if company_id and isinstance(name, str) and name else {}
+    return frame
 
 
 def ubos(answer: Any) -> pd.DataFrame:

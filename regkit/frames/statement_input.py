@@ -57,6 +57,17 @@ def financial_answers(answers: Any) -> list[tuple[str | None, Mapping[str, Any]]
     )
 
 
+def company_names(answers: Any) -> dict[str, str]:
+    """``{company_id: name}`` of the records among ``answers`` (one, or a mapping of id → answer) that know their
+    company's name (``record.company_name``, from the client's cache); plain answers name none."""
+    pairs = [(_company_of(answers), answers)] if _is_answer(answers) else list(answers.items())
+    return {
+        str(cid): str(name)
+        for cid, answer in pairs
+        if cid and isinstance(name := getattr(answer, "company_name", None), str) and name
+    }
+
+
 def warn_without_reports(company_ids: Sequence[str | None], what: str) -> None:
     """Warn once that the companies ``company_ids`` have filed no reports (so ``what`` has no rows of theirs)."""
     if not company_ids:

@@ -1,12 +1,14 @@
 """Text written on a bar that always fits it: beside the bar or shortened with "…" when the figure is drawn.
 
 A bar's label is measured at draw time, when the figure's layout is known, so it never runs past its bar into
-the next one or out of the axes, however the figure is sized; a bar too narrow for three characters shows no text.
+the next one or out of the axes, however the figure is sized; a bar too narrow for three characters shows no text, and a number ("10 %", "€1.2M") is written whole or not at
+all: cut short it would read as another number.
 The text is black or white, whichever reads better on the bar's colour.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from matplotlib import colors
@@ -16,6 +18,7 @@ __all__ = ["bar_text"]
 
 _ELLIPSIS = "…"
 _OUTSIDE = "#222222"  # text beside a bar, on the white of the axes
+_NUMBER = re.compile(r"[−+-]?[€$£]?[\d.,]+\s?(%|k|M|bn)?")  # "10 %", "€1.2M", "−56.8": never shortened
 
 
 def _text_colour(fill: Any) -> str:
@@ -118,6 +121,9 @@ class _FittedText(Text):
             self.set_color(self.inside_colour)
             self.placed = "across"
             room = max(room, self._pixels(self.x0, self.outside[1]))
+        if _NUMBER.fullmatch(text) and self.get_window_extent(renderer).width > room:
+            text = ""  # a number cut short is another number ("10…" of "10 %"): whole or not at all
+            self.set_text(text)
         while text and self.get_window_extent(renderer).width > room:
             text = text[: len(text) - 1 - (len(text) > 12)].rstrip(" ,·(") if len(text) > 3 else ""
             self.set_text(text + _ELLIPSIS if text else "")

@@ -3,12 +3,16 @@
 Each filed shareholder list is a step: from its date until the next list the shares stand as that list shows
 them, one coloured band per owner, stacked to 100 % (the lists' percentages). The owner's name is written inside
 their band where the band is wide and tall enough, and every owner is in the legend (right of the chart) with
-the share they last held. The last list's shares are drawn until ``until`` (by default a year after it, at least
-a tenth of the span). A dotted vertical line marks each list's date.
+the share they last held. The last list's shares are drawn until ``until`` (by default two years after it, at
+least a third of the span). A dotted vertical line marks each list's date, and the date is written above the
+chart ("30 Jun 2015"); a date too close to the one before it to be written beside it keeps its line and tick,
+and the chart says how many went unwritten. The title names the company where the data know its name (a record
+of ``client.get_ownership_history`` reads it from the client's cache, for free), else its id.
 """
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 import numpy as np
@@ -41,6 +45,9 @@ CAP_TABLE_COLOURS = (
 """Band colours, given to owners in the order they first appear (then repeated)."""
 
 _LABEL_CHARACTERS = 28
+_DATE_FONT = 9.0  # the list dates above the chart (points): the smallest text regkit draws
+_DATE_ROOM = 6.0  # the title's distance above the dates (points)
+_TITLE_CHARACTERS = 70  # a longer title is wrapped at a word
 
 
 def _history(history: Any, plot: str) -> pd.DataFrame:
@@ -223,9 +230,44 @@ def cap_table(
     ax.set_ylim(0, 100)
     ax.set_ylabel("share of the capital (%)")
     year_axis(ax, first, end)
-    ax.set_title(title if title is not None else "Shareholders by shareholder list")
+    _list_dates(ax, dates, x[-1] - x[0], inches)
+    who = _company(history, frame)
+    default = f"{who}: shareholders by shareholder list" if who else "Shareholders by shareholder list"
+    ax.set_title(textwrap.fill(title if title is not None else default, _TITLE_CHARACTERS), pad=_DATE_ROOM)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False, title="owner (last share)")
     return ax
+
+
+def _company(history: Any, frame: pd.DataFrame) -> str:
+    """``"Name (id)"`` of the company the history is about, what of it is known, or ``""``."""
+    ids = frame["company_id"].dropna().unique().tolist() if "company_id" in frame else []
+    company_id = str(ids[0]) if len(ids) == 1 else str(getattr(history, "company_id", "") or "")
+    name = getattr(history, "company_name", None) or (frame.attrs.get("company_names") or {}).get(company_id)
+    if name and company_id:
+        return f"{name} ({company_id})"
+    return str(name or company_id)
+
+
+def _list_dates(ax: Any, dates: list[pd.Timestamp], span: float, inches: float) -> None:
+    """Each list's date above the chart, on the first of two lines where it does not run into a date written
+    before it (a date close to the last one goes on the upper line, one closer still is left unwritten)."""
+    top = ax.secondary_xaxis("top")
+    top.set_xticks(mdates.date2num(dates))
+    width = 11 * 0.6 * _DATE_FONT / 72 * span / inches  # "30 Jun 2015" in days
+    labels, written_to = [], [-np.inf, -np.inf]  # per line, where its last date ends
+    for day in mdates.date2num(dates):
+        line = next((k for k in (0, 1) if day - width / 2 >= written_to[k] + 0.15 * width), None)
+        if line is None:
+            labels.append("")
+            continue
+        text = mdates.num2date(day).strftime("%-d %b %Y")
+        labels.append(text + "\n" if line else text)  # a second, empty line lifts the date onto the upper line
+        written_to[line] = day + width / 2
+    top.set_xticklabels(labels, fontsize=_DATE_FONT, color="#333333")
+    top.tick_params(length=3, pad=1)
+    unwritten = labels.count("")
+    note = f"shareholder lists ({unwritten} too close to others to be dated here)" if unwritten else "shareholder lists"
+    top.set_xlabel(note, fontsize=_DATE_FONT, color="#555555", labelpad=2)
 
 
 def _last_held(steps: pd.DataFrame, owner: Any) -> str:

@@ -142,8 +142,9 @@ def group(
     title : str, optional
         Default: the group's top company (with ``company_id``) and the date.
     node_size : float
-        Marker area (points²) of a company's square; default 150. The row height stays: a square much larger
-        than the default fills its row.
+        Scales each company's square by area: ``node_size / 150`` times the default square (7 pt a side, 49
+        pt²), so 600 draws squares twice as wide. The row height stays: a square much larger than the default
+        fills its row.
     font_size : float
         Font size (points) of every text but the title; 9 or more.
     max_width : float

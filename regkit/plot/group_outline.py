@@ -231,12 +231,16 @@ def plan_outline(H: nx.MultiDiGraph, labels: dict[Any, str], top: Any = None, al
     rows: list[Any] = []
     depth: dict[Any, int] = {}
 
-    def visit(node: Any, level: int) -> None:
-        depth[node] = level
-        rows.append(node)
-        for child in sorted(children[node], key=lambda c: (name[c], str(c))):
-            if child not in depth:
-                visit(child, level + 1)
+    def visit(root: Any, level: int) -> None:  # depth first, siblings by name; a stack, so any depth goes
+        stack = [(root, level)]
+        while stack:
+            node, at = stack.pop()
+            if node in depth:
+                continue
+            depth[node] = at
+            rows.append(node)
+            below = sorted(children[node], key=lambda c: (name[c], str(c)), reverse=True)
+            stack.extend((child, at + 1) for child in below if child not in depth)
 
     roots = sorted((n for n in companies if n not in parent_of), key=lambda n: (n != top, name[n], str(n)))
     for root in roots:

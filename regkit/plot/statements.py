@@ -16,6 +16,7 @@ from where the one before it ended, gains green, charges red, and a zero line ma
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -271,7 +272,11 @@ def balance_sheet(
             raise
         ax = new_axes(ax, figsize=(8.0, 3.0))
         add_source_line(ax, source, data)
-        no_data(ax, f"no published balance sheet for {_who(data, company_id)}", str(missing))
+        no_data(
+            ax,
+            f"no published balance sheet for {_titled(_who(data, company_id), _name_of(data, company_id))}",
+            str(missing),
+        )
         return ax
     if years is not None:
         if not isinstance(years, int) or isinstance(years, bool) or years < 1:
@@ -348,9 +353,15 @@ def balance_sheet(
     ]
     ax.set_xlabel("A: aktiva (assets)   P: passiva (equity and liabilities)", fontsize=9, color="dimgray")
     ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False)
-    name = company_id or rows.attrs.get("company_id") or ""
+    who = _titled(company_id or rows.attrs.get("company_id") or "", _name_of(data, company_id))
     kind = " (consolidated)" if consolidated else ""
-    ax.set_title(title if title is not None else f"Balance sheet structure{kind} {name}".strip())
+    ax.set_title(
+        title
+        if title is not None
+        else f"Balance sheet structure{kind} of {who}"
+        if who
+        else f"Balance sheet structure{kind}"
+    )
     ax.grid(axis="y", linewidth=0.4, alpha=0.5)
     ax.set_axisbelow(True)
     return ax
@@ -534,7 +545,7 @@ def pnl_waterfall(
     except NoStatement as missing:
         ax = new_axes(ax, figsize=(8.0, 3.0))
         add_source_line(ax, source, data)
-        no_data(ax, f"no published P&L for {_who(data, company_id)}", str(missing))
+        no_data(ax, f"no published P&L for {_titled(_who(data, company_id), _name_of(data, company_id))}", str(missing))
         return ax
     results = steps[steps["step"].isin(RESULT_STEPS)]
     scale = float(steps[["start", "end"]].abs().to_numpy().max()) or 1.0
@@ -565,7 +576,7 @@ def pnl_waterfall(
         Patch(color=_CHARGE, label="costs"),
     ]
     ax.legend(handles=handles, loc="upper right", fontsize=9, frameon=False)
-    who = _name_of(data, company_id) or steps.attrs.get("company_id") or ""
+    who = _titled(steps.attrs.get("company_id") or "", _name_of(data, company_id))
     label = fiscal_year_label(steps.attrs["period_end"])
     default = f"P&L {label} of {who}" if who else f"P&L {label}"
     if zoom is not None:
@@ -611,7 +622,27 @@ def _waterfall_bars(ax: Any, steps: pd.DataFrame, gid_prefix: str = "step") -> N
 
 
 def _name_of(data: Any, company_id: str | None) -> str | None:
-    """The company's name where the data carry one (a financials answer's ``name``), else ``None``."""
+    """The company's name where the data carry one, else ``None``: a record's ``company_name`` (the client read
+    it from its cache), a frame's ``attrs["company_names"]``, a frame's ``company_name`` column, an answer's
+    ``name``."""
+    name = getattr(data, "company_name", None)
+    if isinstance(name, str) and name.strip():
+        return name.strip()
+    if isinstance(data, Mapping) and company_id in data and not isinstance(data, pd.DataFrame):
+        return _name_of(data[company_id], company_id)
+    if isinstance(data, Mapping) and len(data) == 1 and "reports" not in data:
+        return _name_of(next(iter(data.values())), company_id)
+    if isinstance(data, pd.DataFrame):
+        names = data.attrs.get("company_names") or {}
+        ids = (
+            [company_id]
+            if company_id
+            else data["company_id"].dropna().unique().tolist()
+            if "company_id" in data
+            else []
+        )
+        if len(ids) == 1 and names.get(ids[0]):
+            return str(names[ids[0]])
     raw = getattr(data, "raw", data)
     if isinstance(raw, dict):
         for key in ("name", "company_name"):
@@ -625,3 +656,10 @@ def _name_of(data: Any, company_id: str | None) -> str | None:
         if len(names) == 1:
             return str(names[0])
     return None
+
+
+def _titled(who: str, name: str | None) -> str:
+    """``"Name (id)"``, the id alone without a name, the name alone without an id."""
+    if name and who and who not in name:
+        return f"{name} ({who})"
+    return name or who

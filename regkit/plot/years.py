@@ -17,6 +17,7 @@ from matplotlib import rcParams, ticker
 from matplotlib.axis import Axis
 from matplotlib.font_manager import FontProperties
 
+from regkit.errors import ArgumentError
 from regkit.schema.dates import validate_date
 
 __all__ = ["year_axis", "YearStepLocator"]
@@ -34,6 +35,10 @@ class YearStepLocator(ticker.Locator):
     """
 
     def __init__(self, max_ticks: int = 12) -> None:
+        if isinstance(max_ticks, bool) or not isinstance(max_ticks, int) or max_ticks < 1:
+            raise ArgumentError(
+                f"max_ticks must be a whole number of at least 1, not {max_ticks!r}", suggestion="e.g. max_ticks=12"
+            )
         self.max_ticks = max_ticks
         self.step = 1
 

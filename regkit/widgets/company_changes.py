@@ -17,7 +17,7 @@ import pandas as pd
 from regkit.errors import RegkitError
 
 from .messages import error_text
-from .render import draw_html, frame_html, message_html
+from .render import draw_figure, figure_html, frame_html, message_html
 
 __all__ = ["ChangesPane", "changes_html", "changes_rows"]
 
@@ -62,15 +62,20 @@ def changes_html(client: Any, company_id: str, name: str) -> str:
             "below) keeps this one as a version, and anything that changed shows here.",
             "info",
         )
-    from regkit.plot.changes import changes_timeline
 
     head = message_html(f"{len(frame)} change(s) of {name} between the answers the cache kept (0 credits).", "ok")
+    return head + figure_html(changes_figure(frame, company_id, name)) + frame_html(changes_rows(frame))
+
+
+def changes_figure(frame: pd.DataFrame, company_id: str, name: str) -> Any:
+    """The changes tab's chart: :func:`regkit.plot.changes_timeline` of ``frame`` (``client.changes``) on a
+    figure 9.5 in wide, as tall as its rows (at most 40)."""
+    from regkit.plot.changes import changes_timeline
 
     def draw(ax: Any) -> None:
         changes_timeline(frame, ax=ax, names={company_id: name}, source=True)
 
-    chart = draw_html(draw, (9.5, max(2.4, 0.3 * min(len(frame), 40) + 1.6)))
-    return head + chart + frame_html(changes_rows(frame))
+    return draw_figure(draw, (9.5, max(2.4, 0.3 * min(len(frame), 40) + 1.6)))
 
 
 class ChangesPane(widgets.VBox):

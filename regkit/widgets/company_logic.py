@@ -22,7 +22,7 @@ from .company_tables import (
     representatives_html,
 )
 from .messages import error_html, error_text
-from .render import draw_html, message_html
+from .render import draw_figure, figure_html, message_html
 
 if TYPE_CHECKING:
     from regkit.client import CompanyRecord, OwnersRecord
@@ -165,19 +165,26 @@ def indicator_metrics(record: Any) -> list[str]:
 
 def indicator_chart_html(record: Any, metrics: Any) -> str:
     """The chart of ``metrics`` (EUR measures and ``employees`` on separate axes), or why there is none."""
-    from regkit.plot.financials import indicators as plot_indicators
 
     chosen = [m for m in metrics if m in (*MEASURES, "employees")]
     if not chosen:
         return message_html("Pick one or more metrics." if indicator_metrics(record) else "No indicators published.")
-    groups = [g for g in ([m for m in chosen if m != "employees"], [m for m in chosen if m == "employees"]) if g]
+    return figure_html(indicator_figure(record, chosen))
+
+
+def indicator_figure(record: Any, metrics: list[str]) -> Any:
+    """The indicators tab's chart of ``metrics`` (one or more of the measures and ``employees``): EUR measures
+    and ``employees`` on Axes of their own, stacked, 8 in wide."""
+    from regkit.plot.financials import indicators as plot_indicators
+
+    groups = [g for g in ([m for m in metrics if m != "employees"], [m for m in metrics if m == "employees"]) if g]
 
     def draw(axes: Any) -> None:
         axes = axes if isinstance(axes, list) else [axes]
         for i, (ax, group) in enumerate(zip(axes, groups)):
             plot_indicators(record, group, ax=ax, title=None if i == 0 else "")
 
-    return draw_html(draw, (8.0, 3.4 * len(groups)), nrows=len(groups))
+    return draw_figure(draw, (8.0, 3.4 * len(groups)), nrows=len(groups))
 
 
 _TABS = {

@@ -19,7 +19,7 @@ from regkit.frames.histories import FIELDS
 from regkit.schema import display_label
 from regkit.schema.formatting import MISSING, count_text, euro_text, money_text, plural
 
-from .render import draw_html, message_html
+from .render import draw_figure, figure_html, message_html
 from .search_logic import is_person_id
 from .tables import table_html
 
@@ -60,12 +60,17 @@ def _static(table: Table, empty: str) -> str:
     return head + table_html(frame, columns, empty=empty, max_rows=500)
 
 
-def histories_html(record: Any) -> str:
-    """The company's timeline chart, then one table per history (names, addresses, ...)."""
+def timeline_figure(record: Any) -> Any:
+    """The histories tab's chart: :func:`regkit.plot.timeline` on a figure 10 in wide, as tall as its lines."""
     from regkit.plot.history import drawing_lines, timeline, timeline_bars
 
     lines = len(drawing_lines(timeline_bars(record))[1])
-    parts = [draw_html(lambda ax: timeline(record, ax), (10.0, max(2.5, 0.34 * lines + 1.9)))]
+    return draw_figure(lambda ax: timeline(record, ax), (10.0, max(2.5, 0.34 * lines + 1.9)))
+
+
+def histories_html(record: Any) -> str:
+    """The company's timeline chart, then one table per history (names, addresses, ...)."""
+    parts = [figure_html(timeline_figure(record))]
     for field in FIELDS:
         frame = history(record, field).rename(columns={"formatted_value": "address"})
         if field == "capitals":  # in its own currency (DEM, USD), then in EUR; a capital to the cent

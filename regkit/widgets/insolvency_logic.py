@@ -22,7 +22,7 @@ from regkit.schema import INSOLVENCY_STATUSES, LEGAL_FORMS, display_label
 from regkit.schema.formatting import count_text, credits_text
 
 from .messages import error_html
-from .render import draw_html, frame_html, message_html
+from .render import draw_figure, figure_html, frame_html, message_html
 
 if TYPE_CHECKING:
     from regkit.client import InsolvencySearchPage
@@ -175,11 +175,17 @@ def results_table(frame: pd.DataFrame, on_select: Callable[[int | None], Any], p
     return sortable_table(frame, RESULT_COLUMNS, on_select=on_select, page_length=page_length)
 
 
+def proceeding_figure(record: Any, events: int) -> Any:
+    """The proceeding's chart: :func:`regkit.plot.insolvency_timeline` on a figure 9 in wide, as tall as its
+    ``events`` rows."""
+    from regkit.plot.insolvency import insolvency_timeline
+
+    return draw_figure(lambda ax: insolvency_timeline(record, ax), (9.0, max(2.5, 0.42 * events + 1.2)))
+
+
 def events_html(client: RegisterClient, insolvency_id: str) -> str:
     """One proceeding's events: a line saying whose they are and what they cost (10 credits, 0 from the cache),
     the timeline chart and the events table; a regkit error as a message."""
-    from regkit.plot.insolvency import insolvency_timeline
-
     try:
         record = client.get_insolvency(insolvency_id)
     except RegkitError as exc:
@@ -190,6 +196,6 @@ def events_html(client: RegisterClient, insolvency_id: str) -> str:
     case = record.raw.get("case_number")
     count = f"{count_text(len(frame))} event{'' if len(frame) == 1 else 's'}"
     line = f"{debtor}{f' ({case})' if case else ''}: {count} ({cost})"
-    chart = draw_html(lambda ax: insolvency_timeline(record, ax), (9.0, max(2.5, 0.42 * len(frame) + 1.2)))
+    chart = figure_html(proceeding_figure(record, len(frame)))
     table = frame_html(frame, EVENT_COLUMNS, empty="no events published")
     return message_html(line) + chart + table

@@ -21,7 +21,7 @@ from regkit.schema.formatting import count_text, credits_text, plural
 from .messages import error_html
 from .person_chart import positions_chart
 from .person_logic import co_officer_companies, co_officers, interlocks
-from .render import draw_html, message_html
+from .render import draw_figure, figure_html, message_html
 from .tables import table_html
 
 if TYPE_CHECKING:
@@ -66,8 +66,13 @@ def positions_chart_html(person: Any, held: Any = None) -> str:
     frame = management_positions(person)
     if frame.empty and (held is None or not len(held)):
         return message_html("No management positions and no holdings registered.")
-    rows = int(frame["company_id"].nunique()) + (len(held) if held is not None else 0)
-    return draw_html(lambda ax: positions_chart(person, ax, holdings=held), (9.0, max(2.6, 0.42 * rows + 1.9)))
+    return figure_html(positions_figure(person, held))
+
+
+def positions_figure(person: Any, held: Any = None) -> Any:
+    """The positions tab's chart: :func:`positions_chart` on a figure 9 in wide, as tall as its rows."""
+    rows = int(management_positions(person)["company_id"].nunique()) + (len(held) if held is not None else 0)
+    return draw_figure(lambda ax: positions_chart(person, ax, holdings=held), (9.0, max(2.6, 0.42 * rows + 1.9)))
 
 
 def positions_table(person: Any) -> Table:

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LEVELS",
     "credits_html",
+    "draw_figure",
     "draw_html",
     "figure_html",
     "frame_html",
@@ -57,8 +58,8 @@ def figure_html(fig: Any) -> str:
     return f'<div class="regkit-figure">{svg}</div>'
 
 
-def draw_html(draw: Callable[[Any], Any], figsize: tuple[float, float] = (8.0, 4.0), nrows: int = 1) -> str:
-    """Call ``draw(ax)`` on a new (non-pyplot) figure and return the figure as HTML.
+def draw_figure(draw: Callable[[Any], Any], figsize: tuple[float, float] = (8.0, 4.0), nrows: int = 1) -> Any:
+    """Call ``draw(ax)`` on a new (non-pyplot, constrained-layout) figure and return the figure.
 
     With ``nrows > 1``, ``draw`` receives the list of ``nrows`` Axes stacked with a shared x axis.
     """
@@ -67,7 +68,12 @@ def draw_html(draw: Callable[[Any], Any], figsize: tuple[float, float] = (8.0, 4
     fig = Figure(figsize=figsize, layout="constrained")
     axes = fig.subplots(nrows, 1, sharex=True, squeeze=False)[:, 0]
     draw(axes[0] if nrows == 1 else list(axes))
-    return figure_html(fig)
+    return fig
+
+
+def draw_html(draw: Callable[[Any], Any], figsize: tuple[float, float] = (8.0, 4.0), nrows: int = 1) -> str:
+    """:func:`draw_figure`, as HTML (:func:`figure_html`)."""
+    return figure_html(draw_figure(draw, figsize, nrows))
 
 
 def credits_html(client: CreditCounts, spent: int | None = None, saved: int | None = None) -> str:

@@ -378,6 +378,19 @@ def clip_problems(fig: Any) -> list[str]:
     return problems
 
 
+def shortened_problems(fig: Any) -> list[str]:
+    """No text written on a bar (``regkit.plot.bar_text``) is cut short: a timeline's "Gerber Dienstleistu…" hid
+    the UG the company was, "HRB 168089, A…" the court it moved to, a breakdown's "10…" was no share at all
+    (issue 46). A bar text carries its whole text as ``full_text``; what was drawn must be all of it, or nothing
+    (a bar too small for any text, whose share the legend and table give)."""
+    _renderer(fig)
+    return [
+        f"bar text {text.full_text!r} drawn shortened as {text.get_text()!r}"
+        for text in fig.findobj(Text)
+        if text.get_gid() == "bar_text" and text.get_visible() and text.get_text() not in ("", text.full_text)
+    ]
+
+
 def legend_problems(fig: Any) -> list[str]:
     """No legend drawn inside an Axes covers the data: a point of a line (drawn in data coordinates) or the top
     corners of a bar inside the legend's box."""
@@ -429,6 +442,7 @@ def figure_problems(
         *overprint_problems(fig),
         *clip_problems(fig),
         *legend_problems(fig),
+        *shortened_problems(fig),
     ]
 
 

@@ -17,6 +17,7 @@ from figure_checks_support import (
     assert_figure_ok,
     language_problems,
     layout_problems,
+    shortened_problems,
     size_problems,
     source_problems,
     zero_line_problems,
@@ -102,6 +103,57 @@ NAMES = [
 ]
 
 
+MOVED = "DE-HRB-R2307-168089"  # two registers, two addresses
+UG = "DE-HRB-R3101-94644"  # UG → GmbH
+LIQUIDATION = "DE-HRA-T2408-42049"  # a sole trader in liquidation
+
+
+def _explorer_figures(world: Any, client: Any) -> dict[str, Callable[[], Any]]:
+    """The figures the explorers draw (``regkit.widgets``), built by the functions the explorers call."""
+    from regkit.widgets.company_logic import indicator_figure
+    from regkit.widgets.company_tables import timeline_figure
+    from regkit.widgets.insolvency_logic import proceeding_figure
+    from regkit.widgets.person_tables import positions_figure
+
+    def proceeding(insolvency_id: str) -> Any:
+        record = client.get_insolvency(insolvency_id)
+        return proceeding_figure(record, len(frames.events(record)))
+
+    drawings: dict[str, Callable[[], Any]] = {
+        f"histories {company_id}": (lambda company_id=company_id: timeline_figure(client.get_company(company_id)))
+        for company_id in (TOP, DISTRESSED, MOVED, UG, LIQUIDATION, CHANGING)
+    }
+    drawings["indicators EUR and employees"] = lambda: indicator_figure(
+        client.get_company(TOP), ["revenue", "equity", "net_income", "employees"]
+    )
+    drawings["indicators negative equity"] = lambda: indicator_figure(client.get_company(DISTRESSED), ["equity"])
+    drawings["proceeding"] = lambda: proceeding(CONSUMER)
+    drawings["positions"] = lambda: positions_figure(client.get_person(SCHABER), client.get_person_holdings(SCHABER))
+    return drawings
+
+
+EXPLORER_FIGURES = [
+    *(f"histories {c}" for c in (TOP, DISTRESSED, MOVED, UG, LIQUIDATION, CHANGING)),
+    "indicators EUR and employees",
+    "indicators negative equity",
+    "proceeding",
+    "positions",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", EXPLORER_FIGURES)
+def test_every_explorer_figure_passes_the_checks(world: Any, client: Any, name: str) -> None:
+    """Issue 46: the explorers' charts (drawn on figures of their own, shown as SVG in the panes) are read as
+    every other figure is: no overprint, nothing clipped, no legend over data, one language."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = _explorer_figures(world, client)[name]()
+    FigureCanvasAgg(fig)  # a figure of its own, as the explorers draw (no pyplot): measured with Agg, as saved
+    names = [c["name"]["name"] for c in world.companies.values()]
+    assert_figure_ok(fig, source=DEFAULT_SOURCE, names=names, dpi=96.0)  # shown as SVG: 96 CSS px per inch
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
 def test_every_figure_passes_the_checks(world: Any, client: Any, name: str) -> None:
@@ -114,6 +166,26 @@ def test_the_group_drawing_carries_its_source_line(world: Any, client: Any) -> N
     """Only the source line: the rest of the group drawing is issue 25's group slice."""
     ax = _drawings(world, client)["group"]()
     assert source_problems(ax.figure, DEFAULT_SOURCE) == []
+
+
+def test_the_shortening_check_catches_a_name_cut_to_its_bar() -> None:
+    """Issue 46's "Gerber Dienstleistu…": a bar text with no room beside its bar is shortened, and the check says
+    so; the same text with the line free beside the bar is written whole, and the check is quiet."""
+    from regkit.plot.bar_text import bar_text
+
+    for outside, expected in ((None, 1), ((0.0, 100.0), 0)):
+        fig, ax = plt.subplots(figsize=(6, 2))
+        ax.set_xlim(0, 100)
+        ax.barh([0], [20], left=[5], color="#F1CE63")
+        bar_text(ax, 5, 25, 0, "Gerber Dienstleistungen UG (haftungsbeschränkt)", "#F1CE63", outside=outside)
+        problems = shortened_problems(fig)
+        assert len(problems) == expected, problems
+        plt.close(fig)
+    fig, ax = plt.subplots(figsize=(6, 2))  # a share on a sliver: whole or nothing, never "10…"
+    ax.set_xlim(0, 100)
+    share = bar_text(ax, 5, 12.75, 0, "10 %", "#4C72B0")  # room for "10…", not for "10 %"
+    assert not shortened_problems(fig) and share.get_text() == ""
+    plt.close(fig)
 
 
 def test_the_checks_catch_each_fault() -> None:

@@ -363,3 +363,13 @@ def test_the_drawing_does_not_depend_on_the_order_the_graph_holds_its_nodes_in()
     one = figure_svg(regkit.plot.group(G).figure)
     other = figure_svg(regkit.plot.group(backwards).figure)
     assert one == other
+
+
+@pytest.mark.parametrize("node_size", [60.0, 150.0, 600.0])
+def test_node_size_scales_every_square_by_area(node_size: float) -> None:
+    """``node_size / 150`` times the default square's area (7 pt a side: 49 pt²), as the docstring says."""
+    ax = regkit.plot.group(hand_built(), node_size=node_size)
+    squares = [c for c in ax.collections if str(c.get_gid()).startswith("nodes:")]
+    assert squares
+    for collection in squares:
+        assert collection.get_sizes().tolist() == pytest.approx([49.0 * node_size / 150] * len(collection.get_sizes()))

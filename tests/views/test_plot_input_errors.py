@@ -35,6 +35,7 @@ NOT_DATA = {
     "fiscal_year_label",
     "set_default_source",
     "source_of",
+    "YearStepLocator",
 }
 
 
@@ -353,6 +354,17 @@ def test_the_axis_helpers_say_what_they_take() -> None:
     with pytest.raises(ArgumentError, match="did you mean digits="):
         regkit.plot.EuroFormatter(digist=1)
     assert regkit.plot.EuroFormatter("M€", digits=1)(1_250_000) == "€1.2M"
+
+
+@pytest.mark.parametrize("wrong", [0, -3, 2.5, "12", True, None])
+def test_a_year_axis_refuses_a_tick_count_that_is_no_whole_number_before_drawing(wrong: Any) -> None:
+    """The year step is chosen when the figure is drawn: a wrong ``max_ticks`` is refused when it is given."""
+    with pytest.raises(ArgumentError, match="max_ticks must be a whole number of at least 1") as raised:
+        regkit.plot.YearStepLocator(wrong)
+    assert raised.value.suggestion == "e.g. max_ticks=12"
+    fig, ax = plt.subplots()
+    with pytest.raises(ArgumentError, match="max_ticks must be a whole number"):
+        regkit.plot.year_axis(ax, "2001-01-01", "2020-01-01", max_ticks=wrong)
 
 
 def test_a_keyword_handed_on_is_checked_before_anything_is_drawn(crawled: Any) -> None:
