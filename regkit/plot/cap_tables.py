@@ -1,8 +1,9 @@
 """A company's cap table over time: who held how much at each shareholder list, stacked to 100 %, step-wise.
 
 Each filed shareholder list is a step: from its date until the next list the shares stand as that list shows
-them, one coloured band per owner, stacked to 100 % (the lists' percentages). The owner's name is written inside
-their band where the band is wide and tall enough, and every owner is in the legend (right of the chart) with
+them, one coloured band per owner, stacked to 100 % (the lists' percentages). The owner's name and share are
+written inside their band where it is tall enough — the name whole, wrapped at its spaces in a narrow band, or left
+out where it still does not fit (never cut short) — and every owner is in the legend (right of the chart) with
 the share they last held. The last list's shares are drawn until ``until`` (by default two years after it, at
 least a third of the span). A dotted vertical line marks each list's date, and the date is written above the
 chart ("30 Jun 2015"); a date too close to the one before it to be written beside it keeps its line and tick,
@@ -149,8 +150,9 @@ def cap_table(
     title : str, optional
         The Axes title (default: "Shareholders by shareholder list").
     label_min : float
-        An owner's name is written inside their band where the band is at least this many percentage points
-        tall and wide enough for eight characters (a longer name is shortened with "…" to fit).
+        An owner's name and share are written inside their band where the band is at least this many percentage
+        points tall: the name whole, wrapped at its spaces where the band is narrow, or left out (the share
+        alone; the legend names the colour) where even so it does not fit — never cut.
     source : str, bool or None
         The figure's source line at its bottom-left (:mod:`regkit.plot.source_line`): ``True`` (default) what the
         data says or the session's default, a string that line, ``None``/``False`` none; with ``ax=`` the figure
@@ -200,7 +202,8 @@ def cap_table(
     bottom = np.zeros(len(dates) + 1)
     # a label character's width in days: about 0.6 em of the 9 pt font the names are drawn in, on the axes' width
     inches = ax.get_position().width * ax.figure.get_figwidth()
-    per_character = (x[-1] - x[0]) / inches * (9 * 0.6 / 72) * 1.15
+    per_character = (x[-1] - x[0]) / inches * (9 * 0.6 / 72) * 1.3  # and a margin either side
+    per_line = 100 / (ax.get_position().height * ax.figure.get_figheight()) * (9 * 1.3 / 72)  # a line, in points %
     for index, owner in enumerate(steps.columns):
         values = np.append(steps[owner].to_numpy(), steps[owner].to_numpy()[-1])
         colour = CAP_TABLE_COLOURS[index % len(CAP_TABLE_COLOURS)]
@@ -213,11 +216,12 @@ def cap_table(
         for i in range(len(dates)):  # the name inside the band, where it fits
             width, height = x[i + 1] - x[i], values[i]
             characters = int(width / per_character)  # how many characters the band is wide
-            if height >= label_min and characters >= 8:
+            text = _band_text(str(names[owner]), f"{height:g} %", characters, int(height / per_line))
+            if height >= label_min and text:
                 ax.text(
                     (x[i] + x[i + 1]) / 2,
                     bottom[i] + height / 2,
-                    f"{shorten(str(names[owner]), min(characters, 20))}\n{height:g} %",
+                    text,
                     ha="center",
                     va="center",
                     fontsize=9,
@@ -236,6 +240,30 @@ def cap_table(
     ax.set_title(textwrap.fill(title if title is not None else default, _TITLE_CHARACTERS), pad=_DATE_ROOM)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False, title="owner (last share)")
     return ax
+
+
+def _band_text(name: str, share: str, characters: int, lines: int) -> str:
+    r"""What a band ``characters`` wide and ``lines`` tall says: the whole name and the share, the name wrapped at
+    its spaces where one line is too narrow, else the share alone (the legend names the colour) — a name is never
+    cut ("Marcus Kög" was someone else's name); nothing where not even the share fits.
+
+    Examples
+    --------
+    >>> _band_text("Marcus Kögel", "35.71 %", 20, 4)
+    'Marcus Kögel\n35.71 %'
+    >>> _band_text("Marcus Kögel", "35.71 %", 7, 4)
+    'Marcus\nKögel\n35.71 %'
+    >>> _band_text("Jörg Dickscheid", "32.14 %", 7, 4)
+    '32.14 %'
+    >>> _band_text("Jörg Dickscheid", "32.14 %", 5, 4)
+    ''
+    """
+    if len(share) > characters or lines < 1:
+        return ""
+    wrapped = [name] if len(name) <= characters else textwrap.wrap(name, characters, break_long_words=False)
+    if all(len(line) <= characters for line in wrapped) and len(wrapped) + 1 <= lines:
+        return "\n".join([*wrapped, share])
+    return share
 
 
 def _company(history: Any, frame: pd.DataFrame) -> str:

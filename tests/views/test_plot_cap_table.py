@@ -155,3 +155,29 @@ def test_a_stake_handed_over_keeps_its_place_in_the_stack(client: Any) -> None:
         if collection.get_label() and not collection.get_label().startswith("_"):
             bottoms[collection.get_label()] = collection
     assert len(bottoms) == len(order)
+
+
+@pytest.mark.parametrize(("company_id", "until"), [(SEP, "2026-06-30"), (SEP, None), (CHANGING, "2026-06-30")])
+def test_a_name_in_a_band_is_whole_or_absent_and_inside_its_band(client: Any, company_id: str, until: Any) -> None:
+    """Issue 46: the newest list's band cut the current owners' names ("Marcus Kög"). A name is now written whole
+    (wrapped at its spaces in a narrow band) or not at all, the share always below it, inside the band."""
+    frame = client.get_ownership_history(company_id).to_dataframe()
+    names = set(frame["owner_name"])
+    ax = regkit.plot.cap_table(frame, until=until)
+    ax.figure.canvas.draw()
+    renderer = ax.figure.canvas.get_renderer()
+    texts = [t for t in ax.texts if t.get_text()]
+    assert texts
+    edges = sorted({float(x) for line in ax.get_lines() for x in line.get_xdata()} | set(ax.get_xlim()))
+    to_px = ax.transData.transform
+    for text in texts:
+        *name, share = text.get_text().split("\n")
+        assert share.endswith(" %") and (not name or " ".join(name) in names), text.get_text()
+        x = text.get_position()[0]
+        left = max(e for e in edges if e < x)
+        right = min(e for e in edges if e > x)
+        box = text.get_window_extent(renderer)
+        assert to_px((left, 0))[0] <= box.x0 and box.x1 <= to_px((right, 0))[0], text.get_text()
+    if company_id == SEP:  # the owner whose name was cut: in the newest band, whole
+        written = {" ".join(t.get_text().split("\n")[:-1]) for t in texts}
+        assert "Marcus Kögel" in written

@@ -373,3 +373,23 @@ def test_node_size_scales_every_square_by_area(node_size: float) -> None:
     assert squares
     for collection in squares:
         assert collection.get_sizes().tolist() == pytest.approx([49.0 * node_size / 150] * len(collection.get_sizes()))
+
+
+def test_a_chain_deeper_than_pythons_recursion_limit_is_planned() -> None:
+    """benchmarks/bench_group_outline.py found a RecursionError on a chain of 1,000 subsidiaries, each under the one
+    before: the outline walks its tree with a stack now, every company a step deeper than its parent."""
+    import sys
+
+    import networkx as nx
+
+    from regkit.plot.group_outline import plan_outline
+
+    deep = sys.getrecursionlimit() + 500
+    H = nx.MultiDiGraph()
+    for i in range(deep):
+        H.add_node(i, kind="company", name=f"Ebene {i} GmbH")
+        if i:
+            H.add_edge(i - 1, i, relation="ownership", share=0.51, relation_type="shareholder")
+    plan = plan_outline(H, {i: f"Ebene {i} GmbH" for i in range(deep)}, top=0)
+    assert plan.rows == list(range(deep))
+    assert [plan.depth[i] for i in range(deep)] == list(range(deep))
