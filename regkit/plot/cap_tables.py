@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from matplotlib import dates as mdates
+from matplotlib.transforms import blended_transform_factory
 
 from regkit.errors import ValidationError
 from regkit.schema.dates import validate_date
@@ -234,10 +235,10 @@ def cap_table(
     ax.set_ylim(0, 100)
     ax.set_ylabel("share of the capital (%)")
     year_axis(ax, first, end)
-    _list_dates(ax, dates, x[-1] - x[0], inches)
+    above = _list_dates(ax, dates, x[-1] - x[0], inches)
     who = _company(history, frame)
     default = f"{who}: shareholders by shareholder list" if who else "Shareholders by shareholder list"
-    ax.set_title(textwrap.fill(title if title is not None else default, _TITLE_CHARACTERS), pad=_DATE_ROOM)
+    ax.set_title(textwrap.fill(title if title is not None else default, _TITLE_CHARACTERS), pad=above + _DATE_ROOM)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=9, frameon=False, title="owner (last share)")
     return ax
 
@@ -276,26 +277,60 @@ def _company(history: Any, frame: pd.DataFrame) -> str:
     return str(name or company_id)
 
 
-def _list_dates(ax: Any, dates: list[pd.Timestamp], span: float, inches: float) -> None:
-    """Each list's date above the chart, on the first of two lines where it does not run into a date written
-    before it (a date close to the last one goes on the upper line, one closer still is left unwritten)."""
-    top = ax.secondary_xaxis("top")
-    top.set_xticks(mdates.date2num(dates))
+def _list_dates(ax: Any, dates: list[pd.Timestamp], span: float, inches: float) -> float:
+    """Each list's date above the chart (gid ``"list_date"``), on the first of two lines where it does not run
+    into a date written before it (a date close to the last one goes on the upper line, one closer still is left
+    unwritten and counted in the heading above them, gid ``"list_dates"``). Returns the points they take up."""
     width = 11 * 0.6 * _DATE_FONT / 72 * span / inches  # "30 Jun 2015" in days
-    labels, written_to = [], [-np.inf, -np.inf]  # per line, where its last date ends
+    along_top = blended_transform_factory(ax.transData, ax.transAxes)
+    line_height = _DATE_FONT * 1.3
+    written_to = [-np.inf, -np.inf]  # per line, where its last date ends
+    unwritten = 0
+    low, high = ax.get_xlim()
     for day in mdates.date2num(dates):
-        line = next((k for k in (0, 1) if day - width / 2 >= written_to[k] + 0.15 * width), None)
+        # centred on its line; at the chart's ends, starting or ending there (not over the y axis' labels)
+        align, start = (
+            ("left", day)
+            if day - width / 2 < low
+            else ("right", day - width)
+            if day + width / 2 > high
+            else ("center", day - width / 2)
+        )
+        line = next((k for k in (0, 1) if start >= written_to[k] + 0.15 * width), None)
         if line is None:
-            labels.append("")
+            unwritten += 1
             continue
-        text = mdates.num2date(day).strftime("%-d %b %Y")
-        labels.append(text + "\n" if line else text)  # a second, empty line lifts the date onto the upper line
-        written_to[line] = day + width / 2
-    top.set_xticklabels(labels, fontsize=_DATE_FONT, color="#333333")
-    top.tick_params(length=3, pad=1)
-    unwritten = labels.count("")
-    note = f"shareholder lists ({unwritten} too close to others to be dated here)" if unwritten else "shareholder lists"
-    top.set_xlabel(note, fontsize=_DATE_FONT, color="#555555", labelpad=2)
+        written_to[line] = start + width
+        ax.annotate(
+            mdates.num2date(day).strftime("%-d %b %Y"),
+            (day, 1.0),
+            xycoords=along_top,
+            xytext=(0, 3 + line * line_height),
+            textcoords="offset points",
+            ha=align,
+            va="bottom",
+            fontsize=_DATE_FONT,
+            color="#333333",
+            annotation_clip=False,
+            gid="list_date",
+        )
+    lines = 2 if written_to[1] > -np.inf else 1
+    heading = (
+        f"shareholder lists ({unwritten} too close to others to be dated here)" if unwritten else "shareholder lists"
+    )
+    ax.annotate(
+        heading,
+        (0.5, 1.0),
+        xycoords="axes fraction",
+        xytext=(0, 3 + lines * line_height),
+        textcoords="offset points",
+        ha="center",
+        va="bottom",
+        fontsize=_DATE_FONT,
+        color="#555555",
+        gid="list_dates",
+    )
+    return 3 + (lines + 1) * line_height
 
 
 def _last_held(steps: pd.DataFrame, owner: Any) -> str:

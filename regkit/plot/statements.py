@@ -360,7 +360,8 @@ def balance_sheet(
         if title is not None
         else f"Balance sheet structure{kind} of {who}"
         if who
-        else f"Balance sheet structure{kind}"
+        else f"Balance sheet structure{kind}",
+        wrap=True,  # a company's long name: on two lines rather than past the figure's edge
     )
     ax.grid(axis="y", linewidth=0.4, alpha=0.5)
     ax.set_axisbelow(True)
@@ -583,7 +584,7 @@ def pnl_waterfall(
         ax.figure.suptitle(title if title is not None else default, fontsize=12)
         ax.set_title(f"revenue to EBIT ({unit})", fontsize=10, loc="left")
     else:
-        ax.set_title(title if title is not None else default)
+        ax.set_title(title if title is not None else default, wrap=True)
     ax.grid(axis="y", linewidth=0.4, alpha=0.5)
     ax.set_axisbelow(True)
     return ax
