@@ -19,7 +19,7 @@ from regkit.errors import RegkitError
 from .messages import error_text
 from .render import draw_figure, figure_html, frame_html, message_html
 
-__all__ = ["ChangesPane", "changes_html", "changes_rows"]
+__all__ = ["ChangesPane", "changes_figure", "changes_html", "changes_rows"]
 
 _PRICE = 10
 

@@ -33,6 +33,7 @@ __all__ = [
     "owners_table",
     "representatives_html",
     "representatives_table",
+    "timeline_figure",
 ]
 
 HISTORY_COLUMNS = {

@@ -39,6 +39,7 @@ __all__ = [
     "cost_label",
     "events_html",
     "page_text",
+    "proceeding_figure",
     "results_html",
     "results_table",
     "run_search",

@@ -33,9 +33,10 @@ __all__ = [
     "holdings_html",
     "holdings_table",
     "positions_chart_html",
-    "results_frame",
+    "positions_figure",
     "positions_html",
     "positions_table",
+    "results_frame",
     "results_message",
 ]
 

@@ -110,6 +110,7 @@ LIQUIDATION = "DE-HRA-T2408-42049"  # a sole trader in liquidation
 
 def _explorer_figures(world: Any, client: Any) -> dict[str, Callable[[], Any]]:
     """The figures the explorers draw (``regkit.widgets``), built by the functions the explorers call."""
+    from regkit.widgets.company_changes import changes_figure
     from regkit.widgets.company_logic import indicator_figure
     from regkit.widgets.company_tables import timeline_figure
     from regkit.widgets.insolvency_logic import proceeding_figure
@@ -129,7 +130,26 @@ def _explorer_figures(world: Any, client: Any) -> dict[str, Callable[[], Any]]:
     drawings["indicators negative equity"] = lambda: indicator_figure(client.get_company(DISTRESSED), ["equity"])
     drawings["proceeding"] = lambda: proceeding(CONSUMER)
     drawings["positions"] = lambda: positions_figure(client.get_person(SCHABER), client.get_person_holdings(SCHABER))
+    drawings["changes"] = lambda: changes_figure(_changes(), TOP, "Luxlog Holding AG")
     return drawings
+
+
+def _changes() -> Any:
+    """What ``client.changes`` finds between two answers about a company: a new name, an appointment, a report."""
+    rows = [
+        ("basic", "name_changed", "2026-08-03", {}),
+        ("representation", "representative_appointed", "2026-07-14", {"name": "Max Hürtgen"}),
+        ("financials", "report_filed", "2025-12-31", {"report_id": "r1"}),
+    ]
+    frame = frames.changes_table(
+        [
+            {"category": c, "kind": k, "date": d, "field": "f", "before": None, "after": None, "detail": detail}
+            for c, k, d, detail in rows
+        ]
+    )
+    frame.loc[0, "after"] = "Luxlog Holding AG"
+    frame.loc[1, "after"] = "DIRECTOR"
+    return frame
 
 
 EXPLORER_FIGURES = [
@@ -138,6 +158,7 @@ EXPLORER_FIGURES = [
     "indicators negative equity",
     "proceeding",
     "positions",
+    "changes",
 ]
 
 
