@@ -4,9 +4,10 @@
 :class:`ipysigma.Sigma` widget of the same group :func:`regkit.plot.group` draws, from the same parts: the same
 unique labels (:func:`regkit.plot.group_labels.short_labels`), node colours by kind and status and edge
 colours by relation (:mod:`regkit.plot.group_styles`), and the same outline (:mod:`regkit.plot.group_outline`):
-one row per company, one step right of its parent, an edge from the parent carrying the share held ("100 %");
-a company's mergers, spin-offs and other holdings follow its name, as the drawing's notes do ("merged into
-Luxlog Holding AG (2020)"), so no edge crosses the tree. People (``persons``) stand in a column left of the tree,
+one row per company, one step right of and below its parent, the share the parent holds before the company's
+name ("100 % · Waldstein Service GmbH", as a list of subsidiaries writes it: sigma would write a label along each
+edge of the fan from a parent, one over the next); a company's mergers, spin-offs and other holdings follow its
+name, as the drawing's notes do ("merged into Luxlog Holding AG (2020)"), so no edge crosses the tree. People (``persons``) stand in a column left of the tree,
 their roles on their edges. Positions are fixed (the widget does not run its force layout unless asked); every
 label is drawn (``show_all_labels``): one row each, none over another. Every node has the same size (a person's
 is smaller). ipysigma bundles its JavaScript with the Python package, so
@@ -49,7 +50,7 @@ from regkit.schema import display_label
 
 from .group import drawn_group
 from .group_labels import register_number, short_labels
-from .group_outline import Outline, percent, plan_outline, role_note
+from .group_outline import Connector, Outline, percent, plan_outline, role_note
 from .group_styles import EDGE_STYLES, NODE_STYLES, PERSON_LINK, SEED_COLOUR, node_style
 from .inputs import GRAPH, check_input, check_keywords
 
@@ -73,13 +74,16 @@ def view_graph(
     Returns
     -------
     networkx.DiGraph
-        Nodes carry ``label`` (unique; a company's notes after its name: "… — merged into Luxlog Holding AG
-        (2020)"), ``color``, ``size`` (:data:`NODE_SIZE` for every company, :data:`PERSON_SIZE` for a person),
+        Nodes carry ``label`` (unique; the share its parent holds before the name, as in a list of
+        subsidiaries, and a company's notes after it: "100 % · Wohnpflege GmbH — spin-off from Luxlog Holding AG
+        (2003)"), ``color``, ``size`` (:data:`NODE_SIZE` for every company, :data:`PERSON_SIZE` for a person),
         ``halo`` (its size: 14 for the seed, else 0), ``x``/``y`` (the outline's positions in pixels at the
-        view's scale, the top at 0) and the hover details ``name``, ``kind``, ``register_number``,
-        ``legal_form``, ``status``, ``city`` (display labels: "GmbH", "in Liquidation") and ``events`` (the
-        notes); edges, from parent to company and from person to company, carry ``relation`` (the legend text),
-        ``label`` (the share held, "100 %", or the person's roles), ``color`` and ``size``.
+        view's scale: the top row at 0, each row below it lower, as sigma's y grows upwards) and the hover
+        details ``name``, ``kind``, ``register_number``, ``legal_form``, ``status``, ``city`` (display labels:
+        "GmbH", "in Liquidation"), ``events`` (the notes) and ``held`` ("100 % by Luxlog Holding AG"); edges,
+        from parent to company and from person to company, carry ``relation`` (the legend text), ``share`` (a
+        parent's: "100 %", "?" where the record states none) or ``label`` (a person's roles, which sigma writes
+        on the edge), ``color`` and ``size``.
 
     Examples
     --------
@@ -93,7 +97,9 @@ def view_graph(
     H = drawn_group(G, company_id, date, persons, all_persons)
     names = short_labels(H, sorted(H), limit=80)
     plan = _plan(G, H, company_id, date, names)
+    held = {child: _share_text(link) for child, link in plan.connectors.items()}
     labels = {n: " — ".join([names[n], "; ".join(plan.notes[n])]) if plan.notes.get(n) else names[n] for n in H}
+    labels = {n: f"{held[n]} · {label}" if held.get(n) else label for n, label in labels.items()}
     pos, _ = _positions(H, labels, plan)
     V = nx.DiGraph()
     for node in sorted(H):
@@ -108,6 +114,7 @@ def view_graph(
             "status": display_label("status", attrs["status"]) if attrs.get("status") else None,
             "city": attrs.get("city"),
             "events": "; ".join(plan.notes[node]) if plan.notes.get(node) else None,
+            "held": f"{held[node]} by {names[plan.connectors[node].parent]}" if held.get(node) else None,
         }
         x, y = pos[node]
         V.add_node(
@@ -122,12 +129,19 @@ def view_graph(
         )
     for link in plan.connectors.values():
         label, colour, _, width = EDGE_STYLES[link.style]
-        share = percent(link.share) if link.share is not None else ("?" if link.style == "shareholder" else "")
-        V.add_edge(link.parent, link.child, relation=label, color=colour, size=width, label=share)
+        V.add_edge(link.parent, link.child, relation=label, color=colour, size=width, share=_share_text(link))
     for (person, company), roles in sorted(plan.roles.items(), key=lambda item: (str(item[0][0]), str(item[0][1]))):
         if person in V and company in V:
             V.add_edge(person, company, relation=PERSON_LINK[0], color=PERSON_LINK[1], size=0.5, label=role_note(roles))
     return V
+
+
+def _share_text(link: Connector) -> str:
+    """The share a connector's parent holds: "100 %", "> 99 %", "?" for a shareholding the record states no share
+    of, "" for a link that is no shareholding and states none."""
+    if link.share is not None:
+        return percent(link.share)
+    return "?" if link.style == "shareholder" else ""
 
 
 def _plan(G: nx.MultiDiGraph, H: nx.MultiDiGraph, company_id: str | None, date: Any, names: dict[Any, str]) -> Outline:
@@ -280,6 +294,7 @@ def _positions(
             last = max(sum(rows) / len(rows), last + ROW_PX)
             pos[p] = (round(x, 3), round(last, 3))
     longest = max((text_width(text, LABEL_PX * 0.75) * 96 / 72 for text in labels.values()), default=80.0) * 1.12
+    pos = {n: (x, -y if y else 0.0) for n, (x, y) in pos.items()}  # sigma's y grows upwards: the top row on top
     xs = [x for x, _ in pos.values()] or [0.0]
     ys = [y for _, y in pos.values()] or [0.0]
     return pos, (max(xs) - min(xs), max(ys) - min(ys), longest + 2 * NODE_SIZE + 30)
@@ -307,6 +322,10 @@ def legend_html(V: nx.DiGraph, seed: str | None) -> str:
         f'margin:0 4px 0 10px"></span>{escape(label)}'
         for label, colour in sorted(relations.items())
     ]
+    shares = [a.get("share") for *_, a in V.edges(data=True) if a.get("share")]
+    if shares:
+        unknown = " (?: the record states none)" if "?" in shares else ""
+        items.append(f'<span style="margin-left:10px">before a name: the share its parent holds{unknown}</span>')
     if any(a.get("events") for _, a in V.nodes(data=True)):
         from regkit.schema.labels import GROUP_LINK_LABELS
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -105,16 +106,21 @@ def _members() -> dict[str, str]:
     return names
 
 
+def _named(label: str) -> str:
+    """A label without the share its parent holds written before the name ("100 % · ", "? · ")."""
+    return re.sub(r"^(\?|> 99 %|[\d.]+ %) · ", "", label)
+
+
 def _label_problems(canvases: list[dict[str, Any]], names: dict[str, str]) -> tuple[list[str], list[str]]:
     """(problems in words, the label texts drawn) of the canvas that drew the labels."""
     labelled = max(
-        canvases, key=lambda c: sum(any(t["text"].startswith(n) for n in names.values()) for t in c["texts"])
+        canvases, key=lambda c: sum(any(_named(t["text"]).startswith(n) for n in names.values()) for t in c["texts"])
     )
     texts = [t for t in labelled["texts"] if t["text"].strip()]
     problems = []
     for name in sorted(set(names.values())):
         wanted = sum(1 for n in names.values() if n == name)
-        drawn = sum(1 for t in texts if t["text"].startswith(name))
+        drawn = sum(1 for t in texts if _named(t["text"]).startswith(name))
         if drawn < wanted:
             problems.append(f"{name!r}: {drawn} of {wanted} labels drawn")
     boxes = []

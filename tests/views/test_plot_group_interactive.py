@@ -44,15 +44,19 @@ def test_edges_carry_the_share_and_events_follow_the_name_as_in_the_drawing() ->
     edges = {(e["source"], e["target"]): e["attributes"] for e in widget.data["edges"]}
     assert (cid(1), cid(2)) in edges and (cid(2), cid(1)) not in edges  # profit transfer drawn parent → child
     assert edges[cid(1), cid(2)]["relation"].startswith("profit-transfer agreement")
-    assert edges[cid(1), cid(2)]["label"] == "100 %" and edges[cid(1), cid(3)]["label"] == "100 %"
-    assert edges[cid(4), cid(5)]["label"] == "100 %"
+    assert edges[cid(1), cid(2)]["share"] == "100 %" and edges[cid(1), cid(3)]["share"] == "100 %"
+    assert edges[cid(4), cid(5)]["share"] == "100 %"
+    assert not any("label" in a for a in edges.values())  # sigma would write a fan of labels one over the next
     nodes = _nodes(widget)
+    # the share before the name, as a list of subsidiaries writes it; events after it
+    assert nodes[cid(2)]["label"].startswith("100 % · ") and nodes[cid(3)]["label"].startswith("100 % · ")
     assert nodes[cid(6)]["label"] == "Epsilon GmbH — merged into Alpha GmbH (2001)"
     assert nodes[cid(7)]["label"] == "Zeta GmbH — spin-off from Beta GmbH (2001)"
-    assert nodes[cid(5)]["label"] == "Delta GmbH — also 10 % held by Top Holding AG"
+    assert nodes[cid(5)]["label"] == "100 % · Delta GmbH — also 10 % held by Top Holding AG"
     assert nodes[cid(7)]["events"] == "spin-off from Beta GmbH (2001)"
-    for (parent, child), _ in edges.items():  # one step right, further down
-        assert nodes[child]["x"] > nodes[parent]["x"] and nodes[child]["y"] > nodes[parent]["y"]
+    assert nodes[cid(5)]["held"] == f"100 % by {nodes[cid(4)]['name']}"
+    for (parent, child), _ in edges.items():  # one step right, further down: sigma's y grows upwards
+        assert nodes[child]["x"] > nodes[parent]["x"] and nodes[child]["y"] < nodes[parent]["y"]
     assert nodes[cid(6)]["status"] == "inactive" and nodes[cid(6)]["color"] != nodes[cid(1)]["color"]
 
 
@@ -63,7 +67,8 @@ def test_persons_optional_labels_shared_with_the_drawing_and_deterministic() -> 
     widget = regkit.plot.group_interactive(G, persons=True, all_persons=True)
     nodes = _nodes(widget)
     assert {"p-1", "p-2"} <= set(nodes)
-    assert {n: a["label"].split(" — ")[0] for n, a in nodes.items()} == short_labels(G, sorted(G))
+    names = {n: re.sub(r"^(\?|> 99 %|[\d.]+ %) · ", "", a["label"]).split(" — ")[0] for n, a in nodes.items()}
+    assert names == short_labels(G, sorted(G))
     roles = {(e["source"], e["target"]): e["attributes"]["label"] for e in widget.data["edges"] if e["source"] == "p-1"}
     assert roles == {("p-1", cid(1)): "director", ("p-1", cid(2)): "director"}
     assert widget.data == regkit.plot.group_interactive(G, persons=True, all_persons=True).data
