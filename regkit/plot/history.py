@@ -145,7 +145,9 @@ def timeline(
         :func:`timeline_bars` (x and width in matplotlib date numbers; a bar shorter than 0.6 % of the time span,
         such as a role begun on the record's last day, is drawn that wide so that it shows), coloured by :data:`COLOURS`; dashed
         vertical lines with gid ``"incorporated"`` / ``"terminated"``; arrow heads (gid ``"open"``) on open bars;
-        a legend (:func:`legend_entries`) under the x axis, as many columns as the figure is wide; x ticks on 1 January, labelled by the year.
+        a legend (:func:`legend_entries`) under the x axis, as many columns as the figure is wide; x ticks on
+        1 January, labelled by the year (:class:`~regkit.plot.YearStepLocator`); each version of a history
+        on a line of its own where there are several (:func:`drawing_lines`).
 
     Examples
     --------
