@@ -54,6 +54,7 @@ BUILT_BY_USERS = {
     "regkit.GroupExplorer",
     "regkit.PersonExplorer",
     "regkit.plot.EuroFormatter",
+    "regkit.plot.YearStepLocator",
 }
 
 #: What regkit hands out — records, results, estimates, reports — built by regkit from an answer, not by a user.
@@ -100,7 +101,7 @@ ID_PARAMETERS = {
 FREE_TEXT_PARAMETERS = {"query", "source", "username", "call", "directory", "api_key", "path"}
 
 #: First parameters for which a number is a right kind; ``None`` is right for the nullable ones.
-NUMBER_PARAMETERS = {"amount", "value", "retries", "company"}
+NUMBER_PARAMETERS = {"amount", "value", "retries", "company", "max_ticks"}  # a number is right there
 NULLABLE = {"amount", "value", "source"}  # a null amount or share; set_default_source(None) resets the line
 
 

@@ -17,7 +17,7 @@ from matplotlib import rcParams, ticker
 from matplotlib.axis import Axis
 from matplotlib.font_manager import FontProperties
 
-from regkit.errors import ArgumentError
+from regkit.errors import ArgumentError, explain_arguments
 from regkit.schema.dates import validate_date
 
 __all__ = ["year_axis", "YearStepLocator"]
@@ -26,6 +26,7 @@ _STEPS = (1, 2, 5, 10, 20, 25, 50, 100)
 _LABEL_ROOM = 1.8  # a year label's room on the axis, in label widths (the label and a gap of most of its width)
 
 
+@explain_arguments
 class YearStepLocator(ticker.Locator):
     """Ticks on 1 January of every ``step``-th year, ``step`` the first of 1, 2, 5, 10, 20, 25, 50, 100 that
     gives at most ``max_ticks`` ticks and leaves each label room on the axis as drawn.
